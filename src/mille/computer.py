@@ -1,0 +1,424 @@
+"""The 4.4BSD computer player, decision for decision.
+
+A faithful port of the original's ``calcmove``: the card counting, the
+safety timing (whose dice roll consumes the shared generator, so the human's
+choices change later deals), the valuation of every card with its running
+variables, and the quirks of the compiled binary that change its play:
+
+* ``cango`` is a boolean, so the first "too close" 25/50 flips the whole
+  valuation into discard mode;
+* the "cards needed" table (``Game.num_need``) is never reset and is bumped
+  twice per decision while the computer is stopped by a hazard;
+* ``one_card`` reads the seen-count of the 100 card where Right of Way was
+  meant.
+
+The original's crash when no card can be chosen for discarding is not
+reproduced: the lowest-valued card is chosen anyway.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import cards
+from .cards import (
+    COPIES,
+    EMPTY,
+    END_OF_LIMIT,
+    GO,
+    MILES,
+    MILES_25,
+    MILES_50,
+    MILES_75,
+    MILES_100,
+    MILES_200,
+    OPPOSITE,
+    OUT_OF_GAS,
+    REPAIRS,
+    RIGHT_OF_WAY,
+    SAFETY_BASE,
+    SAFETY_FOR,
+    SPEED_LIMIT,
+    STOP,
+    is_repair_or_empty,
+)
+from .rules import DRAW, Move, MoveType, can_play
+from .state import COMPUTER, HUMAN, Game, SafetyStatus, Tableau
+
+_ROW = RIGHT_OF_WAY - SAFETY_BASE
+_UNKNOWN = SafetyStatus.UNKNOWN
+_PLAYED = SafetyStatus.PLAYED
+
+#: Value of a card that would finish the trip (the original's V_VALUABLE).
+_VALUABLE = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What the computer does, and what the board announces.
+
+    ``announce`` is ``"PLAY"`` or ``"DISCARD"`` for moves chosen by the
+    valuation; draws and safeties played on the spot are silent.
+    """
+
+    move: Move
+    announce: str | None = None
+
+
+def _cdiv(a: int, b: int) -> int:
+    """C integer division (truncates toward zero); a zero divisor leaves ``a``."""
+    if b == 0:
+        return a
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def one_card(game: Game, pp: Tableau) -> bool:
+    """Could ``pp`` finish the trip with one more card?
+
+    Reads ``num_seen[3]`` (the 100 card) where the original meant "has Right
+    of Way been seen"; the binary does exactly that.
+    """
+    seen = game.num_seen
+    bat = pp.battle
+    spd = pp.speed
+    if not (
+        pp.can_go
+        or ((is_repair_or_empty(bat) or bat == STOP or spd == SPEED_LIMIT) and seen[MILES_100] != 0)
+        or (bat >= 0 and seen[max(SAFETY_FOR[bat], 0)] != 0)
+    ):
+        return False
+    left = game.end - pp.mileage
+    if left == 200:
+        if pp.nummiles[MILES_200] == 2:
+            return False
+        card = MILES_200
+    elif left == 100:
+        card = MILES_100
+    elif left == 75:
+        card = MILES_75
+    elif left == 50:
+        card = MILES_50
+    elif left == 25:
+        card = MILES_25
+    else:
+        return False
+    if card >= MILES_75 and spd == SPEED_LIMIT:
+        return seen[MILES_100] == 0
+    return seen[card] != COPIES[card]
+
+
+def would_extend(game: Game) -> bool:
+    """The computer's choice at exactly 700: extend the trip to 1000?
+
+    Evaluated with the finishing card still in the computer's hand.
+    """
+    if game.end != 700:
+        return False
+    pp = game.players[COMPUTER]
+    op = game.players[HUMAN]
+    known = sum(1 for s in pp.safety if s != _UNKNOWN)
+    if known < 2:
+        return False
+    if op.mileage == 0 or one_card(game, op) or (op.can_go and op.mileage >= 500):
+        return False
+    unknown = sum(1 for i in range(cards.NUM_SAFETIES) if op.safety[i] != _PLAYED and pp.safety[i] == _UNKNOWN)
+    if unknown + known == cards.NUM_SAFETIES:
+        return True
+    # An empty slot is worth 0 miles in the binary.
+    miles = sum(MILES[c] for c in pp.hand if 0 <= c <= MILES_200)
+    return miles + game.deck_count * 3 > 1000
+
+
+def decide(game: Game) -> Decision:
+    """Choose the computer's move; consumes random numbers and bumps ``num_need``."""
+    pp = game.players[COMPUTER]
+    op = game.players[HUMAN]
+    hand = pp.hand
+    seen = game.num_seen
+    end = game.end
+    safe = 0
+    cango = False
+    canstop = False
+    foundend = False
+    count = [0] * cards.NUM_TABLE
+    playit = [False] * cards.HAND_SIZE
+
+    # Step 1: scan the hand; a safety that answers the hazard showing is
+    # played at once (a coup fourré if the hazard is new).
+    for i in range(cards.HAND_SIZE):
+        card = hand[i]
+        if card >= SAFETY_BASE:
+            if pp.battle == OPPOSITE[card] or (pp.speed == SPEED_LIMIT and card == RIGHT_OF_WAY):
+                return Decision(Move(MoveType.PLAY, i))
+            safe += 1
+            playit[i] = True
+        else:
+            ok = can_play(game, pp, op, card)
+            playit[i] = ok
+            if ok:
+                cango = True
+                if OUT_OF_GAS <= card <= STOP:
+                    canstop = True
+                elif card == SPEED_LIMIT:
+                    if seen[MILES_25] == COPIES[MILES_25] and seen[MILES_50] == COPIES[MILES_50]:
+                        canstop = True
+                elif 0 <= card <= MILES_200 and pp.mileage + MILES[card] == end:
+                    foundend = True
+        if card >= 0:
+            count[card] += 1
+
+    # Step 2: draw first.
+    if hand[0] == EMPTY and game.deck_count > 0:
+        return Decision(DRAW)
+
+    # Step 3: a finishing card only counts if the computer would not extend.
+    if foundend:
+        foundend = not would_extend(game)
+
+    # Step 4: when to play a safety instead of holding it for a coup.
+    i = 0
+    while safe and i < cards.HAND_SIZE:
+        card = hand[i]
+        if card >= SAFETY_BASE:
+            if one_card(game, op) or (foundend and cango and not canstop):
+                return Decision(Move(MoveType.PLAY, i))
+            hazard = OPPOSITE[card]
+            if seen[hazard] == COPIES[hazard] and not (
+                card == RIGHT_OF_WAY and seen[SPEED_LIMIT] != COPIES[SPEED_LIMIT]
+            ):
+                return Decision(Move(MoveType.PLAY, i))
+            if not cango and (op.can_go or not pp.can_go):
+                x = game.deck_count - game.rng.roll(10)
+                if (pp.mileage == 0) != (op.mileage == 0):
+                    x -= 7
+                if x < cards.DECK_SIZE // 4:
+                    return Decision(Move(MoveType.PLAY, i))
+            safe -= 1
+            playit[i] = cango
+        i += 1
+
+    # Step 5: the first of two bumps of the never-reset "needed" table.
+    stopped = not pp.can_go and not is_repair_or_empty(pp.battle)
+    if stopped:
+        game.num_need[OPPOSITE[pp.battle]] += 1
+
+    # Step 6: value every card; restarts in discard mode if a small
+    # distance card would bring the computer "too close" to the end.
+    values, nummax, nummin, cango = _valuation(game, pp, op, count, playit, cango, canstop)
+
+    # Step 7: the second bump.
+    if stopped:
+        game.num_need[OPPOSITE[pp.battle]] += 1
+
+    # Step 8: choose.
+    if cango:
+        if nummax < 0:  # cannot happen with a non-empty hand; be safe
+            nummax = _extreme(values, hand, lowest=False)
+        return Decision(Move(MoveType.PLAY, nummax), "PLAY")
+    if nummin < 0:
+        # The original crashes here (every card valued above 101).
+        nummin = _extreme(values, hand, lowest=True)
+    if hand[nummin] >= SAFETY_BASE:  # never discard a safety
+        return Decision(Move(MoveType.PLAY, nummin), "PLAY")
+    return Decision(Move(MoveType.DISCARD, nummin), "DISCARD")
+
+
+def _extreme(values: list[int], hand: list[int], *, lowest: bool) -> int:
+    """Slot of the lowest (highest) value among non-empty slots; ties to the last."""
+    best = -1
+    for i, card in enumerate(hand):
+        if card == EMPTY:
+            continue
+        if best < 0 or (values[i] <= values[best] if lowest else values[i] >= values[best]):
+            best = i
+    return max(best, 0)
+
+
+def _valuation(
+    game: Game,
+    pp: Tableau,
+    op: Tableau,
+    count: list[int],
+    playit: list[bool],
+    cango: bool,
+    canstop: bool,
+) -> tuple[list[int], int, int, bool]:
+    """Step 6 of the decision: returns (values, best play slot, worst slot, cango)."""
+    hand = pp.hand
+    seen = game.num_seen
+    need = game.num_need
+    end = game.end
+    mileage = pp.mileage
+    limited = pp.speed == SPEED_LIMIT
+    row_status = pp.safety[_ROW]
+    while True:
+        restart = False
+        foundlow = (
+            cango or count[END_OF_LIMIT] != 0 or seen[SPEED_LIMIT] == COPIES[SPEED_LIMIT] or row_status != _UNKNOWN
+        )
+        foundend = False
+        count200 = pp.nummiles[MILES_200]
+        badcount = 0
+        curmax = -1
+        curmin = 101
+        nummax = -1
+        nummin = -1
+        values = [0] * cards.HAND_SIZE
+        for i in range(cards.HAND_SIZE):
+            card = hand[i]
+            if card >= SAFETY_BASE or playit[i] == cango:
+                value = 0
+                miles = False
+                if card == MILES_25 or card == MILES_50:
+                    diff = end - mileage
+                    if (
+                        game.deck_count > 0
+                        and cango
+                        and diff <= 100
+                        and diff // MILES[card] > count[card]
+                        and (card == MILES_25 or diff % 50 == 0)
+                        and not (card == MILES_50 and diff == 75 and count[MILES_25] > 0)
+                    ):
+                        # Too close: switch to discard mode and start over.
+                        cango = False
+                        restart = True
+                        break
+                    value = MILES[card] >> 3
+                    value += 1 if limited else -1
+                    if not foundlow and (card == MILES_50 or count[MILES_50] == 0):
+                        value = 10 if mileage else 20
+                        foundlow = True
+                    miles = True
+                elif MILES_75 <= card <= MILES_200:
+                    if card == MILES_200:
+                        count200 += 1
+                    if card == MILES_200 and count200 > 2:
+                        value = 0
+                    else:
+                        value = MILES[card] >> 3
+                        value += -1 if limited else 1
+                        miles = True
+                elif card == END_OF_LIMIT:
+                    if row_status != _UNKNOWN:
+                        value = -1 if row_status == _PLAYED else 1
+                    elif limited and end - mileage <= 50:
+                        value = 1
+                    elif limited or seen[SPEED_LIMIT] != COPIES[SPEED_LIMIT]:
+                        value = _remedy_value(seen, count, card, SPEED_LIMIT, cango)
+                    else:
+                        value = 0
+                        count[END_OF_LIMIT] -= 1
+                elif cards.GASOLINE <= card <= REPAIRS:
+                    status = pp.safety[SAFETY_FOR[card] - SAFETY_BASE]
+                    hazard = OPPOSITE[card]
+                    if status != _UNKNOWN:
+                        value = -1 if status == _PLAYED else 1
+                    elif pp.battle != hazard and (
+                        seen[hazard] == COPIES[hazard] or seen[hazard] + count[card] > COPIES[hazard]
+                    ):
+                        value = 0
+                        count[card] -= 1
+                    else:
+                        value = _remedy_value(seen, count, card, hazard, cango)
+                elif card == GO:
+                    if row_status != _UNKNOWN:
+                        value = -1 if row_status == _PLAYED else 2
+                    elif pp.can_go and game.num_gos + count[GO] == need[GO]:
+                        value = 0
+                        count[GO] -= 1
+                    else:
+                        value = need[GO] * 3 + (seen[GO] - game.num_gos)
+                        value = _cdiv(value, count[GO] * count[GO])
+                        count[GO] -= 1
+                elif card == SPEED_LIMIT:
+                    if op.mileage + 50 >= end:
+                        value = 1 if (end == 700 and not cango) else 0
+                    elif canstop or (cango and not op.can_go):
+                        value = 1
+                    else:
+                        value = 2 if row_status != _UNKNOWN else 3
+                        value, badcount = _attack_value(
+                            game, pp, op, value, _ROW, END_OF_LIMIT, cango, foundend, badcount
+                        )
+                elif OUT_OF_GAS <= card < STOP:
+                    sidx = SAFETY_FOR[card] - SAFETY_BASE
+                    value = 3 if pp.safety[sidx] != _UNKNOWN else 4
+                    value, badcount = _attack_value(
+                        game, pp, op, value, sidx, OPPOSITE[card], cango, foundend, badcount
+                    )
+                elif card == STOP:
+                    if op.safety[_ROW] == _PLAYED:
+                        value = -1
+                    else:
+                        value = 3 if row_status != _UNKNOWN else 4
+                        value *= COPIES[STOP] + seen[GO]
+                        if not mileage or foundend or one_card(game, op):
+                            value += 5
+                        if not cango:
+                            badcount += 1
+                            value = _cdiv(value, badcount)
+                        if op.mileage == 0:
+                            value += 5
+                        if not op.can_go:
+                            value -= 5
+                        if cango and row_status != _UNKNOWN:
+                            value += 5
+                elif card >= SAFETY_BASE:
+                    value = 0 if cango else 101
+                if miles:
+                    if mileage + MILES[card] > end:
+                        value = card if end == 700 else 0
+                    elif mileage + MILES[card] == end:
+                        value = card if foundend else _VALUABLE
+                        foundend = True
+            else:
+                value = 0 if cango else 101
+            values[i] = value
+            if card != EMPTY:
+                if value >= curmax:
+                    nummax = i
+                    curmax = value
+                if value <= curmin:
+                    nummin = i
+                    curmin = value
+        if not restart:
+            return values, nummax, nummin, cango
+
+
+def _remedy_value(seen: list[int], count: list[int], card: int, hazard: int, cango: bool) -> int:
+    value = COPIES[hazard] * 6 + seen[card] - seen[hazard]
+    if not cango:
+        value = _cdiv(value, count[card] * count[card])
+    count[card] -= 1
+    return value
+
+
+def _attack_value(
+    game: Game,
+    pp: Tableau,
+    op: Tableau,
+    value: int,
+    sidx: int,
+    remedy: int,
+    cango: bool,
+    foundend: bool,
+    badcount: int,
+) -> tuple[int, int]:
+    """The original's ``normbad`` formula for hazards and Speed Limit."""
+    if op.safety[sidx] == _PLAYED:
+        return -1, badcount
+    value *= game.num_need[remedy] + game.num_seen[remedy] + 2
+    oc = one_card(game, op)
+    if not pp.mileage or foundend or oc:
+        value += 5
+    if op.mileage == 0 or oc:
+        value += 5
+    if op.speed == SPEED_LIMIT:
+        value -= 3
+    if cango and pp.safety[sidx] != _UNKNOWN:
+        value += 3
+    if not cango:
+        badcount += 1
+        value = _cdiv(value, badcount)
+    return value, badcount

@@ -1,0 +1,76 @@
+"""glibc ``srandom()``/``random()`` (the default TYPE_3 generator), bit for bit.
+
+4.4BSD mille seeds once with ``srandom(getpid())`` and then uses ``random()``
+for the shuffle and for the computer's safety-timing roll.  Reproducing the
+real program's deal for a given seed therefore needs the exact generator,
+not Python's :mod:`random`.
+"""
+
+from __future__ import annotations
+
+_DEG = 31
+_SEP = 3
+_MASK = 0xFFFFFFFF
+
+
+class GlibcRandom:
+    """The additive feedback generator glibc uses for ``random()``."""
+
+    __slots__ = ("_state", "_front", "_rear")
+
+    def __init__(self, seed: int = 1) -> None:
+        self._state: list[int] = [0] * _DEG
+        self._front = _SEP
+        self._rear = 0
+        self.seed(seed)
+
+    def seed(self, seed: int) -> None:
+        """``srandom(seed)``: Park-Miller LCG fill, then discard 310 outputs."""
+        s = seed & _MASK
+        if s == 0:
+            s = 1
+        # The first word is the seed read as a signed 32-bit int.
+        word = s - (1 << 32) if s >= 1 << 31 else s
+        r = [word]
+        for _ in range(1, _DEG):
+            hi = int(word / 127773)  # C division truncates toward zero
+            lo = word - hi * 127773
+            word = 16807 * lo - 2836 * hi
+            if word < 0:
+                word += 2147483647
+            r.append(word)
+        self._state = [w & _MASK for w in r]
+        self._front = _SEP
+        self._rear = 0
+        for _ in range(10 * _DEG):
+            self.random()
+
+    def random(self) -> int:
+        """Next value in 0 .. 2**31 - 1."""
+        state = self._state
+        front = self._front
+        value = (state[front] + state[self._rear]) & _MASK
+        state[front] = value
+        self._front = 0 if front == _DEG - 1 else front + 1
+        self._rear = 0 if self._rear == _DEG - 1 else self._rear + 1
+        return value >> 1
+
+    def roll(self, sides: int) -> int:
+        """The original's ``roll(1, sides)``: one die, 1 .. sides."""
+        return self.random() % sides + 1
+
+    def getstate(self) -> tuple[tuple[int, ...], int, int]:
+        return tuple(self._state), self._front, self._rear
+
+    def setstate(self, state: tuple[tuple[int, ...], int, int]) -> None:
+        words, front, rear = state
+        self._state = list(words)
+        self._front = front
+        self._rear = rear
+
+    def copy(self) -> GlibcRandom:
+        clone = GlibcRandom.__new__(GlibcRandom)
+        clone._state = list(self._state)
+        clone._front = self._front
+        clone._rear = self._rear
+        return clone

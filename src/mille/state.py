@@ -1,0 +1,175 @@
+"""Game state: plain data, cheap to copy, trivially serialisable.
+
+The fields mirror what 4.4BSD mille keeps (and saves), minus its display
+caches, which belong to the front end.  Cards are plain ints (see
+:mod:`mille.cards`); per-player and per-card tables are plain lists so that
+``copy()`` is a handful of list slices, which matters to a searching
+computer player that clones a position thousands of times per move.
+
+What one player may see is separated from the hidden rest by
+:meth:`Game.hidden_cards`: the other player's hand and the undrawn part of
+the deck.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from . import cards
+from .rng import GlibcRandom
+
+HUMAN = 0
+COMPUTER = 1
+
+
+def other(player: int) -> int:
+    return 1 - player
+
+
+class SafetyStatus(IntEnum):
+    """What a player knows of one safety (the computer's card counting)."""
+
+    UNKNOWN = 0
+    IN_HAND = 1
+    PLAYED = 2
+
+
+class Window(IntEnum):
+    """Which score window layout the human asked for (saved with the game)."""
+
+    SMALL = 0
+    FULL = 1
+
+
+#: The computer's starting "cards needed" estimates, by card code.  The
+#: original keeps this table for the whole program run and never resets it.
+INITIAL_NUM_NEED: tuple[int, ...] = (0, 0, 0, 0, 0, 2, 2, 2, 4, 3, 2, 2, 2, 10, 3, 1, 1, 1, 1, 0)
+
+
+@dataclass(slots=True)
+class Tableau:
+    """One player's hand and the cards in front of them."""
+
+    hand: list[int] = field(default_factory=lambda: [cards.EMPTY] * cards.HAND_SIZE)
+    battle: int = cards.EMPTY
+    speed: int = cards.EMPTY
+    can_go: bool = False
+    #: The opponent put a hazard (limit) on this player since this player last
+    #: drew: a matching safety played now is a coup fourré.
+    new_battle: bool = False
+    new_speed: bool = False
+    safety: list[int] = field(default_factory=lambda: [0] * cards.NUM_SAFETIES)
+    coups: list[bool] = field(default_factory=lambda: [False] * cards.NUM_SAFETIES)
+    #: Number of 25, 50, 75, 100 and 200 cards played this hand.
+    nummiles: list[int] = field(default_factory=lambda: [0] * cards.NUM_MILES)
+    mileage: int = 0
+    hand_total: int = 0
+    safety_score: int = 0
+    coup_score: int = 0
+    total: int = 0
+    games: int = 0
+
+    def copy(self) -> Tableau:
+        return Tableau(
+            self.hand[:],
+            self.battle,
+            self.speed,
+            self.can_go,
+            self.new_battle,
+            self.new_speed,
+            self.safety[:],
+            self.coups[:],
+            self.nummiles[:],
+            self.mileage,
+            self.hand_total,
+            self.safety_score,
+            self.coup_score,
+            self.total,
+            self.games,
+        )
+
+    def has_played(self, safety_card: int) -> bool:
+        return self.safety[safety_card - cards.SAFETY_BASE] == SafetyStatus.PLAYED
+
+    def knows(self, safety_card: int) -> bool:
+        """In hand or played: the computer's ``!= S_UNKNOWN`` test."""
+        return self.safety[safety_card - cards.SAFETY_BASE] != SafetyStatus.UNKNOWN
+
+    def card_count(self) -> int:
+        return sum(1 for c in self.hand if c != cards.EMPTY)
+
+
+@dataclass(slots=True)
+class Game:
+    """Everything about a game in progress.
+
+    ``deck`` is the whole 101-card array in its current order; the undrawn
+    cards are ``deck[:deck_count]`` and the next card drawn is
+    ``deck[deck_count - 1]`` (the original deals from the high end).
+    """
+
+    deck: list[int] = field(default_factory=lambda: list(cards.INITIAL_DECK))
+    deck_count: int = 0
+    discard: int = cards.EMPTY
+    players: list[Tableau] = field(default_factory=lambda: [Tableau(), Tableau()])
+    end: int = 700
+    finished: bool = False
+    #: Whose move it is.
+    play: int = HUMAN
+    #: Who started the current hand; flips before each new hand, so the human
+    #: starts the first hand of a run.
+    hand_start: int = COMPUTER
+    order: bool = False
+    window: int = Window.SMALL
+    #: The game reached the end-of-hand prompts (a restore then deals anew).
+    on_exit: bool = False
+    #: The computer's card counting: cards seen this hand, by code.
+    num_seen: list[int] = field(default_factory=lambda: [0] * cards.NUM_TABLE)
+    num_gos: int = 0
+    #: The computer's "cards needed" estimates; never reset, never saved.
+    num_need: list[int] = field(default_factory=lambda: list(INITIAL_NUM_NEED))
+    rng: GlibcRandom = field(default_factory=GlibcRandom)
+
+    def copy(self, share_rng: bool = False) -> Game:
+        """An independent copy (the generator is cloned unless shared)."""
+        return Game(
+            self.deck[:],
+            self.deck_count,
+            self.discard,
+            [self.players[0].copy(), self.players[1].copy()],
+            self.end,
+            self.finished,
+            self.play,
+            self.hand_start,
+            self.order,
+            self.window,
+            self.on_exit,
+            self.num_seen[:],
+            self.num_gos,
+            self.num_need[:],
+            self.rng if share_rng else self.rng.copy(),
+        )
+
+    @property
+    def human(self) -> Tableau:
+        return self.players[HUMAN]
+
+    @property
+    def computer(self) -> Tableau:
+        return self.players[COMPUTER]
+
+    def hidden_cards(self, viewer: int) -> list[int]:
+        """Cards ``viewer`` cannot see: the other hand and the undrawn deck."""
+        hidden = [c for c in self.players[other(viewer)].hand if c != cards.EMPTY]
+        hidden.extend(self.deck[: self.deck_count])
+        return hidden
+
+    def all_cards(self) -> list[int]:
+        """Where every card of the hand's 101 is, as a multiset of codes.
+
+        Only the top of each pile is remembered (as in the original), so this
+        is used for the invariant the deck array itself carries: the array is
+        always a permutation of the 101-card deck.
+        """
+        return sorted(self.deck)

@@ -1,0 +1,234 @@
+"""The real terminal: curses windows, keys read from standard input.
+
+This is the only module that imports curses.  It sets the terminal up as the
+original did (three windows, cbreak, no echo) and reads keys one byte at a
+time with ``read(2)`` on standard input, as the original's ``readch`` did,
+so escape sequences and bytes above 127 arrive as the separate keys the
+original saw.
+
+Signals become input events at a safe point instead of running code inside
+a signal handler: SIGINT while waiting for a key yields
+:data:`~mille.ui.surface.INTERRUPT`, SIGHUP/SIGTERM yield :data:`HANGUP`,
+and SIGWINCH yields :data:`~mille.ui.surface.RESIZED`.  ncurses keeps its own
+^Z handling, which restores the terminal and repaints on resume.
+"""
+
+from __future__ import annotations
+
+import curses
+import os
+import signal
+import sys
+from types import FrameType
+
+from .surface import END_OF_INPUT, HANGUP, INTERRUPT, RESIZED
+
+MIN_ROWS = 24
+MIN_COLS = 80
+
+
+class _Wakeup(Exception):
+    """Raised by a signal handler to break out of a blocking read."""
+
+
+class CursesWindow:
+    """A curses window that never raises on writes past its edge (curses does)."""
+
+    def __init__(self, win: curses.window, term: CursesTerminal) -> None:
+        self.win = win
+        self.term = term
+
+    def move(self, y: int, x: int) -> None:
+        try:
+            self.win.move(y, x)
+        except curses.error:
+            pass
+
+    def addstr(self, text: str) -> None:
+        try:
+            self.win.addstr(text)
+        except curses.error:
+            pass  # the bottom-right cell: curses writes it, then reports ERR
+
+    def clrtoeol(self) -> None:
+        self.win.clrtoeol()
+
+    def clrtobot(self) -> None:
+        self.win.clrtobot()
+
+    def erase(self) -> None:
+        self.win.erase()
+
+    def refresh(self) -> None:
+        if self.term.too_small:
+            self.win.noutrefresh()  # keep it for the repaint once there is room
+        else:
+            self.win.refresh()
+
+    def leaveok(self, flag: bool) -> None:
+        self.win.leaveok(flag)
+
+    def standout(self) -> None:
+        self.win.standout()
+
+    def standend(self) -> None:
+        self.win.standend()
+
+    def inch(self, y: int, x: int) -> str:
+        return chr(self.win.inch(y, x) & 0xFF)
+
+    def getyx(self) -> tuple[int, int]:
+        y, x = self.win.getyx()
+        return int(y), int(x)
+
+
+class CursesTerminal:
+    """Owns curses from :meth:`start` to :meth:`stop`; a context manager."""
+
+    def __init__(self, fd: int = 0) -> None:
+        self.fd = fd
+        self.too_small = False
+        self._in_read = False
+        self._pending: list[int] = []
+        self._started = False
+        self._old_handlers: dict[int, object] = {}
+        self.erase_char = 0x7F
+        self.kill_char = 0x15
+
+    def __enter__(self) -> CursesTerminal:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        rows, cols = self._real_size()
+        if rows < MIN_ROWS or cols < MIN_COLS:
+            # curses cannot place the windows on a small screen; pretend it
+            # is 80x24 and show a message until the terminal is resized.
+            os.environ["LINES"] = str(MIN_ROWS)
+            os.environ["COLUMNS"] = str(MIN_COLS)
+        curses.initscr()
+        self._started = True
+        board = curses.newwin(17, 40, 0, 0)
+        score = curses.newwin(17, 40, 0, 40)
+        miles = curses.newwin(7, 80, 17, 0)
+        for win in (board, score, miles):
+            win.idlok(True)
+        score.leaveok(True)
+        miles.leaveok(True)
+        self.board = CursesWindow(board, self)
+        self.score = CursesWindow(score, self)
+        self.miles = CursesWindow(miles, self)
+        curses.cbreak()
+        curses.noecho()
+        self.erase_char = curses.erasechar()[0]
+        self.kill_char = curses.killchar()[0]
+        for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM, signal.SIGWINCH):
+            self._old_handlers[sig] = signal.signal(sig, self._on_signal)
+        self.too_small = rows < MIN_ROWS or cols < MIN_COLS
+        if self.too_small:
+            self._show_too_small(rows, cols)
+
+    def stop(self) -> None:
+        """Put the terminal back as it was (also after errors and hangups)."""
+        if not self._started:
+            return
+        self._started = False
+        for sig, handler in self._old_handlers.items():
+            try:
+                signal.signal(sig, handler)  # type: ignore[arg-type]
+            except (TypeError, ValueError):
+                pass
+        try:
+            curses.endwin()
+        except curses.error:
+            pass
+        try:
+            sys.stdout.flush()
+        except OSError:
+            pass
+
+    # ------------------------------------------------------------------
+
+    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
+        event = {signal.SIGINT: INTERRUPT, signal.SIGWINCH: RESIZED}.get(signum, HANGUP)
+        self._pending.append(event)
+        if self._in_read:
+            raise _Wakeup
+
+    def read_byte(self) -> int:
+        while True:
+            if self._pending:
+                event = self._pending.pop(0)
+                if event == RESIZED:
+                    if self._check_size():
+                        return RESIZED
+                    continue
+                return event
+            try:
+                self._in_read = True
+                try:
+                    data = os.read(self.fd, 1)
+                finally:
+                    self._in_read = False
+            except _Wakeup:
+                continue
+            except OSError:
+                return END_OF_INPUT
+            if not data:
+                return END_OF_INPUT
+            if self.too_small:
+                continue  # nothing can be seen: keys would act blind
+            return data[0]
+
+    def redraw(self) -> None:
+        """Repaint the whole screen from curses' copy (the original's ``wrefresh(curscr)``)."""
+        if self.too_small:
+            return
+        win = self.board.win
+        win.clearok(True)
+        win.refresh()
+
+    def bell(self) -> None:
+        if not self.too_small:
+            curses.beep()
+
+    # ------------------------------------------------------------------
+    # Terminal size
+
+    def _real_size(self) -> tuple[int, int]:
+        try:
+            size = os.get_terminal_size(self.fd)
+        except OSError:
+            try:
+                size = os.get_terminal_size(1)
+            except OSError:
+                return MIN_ROWS, MIN_COLS
+        return size.lines, size.columns
+
+    def _check_size(self) -> bool:
+        """After a resize: True when the game should be repainted."""
+        rows, cols = self._real_size()
+        if rows < MIN_ROWS or cols < MIN_COLS:
+            self.too_small = True
+            self._show_too_small(rows, cols)
+            return False
+        self.too_small = False
+        self.redraw()
+        return True
+
+    def _show_too_small(self, rows: int, cols: int) -> None:
+        """Say why nothing is shown, straight to the terminal (curses thinks 80x24)."""
+        lines = [
+            f"mille needs a terminal of at least {MIN_COLS}x{MIN_ROWS};",
+            f"this one is {cols}x{rows}.",
+            "Make it larger to go on.",
+        ]
+        clear = curses.tigetstr("clear") or b"\x1b[H\x1b[2J"
+        out = clear + b"\r\n".join(line[: max(cols, 1)].encode() for line in lines[: max(rows, 1)])
+        try:
+            os.write(1, out)
+        except OSError:
+            pass

@@ -1,0 +1,225 @@
+"""The window layer the front end draws on, and a pure in-memory backend.
+
+The original draws through three curses windows and relies on curses'
+refresh rules for some of its visible behaviour (a message written into the
+score window stays invisible until that window is next refreshed).  The
+front end therefore talks to windows with curses' semantics through the
+small :class:`Window` protocol.  :mod:`mille.ui.cursesterm` implements it
+with real curses; :class:`VirtualTerminal` here implements it in memory, so
+whole games can be played and their screens checked without a terminal.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+#: Returned by :meth:`Terminal.read_byte` when the interrupt key (SIGINT) was
+#: pressed while waiting for input.
+INTERRUPT = -2
+#: Returned at end of input (or a read error).
+END_OF_INPUT = -1
+#: Returned when the terminal changed size while waiting for input.
+RESIZED = -3
+#: Returned when the terminal went away (SIGHUP) or the game was told to stop
+#: (SIGTERM): save the game and leave.
+HANGUP = -4
+
+
+class Window(Protocol):
+    """The subset of a curses window the game uses."""
+
+    def move(self, y: int, x: int) -> None: ...
+    def addstr(self, text: str) -> None: ...
+    def clrtoeol(self) -> None: ...
+    def clrtobot(self) -> None: ...
+    def erase(self) -> None: ...
+    def refresh(self) -> None: ...
+    def leaveok(self, flag: bool) -> None: ...
+    def standout(self) -> None: ...
+    def standend(self) -> None: ...
+    def inch(self, y: int, x: int) -> str: ...
+    def getyx(self) -> tuple[int, int]: ...
+
+
+class Terminal(Protocol):
+    """The three windows of the original, plus whole-screen operations."""
+
+    board: Window
+    score: Window
+    miles: Window
+    erase_char: int
+    kill_char: int
+
+    def redraw(self) -> None:
+        """Repaint the whole screen from what it should show (``wrefresh(curscr)``)."""
+
+    def bell(self) -> None: ...
+
+    def read_byte(self) -> int:
+        """One input byte (0-255), or INTERRUPT, RESIZED, HANGUP or END_OF_INPUT."""
+
+
+class VirtualWindow:
+    """A curses window in memory: a cell buffer, a cursor and an attribute.
+
+    Writing follows curses: text wraps at the right edge, and on the bottom
+    line the cursor sticks to the last column; ``\\n`` clears to the end of
+    the line and moves to the start of the next; ``\\b`` moves left.
+    """
+
+    def __init__(self, term: VirtualTerminal, rows: int, cols: int, top: int, left: int) -> None:
+        self.term = term
+        self.rows = rows
+        self.cols = cols
+        self.top = top
+        self.left = left
+        self.chars = [[" "] * cols for _ in range(rows)]
+        self.attrs = [[False] * cols for _ in range(rows)]
+        self.y = 0
+        self.x = 0
+        self.standout_on = False
+        self.leave = False
+
+    def move(self, y: int, x: int) -> None:
+        if 0 <= y < self.rows and 0 <= x < self.cols:
+            self.y, self.x = y, x
+
+    def _put(self, ch: str) -> bool:
+        if ch == "\n":
+            self.clrtoeol()
+            if self.y < self.rows - 1:
+                self.y += 1
+                self.x = 0
+                return True
+            return False
+        if ch == "\b":
+            if self.x > 0:
+                self.x -= 1
+            return True
+        self.chars[self.y][self.x] = ch
+        self.attrs[self.y][self.x] = self.standout_on
+        if self.x + 1 >= self.cols:
+            if self.y < self.rows - 1:
+                self.y += 1
+                self.x = 0
+                return True
+            return False
+        self.x += 1
+        return True
+
+    def addstr(self, text: str) -> None:
+        for ch in text:
+            if not self._put(ch):
+                return
+
+    def clrtoeol(self) -> None:
+        row, attr = self.chars[self.y], self.attrs[self.y]
+        for x in range(self.x, self.cols):
+            row[x] = " "
+            attr[x] = False
+
+    def clrtobot(self) -> None:
+        self.clrtoeol()
+        for y in range(self.y + 1, self.rows):
+            self.chars[y] = [" "] * self.cols
+            self.attrs[y] = [False] * self.cols
+
+    def erase(self) -> None:
+        self.chars = [[" "] * self.cols for _ in range(self.rows)]
+        self.attrs = [[False] * self.cols for _ in range(self.rows)]
+        self.y = self.x = 0
+
+    def refresh(self) -> None:
+        self.term.update(self)
+
+    def leaveok(self, flag: bool) -> None:
+        self.leave = flag
+
+    def standout(self) -> None:
+        self.standout_on = True
+
+    def standend(self) -> None:
+        self.standout_on = False
+
+    def inch(self, y: int, x: int) -> str:
+        return self.chars[y][x]
+
+    def getyx(self) -> tuple[int, int]:
+        return self.y, self.x
+
+
+class VirtualTerminal:
+    """An 80x24 screen with the original's three windows, all in memory.
+
+    ``screen`` holds what a player would see: each window's contents as of
+    its last refresh.  Keys come from a list; interrupts are the
+    :data:`INTERRUPT` value in that list.
+    """
+
+    def __init__(self, keys: list[int] | None = None, rows: int = 24, cols: int = 80) -> None:
+        self.rows = rows
+        self.cols = cols
+        self.screen = [[" "] * cols for _ in range(rows)]
+        self.screen_attrs = [[False] * cols for _ in range(rows)]
+        self.cursor = (0, 0)
+        self.board = VirtualWindow(self, 17, 40, 0, 0)
+        self.score = VirtualWindow(self, 17, 40, 0, 40)
+        self.miles = VirtualWindow(self, 7, 80, 17, 0)
+        self.erase_char = 0x7F
+        self.kill_char = 0x15
+        self.keys: list[int] = list(keys or [])
+        self.bells = 0
+
+    def update(self, win: VirtualWindow) -> None:
+        last: tuple[int, int] | None = None
+        for y in range(win.rows):
+            sy = win.top + y
+            if sy >= self.rows:
+                break
+            row, attrs = self.screen[sy], self.screen_attrs[sy]
+            for x in range(win.cols):
+                sx = win.left + x
+                if sx >= self.cols:
+                    break
+                ch, at = win.chars[y][x], win.attrs[y][x]
+                if row[sx] != ch or attrs[sx] != at:
+                    row[sx] = ch
+                    attrs[sx] = at
+                    last = (sy, sx + 1)
+        if not win.leave:
+            self.cursor = (win.top + win.y, win.left + win.x)
+        elif last is not None:
+            self.cursor = (last[0], min(last[1], self.cols - 1))
+
+    def redraw(self) -> None:
+        """Nothing to repaint: the in-memory screen is always exact."""
+
+    def bell(self) -> None:
+        self.bells += 1
+
+    def read_byte(self) -> int:
+        if not self.keys:
+            return END_OF_INPUT
+        return self.keys.pop(0)
+
+    def feed(self, data: bytes | str) -> None:
+        raw = data.encode("latin-1") if isinstance(data, str) else data
+        self.keys.extend(raw)
+
+    def lines(self) -> list[str]:
+        return ["".join(row) for row in self.screen]
+
+    def attr_runs(self) -> list[list[object]]:
+        """Standout runs as ``[row, col, length, "r"]``, like the harness records."""
+        runs: list[list[object]] = []
+        for y, row in enumerate(self.screen_attrs):
+            x = 0
+            while x < self.cols:
+                if row[x]:
+                    start = x
+                    while x < self.cols and row[x]:
+                        x += 1
+                    runs.append([y, start, x - start, "r"])
+                else:
+                    x += 1
+        return runs
