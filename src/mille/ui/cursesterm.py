@@ -16,6 +16,7 @@ and SIGWINCH yields :data:`~mille.ui.surface.RESIZED`.  ncurses keeps its own
 from __future__ import annotations
 
 import curses
+import locale
 import os
 import signal
 import sys
@@ -45,6 +46,9 @@ class CursesWindow:
             pass
 
     def addstr(self, text: str) -> None:
+        if not text.isascii():
+            # Only file names can bring these; curses runs in the C locale.
+            text = text.encode("ascii", "replace").decode("ascii")
         try:
             self.win.addstr(text)
         except curses.error:
@@ -109,6 +113,13 @@ class CursesTerminal:
             # is 80x24 and show a message until the terminal is resized.
             os.environ["LINES"] = str(MIN_ROWS)
             os.environ["COLUMNS"] = str(MIN_COLS)
+        # The original never calls setlocale, so curses runs in the C locale:
+        # bytes above 127 print as M-x, and ncurses may use the terminal's
+        # repeat-character capability.  Python starts in the user's locale.
+        try:
+            locale.setlocale(locale.LC_CTYPE, "C")
+        except locale.Error:
+            pass
         curses.initscr()
         self._started = True
         board = curses.newwin(17, 40, 0, 0)
@@ -153,7 +164,12 @@ class CursesTerminal:
     # ------------------------------------------------------------------
 
     def _on_signal(self, signum: int, frame: FrameType | None) -> None:
-        event = {signal.SIGINT: INTERRUPT, signal.SIGWINCH: RESIZED}.get(signum, HANGUP)
+        if signum == signal.SIGINT:
+            event = INTERRUPT
+        elif signum == signal.SIGWINCH:
+            event = RESIZED
+        else:
+            event = HANGUP
         self._pending.append(event)
         if self._in_read:
             raise _Wakeup

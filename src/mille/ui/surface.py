@@ -44,11 +44,16 @@ class Window(Protocol):
 class Terminal(Protocol):
     """The three windows of the original, plus whole-screen operations."""
 
-    board: Window
-    score: Window
-    miles: Window
-    erase_char: int
-    kill_char: int
+    @property
+    def board(self) -> Window: ...
+    @property
+    def score(self) -> Window: ...
+    @property
+    def miles(self) -> Window: ...
+    @property
+    def erase_char(self) -> int: ...
+    @property
+    def kill_char(self) -> int: ...
 
     def redraw(self) -> None:
         """Repaint the whole screen from what it should show (``wrefresh(curscr)``)."""
