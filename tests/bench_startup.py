@@ -1,0 +1,49 @@
+"""Benchmark: time to the first complete board, mille vs a bare curses program.
+
+Not a test (pytest does not collect ``bench_*``).  Uses ``startup.py``'s
+measurement from the harness in ``../shared/bsdref``; runs the two programs
+interleaved so machine load affects both alike, with byte-compiled sources
+as an installed package would have them.  Usage::
+
+    python tests/bench_startup.py [--runs 31]
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import statistics
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HARNESS = os.path.join(ROOT, "..", "shared", "bsdref")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--runs", type=int, default=31)
+    args = ap.parse_args()
+    sys.path.insert(0, HARNESS)
+    import startup  # type: ignore[import-not-found]
+
+    src = os.path.join(ROOT, "src")
+    compileall.compile_dir(src, quiet=1)
+    env = "env -u PYTHONDONTWRITEBYTECODE"
+    programs = {
+        "mille": f"{env} PYTHONPATH={src} {sys.executable} -m mille --seed {{seed}}",
+        "bare curses": f"{env} {sys.executable} {os.path.join(ROOT, 'tests', 'bench', 'bare_board.py')}",
+    }
+    times: dict[str, list[float]] = {name: [] for name in programs}
+    for _ in range(args.runs):
+        for name, cmd in programs.items():
+            times[name].append(startup.measure(cmd, "1"))
+    medians = {name: statistics.median(ts) for name, ts in times.items()}
+    for name, ts in times.items():
+        print(f"{name:12s} median {medians[name]:6.1f} ms  (min {min(ts):.1f}, max {max(ts):.1f}, runs {len(ts)})")
+    print(f"ratio mille / bare curses: {medians['mille'] / medians['bare curses']:.2f} (target <= 1.30)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
