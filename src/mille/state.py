@@ -15,12 +15,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Protocol
 
 from . import cards
 from .rng import GlibcRandom
 
 HUMAN = 0
 COMPUTER = 1
+
+
+class Shuffler(Protocol):
+    """Anything with ``random.Random.shuffle``'s signature."""
+
+    def shuffle(self, x: list[int]) -> None: ...
 
 
 def other(player: int) -> int:
@@ -164,6 +171,34 @@ class Game:
         hidden = [c for c in self.players[other(viewer)].hand if c != cards.EMPTY]
         hidden.extend(self.deck[: self.deck_count])
         return hidden
+
+    def determinized(self, viewer: int, shuffler: Shuffler) -> Game:
+        """A copy in which what ``viewer`` cannot see is dealt again at random.
+
+        The other player's hand and the undrawn deck trade cards at random;
+        everything ``viewer`` can see (or has counted) stays.  The deck array
+        stays a permutation of the 101 cards: a card that moves from the
+        undrawn part into the hand takes the place, in the drawn part of the
+        array, of the card it replaced.  A searching computer player samples
+        positions this way (the original's player never looks ahead).
+        """
+        game = self.copy()
+        hand = game.players[other(viewer)].hand
+        deck = game.deck
+        count = game.deck_count
+        slots = [i for i, c in enumerate(hand) if c != cards.EMPTY]
+        pool = [hand[i] for i in slots] + deck[:count]
+        shuffler.shuffle(pool)
+        for i, card in zip(slots, pool, strict=False):
+            old = hand[i]
+            if card != old:
+                # ``old`` is now undrawn and ``card`` drawn: swap their codes
+                # in the drawn part of the array to keep the multiset.
+                j = deck.index(old, count)
+                deck[j] = card
+                hand[i] = card
+        deck[:count] = pool[len(slots) :]
+        return game
 
     def all_cards(self) -> list[int]:
         """Where every card of the hand's 101 is, as a multiset of codes.
