@@ -307,7 +307,7 @@ class MilleApp:
             if key == "P":
                 move = DRAW
                 break
-            if key in "UD" and c:
+            if key in "UD":
                 slot = self.getcard()
                 if slot < 0:
                     continue

@@ -136,8 +136,10 @@ class CursesTerminal:
         curses.noecho()
         self.erase_char = curses.erasechar()[0]
         self.kill_char = curses.killchar()[0]
-        for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM, signal.SIGWINCH):
-            self._old_handlers[sig] = signal.signal(sig, self._on_signal)
+        for name in ("SIGINT", "SIGHUP", "SIGTERM", "SIGWINCH"):
+            sig = getattr(signal, name, None)  # Windows has only some of them
+            if sig is not None:
+                self._old_handlers[sig] = signal.signal(sig, self._on_signal)
         self.too_small = rows < MIN_ROWS or cols < MIN_COLS
         if self.too_small:
             self._show_too_small(rows, cols)
@@ -166,7 +168,7 @@ class CursesTerminal:
     def _on_signal(self, signum: int, frame: FrameType | None) -> None:
         if signum == signal.SIGINT:
             event = INTERRUPT
-        elif signum == signal.SIGWINCH:
+        elif signum == getattr(signal, "SIGWINCH", None):
             event = RESIZED
         else:
             event = HANGUP
@@ -186,7 +188,7 @@ class CursesTerminal:
             try:
                 self._in_read = True
                 try:
-                    data = os.read(self.fd, 1)
+                    data = self._read()
                 finally:
                     self._in_read = False
             except _Wakeup:
@@ -198,6 +200,15 @@ class CursesTerminal:
             if self.too_small:
                 continue  # nothing can be seen: keys would act blind
             return data[0]
+
+    def _read(self) -> bytes:
+        if sys.platform != "win32":
+            return os.read(self.fd, 1)
+        # The Windows console has no byte-at-a-time read(2); ask curses.
+        key = self.board.win.getch()
+        if key < 0:
+            return b""
+        return bytes([key]) if key < 256 else b""
 
     def redraw(self) -> None:
         """Repaint the whole screen from curses' copy (the original's ``wrefresh(curscr)``)."""
