@@ -63,8 +63,8 @@ from dataclasses import dataclass, field
 from . import cards, rules
 from .computer import Decision, decide, would_extend
 from .rng import GlibcRandom
-from .rules import Move, MoveType, Outcome
-from .state import COMPUTER, HUMAN, INITIAL_NUM_NEED, Game, SafetyStatus
+from .rules import MoveType, Outcome
+from .state import COMPUTER, HUMAN, INITIAL_NUM_NEED, Game, SafetyStatus, Tableau
 
 #: No real hand comes near this (the longest in 5000 simulated hands had 190
 #: moves): every move but a draw or a safety passes the turn or removes a card.
@@ -77,8 +77,11 @@ _SAFETY_BASE = cards.SAFETY_BASE
 _IN_HAND = SafetyStatus.IN_HAND
 _UNKNOWN = SafetyStatus.UNKNOWN
 _DRAW = MoveType.DRAW
-_PLAY = MoveType.PLAY
-_DISCARD = MoveType.DISCARD
+
+
+#: What the mirror view replaces: players, play, num_seen, num_gos, num_need,
+#: rng, and the human tableau's safety list.
+_Saved = tuple[list[Tableau], int, list[int], int, list[int], GlibcRandom, list[int]]
 
 
 class SimulationError(RuntimeError):
@@ -189,17 +192,16 @@ class Simulator:
     # ------------------------------------------------------------------
     # The human seat's point of view
 
-    def _enter_mirror(self) -> tuple[object, ...]:
+    def _enter_mirror(self) -> _Saved:
         """Put the human seat in the computer's place; returns what to restore."""
         game = self.game
         human, comp = game.players
-        saved = (game.players, game.play, game.num_seen, game.num_gos, game.num_need, game.rng, human.safety)
+        saved: _Saved = (game.players, game.play, game.num_seen, game.num_gos, game.num_need, game.rng, human.safety)
         view = human.safety
-        hand = human.hand
-        for card in hand:
+        for card in human.hand:
             if card >= _SAFETY_BASE and view[card - _SAFETY_BASE] == _UNKNOWN:
                 if view is saved[-1]:
-                    view = view[:]
+                    view = view[:]  # never change the real tableau's list
                 view[card - _SAFETY_BASE] = _IN_HAND
         human.safety = view
         mirror = self.mirror
@@ -211,18 +213,18 @@ class Simulator:
         game.rng = self.mirror_rng
         return saved
 
-    def _leave_mirror(self, saved: tuple[object, ...]) -> None:
+    def _leave_mirror(self, saved: _Saved) -> None:
         game = self.game
         players, play, num_seen, num_gos, num_need, rng, safety = saved
         human = game.players[COMPUTER]
-        human.safety = safety  # type: ignore[assignment]
+        human.safety = safety
         self.mirror.num_gos = game.num_gos
-        game.players = players  # type: ignore[assignment]
-        game.play = play  # type: ignore[assignment]
-        game.num_seen = num_seen  # type: ignore[assignment]
-        game.num_gos = num_gos  # type: ignore[assignment]
-        game.num_need = num_need  # type: ignore[assignment]
-        game.rng = rng  # type: ignore[assignment]
+        game.players = players
+        game.play = play
+        game.num_seen = num_seen
+        game.num_gos = num_gos
+        game.num_need = num_need
+        game.rng = rng
 
     def decide_for(self, player: int) -> Decision:
         """The BSD decision for ``player`` (the player to move)."""

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Benchmark of the headless simulator (not collected by pytest).
+
+    python tests/bench_sim.py                 # 3 runs of 1000 hands, best/median
+    python tests/bench_sim.py --hands 3000 --runs 5 --seed 7
+    python tests/bench_sim.py --profile       # cProfile of one run, top functions
+
+The target is at least 300 hands per second (BSD computer in both seats,
+games continuing across hands) on the project's 2-core test machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import statistics
+import sys
+import time
+
+try:
+    import mille  # noqa: F401
+except ImportError:  # running from a checkout without installing
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
+
+from mille.sim import Simulator
+
+TARGET = 300.0
+
+
+def one_run(hands: int, seed: int) -> tuple[float, int]:
+    sim = Simulator(seed)
+    start = time.perf_counter()
+    for _ in range(hands):
+        sim.play_hand()
+    return time.perf_counter() - start, sim.summary.moves
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--hands", type=int, default=1000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", action="store_true", help="profile one run and print the top functions")
+    parser.add_argument("--top", type=int, default=25)
+    args = parser.parse_args(argv)
+
+    if args.profile:
+        profiler = cProfile.Profile()
+        profiler.enable()
+        one_run(args.hands, args.seed)
+        profiler.disable()
+        stats = pstats.Stats(profiler)
+        stats.sort_stats("tottime").print_stats(args.top)
+        return 0
+
+    rates = []
+    for run in range(args.runs):
+        seconds, moves = one_run(args.hands, args.seed + run)
+        rate = args.hands / seconds
+        rates.append(rate)
+        print(
+            f"run {run + 1}: seed {args.seed + run}, {args.hands} hands, {moves} moves in {seconds:.2f} s: "
+            f"{rate:.0f} hands/s, {moves / seconds:.0f} moves/s"
+        )
+    best = max(rates)
+    median = statistics.median(rates)
+    verdict = "OK" if median >= TARGET else "BELOW TARGET"
+    print(f"best {best:.0f} hands/s, median {median:.0f} hands/s (target {TARGET:.0f}): {verdict}")
+    return 0 if median >= TARGET else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,266 @@
+"""Property tests over thousands of whole hands (hypothesis picks the seeds).
+
+Every move of every hand is checked:
+
+* the deck array is always a permutation of the 101-card deck;
+* every card is somewhere exactly once: the cards in both hands, the cards
+  played (counted as they are played), the cards discarded and the undrawn
+  cards add up to the 101-card deck, card for card;
+* the scores always recompute from the tableaus
+  (:func:`mille.scoring.recompute_hand_total`), and overall totals move in
+  step with hand totals;
+* the computer's card counting matches a recount of what it has seen;
+* no illegal move is ever applied: every move chosen is one of
+  :func:`mille.rules.legal_moves` and push() accepts it;
+* every hand ends (the simulator's move cap raises otherwise).
+
+Two kinds of games: the BSD computer in both seats (the simulator), and the
+computer against a random legal human, whose odd moves (coups fourrés,
+pointless Go cards, discarding good cards) reach positions the computer
+would never create for itself.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine_helpers import COMPUTER, EMPTY, HUMAN, C, Game, SafetyStatus, rules
+from mille.computer import Decision
+from mille.rules import Move, MoveType
+from mille.scoring import recompute_hand_total
+from mille.sim import MAX_MOVES_PER_HAND, SimulationError, Simulator, Step
+
+SORTED_DECK = sorted(C.INITIAL_DECK)
+COPIES = list(C.COPIES[: C.NUM_CODES])
+
+
+def counts(cards_: list[int]) -> list[int]:
+    """Cards by code (empties ignored); plain lists are much faster than Counter."""
+    n = [0] * C.NUM_CODES
+    for c in cards_:
+        if c >= 0:
+            n[c] += 1
+    return n
+SEEDS = st.integers(min_value=1, max_value=2**31 - 1)
+
+
+class CheckedSimulator(Simulator):
+    """A simulator that checks every invariant around every move."""
+
+    def __init__(self, seed: int, *, random_human: random.Random | None = None) -> None:
+        super().__init__(seed, observer=self._after)
+        self.random_human = random_human
+        self.moves_checked = 0
+        self.hands_checked = 0
+        self._played = [0] * C.NUM_CODES
+        self._discarded = [0] * C.NUM_CODES
+        self._seen = [0] * C.NUM_CODES
+        self._mirror_seen = [0] * C.NUM_CODES
+        self._start_pending = False
+        self._totals_before = (0, 0)
+        self.skips = 0
+        self._base_totals = (0, 0)
+        self._played_safeties: list[set[int]] = [set(), set()]
+
+    # -- choosing, with the legality check ------------------------------
+
+    def decide_for(self, player: int) -> Decision:
+        game = self.game
+        legal = rules.legal_moves(game)
+        if player == HUMAN and self.random_human is not None:
+            move = self.random_human.choice(legal)
+            decision = Decision(move)
+        else:
+            decision = super().decide_for(player)
+        move = decision.move
+        assert move in legal or (
+            move.kind is not MoveType.DISCARD
+            and rules.play_error(game, player, move.slot) is None
+            and game.players[player].hand[move.slot] != EMPTY
+        ), f"illegal move {move} for {player}: {game.players[player].hand}"
+        assert move.kind is not MoveType.ORDER
+        return decision
+
+    def _decide_extension(self, game: Game, slot: int) -> bool:
+        if game.play == HUMAN and self.random_human is not None:
+            return self.random_human.random() < 0.5
+        return super()._decide_extension(game, slot)
+
+    # -- hand bookkeeping ---------------------------------------------
+
+    def play_hand(self):  # type: ignore[no-untyped-def]
+        game = self.game
+        totals_before = (game.human.total, game.computer.total)
+        self._start_pending = True
+        self._totals_before = totals_before
+        result = super().play_hand()
+        self.hands_checked += 1
+        assert game.finished
+        assert result.moves <= MAX_MOVES_PER_HAND
+        # The hand ended for one of the two real reasons.
+        trip = [pp.mileage == game.end for pp in game.players]
+        assert sum(trip) <= 1
+        if not any(trip):
+            assert game.deck_count == 0
+            for who in (HUMAN, COMPUTER):
+                pp, op = game.players[who], game.players[1 - who]
+                assert not any(c >= C.SAFETY_BASE or rules.can_play(game, pp, op, c) for c in pp.hand)
+        if result.game_over:
+            assert game.human.total == 0 and game.computer.total == 0
+        return result
+
+    def _start_hand_checks(self) -> None:
+        """Called at the first move of a hand: record the deal."""
+        game = self.game
+        self._start_pending = False
+        self._played = [0] * C.NUM_CODES
+        self._discarded = [0] * C.NUM_CODES
+        self._played_safeties = [set(), set()]
+        # The deal: the computer counts its own six cards, the mirror the human's.
+        self._seen = counts(game.computer.hand)
+        self._mirror_seen = counts(game.human.hand)
+        self._base_totals = self._totals_before
+
+    # -- after every move ---------------------------------------------
+
+    def _after(self, game: Game, step: Step) -> None:
+        self.moves_checked += 1
+        kind = step.decision.move.kind
+        if kind is MoveType.DRAW:
+            bump(self._seen if step.player == COMPUTER else self._mirror_seen, step.cards)
+            assert 1 <= len(step.cards) <= 2
+            assert step.cards[0] in game.players[step.player].hand
+        else:
+            bump(self._played if kind is MoveType.PLAY else self._discarded, step.cards)
+            bump(self._mirror_seen if step.player == COMPUTER else self._seen, step.cards)
+            if kind is MoveType.PLAY and step.cards[0] >= C.SAFETY_BASE:
+                self._played_safeties[step.player].add(step.cards[0])
+        check_position(game)
+        # Card conservation, card for card: hands + played + discarded + undrawn.
+        in_hands = counts(game.human.hand + game.computer.hand)
+        undrawn = counts(game.deck[: game.deck_count])
+        played, discarded = self._played, self._discarded
+        for c in range(C.NUM_CODES):
+            assert in_hands[c] + played[c] + discarded[c] + undrawn[c] == COPIES[c], C.name(c)
+        assert game.discard == EMPTY or discarded[game.discard] > 0
+        # Overall totals move with hand totals.
+        for who in (HUMAN, COMPUTER):
+            pp = game.players[who]
+            assert pp.total == self._base_totals[who] + pp.hand_total
+            assert recompute_hand_total(game, who) == pp.hand_total
+            played = {C.SAFETY_BASE + i for i, s in enumerate(pp.safety) if s == SafetyStatus.PLAYED}
+            assert played == self._played_safeties[who]
+        # The computer's counting is a recount of what it has seen.
+        assert game.num_seen[: C.NUM_CODES] == self._seen
+        assert self.mirror.num_seen[: C.NUM_CODES] == self._mirror_seen
+
+    def step(self):  # type: ignore[no-untyped-def]
+        if self._start_pending:
+            self._start_hand_checks()
+        result = super().step()
+        if result is None:
+            self.skips += 1
+        return result
+
+
+def bump(table: list[int], cards_: tuple[int, ...]) -> None:
+    for c in cards_:
+        table[c] += 1
+
+
+def check_position(game: Game) -> None:
+    """Invariants of any position."""
+    assert sorted(game.deck) == SORTED_DECK
+    assert 0 <= game.deck_count <= C.DECK_SIZE
+    assert game.end in (700, 1000)
+    for who in (HUMAN, COMPUTER):
+        pp = game.players[who]
+        assert len(pp.hand) == C.HAND_SIZE
+        assert all(-1 <= c <= C.RIGHT_OF_WAY for c in pp.hand)
+        assert pp.mileage == sum(n * v for n, v in zip(pp.nummiles, C.MILES[:5]))
+        assert pp.mileage <= game.end
+        assert pp.nummiles[C.MILES_200] <= 2
+        assert pp.battle in (EMPTY, C.OUT_OF_GAS, C.FLAT_TIRE, C.ACCIDENT, C.STOP) or 10 <= pp.battle <= 13
+        assert pp.speed in (EMPTY, C.SPEED_LIMIT, C.END_OF_LIMIT)
+        assert pp.safety_score == 100 * sum(s == SafetyStatus.PLAYED for s in pp.safety)
+        assert pp.coup_score == 300 * sum(pp.coups)
+        for i, coup in enumerate(pp.coups):
+            assert not coup or pp.safety[i] == SafetyStatus.PLAYED
+        if pp.battle == C.GO:
+            assert pp.can_go
+        if pp.battle in (C.OUT_OF_GAS, C.FLAT_TIRE, C.ACCIDENT, C.STOP):
+            assert not pp.can_go
+    # Safety statuses: the computer knows its own, the human's are unknown until played.
+    comp = game.computer
+    for i in range(C.NUM_SAFETIES):
+        held = C.SAFETY_BASE + i in comp.hand
+        if comp.safety[i] != SafetyStatus.PLAYED:
+            assert (comp.safety[i] == SafetyStatus.IN_HAND) == held
+        assert game.human.safety[i] in (SafetyStatus.UNKNOWN, SafetyStatus.PLAYED)
+
+
+HANDS_PER_EXAMPLE = 6
+
+
+@pytest.mark.slow
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS)
+def test_bsd_against_bsd(seed: int) -> None:
+    sim = CheckedSimulator(seed)
+    for _ in range(HANDS_PER_EXAMPLE):
+        sim.play_hand()
+    assert sim.hands_checked == HANDS_PER_EXAMPLE
+    assert sim.summary.hands == HANDS_PER_EXAMPLE
+    assert sim.moves_checked == sim.summary.moves - sim.skips > 50 * HANDS_PER_EXAMPLE
+
+
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS, human_seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_bsd_against_a_random_human(seed: int, human_seed: int) -> None:
+    sim = CheckedSimulator(seed, random_human=random.Random(human_seed))
+    for _ in range(HANDS_PER_EXAMPLE):
+        sim.play_hand()
+
+
+def test_a_long_run_of_games() -> None:
+    # One program run long enough for several games and a num_need that has
+    # grown large (the regime of the binary's discard crash, §12.1).
+    sim = CheckedSimulator(20240601)
+    for _ in range(150):
+        sim.play_hand()
+    assert sim.summary.games >= 10
+    assert max(sim.game.num_need) > 100
+
+
+def test_move_cap_raises_loudly() -> None:
+    class Stuck(Simulator):
+        def decide_for(self, player: int) -> Decision:
+            # Toggling the order is a legal move that never ends a hand.
+            return Decision(Move(MoveType.ORDER))
+
+    sim = Stuck(5)
+    try:
+        sim.play_hand()
+    except SimulationError as exc:
+        assert "no end after" in str(exc)
+    else:
+        raise AssertionError("an endless hand must raise")
+
+
+def test_illegal_choice_raises_loudly() -> None:
+    class Cheater(Simulator):
+        def decide_for(self, player: int) -> Decision:
+            return Decision(Move(MoveType.PLAY, 3)) if self.game.deck_count < 85 else super().decide_for(player)
+
+    sim = Cheater(11)
+    try:
+        sim.play_hand()
+    except SimulationError as exc:
+        assert "refused" in str(exc)
+    else:
+        raise AssertionError("a refused move must raise")

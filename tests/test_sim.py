@@ -1,0 +1,435 @@
+"""The headless simulator, and the engine end to end against the real program.
+
+The second half replays transcripts of the real BSD mille
+(``tests/golden_engine/``, see ``record.py`` there) through the engine alone
+-- no curses, no screen code: the human's keys go to a headless game loop,
+the computer decides with :func:`mille.computer.decide` -- and checks every
+screen's cards and numbers: the human's hand, the deck count, the discard,
+both battle and speed piles, the safeties and coups, the miles played,
+every score-window number and the end-of-hand bonuses.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from typing import Any
+
+import pytest
+
+from engine_helpers import COMPUTER, EMPTY, HUMAN, C, Game, KeyDriver, SafetyStatus, new_game, rules
+from mille import sim
+from mille.computer import decide, would_extend
+from mille.rules import MoveType
+from mille.sim import Simulator, Step
+
+GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden_engine")
+
+# --------------------------------------------------------------------------
+# The simulator
+
+
+def test_same_seed_same_json_except_timing() -> None:
+    a = sim.simulate(40, 11).as_dict()
+    b = sim.simulate(40, 11).as_dict()
+    for key in sim.TIMING_FIELDS:
+        a.pop(key)
+        b.pop(key)
+    assert a == b
+    c = sim.simulate(40, 12).as_dict()
+    assert {k: v for k, v in c.items() if k not in sim.TIMING_FIELDS} != a
+
+
+def test_json_output(capsys: pytest.CaptureFixture[str]) -> None:
+    assert sim.main(["--hands", "12", "--seed", "3", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1
+    data = json.loads(out)
+    for key in ("hands", "games", "points", "games_won", "seconds", "hands_per_second"):
+        assert key in data
+    assert data["hands"] == 12
+    assert set(data["points"]) == {"human", "computer"}
+    assert set(data["games_won"]) == {"human", "computer"}
+    assert data["seed"] == 3
+
+
+def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
+    assert sim.main(["--hands", "3", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "3 hands, seed 3" in out
+    assert "hands/s" in out
+
+
+def test_json_runs_identical_from_the_command_line() -> None:
+    import subprocess
+    import sys
+
+    env = dict(os.environ)
+    src = os.path.join(os.path.dirname(GOLDEN), "..", "src")
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (src, env.get("PYTHONPATH", "")) if p)
+    runs = [
+        json.loads(
+            subprocess.run(
+                [sys.executable, "-m", "mille.sim", "--hands", "25", "--seed", "9", "--json"],
+                check=True,
+                capture_output=True,
+                text=True,
+                env=env,
+            ).stdout
+        )
+        for _ in range(2)
+    ]
+    for run in runs:
+        for key in sim.TIMING_FIELDS:
+            run.pop(key)
+    assert runs[0] == runs[1]
+
+
+def test_games_run_on_across_hands() -> None:
+    s = Simulator(21)
+    starters = []
+    games_seen = 0
+    for _ in range(40):
+        before = (s.game.human.total, s.game.computer.total)
+        result = s.play_hand()
+        starters.append(result.starter)
+        game = s.game
+        if result.game_over:
+            games_seen += 1
+            # Settled at once: totals back to 0.
+            assert (game.human.total, game.computer.total) == (0, 0)
+            final = (before[0] + result.hand_totals[0], before[1] + result.hand_totals[1])
+            assert max(final) >= 5000
+            if final[0] != final[1]:
+                assert result.game_winner == (HUMAN if final[0] > final[1] else COMPUTER)
+        else:
+            assert game.human.total == before[0] + result.hand_totals[0]
+            assert max(game.human.total, game.computer.total) < 5000
+    # Starters alternate across hands and games.
+    assert starters == [HUMAN, COMPUTER] * 20
+    assert games_seen == s.summary.games >= 3
+    assert sum(s.summary.games_won) <= s.summary.games
+    assert s.summary.games_won == [s.game.human.games, s.game.computer.games]
+
+
+def test_summary_adds_up() -> None:
+    s = Simulator(8)
+    results = [s.play_hand() for _ in range(30)]
+    summary = s.summary
+    assert summary.hands == 30
+    assert summary.points == [sum(r.hand_totals[0] for r in results), sum(r.hand_totals[1] for r in results)]
+    assert summary.moves == sum(r.moves for r in results)
+    assert sum(summary.hands_won) == sum(r.hand_totals[0] != r.hand_totals[1] for r in results)
+    assert summary.trips == [
+        sum(r.mileage[0] == r.end for r in results),
+        sum(r.mileage[1] == r.end for r in results),
+    ]
+
+
+def _state(game: Game) -> tuple[Any, ...]:
+    return (
+        game.deck[:],
+        game.deck_count,
+        game.discard,
+        [(pp.hand[:], pp.battle, pp.speed, pp.can_go, pp.new_battle, pp.new_speed, pp.safety[:], pp.coups[:],
+          pp.nummiles[:], pp.mileage, pp.hand_total, pp.total) for pp in game.players],
+        game.end,
+        game.finished,
+        game.play,
+        game.hand_start,
+        game.num_seen[:],
+        game.num_gos,
+    )  # fmt: skip
+
+
+def _human_to_move(seed: int) -> Simulator:
+    """A simulator at a human decision with some history (and a safety held)."""
+    s = Simulator(seed)
+    s.play_hand()
+    s.play_hand()
+    rules.start_hand(s.game)
+    s._mirror_deal()
+    while s.game.play != HUMAN:
+        s.step()
+    return s
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_mirror_decision_leaves_the_game_as_it_was(seed: int) -> None:
+    s = _human_to_move(seed)
+    game = s.game
+    players, num_seen, num_need, rng = game.players, game.num_seen, game.num_need, game.rng
+    human_safety = game.human.safety
+    before = _state(game)
+    need_before = game.num_need[:]
+    rng_before = game.rng.getstate()
+    s.decide_for(HUMAN)
+    assert _state(game) == before
+    assert game.players is players and game.players[0] is players[0]
+    assert game.num_seen is num_seen and game.num_need is num_need and game.rng is rng
+    assert game.human.safety is human_safety
+    # The computer's never-reset table and the game's generator are untouched.
+    assert game.num_need == need_before
+    assert game.rng.getstate() == rng_before
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6, 7, 8])
+def test_mirror_decision_is_decide_on_the_swapped_game(seed: int) -> None:
+    # What "the BSD strategy in the human seat" means, spelled out: decide()
+    # on a copy with the tableaus swapped, the mover in the computer's seat,
+    # the human seat's own tables and dice, and its held safeties marked as
+    # in hand.
+    s = _human_to_move(seed)
+    game = s.game
+    mirror = game.copy()
+    human, comp = mirror.players
+    for c in human.hand:
+        if c >= C.SAFETY_BASE and human.safety[c - C.SAFETY_BASE] == SafetyStatus.UNKNOWN:
+            human.safety[c - C.SAFETY_BASE] = SafetyStatus.IN_HAND
+    mirror.players = [comp, human]
+    mirror.play = COMPUTER
+    mirror.num_seen = s.mirror.num_seen[:]
+    mirror.num_gos = s.mirror.num_gos
+    mirror.num_need = s.mirror.num_need[:]
+    mirror.rng = s.mirror_rng.copy()
+    expected = decide(mirror)
+    assert s.decide_for(HUMAN) == expected
+    assert s.mirror.num_need == mirror.num_need  # bumped the same way
+    assert s.mirror_rng.getstate() == mirror.rng.getstate()
+
+
+def test_mirror_tables_at_the_deal() -> None:
+    # The human seat counts its own dealt cards; num_gos only when it starts.
+    for seed in (4242, 5814, 1, 42):
+        for starter in (HUMAN, COMPUTER):
+            s = Simulator(seed)
+            s.game.hand_start = 1 - starter
+            rules.start_hand(s.game)
+            s._mirror_deal()
+            twin = new_game(seed)
+            twin.hand_start = 1 - starter
+            rules.start_hand(twin)
+            # The mirror of a deal: swap the roles and deal the same cards.
+            assert twin.human.hand == s.game.human.hand
+            seen = [0] * 20
+            for c in s.game.human.hand[1:]:
+                seen[c] += 1
+            assert s.mirror.num_seen == seen
+            swapped = new_game(0)
+            swapped.play = COMPUTER if starter == HUMAN else HUMAN
+            for c in s.game.human.hand[1:]:
+                rules.account(swapped, c)
+            assert s.mirror.num_gos == swapped.num_gos
+            if starter == COMPUTER:
+                assert s.mirror.num_gos == 0
+
+
+def test_human_seat_does_not_consume_the_games_generator() -> None:
+    # Replaying a simulated hand's human moves through the engine, with the
+    # computer deciding as usual, gives the same game: the game's generator
+    # saw only the shuffle and the computer's rolls.
+    keys: list[str] = []
+    asked: list[bool] = []
+
+    class Recorder(Simulator):
+        def _decide_extension(self, game: Game, slot: int) -> bool:
+            answer = super()._decide_extension(game, slot)
+            if game.play == HUMAN:
+                asked.append(answer)
+            return answer
+
+    def observe(game: Game, step: Step) -> None:
+        if step.player != HUMAN:
+            return
+        move = step.decision.move
+        if move.kind is MoveType.DRAW:
+            keys.append("p")
+        else:
+            keys.append(("u" if move.kind is MoveType.PLAY else "d") + str(move.slot) + " ")
+        while asked:
+            keys.append("y" if asked.pop() else "n")
+
+    s = Recorder(77, observer=observe)
+    for hand in range(8):
+        if hand:
+            keys.append("y")  # Another hand? / Another game?
+        s.play_hand()
+    driver = KeyDriver(77)
+    for k in keys:
+        driver.send(k)
+    if driver.state == KeyDriver.ANOTHER_GAME:  # the simulator settles at once
+        rules.settle_game(driver.game)
+    assert _state(driver.game) == _state(s.game)
+    assert driver.game.rng.getstate() == s.game.rng.getstate()
+    assert driver.game.num_need == s.game.num_need
+    assert driver.hands_done == 8
+
+
+def test_extension_decisions_use_would_extend_for_both_seats() -> None:
+    calls: list[tuple[int, bool]] = []
+
+    class Spy(Simulator):
+        def _decide_extension(self, game: Game, slot: int) -> bool:
+            answer = super()._decide_extension(game, slot)
+            calls.append((game.play, answer))
+            if game.play == COMPUTER:
+                assert answer == would_extend(game)
+            return answer
+
+    s = Spy(2)
+    for _ in range(60):
+        s.play_hand()
+    assert {who for who, _ in calls} == {HUMAN, COMPUTER}
+    assert s.summary.extensions == sum(answer for _, answer in calls)
+    assert any(answer for _, answer in calls)
+
+
+# --------------------------------------------------------------------------
+# The engine against the real program's screens
+
+HAND_ROWS = range(6, 13)
+MILE_ROWS = range(18, 23)
+
+
+def _num(text: str) -> int:
+    return int(text.strip() or 0)
+
+
+def read_screen(screen: list[str]) -> dict[str, Any]:
+    """The cards and numbers a BSD mille screen shows (layout: reference §8)."""
+    full = screen[5][45:59] == "Trip Completed"
+    rows = (11, 13, 14) if full else (6, 8, 9)
+    shown: dict[str, Any] = {
+        "hand": [screen[r][2:20].rstrip() for r in HAND_ROWS],
+        "deck": _num(screen[6][22:24]),
+        "extension": screen[4][9:18] == "Extension",
+    }
+    for who, col, left, score_col in (("you", 2, 0, 61), ("comp", 22, 20, 67)):
+        shown[who] = {
+            "battle": screen[14][col : col + 18].rstrip(),
+            "speed": screen[16][col : col + 18].rstrip(),
+            "safeties": [screen[s][col : col + 18].rstrip() for s in range(4)],
+            "coups": [screen[s][left] == "*" for s in range(4)],
+            "miles": [len(screen[r][40 * (who == "comp") : 40 * (who == "comp") + 40].split()) for r in MILE_ROWS],
+            "mileage": _num(screen[1][score_col : score_col + 4]),
+            "safety_score": _num(screen[2][score_col : score_col + 4]),
+            "all4": _num(screen[3][score_col + 1 : score_col + 4]),
+            "coup_score": _num(screen[4][score_col : score_col + 4]),
+            "hand_total": _num(screen[rows[0]][score_col : score_col + 4]),
+            "overall": _num(screen[rows[1]][score_col : score_col + 4]),
+            "games": _num(screen[rows[2]][score_col : score_col + 4]),
+        }
+        if full:
+            shown[who]["bonuses"] = [_num(screen[r][score_col + 1 : score_col + 4]) for r in range(5, 10)]
+    return shown
+
+
+def engine_screen(game: Game, *, finished: bool) -> dict[str, Any]:
+    """The same, from the engine's state."""
+    from mille.scoring import end_of_hand_bonuses
+
+    shown: dict[str, Any] = {
+        "hand": [C.name(c) for c in game.human.hand],
+        "deck": game.deck_count,
+        "extension": game.end == 1000,
+    }
+    for who, pp in (("you", game.human), ("comp", game.computer)):
+        shown[who] = {
+            "battle": C.name(pp.battle),
+            "speed": C.name(pp.speed),
+            "safeties": [
+                C.name(C.SAFETY_BASE + s) if pp.safety[s] == SafetyStatus.PLAYED else "" for s in range(4)
+            ],
+            "coups": list(pp.coups),
+            "miles": list(pp.nummiles),
+            "mileage": pp.mileage,
+            "safety_score": pp.safety_score,
+            "all4": 300 if pp.safety_score == 400 else 0,
+            "coup_score": pp.coup_score,
+            "hand_total": pp.hand_total,
+            "overall": pp.total,
+            "games": pp.games,
+        }
+        if finished:
+            b = end_of_hand_bonuses(game, HUMAN if who == "you" else COMPUTER)
+            shown[who]["bonuses"] = [
+                400 * b.trip, 300 * b.safe_trip, 300 * b.delayed_action, 200 * b.extension, 500 * b.shut_out
+            ]
+    return shown
+
+
+def load_transcript(name: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The meta record (with the end record's fields under "end") and the steps."""
+    with gzip.open(os.path.join(GOLDEN, name), "rt") as f:
+        records = [json.loads(line) for line in f]
+    meta = dict(records[0]["meta"])
+    meta["end"] = next((r["end"] for r in records if "end" in r), {})
+    steps = [r for r in records if "step" in r]
+    return meta, steps
+
+
+TRANSCRIPTS = sorted(f for f in os.listdir(GOLDEN) if f.endswith(".jsonl.gz")) if os.path.isdir(GOLDEN) else []
+
+
+@pytest.mark.parametrize("name", TRANSCRIPTS)
+def test_engine_reproduces_the_real_program(name: str) -> None:
+    meta, steps = load_transcript(name)
+    driver = KeyDriver(int(meta["seed"]))
+    compared = {"move": 0, "end": 0, "extension": 0}
+    for step in steps:
+        driver.send(step["keys"])
+        if step.get("exited"):
+            break
+        assert not driver.emptied, f"step {step['step']}: a hand was played out (reference §12.2)"
+        screen = step["screen"]
+        prompt = screen[10][20:40]
+        where = f"{name} step {step['step']} keys {step['keys']!r}"
+        if prompt.startswith(">>:Move:"):
+            assert driver.state == KeyDriver.MOVE, where
+            assert read_screen(screen) == engine_screen(driver.game, finished=False), where
+            if driver.game.discard != EMPTY:  # the old hand's discard may stay on screen (§11.24)
+                assert screen[8][22:40].rstrip() == C.name(driver.game.discard), where
+            compared["move"] += 1
+        elif prompt.startswith(("Another hand?", "Another game?")):
+            expected = KeyDriver.ANOTHER_GAME if prompt.startswith("Another game?") else KeyDriver.ANOTHER_HAND
+            assert driver.state == expected, where
+            assert read_screen(screen) == engine_screen(driver.game, finished=True), where
+            compared["end"] += 1
+        elif prompt.startswith("Extension?"):
+            assert driver.state == KeyDriver.EXTENSION, where
+            compared["extension"] += 1
+    assert not driver.errors  # neither policy makes illegal moves
+    hands = meta["end"]["hands_done"]
+    assert hands >= 2 and driver.hands_done == hands
+    assert compared["end"] == hands
+    assert compared["move"] >= 10 * hands
+
+
+def test_golden_transcripts_are_present() -> None:
+    assert len([t for t in TRANSCRIPTS if t.startswith("first")]) >= 3
+    assert len([t for t in TRANSCRIPTS if t.startswith("sim")]) >= 3
+
+
+def test_appendix_a_vector() -> None:
+    # Reference Appendix A: seed 42, these keys, real binary's numbers.
+    driver = KeyDriver(42)
+    driver.send("pu0 pd0 pu4 pu0 pu0 pu5 pu1 pu0 pu0 pu4 pu6 pu5 pu0 pd0 pd0 pd0 pd0 pu0 pu0 pd0 pd0 pd0 pd0 pu0 n")
+    game = driver.game
+    assert driver.state == KeyDriver.ANOTHER_HAND and not driver.errors
+    assert (game.human.mileage, game.computer.mileage) == (700, 600)
+    assert (game.human.safety_score, game.computer.safety_score) == (100, 0)
+    assert game.human.has_played(C.DRIVING_ACE)
+    assert (game.human.hand_total, game.computer.hand_total) == (1500, 600)
+    assert (game.human.total, game.computer.total) == (1500, 600)
+    assert game.deck_count == 43
+    assert game.discard == C.MILES_75
+    driver.send("y")
+    assert game.hand_start == COMPUTER
+    assert game.discard == C.MILES_25  # the computer drew and discarded a 25
+    assert [C.name(c) for c in game.human.hand] == ["", "Repairs", "Go", "Out of Gas", "25", "Go", "End of Limit"]
+    assert sorted(C.name(c) for c in game.computer.hand if c != EMPTY) == sorted(
+        ["50", "25", "Repairs", "Spare Tire", "Accident", "200"]
+    )
+    assert game.computer.hand[0] == EMPTY
+    assert game.deck_count == 88
