@@ -9,7 +9,7 @@ import traceback
 from typing import NoReturn
 
 from . import __version__
-from .state import Game
+from .state import HUMAN, Game
 
 
 class _Parser(argparse.ArgumentParser):
@@ -51,6 +51,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"mille: {args.file}: {exc}", file=sys.stderr)
             return 1
         game = loaded.game
+        # As the original's main(): the player to move is set to the human
+        # after the file is read, so a restored game always goes on (or deals
+        # its next hand) with the human to move, whatever the file says.
+        game.play = HUMAN
         pending = loaded.pending_extension
         banner = f"{args.file} [{save.mtime_text(args.file)}]"
     game.rng.seed(args.seed if args.seed is not None else os.getpid())

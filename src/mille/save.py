@@ -1,19 +1,113 @@
-"""Saved games as JSON (first cut; validation is being hardened)."""
+"""Saved games: a versioned, human-readable JSON format, validated on load.
+
+The file holds what 4.4BSD mille's save holds (its §10.3 memory snapshot,
+minus the display caches and the debug flag): the deck array and count, the
+discard, both players' tableaux, the trip length, whose move it is, who
+started the hand, the Order and Window settings, the end-of-hand flag and the
+computer's card counting (``num_seen``, ``num_gos``).  Like the original it
+does not hold ``num_need`` or the random generator.  One field is ours: the
+``pending_extension`` flag of a save made at the ``Extension?`` question
+(see :func:`mille.rules.extension_snapshot`).  ``docs/save-format.md``
+describes every field.
+
+Loading trusts nothing: the size is limited, the text must be UTF-8 JSON
+without duplicate keys or non-numbers, every field must be present with the
+right type and range, and the position must be one the game can reach (the
+deck array is a permutation of the 101 cards, every card on the table was
+dealt, the scores add up, ...).  Every failure is a :class:`SaveError` with a
+one-line message.  Writing is atomic: a temporary file beside the target,
+flushed and synced, then renamed over it.
+"""
 
 from __future__ import annotations
 
+import codecs
+import errno
 import json
 import os
-import tempfile
+import re
+import secrets
+import stat
 import time
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from .state import Game, Tableau
+from . import cards
+from .cards import BY_NAME, EMPTY, NAMES
+from .rng import GlibcRandom
+from .scoring import recompute_hand_total
+from .state import COMPUTER, HUMAN, Game, SafetyStatus, Tableau, Window
 
 FORMAT = "bsd-mille-save"
 VERSION = 1
+#: Largest file :func:`read_game` accepts (a real save is about 3 KiB).
+MAX_SIZE = 64 * 1024
+#: Deepest nesting of arrays and objects accepted (a real save has 4).
+MAX_DEPTH = 16
+
+#: Cards dealt at the start of a hand (six to each player).
+_DEALT_AT_START = 2 * (cards.HAND_SIZE - 1)
+_MAX_DECK_COUNT = cards.DECK_SIZE - _DEALT_AT_START
+_SAFETY_NAMES = NAMES[cards.SAFETY_BASE :]
+_MILES_NAMES = NAMES[: cards.NUM_MILES]
+_BATTLE_CARDS = frozenset(
+    (
+        cards.OUT_OF_GAS,
+        cards.FLAT_TIRE,
+        cards.ACCIDENT,
+        cards.STOP,
+        cards.GASOLINE,
+        cards.SPARE_TIRE,
+        cards.REPAIRS,
+        cards.GO,
+    )
+)
+_SPEED_CARDS = frozenset((cards.SPEED_LIMIT, cards.END_OF_LIMIT))
+_HAZARDS = frozenset((cards.OUT_OF_GAS, cards.FLAT_TIRE, cards.ACCIDENT, cards.STOP))
+_ROW = cards.RIGHT_OF_WAY - cards.SAFETY_BASE
+#: Highest number of games won that the score window can show.
+_MAX_GAMES = 9999
+_PLAYER_NAMES = ("players[0]", "players[1]")
+#: What Game() would get (srandom(1)); copied, because seeding a new one is slow.
+_NEW_RNG = GlibcRandom()
+
+_TOP_FIELDS = (
+    "format",
+    "version",
+    "finished",
+    "order",
+    "end",
+    "on_exit",
+    "pending_extension",
+    "handstart",
+    "numgos",
+    "numseen",
+    "play",
+    "window",
+    "deck",
+    "deck_count",
+    "discard",
+    "players",
+)
+_PLAYER_FIELDS = (
+    "hand",
+    "battle",
+    "speed",
+    "can_go",
+    "new_battle",
+    "new_speed",
+    "safety",
+    "coups",
+    "nummiles",
+    "mileage",
+    "hand_tot",
+    "safescore",
+    "coupscore",
+    "total",
+    "games",
+)
 
 
 class SaveError(Exception):
@@ -26,127 +120,671 @@ class LoadedGame:
     pending_extension: bool = False
 
 
-def to_dict(game: Game, pending_extension: bool = False) -> dict[str, Any]:
+# --------------------------------------------------------------------------
+# Writing
+
+
+def _card_name(card: int) -> str | None:
+    return None if card == EMPTY else NAMES[card]
+
+
+def _player_dict(p: Tableau) -> dict[str, Any]:
     return {
-        "format": FORMAT,
-        "version": VERSION,
-        "finished": game.finished,
-        "order": game.order,
-        "end": game.end,
-        "on_exit": game.on_exit,
-        "handstart": game.hand_start,
-        "numgos": game.num_gos,
-        "numseen": game.num_seen[:],
-        "play": game.play,
-        "window": int(game.window),
-        "deck": game.deck[:],
-        "deck_count": game.deck_count,
-        "discard": game.discard,
-        "pending_extension": pending_extension,
-        "players": [
-            {
-                "hand": p.hand[:],
-                "battle": p.battle,
-                "speed": p.speed,
-                "can_go": p.can_go,
-                "new_battle": p.new_battle,
-                "new_speed": p.new_speed,
-                "safety": p.safety[:],
-                "coups": p.coups[:],
-                "nummiles": p.nummiles[:],
-                "mileage": p.mileage,
-                "hand_tot": p.hand_total,
-                "safescore": p.safety_score,
-                "coupscore": p.coup_score,
-                "total": p.total,
-                "games": p.games,
-            }
-            for p in game.players
-        ],
+        "hand": [_card_name(c) for c in p.hand],
+        "battle": _card_name(p.battle),
+        "speed": _card_name(p.speed),
+        "can_go": bool(p.can_go),
+        "new_battle": bool(p.new_battle),
+        "new_speed": bool(p.new_speed),
+        "safety": {name: int(s) for name, s in zip(_SAFETY_NAMES, p.safety)},
+        "coups": {name: bool(c) for name, c in zip(_SAFETY_NAMES, p.coups)},
+        "nummiles": {name: int(n) for name, n in zip(_MILES_NAMES, p.nummiles)},
+        "mileage": int(p.mileage),
+        "hand_tot": int(p.hand_total),
+        "safescore": int(p.safety_score),
+        "coupscore": int(p.coup_score),
+        "total": int(p.total),
+        "games": int(p.games),
     }
 
 
-def from_dict(data: Any) -> LoadedGame:
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise SaveError("not a mille save file")
-    try:
-        players = [
-            Tableau(
-                hand=list(p["hand"]),
-                battle=p["battle"],
-                speed=p["speed"],
-                can_go=p["can_go"],
-                new_battle=p["new_battle"],
-                new_speed=p["new_speed"],
-                safety=list(p["safety"]),
-                coups=list(p["coups"]),
-                nummiles=list(p["nummiles"]),
-                mileage=p["mileage"],
-                hand_total=p["hand_tot"],
-                safety_score=p["safescore"],
-                coup_score=p["coupscore"],
-                total=p["total"],
-                games=p["games"],
-            )
-            for p in data["players"]
-        ]
-        game = Game(
-            deck=list(data["deck"]),
-            deck_count=data["deck_count"],
-            discard=data["discard"],
-            players=players,
-            end=data["end"],
-            finished=data["finished"],
-            play=data["play"],
-            hand_start=data["handstart"],
-            order=data["order"],
-            window=data["window"],
-            on_exit=data["on_exit"],
-            num_seen=list(data["numseen"]),
-            num_gos=data["numgos"],
-        )
-    except (KeyError, TypeError) as exc:
-        raise SaveError(f"bad save file ({exc})") from None
-    return LoadedGame(game, bool(data.get("pending_extension", False)))
+def to_dict(game: Game, pending_extension: bool = False) -> dict[str, Any]:
+    """The save file's contents for ``game`` (JSON-ready: names, ints, bools).
+
+    ``on_exit`` is written as set only when the hand is finished.  The
+    original left its flag set through the first hand after restoring an
+    end-of-hand save, so a save made in that hand (from ``Really?``, or on a
+    hangup) dealt a fresh hand on restore and lost the one in progress.
+    """
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "finished": bool(game.finished),
+        "order": bool(game.order),
+        "end": int(game.end),
+        "on_exit": bool(game.on_exit and game.finished),
+        "pending_extension": bool(pending_extension),
+        "handstart": int(game.hand_start),
+        "numgos": int(game.num_gos),
+        "numseen": {NAMES[c]: int(game.num_seen[c]) for c in range(cards.NUM_CODES)},
+        "play": int(game.play),
+        "window": int(game.window),
+        "deck": [NAMES[c] for c in game.deck],
+        "deck_count": int(game.deck_count),
+        "discard": _card_name(game.discard),
+        "players": [_player_dict(p) for p in game.players],
+    }
+
+
+_WIDTH = 100
+
+
+def _pack(parts: list[str], indent: int) -> list[str]:
+    """Pack ``parts`` into lines of at most ``_WIDTH`` columns."""
+    lines: list[str] = []
+    line = ""
+    for part in parts:
+        if line and indent + len(line) + len(part) + 2 > _WIDTH:
+            lines.append(line + ",")
+            line = part
+        else:
+            line = f"{line}, {part}" if line else part
+    lines.append(line)
+    return lines
+
+
+def _format(value: Any, indent: int = 0) -> str:
+    """JSON with one field per line, but short tables and card lists packed."""
+    pad = " " * indent
+    inner = pad + "  "
+    if isinstance(value, dict):
+        if all(not isinstance(v, (dict, list)) for v in value.values()):
+            parts = [f"{json.dumps(k)}: {json.dumps(v)}" for k, v in value.items()]
+            one = "{" + ", ".join(parts) + "}"
+            if indent + len(one) <= _WIDTH:
+                return one
+            return "{\n" + "\n".join(inner + line for line in _pack(parts, indent + 2)) + "\n" + pad + "}"
+        items = [f"{inner}{json.dumps(k)}: {_format(v, indent + 2)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if isinstance(value, list):
+        if all(not isinstance(v, (dict, list)) for v in value):
+            parts = [json.dumps(v) for v in value]
+            one = "[" + ", ".join(parts) + "]"
+            if indent + len(one) <= _WIDTH:
+                return one
+            return "[\n" + "\n".join(inner + line for line in _pack(parts, indent + 2)) + "\n" + pad + "]"
+        items = [inner + _format(v, indent + 2) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + pad + "]"
+    return json.dumps(value)
+
+
+def dumps(game: Game, pending_extension: bool = False) -> str:
+    """The text of a save file (what :func:`write_game` writes)."""
+    return _format(to_dict(game, pending_extension)) + "\n"
 
 
 def write_game(path: str, game: Game, pending_extension: bool = False) -> None:
-    """Write atomically: a temporary file beside the target, fsync, rename."""
-    text = json.dumps(to_dict(game, pending_extension), indent=1) + "\n"
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".mille-", dir=directory)
+    """Save ``game`` in ``path``, atomically.
+
+    The text goes to a new temporary file in the target's directory, is
+    flushed and synced, and the file is renamed over the target (then the
+    directory is synced where the system allows).  A new file gets mode 0644
+    less the umask, like the original's ``creat(name, 0644)``; an existing
+    file keeps its permission bits, and a symbolic link is followed.  On any
+    failure the previous file is untouched, the temporary file is removed,
+    and an :class:`OSError` (whose ``strerror`` the front end shows) is
+    raised.
+    """
+    if "\x00" in path:  # typed as ^@ at the file: prompt; no system call takes it
+        raise OSError(errno.EINVAL, os.strerror(errno.EINVAL), path)
+    data = dumps(game, pending_extension).encode("utf-8")
+    target = os.path.realpath(path) if os.path.islink(path) else path
+    keep_mode: int | None = None
     try:
-        with os.fdopen(fd, "w") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
+        st = os.stat(target)
+    except FileNotFoundError:
+        pass
+    else:
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        if not stat.S_ISREG(st.st_mode):
+            # A device or pipe cannot be replaced by a file in good faith.
+            raise PermissionError(errno.EPERM, "Not a regular file", path)
+        if not os.access(target, os.W_OK):
+            # creat() would refuse a file we may not write; so do we.
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
+        keep_mode = stat.S_IMODE(st.st_mode)
+    directory = os.path.dirname(target) or os.curdir
+    base = os.path.basename(target)[:64]
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    while True:
+        tmp = os.path.join(directory, f".{base}.{secrets.token_hex(4)}.tmp")
+        try:
+            fd = os.open(tmp, flags, 0o644)
+        except FileExistsError:
+            continue
+        break
+    try:
+        try:
+            if keep_mode is not None and hasattr(os, "fchmod"):
+                os.fchmod(fd, keep_mode)
+            view = memoryview(data)
+            while view:
+                written = os.write(fd, view)
+                view = view[written:]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, target)
     except BaseException:
         try:
             os.unlink(tmp)
         except OSError:
             pass
         raise
+    _sync_directory(directory)
+
+
+def _sync_directory(directory: str) -> None:
+    """Make the rename durable (not possible on every system; best effort)."""
+    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(directory, flags)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+# --------------------------------------------------------------------------
+# Reading
+
+
+#: Modification times of the files read, for :func:`mtime_text`.
+_read_mtimes: dict[str, float] = {}
 
 
 def read_game(path: str) -> LoadedGame:
+    """Load and validate a save file; every failure is a one-line :class:`SaveError`."""
+    data = _read_bytes(path)
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        return loads(data)
+    except SaveError:
+        raise
+    except Exception as exc:  # a validation bug must not become a traceback
+        raise SaveError(f"cannot load this file ({type(exc).__name__})") from None
+
+
+def loads(data: bytes | str) -> LoadedGame:
+    """Parse and validate the contents of a save file."""
+    return from_dict(parse(data))
+
+
+def _read_bytes(path: str, limit: int = MAX_SIZE) -> bytes:
+    """At most ``limit`` bytes of a regular file, never blocking on a pipe."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
     except OSError as exc:
         raise SaveError(exc.strerror or str(exc)) from None
-    except ValueError as exc:
-        raise SaveError(f"not a mille save file ({exc})") from None
-    return from_dict(data)
+    except ValueError:  # an embedded NUL
+        raise SaveError("invalid file name") from None
+    chunks: list[bytes] = []
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise SaveError(os.strerror(errno.EISDIR))
+        if not stat.S_ISREG(st.st_mode):
+            raise SaveError("not a regular file")
+        if st.st_size > limit:
+            raise SaveError(_too_large(st.st_size, limit))
+        total = 0
+        while total <= limit:
+            chunk = os.read(fd, limit + 1 - total)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > limit:
+            raise SaveError(_too_large(total, limit))
+        _read_mtimes[path] = st.st_mtime
+    except OSError as exc:
+        raise SaveError(exc.strerror or str(exc)) from None
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
+def _too_large(size: int, limit: int) -> str:
+    return f"too large for a save file ({size} bytes or more; the limit is {limit})"
+
+
+_SPECIAL = re.compile(r'[\\"\[\]{}]')
+
+
+def _nesting_depth(text: str) -> int:
+    """How deeply arrays and objects nest (brackets in strings do not count).
+
+    One pass over the characters that matter: linear in the length of the
+    text whatever it holds (a regular expression matching whole strings
+    goes quadratic on an unterminated string full of escaped quotes).
+    """
+    depth = deepest = 0
+    in_string = False
+    escaped_at = -1
+    for match in _SPECIAL.finditer(text):
+        pos = match.start()
+        if pos == escaped_at:
+            continue
+        ch = text[pos]
+        if in_string:
+            if ch == "\\":
+                escaped_at = pos + 1
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _reject_constant(name: str) -> NoReturn:
+    raise SaveError(f"not valid JSON: {name} is not a number")
+
+
+def _object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise SaveError(f"duplicate field {_show(key)}")
+        result[key] = value
+    return result
+
+
+def parse(data: bytes | str) -> Any:
+    """The JSON value in a save file's bytes, or :class:`SaveError`."""
+    if isinstance(data, bytes):
+        if len(data) > MAX_SIZE:
+            raise SaveError(_too_large(len(data), MAX_SIZE))
+        if data.startswith(codecs.BOM_UTF8):
+            data = data[len(codecs.BOM_UTF8) :]
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise SaveError(f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})") from None
+    else:
+        text = data
+    if not text.strip():
+        raise SaveError("empty file" if not text else "no JSON in the file")
+    if _nesting_depth(text) > MAX_DEPTH:
+        raise SaveError("not a mille save file (nested too deeply)")
+    try:
+        return json.loads(text, object_pairs_hook=_object_pairs, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise SaveError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise SaveError("not a mille save file (nested too deeply)") from None
+    except ValueError as exc:  # e.g. an integer with thousands of digits
+        detail = str(exc).split(":")[0].split(";")[0]
+        raise SaveError(f"not valid JSON: {detail}"[:120]) from None
+
+
+# --------------------------------------------------------------------------
+# Validation
+
+
+def _show(value: Any) -> str:
+    """A short, printable rendering of a JSON value for an error message."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value) if -(10**12) < value < 10**12 else "a huge number"
+    if isinstance(value, float):
+        return repr(value)[:24]
+    if isinstance(value, str):
+        shown = json.dumps(value[:40])  # escapes control and non-ASCII characters
+        return shown if len(value) <= 40 else shown[:-1] + '..."'
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _fail(path: str, message: str) -> NoReturn:
+    raise SaveError(f"{path}: {message}" if path else message)
+
+
+def _fields(value: Any, path: str, names: tuple[str, ...]) -> dict[str, Any]:
+    """An object with exactly the fields ``names``."""
+    if not isinstance(value, dict):
+        _fail(path, f"must be an object, not {_show(value)}")
+    for name in names:
+        if name not in value:
+            _fail(path, f"missing field {_show(name)}")
+    for name in value:
+        if name not in names:
+            _fail(path, f"unknown field {_show(name)}")
+    return value
+
+
+def _bool(value: Any, path: str) -> bool:
+    if type(value) is not bool:
+        _fail(path, f"must be true or false, not {_show(value)}")
+    return value
+
+
+def _int(value: Any, path: str, low: int, high: int, step: int = 1) -> int:
+    if type(value) is not int:
+        _fail(path, f"must be a whole number, not {_show(value)}")
+    if not low <= value <= high:
+        _fail(path, f"{_show(value)} is out of range ({low}..{high})")
+    if value % step:
+        _fail(path, f"{value} is not a multiple of {step}")
+    return value
+
+
+def _one_of(value: Any, path: str, choices: tuple[int, ...]) -> int:
+    if type(value) is not int or value not in choices:
+        _fail(path, f"must be {' or '.join(map(str, choices))}, not {_show(value)}")
+    return value
+
+
+def _card(value: Any, path: str, allowed: frozenset[int] | None = None, empty: bool = True) -> int:
+    if value is None:
+        if not empty:
+            _fail(path, "must be a card, not null")
+        return EMPTY
+    if not isinstance(value, str):
+        _fail(path, f"must be a card name{' or null' if empty else ''}, not {_show(value)}")
+    code = BY_NAME.get(value)
+    if code is None:
+        _fail(path, f"unknown card {_show(value)}")
+    if allowed is not None and code not in allowed:
+        _fail(path, f"{_show(value)} cannot be on this pile")
+    return code
+
+
+def _list(value: Any, path: str, length: int) -> list[Any]:
+    if not isinstance(value, list):
+        _fail(path, f"must be a list, not {_show(value)}")
+    if len(value) != length:
+        _fail(path, f"must have {length} entries, not {len(value)}")
+    return value
+
+
+def _table(value: Any, path: str, names: tuple[str, ...]) -> list[Any]:
+    """An object keyed by card names, returned as a list in code order."""
+    fields = _fields(value, path, names)
+    return [fields[name] for name in names]
+
+
+def _sub(path: str, key: str) -> str:
+    """``path["key"]`` (keys here are card names: nothing to escape)."""
+    return f'{path}["{key}"]'
+
+
+def _read_player(value: Any, path: str) -> Tableau:
+    p = _fields(value, path, _PLAYER_FIELDS)
+    hand = [_card(c, f"{path}.hand[{i}]") for i, c in enumerate(_list(p["hand"], f"{path}.hand", cards.HAND_SIZE))]
+    safety: list[int] = [
+        SafetyStatus(_int(s, _sub(f"{path}.safety", n), 0, 2))
+        for n, s in zip(_SAFETY_NAMES, _table(p["safety"], f"{path}.safety", _SAFETY_NAMES))
+    ]
+    coups = [
+        _bool(c, _sub(f"{path}.coups", n))
+        for n, c in zip(_SAFETY_NAMES, _table(p["coups"], f"{path}.coups", _SAFETY_NAMES))
+    ]
+    nummiles = [
+        _int(m, _sub(f"{path}.nummiles", n), 0, cards.COPIES[i])
+        for i, (n, m) in enumerate(zip(_MILES_NAMES, _table(p["nummiles"], f"{path}.nummiles", _MILES_NAMES)))
+    ]
+    return Tableau(
+        hand=hand,
+        battle=_card(p["battle"], f"{path}.battle", _BATTLE_CARDS),
+        speed=_card(p["speed"], f"{path}.speed", _SPEED_CARDS),
+        can_go=_bool(p["can_go"], f"{path}.can_go"),
+        new_battle=_bool(p["new_battle"], f"{path}.new_battle"),
+        new_speed=_bool(p["new_speed"], f"{path}.new_speed"),
+        safety=safety,
+        coups=coups,
+        nummiles=nummiles,
+        mileage=_int(p["mileage"], f"{path}.mileage", 0, 1000, 25),
+        hand_total=_int(p["hand_tot"], f"{path}.hand_tot", 0, 10000, 25),
+        safety_score=_int(p["safescore"], f"{path}.safescore", 0, 400, 100),
+        coup_score=_int(p["coupscore"], f"{path}.coupscore", 0, 1200, 300),
+        total=_int(p["total"], f"{path}.total", 0, 20000, 25),
+        games=_int(p["games"], f"{path}.games", 0, _MAX_GAMES),
+    )
+
+
+def from_dict(data: Any) -> LoadedGame:
+    """Build a game from a decoded save file, checking everything.
+
+    Raises :class:`SaveError` with a one-line message naming the field at
+    fault; never any other exception, whatever ``data`` is.
+    """
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise SaveError("not a mille save file")
+    version = data.get("version")
+    if type(version) is not int or version != VERSION:
+        _fail("", f"unsupported save format version {_show(version)} (this mille reads version {VERSION})")
+    d = _fields(data, "", _TOP_FIELDS)
+    players = [_read_player(p, f"players[{i}]") for i, p in enumerate(_list(d["players"], "players", 2))]
+    raw_deck = _list(d["deck"], "deck", cards.DECK_SIZE)
+    try:
+        deck = [BY_NAME[c] for c in raw_deck]
+    except (KeyError, TypeError):  # find the culprit, for the message
+        deck = [_card(c, f"deck[{i}]", empty=False) for i, c in enumerate(raw_deck)]
+    seen = [
+        _int(n, _sub("numseen", NAMES[c]), 0, cards.COPIES[c])
+        for c, n in enumerate(_table(d["numseen"], "numseen", NAMES))
+    ]
+    game = Game(
+        deck=deck,
+        deck_count=_int(d["deck_count"], "deck_count", 0, _MAX_DECK_COUNT),
+        discard=_card(d["discard"], "discard"),
+        players=players,
+        end=_one_of(d["end"], "end", (700, 1000)),
+        finished=_bool(d["finished"], "finished"),
+        play=_one_of(d["play"], "play", (HUMAN, COMPUTER)),
+        hand_start=_one_of(d["handstart"], "handstart", (HUMAN, COMPUTER)),
+        order=_bool(d["order"], "order"),
+        window=Window(_one_of(d["window"], "window", (0, 1))),
+        on_exit=_bool(d["on_exit"], "on_exit"),
+        num_seen=seen + [0] * (cards.NUM_TABLE - cards.NUM_CODES),
+        num_gos=_int(d["numgos"], "numgos", 0, cards.DECK_SIZE),
+        rng=_NEW_RNG.copy(),  # not saved: the caller seeds it
+    )
+    pending = _bool(d["pending_extension"], "pending_extension")
+    check_game(game, pending)
+    return LoadedGame(game, pending)
+
+
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def check_game(game: Game, pending_extension: bool = False) -> None:
+    """Raise :class:`SaveError` unless ``game`` is a position the game can reach.
+
+    Every position a saved game can be in passes (the tests save positions
+    from thousands of simulated games); the checks catch damaged or edited
+    files before they can confuse the game.
+    """
+    # The deck array is always a permutation of the 101 cards.
+    in_deck = Counter(game.deck)
+    for code in range(cards.NUM_CODES):
+        if in_deck[code] != cards.COPIES[code]:
+            _fail(
+                "deck",
+                f"has {_plural(in_deck[code], json.dumps(NAMES[code]) + ' card')}, the deck has {cards.COPIES[code]}",
+            )
+
+    # Every card in a hand or on the table came from the dealt part of the
+    # array, deck[deck_count:]; the computer has seen every one of them
+    # except those in your hand (and it cannot have seen more).
+    dealt = Counter(game.deck[game.deck_count :])
+    your_hand = Counter(c for c in game.players[HUMAN].hand if c != EMPTY)
+    known = Counter(c for c in game.players[COMPUTER].hand if c != EMPTY)
+    if game.discard != EMPTY:
+        known[game.discard] += 1
+    for p in game.players:
+        for i in range(cards.NUM_MILES):
+            known[i] += p.nummiles[i]
+        for i, status in enumerate(p.safety):
+            if status == SafetyStatus.PLAYED:
+                known[cards.SAFETY_BASE + i] += 1
+        if p.speed != EMPTY:
+            known[p.speed] += 1
+        if p.battle != EMPTY and p.battle != cards.GO:  # a safety can show Go with no Go card
+            known[p.battle] += 1
+    for code in range(cards.NUM_CODES):
+        placed = known[code] + your_hand[code]
+        if placed > dealt[code]:
+            _fail(
+                "",
+                f"{placed} {json.dumps(NAMES[code])} in the hands and on the table, but only {dealt[code]} dealt "
+                f"(deck[deck_count:] with deck_count {game.deck_count})",
+            )
+        seen = game.num_seen[code]
+        if seen > dealt[code] - your_hand[code]:
+            _fail(_sub("numseen", NAMES[code]), f"{seen}, but only {dealt[code] - your_hand[code]} can have been seen")
+        if seen < known[code]:
+            _fail(_sub("numseen", NAMES[code]), f"{seen}, but at least {known[code]} have been seen")
+
+    for who, p in enumerate(game.players):
+        _check_player(game, who, p)
+
+    if game.end == 1000 and max(p.mileage for p in game.players) < 700:
+        _fail("end", "1000, but nobody reached 700 to extend the trip")
+    if game.on_exit and not game.finished:
+        _fail("on_exit", "true, but the hand is not finished")
+    if game.finished:
+        if all(p.mileage != game.end for p in game.players) and game.deck_count > 0:
+            _fail("finished", "true, but nobody completed the trip and cards are left to draw")
+    if pending_extension:
+        if game.finished or game.play != HUMAN or game.end != 700 or game.players[HUMAN].mileage != 700:
+            _fail("pending_extension", "true, but you are not at the Extension? question (at 700 of 700, to move)")
+    for who, p in enumerate(game.players):
+        if p.mileage == game.end and not game.finished and not (pending_extension and who == HUMAN):
+            _fail(f"{_PLAYER_NAMES[who]}.mileage", f"{p.mileage} completes the trip, but the hand is not finished")
+        expected = recompute_hand_total(game, who)
+        if p.hand_total != expected:
+            _fail(f"{_PLAYER_NAMES[who]}.hand_tot", f"{p.hand_total}, but the cards played score {expected}")
+        previous = p.total - p.hand_total
+        if not (game.on_exit and p.total == 0) and not 0 <= previous < 5000:
+            _fail(
+                f"{_PLAYER_NAMES[who]}.total",
+                f"{p.total} with {p.hand_total} from this hand leaves {previous} from earlier hands (must be 0..4999)",
+            )
+
+
+def _check_player(game: Game, who: int, p: Tableau) -> None:
+    path = _PLAYER_NAMES[who]
+    held = {c for c in p.hand if c != EMPTY}
+    for i, status in enumerate(p.safety):
+        card = cards.SAFETY_BASE + i
+        where = _sub(f"{path}.safety", NAMES[card])
+        if status == SafetyStatus.IN_HAND:
+            if who == HUMAN:
+                _fail(where, "1 (in hand) is only ever recorded for the computer")
+            if card not in held:
+                _fail(where, "1 (in hand), but the card is not in the computer's hand")
+        elif who == COMPUTER and card in held:
+            _fail(where, f"{int(status)}, but the card is in the computer's hand (must be 1)")
+        if p.coups[i] and status != SafetyStatus.PLAYED:
+            _fail(_sub(f"{path}.coups", NAMES[card]), "true, but the safety was not played")
+    played = sum(1 for s in p.safety if s == SafetyStatus.PLAYED)
+    if p.safety_score != 100 * played:
+        _fail(f"{path}.safescore", f"{p.safety_score}, but {_plural(played, 'safety', 'safeties')} played")
+    coups = sum(p.coups)
+    if p.coup_score != 300 * coups:
+        _fail(f"{path}.coupscore", f"{p.coup_score}, but {_plural(coups, 'coup fourré', 'coups fourrés')}")
+    if p.nummiles[cards.MILES_200] > 2:
+        _fail(_sub(f"{path}.nummiles", "200"), f"{p.nummiles[cards.MILES_200]}, but only two 200s may be played")
+    miles = sum(n * cards.MILES[i] for i, n in enumerate(p.nummiles))
+    if p.mileage != miles:
+        _fail(f"{path}.mileage", f"{p.mileage}, but the distance cards played add up to {miles}")
+    if p.mileage > game.end:
+        _fail(f"{path}.mileage", f"{p.mileage} is past the end of the trip ({game.end})")
+    right_of_way = p.safety[_ROW] == SafetyStatus.PLAYED
+    if p.speed == cards.SPEED_LIMIT and right_of_way:
+        _fail(f"{path}.speed", '"Speed Limit", but Right of Way was played')
+    if p.battle in _HAZARDS and p.safety[cards.SAFETY_FOR[p.battle] - cards.SAFETY_BASE] == SafetyStatus.PLAYED:
+        _fail(f"{path}.battle", f"{_show(NAMES[p.battle])}, but {NAMES[cards.SAFETY_FOR[p.battle]]} was played")
+    can_go = p.battle == cards.GO or (right_of_way and cards.is_repair_or_empty(p.battle))
+    if p.can_go != can_go:
+        pile = _show(_card_name(p.battle))
+        _fail(f"{path}.can_go", f"{_show(p.can_go)} does not fit the battle pile ({pile})")
+
+
+# --------------------------------------------------------------------------
+# The restore banner and the hangup file
+
+
+def _ctime(when: float) -> str:
+    """C ``ctime()`` without its newline: ``Sat Nov 21 14:32:29 2026``."""
+    try:
+        return time.ctime(when)
+    except (OverflowError, ValueError, OSError):
+        return "?"
 
 
 def mtime_text(path: str) -> str:
-    return time.strftime("%a %b %e %H:%M:%S %Y", time.localtime(os.stat(path).st_mtime))
+    """The file's modification time in ``ctime`` layout, for the restore banner."""
+    try:
+        when = os.stat(path).st_mtime
+    except (OSError, ValueError):
+        when = _read_mtimes.get(path, time.time())
+    return _ctime(when)
+
+
+def _make_private_dirs(directory: str) -> None:
+    """Create ``directory`` and any missing parents with mode 0700."""
+    if os.path.isdir(directory):
+        return
+    parent = os.path.dirname(directory)
+    if parent and parent != directory:
+        _make_private_dirs(parent)
+    try:
+        os.mkdir(directory, 0o700)
+    except FileExistsError:
+        if not os.path.isdir(directory):
+            raise
 
 
 def hangup_path(now: float | None = None) -> Path:
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    directory = Path(base) / "mille"
-    directory.mkdir(parents=True, exist_ok=True)
-    return directory / time.strftime("hangup-%Y%m%d-%H%M%S.json", time.localtime(now))
+    """Where to save on SIGHUP/SIGTERM: ``$XDG_STATE_HOME/mille/hangup-YYYYmmdd-HHMMSS.json``.
+
+    ``XDG_STATE_HOME`` defaults to ``~/.local/state`` (a relative value is
+    ignored, as the XDG specification says).  Missing directories are
+    created with mode 0700.  If a file of that name exists already (two
+    hangups in one second), ``-2``, ``-3``, ... is added.
+    """
+    base = os.environ.get("XDG_STATE_HOME", "")
+    if not os.path.isabs(base):
+        home = os.path.expanduser("~")
+        if not os.path.isabs(home):
+            raise FileNotFoundError(errno.ENOENT, "no home directory for the hangup file")
+        base = os.path.join(home, ".local", "state")
+    directory = os.path.join(base, "mille")
+    _make_private_dirs(directory)
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
+    candidate = os.path.join(directory, f"hangup-{stamp}.json")
+    suffix = 2
+    while os.path.lexists(candidate):
+        candidate = os.path.join(directory, f"hangup-{stamp}-{suffix}.json")
+        suffix += 1
+    return Path(candidate)

@@ -68,7 +68,11 @@ class GameExit(Exception):
 
 
 def unctrl(byte: int) -> str:
-    """curses' printable form of a byte in the C locale (``^A``, ``M-x``, ``~@``)."""
+    """The printable form the original showed for a byte: ``^A``, ``^?``, ``~@``.
+
+    Bytes 160-255 come out as themselves, one column wide: 4.4BSD mille
+    (bsdgames 2.17, narrow ncurses) writes them raw, not as ``M-x``.
+    """
     byte &= 0xFF
     if byte < 0x20:
         return "^" + chr(byte + 0x40)
@@ -78,9 +82,7 @@ def unctrl(byte: int) -> str:
         return "^?"
     if byte < 0xA0:
         return "~" + chr(byte - 0x80 + 0x40)
-    if byte == 0xFF:
-        return "~?"
-    return "M-" + chr(byte - 0x80)
+    return chr(byte)
 
 
 def _isprint(byte: int) -> bool:
@@ -444,17 +446,26 @@ class MilleApp:
     def _fit_message(message: str) -> str:
         """Keep a message on the error line instead of wrapping into the border.
 
-        Only long file names make messages this long; the file name is
-        shortened from the left so the date after it stays readable.
+        Only file names make messages this long (``name [date]``): the name
+        loses its directory, then the date its weekday, seconds and year,
+        then the date goes, then the name loses its middle.
         """
         if len(message) <= ERR_WIDTH:
             return message
         head, sep, tail = message.partition(" [")
-        if sep:
-            room = ERR_WIDTH - len(sep + tail) - 3
-            if room > 0:
-                return "..." + head[-room:] + sep + tail
-        return message[: ERR_WIDTH - 3] + "..."
+        if not sep or not tail.endswith("]"):
+            return message[: ERR_WIDTH - 3] + "..."
+        name = os.path.basename(head) or head
+        date = tail[:-1]
+        short_date = date[4:16] if len(date) >= 16 else date
+        for when in (date, short_date):
+            text = f"{name} [{when}]"
+            if len(text) <= ERR_WIDTH:
+                return text
+        if len(name) <= ERR_WIDTH:
+            return name
+        keep = ERR_WIDTH - 3
+        return f"{name[: keep // 2]}...{name[len(name) - (keep - keep // 2) :]}"
 
     def read_file_name(self) -> str:
         """The ``file:`` prompt with erase and kill; RETURN ends it."""
@@ -492,7 +503,8 @@ class MilleApp:
             if killed:
                 continue
             board.leaveok(True)
-            return bytes(typed).decode("utf-8", "surrogateescape")
+            # The original kept the name in a C string: a NUL ends it.
+            return bytes(typed).split(b"\0", 1)[0].decode("utf-8", "surrogateescape")
 
     @staticmethod
     def _echo_width(typed: list[int]) -> int:

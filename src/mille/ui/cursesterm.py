@@ -38,6 +38,7 @@ class CursesWindow:
     def __init__(self, win: curses.window, term: CursesTerminal) -> None:
         self.win = win
         self.term = term
+        self.leave = False
 
     def move(self, y: int, x: int) -> None:
         try:
@@ -47,7 +48,9 @@ class CursesWindow:
 
     def addstr(self, text: str) -> None:
         if not text.isascii():
-            # Only file names can bring these; curses runs in the C locale.
+            # Typed bytes above 159 and non-ASCII file names: the original
+            # wrote the raw byte, which a UTF-8 terminal cannot show; a
+            # one-column "?" keeps the layout.
             text = text.encode("ascii", "replace").decode("ascii")
         try:
             self.win.addstr(text)
@@ -70,6 +73,7 @@ class CursesWindow:
             self.win.refresh()
 
     def leaveok(self, flag: bool) -> None:
+        self.leave = flag
         self.win.leaveok(flag)
 
     def standout(self) -> None:
@@ -113,9 +117,10 @@ class CursesTerminal:
             # is 80x24 and show a message until the terminal is resized.
             os.environ["LINES"] = str(MIN_ROWS)
             os.environ["COLUMNS"] = str(MIN_COLS)
-        # The original never calls setlocale, so curses runs in the C locale:
-        # bytes above 127 print as M-x, and ncurses may use the terminal's
-        # repeat-character capability.  Python starts in the user's locale.
+        # The original never calls setlocale, so its curses ran in the C
+        # locale, where ncurses may use the terminal's repeat-character
+        # capability (the bytes sent then match the original's).  Python
+        # starts in the user's locale.
         try:
             locale.setlocale(locale.LC_CTYPE, "C")
         except locale.Error:
@@ -216,7 +221,14 @@ class CursesTerminal:
             return
         win = self.board.win
         win.clearok(True)
-        win.refresh()
+        if self.board.leave:
+            # After ^C and `n` a read goes on with the board in leave-cursor
+            # mode: put the cursor back on the input all the same.
+            win.leaveok(False)
+            win.refresh()
+            win.leaveok(True)
+        else:
+            win.refresh()
 
     def bell(self) -> None:
         if not self.too_small:

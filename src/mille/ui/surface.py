@@ -84,14 +84,20 @@ class VirtualWindow:
         self.x = 0
         self.standout_on = False
         self.leave = False
+        #: The last character filled the line and the cursor wrapped (curses'
+        #: _WRAPPED flag): a clrtoeol() right after a wrap onto the last row
+        #: does nothing.
+        self.wrapped = False
 
     def move(self, y: int, x: int) -> None:
         if 0 <= y < self.rows and 0 <= x < self.cols:
             self.y, self.x = y, x
+            self.wrapped = False
 
     def _put(self, ch: str) -> bool:
         if ch == "\n":
             self.clrtoeol()
+            self.wrapped = False
             if self.y < self.rows - 1:
                 self.y += 1
                 self.x = 0
@@ -101,12 +107,18 @@ class VirtualWindow:
             if self.x > 0:
                 self.x -= 1
             return True
+        if ch == "\t":  # curses: blanks up to the next tab stop
+            return all(self._put(" ") for _ in range(8 - self.x % 8))
+        if ch < " " or ch == "\x7f":  # curses shows other control characters as ^X
+            return all(self._put(c) for c in ("^?" if ch == "\x7f" else "^" + chr(ord(ch) + 0x40)))
         self.chars[self.y][self.x] = ch
         self.attrs[self.y][self.x] = self.standout_on
+        self.wrapped = False
         if self.x + 1 >= self.cols:
             if self.y < self.rows - 1:
                 self.y += 1
                 self.x = 0
+                self.wrapped = True
                 return True
             return False
         self.x += 1
@@ -118,6 +130,8 @@ class VirtualWindow:
                 return
 
     def clrtoeol(self) -> None:
+        if self.wrapped and self.y == self.rows - 1:
+            return  # curses refuses: the cursor only wrapped onto the last row
         row, attr = self.chars[self.y], self.attrs[self.y]
         for x in range(self.x, self.cols):
             row[x] = " "

@@ -1,0 +1,168 @@
+"""Restores through the real front end on a pseudo-terminal (80x24, TERM=xterm).
+
+``python3 -m mille FILE --seed N`` runs under curses on a pty whose output
+feeds a pyte screen (tests/ptyreplay.py).  Checked: the restore banner, the
+restored board, and the SIGHUP save that a later ``mille FILE`` resumes.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import signal
+import sys
+import time
+
+import pytest
+
+from mille import cards, save
+from mille.state import COMPUTER, HUMAN, Game
+from mille.ui.app import MilleApp
+from ptyreplay import PtySession
+from save_helpers import REPO, SAVES, SRC
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pty")
+
+
+def mille(*args: str, env: dict[str, str] | None = None, cwd: str = REPO) -> PtySession:
+    return PtySession([sys.executable, "-m", "mille", *args], env={"PYTHONPATH": SRC, **(env or {})}, cwd=cwd)
+
+
+def board_rows(lines: list[str]) -> list[str]:
+    """The screen without the message line and the computer's PLAY/DISCARD text."""
+    out = []
+    for y, line in enumerate(lines):
+        if y == 15:
+            line = line[:40]
+        elif y in (11, 12):
+            line = line[:20] + " " * 20 + line[40:]
+        out.append(line)
+    return out
+
+
+def assert_board_shows(lines: list[str], game: Game) -> None:
+    human = game.players[HUMAN]
+    for slot in range(cards.HAND_SIZE):
+        assert lines[6 + slot][2:20].rstrip() == cards.name(human.hand[slot]), slot
+    assert lines[6][22:24] == f"{game.deck_count:2d}"
+    assert lines[8][22:40].rstrip() == cards.name(game.discard)
+    for who, col in ((HUMAN, 2), (COMPUTER, 22)):
+        p = game.players[who]
+        assert lines[14][col : col + 18].rstrip() == cards.name(p.battle)
+        assert lines[16][col : col + 18].rstrip() == cards.name(p.speed)
+        score_col = 40 + 21 + 6 * who
+        assert lines[1][score_col : score_col + 4] == f"{p.mileage:4d}"
+        assert lines[8][score_col : score_col + 4] == f"{p.total:4d}"
+    assert lines[10][20:29] == ">>:Move: "
+
+
+def test_restore_mid_hand_sample_shows_banner_and_board():
+    path = os.path.join("saves", "mid-hand.json")
+    game = save.read_game(os.path.join(REPO, path)).game
+    banner = f"{path} [{time.ctime(os.stat(os.path.join(REPO, path)).st_mtime)}]"
+    with mille(path, "--seed", "1") as s:
+        snap = s.start()
+        assert not snap.exited, snap.screen
+        lines = snap.screen
+    # The banner is 47 characters; the message line has room for 35, so the
+    # front end drops the directory and shortens the date.
+    shown = MilleApp._fit_message(banner)
+    assert shown.startswith("mid-hand.json [") and len(shown) <= 35
+    assert shown[len("mid-hand.json [") :] == banner[len(path) + 2 + 4 : len(path) + 2 + 16] + "]"
+    assert lines[15][45:].rstrip() == shown
+    assert lines[15][40:45] == "|    "
+    assert_board_shows(lines, game)
+    assert snap.cursor == [10, 29]
+
+
+def test_restore_extension_sample_shows_the_extension_banner():
+    game = save.read_game(os.path.join(SAVES, "extension.json")).game
+    with mille(os.path.join("saves", "extension.json"), "--seed", "1") as s:
+        snap = s.start()
+    assert snap.screen[4][9:18] == "Extension"
+    assert [4, 9, 9, "r"] in snap.attrs
+    assert_board_shows(snap.screen, game)
+
+
+def test_restore_end_of_hand_sample_deals_a_new_hand(tmp_path):
+    game = save.read_game(os.path.join(SAVES, "end-of-hand.json")).game
+    with mille(os.path.join(SAVES, "end-of-hand.json"), "--seed", "1") as s:
+        snap = s.start()
+    lines = snap.screen
+    assert not snap.exited
+    assert lines[10][20:29] == ">>:Move: "
+    # A new hand: no miles, a fresh battle area, the totals carried over.
+    assert lines[1][61:65] == "   0" and lines[1][67:71] == "   0"
+    assert int(lines[8][61:65]) == game.players[HUMAN].total
+    assert int(lines[6][22:24]) <= 89
+
+
+def test_restore_end_of_hand_lets_you_start_as_the_original_does():
+    game = save.read_game(os.path.join(SAVES, "end-of-hand.json")).game
+    assert game.play == COMPUTER  # the computer would move first if `play` were used
+    with mille(os.path.join(SAVES, "end-of-hand.json"), "--seed", "1") as s:
+        snap = s.start()
+    assert snap.screen[6][22:24] == "89"  # nobody has drawn yet: you move first
+    assert snap.screen[11][20:40].strip() == ""  # and the computer has not played
+
+
+@pytest.mark.parametrize("sig", [signal.SIGHUP, signal.SIGTERM], ids=["SIGHUP", "SIGTERM"])
+def test_hangup_saves_and_the_file_restores_the_same_board(tmp_path, sig):
+    state = tmp_path / "state"
+    env = {"XDG_STATE_HOME": str(state)}
+    with mille("--seed", "7", env=env, cwd=str(tmp_path)) as s:
+        s.start()
+        s.step("p")  # draw: the P slot fills, still your move
+        before = s.step("d1\r")  # discard; the computer moves; your move again
+        assert before.screen[10][20:29] == ">>:Move: " and not before.exited
+        os.kill(s.pid, sig)
+        after = s.wait(timeout=10)
+        assert after.exited and after.rc == 1
+    [path] = glob.glob(str(state / "mille" / "hangup-*.json"))
+    assert os.path.basename(path).startswith("hangup-")
+    assert (os.stat(state / "mille").st_mode & 0o777) == 0o700
+    loaded = save.read_game(path)
+    assert not loaded.game.on_exit and loaded.game.play == HUMAN
+    with mille(path, "--seed", "7", env=env, cwd=str(tmp_path)) as s:
+        restored = s.start()
+    assert board_rows(restored.screen) == board_rows(before.screen)
+    assert restored.screen[15][45:].rstrip() == MilleApp._fit_message(f"{path} [{save.mtime_text(path)}]")
+    assert_board_shows(restored.screen, loaded.game)
+    assert restored.cursor == before.cursor == [10, 29]
+
+
+def test_bad_file_leaves_the_terminal_alone(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "bsd-mille-save", "version": 1, "deck": []}')
+    with mille(str(bad), cwd=str(tmp_path)) as s:
+        snap = s.start()
+    assert snap.exited and snap.rc == 1
+    text = "".join(snap.screen).rstrip()  # a long line wraps at column 80
+    assert text == f'mille: {bad}: missing field "finished"'
+    assert s.total_bytes == len(text) + 2  # the line and its CR LF, nothing else
+
+
+def test_restore_at_extension_asks_again(tmp_path):
+    from mille import rules
+    from save_helpers import extension_position
+
+    game, move = extension_position()
+    taken: list[Game] = []
+
+    def ask(g: Game, slot: int) -> bool:  # as the front end saves at the question
+        taken.append(rules.extension_snapshot(g, slot))
+        return False
+
+    rules.push(game, move, ask)
+    [snapshot] = taken
+    save.write_game(str(tmp_path / "x.json"), snapshot, True)
+    with mille("x.json", "--seed", "3", cwd=str(tmp_path)) as s:
+        snap = s.start()
+        lines = snap.screen
+        assert lines[10][20:31] == "Extension? " and snap.cursor == [10, 31]
+        assert lines[1][61:65] == " 700"  # the card is counted and gone from the hand
+        for slot in range(cards.HAND_SIZE):
+            assert lines[6 + slot][2:20].rstrip() == cards.name(snapshot.players[HUMAN].hand[slot])
+        snap = s.step("y")
+        assert snap.screen[4][9:18] == "Extension"
+        assert snap.screen[10][20:29] == ">>:Move: "
