@@ -9,9 +9,14 @@ codes names a reader of the rules recognises.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import IntEnum
-from typing import Final
+
+from .record import FrozenRecord
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+
+if TYPE_CHECKING:
+    from typing import Final
 
 
 class Card(IntEnum):
@@ -48,10 +53,10 @@ class Kind(IntEnum):
     SAFETY = 3
 
 
-@dataclass(frozen=True, slots=True)
-class CardInfo:
+class CardInfo(FrozenRecord):
     """One row of the card table."""
 
+    __slots__ = ("card", "name", "kind", "copies", "miles", "opposite", "safety")
     card: Card
     name: str  # exactly as the original prints it
     kind: Kind
@@ -59,6 +64,9 @@ class CardInfo:
     miles: int  # distance cards only
     opposite: int  # remedy of a hazard, hazard of a remedy/safety, itself for miles
     safety: int  # the safety that goes with this hazard/remedy/safety (-1: none)
+
+    def __init__(self, card: Card, name: str, kind: Kind, copies: int, miles: int, opposite: int, safety: int) -> None:
+        self._init(card=card, name=name, kind=kind, copies=copies, miles=miles, opposite=opposite, safety=safety)
 
 
 _C = Card

@@ -18,8 +18,6 @@ reproduced: the lowest-valued card is chosen anyway.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from . import cards
 from .cards import (
     COPIES,
@@ -42,6 +40,7 @@ from .cards import (
     STOP,
     is_repair_or_empty,
 )
+from .record import FrozenRecord
 from .rules import DRAW, Move, MoveType, can_play
 from .state import COMPUTER, HUMAN, Game, SafetyStatus, Tableau
 
@@ -53,16 +52,20 @@ _PLAYED = SafetyStatus.PLAYED
 _VALUABLE = 40
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(FrozenRecord):
     """What the computer does, and what the board announces.
 
     ``announce`` is ``"PLAY"`` or ``"DISCARD"`` for moves chosen by the
     valuation; draws and safeties played on the spot are silent.
     """
 
+    __slots__ = ("move", "announce")
     move: Move
-    announce: str | None = None
+    announce: str | None
+
+    def __init__(self, move: Move, announce: str | None = None) -> None:
+        object.__setattr__(self, "move", move)
+        object.__setattr__(self, "announce", announce)
 
 
 def _cdiv(a: int, b: int) -> int:

@@ -12,7 +12,6 @@ copy the game first (``game.copy()`` is cheap).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import IntEnum
 
 from . import cards
@@ -41,6 +40,7 @@ from .cards import (
     STOP,
     is_repair_or_empty,
 )
+from .record import FrozenRecord, Record
 from .scoring import ALL_SAFETIES_BONUS, COUP_BONUS, SAFETY_POINTS, apply_end_of_hand_bonuses
 from .state import COMPUTER, HUMAN, Game, SafetyStatus, Tableau
 
@@ -56,10 +56,16 @@ class MoveType(IntEnum):
     ORDER = 3
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+class Move(FrozenRecord):
+    """A move: draw, play or discard a slot (0 is the P slot), or toggle Order."""
+
+    __slots__ = ("kind", "slot")
     kind: MoveType
-    slot: int = 0
+    slot: int
+
+    def __init__(self, kind: MoveType, slot: int = 0) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "slot", slot)
 
     def __str__(self) -> str:
         if self.kind is MoveType.DRAW:
@@ -332,13 +338,15 @@ def legal_moves(game: Game) -> list[Move]:
 # Applying moves
 
 
-@dataclass(slots=True)
-class Outcome:
+class Outcome(Record):
     """What a move did, for the front end."""
 
-    error: str | None = None  # the message to show on the error line
-    passed: bool = False  # the turn passed to the other player
-    skipped: bool = False  # the mover had no cards, so play simply passed
+    __slots__ = ("error", "passed", "skipped")
+
+    def __init__(self, error: str | None = None, passed: bool = False, skipped: bool = False) -> None:
+        self.error = error  # the message to show on the error line
+        self.passed = passed  # the turn passed to the other player
+        self.skipped = skipped  # the mover had no cards, so play simply passed
 
 
 def _extension_default(game: Game, slot: int) -> bool:

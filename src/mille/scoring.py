@@ -8,9 +8,8 @@ position, so the score window can show them without remembering anything.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .cards import MILES_200
+from .record import FrozenRecord
 from .state import Game
 
 SAFETY_POINTS = 100
@@ -24,15 +23,27 @@ SHUT_OUT_BONUS = 500
 GAME_POINTS = 5000
 
 
-@dataclass(frozen=True, slots=True)
-class Bonuses:
+class Bonuses(FrozenRecord):
     """The five end-of-hand bonus rows of the score window, for one player."""
 
-    trip: bool = False
-    safe_trip: bool = False
-    delayed_action: bool = False
-    extension: bool = False
-    shut_out: bool = False
+    __slots__ = ("trip", "safe_trip", "delayed_action", "extension", "shut_out")
+    trip: bool
+    safe_trip: bool
+    delayed_action: bool
+    extension: bool
+    shut_out: bool
+
+    def __init__(
+        self,
+        trip: bool = False,
+        safe_trip: bool = False,
+        delayed_action: bool = False,
+        extension: bool = False,
+        shut_out: bool = False,
+    ) -> None:
+        self._init(
+            trip=trip, safe_trip=safe_trip, delayed_action=delayed_action, extension=extension, shut_out=shut_out
+        )
 
     @property
     def points(self) -> int:

@@ -13,21 +13,25 @@ the deck.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Protocol
 
 from . import cards
+from .record import Record
 from .rng import GlibcRandom
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 
 HUMAN = 0
 COMPUTER = 1
 
 
-class Shuffler(Protocol):
-    """Anything with ``random.Random.shuffle``'s signature."""
+if TYPE_CHECKING:  # typing costs start-up time; only the type checker needs this
+    from typing import Protocol
 
-    def shuffle(self, x: list[int]) -> None: ...
+    class Shuffler(Protocol):
+        """Anything with ``random.Random.shuffle``'s signature."""
+
+        def shuffle(self, x: list[int]) -> None: ...
 
 
 def other(player: int) -> int:
@@ -54,28 +58,64 @@ class Window(IntEnum):
 INITIAL_NUM_NEED: tuple[int, ...] = (0, 0, 0, 0, 0, 2, 2, 2, 4, 3, 2, 2, 2, 10, 3, 1, 1, 1, 1, 0)
 
 
-@dataclass(slots=True)
-class Tableau:
+class Tableau(Record):
     """One player's hand and the cards in front of them."""
 
-    hand: list[int] = field(default_factory=lambda: [cards.EMPTY] * cards.HAND_SIZE)
-    battle: int = cards.EMPTY
-    speed: int = cards.EMPTY
-    can_go: bool = False
-    #: The opponent put a hazard (limit) on this player since this player last
-    #: drew: a matching safety played now is a coup fourré.
-    new_battle: bool = False
-    new_speed: bool = False
-    safety: list[int] = field(default_factory=lambda: [0] * cards.NUM_SAFETIES)
-    coups: list[bool] = field(default_factory=lambda: [False] * cards.NUM_SAFETIES)
-    #: Number of 25, 50, 75, 100 and 200 cards played this hand.
-    nummiles: list[int] = field(default_factory=lambda: [0] * cards.NUM_MILES)
-    mileage: int = 0
-    hand_total: int = 0
-    safety_score: int = 0
-    coup_score: int = 0
-    total: int = 0
-    games: int = 0
+    __slots__ = (
+        "hand",
+        "battle",
+        "speed",
+        "can_go",
+        "new_battle",
+        "new_speed",
+        "safety",
+        "coups",
+        "nummiles",
+        "mileage",
+        "hand_total",
+        "safety_score",
+        "coup_score",
+        "total",
+        "games",
+    )
+
+    def __init__(
+        self,
+        hand: list[int] | None = None,
+        battle: int = cards.EMPTY,
+        speed: int = cards.EMPTY,
+        can_go: bool = False,
+        new_battle: bool = False,
+        new_speed: bool = False,
+        safety: list[int] | None = None,
+        coups: list[bool] | None = None,
+        nummiles: list[int] | None = None,
+        mileage: int = 0,
+        hand_total: int = 0,
+        safety_score: int = 0,
+        coup_score: int = 0,
+        total: int = 0,
+        games: int = 0,
+    ) -> None:
+        self.hand: list[int] = [cards.EMPTY] * cards.HAND_SIZE if hand is None else hand
+        self.battle = battle
+        self.speed = speed
+        self.can_go = can_go
+        #: The opponent put a hazard (limit) on this player since this player
+        #: last drew: a matching safety played now is a coup fourré.
+        self.new_battle = new_battle
+        self.new_speed = new_speed
+        #: Per safety: SafetyStatus (the human's are only ever 0 or PLAYED).
+        self.safety: list[int] = [0] * cards.NUM_SAFETIES if safety is None else safety
+        self.coups: list[bool] = [False] * cards.NUM_SAFETIES if coups is None else coups
+        #: Number of 25, 50, 75, 100 and 200 cards played this hand.
+        self.nummiles: list[int] = [0] * cards.NUM_MILES if nummiles is None else nummiles
+        self.mileage = mileage
+        self.hand_total = hand_total
+        self.safety_score = safety_score
+        self.coup_score = coup_score
+        self.total = total
+        self.games = games
 
     def copy(self) -> Tableau:
         return Tableau(
@@ -107,8 +147,7 @@ class Tableau:
         return sum(1 for c in self.hand if c != cards.EMPTY)
 
 
-@dataclass(slots=True)
-class Game:
+class Game(Record):
     """Everything about a game in progress.
 
     ``deck`` is the whole 101-card array in its current order; the undrawn
@@ -116,27 +155,63 @@ class Game:
     ``deck[deck_count - 1]`` (the original deals from the high end).
     """
 
-    deck: list[int] = field(default_factory=lambda: list(cards.INITIAL_DECK))
-    deck_count: int = 0
-    discard: int = cards.EMPTY
-    players: list[Tableau] = field(default_factory=lambda: [Tableau(), Tableau()])
-    end: int = 700
-    finished: bool = False
-    #: Whose move it is.
-    play: int = HUMAN
-    #: Who started the current hand; flips before each new hand, so the human
-    #: starts the first hand of a run.
-    hand_start: int = COMPUTER
-    order: bool = False
-    window: int = Window.SMALL
-    #: The game reached the end-of-hand prompts (a restore then deals anew).
-    on_exit: bool = False
-    #: The computer's card counting: cards seen this hand, by code.
-    num_seen: list[int] = field(default_factory=lambda: [0] * cards.NUM_TABLE)
-    num_gos: int = 0
-    #: The computer's "cards needed" estimates; never reset, never saved.
-    num_need: list[int] = field(default_factory=lambda: list(INITIAL_NUM_NEED))
-    rng: GlibcRandom = field(default_factory=GlibcRandom)
+    __slots__ = (
+        "deck",
+        "deck_count",
+        "discard",
+        "players",
+        "end",
+        "finished",
+        "play",
+        "hand_start",
+        "order",
+        "window",
+        "on_exit",
+        "num_seen",
+        "num_gos",
+        "num_need",
+        "rng",
+    )
+
+    def __init__(
+        self,
+        deck: list[int] | None = None,
+        deck_count: int = 0,
+        discard: int = cards.EMPTY,
+        players: list[Tableau] | None = None,
+        end: int = 700,
+        finished: bool = False,
+        play: int = HUMAN,
+        hand_start: int = COMPUTER,
+        order: bool = False,
+        window: int = Window.SMALL,
+        on_exit: bool = False,
+        num_seen: list[int] | None = None,
+        num_gos: int = 0,
+        num_need: list[int] | None = None,
+        rng: GlibcRandom | None = None,
+    ) -> None:
+        self.deck: list[int] = list(cards.INITIAL_DECK) if deck is None else deck
+        self.deck_count = deck_count
+        self.discard = discard
+        self.players: list[Tableau] = [Tableau(), Tableau()] if players is None else players
+        self.end = end
+        self.finished = finished
+        #: Whose move it is.
+        self.play = play
+        #: Who started the current hand; flips before each new hand, so the
+        #: human starts the first hand of a run.
+        self.hand_start = hand_start
+        self.order = order
+        self.window = window
+        #: The game reached the end-of-hand prompts (a restore then deals anew).
+        self.on_exit = on_exit
+        #: The computer's card counting: cards seen this hand, by code.
+        self.num_seen: list[int] = [0] * cards.NUM_TABLE if num_seen is None else num_seen
+        self.num_gos = num_gos
+        #: The computer's "cards needed" estimates; never reset, never saved.
+        self.num_need: list[int] = list(INITIAL_NUM_NEED) if num_need is None else num_need
+        self.rng = GlibcRandom() if rng is None else rng
 
     def copy(self, share_rng: bool = False) -> Game:
         """An independent copy (the generator is cloned unless shared)."""

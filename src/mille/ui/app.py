@@ -16,14 +16,17 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from .. import cards, rules, scoring
 from ..cards import EMPTY, NAMES
 from ..computer import decide, would_extend
 from ..rules import DRAW, ORDER, Move, MoveType
 from ..state import COMPUTER, HUMAN, Game, SafetyStatus, Window
-from .surface import END_OF_INPUT, HANGUP, INTERRUPT, RESIZED, Terminal
+from .surface import END_OF_INPUT, HANGUP, INTERRUPT, RESIZED
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from .surface import Terminal
 
 MOVE_Y, MOVE_X = 10, 20
 ERR_Y, ERR_X = 15, 5
@@ -98,21 +101,35 @@ def ctime_now(when: float | None = None) -> str:
     return time.strftime("%a %b %e %H:%M:%S %Y", time.localtime(when))
 
 
-@dataclass
 class _Shown:
     """What the screen last showed for one player (the original's ``sh_`` fields)."""
 
-    safety: list[bool] = field(default_factory=lambda: [False] * cards.NUM_SAFETIES)
-    nummiles: list[int] = field(default_factory=lambda: [0] * cards.NUM_MILES)
-    hand: list[int] = field(default_factory=lambda: [EMPTY] * cards.HAND_SIZE)
-    battle: int = EMPTY
-    speed: int = EMPTY
-    mileage: int = -1
-    hand_total: int = -1
-    safety_score: int = -1
-    total: int = -1
-    games: int = -1
-    was_finished: bool = False
+    __slots__ = (
+        "safety",
+        "nummiles",
+        "hand",
+        "battle",
+        "speed",
+        "mileage",
+        "hand_total",
+        "safety_score",
+        "total",
+        "games",
+        "was_finished",
+    )
+
+    def __init__(self) -> None:
+        self.safety = [False] * cards.NUM_SAFETIES
+        self.nummiles = [0] * cards.NUM_MILES
+        self.hand = [EMPTY] * cards.HAND_SIZE
+        self.battle = EMPTY
+        self.speed = EMPTY
+        self.mileage = -1
+        self.hand_total = -1
+        self.safety_score = -1
+        self.total = -1
+        self.games = -1
+        self.was_finished = False
 
 
 #: Saves a game: (file name, snapshot, pending extension) -> None; raises
