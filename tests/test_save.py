@@ -17,43 +17,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mille import cards, cli, rules, save
-from mille.state import COMPUTER, HUMAN, INITIAL_NUM_NEED, Game
+from mille.state import COMPUTER, HUMAN, INITIAL_NUM_NEED, Game, Tableau
 from save_helpers import ANOTHER, EXTENSION, MOVE, REPO, SAVE_GAME, SAVES, continue_play, simulate
 
 SAMPLES = ("mid-hand", "extension", "end-of-hand")
 #: File modes, fsync of directories, FIFOs and system messages as on POSIX systems.
 posix = pytest.mark.skipif(os.name != "posix", reason="POSIX file semantics")
-GAME_FIELDS = (
-    "deck",
-    "deck_count",
-    "discard",
-    "end",
-    "finished",
-    "play",
-    "hand_start",
-    "order",
-    "window",
-    "on_exit",
-    "num_seen",
-    "num_gos",
-)
-TABLEAU_FIELDS = (
-    "hand",
-    "battle",
-    "speed",
-    "can_go",
-    "new_battle",
-    "new_speed",
-    "safety",
-    "coups",
-    "nummiles",
-    "mileage",
-    "hand_total",
-    "safety_score",
-    "coup_score",
-    "total",
-    "games",
-)
+#: What a save holds: every field of the game but the computer's never-saved
+#: "needed" table and the generator (the players are compared field by field).
+GAME_FIELDS = tuple(name for name in Game.__slots__ if name not in ("num_need", "rng", "players"))
+TABLEAU_FIELDS = Tableau.__slots__
 
 
 def sample_dict(name: str = "mid-hand") -> dict:

@@ -687,39 +687,12 @@ def show(name: str) -> None:
 
 
 def _pyte() -> Any:
-    import pyte
-    from pyte import streams
+    """The golden replayer's pyte stream and screen (with REP and a bell counter)."""
+    if TESTS not in sys.path:
+        sys.path.insert(0, TESTS)
+    import ptyreplay
 
-    class Stream(pyte.ByteStream):  # type: ignore[misc]
-        csi = dict(streams.Stream.csi)
-        csi["b"] = "repeat_last"
-        events = frozenset(set(streams.Stream.events) | {"repeat_last"})
-
-    class Screen(pyte.Screen):  # type: ignore[misc]
-        """pyte screen with REP (CSI Ps b) and a bell counter."""
-
-        def __init__(self, cols: int, rows: int) -> None:
-            super().__init__(cols, rows)
-            self.bells = 0
-            self._last: str | None = None
-
-        def draw(self, data: str) -> None:
-            if data:
-                self._last = data[-1]
-            super().draw(data)
-
-        def repeat_last(self, *params: Any, **kwargs: Any) -> None:
-            n = params[0] if params and params[0] else 1
-            if self._last is not None:
-                super().draw(self._last * min(n, self.columns * self.lines))
-
-        def bell(self, *args: Any, **kwargs: Any) -> None:
-            self.bells += 1
-
-        def debug(self, *args: Any, **kwargs: Any) -> None:
-            pass
-
-    return Stream, Screen
+    return ptyreplay._Stream, ptyreplay.Terminal
 
 
 def mille_argv(*args: str) -> list[str]:
