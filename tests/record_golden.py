@@ -228,22 +228,11 @@ def find_invalid_step(steps: list[dict], hidden_risk: bool = True,
 # ---------------------------------------------------------------------------
 
 def load_text(path: str):
-    """(meta, steps, end) of a transcript (.jsonl or .jsonl.gz)."""
-    op = gzip.open if path.endswith(".gz") else open
-    meta, steps, end = {}, [], {}
-    with op(path, "rt", encoding="utf-8") as f:
-        for line in f:
-            line = line.strip()
-            if not line:
-                continue
-            d = json.loads(line)
-            if "meta" in d:
-                meta = d["meta"]
-            elif "end" in d:
-                end = d["end"]
-            else:
-                steps.append(d)
-    return meta, steps, end
+    """(meta, steps, end) of a transcript (.jsonl or .jsonl.gz): the replayer's reader."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import ptyreplay
+
+    return ptyreplay.load_transcript(path)
 
 
 def write_gz(path: str, data: bytes) -> None:

@@ -280,25 +280,7 @@ def test_any_value_in_any_top_level_field(name, field, value):
 @given(
     name=st.sampled_from(SAMPLES),
     who=st.integers(0, 1),
-    field=st.sampled_from(
-        [
-            "hand",
-            "battle",
-            "speed",
-            "can_go",
-            "new_battle",
-            "new_speed",
-            "safety",
-            "coups",
-            "nummiles",
-            "mileage",
-            "hand_tot",
-            "safescore",
-            "coupscore",
-            "total",
-            "games",
-        ]
-    ),
+    field=st.sampled_from(save.PLAYER_FIELDS),
     value=json_values,
 )
 def test_any_value_in_any_player_field(name, who, field, value):

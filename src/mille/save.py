@@ -91,7 +91,7 @@ _TOP_FIELDS = (
     "discard",
     "players",
 )
-_PLAYER_FIELDS = (
+PLAYER_FIELDS = (
     "hand",
     "battle",
     "speed",
@@ -536,7 +536,7 @@ def _sub(path: str, key: str) -> str:
 
 
 def _read_player(value: Any, path: str) -> Tableau:
-    p = _fields(value, path, _PLAYER_FIELDS)
+    p = _fields(value, path, PLAYER_FIELDS)
     hand = [_card(c, f"{path}.hand[{i}]") for i, c in enumerate(_list(p["hand"], f"{path}.hand", cards.HAND_SIZE))]
     safety: list[int] = [
         SafetyStatus(_int(s, _sub(f"{path}.safety", n), 0, 2))
