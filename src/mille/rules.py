@@ -16,18 +16,14 @@ from enum import IntEnum
 
 from . import cards
 from .cards import (
-    ACCIDENT,
     EMPTY,
     END_OF_LIMIT,
     EXTRA_TANK,
-    FLAT_TIRE,
     GASOLINE,
     GO,
     MILES,
-    MILES_25,
     MILES_50,
     MILES_75,
-    MILES_100,
     MILES_200,
     OPPOSITE,
     OUT_OF_GAS,
@@ -41,7 +37,7 @@ from .cards import (
     is_repair_or_empty,
 )
 from .record import FrozenRecord, Record
-from .scoring import ALL_SAFETIES_BONUS, COUP_BONUS, SAFETY_POINTS, apply_end_of_hand_bonuses
+from .scoring import ALL_SAFETIES_BONUS, COUP_BONUS, GAME_POINTS, SAFETY_POINTS, apply_end_of_hand_bonuses
 from .state import COMPUTER, HUMAN, Game, SafetyStatus, Tableau
 
 _RIGHT_OF_WAY_INDEX = RIGHT_OF_WAY - SAFETY_BASE
@@ -182,7 +178,7 @@ def settle_game(game: Game) -> None:
 
 def game_over(game: Game) -> bool:
     """Either total reached 5000 (only looked at between hands)."""
-    return game.players[HUMAN].total >= 5000 or game.players[COMPUTER].total >= 5000
+    return game.players[HUMAN].total >= GAME_POINTS or game.players[COMPUTER].total >= GAME_POINTS
 
 
 # --------------------------------------------------------------------------
@@ -561,35 +557,3 @@ def check_go(game: Game) -> None:
             if card >= SAFETY_BASE or can_play(game, pp, op, card):
                 return
     game.finished = True
-
-
-# Re-exported names a reader of the rules looks for.
-__all__ = [
-    "ACCIDENT",
-    "DRAW",
-    "FLAT_TIRE",
-    "MILES_100",
-    "MILES_25",
-    "ORDER",
-    "ExtensionDecider",
-    "Move",
-    "MoveType",
-    "Outcome",
-    "account",
-    "can_play",
-    "check_go",
-    "deal",
-    "discard_error",
-    "draw_error",
-    "extension_snapshot",
-    "resolve_extension",
-    "game_over",
-    "has_picked",
-    "legal_moves",
-    "play_error",
-    "push",
-    "settle_game",
-    "shuffle",
-    "start_hand",
-    "tidy_hand",
-]

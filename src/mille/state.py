@@ -143,8 +143,6 @@ class Tableau(Record):
         """In hand or played: the computer's ``!= S_UNKNOWN`` test."""
         return self.safety[safety_card - cards.SAFETY_BASE] != SafetyStatus.UNKNOWN
 
-    def card_count(self) -> int:
-        return sum(1 for c in self.hand if c != cards.EMPTY)
 
 
 class Game(Record):
@@ -274,12 +272,3 @@ class Game(Record):
                 hand[i] = card
         deck[:count] = pool[len(slots) :]
         return game
-
-    def all_cards(self) -> list[int]:
-        """Where every card of the hand's 101 is, as a multiset of codes.
-
-        Only the top of each pile is remembered (as in the original), so this
-        is used for the invariant the deck array itself carries: the array is
-        always a permutation of the 101-card deck.
-        """
-        return sorted(self.deck)
