@@ -96,11 +96,6 @@ def _upper(byte: int) -> int:
     return byte - 0x20 if 0x61 <= byte <= 0x7A else byte
 
 
-def ctime_now(when: float | None = None) -> str:
-    """C ``ctime()`` without its newline: ``Sat Nov 21 14:32:29 2026``."""
-    return time.strftime("%a %b %e %H:%M:%S %Y", time.localtime(when))
-
-
 class _Shown:
     """What the screen last showed for one player (the original's ``sh_`` fields)."""
 
@@ -557,7 +552,7 @@ class MilleApp:
             self.error(exc.strerror or str(exc))
             return False
         score.move(ERR_Y, ERR_X)
-        score.addstr(self._fit_message(f"{name} [{ctime_now()}]"))
+        score.addstr(self._fit_message(f"{name} [{time.ctime()}]"))  # C ctime() layout
         score.clrtoeol()
         score.refresh()
         return True
