@@ -32,6 +32,10 @@ from mille.rules import DRAW, ORDER, Move, MoveType
 from mille.state import COMPUTER, HUMAN, Game, SafetyStatus, Tableau
 
 C = cards  # short alias for card codes in tests
+P25, P50, P75, P100, P200 = C.MILES_25, C.MILES_50, C.MILES_75, C.MILES_100, C.MILES_200
+GAS, SPARE, REP, GO, EOL = C.GASOLINE, C.SPARE_TIRE, C.REPAIRS, C.GO, C.END_OF_LIMIT
+OOG, FLAT, ACC, STOP, LIMIT = C.OUT_OF_GAS, C.FLAT_TIRE, C.ACCIDENT, C.STOP, C.SPEED_LIMIT
+TANK, PROOF, ACE, ROW = C.EXTRA_TANK, C.PUNCTURE_PROOF, C.DRIVING_ACE, C.RIGHT_OF_WAY
 
 
 def card(name: str) -> int:

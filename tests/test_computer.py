@@ -5,10 +5,29 @@ from __future__ import annotations
 import pytest
 
 from engine_helpers import (
+    ACC,
+    ACE,
     COMPUTER,
     DRAW,
     EMPTY,
+    EOL,
+    FLAT,
+    GAS,
+    GO,
     HUMAN,
+    LIMIT,
+    OOG,
+    P25,
+    P50,
+    P75,
+    P100,
+    P200,
+    PROOF,
+    REP,
+    ROW,
+    SPARE,
+    STOP,
+    TANK,
     C,
     Game,
     SafetyStatus,
@@ -21,11 +40,6 @@ from engine_helpers import (
 )
 from mille import computer
 from mille.computer import decide, one_card, would_extend
-
-P25, P50, P75, P100, P200 = C.MILES_25, C.MILES_50, C.MILES_75, C.MILES_100, C.MILES_200
-GAS, SPARE, REP, GO, EOL = C.GASOLINE, C.SPARE_TIRE, C.REPAIRS, C.GO, C.END_OF_LIMIT
-OOG, FLAT, ACC, STOP, LIMIT = C.OUT_OF_GAS, C.FLAT_TIRE, C.ACCIDENT, C.STOP, C.SPEED_LIMIT
-TANK, PROOF, ACE, ROW = C.EXTRA_TANK, C.PUNCTURE_PROOF, C.DRIVING_ACE, C.RIGHT_OF_WAY
 
 
 def comp_game(hand: list[int], *, human: dict[str, object] | None = None, deck_count: int = 30, **kw: object) -> Game:

@@ -11,11 +11,30 @@ from collections import Counter
 import pytest
 
 from engine_helpers import (
+    ACC,
+    ACE,
     COMPUTER,
     DRAW,
     EMPTY,
+    EOL,
+    FLAT,
+    GAS,
+    GO,
     HUMAN,
+    LIMIT,
+    OOG,
     ORDER,
+    P25,
+    P50,
+    P75,
+    P100,
+    P200,
+    PROOF,
+    REP,
+    ROW,
+    SPARE,
+    STOP,
+    TANK,
     C,
     Game,
     SafetyStatus,
@@ -28,11 +47,6 @@ from engine_helpers import (
     rules,
     tableau,
 )
-
-P25, P50, P75, P100, P200 = C.MILES_25, C.MILES_50, C.MILES_75, C.MILES_100, C.MILES_200
-GAS, SPARE, REP, GO, EOL = C.GASOLINE, C.SPARE_TIRE, C.REPAIRS, C.GO, C.END_OF_LIMIT
-OOG, FLAT, ACC, STOP, LIMIT = C.OUT_OF_GAS, C.FLAT_TIRE, C.ACCIDENT, C.STOP, C.SPEED_LIMIT
-TANK, PROOF, ACE, ROW = C.EXTRA_TANK, C.PUNCTURE_PROOF, C.DRIVING_ACE, C.RIGHT_OF_WAY
 
 
 def names(hand: list[int]) -> list[str]:
