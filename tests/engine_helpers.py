@@ -26,9 +26,10 @@ except ImportError:  # a checkout that is not installed
 
 from mille import cards, rules
 from mille.cards import BY_NAME, EMPTY
-from mille.computer import decide, would_extend
+from mille.observation import observe
+from mille.players.bsd import BsdPlayer, Decision
 from mille.rng import GlibcRandom
-from mille.rules import DRAW, ORDER, Move, MoveType
+from mille.rules import DRAW, EXTEND, NO_EXTENSION, ORDER, PASS, Move, MoveType, Outcome, Phase
 from mille.state import COMPUTER, HUMAN, Game, SafetyStatus, Tableau
 
 C = cards  # short alias for card codes in tests
@@ -58,31 +59,22 @@ def tableau(
     can_go: bool = False,
     mileage: int = 0,
     played: Iterable[int] = (),
-    in_hand_status: bool = False,
     nummiles: Sequence[int] | None = None,
-    new_battle: bool = False,
-    new_speed: bool = False,
+    fresh_hazard: bool = False,
+    fresh_limit: bool = False,
 ) -> Tableau:
-    """A tableau; ``played`` lists safeties (codes) already played.
-
-    With ``in_hand_status`` the safeties in the hand are marked "in hand",
-    as the original does for the computer's own cards.
-    """
+    """A tableau; ``played`` lists safeties (codes) already played."""
     pp = Tableau()
     pp.hand = hand_of(*hand) if len(hand) < cards.HAND_SIZE else list(hand)
     pp.battle = battle
     pp.speed = speed
     pp.can_go = can_go
     pp.mileage = mileage
-    pp.new_battle = new_battle
-    pp.new_speed = new_speed
+    pp.fresh_hazard = fresh_hazard
+    pp.fresh_limit = fresh_limit
     for s in played:
         pp.safety[s - cards.SAFETY_BASE] = SafetyStatus.PLAYED
         pp.safety_score += 100
-    if in_hand_status:
-        for c in pp.hand:
-            if c >= cards.SAFETY_BASE and pp.safety[c - cards.SAFETY_BASE] == SafetyStatus.UNKNOWN:
-                pp.safety[c - cards.SAFETY_BASE] = SafetyStatus.IN_HAND
     if nummiles is not None:
         pp.nummiles = list(nummiles)
     pp.hand_total = pp.total = pp.mileage + pp.safety_score
@@ -93,19 +85,61 @@ def position(
     human: Tableau | None = None,
     computer: Tableau | None = None,
     *,
-    play: int = HUMAN,
+    to_move: int = HUMAN,
     deck_count: int = 50,
-    end: int = 700,
+    trip_length: int = 700,
     seed: int = 1,
 ) -> Game:
     """A game in the middle of a hand (the deck array is the initial order)."""
     game = Game()
     game.rng = GlibcRandom(seed)
-    game.players = [human or tableau(), computer or tableau(in_hand_status=True)]
-    game.play = play
+    game.players = [human or tableau(), computer or tableau()]
+    game.to_move = to_move
     game.deck_count = deck_count
-    game.end = end
+    game.trip_length = trip_length
+    game.finished = False
     return game
+
+
+def play_error(game: Game, seat: int, slot: int) -> str | None:
+    """The message a play would be refused with (None: legal)."""
+    refusal = rules.play_refusal(game, seat, slot)
+    return None if refusal is None else rules.refusal_message(refusal, game, seat, slot)
+
+
+def discard_error(game: Game, seat: int, slot: int) -> str | None:
+    refusal = rules.discard_refusal(game, seat, slot)
+    return None if refusal is None else rules.refusal_message(refusal, game, seat, slot)
+
+
+def draw_error(game: Game, seat: int) -> str | None:
+    refusal = rules.draw_refusal(game, seat)
+    return None if refusal is None else rules.refusal_message(refusal, game, seat, 0)
+
+
+def push_answering(game: Game, move: Move, extend: bool = False) -> Outcome:
+    """Push ``move``; if it stops at ``Extension?``, answer ``extend``."""
+    outcome = rules.push(game, move)
+    if game.pending_extension is not None:
+        rules.push(game, EXTEND if extend else NO_EXTENSION)
+    return outcome
+
+
+def bsd_decide(game: Game, seat: int = COMPUTER, player: BsdPlayer | None = None) -> Decision:
+    """The BSD player's decision for ``seat`` in ``game`` (dice: the game's generator).
+
+    A fresh player (the original's starting ``num_need``) unless one is given.
+    """
+    player = BsdPlayer() if player is None else player
+    return player.decide(observe(game, seat), game.rng)
+
+
+def bsd_would_extend(game: Game, seat: int = COMPUTER) -> bool:
+    """The BSD player's answer at 700 for ``seat`` (the card still in its hand)."""
+    from mille.players.bsd import would_extend
+
+    pp, op = game.players[seat], game.players[1 - seat]
+    return would_extend(pp, op, game.memory[seat], game.trip_length, game.deck_count)
 
 
 def play(slot: int) -> Move:
@@ -141,6 +175,7 @@ class KeyDriver:
 
     def __init__(self, seed: int) -> None:
         self.game = new_game(seed)
+        self.computer = BsdPlayer()
         self.state = self.MOVE
         self.pending: tuple[str, int] | None = None
         self.errors: list[str] = []
@@ -160,25 +195,23 @@ class KeyDriver:
         self._advance()
 
     def _advance(self) -> None:
-        """Computer moves (and skips) until the human must type something."""
+        """Computer moves (and skips) until the human must type something (the turn driver)."""
         game = self.game
-        while not game.finished:
-            pp = game.players[game.play]
-            if all(c == EMPTY for c in pp.hand):
-                self.emptied = True
-                game.play = 1 - game.play
-                continue
-            if game.play == HUMAN:
+        while True:
+            phase = rules.phase(game)
+            if phase is Phase.HAND_OVER:
+                self._hand_over()
                 return
-            outcome = rules.push(game, decide(game).move, self._computer_extension)
+            if phase is Phase.EMPTY_HAND:
+                self.emptied = True
+                rules.push(game, PASS)
+                continue
+            if game.to_move == HUMAN:
+                self.state = self.EXTENSION if phase is Phase.EXTENSION else self.MOVE
+                return
+            outcome = rules.push(game, self.computer.decide(observe(game, COMPUTER), game.rng).move)
             if outcome.error is not None:
                 raise AssertionError(f"the computer's move was refused: {outcome.error}")
-        self._hand_over()
-
-    @staticmethod
-    def _computer_extension(game: Game, slot: int) -> bool:
-        assert game.play == COMPUTER
-        return would_extend(game)
 
     def _hand_over(self) -> None:
         game = self.game
@@ -186,24 +219,13 @@ class KeyDriver:
         self.hand_results.append((game.human.hand_total, game.computer.hand_total))
         self.state = self.ANOTHER_GAME if rules.game_over(game) else self.ANOTHER_HAND
 
-    def _human(self, move: Move, extension: bool | None = None) -> None:
+    def _human(self, move: Move) -> None:
         game = self.game
-        outcome = rules.push(game, move, lambda g, s: bool(extension))
+        outcome = rules.push(game, move)
         if outcome.error is not None:
             self.errors.append(outcome.error)
         self.state = self.MOVE
         self._advance()
-
-    def _lands_on_700(self, slot: int) -> bool:
-        game = self.game
-        pp = game.human
-        c = pp.hand[slot]
-        return (
-            game.end == 700
-            and 0 <= c <= cards.MILES_200
-            and rules.play_error(game, HUMAN, slot) is None
-            and pp.mileage + cards.MILES[c] == 700
-        )
 
     # -- keys -------------------------------------------------------------
 
@@ -241,20 +263,13 @@ class KeyDriver:
             assert self.pending is not None
             letter, slot = self.pending
             self.pending = None
-            if letter == "U" and self._lands_on_700(slot):
-                self.pending = ("U", slot)
-                self.state = self.EXTENSION
-                return
             self._human(play(slot) if letter == "U" else discard(slot))
             return
         if up not in ("Y", "N"):
             return
         yes = up == "Y"
         if state == self.EXTENSION:
-            assert self.pending is not None
-            slot = self.pending[1]
-            self.pending = None
-            self._human(play(slot), extension=yes)
+            self._human(EXTEND if yes else NO_EXTENSION)
         elif state == self.REALLY:
             self.state = self.DONE if yes else self.MOVE
         elif state in (self.ANOTHER_HAND, self.ANOTHER_GAME):

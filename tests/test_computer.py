@@ -38,8 +38,39 @@ from engine_helpers import (
     rules,
     tableau,
 )
-from mille import computer
-from mille.computer import decide, one_card, would_extend
+from mille.observation import observe
+from mille.players import bsd as computer
+from mille.players.bsd import BsdPlayer
+from mille.state import Memory, Tableau
+
+#: The BSD player sitting in each test position's computer seat, by game
+#: (its never-reset ``num_need`` table lives in the player, not the game).
+_PLAYERS: dict[int, tuple[Game, BsdPlayer]] = {}
+
+
+def player_of(game: Game) -> BsdPlayer:
+    held = _PLAYERS.get(id(game))
+    if held is None or held[0] is not game:
+        held = _PLAYERS[id(game)] = (game, BsdPlayer())
+    return held[1]
+
+
+def decide(game: Game) -> computer.Decision:
+    """The computer seat's decision, shown only its observation, dice from the game."""
+    return player_of(game).decide(observe(game, COMPUTER), game.rng)
+
+
+def would_extend(game: Game) -> bool:
+    pp, op = game.players[COMPUTER], game.players[HUMAN]
+    return computer.would_extend(pp, op, game.memory[COMPUTER], game.trip_length, game.deck_count)
+
+
+def one_card(game: Game, pp: Tableau) -> bool:
+    return computer.one_card(game.memory[COMPUTER].num_seen, game.trip_length, pp)
+
+
+def seen_by_computer(game: Game) -> list[int]:
+    return game.memory[COMPUTER].num_seen
 
 
 def comp_game(hand: list[int], *, human: dict[str, object] | None = None, deck_count: int = 30, **kw: object) -> Game:
@@ -48,8 +79,8 @@ def comp_game(hand: list[int], *, human: dict[str, object] | None = None, deck_c
     human_kw.update(human or {})
     return position(
         tableau([P25] * 7, **human_kw),  # type: ignore[arg-type]
-        tableau(hand, in_hand_status=True, **kw),  # type: ignore[arg-type]
-        play=COMPUTER,
+        tableau(hand, **kw),  # type: ignore[arg-type]
+        to_move=COMPUTER,
         deck_count=deck_count,
     )
 
@@ -62,18 +93,18 @@ def test_one_card_reads_the_seen_count_of_the_100() -> None:
     # The human cannot go (empty battle pile), 100 miles from the end.
     game = position(tableau(mileage=600))
     assert not one_card(game, game.human)
-    game.num_seen[ROW] = 1  # what the original meant to read: ignored
+    seen_by_computer(game)[ROW] = 1  # what the original meant to read: ignored
     assert not one_card(game, game.human)
-    game.num_seen[P100] = 1  # what it really reads
+    seen_by_computer(game)[P100] = 1  # what it really reads
     assert one_card(game, game.human)
 
 
 def test_one_card_when_limited_also_reads_the_100() -> None:
     game = position(tableau(mileage=600, can_go=True, speed=LIMIT))
     assert one_card(game, game.human)  # Numseen[3] == 0
-    game.num_seen[P100] = 1
+    seen_by_computer(game)[P100] = 1
     assert not one_card(game, game.human)
-    game.num_seen[ROW] = 1
+    seen_by_computer(game)[ROW] = 1
     assert not one_card(game, game.human)
 
 
@@ -93,9 +124,9 @@ def test_one_card_when_limited_also_reads_the_100() -> None:
     ],
 )
 def test_one_card_distances(mileage: int, end: int, seen: dict[int, int], expected: bool) -> None:
-    game = position(tableau(mileage=mileage, can_go=True), end=end)
+    game = position(tableau(mileage=mileage, can_go=True), trip_length=end)
     for c, n in seen.items():
-        game.num_seen[c] = n
+        seen_by_computer(game)[c] = n
     assert one_card(game, game.human) is expected
 
 
@@ -107,7 +138,7 @@ def test_one_card_two_200s_played() -> None:
 def test_one_card_stopped_by_a_hazard_needs_its_safety_seen() -> None:
     game = position(tableau(mileage=650, battle=FLAT))
     assert not one_card(game, game.human)
-    game.num_seen[PROOF] = 1
+    seen_by_computer(game)[PROOF] = 1
     assert one_card(game, game.human)
 
 
@@ -121,8 +152,8 @@ def _ext_game(**kw: object) -> Game:
     deck_count = kw.pop("deck_count", 30)
     game = position(
         tableau([P25] * 7, **{"mileage": 300, "battle": STOP, **human}),  # type: ignore[arg-type]
-        tableau(comp_hand, in_hand_status=True, mileage=600, can_go=True, **kw),  # type: ignore[arg-type]
-        play=COMPUTER,
+        tableau(comp_hand, mileage=600, can_go=True, **kw),  # type: ignore[arg-type]
+        to_move=COMPUTER,
         deck_count=deck_count,  # type: ignore[arg-type]
     )
     return game
@@ -138,7 +169,7 @@ def test_would_not_extend_with_fewer_than_two_safeties() -> None:
 
 def test_would_not_extend_at_1000() -> None:
     game = _ext_game()
-    game.end = 1000
+    game.trip_length = 1000
     assert not would_extend(game)
 
 
@@ -168,9 +199,12 @@ def test_would_extend_on_miles_in_hand_and_deck() -> None:
 
 def test_computer_extension_is_applied_when_it_reaches_700() -> None:
     game = _ext_game()
-    out = rules.push(game, play(0), lambda g, s: would_extend(g))
+    out = rules.push(game, play(0))
     assert out.error is None
-    assert game.end == 1000 and not game.finished
+    assert rules.phase(game) is rules.Phase.EXTENSION and game.to_move == COMPUTER
+    assert decide(game).move == rules.EXTEND
+    rules.push(game, rules.EXTEND)
+    assert game.trip_length == 1000 and not game.finished
 
 
 # --------------------------------------------------------------------------
@@ -189,12 +223,12 @@ def test_no_draw_with_an_empty_deck() -> None:
 
 def test_counter_safety_before_drawing_even_for_an_old_hazard() -> None:
     # §11.10: played at once, silently; a coup only if new_battle is set.
-    game = comp_game([EMPTY, P25, TANK, GO, GAS, SPARE, REP], battle=OOG, new_battle=False)
+    game = comp_game([EMPTY, P25, TANK, GO, GAS, SPARE, REP], battle=OOG, fresh_hazard=False)
     decision = decide(game)
     assert decision == computer.Decision(play(2))  # no announcement
     rules.push(game, decision.move)
     assert game.computer.battle == GO and not any(game.computer.coups)
-    game = comp_game([EMPTY, P25, TANK, GO, GAS, SPARE, REP], battle=OOG, new_battle=True)
+    game = comp_game([EMPTY, P25, TANK, GO, GAS, SPARE, REP], battle=OOG, fresh_hazard=True)
     rules.push(game, decide(game).move)
     assert game.computer.coups[0] and game.computer.coup_score == 300
 
@@ -262,7 +296,7 @@ def test_safety_timing_minus_7_when_one_player_has_no_miles() -> None:
 
 def test_safety_played_when_all_its_hazards_are_seen() -> None:
     game = comp_game([P25, TANK, GAS, GAS, SPARE, REP, EOL], human={"mileage": 0}, deck_count=80)
-    game.num_seen[OOG] = 2
+    seen_by_computer(game)[OOG] = 2
     twin = game.rng.copy()
     assert decide(game) == computer.Decision(play(1))
     assert game.rng.random() == twin.random()  # no roll needed
@@ -270,11 +304,11 @@ def test_safety_played_when_all_its_hazards_are_seen() -> None:
 
 def test_right_of_way_waits_for_the_speed_limits_too() -> None:
     game = comp_game([P25, ROW, GAS, GAS, SPARE, REP, EOL], human={"mileage": 0}, deck_count=80)
-    game.num_seen[STOP] = 4
+    seen_by_computer(game)[STOP] = 4
     assert decide(game).move != play(1)
     game = comp_game([P25, ROW, GAS, GAS, SPARE, REP, EOL], human={"mileage": 0}, deck_count=80)
-    game.num_seen[STOP] = 4
-    game.num_seen[LIMIT] = 3
+    seen_by_computer(game)[STOP] = 4
+    seen_by_computer(game)[LIMIT] = 3
     assert decide(game) == computer.Decision(play(1))
 
 
@@ -304,30 +338,31 @@ def test_safety_played_before_finishing_the_trip() -> None:
 @pytest.mark.parametrize(("hazard", "remedy"), [(STOP, GO), (OOG, GAS), (FLAT, SPARE), (ACC, REP)])
 def test_num_need_bumped_twice_per_stopped_decision(hazard: int, remedy: int) -> None:
     game = comp_game([P25, P50, P75, P100, EOL, EOL, P200], battle=hazard)
-    before = game.num_need[:]
+    before = player_of(game).num_need[:]
     for n in range(1, 4):
         decide(game)
         expected = before[:]
         expected[remedy] += 2 * n
-        assert game.num_need == expected
+        assert player_of(game).num_need == expected
 
 
 def test_num_need_not_bumped_for_a_draw_or_a_remedy_on_top() -> None:
     game = comp_game([EMPTY, P50, P75, P100, EOL, EOL, P200], battle=STOP)
-    before = game.num_need[:]
+    before = player_of(game).num_need[:]
     assert decide(game).move == DRAW
-    assert game.num_need == before
+    assert player_of(game).num_need == before
     game = comp_game([P25, P50, P75, P100, EOL, EOL, P200], battle=GAS)  # a Go is needed, not bumped
     decide(game)
-    assert game.num_need == before
+    assert player_of(game).num_need == before
 
 
 def test_num_need_survives_deals() -> None:
     game = new_game(7)
-    game.num_need[GO] = 55
+    player_of(game).num_need[GO] = 55
     rules.start_hand(game)
+    decide(game)
     rules.start_hand(game)
-    assert game.num_need[GO] == 55
+    assert player_of(game).num_need[GO] == 55
 
 
 # --------------------------------------------------------------------------
@@ -351,42 +386,42 @@ def _expected_num_gos(hand: list[int]) -> int:
 def test_num_gos_ignores_the_dealt_cards_when_the_human_starts(seed: int) -> None:
     game = new_game(seed)
     rules.start_hand(game)  # the human starts the first hand
-    assert game.play == HUMAN
-    assert game.num_gos == 0
+    assert game.to_move == HUMAN
+    assert game.memory[COMPUTER].num_gos == 0
     game = new_game(seed)
-    game.hand_start = HUMAN  # so that the computer starts
+    game.hand_starter = HUMAN  # so that the computer starts
     rules.start_hand(game)
-    assert game.play == COMPUTER
-    assert game.num_gos == _expected_num_gos(game.computer.hand[1:])
+    assert game.to_move == COMPUTER
+    assert game.memory[COMPUTER].num_gos == _expected_num_gos(game.computer.hand[1:])
 
 
 def test_num_gos_examples() -> None:
     # Seed 4242 deals the computer a Driving Ace (2 Accidents unseen): +2.
     game = new_game(4242)
-    game.hand_start = HUMAN
+    game.hand_starter = HUMAN
     rules.start_hand(game)
-    assert game.num_gos == 2
+    assert game.memory[COMPUTER].num_gos == 2
     # Seed 5814 deals it a Stop: +1.
     game = new_game(5814)
-    game.hand_start = HUMAN
+    game.hand_starter = HUMAN
     rules.start_hand(game)
-    assert game.num_gos == 1
+    assert game.memory[COMPUTER].num_gos == 1
 
 
-def test_account_moves_num_gos_only_on_the_computers_turn() -> None:
-    game = position(play=HUMAN)
+def test_account_moves_num_gos_only_on_the_owners_turn() -> None:
+    memory = Memory()
     for c in (OOG, TANK, STOP, ROW, LIMIT):
-        rules.account(game, c)
-    assert game.num_gos == 0
-    game = position(play=COMPUTER)
-    rules.account(game, OOG)  # +1
-    rules.account(game, TANK)  # + (2 - 1)
-    rules.account(game, ROW)  # nothing
-    rules.account(game, LIMIT)  # nothing
-    rules.account(game, PROOF)  # + 2
-    rules.account(game, EMPTY)  # not counted at all
-    assert game.num_gos == 4
-    assert sum(game.num_seen) == 5
+        memory.count(c, own_turn=False)
+    assert memory.num_gos == 0
+    memory = Memory()
+    memory.count(OOG, True)  # +1
+    memory.count(TANK, True)  # + (2 - 1)
+    memory.count(ROW, True)  # nothing
+    memory.count(LIMIT, True)  # nothing
+    memory.count(PROOF, True)  # + 2
+    memory.count(EMPTY, True)  # not counted at all
+    assert memory.num_gos == 4
+    assert sum(memory.num_seen) == 5
 
 
 # --------------------------------------------------------------------------
@@ -432,12 +467,13 @@ def test_no_crash_when_every_card_values_above_101(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(computer, "_extreme", spy)
     hand = [GO, FLAT, ACC, OOG, GO, FLAT, GO]
     game = comp_game(hand, battle=OOG, human={"battle": STOP, "mileage": 0})
-    game.num_need[GO] = 400
-    game.num_need[GAS] = game.num_need[SPARE] = game.num_need[REP] = 100
+    player_of(game).num_need[GO] = 400
+    player_of(game).num_need[GAS] = player_of(game).num_need[SPARE] = player_of(game).num_need[REP] = 100
     decision = decide(game)
     assert calls == [True]
+    table = computer._Table(seen_by_computer(game), 0, player_of(game).num_need, game.trip_length, game.deck_count)
     values, _, nummin, cango = computer._valuation(
-        game, game.computer, game.human, _counts(hand), [False] * 7, False, False
+        table, game.computer, game.human, computer.own_safeties(game.computer), _counts(hand), [False] * 7, False, False
     )
     assert not cango and nummin == -1 and min(values) > 101
     lowest = min(values)
@@ -482,7 +518,7 @@ def test_every_decision_is_legal_in_dealt_positions() -> None:
     # after drawing is always accepted.
     for seed in range(1, 60):
         game = new_game(seed)
-        game.hand_start = HUMAN
+        game.hand_starter = HUMAN
         rules.start_hand(game)
         assert decide(game).move == DRAW
         rules.push(game, DRAW)
@@ -490,6 +526,7 @@ def test_every_decision_is_legal_in_dealt_positions() -> None:
         assert rules.push(game, move).error is None
 
 
-def test_in_hand_status_helper() -> None:
-    pp = tableau([TANK, ROW], in_hand_status=True)
-    assert pp.safety == [SafetyStatus.IN_HAND, 0, 0, SafetyStatus.IN_HAND]
+def test_own_safeties_are_derived_from_the_hand() -> None:
+    pp = tableau([TANK, ROW], played=[ACE])
+    assert pp.safety == [0, 0, SafetyStatus.PLAYED, 0]  # the table shows only what was played
+    assert computer.own_safeties(pp) == [SafetyStatus.IN_HAND, 0, SafetyStatus.PLAYED, SafetyStatus.IN_HAND]

@@ -29,7 +29,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine_helpers import COMPUTER, EMPTY, HUMAN, C, Game, SafetyStatus, rules
-from mille.computer import Decision
+from mille.observation import Observation
+from mille.players.bsd import BsdPlayer
+from mille.rng import GlibcRandom
 from mille.rules import Move, MoveType
 from mille.scoring import recompute_hand_total
 from mille.sim import MAX_MOVES_PER_HAND, SimulationError, Simulator, Step
@@ -48,11 +50,41 @@ def counts(cards_: list[int]) -> list[int]:
 SEEDS = st.integers(min_value=1, max_value=2**31 - 1)
 
 
+class RandomHuman:
+    """A random legal human (any legal move, either answer to Extension?)."""
+
+    def __init__(self, rnd: random.Random) -> None:
+        self.rnd = rnd
+
+    def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
+        return self.rnd.choice(observation.legal_moves())
+
+
+class Checked:
+    """Wraps a player: every move it chooses must be one of the legal moves."""
+
+    def __init__(self, sim: CheckedSimulator, inner: object) -> None:
+        self.sim = sim
+        self.inner = inner
+
+    def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
+        game = self.sim.game
+        legal = rules.legal_moves(game)
+        assert observation.legal_moves() == legal
+        move: Move = self.inner.choose(observation, rng)  # type: ignore[attr-defined]
+        assert move in legal, f"illegal move {move} for {observation.seat}: {observation.hand}"
+        assert move.kind is not MoveType.ORDER
+        return move
+
+
 class CheckedSimulator(Simulator):
     """A simulator that checks every invariant around every move."""
 
     def __init__(self, seed: int, *, random_human: random.Random | None = None) -> None:
         super().__init__(seed, observer=self._after)
+        human = RandomHuman(random_human) if random_human is not None else BsdPlayer()
+        self.computer = BsdPlayer()
+        self.players = (Checked(self, human), Checked(self, self.computer))  # type: ignore[assignment]
         self.random_human = random_human
         self.moves_checked = 0
         self.hands_checked = 0
@@ -60,35 +92,12 @@ class CheckedSimulator(Simulator):
         self._discarded = [0] * C.NUM_CODES
         self._seen = [0] * C.NUM_CODES
         self._mirror_seen = [0] * C.NUM_CODES
+        self._pending_card = EMPTY
         self._start_pending = False
         self._totals_before = (0, 0)
         self.skips = 0
         self._base_totals = (0, 0)
         self._played_safeties: list[set[int]] = [set(), set()]
-
-    # -- choosing, with the legality check ------------------------------
-
-    def decide_for(self, player: int) -> Decision:
-        game = self.game
-        legal = rules.legal_moves(game)
-        if player == HUMAN and self.random_human is not None:
-            move = self.random_human.choice(legal)
-            decision = Decision(move)
-        else:
-            decision = super().decide_for(player)
-        move = decision.move
-        assert move in legal or (
-            move.kind is not MoveType.DISCARD
-            and rules.play_error(game, player, move.slot) is None
-            and game.players[player].hand[move.slot] != EMPTY
-        ), f"illegal move {move} for {player}: {game.players[player].hand}"
-        assert move.kind is not MoveType.ORDER
-        return decision
-
-    def _decide_extension(self, game: Game, slot: int) -> bool:
-        if game.play == HUMAN and self.random_human is not None:
-            return self.random_human.random() < 0.5
-        return super()._decide_extension(game, slot)
 
     # -- hand bookkeeping ---------------------------------------------
 
@@ -102,13 +111,13 @@ class CheckedSimulator(Simulator):
         assert game.finished
         assert result.moves <= MAX_MOVES_PER_HAND
         # The hand ended for one of the two real reasons.
-        trip = [pp.mileage == game.end for pp in game.players]
+        trip = [pp.mileage == game.trip_length for pp in game.players]
         assert sum(trip) <= 1
         if not any(trip):
             assert game.deck_count == 0
             for who in (HUMAN, COMPUTER):
                 pp, op = game.players[who], game.players[1 - who]
-                assert not any(c >= C.SAFETY_BASE or rules.can_play(game, pp, op, c) for c in pp.hand)
+                assert not any(c >= C.SAFETY_BASE or rules.can_play(game.trip_length, pp, op, c) for c in pp.hand)
         if result.game_over:
             assert game.human.total == 0 and game.computer.total == 0
         return result
@@ -120,7 +129,7 @@ class CheckedSimulator(Simulator):
         self._played = [0] * C.NUM_CODES
         self._discarded = [0] * C.NUM_CODES
         self._played_safeties = [set(), set()]
-        # The deal: the computer counts its own six cards, the mirror the human's.
+        # The deal: each seat counts its own six cards.
         self._seen = counts(game.computer.hand)
         self._mirror_seen = counts(game.human.hand)
         self._base_totals = self._totals_before
@@ -129,7 +138,19 @@ class CheckedSimulator(Simulator):
 
     def _after(self, game: Game, step: Step) -> None:
         self.moves_checked += 1
-        kind = step.decision.move.kind
+        kind = step.move.kind
+        if kind is MoveType.EXTEND or kind is MoveType.NO_EXTENSION:
+            # The answer completes a play: the card leaves the hand now.
+            assert len(step.cards) == 0
+            self.moves_checked -= 1  # part of the play it answers, one move
+            kind = MoveType.PLAY
+            step = Step(step.player, step.move, step.outcome, (self._pending_card,))
+        elif game.pending_extension is not None:
+            # A play stopped at Extension?: counted, still in the hand.
+            self._pending_card = step.cards[0]
+            assert game.players[step.player].hand[game.pending_extension] == step.cards[0]
+            check_position(game)
+            return
         if kind is MoveType.DRAW:
             bump(self._seen if step.player == COMPUTER else self._mirror_seen, step.cards)
             assert 1 <= len(step.cards) <= 2
@@ -154,9 +175,9 @@ class CheckedSimulator(Simulator):
             assert recompute_hand_total(game, who) == pp.hand_total
             played = {C.SAFETY_BASE + i for i, s in enumerate(pp.safety) if s == SafetyStatus.PLAYED}
             assert played == self._played_safeties[who]
-        # The computer's counting is a recount of what it has seen.
-        assert game.num_seen[: C.NUM_CODES] == self._seen
-        assert self.mirror.num_seen[: C.NUM_CODES] == self._mirror_seen
+        # Each seat's counting is a recount of what it has seen.
+        assert game.memory[COMPUTER].num_seen[: C.NUM_CODES] == self._seen
+        assert game.memory[HUMAN].num_seen[: C.NUM_CODES] == self._mirror_seen
 
     def step(self):  # type: ignore[no-untyped-def]
         if self._start_pending:
@@ -176,13 +197,13 @@ def check_position(game: Game) -> None:
     """Invariants of any position."""
     assert sorted(game.deck) == SORTED_DECK
     assert 0 <= game.deck_count <= C.DECK_SIZE
-    assert game.end in (700, 1000)
+    assert game.trip_length in (700, 1000)
     for who in (HUMAN, COMPUTER):
         pp = game.players[who]
         assert len(pp.hand) == C.HAND_SIZE
         assert all(-1 <= c <= C.RIGHT_OF_WAY for c in pp.hand)
         assert pp.mileage == sum(n * v for n, v in zip(pp.nummiles, C.MILES[:5]))
-        assert pp.mileage <= game.end
+        assert pp.mileage <= game.trip_length
         assert pp.nummiles[C.MILES_200] <= 2
         assert pp.battle in (EMPTY, C.OUT_OF_GAS, C.FLAT_TIRE, C.ACCIDENT, C.STOP) or 10 <= pp.battle <= 13
         assert pp.speed in (EMPTY, C.SPEED_LIMIT, C.END_OF_LIMIT)
@@ -194,13 +215,10 @@ def check_position(game: Game) -> None:
             assert pp.can_go
         if pp.battle in (C.OUT_OF_GAS, C.FLAT_TIRE, C.ACCIDENT, C.STOP):
             assert not pp.can_go
-    # Safety statuses: the computer knows its own, the human's are unknown until played.
-    comp = game.computer
-    for i in range(C.NUM_SAFETIES):
-        held = C.SAFETY_BASE + i in comp.hand
-        if comp.safety[i] != SafetyStatus.PLAYED:
-            assert (comp.safety[i] == SafetyStatus.IN_HAND) == held
-        assert game.human.safety[i] in (SafetyStatus.UNKNOWN, SafetyStatus.PLAYED)
+    # The table shows a safety only once played.
+    for pp in game.players:
+        for i in range(C.NUM_SAFETIES):
+            assert pp.safety[i] in (SafetyStatus.UNKNOWN, SafetyStatus.PLAYED)
 
 
 HANDS_PER_EXAMPLE = 6
@@ -234,16 +252,13 @@ def test_a_long_run_of_games() -> None:
     for _ in range(150):
         sim.play_hand()
     assert sim.summary.games >= 10
-    assert max(sim.game.num_need) > 100
+    assert max(sim.computer.num_need) > 100
 
 
-def test_move_cap_raises_loudly() -> None:
-    class Stuck(Simulator):
-        def decide_for(self, player: int) -> Decision:
-            # Toggling the order is a legal move that never ends a hand.
-            return Decision(Move(MoveType.ORDER))
-
-    sim = Stuck(5)
+def test_move_cap_raises_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A hand that never ends (here: a rules engine whose moves keep the turn).
+    sim = Simulator(5)
+    monkeypatch.setattr(sim, "step", lambda: None)
     try:
         sim.play_hand()
     except SimulationError as exc:
@@ -252,12 +267,27 @@ def test_move_cap_raises_loudly() -> None:
         raise AssertionError("an endless hand must raise")
 
 
-def test_illegal_choice_raises_loudly() -> None:
-    class Cheater(Simulator):
-        def decide_for(self, player: int) -> Decision:
-            return Decision(Move(MoveType.PLAY, 3)) if self.game.deck_count < 85 else super().decide_for(player)
+def test_order_is_not_a_game_move() -> None:
+    class Orderer:
+        def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
+            return Move(MoveType.ORDER)
 
-    sim = Cheater(11)
+    sim = Simulator(5, players=(Orderer(), BsdPlayer()))  # type: ignore[arg-type]
+    with pytest.raises(SimulationError, match="not a legal move"):
+        sim.play_hand()
+
+
+def test_illegal_choice_raises_loudly() -> None:
+    class Cheater:
+        def __init__(self) -> None:
+            self.bsd = BsdPlayer()
+
+        def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
+            if observation.deck_count < 85 and observation.phase is rules.Phase.MOVE:
+                return Move(MoveType.PLAY, 3)
+            return self.bsd.choose(observation, rng)
+
+    sim = Simulator(11, players=(Cheater(), Cheater()))  # type: ignore[arg-type]
     try:
         sim.play_hand()
     except SimulationError as exc:

@@ -40,9 +40,11 @@ from engine_helpers import (
     SafetyStatus,
     card,
     discard,
+    draw_error,
     hand_of,
     new_game,
     play,
+    play_error,
     position,
     rules,
     tableau,
@@ -147,16 +149,16 @@ def test_starters_alternate_from_the_human() -> None:
     starters = []
     for _ in range(5):
         rules.start_hand(game)
-        starters.append(game.play)
-        assert game.hand_start == game.play
+        starters.append(game.to_move)
+        assert game.hand_starter == game.to_move
     assert starters == [HUMAN, COMPUTER, HUMAN, COMPUTER, HUMAN]
 
 
 def test_resumed_start_keeps_player_to_move() -> None:
     game = new_game(3)
-    game.hand_start, game.play = HUMAN, COMPUTER
+    game.hand_starter, game.to_move = HUMAN, COMPUTER
     rules.start_hand(game, resumed=True)
-    assert (game.hand_start, game.play) == (HUMAN, COMPUTER)
+    assert (game.hand_starter, game.to_move) == (HUMAN, COMPUTER)
     assert game.deck_count == 89
 
 
@@ -166,44 +168,42 @@ def test_deal_resets_per_hand_state_only() -> None:
     for pp in game.players:
         pp.mileage, pp.hand_total, pp.safety_score, pp.coup_score = 700, 1500, 400, 300
         pp.total, pp.games = 2345, 3
-        pp.can_go = pp.new_battle = pp.new_speed = True
+        pp.can_go = pp.fresh_hazard = pp.fresh_limit = True
         pp.battle, pp.speed = GO, LIMIT
         pp.safety = [SafetyStatus.PLAYED] * 4
         pp.coups = [True] * 4
         pp.nummiles = [1, 2, 3, 4, 2]
-    game.discard, game.finished, game.end = P75, True, 1000
-    game.num_need[GO] = 77
-    game.num_seen[P25] = 5
-    game.num_gos = 9
+    game.discard, game.finished, game.trip_length = P75, True, 1000
+    game.memory[COMPUTER].num_seen[P25] = 5
+    game.memory[COMPUTER].num_gos = 9
     rules.start_hand(game)
     for pp in game.players:
         assert (pp.mileage, pp.hand_total, pp.safety_score, pp.coup_score) == (0, 0, 0, 0)
         assert (pp.total, pp.games) == (2345, 3)  # untouched
-        assert not (pp.can_go or pp.new_battle or pp.new_speed)
+        assert not (pp.can_go or pp.fresh_hazard or pp.fresh_limit)
         assert (pp.battle, pp.speed) == (EMPTY, EMPTY)
         assert pp.coups == [False] * 4
         assert pp.nummiles == [0] * 5
         assert pp.hand[0] == EMPTY
     assert game.human.safety == [SafetyStatus.UNKNOWN] * 4
-    assert (game.discard, game.finished, game.end) == (EMPTY, False, 700)
-    assert game.num_need[GO] == 77  # never reset (§6.1)
-    # num_seen was zeroed and then counts the computer's six dealt cards only.
-    assert sum(game.num_seen) == 6
-    assert Counter(c for c in game.computer.hand if c != EMPTY) == Counter(
-        {c: n for c, n in enumerate(game.num_seen) if n}
-    )
+    assert (game.discard, game.finished, game.trip_length) == (EMPTY, False, 700)
+    # Each seat's num_seen was zeroed and then counts its own six dealt cards only.
+    for seat in (HUMAN, COMPUTER):
+        seen = game.memory[seat].num_seen
+        assert sum(seen) == 6
+        assert Counter(c for c in game.players[seat].hand if c != EMPTY) == Counter(
+            {c: n for c, n in enumerate(seen) if n}
+        )
 
 
-def test_deal_marks_computer_safeties_in_hand() -> None:
-    # Seed 4242 deals the computer a Driving Ace.
+def test_deal_shows_no_safety_on_the_table() -> None:
+    # Seed 4242 deals the computer a Driving Ace: the table shows nothing
+    # (the computer's "in hand" knowledge is derived from its hand).
     game = new_game(4242)
     rules.start_hand(game)
-    assert game.computer.safety == [0, 0, SafetyStatus.IN_HAND, 0]
+    assert ACE in game.computer.hand
+    assert game.computer.safety == [0, 0, 0, 0]
     assert game.human.safety == [0, 0, 0, 0]
-    # Seed 1 deals the computer a Puncture Proof.
-    game = new_game(1)
-    rules.start_hand(game)
-    assert game.computer.safety == [0, SafetyStatus.IN_HAND, 0, 0]
 
 
 def test_deal_sorts_the_human_hand_with_order_on() -> None:
@@ -227,7 +227,7 @@ def test_draw_takes_the_top_card_into_p() -> None:
     assert out.error is None and not out.passed
     assert game.human.hand[0] == top
     assert game.deck_count == 39
-    assert game.play == HUMAN
+    assert game.to_move == HUMAN
 
 
 def test_draw_errors_in_order() -> None:
@@ -243,7 +243,7 @@ def test_draw_errors_in_order() -> None:
 
 def test_already_picked_with_a_safety_in_p_looks_at_slot_1() -> None:
     game = position(tableau([TANK, P25, P50, P75, P100, P200, GO]), deck_count=30)
-    assert rules.draw_error(game, HUMAN) == "already picked"
+    assert draw_error(game, HUMAN) == "already picked"
 
 
 def test_draw_after_a_safety_fills_p_and_slot_1() -> None:
@@ -265,29 +265,31 @@ def test_two_card_draw_stops_at_an_empty_deck() -> None:
 
 
 def test_draw_clears_the_coup_flags_only_on_success() -> None:
-    game = position(tableau([P25] * 7, battle=STOP, new_battle=True, new_speed=True), deck_count=30)
+    game = position(tableau([P25] * 7, battle=STOP, fresh_hazard=True, fresh_limit=True), deck_count=30)
     assert rules.push(game, DRAW).error == "already picked"
-    assert game.human.new_battle and game.human.new_speed
+    assert game.human.fresh_hazard and game.human.fresh_limit
     game.human.hand[0] = EMPTY
     rules.push(game, DRAW)
-    assert not game.human.new_battle and not game.human.new_speed
+    assert not game.human.fresh_hazard and not game.human.fresh_limit
 
 
-def test_computer_draw_is_counted_and_safeties_marked() -> None:
-    game = position(computer=tableau([EMPTY, P25, P50, P75, P100, P200, GO]), play=COMPUTER, deck_count=101)
+def test_a_draw_is_counted_by_the_drawer_only() -> None:
+    game = position(computer=tableau([EMPTY, P25, P50, P75, P100, P200, GO]), to_move=COMPUTER, deck_count=101)
     # The initial deck array ends with the four safeties: the top is Right of Way.
     assert game.deck[100] == ROW
     rules.push(game, DRAW)
     assert game.computer.hand[0] == ROW
-    assert game.num_seen[ROW] == 1
-    assert game.computer.safety[ROW - C.SAFETY_BASE] == SafetyStatus.IN_HAND
+    assert game.memory[COMPUTER].num_seen[ROW] == 1
+    assert sum(game.memory[HUMAN].num_seen) == 0
+    assert game.computer.safety[ROW - C.SAFETY_BASE] == SafetyStatus.UNKNOWN  # not on the table
 
 
-def test_human_draw_is_not_counted() -> None:
+def test_human_draw_is_not_counted_by_the_computer() -> None:
     game = position(tableau([EMPTY, P25, P50, P75, P100, P200, GO]), deck_count=101)
     rules.push(game, DRAW)
     assert game.human.hand[0] == ROW
-    assert sum(game.num_seen) == 0
+    assert sum(game.memory[COMPUTER].num_seen) == 0
+    assert game.memory[HUMAN].num_seen[ROW] == 1
     assert game.human.safety == [0, 0, 0, 0]
 
 
@@ -334,17 +336,19 @@ def test_discard_success() -> None:
     out = rules.push(game, discard(4))
     assert out.error is None and out.passed
     assert game.discard == P100
-    assert game.play == COMPUTER
+    assert game.to_move == COMPUTER
     # The drawn card moves from P into the hole.
     assert game.human.hand == [EMPTY, P25, P50, P75, P200, P200, GO]
-    assert game.num_seen[P100] == 1  # a human discard is counted
+    assert game.memory[COMPUTER].num_seen[P100] == 1  # a human discard is counted by the computer
+    assert sum(game.memory[HUMAN].num_seen) == 0  # not again by the human (counted when drawn)
 
 
-def test_computer_discard_is_not_counted() -> None:
-    game = position(computer=tableau([P200, P25, P50, P75, P100, P200, GO]), play=COMPUTER)
+def test_computer_discard_is_counted_by_the_human_seat_only() -> None:
+    game = position(computer=tableau([P200, P25, P50, P75, P100, P200, GO]), to_move=COMPUTER)
     rules.push(game, discard(0))
     assert game.discard == P200
-    assert sum(game.num_seen) == 0
+    assert sum(game.memory[COMPUTER].num_seen) == 0
+    assert game.memory[HUMAN].num_seen[P200] == 1
     assert game.computer.hand == [EMPTY, P25, P50, P75, P100, P200, GO]
 
 
@@ -372,7 +376,7 @@ def _picked(*cards_: int, **kw: object) -> Game:
     deck_count = kw.pop("deck_count", 30)
     end = kw.pop("end", 700)
     comp = kw.pop("computer", None)
-    return position(tableau(hand, **kw), comp, deck_count=deck_count, end=end)  # type: ignore[arg-type]
+    return position(tableau(hand, **kw), comp, deck_count=deck_count, trip_length=end)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -422,38 +426,46 @@ def test_distance_success() -> None:
     assert (pp.mileage, pp.hand_total, pp.total) == (175, 175, 1075)
     assert pp.nummiles == [0, 0, 1, 0, 0]
     assert pp.hand[0] == EMPTY
-    assert game.num_seen[P75] == 1  # a human play is counted
-    assert game.play == COMPUTER
+    assert game.memory[COMPUTER].num_seen[P75] == 1  # a human play is counted by the computer
+    assert game.to_move == COMPUTER
 
 
 def test_reaching_700_asks_about_the_extension_with_the_card_in_hand() -> None:
     game = _picked(P100, P25, can_go=True, mileage=600)
-    seen: list[tuple[int, int, int, int]] = []
+    out = rules.push(game, play(0))
+    assert out.error is None and not out.passed
+    # Waiting for the answer: the card counted and still in the hand.
+    assert rules.phase(game) is rules.Phase.EXTENSION and game.pending_extension == 0
+    assert (game.human.hand[0], game.human.mileage, game.trip_length) == (P100, 700, 700)
+    assert rules.legal_moves(game) == [rules.EXTEND, rules.NO_EXTENSION]
+    assert game.memory[COMPUTER].num_seen[P100] == 0  # counted by the other seat once it leaves the hand
+    with pytest.raises(rules.IllegalPhase):
+        rules.push(game, DRAW)
+    out = rules.push(game, rules.EXTEND)
+    assert game.trip_length == 1000 and not game.finished and out.passed
+    assert game.human.hand[0] == EMPTY and game.memory[COMPUTER].num_seen[P100] == 1
+    assert game.to_move == COMPUTER and game.pending_extension is None
 
-    def ask(g: Game, slot: int) -> bool:
-        seen.append((slot, g.human.hand[slot], g.human.mileage, g.end))
-        return True
 
-    out = rules.push(game, play(0), ask)
-    assert seen == [(0, P100, 700, 700)]
-    assert game.end == 1000 and not game.finished and out.passed
+def test_an_answer_needs_a_question() -> None:
+    game = _picked(P100, P25, can_go=True, mileage=100)
+    with pytest.raises(rules.IllegalPhase):
+        rules.push(game, rules.EXTEND)
 
 
 def test_declining_the_extension_ends_the_hand() -> None:
     game = _picked(P100, can_go=True, mileage=600)
-    rules.push(game, play(0), lambda g, s: False)
-    assert game.finished and game.end == 700
+    rules.push(game, play(0))
+    rules.push(game, rules.NO_EXTENSION)
+    assert game.finished and game.trip_length == 700
     # Trip 400 + Safe Trip 300 (no 200) + Shut-Out 500 (computer at 0).
     assert game.human.hand_total == 700 + 400 + 300 + 500
 
 
 def test_reaching_1000_ends_the_hand_without_asking() -> None:
     game = _picked(P100, can_go=True, mileage=900, end=1000)
-
-    def ask(g: Game, slot: int) -> bool:
-        raise AssertionError("not asked at 1000")
-
-    rules.push(game, play(0), ask)
+    rules.push(game, play(0))
+    assert game.pending_extension is None
     assert game.finished
 
 
@@ -487,7 +499,7 @@ def test_remedy_after_right_of_way_lets_you_go() -> None:
     rules.push(game, play(0))
     assert game.human.battle == GAS and game.human.can_go
     assert game.human.hand[:2] == [EMPTY, P100]
-    game.play = HUMAN
+    game.to_move = HUMAN
     game.human.hand[0] = P25  # as if drawn on the next turn
     assert error_of(game, 1) is None
     assert game.human.mileage == 100
@@ -496,7 +508,7 @@ def test_remedy_after_right_of_way_lets_you_go() -> None:
 def test_remedy_without_right_of_way_still_needs_go() -> None:
     game = _picked(P100, GAS, battle=OOG)
     rules.push(game, play(1))
-    game.play = HUMAN
+    game.to_move = HUMAN
     game.human.hand[0] = P100
     assert error_of(game, 0) == "cannot move now"
 
@@ -546,12 +558,12 @@ def test_hazard_messages_in_order(hazard: int, safety: int) -> None:
     assert error_of(game, 0) == "opponent cannot go"
     game = _picked(hazard, computer=tableau(battle=GO, can_go=True, played=[safety]))
     assert error_of(game, 0) == "opponent is protected"
-    game = _picked(hazard, computer=tableau(battle=GO, can_go=True, new_battle=False))
+    game = _picked(hazard, computer=tableau(battle=GO, can_go=True, fresh_hazard=False))
     out = rules.push(game, play(0))
     assert out.error is None and out.passed
     comp = game.computer
-    assert (comp.battle, comp.new_battle, comp.can_go) == (hazard, True, False)
-    assert game.play == COMPUTER
+    assert (comp.battle, comp.fresh_hazard, comp.can_go) == (hazard, True, False)
+    assert game.to_move == COMPUTER
 
 
 def test_hazard_needs_the_opponent_rolling_not_a_hazard_on_top() -> None:
@@ -580,7 +592,7 @@ def test_speed_limit_has_no_can_go_or_mileage_check() -> None:
     out = rules.push(game, play(0))
     assert out.error is None and out.passed
     comp = game.computer
-    assert (comp.speed, comp.new_speed, comp.battle) == (LIMIT, True, STOP)
+    assert (comp.speed, comp.fresh_limit, comp.battle) == (LIMIT, True, STOP)
     # ... although the computer's own test would not play it there.
     assert not rules.can_play(game, game.human, game.computer, LIMIT)
 
@@ -611,11 +623,11 @@ def test_any_safety_after_drawing_or_with_an_empty_deck() -> None:
 
 def test_safety_before_drawing_leaves_slots_0_and_1_empty() -> None:
     # §3.6: the card from slot 1 moves into the safety's slot.
-    game = position(tableau([EMPTY, P25, P50, ACE, P100, P200, GO], battle=ACC, new_battle=True), deck_count=30)
+    game = position(tableau([EMPTY, P25, P50, ACE, P100, P200, GO], battle=ACC, fresh_hazard=True), deck_count=30)
     out = rules.push(game, play(3))
     assert out.error is None and not out.passed
     assert game.human.hand == [EMPTY, EMPTY, P50, P25, P100, P200, GO]
-    assert game.play == HUMAN  # the same player moves again
+    assert game.to_move == HUMAN  # the same player moves again
     out = rules.push(game, DRAW)
     assert game.deck_count == 28  # two cards drawn (§11.13)
     assert EMPTY not in game.human.hand
@@ -623,7 +635,7 @@ def test_safety_before_drawing_leaves_slots_0_and_1_empty() -> None:
 
 @pytest.mark.parametrize(("safety", "hazard"), [(TANK, OOG), (PROOF, FLAT), (ACE, ACC)])
 def test_counter_safety_effects(safety: int, hazard: int) -> None:
-    game = _picked(P25, safety, battle=hazard, new_battle=True)
+    game = _picked(P25, safety, battle=hazard, fresh_hazard=True)
     pp = game.human
     pp.total = 1000
     out = rules.push(game, play(1))
@@ -637,7 +649,7 @@ def test_counter_safety_effects(safety: int, hazard: int) -> None:
 
 def test_counter_to_an_old_hazard_is_no_coup() -> None:
     # §11.10: the counter still works, but without new_battle no coup.
-    game = _picked(P25, TANK, battle=OOG, new_battle=False)
+    game = _picked(P25, TANK, battle=OOG, fresh_hazard=False)
     rules.push(game, play(1))
     pp = game.human
     assert pp.battle == GO and pp.can_go
@@ -646,7 +658,7 @@ def test_counter_to_an_old_hazard_is_no_coup() -> None:
 
 
 def test_non_counter_safety() -> None:
-    game = _picked(P25, PROOF, battle=OOG, new_battle=True)
+    game = _picked(P25, PROOF, battle=OOG, fresh_hazard=True)
     rules.push(game, play(1))
     pp = game.human
     assert pp.battle == OOG and not pp.can_go
@@ -666,7 +678,7 @@ def test_fourth_safety_bonus() -> None:
 
 def test_right_of_way_on_a_stop_empties_the_battle_pile() -> None:
     # §11.16: Right of Way on a Stop leaves nothing showing, not Go.
-    game = _picked(P25, ROW, battle=STOP, new_battle=True)
+    game = _picked(P25, ROW, battle=STOP, fresh_hazard=True)
     rules.push(game, play(1))
     pp = game.human
     assert pp.battle == EMPTY and pp.can_go
@@ -683,7 +695,7 @@ def test_right_of_way_on_an_empty_pile() -> None:
 @pytest.mark.parametrize("top", [EMPTY, GAS, SPARE, REP])
 def test_right_of_way_against_a_limit_over_a_remedy_shows_go(top: int) -> None:
     # §11.16: the counter puts Go on the battle pile, the limit goes.
-    game = _picked(P25, ROW, battle=top, speed=LIMIT, new_speed=True)
+    game = _picked(P25, ROW, battle=top, speed=LIMIT, fresh_limit=True)
     rules.push(game, play(1))
     pp = game.human
     assert pp.battle == GO and pp.can_go and pp.speed == EMPTY
@@ -701,7 +713,7 @@ def test_right_of_way_against_a_limit_under_a_real_hazard() -> None:
 
 def test_right_of_way_limit_coup_on_any_new_battle_hazard() -> None:
     # §11.15: a pending new Flat Tire makes Right of Way vs a limit a coup.
-    game = _picked(P25, ROW, battle=FLAT, speed=LIMIT, new_battle=True)
+    game = _picked(P25, ROW, battle=FLAT, speed=LIMIT, fresh_hazard=True)
     rules.push(game, play(1))
     pp = game.human
     assert pp.coups[3] and pp.coup_score == 300
@@ -710,7 +722,7 @@ def test_right_of_way_limit_coup_on_any_new_battle_hazard() -> None:
 
 def test_right_of_way_coup_needs_a_counter() -> None:
     # new_speed is set but the limit is gone (End of Limit on top): no counter, no coup.
-    game = _picked(P25, ROW, battle=GO, can_go=True, speed=EOL, new_speed=True)
+    game = _picked(P25, ROW, battle=GO, can_go=True, speed=EOL, fresh_limit=True)
     rules.push(game, play(1))
     assert not any(game.human.coups)
 
@@ -731,19 +743,21 @@ def test_right_of_way_under_a_hazard_does_not_let_you_go() -> None:
 
 def test_coup_stays_possible_with_an_empty_deck() -> None:
     # §11.14: new_battle is only cleared by a successful draw.
-    game = _picked(P25, PROOF, battle=FLAT, new_battle=True, deck_count=0)
+    game = _picked(P25, PROOF, battle=FLAT, fresh_hazard=True, deck_count=0)
     assert rules.push(game, DRAW).error == "no more cards"
     rules.push(game, play(1))
     assert game.human.coups[1]
 
 
-def test_safety_play_is_counted_for_the_human_only() -> None:
+def test_a_safety_play_is_counted_by_the_other_seat() -> None:
     game = _picked(P25, TANK)
     rules.push(game, play(1))
-    assert game.num_seen[TANK] == 1
-    game = position(computer=tableau([P25, TANK, P50, P75, P100, P200, GO]), play=COMPUTER)
+    assert game.memory[COMPUTER].num_seen[TANK] == 1
+    assert game.memory[HUMAN].num_seen[TANK] == 0
+    game = position(computer=tableau([P25, TANK, P50, P75, P100, P200, GO]), to_move=COMPUTER)
     rules.push(game, play(1))
-    assert game.num_seen[TANK] == 0
+    assert game.memory[COMPUTER].num_seen[TANK] == 0
+    assert game.memory[HUMAN].num_seen[TANK] == 1
 
 
 # --------------------------------------------------------------------------
@@ -754,14 +768,21 @@ def test_play_of_an_empty_slot() -> None:
     game = position(tableau([EMPTY, EMPTY, P50, P75, P100, P200, GO]), deck_count=0)
     out = rules.push(game, play(1))
     assert out.error == "no card there" and not out.passed
-    assert game.play == HUMAN
+    assert game.to_move == HUMAN
 
 
 def test_player_with_no_cards_is_skipped() -> None:
     game = position(tableau([EMPTY] * 7), tableau([P25] * 7), deck_count=0)
-    out = rules.push(game, DRAW)
+    assert rules.phase(game) is rules.Phase.EMPTY_HAND
+    assert rules.legal_moves(game) == [rules.PASS]
+    with pytest.raises(rules.IllegalPhase):
+        rules.push(game, DRAW)
+    out = rules.push(game, rules.PASS)
     assert out.skipped and out.passed and out.error is None
-    assert game.play == COMPUTER
+    assert game.to_move == COMPUTER
+    assert rules.phase(game) is rules.Phase.MOVE
+    with pytest.raises(rules.IllegalPhase):
+        rules.push(game, rules.PASS)  # the computer has cards
 
 
 # --------------------------------------------------------------------------
@@ -879,7 +900,7 @@ def test_turning_order_on_sorts_at_once() -> None:
 
 def test_computer_hand_is_never_sorted() -> None:
     hand = [P200, GO, P25, STOP, P100, P50, P75]
-    game = position(computer=tableau(hand[:], can_go=True), play=COMPUTER)
+    game = position(computer=tableau(hand[:], can_go=True), to_move=COMPUTER)
     game.order = True
     rules.push(game, play(4))
     assert game.computer.hand == [EMPTY, GO, P25, STOP, P200, P50, P75]
@@ -917,7 +938,7 @@ def test_check_go_speed_limit_is_stricter() -> None:
     # §11.21: a Speed Limit the human may legally play does not keep the hand
     # alive when the opponent is within 50 of the end.
     game = _endgame([EMPTY] * 6 + [LIMIT], [EMPTY] * 6 + [P100], c_mileage=650, c_battle=STOP)
-    assert rules.play_error(game, HUMAN, 6) is None  # legal for the human
+    assert play_error(game, HUMAN, 6) is None  # legal for the human
     rules.check_go(game)
     assert game.finished
     game = _endgame([EMPTY] * 6 + [LIMIT], [EMPTY] * 6 + [P100], c_mileage=625, c_battle=STOP)
@@ -928,7 +949,7 @@ def test_check_go_speed_limit_is_stricter() -> None:
 def test_check_go_go_is_stricter() -> None:
     # Go keeps the hand alive only for a player who cannot go.
     game = _endgame([EMPTY] * 6 + [GO], [EMPTY] * 6 + [P200], h_battle=REP, h_can_go=True, h_played=[ROW])
-    assert rules.play_error(game, HUMAN, 6) is None  # legal, pointless
+    assert play_error(game, HUMAN, 6) is None  # legal, pointless
     rules.check_go(game)
     assert game.finished
 

@@ -10,6 +10,7 @@ import os
 import re
 import stat
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mille import cards, cli, rules, save
-from mille.state import COMPUTER, HUMAN, INITIAL_NUM_NEED, Game, Tableau
+from mille.state import COMPUTER, HUMAN, Game, Tableau
 from save_helpers import ANOTHER, EXTENSION, MOVE, REPO, SAVE_GAME, SAVES, continue_play, simulate
 
 SAMPLES = ("mid-hand", "extension", "end-of-hand")
@@ -25,20 +26,23 @@ SAMPLES = ("mid-hand", "extension", "end-of-hand")
 posix = pytest.mark.skipif(os.name != "posix", reason="POSIX file semantics")
 #: What a save holds: every field of the game but the computer's never-saved
 #: "needed" table and the generator (the players are compared field by field).
-GAME_FIELDS = tuple(name for name in Game.__slots__ if name not in ("num_need", "rng", "players"))
+GAME_FIELDS = tuple(name for name in Game.__slots__ if name not in ("rng", "players"))
 TABLEAU_FIELDS = Tableau.__slots__
+#: Version-1 files, as this program wrote them before version 2 (the samples
+#: that were in saves/): they must keep loading.
+SAVES_V1 = os.path.join(REPO, "tests", "saves_v1")
 
 
-def sample_dict(name: str = "mid-hand") -> dict:
-    with open(os.path.join(SAVES, f"{name}.json"), encoding="utf-8") as f:
+def sample_dict(name: str = "mid-hand", *, v1: bool = False) -> dict:
+    with open(os.path.join(SAVES_V1 if v1 else SAVES, f"{name}.json"), encoding="utf-8") as f:
         return json.load(f)
 
 
 def assert_same_game(a: Game, b: Game) -> None:
-    """Field by field, except num_need and rng (not saved, as in the original)."""
+    """Field by field, except the generator (not saved, as in the original)."""
     for name in GAME_FIELDS:
         assert getattr(a, name) == getattr(b, name), name
-        assert type(getattr(a, name)) is type(getattr(b, name)) or name == "window", name
+        assert type(getattr(a, name)) is type(getattr(b, name)), name
     for pa, pb in zip(a.players, b.players, strict=True):
         for name in TABLEAU_FIELDS:
             assert getattr(pa, name) == getattr(pb, name), name
@@ -56,11 +60,11 @@ def assert_same_game(a: Game, b: Game) -> None:
 
 def test_the_file_uses_card_names_and_null_for_empty():
     d = sample_dict("mid-hand")
-    assert d["format"] == "bsd-mille-save" and d["version"] == 1
+    assert d["format"] == "bsd-mille-save" and d["version"] == 2
     assert sorted(d["deck"]) == sorted(cards.NAMES[c] for c in cards.INITIAL_DECK)
     hand = d["players"][0]["hand"]
     assert hand[0] is None and all(isinstance(c, str) for c in hand[1:])
-    assert set(d["numseen"]) == set(cards.NAMES)
+    assert set(d["memory"][0]["num_seen"]) == set(cards.NAMES) == set(d["memory"][1]["num_seen"])
     assert list(d["players"][0]["safety"]) == ["Extra Tank", "Puncture Proof", "Driving Ace", "Right of Way"]
     assert list(d["players"][0]["nummiles"]) == ["25", "50", "75", "100", "200"]
     assert "num_need" not in json.dumps(d) and "numneed" not in json.dumps(d)
@@ -68,9 +72,10 @@ def test_the_file_uses_card_names_and_null_for_empty():
 
 def test_the_documentation_describes_every_field():
     doc = Path(REPO, "docs", "save-format.md").read_text(encoding="utf-8")
-    d = sample_dict()
-    for name in list(d) + list(d["players"][0]):
-        assert f"`{name}`" in doc, name
+    for d in (sample_dict(), sample_dict(v1=True)):
+        for name in list(d) + list(d["players"][0]):
+            assert f"`{name}`" in doc, name
+    assert "`num_seen`" in doc and "`num_gos`" in doc
 
 
 def test_the_documented_example_is_the_mid_hand_sample():
@@ -91,35 +96,45 @@ def test_to_dict_is_plain_json():
     assert text.endswith("\n") and max(len(line) for line in text.splitlines()) <= 110
 
 
-def test_stale_end_of_hand_flag_is_not_written():
-    """on_exit is only meaningful at the end-of-hand prompts (see to_dict)."""
+def test_the_end_of_hand_flag_is_the_finished_flag():
+    """The original's On_exit is not written: a finished hand restores to a new deal."""
     game = Game()
     game.rng.seed(3)
     rules.start_hand(game)
-    game.on_exit = True
-    assert save.to_dict(game)["on_exit"] is False
-    game.finished = True
-    assert save.to_dict(game)["on_exit"] is True
+    assert "on_exit" not in save.to_dict(game)
+    assert save.to_dict(game)["finished"] is False
 
 
+@pytest.mark.parametrize("v1", [False, True], ids=["v2", "v1"])
 @pytest.mark.parametrize("name", SAMPLES)
-def test_sample_saves_load(name):
-    loaded = save.read_game(os.path.join(SAVES, f"{name}.json"))
+def test_sample_saves_load(name, v1):
+    loaded = save.read_game(os.path.join(SAVES_V1 if v1 else SAVES, f"{name}.json"))
     game = loaded.game
-    assert not loaded.pending_extension
+    assert loaded.version == (1 if v1 else 2)
+    assert game.pending_extension is None and loaded.computer == "bsd" and loaded.window == 0
     assert sorted(game.deck) == sorted(cards.INITIAL_DECK)
-    assert game.num_need == list(INITIAL_NUM_NEED)
     if name == "mid-hand":
-        assert not game.finished and not game.on_exit and game.end == 700 and game.play == HUMAN
+        assert not game.finished and game.trip_length == 700 and game.to_move == HUMAN
         assert min(p.mileage for p in game.players) > 0
     elif name == "extension":
-        assert not game.finished and not game.on_exit and game.end == 1000 and game.play == HUMAN
+        assert not game.finished and game.trip_length == 1000 and game.to_move == HUMAN
         assert game.deck_count > 0
     else:
-        assert game.finished and game.on_exit
+        assert game.finished
+    for seat in (HUMAN, COMPUTER):  # every seat has seen exactly what is not hidden from it
+        hidden = Counter(game.hidden_cards(seat))
+        assert game.memory[seat].num_seen[: cards.NUM_CODES] == [
+            cards.COPIES[c] - hidden[c] for c in range(cards.NUM_CODES)
+        ]
     # The file is exactly what the writer makes of the game it holds.
-    with open(os.path.join(SAVES, f"{name}.json"), encoding="utf-8") as f:
-        assert f.read() == save.dumps(game, loaded.pending_extension)
+    if not v1:
+        with open(os.path.join(SAVES, f"{name}.json"), encoding="utf-8") as f:
+            assert f.read() == save.dumps(game, loaded.window, loaded.computer)
+    # A version-1 game plays on, and saves as version 2.
+    again = save.loads(save.dumps(game))
+    assert again.version == 2
+    assert_same_game(again.game, game)
+    assert len(continue_play(game, 5, 40)) == 40
 
 
 def test_sample_generator_is_deterministic_and_finds_each_kind():
@@ -136,8 +151,8 @@ def test_sample_generator_is_deterministic_and_finds_each_kind():
 # Round trips over simulated games
 
 
-def _round_trip(game: Game, pending: bool) -> save.LoadedGame:
-    return save.loads(save.dumps(game, pending).encode("utf-8"))
+def _round_trip(game: Game, window: int = 0, computer: str = "bsd") -> save.LoadedGame:
+    return save.loads(save.dumps(game, window, computer).encode("utf-8"))
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -153,17 +168,16 @@ def test_round_trip_and_identical_continuation(seed, hands, mix, pick, order, wi
     points = simulate(seed, hands=hands, mix=mix)
     point = points[int(pick * len(points))]
     original = point.game
-    if point.kind == MOVE:  # the player may have toggled these at any time
+    if point.kind == MOVE:  # the player may have toggled this at any time
         original.order = order
-        original.window = window
-    loaded = _round_trip(original, point.pending)
-    assert loaded.pending_extension == point.pending
+    computer = ("bsd", "expert")[seed % 2]
+    loaded = _round_trip(original, window, computer)
+    assert (loaded.window, loaded.computer) == (window, computer)
+    assert (loaded.game.pending_extension is not None) == point.pending
     assert_same_game(loaded.game, original)
-    assert loaded.game.num_need == list(INITIAL_NUM_NEED)
-    # Play goes on identically (same generator seed, same needs table).
-    loaded.game.num_need = original.num_need[:]
-    ours = continue_play(loaded.game, loaded.pending_extension, seed ^ 0x5A5A, 80)
-    theirs = continue_play(original.copy(), point.pending, seed ^ 0x5A5A, 80)
+    # Play goes on identically (same generator seed, fresh players).
+    ours = continue_play(loaded.game, seed ^ 0x5A5A, 80)
+    theirs = continue_play(original.copy(), seed ^ 0x5A5A, 80)
     assert ours == theirs
 
 
@@ -175,8 +189,8 @@ def test_every_save_point_of_many_games_round_trips():
         for point in simulate(seed, hands=hands, mix=(0.0, 0.6, 1.0)[seed % 3]):
             if point.kind == MOVE and point.index % 4:
                 continue
-            loaded = save.from_dict(save.to_dict(point.game, point.pending))
-            assert save.to_dict(loaded.game, loaded.pending_extension) == save.to_dict(point.game, point.pending)
+            loaded = save.from_dict(save.to_dict(point.game))
+            assert save.to_dict(loaded.game) == save.to_dict(point.game)
             kinds[point.kind] = kinds.get(point.kind, 0) + 1
     assert kinds[MOVE] > 10_000 and kinds[ANOTHER] == games * hands
     assert kinds[EXTENSION] > 100 and kinds[SAVE_GAME] > 100
@@ -186,8 +200,8 @@ def test_every_save_point_of_many_games_round_trips():
 # Validation messages
 
 
-def _mutated(fn, name: str = "mid-hand") -> str:
-    d = sample_dict(name)
+def _mutated(fn, name: str = "mid-hand", *, v1: bool = True) -> str:
+    d = sample_dict(name, v1=v1)
     fn(d)
     with pytest.raises(save.SaveError) as info:
         save.from_dict(json.loads(json.dumps(d)))
@@ -228,7 +242,7 @@ def _undealt_card_in_hand(d):
 
 CASES = [
     (_set(["format"], "other"), "not a mille save file"),
-    (_set(["version"], 2), "unsupported save format version 2 (this mille reads version 1)"),
+    (_set(["version"], 3), "unsupported save format version 3 (this mille reads versions 1 and 2)"),
     (_set(["version"], True), "unsupported save format version true"),
     (_delete(["deck"]), 'missing field "deck"'),
     (_set(["extra"], 1), 'unknown field "extra"'),
@@ -274,7 +288,46 @@ CASES = [
 
 @pytest.mark.parametrize(("mutate", "expected"), CASES)
 def test_bad_fields_give_one_clear_line(mutate, expected):
+    """Version 1 (the old samples): every field checked as before."""
     assert expected in _mutated(mutate)
+
+
+CASES_V2 = [
+    (_set(["version"], 0), "unsupported save format version 0"),
+    (_delete(["memory"]), 'missing field "memory"'),
+    (_set(["on_exit"], True), 'unknown field "on_exit"'),
+    (_set(["computer"], "os:system"), 'computer: "os:system" (must be one of "bsd", "expert")'),
+    (_set(["trip_length"], 800), "trip_length: must be 700 or 1000, not 800"),
+    (_set(["to_move"], True), "to_move: must be 0 or 1, not true"),
+    (_set(["hand_starter"], 2), "hand_starter: must be 0 or 1, not 2"),
+    (_set(["pending_extension"], 7), "pending_extension: 7 is out of range (0..6)"),
+    (_set(["pending_extension"], True), "pending_extension: must be a whole number, not true"),
+    (_set(["memory"], [{}]), "memory: must have 2 entries, not 1"),
+    (_delete(["memory", 1, "num_gos"]), 'memory[1]: missing field "num_gos"'),
+    (_set(["memory", 0, "num_seen", "Go"], 15), 'memory[0].num_seen["Go"]: 15 is out of range (0..14)'),
+    (_set(["players", 0, "safety", "Extra Tank"], 1), "1 (in hand) is not recorded from version 2 on"),
+    (_set(["players", 0, "fresh_hazard"], 1), "players[0].fresh_hazard: must be true or false, not 1"),
+    (_set(["players", 1, "hand_total"], 3), "players[1].hand_total: 3 is not a multiple of 25"),
+]
+
+
+@pytest.mark.parametrize(("mutate", "expected"), CASES_V2)
+def test_bad_version_2_fields_give_one_clear_line(mutate, expected):
+    assert expected in _mutated(mutate, v1=False)
+
+
+def test_version_2_consistency_checks():
+    def seen_by_human(d):
+        comp = [c for c in d["players"][1]["hand"] if c]
+        d["memory"][0]["num_seen"][comp[0]] = cards.COPIES[cards.BY_NAME[comp[0]]]
+
+    assert "memory[0].num_seen" in _mutated(seen_by_human, v1=False)
+    assert "can have been seen" in _mutated(seen_by_human, v1=False)
+
+    def pending_without_700(d):
+        d["pending_extension"] = 1
+
+    assert "not at the Extension? question" in _mutated(pending_without_700, v1=False)
 
 
 def _consistency(fn) -> str:
@@ -314,6 +367,7 @@ def test_consistency_checks():
         _player(d)["total"] += 25
 
     assert "hand_tot: " in _consistency(wrong_hand_total)
+    assert "hand_total: " in _mutated(wrong_hand_total_v2, v1=False)
 
     def huge_total(d):
         _player(d)["total"] += 5000
@@ -341,6 +395,12 @@ def test_consistency_checks():
         d["pending_extension"] = True
 
     assert "pending_extension: true" in _consistency(pending)
+
+    def pending_on_the_computers_move(d):
+        d["pending_extension"] = True
+        d["play"] = 1
+
+    assert "not at the Extension? question" in _consistency(pending_on_the_computers_move)
 
     def stale_exit(d):
         d["on_exit"] = True
@@ -427,6 +487,11 @@ def test_bad_bytes(tmp_path, data, expected):
         save.read_game(str(path))
     assert expected in str(info.value)
     assert "\n" not in str(info.value)
+
+
+def wrong_hand_total_v2(d):
+    d["players"][0]["hand_total"] += 25
+    d["players"][0]["total"] += 25
 
 
 def test_brackets_inside_strings_do_not_count_as_nesting():
@@ -666,6 +731,6 @@ def test_loaded_game_plays_with_fresh_needs_table():
     loaded = save.read_game(os.path.join(SAVES, "mid-hand.json"))
     game = loaded.game
     game.rng.seed(9)
-    states = continue_play(game.copy(), False, 9, 50)
+    states = continue_play(game.copy(), 9, 50)
     assert len(states) == 50
     assert game.players[COMPUTER].hand != [cards.EMPTY] * cards.HAND_SIZE

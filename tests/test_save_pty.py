@@ -99,7 +99,7 @@ def test_restore_end_of_hand_sample_deals_a_new_hand(tmp_path):
 
 def test_restore_end_of_hand_lets_you_start_as_the_original_does():
     game = save.read_game(os.path.join(SAVES, "end-of-hand.json")).game
-    assert game.play == COMPUTER  # the computer would move first if `play` were used
+    assert game.to_move == COMPUTER  # the computer would move first if `play` were used
     with mille(os.path.join(SAVES, "end-of-hand.json"), "--seed", "1") as s:
         snap = s.start()
     assert snap.screen[6][22:24] == "89"  # nobody has drawn yet: you move first
@@ -122,7 +122,7 @@ def test_hangup_saves_and_the_file_restores_the_same_board(tmp_path, sig):
     assert os.path.basename(path).startswith("hangup-")
     assert (os.stat(state / "mille").st_mode & 0o777) == 0o700
     loaded = save.read_game(path)
-    assert not loaded.game.on_exit and loaded.game.play == HUMAN
+    assert not loaded.game.finished and loaded.game.to_move == HUMAN
     with mille(path, "--seed", "7", env=env, cwd=str(tmp_path)) as s:
         restored = s.start()
     assert board_rows(restored.screen) == board_rows(before.screen)
@@ -133,12 +133,12 @@ def test_hangup_saves_and_the_file_restores_the_same_board(tmp_path, sig):
 
 def test_bad_file_leaves_the_terminal_alone(tmp_path):
     bad = tmp_path / "bad.json"
-    bad.write_text('{"format": "bsd-mille-save", "version": 1, "deck": []}')
+    bad.write_text('{"format": "bsd-mille-save", "version": 2, "deck": []}')
     with mille(str(bad), cwd=str(tmp_path)) as s:
         snap = s.start()
     assert snap.exited and snap.rc == 1
     text = "".join(snap.screen).rstrip()  # a long line wraps at column 80
-    assert text == f'mille: {bad}: missing field "finished"'
+    assert text == f'mille: {bad}: missing field "computer"'
     assert s.total_bytes == len(text) + 2  # the line and its CR LF, nothing else
 
 
@@ -147,20 +147,15 @@ def test_restore_at_extension_asks_again(tmp_path):
     from save_helpers import extension_position
 
     game, move = extension_position()
-    taken: list[Game] = []
-
-    def ask(g: Game, slot: int) -> bool:  # as the front end saves at the question
-        taken.append(rules.extension_snapshot(g, slot))
-        return False
-
-    rules.push(game, move, ask)
-    [snapshot] = taken
-    save.write_game(str(tmp_path / "x.json"), snapshot, True)
+    rules.push(game, move)  # the game now holds the question, as the front end saves it
+    assert game.pending_extension == move.slot
+    snapshot = game.copy()
+    save.write_game(str(tmp_path / "x.json"), snapshot)
     with mille("x.json", "--seed", "3", cwd=str(tmp_path)) as s:
         snap = s.start()
         lines = snap.screen
         assert lines[10][20:31] == "Extension? " and snap.cursor == [10, 31]
-        assert lines[1][61:65] == " 700"  # the card is counted and gone from the hand
+        assert lines[1][61:65] == " 700"  # the card is counted (and still in the hand)
         for slot in range(cards.HAND_SIZE):
             assert lines[6 + slot][2:20].rstrip() == cards.name(snapshot.players[HUMAN].hand[slot])
         snap = s.step("y")

@@ -62,7 +62,7 @@ def test_save_at_the_move_prompt_writes_the_file_and_shows_name_and_date():
     assert vt.lines()[10][20:29] == ">>:Move: "  # the move prompt is back
     assert vt.cursor == (10, 29)
     loaded = save.read_game("g1")
-    assert not loaded.pending_extension
+    assert loaded.game.pending_extension is None
     assert save.to_dict(loaded.game) == save.to_dict(app.game)
     assert oct(os.stat("g1").st_mode & 0o777) == oct(0o666 & 0o644 & ~_umask())
 
@@ -181,8 +181,8 @@ def test_save_at_another_hand_then_no_exits_without_asking_save_game():
     assert prompt_line(vt) == "Another hand? N"
     assert "Save game?" not in "".join(vt.lines())
     loaded = save.read_game("e1")
-    assert loaded.game.on_exit and loaded.game.finished
-    assert not loaded.pending_extension
+    assert loaded.game.finished
+    assert loaded.game.pending_extension is None
 
 
 def test_save_game_yes_with_an_empty_name_goes_on_with_another_hand():
@@ -203,11 +203,11 @@ def test_save_game_yes_with_a_name_saves_and_exits():
     assert status == 0
     assert re.fullmatch(rf"e2 \[{DATE}\]", error_line(vt))
     loaded = save.read_game("e2").game
-    assert loaded.on_exit and loaded.finished
+    assert loaded.finished
 
 
 def test_save_at_extension_holds_the_completed_move_and_asks_again_on_restore():
-    """§12.3: our Extension? save is consistent; the restore asks again."""
+    """§12.3: our Extension? save is consistent (the game holds the question); the restore asks again."""
     game, keys = _finish_keys()
     slot = int(keys[1:2])
     card = game.players[HUMAN].hand[slot]
@@ -216,12 +216,12 @@ def test_save_at_extension_holds_the_completed_move_and_asks_again_on_restore():
     assert prompt_line(vt) == "Extension?"
     assert re.fullmatch(rf"x1 \[{DATE}\]", error_line(vt))
     loaded = save.read_game("x1")
-    assert loaded.pending_extension
     saved = loaded.game
+    assert saved.pending_extension == slot
     human = saved.players[HUMAN]
     assert human.mileage == mileage + cards.MILES[card] == 700
-    assert saved.end == 700 and not saved.finished and saved.play == HUMAN
-    assert sum(1 for c in human.hand if c == card) == sum(1 for c in game.players[HUMAN].hand if c == card) - 1
+    assert saved.trip_length == 700 and not saved.finished and saved.to_move == HUMAN
+    assert human.hand[slot] == card  # counted, still in the hand, as the original has it
 
     # Restored: the question comes back; yes extends the trip to 1000.
     vt, app, _ = play(
@@ -230,15 +230,14 @@ def test_save_at_extension_holds_the_completed_move_and_asks_again_on_restore():
         restore=True,
         from_file="x1",
         restore_banner="x1 [then]",
-        pending_extension=True,
     )
-    assert app.game.end == 1000
+    assert app.game.trip_length == 1000
     assert vt.lines()[4][9:18] == "Extension"
     assert app.game.players[HUMAN].mileage >= 700
 
     # Restored again and answered no: the hand ends with the trip bonus.
-    vt, app, _ = play(b"n", save.read_game("x1").game, restore=True, from_file="x1", pending_extension=True)
-    assert app.game.finished and app.game.end == 700
+    vt, app, _ = play(b"n", save.read_game("x1").game, restore=True, from_file="x1")
+    assert app.game.finished and app.game.trip_length == 700
     assert prompt_line(vt) == "Another hand?"
     assert vt.lines()[5][62:64] == "40"  # Trip Completed, your column
 
@@ -250,46 +249,45 @@ def test_save_from_really_in_a_restored_end_of_hand_game_keeps_the_hand():
     play(keys + b"n" + b"se1\r" + b"n", game, restore=True)
     restored = save.read_game("e1").game
     _, app, _ = play(b"qsy", restored, restore=True, from_file="e1")
-    assert app.game.on_exit  # the app's flag is still set, as in the original
     again = save.read_game("e1").game
-    assert not again.on_exit and not again.finished
+    assert not again.finished
     assert save.to_dict(again)["deck"] == save.to_dict(app.game)["deck"]
 
 
 def test_hangup_saves_to_the_state_directory_and_exits_1(tmp_path):
     game = new_game_dealt(11)
-    saved: list[tuple[str, Game, bool]] = []
+    saved: list[tuple[str, Game]] = []
 
-    def hangup_saver(snapshot: Game, pending: bool) -> None:
+    def hangup_saver(snapshot: Game, window: int, computer: str) -> None:
         path = str(save.hangup_path())
-        save.write_game(path, snapshot, pending)
-        saved.append((path, snapshot, pending))
+        save.write_game(path, snapshot, window, computer)
+        saved.append((path, snapshot))
 
     vt = VirtualTerminal([ord("p"), HANGUP])
     app = MilleApp(vt, game, save_writer=save.write_game, hangup_saver=hangup_saver)
     assert app.run(restore=True) == 1
-    [(path, _, pending)] = saved
+    [(path, snapshot)] = saved
     assert re.search(r"/state/mille/hangup-\d{8}-\d{6}\.json$", path)
     loaded = save.read_game(path)
     assert save.to_dict(loaded.game) == save.to_dict(app.game)
     assert loaded.game.players[HUMAN].hand[0] != cards.EMPTY  # after the draw
-    assert not pending
+    assert snapshot.pending_extension is None
 
 
 def test_hangup_at_extension_saves_the_pending_question():
     game, keys = _finish_keys()
     saved: list[str] = []
 
-    def hangup_saver(snapshot: Game, pending: bool) -> None:
+    def hangup_saver(snapshot: Game, window: int, computer: str) -> None:
         path = str(save.hangup_path())
-        save.write_game(path, snapshot, pending)
+        save.write_game(path, snapshot, window, computer)
         saved.append(path)
 
     vt = VirtualTerminal(list(keys) + [HANGUP])
     app = MilleApp(vt, game, save_writer=save.write_game, hangup_saver=hangup_saver)
     assert app.run(restore=True) == 1
     loaded = save.read_game(saved[0])
-    assert loaded.pending_extension
+    assert loaded.game.pending_extension is not None
     assert loaded.game.players[HUMAN].mileage == 700
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine_helpers import COMPUTER, EMPTY, HUMAN, C, Game, play, position, rules, tableau
+from engine_helpers import COMPUTER, EMPTY, HUMAN, C, Game, play, position, push_answering, rules, tableau
 from mille import scoring
 from mille.scoring import Bonuses, end_of_hand_bonuses, recompute_hand_total
 
@@ -16,7 +16,7 @@ def test_amounts() -> None:
 
 
 def _finish(game: Game, slot: int = 0, extend: bool = False) -> None:
-    out = rules.push(game, play(slot), lambda g, s: extend)
+    out = push_answering(game, play(slot), extend)
     assert out.error is None
 
 
@@ -26,7 +26,7 @@ def _at(mileage: int, *, end: int = 700, deck_count: int = 30, nummiles: list[in
     me = tableau(hand, can_go=True, mileage=mileage, nummiles=nummiles or [0, 0, 0, mileage // 100, 0])
     other = tableau([C.MILES_25] * 7, mileage=opp_mileage)
     players = (me, other) if mover == HUMAN else (other, me)
-    return position(*players, play=mover, deck_count=deck_count, end=end)
+    return position(*players, to_move=mover, deck_count=deck_count, trip_length=end)
 
 
 @pytest.mark.parametrize(
@@ -62,8 +62,10 @@ def test_bonuses_are_applied_once() -> None:
     game = _at(600)
     _finish(game)
     total = game.human.total
-    # Further (failed) moves after the end add nothing.
-    rules.push(game, play(0))
+    # No move is taken after the end, so nothing can be added twice.
+    assert rules.phase(game) is rules.Phase.HAND_OVER and rules.legal_moves(game) == []
+    with pytest.raises(rules.IllegalPhase):
+        rules.push(game, play(0))
     assert game.human.total == total
 
 

@@ -18,10 +18,12 @@ from typing import Any
 
 import pytest
 
-from engine_helpers import COMPUTER, EMPTY, HUMAN, C, Game, KeyDriver, SafetyStatus, new_game, rules
+from engine_helpers import COMPUTER, EMPTY, HUMAN, C, Game, KeyDriver, SafetyStatus, rules
 from mille import sim
-from mille.computer import decide, would_extend
-from mille.rules import MoveType
+from mille.observation import Observation, observe
+from mille.players.bsd import BsdPlayer
+from mille.rng import GlibcRandom
+from mille.rules import Move, MoveType
 from mille.sim import Simulator, Step
 
 GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden_engine")
@@ -132,97 +134,85 @@ def _state(game: Game) -> tuple[Any, ...]:
         game.deck[:],
         game.deck_count,
         game.discard,
-        [(pp.hand[:], pp.battle, pp.speed, pp.can_go, pp.new_battle, pp.new_speed, pp.safety[:], pp.coups[:],
+        [(pp.hand[:], pp.battle, pp.speed, pp.can_go, pp.fresh_hazard, pp.fresh_limit, pp.safety[:], pp.coups[:],
           pp.nummiles[:], pp.mileage, pp.hand_total, pp.total) for pp in game.players],
-        game.end,
+        game.trip_length,
         game.finished,
-        game.play,
-        game.hand_start,
-        game.num_seen[:],
-        game.num_gos,
+        game.to_move,
+        game.hand_starter,
+        game.memory[0].num_seen[:],
+        game.memory[0].num_gos,
+        game.memory[1].num_seen[:],
+        game.memory[1].num_gos,
     )  # fmt: skip
 
 
 def _human_to_move(seed: int) -> Simulator:
-    """A simulator at a human decision with some history (and a safety held)."""
+    """A simulator at a human decision with some history."""
     s = Simulator(seed)
     s.play_hand()
     s.play_hand()
     rules.start_hand(s.game)
-    s._mirror_deal()
-    while s.game.play != HUMAN:
+    while s.game.to_move != HUMAN or rules.phase(s.game) is not rules.Phase.MOVE:
         s.step()
     return s
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
-def test_mirror_decision_leaves_the_game_as_it_was(seed: int) -> None:
-    s = _human_to_move(seed)
-    game = s.game
-    players, num_seen, num_need, rng = game.players, game.num_seen, game.num_need, game.rng
-    human_safety = game.human.safety
-    before = _state(game)
-    need_before = game.num_need[:]
-    rng_before = game.rng.getstate()
-    s.decide_for(HUMAN)
-    assert _state(game) == before
-    assert game.players is players and game.players[0] is players[0]
-    assert game.num_seen is num_seen and game.num_need is num_need and game.rng is rng
-    assert game.human.safety is human_safety
-    # The computer's never-reset table and the game's generator are untouched.
-    assert game.num_need == need_before
-    assert game.rng.getstate() == rng_before
-
-
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6, 7, 8])
-def test_mirror_decision_is_decide_on_the_swapped_game(seed: int) -> None:
-    # What "the BSD strategy in the human seat" means, spelled out: decide()
-    # on a copy with the tableaus swapped, the mover in the computer's seat,
-    # the human seat's own tables and dice, and its held safeties marked as
-    # in hand.
+def test_bsd_decides_for_either_seat_from_that_seats_memory(seed: int) -> None:
+    # The same procedure from the human seat: with the two seats swapped
+    # (tableaus and memories), the computer seat sees what the human seat saw
+    # and, with the same dice and num_need, decides the same.
     s = _human_to_move(seed)
     game = s.game
-    mirror = game.copy()
-    human, comp = mirror.players
-    for c in human.hand:
-        if c >= C.SAFETY_BASE and human.safety[c - C.SAFETY_BASE] == SafetyStatus.UNKNOWN:
-            human.safety[c - C.SAFETY_BASE] = SafetyStatus.IN_HAND
-    mirror.players = [comp, human]
-    mirror.play = COMPUTER
-    mirror.num_seen = s.mirror.num_seen[:]
-    mirror.num_gos = s.mirror.num_gos
-    mirror.num_need = s.mirror.num_need[:]
-    mirror.rng = s.mirror_rng.copy()
-    expected = decide(mirror)
-    assert s.decide_for(HUMAN) == expected
-    assert s.mirror.num_need == mirror.num_need  # bumped the same way
-    assert s.mirror_rng.getstate() == mirror.rng.getstate()
+    swapped = game.copy()
+    swapped.players.reverse()
+    swapped.memory.reverse()
+    swapped.to_move = COMPUTER
+    swapped.hand_starter = 1 - game.hand_starter
+    a, b = BsdPlayer(), BsdPlayer()
+    dice_a, dice_b = GlibcRandom(seed), GlibcRandom(seed)
+    before = game.copy()
+    assert a.decide(observe(game, HUMAN), dice_a) == b.decide(observe(swapped, COMPUTER), dice_b)
+    assert a.num_need == b.num_need and dice_a == dice_b
+    assert game == before  # deciding changed nothing in the game
 
 
-def test_mirror_tables_at_the_deal() -> None:
-    # The human seat counts its own dealt cards; num_gos only when it starts.
-    for seed in (4242, 5814, 1, 42):
-        for starter in (HUMAN, COMPUTER):
-            s = Simulator(seed)
-            s.game.hand_start = 1 - starter
-            rules.start_hand(s.game)
-            s._mirror_deal()
-            twin = new_game(seed)
-            twin.hand_start = 1 - starter
-            rules.start_hand(twin)
-            # The mirror of a deal: swap the roles and deal the same cards.
-            assert twin.human.hand == s.game.human.hand
-            seen = [0] * 20
-            for c in s.game.human.hand[1:]:
-                seen[c] += 1
-            assert s.mirror.num_seen == seen
-            swapped = new_game(0)
-            swapped.play = COMPUTER if starter == HUMAN else HUMAN
-            for c in s.game.human.hand[1:]:
-                rules.account(swapped, c)
-            assert s.mirror.num_gos == swapped.num_gos
-            if starter == COMPUTER:
-                assert s.mirror.num_gos == 0
+def test_a_protocol_player_sits_in_either_seat() -> None:
+    # A player written against the protocol alone: it sees an Observation
+    # and answers one of its legal moves.
+    class Greedy:
+        def __init__(self) -> None:
+            self.asked = 0
+            self.extensions = 0
+
+        def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
+            self.asked += 1
+            assert observation.to_move == observation.seat
+            assert observation.opponent.hand == [EMPTY] * 7
+            moves = observation.legal_moves()
+            if observation.phase is rules.Phase.EXTENSION:
+                self.extensions += 1
+                return rules.NO_EXTENSION
+            plays = [m for m in moves if m.kind is MoveType.PLAY]
+            return plays[-1] if plays else moves[-1]
+
+    for seats in ((Greedy(), BsdPlayer()), (BsdPlayer(), Greedy())):
+        s = Simulator(5, players=seats)  # type: ignore[arg-type]
+        s.run(30)
+        greedy = next(p for p in seats if isinstance(p, Greedy))
+        assert greedy.asked > 300
+        assert s.summary.hands == 30
+
+
+def test_an_illegal_move_is_reported() -> None:
+    class Cheat:
+        def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
+            return rules.Move(MoveType.PLAY, 3) if observation.phase is rules.Phase.MOVE else rules.EXTEND
+
+    s = Simulator(3, players=(Cheat(), BsdPlayer()))  # type: ignore[arg-type]
+    with pytest.raises(sim.SimulationError, match="human"):
+        s.run(5)
 
 
 def test_human_seat_does_not_consume_the_games_generator() -> None:
@@ -230,27 +220,19 @@ def test_human_seat_does_not_consume_the_games_generator() -> None:
     # computer deciding as usual, gives the same game: the game's generator
     # saw only the shuffle and the computer's rolls.
     keys: list[str] = []
-    asked: list[bool] = []
 
-    class Recorder(Simulator):
-        def _decide_extension(self, game: Game, slot: int) -> bool:
-            answer = super()._decide_extension(game, slot)
-            if game.play == HUMAN:
-                asked.append(answer)
-            return answer
-
-    def observe(game: Game, step: Step) -> None:
+    def watch(game: Game, step: Step) -> None:
         if step.player != HUMAN:
             return
-        move = step.decision.move
+        move = step.move
         if move.kind is MoveType.DRAW:
             keys.append("p")
+        elif move.kind is MoveType.EXTEND or move.kind is MoveType.NO_EXTENSION:
+            keys.append("y" if move.kind is MoveType.EXTEND else "n")
         else:
             keys.append(("u" if move.kind is MoveType.PLAY else "d") + str(move.slot) + " ")
-        while asked:
-            keys.append("y" if asked.pop() else "n")
 
-    s = Recorder(77, observer=observe)
+    s = Simulator(77, observer=watch)
     for hand in range(8):
         if hand:
             keys.append("y")  # Another hand? / Another game?
@@ -262,22 +244,18 @@ def test_human_seat_does_not_consume_the_games_generator() -> None:
         rules.settle_game(driver.game)
     assert _state(driver.game) == _state(s.game)
     assert driver.game.rng.getstate() == s.game.rng.getstate()
-    assert driver.game.num_need == s.game.num_need
+    assert driver.computer.num_need == s.players[COMPUTER].num_need  # type: ignore[attr-defined]
     assert driver.hands_done == 8
 
 
-def test_extension_decisions_use_would_extend_for_both_seats() -> None:
+def test_extension_decisions_are_asked_of_both_seats() -> None:
     calls: list[tuple[int, bool]] = []
 
-    class Spy(Simulator):
-        def _decide_extension(self, game: Game, slot: int) -> bool:
-            answer = super()._decide_extension(game, slot)
-            calls.append((game.play, answer))
-            if game.play == COMPUTER:
-                assert answer == would_extend(game)
-            return answer
+    def watch(game: Game, step: Step) -> None:
+        if step.move.kind is MoveType.EXTEND or step.move.kind is MoveType.NO_EXTENSION:
+            calls.append((step.player, step.move.kind is MoveType.EXTEND))
 
-    s = Spy(2)
+    s = Simulator(2, observer=watch)
     for _ in range(60):
         s.play_hand()
     assert {who for who, _ in calls} == {HUMAN, COMPUTER}
@@ -332,7 +310,7 @@ def engine_screen(game: Game, *, finished: bool) -> dict[str, Any]:
     shown: dict[str, Any] = {
         "hand": [C.name(c) for c in game.human.hand],
         "deck": game.deck_count,
-        "extension": game.end == 1000,
+        "extension": game.trip_length == 1000,
     }
     for who, pp in (("you", game.human), ("comp", game.computer)):
         shown[who] = {
@@ -425,7 +403,7 @@ def test_appendix_a_vector() -> None:
     assert game.deck_count == 43
     assert game.discard == C.MILES_75
     driver.send("y")
-    assert game.hand_start == COMPUTER
+    assert game.hand_starter == COMPUTER
     assert game.discard == C.MILES_25  # the computer drew and discarded a 25
     assert [C.name(c) for c in game.human.hand] == ["", "Repairs", "Go", "Out of Gas", "25", "Go", "End of Limit"]
     assert sorted(C.name(c) for c in game.computer.hand if c != EMPTY) == sorted(

@@ -79,8 +79,8 @@ def check_invariants(game: Game) -> None:
         want = scoring.recompute_hand_total(game, p)
         if pp.hand_total != want:
             raise FuzzError(f"player {p} hand total {pp.hand_total}, recomputed {want}")
-        if pp.mileage > game.end:
-            raise FuzzError(f"player {p} mileage {pp.mileage} > {game.end}")
+        if pp.mileage > game.trip_length:
+            raise FuzzError(f"player {p} mileage {pp.mileage} > {game.trip_length}")
         if pp.mileage != sum(n * m for n, m in zip(pp.nummiles, (25, 50, 75, 100, 200))):
             raise FuzzError(f"player {p} mileage {pp.mileage} != its cards {pp.nummiles}")
 
@@ -202,17 +202,17 @@ class FakeStore:
         self.hangups = 0
         self.last: dict[str, Any] | None = None
 
-    def write(self, name: str, game: Game, pending: bool) -> None:
+    def write(self, name: str, game: Game, window: int, computer: str) -> None:
         check_invariants(game)
         if self.rng.random() < 0.2:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         self.saves += 1
-        self.last = json.loads(json.dumps(save.to_dict(game, pending)))
+        self.last = json.loads(json.dumps(save.to_dict(game, window, computer)))
 
-    def hangup(self, game: Game, pending: bool) -> None:
+    def hangup(self, game: Game, window: int, computer: str) -> None:
         check_invariants(game)
         self.hangups += 1
-        self.last = json.loads(json.dumps(save.to_dict(game, pending)))
+        self.last = json.loads(json.dumps(save.to_dict(game, window, computer)))
 
 
 def play(seed: int, vt: FuzzTerminal, app: MilleApp, restore: bool = False) -> int:
@@ -249,7 +249,7 @@ def fuzz_game(seed: int, budget: int) -> dict[str, Any]:
             hangup_saver=store.hangup,
             from_file="fuzz.save",
             restore_banner="fuzz.save [Sat Nov 21 14:32:29 2026]",
-            pending_extension=loaded.pending_extension,
+            window=loaded.window,
         )
         play(seed, vt2, app2, restore=True)
         restored = 1

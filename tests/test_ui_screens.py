@@ -834,33 +834,34 @@ def test_long_file_names_stay_on_the_prompt_line(tmp_path: Any, monkeypatch: pyt
 
 
 def test_hangup_saves_and_exits_1() -> None:
-    saved: list[tuple[Any, bool]] = []
+    saved: list[tuple[Any, int, str]] = []
     vt = VirtualTerminal()
     vt.feed(b"p")
     vt.keys.append(HANGUP)
-    app = MilleApp(vt, H.new_game(5), hangup_saver=lambda g, pending: saved.append((g, pending)))
+    app = MilleApp(vt, H.new_game(5), hangup_saver=lambda g, window, computer: saved.append((g, window, computer)))
     assert app.run() == 1
     assert len(saved) == 1
-    game, pending = saved[0]
-    assert not pending and game.deck_count == 88 and game is not app.game
+    game, window, computer = saved[0]
+    assert game.pending_extension is None and game.deck_count == 88 and game is not app.game
+    assert (window, computer) == (0, "bsd")
 
 
 def test_hangup_at_extension_saves_a_consistent_game() -> None:
-    """§12.3 fixed: the snapshot has the card played and Extension? pending; a restore asks again."""
+    """§12.3 fixed: the game holds Extension? itself (card counted, still in the hand); a restore asks again."""
     steps = FIXTURES["appendix_a"]["steps"]
     keys = "".join(s["keys"] for s in steps[1:49]) + " "
-    saved: list[tuple[Any, bool]] = []
+    saved: list[Any] = []
     vt = VirtualTerminal()
     vt.feed(keys)
     vt.keys.append(HANGUP)
-    app = MilleApp(vt, H.new_game(42), hangup_saver=lambda g, pending: saved.append((g, pending)))
+    app = MilleApp(vt, H.new_game(42), hangup_saver=lambda g, window, computer: saved.append(g))
     assert app.run() == 1
-    ((game, pending),) = saved
-    assert pending
-    assert game.players[HUMAN].mileage == 700 and game.end == 700
-    assert game.players[HUMAN].hand[0] == cards.EMPTY  # u0: the card left slot P
+    (game,) = saved
+    assert game.pending_extension == 0  # u0: the card in slot P reached 700
+    assert game.players[HUMAN].mileage == 700 and game.trip_length == 700
+    assert game.players[HUMAN].hand[0] != cards.EMPTY  # counted but still in the hand, as in the original
     assert sorted(game.deck) == sorted(cards.INITIAL_DECK)
-    snaps, _app, _vt = H.vt_replay(None, ["x", "n"], game=game, pending_extension=True, run_kwargs={"restore": True})
+    snaps, _app, _vt = H.vt_replay(None, ["x", "n"], game=game, run_kwargs={"restore": True})
     assert yn_prompt(snaps[0]) == "Extension?"
     assert yn_prompt(snaps[2]) == "Another hand?"
     assert row(snaps[2], 5)[40:].rstrip() == "|    Trip Completed   400     0      400"

@@ -527,7 +527,7 @@ def replay_fixture(sc: dict[str, Any], workdir: str) -> list[dict[str, Any]]:
                 save_writer=save.write_game,
                 from_file=file,
                 restore_banner=f"{file} [{save.mtime_text(file)}]",
-                pending_extension=loaded.pending_extension,
+                window=loaded.window,
                 run_kwargs={"restore": True},
             )
             for snap in more:

@@ -1,4 +1,4 @@
-"""Command line: ``mille [--seed N] [file]``.  Wires the engine, saves and the screen.
+"""Command line: ``mille [--seed N] [--computer NAME] [file]``.  Wires the engine, saves and the screen.
 
 Start-up time is part of the game's feel (and a measured target), so modules
 that the first board does not need (argparse, the save code, traceback) are
@@ -11,7 +11,14 @@ import os
 import sys
 
 from . import __version__
-from .state import HUMAN, Game
+from .state import HUMAN, Game, Window
+
+#: The computer players a person can choose to face (saves record the choice).
+COMPUTERS = ("bsd", "expert")
+DEFAULT_COMPUTER = "bsd"
+#: Mixed into the seed for a computer player that is not the original's:
+#: its dice are its own, so the deals stay those of the seed.
+_DICE_SALT = 0x6D696C6C
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -39,17 +46,30 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="seed the dealer with N: deals exactly as 4.4BSD mille run with process id N",
     )
+    parser.add_argument(
+        "--computer",
+        choices=COMPUTERS,
+        metavar="NAME",
+        help="the computer player: bsd (the original's, the default) or expert (stronger); "
+        "a restored game keeps its own unless this is given",
+    )
     parser.add_argument("--version", action="version", version=f"mille (bsd-mille) {__version__}")
     return parser
 
 
-def _quick_parse(argv: list[str]) -> tuple[str | None, int | None] | None:
-    """``[FILE] [--seed N]`` in any order, without argparse; None for anything else."""
+def _quick_parse(argv: list[str]) -> tuple[str | None, int | None, str | None] | None:
+    """``[FILE] [--seed N] [--computer NAME]`` in any order, without argparse; None for anything else."""
     file: str | None = None
     seed: int | None = None
+    computer: str | None = None
     args = iter(argv)
     for arg in args:
-        if arg == "--seed" or arg.startswith("--seed="):
+        if arg == "--computer" or arg.startswith("--computer="):
+            value = arg[len("--computer=") :] if "=" in arg else next(args, "")
+            if value not in COMPUTERS or computer is not None:
+                return None
+            computer = value
+        elif arg == "--seed" or arg.startswith("--seed="):
             value = arg[len("--seed=") :] if "=" in arg else next(args, "")
             try:
                 number = int(value, 10)
@@ -62,7 +82,7 @@ def _quick_parse(argv: list[str]) -> tuple[str | None, int | None] | None:
             return None
         else:
             file = arg
-    return file, seed
+    return file, seed, computer
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,12 +90,13 @@ def main(argv: list[str] | None = None) -> int:
     parsed = _quick_parse(argv)
     if parsed is None:
         args = build_parser().parse_args(argv)
-        parsed = (args.file, args.seed)
-    file, seed = parsed
+        parsed = (args.file, args.seed, args.computer)
+    file, seed, computer_name = parsed
 
     game = Game()
     banner: str | None = None
-    pending = False
+    window = Window.SMALL
+    saved_computer = DEFAULT_COMPUTER
     if file is not None:
         from . import save
 
@@ -88,10 +109,14 @@ def main(argv: list[str] | None = None) -> int:
         # As the original's main(): the player to move is set to the human
         # after the file is read, so a restored game always goes on (or deals
         # its next hand) with the human to move, whatever the file says.
-        game.play = HUMAN
-        pending = loaded.pending_extension
+        game.to_move = HUMAN
+        window = loaded.window
+        saved_computer = loaded.computer
         banner = f"{file} [{save.mtime_text(file)}]"
-    game.rng.seed(seed if seed is not None else os.getpid())
+    seed_value = seed if seed is not None else os.getpid()
+    game.rng.seed(seed_value)
+    if computer_name is None:
+        computer_name = saved_computer
 
     if not (os.isatty(0) and os.isatty(1)):
         print("mille: standard input and output must be a terminal", file=sys.stderr)
@@ -99,6 +124,15 @@ def main(argv: list[str] | None = None) -> int:
 
     from .ui.app import MilleApp
     from .ui.cursesterm import CursesTerminal
+
+    computer = None
+    dice = None
+    if computer_name != DEFAULT_COMPUTER:
+        from .players import make_player
+        from .rng import GlibcRandom
+
+        computer = make_player(computer_name)
+        dice = GlibcRandom((seed_value ^ _DICE_SALT) & 0xFFFFFFFF)
 
     term = CursesTerminal()
     try:
@@ -110,7 +144,10 @@ def main(argv: list[str] | None = None) -> int:
             hangup_saver=_save_on_hangup,
             from_file=file,
             restore_banner=banner,
-            pending_extension=pending,
+            window=window,
+            computer=computer,
+            computer_name=computer_name,
+            computer_dice=dice,
         )
         status = app.run(restore=file is not None)
     except KeyboardInterrupt:
@@ -126,13 +163,13 @@ def main(argv: list[str] | None = None) -> int:
     return status
 
 
-def _write_game(name: str, snapshot: Game, pending_extension: bool) -> None:
+def _write_game(name: str, game: Game, window: int, computer: str) -> None:
     from . import save
 
-    save.write_game(name, snapshot, pending_extension)
+    save.write_game(name, game, window, computer)
 
 
-def _save_on_hangup(snapshot: Game, pending_extension: bool) -> None:
+def _save_on_hangup(game: Game, window: int, computer: str) -> None:
     from . import save
 
-    save.write_game(str(save.hangup_path()), snapshot, pending_extension)
+    save.write_game(str(save.hangup_path()), game, window, computer)

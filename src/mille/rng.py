@@ -8,13 +8,25 @@ not Python's :mod:`random`.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import TypeVar
+
+    T = TypeVar("T")
+
 _DEG = 31
 _SEP = 3
 _MASK = 0xFFFFFFFF
 
 
 class GlibcRandom:
-    """The additive feedback generator glibc uses for ``random()``."""
+    """The additive feedback generator glibc uses for ``random()``.
+
+    Players are handed one of these as their own generator; besides the
+    original's ``random()`` and ``roll()`` it offers the few conveniences a
+    bot wants (``randrange``, ``choice``, ``shuffle``, ``uniform``).
+    """
 
     __slots__ = ("_state", "_front", "_rear")
 
@@ -59,6 +71,23 @@ class GlibcRandom:
         """The original's ``roll(1, sides)``: one die, 1 .. sides."""
         return self.random() % sides + 1
 
+    def randrange(self, n: int) -> int:
+        """A value in 0 .. n - 1 (for players' own choices; slightly biased, as ``%`` is)."""
+        return self.random() % n
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.random() % len(items)]
+
+    def shuffle(self, items: list[T]) -> None:
+        """Fisher-Yates with this generator (not the original's deck shuffle)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.random() % (i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def uniform(self) -> float:
+        """A float in [0, 1)."""
+        return self.random() / 2147483648.0
+
     def getstate(self) -> tuple[tuple[int, ...], int, int]:
         return tuple(self._state), self._front, self._rear
 
@@ -67,6 +96,14 @@ class GlibcRandom:
         self._state = list(words)
         self._front = front
         self._rear = rear
+
+    def __eq__(self, other: object) -> bool:
+        """Generators are equal when they will produce the same numbers."""
+        if not isinstance(other, GlibcRandom):
+            return NotImplemented
+        return self.getstate() == other.getstate()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
 
     def copy(self) -> GlibcRandom:
         clone = GlibcRandom.__new__(GlibcRandom)

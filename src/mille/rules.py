@@ -1,9 +1,12 @@
-"""Rules of 4.4BSD mille: dealing, legality (with the exact messages), moves.
+"""Rules of 4.4BSD mille: dealing, whose turn it is, legality (with the exact messages), moves.
 
-The API follows python-chess / OpenSpiel in spirit: :func:`legal_moves`
-lists what the player to move may do, :func:`push` applies a move.  Every
-check runs in the original's order, because the order decides which message
-a player sees (``limit of 50`` beats ``cannot move now``, and so on).
+The API follows python-chess and OpenSpiel in spirit: :func:`phase` says
+what the game is waiting for (a move, the ``Extension?`` answer, a player
+with no cards passing, or the end of the hand), :func:`legal_moves` lists
+what the player to move may do and :func:`push` applies a move.  Every
+decision is a move, ``Extension?`` included.  Every check runs in the
+original's order, because the order decides which message a player sees
+(``limit of 50`` beats ``cannot move now``, and so on).
 
 Moves mutate the :class:`~mille.state.Game` in place; callers that search
 copy the game first (``game.copy()`` is cheap).
@@ -11,14 +14,12 @@ copy the game first (``game.copy()`` is cheap).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from enum import IntEnum
 
 from . import cards
 from .cards import (
     EMPTY,
     END_OF_LIMIT,
-    EXTRA_TANK,
     GASOLINE,
     GO,
     MILES,
@@ -26,7 +27,6 @@ from .cards import (
     MILES_75,
     MILES_200,
     OPPOSITE,
-    OUT_OF_GAS,
     REPAIRS,
     RIGHT_OF_WAY,
     SAFETY_BASE,
@@ -38,48 +38,125 @@ from .cards import (
 )
 from .record import FrozenRecord, Record
 from .scoring import ALL_SAFETIES_BONUS, COUP_BONUS, GAME_POINTS, SAFETY_POINTS, apply_end_of_hand_bonuses
-from .state import COMPUTER, HUMAN, Game, SafetyStatus, Tableau
+from .state import COMPUTER, EXTENDED_TRIP, HUMAN, TRIP, Game, Memory, SafetyStatus, Seat, Slot, Tableau
 
 _RIGHT_OF_WAY_INDEX = RIGHT_OF_WAY - SAFETY_BASE
+_PLAYED = SafetyStatus.PLAYED
 
 
 class MoveType(IntEnum):
-    """The original's move types (values as in its source)."""
+    """Kinds of move.  The first four are the original's (values as in its source)."""
 
     DISCARD = 0
     DRAW = 1
     PLAY = 2
     ORDER = 3
+    #: Answers to ``Extension?``.
+    EXTEND = 4
+    NO_EXTENSION = 5
+    #: A player with no cards left lets the turn pass.
+    PASS = 6
 
 
 class Move(FrozenRecord):
-    """A move: draw, play or discard a slot (0 is the P slot), or toggle Order."""
+    """A move: draw, play or discard a slot (0 is the P slot), toggle Order, answer, pass."""
 
     __slots__ = ("kind", "slot")
     kind: MoveType
-    slot: int
+    slot: Slot
 
-    def __init__(self, kind: MoveType, slot: int = 0) -> None:
+    def __init__(self, kind: MoveType, slot: Slot = 0) -> None:
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "slot", slot)
 
     def __str__(self) -> str:
-        if self.kind is MoveType.DRAW:
-            return "P"
-        if self.kind is MoveType.ORDER:
-            return "O"
-        letter = "U" if self.kind is MoveType.PLAY else "D"
-        return f"{letter}{'P' if self.slot == 0 else self.slot}"
+        kind = self.kind
+        if kind is MoveType.PLAY or kind is MoveType.DISCARD:
+            letter = "U" if kind is MoveType.PLAY else "D"
+            return f"{letter}{'P' if self.slot == 0 else self.slot}"
+        return _MOVE_TEXT[kind]
 
+
+_MOVE_TEXT = {
+    MoveType.DRAW: "P",
+    MoveType.ORDER: "O",
+    MoveType.EXTEND: "extend",
+    MoveType.NO_EXTENSION: "no-extension",
+    MoveType.PASS: "pass",
+}
 
 DRAW = Move(MoveType.DRAW)
 ORDER = Move(MoveType.ORDER)
+EXTEND = Move(MoveType.EXTEND)
+NO_EXTENSION = Move(MoveType.NO_EXTENSION)
+PASS = Move(MoveType.PASS)
+#: Every play and discard, by slot (moves are values: these are shared).
+PLAYS: tuple[Move, ...] = tuple(Move(MoveType.PLAY, s) for s in range(cards.HAND_SIZE))
+DISCARDS: tuple[Move, ...] = tuple(Move(MoveType.DISCARD, s) for s in range(cards.HAND_SIZE))
 
-#: Asked when a mileage card lands exactly on 700: should the trip be
-#: extended to 1000?  Called with the game and the slot of the card, with the
-#: card still in the mover's hand and the miles already counted, exactly when
-#: the original asks.
-ExtensionDecider = Callable[[Game, int], bool]
+
+class Phase(IntEnum):
+    """What the game waits for (OpenSpiel's node types, in mille's terms)."""
+
+    #: The player to move chooses a move (draw, play, discard).
+    MOVE = 0
+    #: The player to move answers ``Extension?`` (EXTEND or NO_EXTENSION).
+    EXTENSION = 1
+    #: The player to move has no cards: the turn passes (PASS), nobody decides.
+    EMPTY_HAND = 2
+    #: The hand is over (or none has been dealt): deal, or settle the game.
+    HAND_OVER = 3
+
+
+class Refusal(IntEnum):
+    """Why a move is refused; :func:`refusal_message` gives the original's words."""
+
+    MUST_PICK = 0
+    NO_CARD = 1
+    TWO_200S = 2
+    SPEED_LIMITED = 3
+    OVER_TRIP = 4
+    CANNOT_MOVE = 5
+    WRONG_REMEDY = 6
+    GO_ON_HAZARD = 7
+    NOT_LIMITED = 8
+    OPPONENT_CANNOT_GO = 9
+    OPPONENT_PROTECTED = 10
+    OPPONENT_LIMITED = 11
+    DISCARD_SAFETY = 12
+    NO_MORE_CARDS = 13
+    ALREADY_PICKED = 14
+
+
+_MESSAGES = {
+    Refusal.MUST_PICK: "must pick first",
+    Refusal.NO_CARD: "no card there",
+    Refusal.TWO_200S: "only two 200's per hand",
+    Refusal.SPEED_LIMITED: "limit of 50",
+    Refusal.OVER_TRIP: "puts you over {trip}",
+    Refusal.CANNOT_MOVE: "cannot move now",
+    Refusal.WRONG_REMEDY: 'can\'t play "{card}"',
+    Refusal.GO_ON_HAZARD: 'cannot play "Go" on a "{battle}"',
+    Refusal.NOT_LIMITED: "not limited",
+    Refusal.OPPONENT_CANNOT_GO: "opponent cannot go",
+    Refusal.OPPONENT_PROTECTED: "opponent is protected",
+    Refusal.OPPONENT_LIMITED: "opponent has limit",
+    Refusal.DISCARD_SAFETY: "discard a safety?",
+    Refusal.NO_MORE_CARDS: "no more cards",
+    Refusal.ALREADY_PICKED: "already picked",
+}
+
+
+def refusal_message(refusal: Refusal, game: Game, seat: Seat, slot: Slot) -> str:
+    """The original's message for a refused move, in the position it was tried in."""
+    pp = game.players[seat]
+    return _MESSAGES[refusal].format(
+        trip=game.trip_length, card=cards.name(pp.hand[slot]), battle=cards.name(pp.battle)
+    )
+
+
+class IllegalPhase(ValueError):
+    """A move of a kind the game is not waiting for (a programming error, not a refusal)."""
 
 
 # --------------------------------------------------------------------------
@@ -90,51 +167,33 @@ def shuffle(game: Game) -> None:
     """Permute the deck array as left by the previous hand (never reset)."""
     deck = game.deck
     rng = game.rng
-    for i in range(cards.DECK_SIZE):
-        r = rng.random() % cards.DECK_SIZE
+    size = cards.DECK_SIZE
+    for i in range(size):
+        r = rng.random() % size
         deck[i], deck[r] = deck[r], deck[i]
-    game.deck_count = cards.DECK_SIZE
-
-
-def account(game: Game, card: int) -> None:
-    """The computer's card counting: note a card it has now seen.
-
-    ``num_gos`` (its estimate of the Go cards it will need) only moves while
-    the computer is the player to move, which is why the computer's dealt
-    cards do not count when the human starts the hand.
-    """
-    if card == EMPTY:
-        return
-    game.num_seen[card] += 1
-    if game.play == COMPUTER:
-        if EXTRA_TANK <= card < RIGHT_OF_WAY:
-            hazard = OPPOSITE[card]
-            game.num_gos += cards.COPIES[hazard] - game.num_seen[hazard]
-        elif OUT_OF_GAS <= card <= STOP:
-            game.num_gos += 1
-
-
-def _draw_card(game: Game) -> int:
-    game.deck_count -= 1
-    return game.deck[game.deck_count]
+    game.deck_count = size
 
 
 def deal(game: Game) -> None:
-    """Deal a new hand from the top (high end) of the deck array."""
-    game.num_seen = [0] * cards.NUM_TABLE
-    game.num_gos = 0
+    """Deal a new hand from the top (high end) of the deck array.
+
+    Each seat counts its own six cards as they are dealt (§6.1); the
+    ``num_gos`` estimate moves only for the seat that starts the hand.
+    """
+    deck = game.deck
     for who in (HUMAN, COMPUTER):
         pp = game.players[who]
-        pp.hand[0] = EMPTY
+        memory = game.memory[who] = Memory()
+        own_turn = game.to_move == who
+        hand = pp.hand
+        hand[0] = EMPTY
+        for slot in range(1, cards.HAND_SIZE):
+            game.deck_count -= 1
+            card = deck[game.deck_count]
+            hand[slot] = card
+            memory.count(card, own_turn)
         pp.safety = [SafetyStatus.UNKNOWN] * cards.NUM_SAFETIES
         pp.coups = [False] * cards.NUM_SAFETIES
-        for slot in range(1, cards.HAND_SIZE):
-            card = _draw_card(game)
-            pp.hand[slot] = card
-            if who == COMPUTER:
-                account(game, card)
-                if card >= SAFETY_BASE:
-                    pp.safety[card - SAFETY_BASE] = SafetyStatus.IN_HAND
         pp.mileage = 0
         pp.hand_total = 0
         pp.safety_score = 0
@@ -142,14 +201,15 @@ def deal(game: Game) -> None:
         pp.can_go = False
         pp.speed = EMPTY
         pp.battle = EMPTY
-        pp.new_speed = False
-        pp.new_battle = False
+        pp.fresh_limit = False
+        pp.fresh_hazard = False
         pp.nummiles = [0] * cards.NUM_MILES
     if game.order:
         game.players[HUMAN].hand.sort()
     game.discard = EMPTY
     game.finished = False
-    game.end = 700
+    game.pending_extension = None
+    game.trip_length = TRIP
 
 
 def start_hand(game: Game, *, resumed: bool = False) -> None:
@@ -159,8 +219,8 @@ def start_hand(game: Game, *, resumed: bool = False) -> None:
     once with the saved player to move and no alternation (``resumed``).
     """
     if not resumed:
-        game.hand_start = 1 - game.hand_start
-        game.play = game.hand_start
+        game.hand_starter = 1 - game.hand_starter
+        game.to_move = game.hand_starter
     shuffle(game)
     deal(game)
 
@@ -182,10 +242,25 @@ def game_over(game: Game) -> bool:
 
 
 # --------------------------------------------------------------------------
+# Whose turn, and on what
+
+
+def phase(game: Game) -> Phase:
+    """What the game waits for now; the player concerned is ``game.to_move``."""
+    if game.pending_extension is not None:
+        return Phase.EXTENSION
+    if game.finished:
+        return Phase.HAND_OVER
+    if game.players[game.to_move].hand.count(EMPTY) == cards.HAND_SIZE:
+        return Phase.EMPTY_HAND
+    return Phase.MOVE
+
+
+# --------------------------------------------------------------------------
 # Legality
 
 
-def has_picked(game: Game, pp: Tableau, slot: int) -> bool:
+def has_picked(game: Game, pp: Tableau, slot: Slot) -> bool:
     """The original's ``haspicked``: has this player drawn this turn?
 
     Always true once the deck is empty.  For a safety the test looks at slot
@@ -198,8 +273,8 @@ def has_picked(game: Game, pp: Tableau, slot: int) -> bool:
     return pp.hand[look] != EMPTY
 
 
-def can_play(game: Game, pp: Tableau, op: Tableau, card: int) -> bool:
-    """The computer's "could this card be played now" test (``canplay``).
+def can_play(trip_length: int, pp: Tableau, op: Tableau, card: int) -> bool:
+    """The computer's "could this card be played now" test (``canplay``, §6.2).
 
     It also decides when a hand with an empty deck is over, so it is part of
     the rules, not only of the computer's strategy.  It is stricter than the
@@ -212,17 +287,13 @@ def can_play(game: Game, pp: Tableau, op: Tableau, card: int) -> bool:
             return False
         if card >= MILES_75 and pp.speed == SPEED_LIMIT:
             return False
-        if card >= MILES_50 and pp.mileage + MILES[card] > game.end:
+        if card >= MILES_50 and pp.mileage + MILES[card] > trip_length:
             return False
         return pp.can_go
     if card <= STOP:
-        return op.can_go and op.safety[SAFETY_FOR[card] - SAFETY_BASE] != SafetyStatus.PLAYED
+        return op.can_go and op.safety[SAFETY_FOR[card] - SAFETY_BASE] != _PLAYED
     if card == SPEED_LIMIT:
-        return (
-            op.speed != SPEED_LIMIT
-            and op.safety[_RIGHT_OF_WAY_INDEX] != SafetyStatus.PLAYED
-            and op.mileage + 50 < game.end
-        )
+        return op.speed != SPEED_LIMIT and op.safety[_RIGHT_OF_WAY_INDEX] != _PLAYED and op.mileage + 50 < trip_length
     if card <= REPAIRS:
         return pp.battle == OPPOSITE[card]
     if card == GO:
@@ -232,75 +303,73 @@ def can_play(game: Game, pp: Tableau, op: Tableau, card: int) -> bool:
     return False
 
 
-def play_error(game: Game, player: int, slot: int) -> str | None:
-    """Why playing ``slot`` would fail (the exact message), or None if it is legal.
+def play_refusal(game: Game, seat: Seat, slot: Slot) -> Refusal | None:
+    """Why playing ``slot`` would be refused, or None if it is legal.
 
-    ``no card there`` is returned for an empty slot, although the original
-    treats that as a (turn-keeping) move rather than a failed one.
+    ``NO_CARD`` is returned for an empty slot, although the original treats
+    that as a (turn-keeping) move rather than a failed one.
     """
-    pp = game.players[player]
+    pp = game.players[seat]
     card = pp.hand[slot]
     if card < SAFETY_BASE and not has_picked(game, pp, slot):
-        return "must pick first"
+        return Refusal.MUST_PICK
     if card == EMPTY:
-        return "no card there"
+        return Refusal.NO_CARD
     if card <= MILES_200:
         if card == MILES_200 and pp.nummiles[MILES_200] == 2:
-            return "only two 200's per hand"
+            return Refusal.TWO_200S
         if card >= MILES_75 and pp.speed == SPEED_LIMIT:
-            return "limit of 50"
-        if card >= MILES_50 and pp.mileage + MILES[card] > game.end:
-            return f"puts you over {game.end}"
+            return Refusal.SPEED_LIMITED
+        if card >= MILES_50 and pp.mileage + MILES[card] > game.trip_length:
+            return Refusal.OVER_TRIP
         if not pp.can_go:
-            return "cannot move now"
+            return Refusal.CANNOT_MOVE
         return None
     if card == GASOLINE or card == SPARE_TIRE or card == REPAIRS:
-        if pp.battle != OPPOSITE[card]:
-            return f'can\'t play "{cards.NAMES[card]}"'
-        return None
+        return None if pp.battle == OPPOSITE[card] else Refusal.WRONG_REMEDY
     if card == GO:
         if pp.battle != EMPTY and pp.battle != STOP and not is_repair_or_empty(pp.battle):
-            return f'cannot play "Go" on a "{cards.NAMES[pp.battle]}"'
+            return Refusal.GO_ON_HAZARD
         return None
     if card == END_OF_LIMIT:
-        return None if pp.speed == SPEED_LIMIT else "not limited"
-    op = game.players[1 - player]
+        return None if pp.speed == SPEED_LIMIT else Refusal.NOT_LIMITED
+    op = game.players[1 - seat]
     if card <= STOP:
         if not op.can_go:
-            return "opponent cannot go"
-        if op.safety[SAFETY_FOR[card] - SAFETY_BASE] == SafetyStatus.PLAYED:
-            return "opponent is protected"
+            return Refusal.OPPONENT_CANNOT_GO
+        if op.safety[SAFETY_FOR[card] - SAFETY_BASE] == _PLAYED:
+            return Refusal.OPPONENT_PROTECTED
         return None
     if card == SPEED_LIMIT:
         if op.speed == SPEED_LIMIT:
-            return "opponent has limit"
-        if op.safety[_RIGHT_OF_WAY_INDEX] == SafetyStatus.PLAYED:
-            return "opponent is protected"
+            return Refusal.OPPONENT_LIMITED
+        if op.safety[_RIGHT_OF_WAY_INDEX] == _PLAYED:
+            return Refusal.OPPONENT_PROTECTED
         return None
     # A safety: before drawing, only as a counter to the hazard showing.
     if not _is_counter(pp, card) and pp.hand[0] == EMPTY and game.deck_count > 0:
-        return "must pick first"
+        return Refusal.MUST_PICK
     return None
 
 
-def discard_error(game: Game, player: int, slot: int) -> str | None:
-    """Why discarding ``slot`` would fail, or None."""
-    pp = game.players[player]
+def discard_refusal(game: Game, seat: Seat, slot: Slot) -> Refusal | None:
+    """Why discarding ``slot`` would be refused, or None."""
+    pp = game.players[seat]
     if not has_picked(game, pp, slot):
-        return "must pick first"
+        return Refusal.MUST_PICK
     card = pp.hand[slot]
     if card == EMPTY:
-        return None if slot == 6 else "no card there"
+        return None if slot == 6 else Refusal.NO_CARD
     if card >= SAFETY_BASE:
-        return "discard a safety?"
+        return Refusal.DISCARD_SAFETY
     return None
 
 
-def draw_error(game: Game, player: int) -> str | None:
+def draw_refusal(game: Game, seat: Seat) -> Refusal | None:
     if game.deck_count <= 0:
-        return "no more cards"
-    if has_picked(game, game.players[player], 0):
-        return "already picked"
+        return Refusal.NO_MORE_CARDS
+    if has_picked(game, game.players[seat], 0):
+        return Refusal.ALREADY_PICKED
     return None
 
 
@@ -310,23 +379,31 @@ def _is_counter(pp: Tableau, safety_card: int) -> bool:
 
 
 def legal_moves(game: Game) -> list[Move]:
-    """Moves that would succeed for the player to move.
+    """Moves that would succeed for the player to move, in the current phase.
 
-    Order toggling is a human convenience, not a game move, and is left
-    out; so are plays of empty slots.
+    In the ``MOVE`` phase: a draw, then plays and discards by slot.  Order
+    toggling is a human convenience, not a game move, and is left out; so
+    are plays of empty slots.  ``EXTENSION``: EXTEND, NO_EXTENSION.
+    ``EMPTY_HAND``: PASS.  ``HAND_OVER``: none.
     """
-    player = game.play
-    hand = game.players[player].hand
+    if game.pending_extension is not None:
+        return [EXTEND, NO_EXTENSION]
+    if game.finished:
+        return []
+    seat = game.to_move
+    hand = game.players[seat].hand
+    if hand.count(EMPTY) == cards.HAND_SIZE:
+        return [PASS]
     moves: list[Move] = []
-    if draw_error(game, player) is None:
+    if draw_refusal(game, seat) is None:
         moves.append(DRAW)
     for slot in range(cards.HAND_SIZE):
         if hand[slot] == EMPTY:
             continue
-        if play_error(game, player, slot) is None:
-            moves.append(Move(MoveType.PLAY, slot))
-        if discard_error(game, player, slot) is None:
-            moves.append(Move(MoveType.DISCARD, slot))
+        if play_refusal(game, seat, slot) is None:
+            moves.append(PLAYS[slot])
+        if discard_refusal(game, seat, slot) is None:
+            moves.append(DISCARDS[slot])
     return moves
 
 
@@ -337,91 +414,123 @@ def legal_moves(game: Game) -> list[Move]:
 class Outcome(Record):
     """What a move did, for the front end."""
 
-    __slots__ = ("error", "passed", "skipped")
+    __slots__ = ("refusal", "error", "passed", "skipped")
 
-    def __init__(self, error: str | None = None, passed: bool = False, skipped: bool = False) -> None:
+    def __init__(
+        self, refusal: Refusal | None = None, error: str | None = None, passed: bool = False, skipped: bool = False
+    ) -> None:
+        self.refusal = refusal  # why the move was refused (None: it was made)
         self.error = error  # the message to show on the error line
         self.passed = passed  # the turn passed to the other player
         self.skipped = skipped  # the mover had no cards, so play simply passed
 
 
-def _extension_default(game: Game, slot: int) -> bool:
-    return False
+def _refused(game: Game, seat: Seat, slot: Slot, refusal: Refusal, outcome: Outcome) -> None:
+    outcome.refusal = refusal
+    outcome.error = refusal_message(refusal, game, seat, slot)
 
 
-def push(game: Game, move: Move, decide_extension: ExtensionDecider = _extension_default) -> Outcome:
+def push(game: Game, move: Move) -> Outcome:
     """Apply ``move`` for the player to move, exactly as the original's ``domove``.
 
-    Failed moves still run the hand tidy-up (and may sort the hand), and the
-    end-of-hand test runs after every move once the deck is empty.
+    Refused moves still run the hand tidy-up (and may sort the hand), and
+    the end-of-hand test runs after every move once the deck is empty.  A
+    mileage card that lands on exactly 700 stops half-way, as the original
+    does to ask ``Extension?``: the card is counted but still in the hand
+    and :func:`phase` is ``EXTENSION`` until the answer is pushed.
+
+    Raises :class:`IllegalPhase` for a move the game is not waiting for (an
+    answer with no question open, a move while a question is open or the
+    hand is over, PASS with cards in hand, a card move with none).
     """
-    player = game.play
-    pp = game.players[player]
-    if all(c == EMPTY for c in pp.hand):
-        game.play = 1 - player
+    kind = move.kind
+    seat = game.to_move
+    if game.pending_extension is not None:
+        if kind is not MoveType.EXTEND and kind is not MoveType.NO_EXTENSION:
+            raise IllegalPhase(f"{move}: the game waits for the answer to Extension?")
+        _answer_extension(game, kind is MoveType.EXTEND)
+        return Outcome(passed=True)
+    if game.finished:
+        raise IllegalPhase(f"{move}: the hand is over")
+    pp = game.players[seat]
+    empty = pp.hand.count(EMPTY) == cards.HAND_SIZE
+    if kind is MoveType.PASS or empty:
+        if not (kind is MoveType.PASS and empty):
+            raise IllegalPhase(f"{move}: PASS is the move exactly when the hand is empty")
+        game.to_move = 1 - seat
         return Outcome(passed=True, skipped=True)
-    was_finished = game.finished
+    if kind is MoveType.EXTEND or kind is MoveType.NO_EXTENSION:
+        raise IllegalPhase(f"{move}: Extension? has not been asked")
     outcome = Outcome()
     good = True
-    kind = move.kind
     slot = move.slot
     if kind is MoveType.DISCARD:
-        outcome.error = discard_error(game, player, slot)
-        if outcome.error is None:
-            if pp.hand[slot] == EMPTY:  # unreachable in practice (slot 6)
+        refusal = discard_refusal(game, seat, slot)
+        if refusal is None:
+            card = pp.hand[slot]
+            if card == EMPTY:  # unreachable in practice (slot 6)
                 game.finished = True
             else:
-                card = pp.hand[slot]
                 game.discard = card
                 pp.hand[slot] = EMPTY
                 outcome.passed = True
-                if player == HUMAN:
-                    account(game, card)
-        elif outcome.error == "discard a safety?":
-            good = False
+                game.memory[1 - seat].count(card, False)
+        else:
+            _refused(game, seat, slot, refusal, outcome)
+            if refusal is Refusal.DISCARD_SAFETY:
+                good = False
     elif kind is MoveType.PLAY:
-        good = _play(game, player, slot, decide_extension, outcome)
+        good = _play(game, seat, slot, outcome)
+        if game.pending_extension is not None:
+            return outcome
     elif kind is MoveType.DRAW:
-        outcome.error = draw_error(game, player)
-        if outcome.error is None:
+        refusal = draw_refusal(game, seat)
+        if refusal is None:
+            memory = game.memory[seat]
             target = 0
             while True:
-                card = _draw_card(game)
+                game.deck_count -= 1
+                card = game.deck[game.deck_count]
                 pp.hand[target] = card
-                if player == COMPUTER:
-                    account(game, card)
-                    if card >= SAFETY_BASE:
-                        pp.safety[card - SAFETY_BASE] = SafetyStatus.IN_HAND
+                memory.count(card, True)
                 if target == 0 and pp.hand[1] == EMPTY and game.deck_count > 0:
                     target = 1
                     continue
                 break
-            pp.new_battle = False
-            pp.new_speed = False
+            pp.fresh_hazard = False
+            pp.fresh_limit = False
+        else:
+            _refused(game, seat, slot, refusal, outcome)
     else:
         game.order = not game.order
-    tidy_hand(pp, sort=game.order and kind is not MoveType.DRAW and good and player == HUMAN)
-    if game.deck_count <= 0:
-        check_go(game)
-    if outcome.passed:
-        game.play = 1 - player
-    if game.finished and not was_finished:
-        apply_end_of_hand_bonuses(game)
+    _finish_move(game, seat, pp, game.order and kind is not MoveType.DRAW and good and seat == HUMAN, outcome.passed)
     return outcome
 
 
-def _play(game: Game, player: int, slot: int, decide_extension: ExtensionDecider, outcome: Outcome) -> bool:
+def _finish_move(game: Game, seat: Seat, pp: Tableau, sort: bool, passed: bool) -> None:
+    """The tail of every move: tidy the hand, the end test, the turn, the bonuses.
+
+    A move is only made while the hand is on, so if it is finished now, this
+    move finished it and the bonuses are due.
+    """
+    tidy_hand(pp, sort=sort)
+    if game.deck_count <= 0:
+        check_go(game)
+    if passed:
+        game.to_move = 1 - seat
+    if game.finished:
+        apply_end_of_hand_bonuses(game)
+
+
+def _play(game: Game, seat: Seat, slot: Slot, outcome: Outcome) -> bool:
     """Play ``slot``; returns the original's "good play" flag."""
-    pp = game.players[player]
+    pp = game.players[seat]
     card = pp.hand[slot]
-    error = play_error(game, player, slot)
-    if card == EMPTY and error == "no card there":
-        # Counts as a (turn-keeping) move, so the hand may still be sorted.
-        outcome.error = error
-        return True
-    if error is not None:
-        outcome.error = error
-        return False
+    refusal = play_refusal(game, seat, slot)
+    if refusal is not None:
+        _refused(game, seat, slot, refusal, outcome)
+        # An empty slot counts as a (turn-keeping) move, so the hand may still be sorted.
+        return card == EMPTY and refusal is Refusal.NO_CARD
     passes = True
     if card <= MILES_200:
         pp.nummiles[card] += 1
@@ -429,23 +538,24 @@ def _play(game: Game, player: int, slot: int, decide_extension: ExtensionDecider
         pp.total += value
         pp.hand_total += value
         pp.mileage += value
-        if pp.mileage == game.end:
-            if game.end == 700 and decide_extension(game, slot):
-                game.end = 1000
-            else:
-                game.finished = True
+        if pp.mileage == game.trip_length:
+            if game.trip_length == TRIP:
+                # Ask Extension? now, with the card still in the hand.
+                game.pending_extension = slot
+                return True
+            game.finished = True
     elif card <= STOP:
-        op = game.players[1 - player]
+        op = game.players[1 - seat]
         op.battle = card
-        op.new_battle = True
+        op.fresh_hazard = True
         op.can_go = False
     elif card == SPEED_LIMIT:
-        op = game.players[1 - player]
+        op = game.players[1 - seat]
         op.speed = SPEED_LIMIT
-        op.new_speed = True
+        op.fresh_limit = True
     elif card <= REPAIRS:
         pp.battle = card
-        if pp.safety[_RIGHT_OF_WAY_INDEX] == SafetyStatus.PLAYED:
+        if pp.safety[_RIGHT_OF_WAY_INDEX] == _PLAYED:
             pp.can_go = True
     elif card == GO:
         pp.battle = GO
@@ -455,11 +565,33 @@ def _play(game: Game, player: int, slot: int, decide_extension: ExtensionDecider
     else:
         _play_safety(pp, card)
         passes = False
-    if player == HUMAN:
-        account(game, card)
+    game.memory[1 - seat].count(card, False)
     pp.hand[slot] = EMPTY
     outcome.passed = passes
     return True
+
+
+def _answer_extension(game: Game, extend: bool) -> None:
+    """Finish the move held at ``Extension?``: the trip, then the rest of the play."""
+    seat = game.to_move
+    pp = game.players[seat]
+    slot = game.pending_extension
+    game.pending_extension = None
+    if extend:
+        game.trip_length = EXTENDED_TRIP
+    else:
+        game.finished = True
+    if slot is not None and slot >= 0:
+        card = pp.hand[slot]
+        game.memory[1 - seat].count(card, False)
+        pp.hand[slot] = EMPTY
+        _finish_move(game, seat, pp, game.order and seat == HUMAN, True)
+    else:  # a version-1 save: the card had already left the hand
+        if game.deck_count <= 0:
+            check_go(game)
+        game.to_move = 1 - seat
+        if game.finished:
+            apply_end_of_hand_bonuses(game)
 
 
 def _play_safety(pp: Tableau, card: int) -> None:
@@ -469,12 +601,12 @@ def _play_safety(pp: Tableau, card: int) -> None:
             pp.can_go = True
         if card == RIGHT_OF_WAY and pp.speed == SPEED_LIMIT:
             pp.speed = EMPTY
-        if pp.new_battle or (pp.new_speed and card == RIGHT_OF_WAY):
+        if pp.fresh_hazard or (pp.fresh_limit and card == RIGHT_OF_WAY):
             pp.coups[card - SAFETY_BASE] = True
             pp.total += COUP_BONUS
             pp.hand_total += COUP_BONUS
             pp.coup_score += COUP_BONUS
-    pp.safety[card - SAFETY_BASE] = SafetyStatus.PLAYED
+    pp.safety[card - SAFETY_BASE] = _PLAYED
     pp.total += SAFETY_POINTS
     pp.hand_total += SAFETY_POINTS
     pp.safety_score += SAFETY_POINTS
@@ -489,40 +621,6 @@ def _play_safety(pp: Tableau, card: int) -> None:
             pp.battle = EMPTY
         if not pp.can_go and is_repair_or_empty(pp.battle):
             pp.can_go = True
-
-
-def extension_snapshot(game: Game, slot: int) -> Game:
-    """A consistent copy of the game while the human is asked ``Extension?``.
-
-    The move is completed as far as it goes before the answer: the card
-    leaves the hand (and is counted), the hand is tidied; the trip length,
-    the end of the hand and the turn wait for :func:`resolve_extension`.
-    The original saved the half-made move instead (card counted but still in
-    the hand), which could be played again after a restore.
-    """
-    snap = game.copy()
-    if slot < 0:
-        return snap
-    pp = snap.players[snap.play]
-    card = pp.hand[slot]
-    if snap.play == HUMAN:
-        account(snap, card)
-    pp.hand[slot] = EMPTY
-    tidy_hand(pp, sort=snap.order and snap.play == HUMAN)
-    return snap
-
-
-def resolve_extension(game: Game, extend: bool) -> None:
-    """Finish a move saved at ``Extension?`` (see :func:`extension_snapshot`)."""
-    if extend:
-        game.end = 1000
-    else:
-        game.finished = True
-    if game.deck_count <= 0 and not game.finished:
-        check_go(game)
-    game.play = 1 - game.play
-    if game.finished:
-        apply_end_of_hand_bonuses(game)
 
 
 def tidy_hand(pp: Tableau, *, sort: bool) -> None:
@@ -550,10 +648,11 @@ def tidy_hand(pp: Tableau, *, sort: bool) -> None:
 
 def check_go(game: Game) -> None:
     """With the deck empty, the hand ends when nobody holds a playable card."""
+    trip = game.trip_length
     for who in (HUMAN, COMPUTER):
         pp = game.players[who]
         op = game.players[1 - who]
         for card in pp.hand:
-            if card >= SAFETY_BASE or can_play(game, pp, op, card):
+            if card >= SAFETY_BASE or can_play(trip, pp, op, card):
                 return
     game.finished = True

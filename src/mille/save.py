@@ -3,12 +3,13 @@
 The file holds what 4.4BSD mille's save holds (its §10.3 memory snapshot,
 minus the display caches and the debug flag): the deck array and count, the
 discard, both players' tableaux, the trip length, whose move it is, who
-started the hand, the Order and Window settings, the end-of-hand flag and the
-computer's card counting (``num_seen``, ``num_gos``).  Like the original it
-does not hold ``num_need`` or the random generator.  One field is ours: the
-``pending_extension`` flag of a save made at the ``Extension?`` question
-(see :func:`mille.rules.extension_snapshot`).  ``docs/save-format.md``
-describes every field.
+started the hand, the Order and Window settings, and the card counting.
+Like the original it does not hold the computer's ``num_need`` estimates or
+the random generator.  Version 2 (written now) adds what the engine now
+keeps: each seat's own counting, the ``Extension?`` question as the game
+holds it (the slot of the card waiting at 700), and which computer player
+the game is against.  Version-1 files still load (:func:`from_dict`).
+``docs/save-format.md`` describes every field of both.
 
 Loading trusts nothing: the size is limited, the text must be UTF-8 JSON
 without duplicate keys or non-numbers, every field must be present with the
@@ -37,11 +38,16 @@ from typing import Any, NoReturn
 from . import cards
 from .cards import BY_NAME, EMPTY, NAMES
 from .rng import GlibcRandom
-from .scoring import recompute_hand_total
-from .state import COMPUTER, HUMAN, Game, SafetyStatus, Tableau, Window
+from .scoring import COUP_BONUS, GAME_POINTS, SAFETY_POINTS, recompute_hand_total
+from .state import COMPUTER, EXTENDED_TRIP, HUMAN, TRIP, Game, Memory, SafetyStatus, Tableau, Window
 
 FORMAT = "bsd-mille-save"
-VERSION = 1
+VERSION = 2
+#: Versions this program reads.
+READABLE_VERSIONS = (1, 2)
+#: Computer players a save may name (never ``module:attribute``: loading a
+#: file must not import code).
+COMPUTERS = ("bsd", "expert")
 #: Largest file :func:`read_game` accepts (a real save is about 3 KiB).
 MAX_SIZE = 64 * 1024
 #: Deepest nesting of arrays and objects accepted (a real save has 4).
@@ -73,7 +79,7 @@ _PLAYER_NAMES = ("players[0]", "players[1]")
 #: What Game() would get (srandom(1)); copied, because seeding a new one is slow.
 _NEW_RNG = GlibcRandom()
 
-_TOP_FIELDS = (
+_TOP_FIELDS_V1 = (
     "format",
     "version",
     "finished",
@@ -91,7 +97,25 @@ _TOP_FIELDS = (
     "discard",
     "players",
 )
-PLAYER_FIELDS = (
+_TOP_FIELDS = (
+    "format",
+    "version",
+    "computer",
+    "finished",
+    "order",
+    "trip_length",
+    "pending_extension",
+    "hand_starter",
+    "to_move",
+    "window",
+    "deck",
+    "deck_count",
+    "discard",
+    "players",
+    "memory",
+)
+_MEMORY_FIELDS = ("num_seen", "num_gos")
+PLAYER_FIELDS_V1 = (
     "hand",
     "battle",
     "speed",
@@ -108,6 +132,28 @@ PLAYER_FIELDS = (
     "total",
     "games",
 )
+PLAYER_FIELDS = (
+    "hand",
+    "battle",
+    "speed",
+    "can_go",
+    "fresh_hazard",
+    "fresh_limit",
+    "safety",
+    "coups",
+    "nummiles",
+    "mileage",
+    "hand_total",
+    "safety_score",
+    "coup_score",
+    "total",
+    "games",
+)
+#: Version-1 names of the fields version 2 renamed.
+_V1_PLAYER_NAMES = dict(
+    zip(PLAYER_FIELDS, ("hand", "battle", "speed", "can_go", "new_battle", "new_speed", "safety", "coups",
+                        "nummiles", "mileage", "hand_tot", "safescore", "coupscore", "total", "games"))
+)
 
 
 class SaveError(Exception):
@@ -116,8 +162,12 @@ class SaveError(Exception):
 
 @dataclass
 class LoadedGame:
+    """A game read from a file, with the front end's settings saved beside it."""
+
     game: Game
-    pending_extension: bool = False
+    window: Window = Window.SMALL
+    computer: str = "bsd"
+    version: int = VERSION
 
 
 # --------------------------------------------------------------------------
@@ -134,45 +184,49 @@ def _player_dict(p: Tableau) -> dict[str, Any]:
         "battle": _card_name(p.battle),
         "speed": _card_name(p.speed),
         "can_go": bool(p.can_go),
-        "new_battle": bool(p.new_battle),
-        "new_speed": bool(p.new_speed),
+        "fresh_hazard": bool(p.fresh_hazard),
+        "fresh_limit": bool(p.fresh_limit),
         "safety": {name: int(s) for name, s in zip(_SAFETY_NAMES, p.safety)},
         "coups": {name: bool(c) for name, c in zip(_SAFETY_NAMES, p.coups)},
         "nummiles": {name: int(n) for name, n in zip(_MILES_NAMES, p.nummiles)},
         "mileage": int(p.mileage),
-        "hand_tot": int(p.hand_total),
-        "safescore": int(p.safety_score),
-        "coupscore": int(p.coup_score),
+        "hand_total": int(p.hand_total),
+        "safety_score": int(p.safety_score),
+        "coup_score": int(p.coup_score),
         "total": int(p.total),
         "games": int(p.games),
     }
 
 
-def to_dict(game: Game, pending_extension: bool = False) -> dict[str, Any]:
+def to_dict(game: Game, window: int = Window.SMALL, computer: str = "bsd") -> dict[str, Any]:
     """The save file's contents for ``game`` (JSON-ready: names, ints, bools).
 
-    ``on_exit`` is written as set only when the hand is finished.  The
-    original left its flag set through the first hand after restoring an
-    end-of-hand save, so a save made in that hand (from ``Really?``, or on a
-    hangup) dealt a fresh hand on restore and lost the one in progress.
+    The game is saved as it is, the ``Extension?`` question included: the
+    card that reached 700 is counted and still in the hand, and a restore
+    asks the question again.
     """
     return {
         "format": FORMAT,
         "version": VERSION,
+        "computer": computer,
         "finished": bool(game.finished),
         "order": bool(game.order),
-        "end": int(game.end),
-        "on_exit": bool(game.on_exit and game.finished),
-        "pending_extension": bool(pending_extension),
-        "handstart": int(game.hand_start),
-        "numgos": int(game.num_gos),
-        "numseen": {NAMES[c]: int(game.num_seen[c]) for c in range(cards.NUM_CODES)},
-        "play": int(game.play),
-        "window": int(game.window),
+        "trip_length": int(game.trip_length),
+        "pending_extension": game.pending_extension,
+        "hand_starter": int(game.hand_starter),
+        "to_move": int(game.to_move),
+        "window": int(window),
         "deck": [NAMES[c] for c in game.deck],
         "deck_count": int(game.deck_count),
         "discard": _card_name(game.discard),
         "players": [_player_dict(p) for p in game.players],
+        "memory": [
+            {
+                "num_seen": {NAMES[c]: int(m.num_seen[c]) for c in range(cards.NUM_CODES)},
+                "num_gos": int(m.num_gos),
+            }
+            for m in game.memory
+        ],
     }
 
 
@@ -218,12 +272,12 @@ def _format(value: Any, indent: int = 0) -> str:
     return json.dumps(value)
 
 
-def dumps(game: Game, pending_extension: bool = False) -> str:
+def dumps(game: Game, window: int = Window.SMALL, computer: str = "bsd") -> str:
     """The text of a save file (what :func:`write_game` writes)."""
-    return _format(to_dict(game, pending_extension)) + "\n"
+    return _format(to_dict(game, window, computer)) + "\n"
 
 
-def write_game(path: str, game: Game, pending_extension: bool = False) -> None:
+def write_game(path: str, game: Game, window: int = Window.SMALL, computer: str = "bsd") -> None:
     """Save ``game`` in ``path``, atomically.
 
     The text goes to a new temporary file in the target's directory, is
@@ -237,7 +291,7 @@ def write_game(path: str, game: Game, pending_extension: bool = False) -> None:
     """
     if "\x00" in path:  # typed as ^@ at the file: prompt; no system call takes it
         raise OSError(errno.EINVAL, os.strerror(errno.EINVAL), path)
-    data = dumps(game, pending_extension).encode("utf-8")
+    data = dumps(game, window, computer).encode("utf-8")
     target = os.path.realpath(path) if os.path.islink(path) else path
     keep_mode: int | None = None
     try:
@@ -535,13 +589,18 @@ def _sub(path: str, key: str) -> str:
     return f'{path}["{key}"]'
 
 
-def _read_player(value: Any, path: str) -> Tableau:
-    p = _fields(value, path, PLAYER_FIELDS)
+def _read_player(value: Any, path: str, version: int) -> Tableau:
+    names = PLAYER_FIELDS if version >= 2 else tuple(_V1_PLAYER_NAMES[n] for n in PLAYER_FIELDS)
+    p = dict(zip(PLAYER_FIELDS, (_fields(value, path, names)[n] for n in names)))
+    key = dict(zip(PLAYER_FIELDS, names))
     hand = [_card(c, f"{path}.hand[{i}]") for i, c in enumerate(_list(p["hand"], f"{path}.hand", cards.HAND_SIZE))]
-    safety: list[int] = [
+    statuses = [
         SafetyStatus(_int(s, _sub(f"{path}.safety", n), 0, 2))
         for n, s in zip(_SAFETY_NAMES, _table(p["safety"], f"{path}.safety", _SAFETY_NAMES))
     ]
+    for n, status in zip(_SAFETY_NAMES, statuses):
+        if version >= 2 and status == SafetyStatus.IN_HAND:
+            _fail(_sub(f"{path}.safety", n), "1 (in hand) is not recorded from version 2 on (0 or 2)")
     coups = [
         _bool(c, _sub(f"{path}.coups", n))
         for n, c in zip(_SAFETY_NAMES, _table(p["coups"], f"{path}.coups", _SAFETY_NAMES))
@@ -550,27 +609,43 @@ def _read_player(value: Any, path: str) -> Tableau:
         _int(m, _sub(f"{path}.nummiles", n), 0, cards.COPIES[i])
         for i, (n, m) in enumerate(zip(_MILES_NAMES, _table(p["nummiles"], f"{path}.nummiles", _MILES_NAMES)))
     ]
-    return Tableau(
+    tableau = Tableau(
         hand=hand,
         battle=_card(p["battle"], f"{path}.battle", _BATTLE_CARDS),
         speed=_card(p["speed"], f"{path}.speed", _SPEED_CARDS),
-        can_go=_bool(p["can_go"], f"{path}.can_go"),
-        new_battle=_bool(p["new_battle"], f"{path}.new_battle"),
-        new_speed=_bool(p["new_speed"], f"{path}.new_speed"),
-        safety=safety,
+        can_go=_bool(p["can_go"], f"{path}.{key['can_go']}"),
+        fresh_hazard=_bool(p["fresh_hazard"], f"{path}.{key['fresh_hazard']}"),
+        fresh_limit=_bool(p["fresh_limit"], f"{path}.{key['fresh_limit']}"),
+        safety=list(statuses),
         coups=coups,
         nummiles=nummiles,
-        mileage=_int(p["mileage"], f"{path}.mileage", 0, 1000, 25),
-        hand_total=_int(p["hand_tot"], f"{path}.hand_tot", 0, 10000, 25),
-        safety_score=_int(p["safescore"], f"{path}.safescore", 0, 400, 100),
-        coup_score=_int(p["coupscore"], f"{path}.coupscore", 0, 1200, 300),
+        mileage=_int(p["mileage"], f"{path}.mileage", 0, EXTENDED_TRIP, 25),
+        hand_total=_int(p["hand_total"], f"{path}.{key['hand_total']}", 0, 10000, 25),
+        safety_score=_int(p["safety_score"], f"{path}.{key['safety_score']}", 0, 400, 100),
+        coup_score=_int(p["coup_score"], f"{path}.{key['coup_score']}", 0, 1200, 300),
         total=_int(p["total"], f"{path}.total", 0, 20000, 25),
         games=_int(p["games"], f"{path}.games", 0, _MAX_GAMES),
     )
+    return tableau
+
+
+def _read_deck(value: Any) -> list[int]:
+    raw_deck = _list(value, "deck", cards.DECK_SIZE)
+    try:
+        return [BY_NAME[c] for c in raw_deck]
+    except (KeyError, TypeError):  # find the culprit, for the message
+        return [_card(c, f"deck[{i}]", empty=False) for i, c in enumerate(raw_deck)]
+
+
+def _read_seen(value: Any, path: str) -> list[int]:
+    seen = [
+        _int(n, _sub(path, NAMES[c]), 0, cards.COPIES[c]) for c, n in enumerate(_table(value, path, NAMES))
+    ]
+    return seen + [0] * (cards.NUM_TABLE - cards.NUM_CODES)
 
 
 def from_dict(data: Any) -> LoadedGame:
-    """Build a game from a decoded save file, checking everything.
+    """Build a game from a decoded save file (version 1 or 2), checking everything.
 
     Raises :class:`SaveError` with a one-line message naming the field at
     fault; never any other exception, whatever ``data`` is.
@@ -578,45 +653,130 @@ def from_dict(data: Any) -> LoadedGame:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SaveError("not a mille save file")
     version = data.get("version")
-    if type(version) is not int or version != VERSION:
-        _fail("", f"unsupported save format version {_show(version)} (this mille reads version {VERSION})")
+    if type(version) is not int or version not in READABLE_VERSIONS:
+        readable = " and ".join(str(v) for v in READABLE_VERSIONS)
+        _fail("", f"unsupported save format version {_show(version)} (this mille reads versions {readable})")
+    if version == 1:
+        return _from_dict_v1(data)
     d = _fields(data, "", _TOP_FIELDS)
-    players = [_read_player(p, f"players[{i}]") for i, p in enumerate(_list(d["players"], "players", 2))]
-    raw_deck = _list(d["deck"], "deck", cards.DECK_SIZE)
-    try:
-        deck = [BY_NAME[c] for c in raw_deck]
-    except (KeyError, TypeError):  # find the culprit, for the message
-        deck = [_card(c, f"deck[{i}]", empty=False) for i, c in enumerate(raw_deck)]
-    seen = [
-        _int(n, _sub("numseen", NAMES[c]), 0, cards.COPIES[c])
-        for c, n in enumerate(_table(d["numseen"], "numseen", NAMES))
-    ]
+    computer = d["computer"]
+    if computer not in COMPUTERS:
+        _fail("computer", f"{_show(computer)} (must be one of {', '.join(json.dumps(c) for c in COMPUTERS)})")
+    players = [_read_player(p, f"players[{i}]", 2) for i, p in enumerate(_list(d["players"], "players", 2))]
+    memory = []
+    for i, m in enumerate(_list(d["memory"], "memory", 2)):
+        fields = _fields(m, f"memory[{i}]", _MEMORY_FIELDS)
+        memory.append(
+            Memory(
+                _read_seen(fields["num_seen"], f"memory[{i}].num_seen"),
+                _int(fields["num_gos"], f"memory[{i}].num_gos", 0, cards.DECK_SIZE),
+            )
+        )
+    pending_raw = d["pending_extension"]
+    pending = None if pending_raw is None else _int(pending_raw, "pending_extension", 0, cards.HAND_SIZE - 1)
     game = Game(
-        deck=deck,
+        deck=_read_deck(d["deck"]),
         deck_count=_int(d["deck_count"], "deck_count", 0, _MAX_DECK_COUNT),
         discard=_card(d["discard"], "discard"),
         players=players,
-        end=_one_of(d["end"], "end", (700, 1000)),
+        trip_length=_one_of(d["trip_length"], "trip_length", (TRIP, EXTENDED_TRIP)),
         finished=_bool(d["finished"], "finished"),
-        play=_one_of(d["play"], "play", (HUMAN, COMPUTER)),
-        hand_start=_one_of(d["handstart"], "handstart", (HUMAN, COMPUTER)),
+        to_move=_one_of(d["to_move"], "to_move", (HUMAN, COMPUTER)),
+        hand_starter=_one_of(d["hand_starter"], "hand_starter", (HUMAN, COMPUTER)),
         order=_bool(d["order"], "order"),
-        window=Window(_one_of(d["window"], "window", (0, 1))),
-        on_exit=_bool(d["on_exit"], "on_exit"),
-        num_seen=seen + [0] * (cards.NUM_TABLE - cards.NUM_CODES),
-        num_gos=_int(d["numgos"], "numgos", 0, cards.DECK_SIZE),
+        pending_extension=pending,
+        memory=memory,
         rng=_NEW_RNG.copy(),  # not saved: the caller seeds it
     )
+    window = Window(_one_of(d["window"], "window", (0, 1)))
+    check_game(game, names=_NAMES_V2)
+    return LoadedGame(game, window, computer, 2)
+
+
+def _from_dict_v1(data: dict[str, Any]) -> LoadedGame:
+    """A version-1 file: the computer's counting only, ``on_exit``, the old names.
+
+    The human seat's counting was not kept then; its ``num_seen`` is what it
+    has seen in this position (every card but the computer's hand and the
+    deck), its ``num_gos`` 0.  A version-1 save made at ``Extension?``
+    holds the move completed but for the answer (the card already out of
+    the hand); ``pending_extension`` -1 says so.
+    """
+    d = _fields(data, "", _TOP_FIELDS_V1)
+    players = [_read_player(p, f"players[{i}]", 1) for i, p in enumerate(_list(d["players"], "players", 2))]
+    game = Game(
+        deck=_read_deck(d["deck"]),
+        deck_count=_int(d["deck_count"], "deck_count", 0, _MAX_DECK_COUNT),
+        discard=_card(d["discard"], "discard"),
+        players=players,
+        trip_length=_one_of(d["end"], "end", (TRIP, EXTENDED_TRIP)),
+        finished=_bool(d["finished"], "finished"),
+        to_move=_one_of(d["play"], "play", (HUMAN, COMPUTER)),
+        hand_starter=_one_of(d["handstart"], "handstart", (HUMAN, COMPUTER)),
+        order=_bool(d["order"], "order"),
+        memory=[Memory(), Memory(_read_seen(d["numseen"], "numseen"), _int(d["numgos"], "numgos", 0, cards.DECK_SIZE))],
+        rng=_NEW_RNG.copy(),
+    )
+    window = Window(_one_of(d["window"], "window", (0, 1)))
+    on_exit = _bool(d["on_exit"], "on_exit")
     pending = _bool(d["pending_extension"], "pending_extension")
-    check_game(game, pending)
-    return LoadedGame(game, pending)
+    _check_v1_safeties(game)
+    for p in game.players:  # the computer's "in hand" marks are derived now
+        p.safety = [SafetyStatus.PLAYED if s == SafetyStatus.PLAYED else SafetyStatus.UNKNOWN for s in p.safety]
+    if on_exit and not game.finished:
+        _fail("on_exit", "true, but the hand is not finished")
+    if pending:
+        if (
+            game.finished
+            or game.to_move != HUMAN
+            or game.trip_length != TRIP
+            or game.players[HUMAN].mileage != TRIP
+        ):
+            _fail("pending_extension", "true, but you are not at the Extension? question (at 700 of 700, to move)")
+        game.pending_extension = -1
+    game.memory[HUMAN] = Memory(_seen_by(game, HUMAN) + [0] * (cards.NUM_TABLE - cards.NUM_CODES), 0)
+    check_game(game, names=_NAMES_V1)
+    return LoadedGame(game, window, "bsd", 1)
+
+
+def _check_v1_safeties(game: Game) -> None:
+    for who, p in enumerate(game.players):
+        path = _PLAYER_NAMES[who]
+        held = {c for c in p.hand if c != EMPTY}
+        for i, status in enumerate(p.safety):
+            card = cards.SAFETY_BASE + i
+            where = _sub(f"{path}.safety", NAMES[card])
+            if status == SafetyStatus.IN_HAND:
+                if who == HUMAN:
+                    _fail(where, "1 (in hand) is only ever recorded for the computer")
+                if card not in held:
+                    _fail(where, "1 (in hand), but the card is not in the computer's hand")
+            elif who == COMPUTER and card in held:
+                _fail(where, f"{int(status)}, but the card is in the computer's hand (must be 1)")
+
+
+def _seen_by(game: Game, seat: int) -> list[int]:
+    """Cards of each kind ``seat`` can have seen: all but the other hand and the deck."""
+    hidden = Counter(c for c in game.players[1 - seat].hand if c != EMPTY)
+    hidden.update(game.deck[: game.deck_count])
+    return [cards.COPIES[c] - hidden[c] for c in range(cards.NUM_CODES)]
 
 
 def _plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
-def check_game(game: Game, pending_extension: bool = False) -> None:
+#: Field names for messages: (trip length, seen table of seat 0 and 1, hand total, ...).
+_NAMES_V1 = {"trip": "end", "seen": (None, "numseen"), "hand_total": "hand_tot", "pending": "pending_extension"}
+_NAMES_V2 = {
+    "trip": "trip_length",
+    "seen": ("memory[0].num_seen", "memory[1].num_seen"),
+    "hand_total": "hand_total",
+    "pending": "pending_extension",
+}
+
+
+def check_game(game: Game, names: dict[str, Any] = _NAMES_V2) -> None:
     """Raise :class:`SaveError` unless ``game`` is a position the game can reach.
 
     Every position a saved game can be in passes (the tests save positions
@@ -633,92 +793,103 @@ def check_game(game: Game, pending_extension: bool = False) -> None:
             )
 
     # Every card in a hand or on the table came from the dealt part of the
-    # array, deck[deck_count:]; the computer has seen every one of them
-    # except those in your hand (and it cannot have seen more).
+    # array, deck[deck_count:]; each seat has seen every one of them except
+    # those in the other hand (and it cannot have seen more).
     dealt = Counter(game.deck[game.deck_count :])
-    your_hand = Counter(c for c in game.players[HUMAN].hand if c != EMPTY)
-    known = Counter(c for c in game.players[COMPUTER].hand if c != EMPTY)
+    table: Counter[int] = Counter()
     if game.discard != EMPTY:
-        known[game.discard] += 1
+        table[game.discard] += 1
     for p in game.players:
         for i in range(cards.NUM_MILES):
-            known[i] += p.nummiles[i]
+            table[i] += p.nummiles[i]
         for i, status in enumerate(p.safety):
             if status == SafetyStatus.PLAYED:
-                known[cards.SAFETY_BASE + i] += 1
+                table[cards.SAFETY_BASE + i] += 1
         if p.speed != EMPTY:
-            known[p.speed] += 1
+            table[p.speed] += 1
         if p.battle != EMPTY and p.battle != cards.GO:  # a safety can show Go with no Go card
-            known[p.battle] += 1
+            table[p.battle] += 1
+    hands = [Counter(c for c in p.hand if c != EMPTY) for p in game.players]
+    pending = game.pending_extension
+    pending_card = EMPTY
+    if pending is not None and pending >= 0:
+        # At Extension? the card is counted on the table but still in the
+        # hand, and the other seat counts it only once it leaves the hand.
+        pending_card = game.players[game.to_move].hand[pending]
+        if pending_card != EMPTY:
+            hands[game.to_move][pending_card] -= 1
     for code in range(cards.NUM_CODES):
-        placed = known[code] + your_hand[code]
+        placed = table[code] + hands[0][code] + hands[1][code]
         if placed > dealt[code]:
             _fail(
                 "",
                 f"{placed} {json.dumps(NAMES[code])} in the hands and on the table, but only {dealt[code]} dealt "
                 f"(deck[deck_count:] with deck_count {game.deck_count})",
             )
-        seen = game.num_seen[code]
-        if seen > dealt[code] - your_hand[code]:
-            _fail(_sub("numseen", NAMES[code]), f"{seen}, but only {dealt[code] - your_hand[code]} can have been seen")
-        if seen < known[code]:
-            _fail(_sub("numseen", NAMES[code]), f"{seen}, but at least {known[code]} have been seen")
+    for seat in (HUMAN, COMPUTER):
+        field = names["seen"][seat]
+        if field is None:
+            continue
+        for code in range(cards.NUM_CODES):
+            seen = game.memory[seat].num_seen[code]
+            most = dealt[code] - hands[1 - seat][code]
+            least = table[code] + hands[seat][code] - (code == pending_card and seat != game.to_move)
+            if seen > most:
+                _fail(_sub(field, NAMES[code]), f"{seen}, but only {most} can have been seen")
+            if seen < least:
+                _fail(_sub(field, NAMES[code]), f"{seen}, but at least {least} have been seen")
 
     for who, p in enumerate(game.players):
-        _check_player(game, who, p)
+        _check_player(game, who, p, names)
 
-    if game.end == 1000 and max(p.mileage for p in game.players) < 700:
-        _fail("end", "1000, but nobody reached 700 to extend the trip")
-    if game.on_exit and not game.finished:
-        _fail("on_exit", "true, but the hand is not finished")
+    trip = game.trip_length
+    if trip == EXTENDED_TRIP and max(p.mileage for p in game.players) < TRIP:
+        _fail(names["trip"], "1000, but nobody reached 700 to extend the trip")
     if game.finished:
-        if all(p.mileage != game.end for p in game.players) and game.deck_count > 0:
+        if all(p.mileage != trip for p in game.players) and game.deck_count > 0:
             _fail("finished", "true, but nobody completed the trip and cards are left to draw")
-    if pending_extension:
-        if game.finished or game.play != HUMAN or game.end != 700 or game.players[HUMAN].mileage != 700:
-            _fail("pending_extension", "true, but you are not at the Extension? question (at 700 of 700, to move)")
+    if pending is not None:
+        mover = game.players[game.to_move]
+        if game.finished or trip != TRIP or mover.mileage != TRIP:
+            _fail(names["pending"], "set, but the player to move is not at the Extension? question (at 700 of 700)")
+        if pending >= 0 and not 0 <= mover.hand[pending] <= cards.MILES_200:
+            _fail(names["pending"], f"{pending}, but there is no distance card in that slot")
     for who, p in enumerate(game.players):
-        if p.mileage == game.end and not game.finished and not (pending_extension and who == HUMAN):
+        if p.mileage == trip and not game.finished and not (pending is not None and who == game.to_move):
             _fail(f"{_PLAYER_NAMES[who]}.mileage", f"{p.mileage} completes the trip, but the hand is not finished")
         expected = recompute_hand_total(game, who)
         if p.hand_total != expected:
-            _fail(f"{_PLAYER_NAMES[who]}.hand_tot", f"{p.hand_total}, but the cards played score {expected}")
+            where = f"{_PLAYER_NAMES[who]}.{names['hand_total']}"
+            _fail(where, f"{p.hand_total}, but the cards played score {expected}")
         previous = p.total - p.hand_total
-        if not (game.on_exit and p.total == 0) and not 0 <= previous < 5000:
+        if not (game.finished and p.total == 0) and not 0 <= previous < GAME_POINTS:
             _fail(
                 f"{_PLAYER_NAMES[who]}.total",
                 f"{p.total} with {p.hand_total} from this hand leaves {previous} from earlier hands (must be 0..4999)",
             )
 
 
-def _check_player(game: Game, who: int, p: Tableau) -> None:
+def _check_player(game: Game, who: int, p: Tableau, names: dict[str, Any]) -> None:
     path = _PLAYER_NAMES[who]
-    held = {c for c in p.hand if c != EMPTY}
     for i, status in enumerate(p.safety):
         card = cards.SAFETY_BASE + i
-        where = _sub(f"{path}.safety", NAMES[card])
-        if status == SafetyStatus.IN_HAND:
-            if who == HUMAN:
-                _fail(where, "1 (in hand) is only ever recorded for the computer")
-            if card not in held:
-                _fail(where, "1 (in hand), but the card is not in the computer's hand")
-        elif who == COMPUTER and card in held:
-            _fail(where, f"{int(status)}, but the card is in the computer's hand (must be 1)")
         if p.coups[i] and status != SafetyStatus.PLAYED:
             _fail(_sub(f"{path}.coups", NAMES[card]), "true, but the safety was not played")
     played = sum(1 for s in p.safety if s == SafetyStatus.PLAYED)
-    if p.safety_score != 100 * played:
-        _fail(f"{path}.safescore", f"{p.safety_score}, but {_plural(played, 'safety', 'safeties')} played")
+    score_name = "safescore" if names is _NAMES_V1 else "safety_score"
+    coup_name = "coupscore" if names is _NAMES_V1 else "coup_score"
+    if p.safety_score != SAFETY_POINTS * played:
+        _fail(f"{path}.{score_name}", f"{p.safety_score}, but {_plural(played, 'safety', 'safeties')} played")
     coups = sum(p.coups)
-    if p.coup_score != 300 * coups:
-        _fail(f"{path}.coupscore", f"{p.coup_score}, but {_plural(coups, 'coup fourré', 'coups fourrés')}")
+    if p.coup_score != COUP_BONUS * coups:
+        _fail(f"{path}.{coup_name}", f"{p.coup_score}, but {_plural(coups, 'coup fourré', 'coups fourrés')}")
     if p.nummiles[cards.MILES_200] > 2:
         _fail(_sub(f"{path}.nummiles", "200"), f"{p.nummiles[cards.MILES_200]}, but only two 200s may be played")
     miles = sum(n * cards.MILES[i] for i, n in enumerate(p.nummiles))
     if p.mileage != miles:
         _fail(f"{path}.mileage", f"{p.mileage}, but the distance cards played add up to {miles}")
-    if p.mileage > game.end:
-        _fail(f"{path}.mileage", f"{p.mileage} is past the end of the trip ({game.end})")
+    if p.mileage > game.trip_length:
+        _fail(f"{path}.mileage", f"{p.mileage} is past the end of the trip ({game.trip_length})")
     right_of_way = p.safety[_ROW] == SafetyStatus.PLAYED
     if p.speed == cards.SPEED_LIMIT and right_of_way:
         _fail(f"{path}.speed", '"Speed Limit", but Right of Way was played')

@@ -8,9 +8,9 @@ position, so the score window can show them without remembering anything.
 
 from __future__ import annotations
 
-from .cards import MILES_200
+from .cards import MILES_200, NUM_SAFETIES
 from .record import FrozenRecord
-from .state import Game
+from .state import EXTENDED_TRIP, Game
 
 SAFETY_POINTS = 100
 ALL_SAFETIES_BONUS = 300
@@ -69,13 +69,13 @@ def end_of_hand_bonuses(game: Game, player: int) -> Bonuses:
     extension bonus goes to whoever completes 1000, whoever chose to extend.
     """
     pp = game.players[player]
-    if pp.mileage != game.end:
+    if pp.mileage != game.trip_length:
         return NO_BONUSES
     return Bonuses(
         trip=True,
         safe_trip=pp.nummiles[MILES_200] == 0,
         delayed_action=game.deck_count <= 0,
-        extension=game.end == 1000,
+        extension=game.trip_length == EXTENDED_TRIP,
         shut_out=game.players[1 - player].mileage == 0,
     )
 
@@ -97,7 +97,7 @@ def recompute_hand_total(game: Game, player: int) -> int:
     """
     pp = game.players[player]
     points = pp.mileage + pp.safety_score + pp.coup_score
-    if pp.safety_score == 4 * SAFETY_POINTS:
+    if pp.safety_score == NUM_SAFETIES * SAFETY_POINTS:
         points += ALL_SAFETIES_BONUS
     if game.finished:
         points += end_of_hand_bonuses(game, player).points

@@ -1,54 +1,28 @@
-"""Headless games of the BSD computer against itself.
+"""Headless games between two players; by default the BSD computer against itself.
 
-    python -m mille.sim --hands 1000 --seed 7 [--json]
+    python -m mille.sim --hands 1000 --seed 7 [--json] [--human NAME] [--computer NAME]
 
 plays whole hands with no screen, games running on across hands with the
 5000-point rule exactly as in the interactive program (the starter
 alternates every hand, across games too; a game is settled after the hand
 in which a total reaches 5000, and a tie wins nobody the game).
 
-What "the BSD strategy in both seats" means
--------------------------------------------
+Each seat is a :class:`~mille.players.Player`: it is shown its seat's
+:func:`~mille.observation.observe` and answers with a move, ``Extension?``
+included; a seat with no cards passes.  Each seat's card counting is its
+own, kept by the rules (:class:`~mille.state.Memory`).  Dice:
 
-* The **computer seat** is the real program's computer, untouched: it
-  decides with :func:`mille.computer.decide` on the game itself, with the
-  game's own card-counting tables (``num_seen``, ``num_gos``, ``num_need``),
-  which :func:`mille.rules.push` and :func:`mille.rules.deal` keep exactly as
-  the original does, and it rolls its safety-timing dice on the game's
-  generator.
+* the **computer seat** rolls on the game's own generator, which also
+  shuffles, exactly as in the real program;
+* the **human seat** rolls on a generator of its own, seeded from the run's
+  seed (:func:`human_seat_seed`).
 
-* The **human seat** runs the same procedure from its own point of view.
-  For each of its decisions the simulator shows :func:`decide` a *mirror
-  image* of the game: the two tableaus swapped, so that the mover sits in
-  the computer's slot, the player to move set to that slot, and the human
-  seat's *own* counting tables and generator swapped in.  Everything is put
-  back afterwards (the tableaus themselves are never copied or modified,
-  except that the human's safety statuses are shown as the computer would
-  keep them, see below).  The mirror tables are fed the way the original
-  feeds the computer's, from the other side of the table: the human seat's
-  dealt and drawn cards and the computer's plays and discards are counted
-  with :func:`mille.rules.account`, and ``num_gos`` moves only while the
-  human seat is the player to move (its own draws, and its own deal when it
-  starts the hand); its ``num_need`` starts from the original's table and is
-  never reset, as the computer's isn't.  The original marks only the
-  computer's own safeties "in hand"; the mirror shows the human's held,
-  unplayed safeties as in hand to :func:`decide`, which is what the
-  original's bookkeeping would give a computer holding them.  The rules only
-  ever ask whether a safety was *played*, so this view changes no legality.
+So with the BSD player in the computer seat, a simulated game is one the
+real binary plays identically when the human seat's moves are typed into it
+with the same seed.
 
-* The human seat's dice come from a generator of its own (seeded from the
-  run's seed), so the game's generator is consumed only by the shuffles and
-  the computer seat's rolls, exactly as in the real program.  A simulated
-  game is therefore one the real binary plays identically when the human
-  seat's moves are typed into it with the same seed.
-
-* Extensions: whoever lands exactly on 700 decides with
-  :func:`mille.computer.would_extend`, from their own point of view (the
-  human seat through the same mirror).
-
-Guards: a move the rules refuse (the original's computer would then repeat
-it forever) and a hand that runs past :data:`MAX_MOVES_PER_HAND` moves both
-raise :class:`SimulationError`.
+Guards: an illegal move and a hand that runs past
+:data:`MAX_MOVES_PER_HAND` moves both raise :class:`SimulationError`.
 """
 
 from __future__ import annotations
@@ -61,10 +35,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from . import cards, rules
-from .computer import Decision, decide, would_extend
+from .observation import observe
+from .players import Player, PlayerSpecError, make_player
+from .players.bsd import BsdPlayer
 from .rng import GlibcRandom
-from .rules import MoveType, Outcome
-from .state import COMPUTER, HUMAN, INITIAL_NUM_NEED, Game, SafetyStatus, Tableau
+from .rules import Move, MoveType, Outcome, Phase
+from .state import COMPUTER, HUMAN, Game
 
 #: No real hand comes near this (the longest in 5000 simulated hands had 190
 #: moves): every move but a draw or a safety passes the turn or removes a card.
@@ -72,16 +48,12 @@ MAX_MOVES_PER_HAND = 1000
 
 SEATS = ("human", "computer")
 
-_EMPTY = cards.EMPTY
-_SAFETY_BASE = cards.SAFETY_BASE
-_IN_HAND = SafetyStatus.IN_HAND
-_UNKNOWN = SafetyStatus.UNKNOWN
 _DRAW = MoveType.DRAW
-
-
-#: What the mirror view replaces: players, play, num_seen, num_gos, num_need,
-#: rng, and the human tableau's safety list.
-_Saved = tuple[list[Tableau], int, list[int], int, list[int], GlibcRandom, list[int]]
+_EXTEND = MoveType.EXTEND
+_NO_EXTENSION = MoveType.NO_EXTENSION
+_MOVE = Phase.MOVE
+_EMPTY_HAND = Phase.EMPTY_HAND
+_HAND_OVER = Phase.HAND_OVER
 
 
 class SimulationError(RuntimeError):
@@ -93,15 +65,6 @@ def human_seat_seed(seed: int) -> int:
     return (seed * 2654435761 + 0x9E3779B9) & 0xFFFFFFFF
 
 
-@dataclass(slots=True)
-class CountingTables:
-    """One seat's card counting, as the original keeps it for the computer."""
-
-    num_seen: list[int] = field(default_factory=lambda: [0] * cards.NUM_TABLE)
-    num_gos: int = 0
-    num_need: list[int] = field(default_factory=lambda: list(INITIAL_NUM_NEED))
-
-
 @dataclass(frozen=True, slots=True)
 class Step:
     """One move of a simulated hand, for observers (the property tests).
@@ -111,7 +74,7 @@ class Step:
     """
 
     player: int
-    decision: Decision
+    move: Move
     outcome: Outcome
     cards: tuple[int, ...]
 
@@ -170,143 +133,66 @@ TIMING_FIELDS = ("seconds", "hands_per_second")
 
 
 class Simulator:
-    """A run of games between two copies of the BSD computer.
+    """A run of games between two players (the BSD computer in both seats by default).
 
     ``observer`` (if given) is called after every move with the game and the
     :class:`Step`; it may inspect but must not change the game.
     """
 
-    def __init__(self, seed: int, *, observer: Callable[[Game, Step], None] | None = None) -> None:
+    def __init__(
+        self,
+        seed: int,
+        *,
+        players: tuple[Player, Player] | None = None,
+        observer: Callable[[Game, Step], None] | None = None,
+    ) -> None:
         self.seed = seed
         game = Game()
         game.rng = GlibcRandom(seed)
         self.game = game
-        #: The human seat's own counting tables and dice (see the module doc).
-        self.mirror = CountingTables()
-        self.mirror_rng = GlibcRandom(human_seat_seed(seed))
+        self.players: tuple[Player, Player] = players if players is not None else (BsdPlayer(), BsdPlayer())
+        #: Each seat's dice: the human seat's own, the computer seat the game's.
+        self.dice = (GlibcRandom(human_seat_seed(seed)), game.rng)
         self.observer = observer
         self.summary = Summary(seed)
-        self._extension_decider: rules.ExtensionDecider = self._decide_extension
         self._extended = False
 
-    # ------------------------------------------------------------------
-    # The human seat's point of view
-
-    def _enter_mirror(self) -> _Saved:
-        """Put the human seat in the computer's place; returns what to restore."""
-        game = self.game
-        human, comp = game.players
-        saved: _Saved = (game.players, game.play, game.num_seen, game.num_gos, game.num_need, game.rng, human.safety)
-        view = human.safety
-        for card in human.hand:
-            if card >= _SAFETY_BASE and view[card - _SAFETY_BASE] == _UNKNOWN:
-                if view is saved[-1]:
-                    view = view[:]  # never change the real tableau's list
-                view[card - _SAFETY_BASE] = _IN_HAND
-        human.safety = view
-        mirror = self.mirror
-        game.players = [comp, human]
-        game.play = COMPUTER
-        game.num_seen = mirror.num_seen
-        game.num_gos = mirror.num_gos
-        game.num_need = mirror.num_need
-        game.rng = self.mirror_rng
-        return saved
-
-    def _leave_mirror(self, saved: _Saved) -> None:
-        game = self.game
-        players, play, num_seen, num_gos, num_need, rng, safety = saved
-        human = game.players[COMPUTER]
-        human.safety = safety
-        self.mirror.num_gos = game.num_gos
-        game.players = players
-        game.play = play
-        game.num_seen = num_seen
-        game.num_gos = num_gos
-        game.num_need = num_need
-        game.rng = rng
-
-    def decide_for(self, player: int) -> Decision:
-        """The BSD decision for ``player`` (the player to move)."""
-        if player == COMPUTER:
-            return decide(self.game)
-        saved = self._enter_mirror()
-        try:
-            return decide(self.game)
-        finally:
-            self._leave_mirror(saved)
-
-    def _decide_extension(self, game: Game, slot: int) -> bool:
-        if game.play == COMPUTER:
-            extend = would_extend(game)
-        else:
-            saved = self._enter_mirror()
-            try:
-                extend = would_extend(game)
-            finally:
-                self._leave_mirror(saved)
-        self._extended = extend
-        return extend
-
-    def _mirror_account(self, card: int, owner_to_move: bool) -> None:
-        """Count a card in the human seat's tables, with the original's ``account``."""
-        game = self.game
-        saved = (game.num_seen, game.num_gos, game.play)
-        game.num_seen = self.mirror.num_seen
-        game.num_gos = self.mirror.num_gos
-        game.play = COMPUTER if owner_to_move else HUMAN
-        try:
-            rules.account(game, card)
-        finally:
-            self.mirror.num_gos = game.num_gos
-            game.num_seen, game.num_gos, game.play = saved
-
-    def _mirror_deal(self) -> None:
-        """The human seat's tables at a deal: its six cards, counted in order."""
-        mirror = self.mirror
-        mirror.num_seen = [0] * cards.NUM_TABLE
-        mirror.num_gos = 0
-        owner_starts = self.game.play == HUMAN
-        for card in self.game.players[HUMAN].hand[1:]:
-            self._mirror_account(card, owner_starts)
-
-    # ------------------------------------------------------------------
-    # Playing
-
     def step(self) -> Step | None:
-        """Make the next move of the current hand; None when a player is skipped."""
+        """Make the next move of the current hand; None when a player with no cards passes."""
         game = self.game
-        player = game.play
-        pp = game.players[player]
-        hand = pp.hand
-        if hand.count(_EMPTY) == cards.HAND_SIZE:
-            # Nothing in hand: play passes, and nobody decides anything.
-            game.play = 1 - player
+        seat = game.to_move
+        phase = rules.phase(game)
+        if phase is _EMPTY_HAND:
+            rules.push(game, rules.PASS)
             return None
-        decision = self.decide_for(player)
-        move = decision.move
+        move = self.players[seat].choose(observe(game, seat), self.dice[seat])
+        hand = game.players[seat].hand
         kind = move.kind
         before = game.deck_count
-        card = hand[move.slot]
-        outcome = rules.push(game, move, self._extension_decider)
-        if outcome.error is not None:
-            raise SimulationError(
-                f"seed {self.seed}, hand {self.summary.hands + 1}: {SEATS[player]} chose {move} "
-                f"({cards.name(card)!r}), refused: {outcome.error}"
-            )
+        card = hand[move.slot] if kind is MoveType.PLAY or kind is MoveType.DISCARD else cards.EMPTY
+        if kind is MoveType.ORDER or kind is MoveType.PASS:
+            raise SimulationError(f"{self._where(seat)} chose {move}, which is not a legal move")
+        try:
+            outcome = rules.push(game, move)
+        except rules.IllegalPhase as exc:
+            raise SimulationError(f"{self._where(seat)}: {exc}") from None
+        if outcome.refusal is not None:
+            raise SimulationError(f"{self._where(seat)} chose {move} ({cards.name(card)!r}), refused: {outcome.error}")
+        if kind is MoveType.EXTEND:
+            self._extended = True
         if kind is _DRAW:
             moved = tuple(game.deck[i] for i in range(before - 1, game.deck_count - 1, -1))
-            if player == HUMAN:
-                for drawn in moved:
-                    self._mirror_account(drawn, True)
-        else:
+        elif card != cards.EMPTY:
             moved = (card,)
-            if player == COMPUTER:
-                self._mirror_account(card, False)
-        result = Step(player, decision, outcome, moved)
+        else:
+            moved = ()
+        result = Step(seat, move, outcome, moved)
         if self.observer is not None:
             self.observer(game, result)
         return result
+
+    def _where(self, seat: int) -> str:
+        return f"seed {self.seed}, hand {self.summary.hands + 1}: {SEATS[seat]}"
 
     def play_hand(self) -> HandResult:
         """Deal and play one whole hand; settle the game if it is over."""
@@ -315,14 +201,15 @@ class Simulator:
         if rules.game_over(game):  # cannot happen: settled after each hand
             rules.settle_game(game)
         rules.start_hand(game)
-        starter = game.play
-        self._mirror_deal()
+        starter = game.to_move
         self._extended = False
         moves = 0
         step = self.step
-        while not game.finished:
-            step()
-            moves += 1
+        while not game.finished or game.pending_extension is not None:
+            taken = step()
+            # An answer to Extension? completes the play it belongs to: one move.
+            if taken is None or (taken.move.kind is not _EXTEND and taken.move.kind is not _NO_EXTENSION):
+                moves += 1
             if moves > MAX_MOVES_PER_HAND:
                 human, comp = game.players
                 raise SimulationError(
@@ -339,7 +226,7 @@ class Simulator:
         if totals[0] != totals[1]:
             summary.hands_won[0 if totals[0] > totals[1] else 1] += 1
         for who in (HUMAN, COMPUTER):
-            if game.players[who].mileage == game.end:
+            if game.players[who].mileage == game.trip_length:
                 summary.trips[who] += 1
         if self._extended:
             summary.extensions += 1
@@ -357,7 +244,7 @@ class Simulator:
             (human.mileage, comp.mileage),
             moves,
             starter,
-            game.end,
+            game.trip_length,
             game.deck_count,
             over,
             winner,
@@ -371,14 +258,14 @@ class Simulator:
         return self.summary
 
 
-def simulate(hands: int, seed: int) -> Summary:
+def simulate(hands: int, seed: int, players: tuple[Player, Player] | None = None) -> Summary:
     """Play ``hands`` hands from a fresh program run with this seed."""
-    return Simulator(seed).run(hands)
+    return Simulator(seed, players=players).run(hands)
 
 
-def format_summary(summary: Summary) -> str:
+def format_summary(summary: Summary, names: tuple[str, str] = ("bsd", "bsd")) -> str:
     rows = [
-        f"mille.sim: {summary.hands} hands, seed {summary.seed}, BSD computer strategy in both seats",
+        f"mille.sim: {summary.hands} hands, seed {summary.seed}, {names[0]} (human seat) against {names[1]}",
         f"{'':22}{'human':>10}{'computer':>10}",
         f"{'points':22}{summary.points[0]:>10}{summary.points[1]:>10}",
         f"{'hands won':22}{summary.hands_won[0]:>10}{summary.hands_won[1]:>10}",
@@ -393,23 +280,30 @@ def format_summary(summary: Summary) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m mille.sim",
-        description="Play whole hands of mille headless, the BSD computer strategy in both seats.",
+        description="Play whole hands of mille headless between two players "
+        "(the BSD computer in both seats by default).",
     )
     parser.add_argument("--hands", type=int, default=100, help="number of hands to play (default 100)")
     parser.add_argument("--seed", type=int, default=1, help="the program run's seed, as the real getpid() (default 1)")
     parser.add_argument("--json", action="store_true", help="print one JSON line instead of the summary")
+    parser.add_argument("--human", default="bsd", metavar="NAME", help="the human seat's player (default bsd)")
+    parser.add_argument("--computer", default="bsd", metavar="NAME", help="the computer seat's player (default bsd)")
     args = parser.parse_args(argv)
     if args.hands < 0:
         parser.error("--hands must not be negative")
     try:
-        summary = simulate(args.hands, args.seed)
+        players = (make_player(args.human), make_player(args.computer))
+    except PlayerSpecError as exc:
+        parser.error(str(exc))
+    try:
+        summary = simulate(args.hands, args.seed, players)
     except SimulationError as exc:
         print(f"mille.sim: {exc}", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(summary.as_dict(), sort_keys=True))
     else:
-        print(format_summary(summary))
+        print(format_summary(summary, (args.human, args.computer)))
     return 0
 
 

@@ -1,14 +1,18 @@
 """Game state: plain data, cheap to copy, trivially serialisable.
 
 The fields mirror what 4.4BSD mille keeps (and saves), minus its display
-caches, which belong to the front end.  Cards are plain ints (see
+caches and the score-window setting, which belong to the front end, and minus
+the computer's private "cards needed" estimates, which belong to the
+computer player (:mod:`mille.players.bsd`).  Cards are plain ints (see
 :mod:`mille.cards`); per-player and per-card tables are plain lists so that
-``copy()`` is a handful of list slices, which matters to a searching
-computer player that clones a position thousands of times per move.
+``copy()`` is a handful of list slices, which matters to a searching player
+that clones a position thousands of times per move.
 
-What one player may see is separated from the hidden rest by
-:meth:`Game.hidden_cards`: the other player's hand and the undrawn part of
-the deck.
+A :class:`Tableau` holds only what lies on the table for everyone to see
+(piles, safeties played, mileage, scores) plus the player's hand; what one
+seat may know is cut out of a game by :func:`mille.observation.observe`.
+Each seat has its own card-counting :class:`Memory` (the original kept one,
+for the computer), updated by the rules as cards come into view.
 """
 
 from __future__ import annotations
@@ -21,8 +25,19 @@ from .rng import GlibcRandom
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 
-HUMAN = 0
-COMPUTER = 1
+#: A seat at the table: :data:`HUMAN` (0) or :data:`COMPUTER` (1), as the
+#: original numbers its two players.
+Seat = int
+#: A hand slot: 0 is the ``P`` slot (the card just picked), 1-6 the others.
+Slot = int
+
+HUMAN: Seat = 0
+COMPUTER: Seat = 1
+SEATS: tuple[Seat, Seat] = (HUMAN, COMPUTER)
+
+#: The trip length each hand starts with, and the extended one (§3.7).
+TRIP = 700
+EXTENDED_TRIP = 1000
 
 
 if TYPE_CHECKING:  # typing costs start-up time; only the type checker needs this
@@ -34,12 +49,17 @@ if TYPE_CHECKING:  # typing costs start-up time; only the type checker needs thi
         def shuffle(self, x: list[int]) -> None: ...
 
 
-def other(player: int) -> int:
-    return 1 - player
+def other(seat: Seat) -> Seat:
+    return 1 - seat
 
 
 class SafetyStatus(IntEnum):
-    """What a player knows of one safety (the computer's card counting)."""
+    """What a player knows of one safety (the original's ``S_`` values).
+
+    On a :class:`Tableau` only ``UNKNOWN`` and ``PLAYED`` occur (the table
+    shows a safety once it is played); ``IN_HAND`` is what the computer
+    player's procedure derives for the safeties in its own hand.
+    """
 
     UNKNOWN = 0
     IN_HAND = 1
@@ -47,15 +67,47 @@ class SafetyStatus(IntEnum):
 
 
 class Window(IntEnum):
-    """Which score window layout the human asked for (saved with the game)."""
+    """The score window layout the human asked for (the ``W`` key).
+
+    A front-end setting, not part of the game: the front end keeps it and
+    saves it beside the game.
+    """
 
     SMALL = 0
     FULL = 1
 
 
-#: The computer's starting "cards needed" estimates, by card code.  The
-#: original keeps this table for the whole program run and never resets it.
-INITIAL_NUM_NEED: tuple[int, ...] = (0, 0, 0, 0, 0, 2, 2, 2, 4, 3, 2, 2, 2, 10, 3, 1, 1, 1, 1, 0)
+class Memory(Record):
+    """One seat's card counting (the original's ``Numseen`` and ``Numgos``, §6.1).
+
+    ``num_seen[code]`` counts the cards of each kind this seat has seen this
+    hand: the cards dealt to it and drawn by it, and the cards the other seat
+    played or discarded.  So ``COPIES[code] - num_seen[code]`` is exactly how
+    many of that card are hidden from it (in the other hand or the deck).
+    ``num_gos`` is the original's running estimate of the Go cards it will
+    want; it moves only while this seat is the one to move.
+    """
+
+    __slots__ = ("num_seen", "num_gos")
+
+    def __init__(self, num_seen: list[int] | None = None, num_gos: int = 0) -> None:
+        self.num_seen: list[int] = [0] * cards.NUM_TABLE if num_seen is None else num_seen
+        self.num_gos = num_gos
+
+    def copy(self) -> Memory:
+        return Memory(self.num_seen[:], self.num_gos)
+
+    def count(self, card: int, own_turn: bool) -> None:
+        """Note a card now seen (the original's ``account``, §6.1)."""
+        if card == cards.EMPTY:
+            return
+        self.num_seen[card] += 1
+        if own_turn:
+            if cards.EXTRA_TANK <= card < cards.RIGHT_OF_WAY:
+                hazard = cards.OPPOSITE[card]
+                self.num_gos += cards.COPIES[hazard] - self.num_seen[hazard]
+            elif cards.OUT_OF_GAS <= card <= cards.STOP:
+                self.num_gos += 1
 
 
 class Tableau(Record):
@@ -66,8 +118,8 @@ class Tableau(Record):
         "battle",
         "speed",
         "can_go",
-        "new_battle",
-        "new_speed",
+        "fresh_hazard",
+        "fresh_limit",
         "safety",
         "coups",
         "nummiles",
@@ -85,8 +137,8 @@ class Tableau(Record):
         battle: int = cards.EMPTY,
         speed: int = cards.EMPTY,
         can_go: bool = False,
-        new_battle: bool = False,
-        new_speed: bool = False,
+        fresh_hazard: bool = False,
+        fresh_limit: bool = False,
         safety: list[int] | None = None,
         coups: list[bool] | None = None,
         nummiles: list[int] | None = None,
@@ -101,11 +153,12 @@ class Tableau(Record):
         self.battle = battle
         self.speed = speed
         self.can_go = can_go
-        #: The opponent put a hazard (limit) on this player since this player
-        #: last drew: a matching safety played now is a coup fourré.
-        self.new_battle = new_battle
-        self.new_speed = new_speed
-        #: Per safety: SafetyStatus (the human's are only ever 0 or PLAYED).
+        #: The opponent put a hazard (a limit) on this player since this
+        #: player last drew: the matching safety played now is a coup fourré
+        #: (the original's ``new_battle`` and ``new_speed``).
+        self.fresh_hazard = fresh_hazard
+        self.fresh_limit = fresh_limit
+        #: Per safety: SafetyStatus.PLAYED once played, else UNKNOWN.
         self.safety: list[int] = [0] * cards.NUM_SAFETIES if safety is None else safety
         self.coups: list[bool] = [False] * cards.NUM_SAFETIES if coups is None else coups
         #: Number of 25, 50, 75, 100 and 200 cards played this hand.
@@ -123,8 +176,8 @@ class Tableau(Record):
             self.battle,
             self.speed,
             self.can_go,
-            self.new_battle,
-            self.new_speed,
+            self.fresh_hazard,
+            self.fresh_limit,
             self.safety[:],
             self.coups[:],
             self.nummiles[:],
@@ -139,10 +192,8 @@ class Tableau(Record):
     def has_played(self, safety_card: int) -> bool:
         return self.safety[safety_card - cards.SAFETY_BASE] == SafetyStatus.PLAYED
 
-    def knows(self, safety_card: int) -> bool:
-        """In hand or played: the computer's ``!= S_UNKNOWN`` test."""
-        return self.safety[safety_card - cards.SAFETY_BASE] != SafetyStatus.UNKNOWN
-
+    def hand_size(self) -> int:
+        return cards.HAND_SIZE - self.hand.count(cards.EMPTY)
 
 
 class Game(Record):
@@ -151,6 +202,13 @@ class Game(Record):
     ``deck`` is the whole 101-card array in its current order; the undrawn
     cards are ``deck[:deck_count]`` and the next card drawn is
     ``deck[deck_count - 1]`` (the original deals from the high end).
+
+    ``pending_extension`` is set while the player to move is being asked
+    ``Extension?``: the slot of the mileage card that reached 700, which is
+    counted (mileage, points) but still in the hand, exactly as in the
+    original at that moment; :func:`mille.rules.push` with an ``EXTEND`` or
+    ``NO_EXTENSION`` move finishes it.  The value ``-1`` means the card has
+    already left the hand (a version-1 save made at the question).
     """
 
     __slots__ = (
@@ -158,16 +216,13 @@ class Game(Record):
         "deck_count",
         "discard",
         "players",
-        "end",
+        "trip_length",
         "finished",
-        "play",
-        "hand_start",
+        "to_move",
+        "hand_starter",
         "order",
-        "window",
-        "on_exit",
-        "num_seen",
-        "num_gos",
-        "num_need",
+        "pending_extension",
+        "memory",
         "rng",
     )
 
@@ -177,57 +232,50 @@ class Game(Record):
         deck_count: int = 0,
         discard: int = cards.EMPTY,
         players: list[Tableau] | None = None,
-        end: int = 700,
-        finished: bool = False,
-        play: int = HUMAN,
-        hand_start: int = COMPUTER,
+        trip_length: int = TRIP,
+        finished: bool = True,
+        to_move: Seat = HUMAN,
+        hand_starter: Seat = COMPUTER,
         order: bool = False,
-        window: int = Window.SMALL,
-        on_exit: bool = False,
-        num_seen: list[int] | None = None,
-        num_gos: int = 0,
-        num_need: list[int] | None = None,
+        pending_extension: int | None = None,
+        memory: list[Memory] | None = None,
         rng: GlibcRandom | None = None,
     ) -> None:
         self.deck: list[int] = list(cards.INITIAL_DECK) if deck is None else deck
         self.deck_count = deck_count
         self.discard = discard
         self.players: list[Tableau] = [Tableau(), Tableau()] if players is None else players
-        self.end = end
+        #: 700, or 1000 once the trip has been extended (the original's ``End``).
+        self.trip_length = trip_length
+        #: The hand is over, or none has been dealt yet.
         self.finished = finished
-        #: Whose move it is.
-        self.play = play
+        self.to_move = to_move
         #: Who started the current hand; flips before each new hand, so the
         #: human starts the first hand of a run.
-        self.hand_start = hand_start
+        self.hand_starter = hand_starter
+        #: The human keeps the hand sorted (the ``O`` command).
         self.order = order
-        self.window = window
-        #: The game reached the end-of-hand prompts (a restore then deals anew).
-        self.on_exit = on_exit
-        #: The computer's card counting: cards seen this hand, by code.
-        self.num_seen: list[int] = [0] * cards.NUM_TABLE if num_seen is None else num_seen
-        self.num_gos = num_gos
-        #: The computer's "cards needed" estimates; never reset, never saved.
-        self.num_need: list[int] = list(INITIAL_NUM_NEED) if num_need is None else num_need
+        self.pending_extension = pending_extension
+        #: Each seat's card counting, indexed by seat.
+        self.memory: list[Memory] = [Memory(), Memory()] if memory is None else memory
+        #: The game's generator: the shuffle, and the computer seat's dice.
         self.rng = GlibcRandom() if rng is None else rng
 
     def copy(self, share_rng: bool = False) -> Game:
         """An independent copy (the generator is cloned unless shared)."""
+        m0, m1 = self.memory
         return Game(
             self.deck[:],
             self.deck_count,
             self.discard,
             [self.players[0].copy(), self.players[1].copy()],
-            self.end,
+            self.trip_length,
             self.finished,
-            self.play,
-            self.hand_start,
+            self.to_move,
+            self.hand_starter,
             self.order,
-            self.window,
-            self.on_exit,
-            self.num_seen[:],
-            self.num_gos,
-            self.num_need[:],
+            self.pending_extension,
+            [Memory(m0.num_seen[:], m0.num_gos), Memory(m1.num_seen[:], m1.num_gos)],
             self.rng if share_rng else self.rng.copy(),
         )
 
@@ -239,36 +287,8 @@ class Game(Record):
     def computer(self) -> Tableau:
         return self.players[COMPUTER]
 
-    def hidden_cards(self, viewer: int) -> list[int]:
+    def hidden_cards(self, viewer: Seat) -> list[int]:
         """Cards ``viewer`` cannot see: the other hand and the undrawn deck."""
         hidden = [c for c in self.players[other(viewer)].hand if c != cards.EMPTY]
         hidden.extend(self.deck[: self.deck_count])
         return hidden
-
-    def determinized(self, viewer: int, shuffler: Shuffler) -> Game:
-        """A copy in which what ``viewer`` cannot see is dealt again at random.
-
-        The other player's hand and the undrawn deck trade cards at random;
-        everything ``viewer`` can see (or has counted) stays.  The deck array
-        stays a permutation of the 101 cards: a card that moves from the
-        undrawn part into the hand takes the place, in the drawn part of the
-        array, of the card it replaced.  A searching computer player samples
-        positions this way (the original's player never looks ahead).
-        """
-        game = self.copy()
-        hand = game.players[other(viewer)].hand
-        deck = game.deck
-        count = game.deck_count
-        slots = [i for i, c in enumerate(hand) if c != cards.EMPTY]
-        pool = [hand[i] for i in slots] + deck[:count]
-        shuffler.shuffle(pool)
-        for i, card in zip(slots, pool, strict=False):
-            old = hand[i]
-            if card != old:
-                # ``old`` is now undrawn and ``card`` drawn: swap their codes
-                # in the drawn part of the array to keep the multiset.
-                j = deck.index(old, count)
-                deck[j] = card
-                hand[i] = card
-        deck[:count] = pool[len(slots) :]
-        return game

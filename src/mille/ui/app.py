@@ -19,13 +19,16 @@ from collections.abc import Callable
 
 from .. import cards, rules, scoring
 from ..cards import EMPTY, NAMES
-from ..computer import decide, would_extend
-from ..rules import DRAW, ORDER, Move, MoveType
-from ..state import COMPUTER, HUMAN, Game, SafetyStatus, Window
+from ..observation import observe
+from ..players.bsd import BsdPlayer, Decision
+from ..rng import GlibcRandom
+from ..rules import DRAW, EXTEND, NO_EXTENSION, ORDER, PASS, Move, MoveType, Phase
+from ..state import COMPUTER, EXTENDED_TRIP, HUMAN, Game, SafetyStatus, Window
 from .surface import END_OF_INPUT, HANGUP, INTERRUPT, RESIZED
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
+    from ..players import Player
     from .surface import Terminal
 
 MOVE_Y, MOVE_X = 10, 20
@@ -127,11 +130,12 @@ class _Shown:
         self.was_finished = False
 
 
-#: Saves a game: (file name, snapshot, pending extension) -> None; raises
-#: OSError (shown with its strerror) when the file cannot be written.
-SaveWriter = Callable[[str, Game, bool], None]
-#: Saves a game when the terminal goes away: (snapshot, pending extension).
-HangupSaver = Callable[[Game, bool], None]
+#: Saves a game: (file name, copy of the game, score window, computer
+#: player's name) -> None; raises OSError (shown with its strerror) when the
+#: file cannot be written.  :func:`mille.save.write_game` is one.
+SaveWriter = Callable[[str, Game, int, str], None]
+#: Saves a game when the terminal goes away: (game, window, computer).
+HangupSaver = Callable[[Game, int, str], None]
 
 
 class MilleApp:
@@ -146,7 +150,10 @@ class MilleApp:
         hangup_saver: HangupSaver | None = None,
         from_file: str | None = None,
         restore_banner: str | None = None,
-        pending_extension: bool = False,
+        window: int = Window.SMALL,
+        computer: Player | None = None,
+        computer_name: str = "bsd",
+        computer_dice: GlibcRandom | None = None,
     ) -> None:
         self.term = term
         self.game = game
@@ -154,7 +161,13 @@ class MilleApp:
         self.hangup_saver = hangup_saver
         self.from_file = from_file
         self.restore_banner = restore_banner
-        self.restore_pending_extension = pending_extension
+        #: The score window layout (the ``W`` key), saved with the game.
+        self.window = window
+        #: The computer seat's player; the original's by default, rolling its
+        #: dice on the game's own generator as the original did.
+        self.computer: Player = BsdPlayer() if computer is None else computer
+        self.computer_name = computer_name
+        self.computer_dice = game.rng if computer_dice is None else computer_dice
         self.shown = [_Shown(), _Shown()]
         self.shown_discard = EMPTY
         self.last_prompt = -1
@@ -164,8 +177,6 @@ class MilleApp:
         self.saved = False
         self.in_interrupt = False
         self.eof_count = 0
-        #: Slot of the human's card that reached 700 while ``Extension?`` is up.
-        self.extension_slot: int | None = None
 
     # ------------------------------------------------------------------
     # The main loop (the original's main)
@@ -184,19 +195,14 @@ class MilleApp:
             if not restore or rules.game_over(game):
                 rules.settle_game(game)
             while True:
-                if not restore or game.on_exit:
+                # A save made at the end-of-hand questions restores to a new deal.
+                if not restore or game.finished:
                     rules.start_hand(game, resumed=restore)
                 self.newboard()
                 if restore and self.restore_banner is not None:
                     self.term.score.move(ERR_Y, ERR_X)
                     self.term.score.addstr(self._fit_message(self.restore_banner) + "\n")
                 self.prboard()
-                if restore and self.restore_pending_extension:
-                    self.restore_pending_extension = False
-                    rules.resolve_extension(game, self._ask_extension(game, -1))
-                    if game.finished:
-                        self.newscore()
-                    self.prboard()
                 while not game.finished:
                     self.domove()
                     if game.finished:
@@ -204,18 +210,24 @@ class MilleApp:
                     self.prboard()
                 self.check_more()
                 restore = False
-                game.on_exit = False
                 if rules.game_over(game):
                     break
 
     def domove(self) -> None:
+        """One turn of the game loop, as the rules' :func:`~mille.rules.phase` directs."""
         game = self.game
-        pp = game.players[game.play]
-        if all(c == EMPTY for c in pp.hand):
-            game.play = 1 - game.play
+        phase = rules.phase(game)
+        if phase is Phase.EMPTY_HAND:
+            rules.push(game, PASS)
             return
-        move = self.getmove() if game.play == HUMAN else self.calcmove()
-        outcome = rules.push(game, move, self._ask_extension)
+        if phase is Phase.EXTENSION:  # restored at the question
+            self.answer_extension()
+            return
+        move = self.getmove() if game.to_move == HUMAN else self.calcmove()
+        outcome = rules.push(game, move)
+        if game.pending_extension is not None:
+            # The card reached 700: the question comes before anything is drawn.
+            self.answer_extension()
         if outcome.error is not None:
             self.error(outcome.error)
 
@@ -224,7 +236,7 @@ class MilleApp:
         score = self.term.score
         score.move(ERR_Y, ERR_X)
         score.clrtoeol()
-        decision = decide(self.game)
+        decision = self._computer_decision()
         if decision.announce is not None:
             board = self.term.board
             board.move(MOVE_Y + 1, MOVE_X)
@@ -234,19 +246,31 @@ class MilleApp:
             board.addstr(f"{cards.name(card):>16}")
         return decision.move
 
-    def _ask_extension(self, game: Game, slot: int) -> bool:
-        if game.play != HUMAN:
-            return would_extend(game)
-        self.extension_slot = slot
-        try:
-            return self.getyn(EXTENSION_PROMPT)
-        finally:
-            self.extension_slot = None
+    def _computer_decision(self) -> Decision:
+        """Ask the computer's player, shown only what its seat may see."""
+        obs = observe(self.game, COMPUTER)
+        player = self.computer
+        if isinstance(player, BsdPlayer):
+            return player.decide(obs, self.computer_dice)
+        move = player.choose(obs, self.computer_dice)
+        if move.kind is MoveType.PLAY and obs.hand[move.slot] < cards.SAFETY_BASE:
+            return Decision(move, "PLAY")
+        if move.kind is MoveType.DISCARD:
+            return Decision(move, "DISCARD")
+        return Decision(move)
+
+    def answer_extension(self) -> None:
+        """``Extension?``: the human is asked, the computer's player decides silently."""
+        game = self.game
+        if game.to_move == HUMAN:
+            extend = self.getyn(EXTENSION_PROMPT)
+        else:
+            extend = self._computer_decision().move.kind is MoveType.EXTEND
+        rules.push(game, EXTEND if extend else NO_EXTENSION)
 
     def check_more(self) -> None:
         """End-of-hand questions: another hand or game, then perhaps save."""
         game = self.game
-        game.on_exit = True
         if rules.game_over(game):
             if self.getyn(ANOTHER_GAME_PROMPT):
                 return
@@ -260,9 +284,8 @@ class MilleApp:
     def hangup(self) -> None:
         """The terminal went away (or we were told to stop): keep the game, leave."""
         if self.hangup_saver is not None:
-            snapshot, pending = self.snapshot()
             try:
-                self.hangup_saver(snapshot, pending)
+                self.hangup_saver(self.game.copy(), self.window, self.computer_name)
             except OSError:
                 pass
         self.die(1)
@@ -328,7 +351,7 @@ class MilleApp:
                 move = Move(MoveType.PLAY if key == "U" else MoveType.DISCARD, slot)
                 break
             if key == "O":
-                if game.window == Window.SMALL:
+                if self.window == Window.SMALL:
                     score = self.term.score
                     score.move(12, 21)
                     score.addstr("o: stop ordering" if not game.order else "o: order hand")
@@ -338,14 +361,13 @@ class MilleApp:
             if key == "Q":
                 self.rub()
             elif key == "W":
-                game.window = Window.FULL if game.window == Window.SMALL else Window.SMALL
+                self.window = Window.FULL if self.window == Window.SMALL else Window.SMALL
                 self.newscore()
                 self.prscore()
                 self.term.score.refresh()
             elif key == "R" or c == CTRL_L:
                 self.term.redraw()
             elif key == "S":
-                game.on_exit = False
                 self.save()
             elif key == "E":
                 self.error("E: command not implemented")
@@ -531,7 +553,12 @@ class MilleApp:
         board.clrtoeol()
 
     def save(self) -> bool:
-        """The save dialog; True if the game was written."""
+        """The save dialog; True if the game was written.
+
+        The game is saved as it is: at ``Extension?`` it holds the question
+        itself (the card counted and still in the hand), so the save is
+        consistent and a restore asks again.
+        """
         name: str
         if self.from_file is not None and self.getyn(SAME_FILE_PROMPT):
             name = self.from_file
@@ -544,10 +571,9 @@ class MilleApp:
         if self.save_writer is None:
             self.error("saving is not available")
             return False
-        snapshot, pending = self.snapshot()
         score = self.term.score
         try:
-            self.save_writer(name, snapshot, pending)
+            self.save_writer(name, self.game.copy(), self.window, self.computer_name)
         except OSError as exc:
             self.error(exc.strerror or str(exc))
             return False
@@ -557,16 +583,7 @@ class MilleApp:
         score.refresh()
         return True
 
-    def snapshot(self) -> tuple[Game, bool]:
-        """The game as a save file should hold it, and whether Extension? is open.
 
-        At ``Extension?`` the original saved a half-made move (the card
-        counted but still in the hand); this saves the move completed up to
-        the question instead, and the question is asked again on restore.
-        """
-        if self.extension_slot is None:
-            return self.game.copy(), False
-        return rules.extension_snapshot(self.game, self.extension_slot), True
 
     # ------------------------------------------------------------------
     # Drawing (the original's newboard, newscore, prboard, prscore)
@@ -625,8 +642,8 @@ class MilleApp:
         game = self.game
         score = self.term.score
         if self.was_full < 0:
-            self.was_full = int(game.window != Window.FULL)
-        full = game.window == Window.FULL or game.finished
+            self.was_full = int(self.window != Window.FULL)
+        full = self.window == Window.FULL or game.finished
         new = False
         if score.inch(0, 22) != "Y":
             score.erase()
@@ -647,7 +664,7 @@ class MilleApp:
             score.move(5, 1)
             score.clrtobot()
             new = True
-        elif game.window != self.last_window:
+        elif self.window != self.last_window:
             new = True
         if new:
             for y in range(17):
@@ -702,7 +719,7 @@ class MilleApp:
                 score.move(y, x)
                 score.addstr(text)
         self.was_full = int(full)
-        self.last_window = game.window
+        self.last_window = self.window
 
     def _show_card(self, y: int, x: int, card: int, shown: int) -> int:
         if card != shown:
@@ -746,7 +763,7 @@ class MilleApp:
         board.move(6, COMP_START + CARD_START)
         board.addstr(f"{game.deck_count:2d}")
         self.shown_discard = self._show_card(8, COMP_START + CARD_START, game.discard, self.shown_discard)
-        if game.end == 1000:
+        if game.trip_length == EXTENDED_TRIP:
             board.move(EXT_Y, EXT_X)
             board.standout()
             board.addstr("Extension")
@@ -758,7 +775,7 @@ class MilleApp:
     def prscore(self) -> None:
         game = self.game
         score = self.term.score
-        full = game.window == Window.FULL or game.finished
+        full = self.window == Window.FULL or game.finished
         for k in (HUMAN, COMPUTER):
             pp = game.players[k]
             sh = self.shown[k]

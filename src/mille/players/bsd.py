@@ -1,25 +1,29 @@
-"""The 4.4BSD computer player, decision for decision.
+"""The 4.4BSD computer player, decision for decision: the player ``bsd``.
 
-A faithful port of the original's ``calcmove``: the card counting, the
-safety timing (whose dice roll consumes the shared generator, so the human's
-choices change later deals), the valuation of every card with its running
-variables, and the quirks of the compiled binary that change its play:
+A faithful port of the original's ``calcmove`` (§6.3): the card counting,
+the safety timing (whose dice roll consumes a generator, so in the
+interactive game the human's choices change later deals), the valuation of
+every card with its running variables, and the quirks of the compiled
+binary that change its play:
 
 * ``cango`` is a boolean, so the first "too close" 25/50 flips the whole
   valuation into discard mode;
-* the "cards needed" table (``Game.num_need``) is never reset and is bumped
-  twice per decision while the computer is stopped by a hazard;
+* the "cards needed" table (:attr:`BsdPlayer.num_need`) is never reset and
+  is bumped twice per decision while the player is stopped by a hazard;
 * ``one_card`` reads the seen-count of the 100 card where Right of Way was
   meant.
 
-The original's crash when no card can be chosen for discarding is not
-reproduced: the lowest-valued card is chosen anyway.
+The procedure reads only what its seat may know: its own hand and tableau,
+what lies on the other tableau, its own counting memory, the deck count and
+the trip length.  It can therefore sit in either seat.  The original's crash
+when no card can be chosen for discarding is not reproduced: the
+lowest-valued card is chosen anyway (§12.1).
 """
 
 from __future__ import annotations
 
-from . import cards
-from .cards import (
+from .. import cards
+from ..cards import (
     COPIES,
     EMPTY,
     END_OF_LIMIT,
@@ -40,16 +44,23 @@ from .cards import (
     STOP,
     is_repair_or_empty,
 )
-from .record import FrozenRecord
-from .rules import DRAW, Move, MoveType, can_play
-from .state import COMPUTER, HUMAN, Game, SafetyStatus, Tableau
+from ..observation import Observation
+from ..record import FrozenRecord
+from ..rng import GlibcRandom
+from ..rules import DISCARDS, DRAW, EXTEND, NO_EXTENSION, PASS, PLAYS, Move, Phase, can_play
+from ..state import EXTENDED_TRIP, TRIP, Memory, SafetyStatus, Tableau
 
 _ROW = RIGHT_OF_WAY - SAFETY_BASE
 _UNKNOWN = SafetyStatus.UNKNOWN
+_IN_HAND = SafetyStatus.IN_HAND
 _PLAYED = SafetyStatus.PLAYED
 
 #: Value of a card that would finish the trip (the original's V_VALUABLE).
 _VALUABLE = 40
+
+#: The starting "cards needed" estimates, by card code (§6.1).  The original
+#: keeps this table for the whole program run and never resets it.
+INITIAL_NUM_NEED: tuple[int, ...] = (0, 0, 0, 0, 0, 2, 2, 2, 4, 3, 2, 2, 2, 10, 3, 1, 1, 1, 1, 0)
 
 
 class Decision(FrozenRecord):
@@ -68,6 +79,24 @@ class Decision(FrozenRecord):
         object.__setattr__(self, "announce", announce)
 
 
+class _Table(FrozenRecord):
+    """The numbers the valuation reads besides the two tableaus."""
+
+    __slots__ = ("seen", "num_gos", "need", "trip", "deck_count")
+    seen: list[int]
+    num_gos: int
+    need: list[int]
+    trip: int
+    deck_count: int
+
+    def __init__(self, seen: list[int], num_gos: int, need: list[int], trip: int, deck_count: int) -> None:
+        object.__setattr__(self, "seen", seen)
+        object.__setattr__(self, "num_gos", num_gos)
+        object.__setattr__(self, "need", need)
+        object.__setattr__(self, "trip", trip)
+        object.__setattr__(self, "deck_count", deck_count)
+
+
 def _cdiv(a: int, b: int) -> int:
     """C integer division (truncates toward zero); a zero divisor leaves ``a``."""
     if b == 0:
@@ -76,13 +105,25 @@ def _cdiv(a: int, b: int) -> int:
     return q if (a >= 0) == (b > 0) else -q
 
 
-def one_card(game: Game, pp: Tableau) -> bool:
+def own_safeties(pp: Tableau) -> list[int]:
+    """The player's view of its own safeties: played, in hand, or unknown.
+
+    The original marked a safety "in hand" as the computer drew it; a safety
+    cannot be discarded, so that is exactly "in the hand now".
+    """
+    hand = pp.hand
+    return [
+        _PLAYED if pp.safety[i] == _PLAYED else (_IN_HAND if (SAFETY_BASE + i) in hand else _UNKNOWN)
+        for i in range(cards.NUM_SAFETIES)
+    ]
+
+
+def one_card(seen: list[int], trip: int, pp: Tableau) -> bool:
     """Could ``pp`` finish the trip with one more card?
 
-    Reads ``num_seen[3]`` (the 100 card) where the original meant "has Right
+    Reads ``seen[3]`` (the 100 card) where the original meant "has Right
     of Way been seen"; the binary does exactly that.
     """
-    seen = game.num_seen
     bat = pp.battle
     spd = pp.speed
     if not (
@@ -91,7 +132,7 @@ def one_card(game: Game, pp: Tableau) -> bool:
         or (bat >= 0 and seen[max(SAFETY_FOR[bat], 0)] != 0)
     ):
         return False
-    left = game.end - pp.mileage
+    left = trip - pp.mileage
     if left == 200:
         if pp.nummiles[MILES_200] == 2:
             return False
@@ -111,35 +152,39 @@ def one_card(game: Game, pp: Tableau) -> bool:
     return seen[card] != COPIES[card]
 
 
-def would_extend(game: Game) -> bool:
-    """The computer's choice at exactly 700: extend the trip to 1000?
+def would_extend(pp: Tableau, op: Tableau, memory: Memory, trip: int, deck_count: int) -> bool:
+    """The choice at exactly 700 (§6.6): extend the trip to 1000?
 
-    Evaluated with the finishing card still in the computer's hand.
+    Evaluated with the finishing card still in the player's hand.
     """
-    if game.end != 700:
+    if trip != TRIP:
         return False
-    pp = game.players[COMPUTER]
-    op = game.players[HUMAN]
-    known = sum(1 for s in pp.safety if s != _UNKNOWN)
+    own = own_safeties(pp)
+    known = sum(1 for s in own if s != _UNKNOWN)
     if known < 2:
         return False
-    if op.mileage == 0 or one_card(game, op) or (op.can_go and op.mileage >= 500):
+    if op.mileage == 0 or one_card(memory.num_seen, trip, op) or (op.can_go and op.mileage >= 500):
         return False
-    unknown = sum(1 for i in range(cards.NUM_SAFETIES) if op.safety[i] != _PLAYED and pp.safety[i] == _UNKNOWN)
+    unknown = sum(1 for i in range(cards.NUM_SAFETIES) if op.safety[i] != _PLAYED and own[i] == _UNKNOWN)
     if unknown + known == cards.NUM_SAFETIES:
         return True
     # An empty slot is worth 0 miles in the binary.
     miles = sum(MILES[c] for c in pp.hand if 0 <= c <= MILES_200)
-    return miles + game.deck_count * 3 > 1000
+    return miles + deck_count * 3 > EXTENDED_TRIP
 
 
-def decide(game: Game) -> Decision:
-    """Choose the computer's move; consumes random numbers and bumps ``num_need``."""
-    pp = game.players[COMPUTER]
-    op = game.players[HUMAN]
+def decide(
+    pp: Tableau, op: Tableau, memory: Memory, trip: int, deck_count: int, num_need: list[int], dice: GlibcRandom
+) -> Decision:
+    """Choose a move in the ``MOVE`` phase for the owner of ``pp``.
+
+    ``op`` is read only for what lies on the table.  Consumes a die roll
+    from ``dice`` when timing a safety, and bumps ``num_need``.
+    """
     hand = pp.hand
-    seen = game.num_seen
-    end = game.end
+    seen = memory.num_seen
+    end = trip
+    own = own_safeties(pp)
     safe = 0
     cango = False
     canstop = False
@@ -153,11 +198,11 @@ def decide(game: Game) -> Decision:
         card = hand[i]
         if card >= SAFETY_BASE:
             if pp.battle == OPPOSITE[card] or (pp.speed == SPEED_LIMIT and card == RIGHT_OF_WAY):
-                return Decision(Move(MoveType.PLAY, i))
+                return Decision(PLAYS[i])
             safe += 1
             playit[i] = True
         else:
-            ok = can_play(game, pp, op, card)
+            ok = can_play(trip, pp, op, card)
             playit[i] = ok
             if ok:
                 cango = True
@@ -172,31 +217,31 @@ def decide(game: Game) -> Decision:
             count[card] += 1
 
     # Step 2: draw first.
-    if hand[0] == EMPTY and game.deck_count > 0:
+    if hand[0] == EMPTY and deck_count > 0:
         return Decision(DRAW)
 
-    # Step 3: a finishing card only counts if the computer would not extend.
+    # Step 3: a finishing card only counts if the player would not extend.
     if foundend:
-        foundend = not would_extend(game)
+        foundend = not would_extend(pp, op, memory, trip, deck_count)
 
     # Step 4: when to play a safety instead of holding it for a coup.
     i = 0
     while safe and i < cards.HAND_SIZE:
         card = hand[i]
         if card >= SAFETY_BASE:
-            if one_card(game, op) or (foundend and cango and not canstop):
-                return Decision(Move(MoveType.PLAY, i))
+            if one_card(seen, end, op) or (foundend and cango and not canstop):
+                return Decision(PLAYS[i])
             hazard = OPPOSITE[card]
             if seen[hazard] == COPIES[hazard] and not (
                 card == RIGHT_OF_WAY and seen[SPEED_LIMIT] != COPIES[SPEED_LIMIT]
             ):
-                return Decision(Move(MoveType.PLAY, i))
+                return Decision(PLAYS[i])
             if not cango and (op.can_go or not pp.can_go):
-                x = game.deck_count - game.rng.roll(10)
+                x = deck_count - dice.roll(10)
                 if (pp.mileage == 0) != (op.mileage == 0):
                     x -= 7
                 if x < cards.DECK_SIZE // 4:
-                    return Decision(Move(MoveType.PLAY, i))
+                    return Decision(PLAYS[i])
             safe -= 1
             playit[i] = cango
         i += 1
@@ -204,27 +249,60 @@ def decide(game: Game) -> Decision:
     # Step 5: the first of two bumps of the never-reset "needed" table.
     stopped = not pp.can_go and not is_repair_or_empty(pp.battle)
     if stopped:
-        game.num_need[OPPOSITE[pp.battle]] += 1
+        num_need[OPPOSITE[pp.battle]] += 1
 
     # Step 6: value every card; restarts in discard mode if a small
-    # distance card would bring the computer "too close" to the end.
-    values, nummax, nummin, cango = _valuation(game, pp, op, count, playit, cango, canstop)
+    # distance card would bring the player "too close" to the end.
+    table = _Table(seen, memory.num_gos, num_need, trip, deck_count)
+    values, nummax, nummin, cango = _valuation(table, pp, op, own, count, playit, cango, canstop)
 
     # Step 7: the second bump.
     if stopped:
-        game.num_need[OPPOSITE[pp.battle]] += 1
+        num_need[OPPOSITE[pp.battle]] += 1
 
     # Step 8: choose.
     if cango:
         if nummax < 0:  # cannot happen with a non-empty hand; be safe
             nummax = _extreme(values, hand, lowest=False)
-        return Decision(Move(MoveType.PLAY, nummax), "PLAY")
+        return Decision(PLAYS[nummax], "PLAY")
     if nummin < 0:
         # The original crashes here (every card valued above 101).
         nummin = _extreme(values, hand, lowest=True)
     if hand[nummin] >= SAFETY_BASE:  # never discard a safety
-        return Decision(Move(MoveType.PLAY, nummin), "PLAY")
-    return Decision(Move(MoveType.DISCARD, nummin), "DISCARD")
+        return Decision(PLAYS[nummin], "PLAY")
+    return Decision(DISCARDS[nummin], "DISCARD")
+
+
+class BsdPlayer:
+    """The original's computer as a player: ``bsd``.
+
+    It keeps the original's never-reset ``num_need`` table for as long as it
+    lives (a program run, in the interactive game; never saved).  Its dice
+    are the generator it is handed: in the interactive game that is the
+    game's own generator, as in the original.
+    """
+
+    name = "bsd"
+
+    def __init__(self) -> None:
+        self.num_need: list[int] = list(INITIAL_NUM_NEED)
+
+    def decide(self, obs: Observation, rng: GlibcRandom) -> Decision:
+        """The move with the board's announcement (``PLAY``/``DISCARD``)."""
+        phase = obs.phase
+        me = obs.players[obs.seat]
+        op = obs.players[1 - obs.seat]
+        if phase is Phase.MOVE:
+            return decide(me, op, obs.memory, obs.trip_length, obs.deck_count, self.num_need, rng)
+        if phase is Phase.EXTENSION:
+            extend = would_extend(me, op, obs.memory, obs.trip_length, obs.deck_count)
+            return Decision(EXTEND if extend else NO_EXTENSION)
+        if phase is Phase.EMPTY_HAND:
+            return Decision(PASS)
+        raise ValueError(f"nothing to decide: {phase.name}")
+
+    def choose(self, obs: Observation, rng: GlibcRandom) -> Move:
+        return self.decide(obs, rng).move
 
 
 def _extreme(values: list[int], hand: list[int], *, lowest: bool) -> int:
@@ -239,9 +317,10 @@ def _extreme(values: list[int], hand: list[int], *, lowest: bool) -> int:
 
 
 def _valuation(
-    game: Game,
+    table: _Table,
     pp: Tableau,
     op: Tableau,
+    own: list[int],
     count: list[int],
     playit: list[bool],
     cango: bool,
@@ -249,12 +328,14 @@ def _valuation(
 ) -> tuple[list[int], int, int, bool]:
     """Step 6 of the decision: returns (values, best play slot, worst slot, cango)."""
     hand = pp.hand
-    seen = game.num_seen
-    need = game.num_need
-    end = game.end
+    seen = table.seen
+    need = table.need
+    end = table.trip
+    deck_count = table.deck_count
+    num_gos = table.num_gos
     mileage = pp.mileage
     limited = pp.speed == SPEED_LIMIT
-    row_status = pp.safety[_ROW]
+    row_status = own[_ROW]
     while True:
         restart = False
         foundlow = (
@@ -276,7 +357,7 @@ def _valuation(
                 if card == MILES_25 or card == MILES_50:
                     diff = end - mileage
                     if (
-                        game.deck_count > 0
+                        deck_count > 0
                         and cango
                         and diff <= 100
                         and diff // MILES[card] > count[card]
@@ -313,7 +394,7 @@ def _valuation(
                         value = 0
                         count[END_OF_LIMIT] -= 1
                 elif cards.GASOLINE <= card <= REPAIRS:
-                    status = pp.safety[SAFETY_FOR[card] - SAFETY_BASE]
+                    status = own[SAFETY_FOR[card] - SAFETY_BASE]
                     hazard = OPPOSITE[card]
                     if status != _UNKNOWN:
                         value = -1 if status == _PLAYED else 1
@@ -327,28 +408,28 @@ def _valuation(
                 elif card == GO:
                     if row_status != _UNKNOWN:
                         value = -1 if row_status == _PLAYED else 2
-                    elif pp.can_go and game.num_gos + count[GO] == need[GO]:
+                    elif pp.can_go and num_gos + count[GO] == need[GO]:
                         value = 0
                         count[GO] -= 1
                     else:
-                        value = need[GO] * 3 + (seen[GO] - game.num_gos)
+                        value = need[GO] * 3 + (seen[GO] - num_gos)
                         value = _cdiv(value, count[GO] * count[GO])
                         count[GO] -= 1
                 elif card == SPEED_LIMIT:
                     if op.mileage + 50 >= end:
-                        value = 1 if (end == 700 and not cango) else 0
+                        value = 1 if (end == TRIP and not cango) else 0
                     elif canstop or (cango and not op.can_go):
                         value = 1
                     else:
                         value = 2 if row_status != _UNKNOWN else 3
                         value, badcount = _attack_value(
-                            game, pp, op, value, _ROW, END_OF_LIMIT, cango, foundend, badcount
+                            table, pp, op, own, value, _ROW, END_OF_LIMIT, cango, foundend, badcount
                         )
                 elif OUT_OF_GAS <= card < STOP:
                     sidx = SAFETY_FOR[card] - SAFETY_BASE
-                    value = 3 if pp.safety[sidx] != _UNKNOWN else 4
+                    value = 3 if own[sidx] != _UNKNOWN else 4
                     value, badcount = _attack_value(
-                        game, pp, op, value, sidx, OPPOSITE[card], cango, foundend, badcount
+                        table, pp, op, own, value, sidx, OPPOSITE[card], cango, foundend, badcount
                     )
                 elif card == STOP:
                     if op.safety[_ROW] == _PLAYED:
@@ -356,7 +437,7 @@ def _valuation(
                     else:
                         value = 3 if row_status != _UNKNOWN else 4
                         value *= COPIES[STOP] + seen[GO]
-                        if not mileage or foundend or one_card(game, op):
+                        if not mileage or foundend or one_card(seen, end, op):
                             value += 5
                         if not cango:
                             badcount += 1
@@ -371,7 +452,7 @@ def _valuation(
                     value = 0 if cango else 101
                 if miles:
                     if mileage + MILES[card] > end:
-                        value = card if end == 700 else 0
+                        value = card if end == TRIP else 0
                     elif mileage + MILES[card] == end:
                         value = card if foundend else _VALUABLE
                         foundend = True
@@ -398,9 +479,10 @@ def _remedy_value(seen: list[int], count: list[int], card: int, hazard: int, can
 
 
 def _attack_value(
-    game: Game,
+    table: _Table,
     pp: Tableau,
     op: Tableau,
+    own: list[int],
     value: int,
     sidx: int,
     remedy: int,
@@ -411,15 +493,15 @@ def _attack_value(
     """The original's ``normbad`` formula for hazards and Speed Limit."""
     if op.safety[sidx] == _PLAYED:
         return -1, badcount
-    value *= game.num_need[remedy] + game.num_seen[remedy] + 2
-    oc = one_card(game, op)
+    value *= table.need[remedy] + table.seen[remedy] + 2
+    oc = one_card(table.seen, table.trip, op)
     if not pp.mileage or foundend or oc:
         value += 5
     if op.mileage == 0 or oc:
         value += 5
     if op.speed == SPEED_LIMIT:
         value -= 3
-    if cango and pp.safety[sidx] != _UNKNOWN:
+    if cango and own[sidx] != _UNKNOWN:
         value += 3
     if not cango:
         badcount += 1

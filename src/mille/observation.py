@@ -1,0 +1,226 @@
+"""What one seat may see, and worlds consistent with it.
+
+:func:`observe` cuts out of a :class:`~mille.state.Game` exactly what one
+seat may know: its own hand, both tableaus as they lie on the table, the
+discard pile's top card, how many cards are left in the deck and in the
+other hand, the trip length, the scores, and its own card counting.  The
+other hand and the order of the deck are not in it: the other player's
+tableau is copied with an empty hand, and the deck is only a count.  A
+player is handed an :class:`Observation`, never the game, so it cannot
+peek; everything in an observation is a copy, so it cannot change the game
+either.
+
+:func:`sample_world` goes the other way, for searching players: it deals
+the cards hidden from the seat (the other hand and the undrawn deck) at
+random from the cards that seat has not seen, and returns a whole game
+that the seat could not tell from the real one (observing it again gives
+the same observation).
+
+>>> from mille import rules
+>>> from mille.state import Game, COMPUTER
+>>> from mille.rng import GlibcRandom
+>>> game = Game(rng=GlibcRandom(7))
+>>> rules.start_hand(game)
+>>> obs = observe(game, COMPUTER)
+>>> obs.opponent_hand_size, obs.deck_count, obs.phase.name
+(6, 89, 'MOVE')
+>>> obs.players[0].hand == [-1] * 7          # the other hand is not there
+True
+>>> world = sample_world(obs, GlibcRandom(3))
+>>> observe(world, COMPUTER) == obs
+True
+"""
+
+from __future__ import annotations
+
+from . import cards, rules
+from .cards import EMPTY, NUM_TABLE
+from .record import Record
+from .rng import GlibcRandom
+from .rules import Move, Phase
+from .state import Game, Memory, Seat, Tableau, other
+
+
+class Observation(Record):
+    """Everything one seat may know at one moment (all fields are copies).
+
+    ``players`` is indexed by seat like ``Game.players``: this seat's own
+    tableau with its hand, and the other's with an empty hand (its size is
+    ``opponent_hand_size``).  ``memory`` is this seat's own card counting.
+    ``pending_extension`` is the slot of this seat's card waiting at
+    ``Extension?`` (None otherwise).
+    """
+
+    __slots__ = (
+        "seat",
+        "phase",
+        "to_move",
+        "players",
+        "opponent_hand_size",
+        "discard",
+        "deck_count",
+        "trip_length",
+        "hand_starter",
+        "order",
+        "pending_extension",
+        "memory",
+    )
+
+    def __init__(
+        self,
+        seat: Seat,
+        phase: Phase,
+        to_move: Seat,
+        players: tuple[Tableau, Tableau],
+        opponent_hand_size: int,
+        discard: int,
+        deck_count: int,
+        trip_length: int,
+        hand_starter: Seat,
+        order: bool,
+        pending_extension: int | None,
+        memory: Memory,
+    ) -> None:
+        self.seat = seat
+        self.phase = phase
+        self.to_move = to_move
+        self.players = players
+        self.opponent_hand_size = opponent_hand_size
+        self.discard = discard
+        self.deck_count = deck_count
+        self.trip_length = trip_length
+        self.hand_starter = hand_starter
+        self.order = order
+        self.pending_extension = pending_extension
+        self.memory = memory
+
+    @property
+    def me(self) -> Tableau:
+        return self.players[self.seat]
+
+    @property
+    def opponent(self) -> Tableau:
+        return self.players[1 - self.seat]
+
+    @property
+    def hand(self) -> list[int]:
+        """This seat's seven slots (``cards.EMPTY`` where there is no card)."""
+        return self.players[self.seat].hand
+
+    def unseen(self) -> list[int]:
+        """How many of each card are hidden from this seat (other hand + deck), by code."""
+        seen = self.memory.num_seen
+        return [cards.COPIES[c] - seen[c] for c in range(NUM_TABLE)]
+
+    def legal_moves(self) -> list[Move]:
+        """The moves this seat may make now (empty unless it is this seat's turn)."""
+        if self.to_move != self.seat:
+            return []
+        return rules.legal_moves(self._public_game())
+
+    def _public_game(self) -> Game:
+        """A game holding only what this observation holds (enough for legality)."""
+        return Game(
+            deck=[],
+            deck_count=self.deck_count,
+            discard=self.discard,
+            players=[self.players[0].copy(), self.players[1].copy()],
+            trip_length=self.trip_length,
+            finished=self.phase is Phase.HAND_OVER,
+            to_move=self.to_move,
+            hand_starter=self.hand_starter,
+            order=self.order,
+            pending_extension=self.pending_extension,
+            memory=[Memory(), Memory()],
+        )
+
+
+def observe(game: Game, seat: Seat) -> Observation:
+    """What ``seat`` may know of ``game`` now (see the module documentation)."""
+    op = game.players[1 - seat]
+    blind = op.copy()
+    blind.hand = [EMPTY] * cards.HAND_SIZE
+    own = game.players[seat].copy()
+    players = (own, blind) if seat == 0 else (blind, own)
+    memory = game.memory[seat]
+    return Observation(
+        seat,
+        rules.phase(game),
+        game.to_move,
+        players,
+        cards.HAND_SIZE - op.hand.count(EMPTY),
+        game.discard,
+        game.deck_count,
+        game.trip_length,
+        game.hand_starter,
+        game.order,
+        game.pending_extension if game.to_move == seat else None,
+        Memory(memory.num_seen[:], memory.num_gos),
+    )
+
+
+def sample_world(obs: Observation, rng: GlibcRandom) -> Game:
+    """A whole game consistent with ``obs``, its hidden cards dealt at random.
+
+    The cards hidden from the seat are exactly those it has not counted
+    (``obs.unseen()``); they are shuffled with ``rng`` into the other hand
+    (slots 1 onward, as the hand tidy-up leaves it) and the undrawn deck.
+    The drawn part of the deck array holds the remaining cards in random
+    order, so the array stays a permutation of the 101 cards.  The other
+    seat's counting is rebuilt from what it can see in this world: its
+    ``num_seen`` exactly (every card not hidden from it), its ``num_gos`` as
+    if it had counted its hand on its own turn and the rest on this seat's.
+    The world's generator is seeded from ``rng``.
+    """
+    seat = obs.seat
+    unseen = obs.unseen()
+    pool = [c for c in range(cards.NUM_CODES) for _ in range(unseen[c])]
+    n = obs.opponent_hand_size
+    if len(pool) != n + obs.deck_count:
+        raise ValueError(
+            f"the observation is inconsistent: {len(pool)} unseen cards "
+            f"for a hand of {n} and a deck of {obs.deck_count}"
+        )
+    rng.shuffle(pool)
+    me = obs.players[seat].copy()
+    op = obs.players[1 - seat].copy()
+    hand = [EMPTY] * cards.HAND_SIZE
+    first = 1 if n < cards.HAND_SIZE else 0
+    hand[first : first + n] = pool[:n]
+    op.hand = hand
+    undrawn = pool[n:]
+    # The drawn part of the array: every card not undrawn, in random order.
+    left = list(cards.COPIES[: cards.NUM_CODES])
+    for c in undrawn:
+        left[c] -= 1
+    drawn = [c for c in range(cards.NUM_CODES) for _ in range(left[c])]
+    rng.shuffle(drawn)
+    # The other seat's counting: all it can see in this world.
+    op_memory = Memory()
+    for c in hand:
+        op_memory.count(c, True)
+    visible_to_op = [cards.COPIES[c] - me.hand.count(c) - undrawn.count(c) for c in range(cards.NUM_CODES)]
+    for c in range(cards.NUM_CODES):
+        for _ in range(visible_to_op[c] - op_memory.num_seen[c]):
+            op_memory.count(c, False)
+    players = [me, op] if seat == 0 else [op, me]
+    memory = [obs.memory.copy(), op_memory]
+    if seat != 0:
+        memory.reverse()
+    return Game(
+        deck=undrawn + drawn,
+        deck_count=obs.deck_count,
+        discard=obs.discard,
+        players=players,
+        trip_length=obs.trip_length,
+        finished=obs.phase is Phase.HAND_OVER,
+        to_move=obs.to_move,
+        hand_starter=obs.hand_starter,
+        order=obs.order,
+        pending_extension=obs.pending_extension if obs.to_move == seat else None,
+        memory=memory,
+        rng=GlibcRandom(rng.random()),
+    )
+
+
+__all__ = ["Observation", "observe", "other", "sample_world"]

@@ -1,0 +1,114 @@
+"""Players: anything that is shown what one seat may see and answers with a move.
+
+A player follows the :class:`Player` protocol: ``choose(observation, rng)``
+is handed an :class:`~mille.observation.Observation` (never the game) and a
+generator of its own, and returns one of ``observation.legal_moves()``.  It
+is asked in every phase that needs a decision: ``MOVE`` (draw, play or
+discard) and ``EXTENSION`` (answer ``EXTEND`` or ``NO_EXTENSION``).  Seats
+with no cards pass without being asked.
+
+Built in, by name (:func:`make_player`):
+
+* ``bsd``: the original's computer (:mod:`mille.players.bsd`);
+* ``first``: the first legal move;
+* ``random``: a uniformly random legal move.
+
+Any other name of the form ``module:attribute`` names a class or factory,
+importable from the current directory, that makes a player.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from collections.abc import Callable
+
+from ..observation import Observation
+from ..rng import GlibcRandom
+from ..rules import Move
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class Player(Protocol):
+        """The player protocol."""
+
+        def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
+            """A legal move for ``observation.seat`` (one of ``observation.legal_moves()``)."""
+            ...
+
+else:
+    Player = object  # the protocol is structural; only the type checker needs it
+
+
+class FirstPlayer:
+    """Plays the first legal move (a draw when it may, else the lowest slot)."""
+
+    name = "first"
+
+    def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
+        return observation.legal_moves()[0]
+
+
+class RandomPlayer:
+    """Plays a uniformly random legal move."""
+
+    name = "random"
+
+    def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
+        return rng.choice(observation.legal_moves())
+
+
+def _bsd() -> Player:
+    from .bsd import BsdPlayer
+
+    return BsdPlayer()
+
+
+#: Players known by name.
+BUILTIN: dict[str, Callable[[], Player]] = {
+    "bsd": _bsd,
+    "first": FirstPlayer,
+    "random": RandomPlayer,
+}
+
+
+class PlayerSpecError(ValueError):
+    """A player name that names no player."""
+
+
+def make_player(spec: str) -> Player:
+    """A new player from a name (``bsd``, ``first``, ...) or ``module:attribute``."""
+    factory = BUILTIN.get(spec)
+    if factory is not None:
+        return factory()
+    if ":" not in spec:
+        known = ", ".join(sorted(BUILTIN))
+        raise PlayerSpecError(f"unknown player {spec!r} (known: {known}; or module:attribute)")
+    module_name, _, attribute = spec.partition(":")
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:  # an import error, or the module raised
+        raise PlayerSpecError(f"cannot import {module_name!r} for player {spec!r}: {exc}") from exc
+    target = module
+    for part in attribute.split("."):
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            raise PlayerSpecError(f"{module_name!r} has no attribute {attribute!r}") from None
+    if not callable(target):
+        raise PlayerSpecError(f"{spec!r} is not a class or factory")
+    try:
+        player: Player = target()
+    except Exception as exc:
+        raise PlayerSpecError(f"{spec!r} failed to make a player: {exc}") from exc
+    if not callable(getattr(player, "choose", None)):
+        raise PlayerSpecError(f"{spec!r} made {type(player).__name__!r}, which has no choose(observation, rng) method")
+    return player
+
+
+__all__ = ["BUILTIN", "FirstPlayer", "Player", "PlayerSpecError", "RandomPlayer", "make_player"]
