@@ -471,7 +471,7 @@ def test_no_crash_when_every_card_values_above_101(monkeypatch: pytest.MonkeyPat
     player_of(game).num_need[GAS] = player_of(game).num_need[SPARE] = player_of(game).num_need[REP] = 100
     decision = decide(game)
     assert calls == [True]
-    table = computer._Table(seen_by_computer(game), 0, player_of(game).num_need, game.trip_length, game.deck_count)
+    table = (seen_by_computer(game), 0, player_of(game).num_need, game.trip_length, game.deck_count)
     values, _, nummin, cango = computer._valuation(
         table, game.computer, game.human, computer.own_safeties(game.computer), _counts(hand), [False] * 7, False, False
     )

@@ -300,7 +300,7 @@ CASES_V2 = [
     (_set(["trip_length"], 800), "trip_length: must be 700 or 1000, not 800"),
     (_set(["to_move"], True), "to_move: must be 0 or 1, not true"),
     (_set(["hand_starter"], 2), "hand_starter: must be 0 or 1, not 2"),
-    (_set(["pending_extension"], 7), "pending_extension: 7 is out of range (0..6)"),
+    (_set(["pending_extension"], 7), "pending_extension: 7 is out of range (-1..6)"),
     (_set(["pending_extension"], True), "pending_extension: must be a whole number, not true"),
     (_set(["memory"], [{}]), "memory: must have 2 entries, not 1"),
     (_delete(["memory", 1, "num_gos"]), 'memory[1]: missing field "num_gos"'),
@@ -314,6 +314,46 @@ CASES_V2 = [
 @pytest.mark.parametrize(("mutate", "expected"), CASES_V2)
 def test_bad_version_2_fields_give_one_clear_line(mutate, expected):
     assert expected in _mutated(mutate, v1=False)
+
+
+def test_a_version_1_save_at_extension_saves_again_as_version_2(tmp_path):
+    # A version-1 save at Extension? holds the move completed but for the
+    # answer; restored (-1: the card already left the hand) and saved again
+    # at the repeated question, it must load again and play on.
+    from save_helpers import extension_position
+
+    game, move = extension_position()
+    rules.push(game, move)
+    d = save.to_dict(game)
+    # The same position as version 1 wrote it: card out of the hand and counted.
+    slot = game.pending_extension
+    v1_game = game.copy()
+    card = v1_game.players[HUMAN].hand[slot]
+    v1_game.players[HUMAN].hand[slot] = cards.EMPTY
+    v1_game.memory[COMPUTER].num_seen[card] += 1
+    rules.tidy_hand(v1_game.players[HUMAN], sort=False)
+    d = save.to_dict(v1_game)
+    v1 = {
+        "format": "bsd-mille-save", "version": 1, "finished": False, "order": False, "end": 700,
+        "on_exit": False, "pending_extension": True, "handstart": d["hand_starter"],
+        "numgos": d["memory"][1]["num_gos"], "numseen": d["memory"][1]["num_seen"], "play": 0, "window": 0,
+        "deck": d["deck"], "deck_count": d["deck_count"], "discard": d["discard"],
+        "players": [
+            {"hand": p["hand"], "battle": p["battle"], "speed": p["speed"], "can_go": p["can_go"],
+             "new_battle": p["fresh_hazard"], "new_speed": p["fresh_limit"],
+             "safety": {n: (1 if n in p["hand"] and who == 1 and v == 0 else v) for n, v in p["safety"].items()},
+             "coups": p["coups"], "nummiles": p["nummiles"], "mileage": p["mileage"], "hand_tot": p["hand_total"],
+             "safescore": p["safety_score"], "coupscore": p["coup_score"], "total": p["total"], "games": p["games"]}
+            for who, p in enumerate(d["players"])
+        ],
+    }  # fmt: skip
+    loaded = save.from_dict(v1)
+    assert loaded.version == 1 and loaded.game.pending_extension == -1
+    again = save.loads(save.dumps(loaded.game))
+    assert again.game.pending_extension == -1
+    assert rules.phase(again.game) is rules.Phase.EXTENSION
+    rules.push(again.game, rules.NO_EXTENSION)
+    assert again.game.finished and again.game.players[HUMAN].mileage == 700
 
 
 def test_version_2_consistency_checks():

@@ -137,26 +137,39 @@ class Observation(Record):
 
 def observe(game: Game, seat: Seat) -> Observation:
     """What ``seat`` may know of ``game`` now (see the module documentation)."""
-    op = game.players[1 - seat]
+    players = game.players
+    op = players[1 - seat]
+    own = players[seat].copy()
     blind = op.copy()
     blind.hand = [EMPTY] * cards.HAND_SIZE
-    own = game.players[seat].copy()
-    players = (own, blind) if seat == 0 else (blind, own)
     memory = game.memory[seat]
-    return Observation(
-        seat,
-        rules.phase(game),
-        game.to_move,
-        players,
-        cards.HAND_SIZE - op.hand.count(EMPTY),
-        game.discard,
-        game.deck_count,
-        game.trip_length,
-        game.hand_starter,
-        game.order,
-        game.pending_extension if game.to_move == seat else None,
-        Memory(memory.num_seen[:], memory.num_gos),
-    )
+    to_move = game.to_move
+    pending = game.pending_extension
+    if pending is not None:
+        phase = Phase.EXTENSION
+    elif game.finished:
+        phase = Phase.HAND_OVER
+    elif players[to_move].hand.count(EMPTY) == cards.HAND_SIZE:
+        phase = Phase.EMPTY_HAND
+    else:
+        phase = Phase.MOVE
+    obs = _new_observation(Observation)
+    obs.seat = seat
+    obs.phase = phase
+    obs.to_move = to_move
+    obs.players = (own, blind) if seat == 0 else (blind, own)
+    obs.opponent_hand_size = cards.HAND_SIZE - op.hand.count(EMPTY)
+    obs.discard = game.discard
+    obs.deck_count = game.deck_count
+    obs.trip_length = game.trip_length
+    obs.hand_starter = game.hand_starter
+    obs.order = game.order
+    obs.pending_extension = pending if to_move == seat else None
+    obs.memory = Memory(memory.num_seen[:], memory.num_gos)
+    return obs
+
+
+_new_observation = object.__new__
 
 
 def sample_world(obs: Observation, rng: GlibcRandom) -> Game:

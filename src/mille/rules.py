@@ -36,7 +36,7 @@ from .cards import (
     STOP,
     is_repair_or_empty,
 )
-from .record import FrozenRecord, Record
+from .record import FrozenRecord
 from .scoring import ALL_SAFETIES_BONUS, COUP_BONUS, GAME_POINTS, SAFETY_POINTS, apply_end_of_hand_bonuses
 from .state import COMPUTER, EXTENDED_TRIP, HUMAN, TRIP, Game, Memory, SafetyStatus, Seat, Slot, Tableau
 
@@ -411,23 +411,29 @@ def legal_moves(game: Game) -> list[Move]:
 # Applying moves
 
 
-class Outcome(Record):
+class Outcome(FrozenRecord):
     """What a move did, for the front end."""
 
     __slots__ = ("refusal", "error", "passed", "skipped")
+    refusal: Refusal | None  # why the move was refused (None: it was made)
+    error: str | None  # the message to show on the error line
+    passed: bool  # the turn passed to the other player
+    skipped: bool  # the mover had no cards, so play simply passed
 
     def __init__(
         self, refusal: Refusal | None = None, error: str | None = None, passed: bool = False, skipped: bool = False
     ) -> None:
-        self.refusal = refusal  # why the move was refused (None: it was made)
-        self.error = error  # the message to show on the error line
-        self.passed = passed  # the turn passed to the other player
-        self.skipped = skipped  # the mover had no cards, so play simply passed
+        self._init(refusal=refusal, error=error, passed=passed, skipped=skipped)
 
 
-def _refused(game: Game, seat: Seat, slot: Slot, refusal: Refusal, outcome: Outcome) -> None:
-    outcome.refusal = refusal
-    outcome.error = refusal_message(refusal, game, seat, slot)
+#: The outcomes of every move that is not refused (shared: outcomes are values).
+MADE = Outcome()
+MADE_PASSED = Outcome(passed=True)
+SKIPPED = Outcome(passed=True, skipped=True)
+
+
+def _refused(game: Game, seat: Seat, slot: Slot, refusal: Refusal) -> Outcome:
+    return Outcome(refusal, refusal_message(refusal, game, seat, slot))
 
 
 def push(game: Game, move: Move) -> Outcome:
@@ -449,89 +455,85 @@ def push(game: Game, move: Move) -> Outcome:
         if kind is not MoveType.EXTEND and kind is not MoveType.NO_EXTENSION:
             raise IllegalPhase(f"{move}: the game waits for the answer to Extension?")
         _answer_extension(game, kind is MoveType.EXTEND)
-        return Outcome(passed=True)
+        return MADE_PASSED
     if game.finished:
         raise IllegalPhase(f"{move}: the hand is over")
     pp = game.players[seat]
-    empty = pp.hand.count(EMPTY) == cards.HAND_SIZE
+    hand = pp.hand
+    empty = hand.count(EMPTY) == cards.HAND_SIZE
     if kind is MoveType.PASS or empty:
         if not (kind is MoveType.PASS and empty):
             raise IllegalPhase(f"{move}: PASS is the move exactly when the hand is empty")
         game.to_move = 1 - seat
-        return Outcome(passed=True, skipped=True)
-    if kind is MoveType.EXTEND or kind is MoveType.NO_EXTENSION:
-        raise IllegalPhase(f"{move}: Extension? has not been asked")
-    outcome = Outcome()
-    good = True
+        return SKIPPED
+    outcome = MADE
+    sort = False
     slot = move.slot
-    if kind is MoveType.DISCARD:
-        refusal = discard_refusal(game, seat, slot)
-        if refusal is None:
-            card = pp.hand[slot]
-            if card == EMPTY:  # unreachable in practice (slot 6)
-                game.finished = True
-            else:
-                game.discard = card
-                pp.hand[slot] = EMPTY
-                outcome.passed = True
-                game.memory[1 - seat].count(card, False)
-        else:
-            _refused(game, seat, slot, refusal, outcome)
-            if refusal is Refusal.DISCARD_SAFETY:
-                good = False
-    elif kind is MoveType.PLAY:
-        good = _play(game, seat, slot, outcome)
-        if game.pending_extension is not None:
-            return outcome
-    elif kind is MoveType.DRAW:
+    if kind is MoveType.DRAW:
         refusal = draw_refusal(game, seat)
         if refusal is None:
             memory = game.memory[seat]
+            deck = game.deck
             target = 0
             while True:
                 game.deck_count -= 1
-                card = game.deck[game.deck_count]
-                pp.hand[target] = card
+                card = deck[game.deck_count]
+                hand[target] = card
                 memory.count(card, True)
-                if target == 0 and pp.hand[1] == EMPTY and game.deck_count > 0:
+                if target == 0 and hand[1] == EMPTY and game.deck_count > 0:
                     target = 1
                     continue
                 break
             pp.fresh_hazard = False
             pp.fresh_limit = False
         else:
-            _refused(game, seat, slot, refusal, outcome)
-    else:
+            outcome = _refused(game, seat, slot, refusal)
+    elif kind is MoveType.PLAY:
+        refusal = play_refusal(game, seat, slot)
+        if refusal is None:
+            if _play(game, seat, pp, slot):
+                outcome = MADE_PASSED
+            if game.pending_extension is not None:
+                return outcome  # the rest of the move waits for the answer
+            sort = True
+        else:
+            outcome = _refused(game, seat, slot, refusal)
+            # An empty slot counts as a (turn-keeping) move: the hand may still be sorted.
+            sort = hand[slot] == EMPTY and refusal is Refusal.NO_CARD
+    elif kind is MoveType.DISCARD:
+        refusal = discard_refusal(game, seat, slot)
+        sort = refusal is not Refusal.DISCARD_SAFETY
+        if refusal is None:
+            card = hand[slot]
+            if card == EMPTY:  # unreachable in practice (slot 6)
+                game.finished = True
+            else:
+                game.discard = card
+                hand[slot] = EMPTY
+                outcome = MADE_PASSED
+                game.memory[1 - seat].count(card, False)
+        else:
+            outcome = _refused(game, seat, slot, refusal)
+    elif kind is MoveType.ORDER:
         game.order = not game.order
-    _finish_move(game, seat, pp, game.order and kind is not MoveType.DRAW and good and seat == HUMAN, outcome.passed)
+        sort = True
+    else:
+        raise IllegalPhase(f"{move}: Extension? has not been asked")
+    # The tail of every move: tidy the hand, the end test, the turn, the bonuses.
+    tidy_hand(pp, sort=sort and game.order and seat == HUMAN)
+    if game.deck_count <= 0:
+        check_go(game)
+    if outcome.passed:
+        game.to_move = 1 - seat
+    if game.finished:
+        # A move is only made while the hand is on: this move finished it.
+        apply_end_of_hand_bonuses(game)
     return outcome
 
 
-def _finish_move(game: Game, seat: Seat, pp: Tableau, sort: bool, passed: bool) -> None:
-    """The tail of every move: tidy the hand, the end test, the turn, the bonuses.
-
-    A move is only made while the hand is on, so if it is finished now, this
-    move finished it and the bonuses are due.
-    """
-    tidy_hand(pp, sort=sort)
-    if game.deck_count <= 0:
-        check_go(game)
-    if passed:
-        game.to_move = 1 - seat
-    if game.finished:
-        apply_end_of_hand_bonuses(game)
-
-
-def _play(game: Game, seat: Seat, slot: Slot, outcome: Outcome) -> bool:
-    """Play ``slot``; returns the original's "good play" flag."""
-    pp = game.players[seat]
+def _play(game: Game, seat: Seat, pp: Tableau, slot: Slot) -> bool:
+    """Play the (legal) card in ``slot``; True if the turn passes (not after a safety)."""
     card = pp.hand[slot]
-    refusal = play_refusal(game, seat, slot)
-    if refusal is not None:
-        _refused(game, seat, slot, refusal, outcome)
-        # An empty slot counts as a (turn-keeping) move, so the hand may still be sorted.
-        return card == EMPTY and refusal is Refusal.NO_CARD
-    passes = True
     if card <= MILES_200:
         pp.nummiles[card] += 1
         value = MILES[card]
@@ -542,7 +544,7 @@ def _play(game: Game, seat: Seat, slot: Slot, outcome: Outcome) -> bool:
             if game.trip_length == TRIP:
                 # Ask Extension? now, with the card still in the hand.
                 game.pending_extension = slot
-                return True
+                return False
             game.finished = True
     elif card <= STOP:
         op = game.players[1 - seat]
@@ -564,10 +566,11 @@ def _play(game: Game, seat: Seat, slot: Slot, outcome: Outcome) -> bool:
         pp.speed = END_OF_LIMIT
     else:
         _play_safety(pp, card)
-        passes = False
+        game.memory[1 - seat].count(card, False)
+        pp.hand[slot] = EMPTY
+        return False
     game.memory[1 - seat].count(card, False)
     pp.hand[slot] = EMPTY
-    outcome.passed = passes
     return True
 
 
@@ -585,13 +588,13 @@ def _answer_extension(game: Game, extend: bool) -> None:
         card = pp.hand[slot]
         game.memory[1 - seat].count(card, False)
         pp.hand[slot] = EMPTY
-        _finish_move(game, seat, pp, game.order and seat == HUMAN, True)
-    else:  # a version-1 save: the card had already left the hand
-        if game.deck_count <= 0:
-            check_go(game)
-        game.to_move = 1 - seat
-        if game.finished:
-            apply_end_of_hand_bonuses(game)
+        tidy_hand(pp, sort=game.order and seat == HUMAN)
+    # else: a version-1 save, whose card had already left the (tidied) hand.
+    if game.deck_count <= 0:
+        check_go(game)
+    game.to_move = 1 - seat
+    if game.finished:
+        apply_end_of_hand_bonuses(game)
 
 
 def _play_safety(pp: Tableau, card: int) -> None:

@@ -673,7 +673,9 @@ def from_dict(data: Any) -> LoadedGame:
             )
         )
     pending_raw = d["pending_extension"]
-    pending = None if pending_raw is None else _int(pending_raw, "pending_extension", 0, cards.HAND_SIZE - 1)
+    # -1: the question is open but the card has already left the hand (a game
+    # restored from a version-1 save at Extension? and saved again there).
+    pending = None if pending_raw is None else _int(pending_raw, "pending_extension", -1, cards.HAND_SIZE - 1)
     game = Game(
         deck=_read_deck(d["deck"]),
         deck_count=_int(d["deck_count"], "deck_count", 0, _MAX_DECK_COUNT),

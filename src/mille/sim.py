@@ -39,7 +39,7 @@ from .observation import observe
 from .players import Player, PlayerSpecError, make_player
 from .players.bsd import BsdPlayer
 from .rng import GlibcRandom
-from .rules import Move, MoveType, Outcome, Phase
+from .rules import Move, MoveType, Outcome
 from .state import COMPUTER, HUMAN, Game
 
 #: No real hand comes near this (the longest in 5000 simulated hands had 190
@@ -49,11 +49,9 @@ MAX_MOVES_PER_HAND = 1000
 SEATS = ("human", "computer")
 
 _DRAW = MoveType.DRAW
+_PLAY = MoveType.PLAY
+_DISCARD = MoveType.DISCARD
 _EXTEND = MoveType.EXTEND
-_NO_EXTENSION = MoveType.NO_EXTENSION
-_MOVE = Phase.MOVE
-_EMPTY_HAND = Phase.EMPTY_HAND
-_HAND_OVER = Phase.HAND_OVER
 
 
 class SimulationError(RuntimeError):
@@ -158,28 +156,33 @@ class Simulator:
         self._extended = False
 
     def step(self) -> Step | None:
-        """Make the next move of the current hand; None when a player with no cards passes."""
+        """Make the next move of the current hand; None when a player with no cards passes.
+
+        Without an observer, the move is made but no :class:`Step` is built
+        (the hot path of every benchmark and search).
+        """
         game = self.game
         seat = game.to_move
-        phase = rules.phase(game)
-        if phase is _EMPTY_HAND:
+        if game.pending_extension is None and game.players[seat].hand.count(cards.EMPTY) == cards.HAND_SIZE:
             rules.push(game, rules.PASS)
             return None
         move = self.players[seat].choose(observe(game, seat), self.dice[seat])
-        hand = game.players[seat].hand
         kind = move.kind
-        before = game.deck_count
-        card = hand[move.slot] if kind is MoveType.PLAY or kind is MoveType.DISCARD else cards.EMPTY
         if kind is MoveType.ORDER or kind is MoveType.PASS:
             raise SimulationError(f"{self._where(seat)} chose {move}, which is not a legal move")
+        observer = self.observer
+        before = game.deck_count
+        card = game.players[seat].hand[move.slot] if kind is _PLAY or kind is _DISCARD else cards.EMPTY
         try:
             outcome = rules.push(game, move)
         except rules.IllegalPhase as exc:
             raise SimulationError(f"{self._where(seat)}: {exc}") from None
         if outcome.refusal is not None:
             raise SimulationError(f"{self._where(seat)} chose {move} ({cards.name(card)!r}), refused: {outcome.error}")
-        if kind is MoveType.EXTEND:
+        if kind is _EXTEND:
             self._extended = True
+        if observer is None:
+            return None
         if kind is _DRAW:
             moved = tuple(game.deck[i] for i in range(before - 1, game.deck_count - 1, -1))
         elif card != cards.EMPTY:
@@ -187,8 +190,7 @@ class Simulator:
         else:
             moved = ()
         result = Step(seat, move, outcome, moved)
-        if self.observer is not None:
-            self.observer(game, result)
+        observer(game, result)
         return result
 
     def _where(self, seat: int) -> str:
@@ -205,11 +207,11 @@ class Simulator:
         self._extended = False
         moves = 0
         step = self.step
-        while not game.finished or game.pending_extension is not None:
-            taken = step()
+        while not game.finished:
             # An answer to Extension? completes the play it belongs to: one move.
-            if taken is None or (taken.move.kind is not _EXTEND and taken.move.kind is not _NO_EXTENSION):
+            if game.pending_extension is None:
                 moves += 1
+            step()
             if moves > MAX_MOVES_PER_HAND:
                 human, comp = game.players
                 raise SimulationError(

@@ -79,22 +79,19 @@ class Decision(FrozenRecord):
         object.__setattr__(self, "announce", announce)
 
 
-class _Table(FrozenRecord):
-    """The numbers the valuation reads besides the two tableaus."""
+#: The numbers the valuation reads besides the two tableaus: (seen, num_gos,
+#: need, trip length, deck count).  A plain tuple: built once per decision.
+_Table = tuple[list[int], int, list[int], int, int]
 
-    __slots__ = ("seen", "num_gos", "need", "trip", "deck_count")
-    seen: list[int]
-    num_gos: int
-    need: list[int]
-    trip: int
-    deck_count: int
 
-    def __init__(self, seen: list[int], num_gos: int, need: list[int], trip: int, deck_count: int) -> None:
-        object.__setattr__(self, "seen", seen)
-        object.__setattr__(self, "num_gos", num_gos)
-        object.__setattr__(self, "need", need)
-        object.__setattr__(self, "trip", trip)
-        object.__setattr__(self, "deck_count", deck_count)
+# Decisions are values: every one the procedure can make, made once.
+_DRAW_DECISION = Decision(DRAW)
+_SILENT_PLAY = tuple(Decision(m) for m in PLAYS)
+_ANNOUNCED_PLAY = tuple(Decision(m, "PLAY") for m in PLAYS)
+_ANNOUNCED_DISCARD = tuple(Decision(m, "DISCARD") for m in DISCARDS)
+_EXTEND_DECISION = Decision(EXTEND)
+_NO_EXTENSION_DECISION = Decision(NO_EXTENSION)
+_PASS_DECISION = Decision(PASS)
 
 
 def _cdiv(a: int, b: int) -> int:
@@ -111,11 +108,11 @@ def own_safeties(pp: Tableau) -> list[int]:
     The original marked a safety "in hand" as the computer drew it; a safety
     cannot be discarded, so that is exactly "in the hand now".
     """
-    hand = pp.hand
-    return [
-        _PLAYED if pp.safety[i] == _PLAYED else (_IN_HAND if (SAFETY_BASE + i) in hand else _UNKNOWN)
-        for i in range(cards.NUM_SAFETIES)
-    ]
+    own = [_PLAYED if s == _PLAYED else _UNKNOWN for s in pp.safety]
+    for card in pp.hand:
+        if card >= SAFETY_BASE and own[card - SAFETY_BASE] != _PLAYED:
+            own[card - SAFETY_BASE] = _IN_HAND
+    return own
 
 
 def one_card(seen: list[int], trip: int, pp: Tableau) -> bool:
@@ -182,6 +179,17 @@ def decide(
     from ``dice`` when timing a safety, and bumps ``num_need``.
     """
     hand = pp.hand
+    battle = pp.battle
+    if hand[0] == EMPTY and deck_count > 0:
+        # Steps 1 and 2 when the player has yet to draw: a safety that
+        # answers the hazard showing is played at once, else it draws (the
+        # rest of step 1's scan decides nothing here).
+        limited = pp.speed == SPEED_LIMIT
+        for i in range(cards.HAND_SIZE):
+            card = hand[i]
+            if card >= SAFETY_BASE and (battle == OPPOSITE[card] or (limited and card == RIGHT_OF_WAY)):
+                return _SILENT_PLAY[i]
+        return _DRAW_DECISION
     seen = memory.num_seen
     end = trip
     own = own_safeties(pp)
@@ -198,7 +206,7 @@ def decide(
         card = hand[i]
         if card >= SAFETY_BASE:
             if pp.battle == OPPOSITE[card] or (pp.speed == SPEED_LIMIT and card == RIGHT_OF_WAY):
-                return Decision(PLAYS[i])
+                return _SILENT_PLAY[i]
             safe += 1
             playit[i] = True
         else:
@@ -230,18 +238,18 @@ def decide(
         card = hand[i]
         if card >= SAFETY_BASE:
             if one_card(seen, end, op) or (foundend and cango and not canstop):
-                return Decision(PLAYS[i])
+                return _SILENT_PLAY[i]
             hazard = OPPOSITE[card]
             if seen[hazard] == COPIES[hazard] and not (
                 card == RIGHT_OF_WAY and seen[SPEED_LIMIT] != COPIES[SPEED_LIMIT]
             ):
-                return Decision(PLAYS[i])
+                return _SILENT_PLAY[i]
             if not cango and (op.can_go or not pp.can_go):
                 x = deck_count - dice.roll(10)
                 if (pp.mileage == 0) != (op.mileage == 0):
                     x -= 7
                 if x < cards.DECK_SIZE // 4:
-                    return Decision(PLAYS[i])
+                    return _SILENT_PLAY[i]
             safe -= 1
             playit[i] = cango
         i += 1
@@ -253,7 +261,7 @@ def decide(
 
     # Step 6: value every card; restarts in discard mode if a small
     # distance card would bring the player "too close" to the end.
-    table = _Table(seen, memory.num_gos, num_need, trip, deck_count)
+    table: _Table = (seen, memory.num_gos, num_need, trip, deck_count)
     values, nummax, nummin, cango = _valuation(table, pp, op, own, count, playit, cango, canstop)
 
     # Step 7: the second bump.
@@ -264,13 +272,13 @@ def decide(
     if cango:
         if nummax < 0:  # cannot happen with a non-empty hand; be safe
             nummax = _extreme(values, hand, lowest=False)
-        return Decision(PLAYS[nummax], "PLAY")
+        return _ANNOUNCED_PLAY[nummax]
     if nummin < 0:
         # The original crashes here (every card valued above 101).
         nummin = _extreme(values, hand, lowest=True)
     if hand[nummin] >= SAFETY_BASE:  # never discard a safety
-        return Decision(PLAYS[nummin], "PLAY")
-    return Decision(DISCARDS[nummin], "DISCARD")
+        return _ANNOUNCED_PLAY[nummin]
+    return _ANNOUNCED_DISCARD[nummin]
 
 
 class BsdPlayer:
@@ -296,9 +304,9 @@ class BsdPlayer:
             return decide(me, op, obs.memory, obs.trip_length, obs.deck_count, self.num_need, rng)
         if phase is Phase.EXTENSION:
             extend = would_extend(me, op, obs.memory, obs.trip_length, obs.deck_count)
-            return Decision(EXTEND if extend else NO_EXTENSION)
+            return _EXTEND_DECISION if extend else _NO_EXTENSION_DECISION
         if phase is Phase.EMPTY_HAND:
-            return Decision(PASS)
+            return _PASS_DECISION
         raise ValueError(f"nothing to decide: {phase.name}")
 
     def choose(self, obs: Observation, rng: GlibcRandom) -> Move:
@@ -328,11 +336,7 @@ def _valuation(
 ) -> tuple[list[int], int, int, bool]:
     """Step 6 of the decision: returns (values, best play slot, worst slot, cango)."""
     hand = pp.hand
-    seen = table.seen
-    need = table.need
-    end = table.trip
-    deck_count = table.deck_count
-    num_gos = table.num_gos
+    seen, num_gos, need, end, deck_count = table
     mileage = pp.mileage
     limited = pp.speed == SPEED_LIMIT
     row_status = own[_ROW]
@@ -493,8 +497,9 @@ def _attack_value(
     """The original's ``normbad`` formula for hazards and Speed Limit."""
     if op.safety[sidx] == _PLAYED:
         return -1, badcount
-    value *= table.need[remedy] + table.seen[remedy] + 2
-    oc = one_card(table.seen, table.trip, op)
+    seen, _, need, trip, _ = table
+    value *= need[remedy] + seen[remedy] + 2
+    oc = one_card(seen, trip, op)
     if not pp.mileage or foundend or oc:
         value += 5
     if op.mileage == 0 or oc:
