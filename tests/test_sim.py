@@ -397,7 +397,7 @@ def test_appendix_a_vector() -> None:
     assert driver.state == KeyDriver.ANOTHER_HAND and not driver.errors
     assert (game.human.mileage, game.computer.mileage) == (700, 600)
     assert (game.human.safety_score, game.computer.safety_score) == (100, 0)
-    assert game.human.has_played(C.DRIVING_ACE)
+    assert game.human.safety[C.DRIVING_ACE - C.SAFETY_BASE] == SafetyStatus.PLAYED
     assert (game.human.hand_total, game.computer.hand_total) == (1500, 600)
     assert (game.human.total, game.computer.total) == (1500, 600)
     assert game.deck_count == 43

@@ -41,7 +41,7 @@ from .scoring import ALL_SAFETIES_BONUS, COUP_BONUS, GAME_POINTS, SAFETY_POINTS,
 from .state import COMPUTER, EXTENDED_TRIP, HUMAN, TRIP, Game, Memory, SafetyStatus, Seat, Slot, Tableau
 
 _RIGHT_OF_WAY_INDEX = RIGHT_OF_WAY - SAFETY_BASE
-_PLAYED = SafetyStatus.PLAYED
+_PLAYED: int = SafetyStatus.PLAYED.value
 
 
 class MoveType(IntEnum):
@@ -192,7 +192,7 @@ def deal(game: Game) -> None:
             card = deck[game.deck_count]
             hand[slot] = card
             memory.count(card, own_turn)
-        pp.safety = [SafetyStatus.UNKNOWN] * cards.NUM_SAFETIES
+        pp.safety = [0] * cards.NUM_SAFETIES  # SafetyStatus.UNKNOWN
         pp.coups = [False] * cards.NUM_SAFETIES
         pp.mileage = 0
         pp.hand_total = 0

@@ -115,7 +115,7 @@ _TOP_FIELDS = (
     "memory",
 )
 _MEMORY_FIELDS = ("num_seen", "num_gos")
-PLAYER_FIELDS_V1 = (
+_PLAYER_FIELDS_V1 = (
     "hand",
     "battle",
     "speed",
@@ -149,11 +149,8 @@ PLAYER_FIELDS = (
     "total",
     "games",
 )
-#: Version-1 names of the fields version 2 renamed.
-_V1_PLAYER_NAMES = dict(
-    zip(PLAYER_FIELDS, ("hand", "battle", "speed", "can_go", "new_battle", "new_speed", "safety", "coups",
-                        "nummiles", "mileage", "hand_tot", "safescore", "coupscore", "total", "games"))
-)
+#: Version-1 names of the player fields (version 2 renamed five of them).
+_V1_PLAYER_NAMES = dict(zip(PLAYER_FIELDS, _PLAYER_FIELDS_V1))
 
 
 class SaveError(Exception):
@@ -595,7 +592,7 @@ def _read_player(value: Any, path: str, version: int) -> Tableau:
     key = dict(zip(PLAYER_FIELDS, names))
     hand = [_card(c, f"{path}.hand[{i}]") for i, c in enumerate(_list(p["hand"], f"{path}.hand", cards.HAND_SIZE))]
     statuses = [
-        SafetyStatus(_int(s, _sub(f"{path}.safety", n), 0, 2))
+        _int(s, _sub(f"{path}.safety", n), 0, 2)
         for n, s in zip(_SAFETY_NAMES, _table(p["safety"], f"{path}.safety", _SAFETY_NAMES))
     ]
     for n, status in zip(_SAFETY_NAMES, statuses):
@@ -724,7 +721,7 @@ def _from_dict_v1(data: dict[str, Any]) -> LoadedGame:
     pending = _bool(d["pending_extension"], "pending_extension")
     _check_v1_safeties(game)
     for p in game.players:  # the computer's "in hand" marks are derived now
-        p.safety = [SafetyStatus.PLAYED if s == SafetyStatus.PLAYED else SafetyStatus.UNKNOWN for s in p.safety]
+        p.safety = [s if s == SafetyStatus.PLAYED else int(SafetyStatus.UNKNOWN) for s in p.safety]
     if on_exit and not game.finished:
         _fail("on_exit", "true, but the hand is not finished")
     if pending:

@@ -23,8 +23,6 @@ from . import cards
 from .record import Record
 from .rng import GlibcRandom
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
-
 #: A seat at the table: :data:`HUMAN` (0) or :data:`COMPUTER` (1), as the
 #: original numbers its two players.
 Seat = int
@@ -38,15 +36,6 @@ SEATS: tuple[Seat, Seat] = (HUMAN, COMPUTER)
 #: The trip length each hand starts with, and the extended one (§3.7).
 TRIP = 700
 EXTENDED_TRIP = 1000
-
-
-if TYPE_CHECKING:  # typing costs start-up time; only the type checker needs this
-    from typing import Protocol
-
-    class Shuffler(Protocol):
-        """Anything with ``random.Random.shuffle``'s signature."""
-
-        def shuffle(self, x: list[int]) -> None: ...
 
 
 def other(seat: Seat) -> Seat:
@@ -190,12 +179,6 @@ class Tableau(Record):
         t.total = self.total
         t.games = self.games
         return t
-
-    def has_played(self, safety_card: int) -> bool:
-        return self.safety[safety_card - cards.SAFETY_BASE] == SafetyStatus.PLAYED
-
-    def hand_size(self) -> int:
-        return cards.HAND_SIZE - self.hand.count(cards.EMPTY)
 
 
 _new_tableau = object.__new__

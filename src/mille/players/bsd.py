@@ -51,9 +51,10 @@ from ..rules import DISCARDS, DRAW, EXTEND, NO_EXTENSION, PASS, PLAYS, Move, Pha
 from ..state import EXTENDED_TRIP, TRIP, Memory, SafetyStatus, Tableau
 
 _ROW = RIGHT_OF_WAY - SAFETY_BASE
-_UNKNOWN = SafetyStatus.UNKNOWN
-_IN_HAND = SafetyStatus.IN_HAND
-_PLAYED = SafetyStatus.PLAYED
+# Plain ints for the hot paths (IntEnum comparisons are slower).
+_UNKNOWN: int = SafetyStatus.UNKNOWN.value
+_IN_HAND: int = SafetyStatus.IN_HAND.value
+_PLAYED: int = SafetyStatus.PLAYED.value
 
 #: Value of a card that would finish the trip (the original's V_VALUABLE).
 _VALUABLE = 40
