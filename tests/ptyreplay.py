@@ -54,6 +54,7 @@ in its own session with the pty as its controlling terminal.  At the end the
 child's process group gets SIGHUP, then SIGKILL, and the child is reaped,
 whatever happened.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -97,15 +98,18 @@ _TIMER_SLEEPS = {_NR_NANOSLEEP, _NR_CLOCK_NANOSLEEP}
 
 def default_shim() -> str:
     return os.environ.get("MILLE_SEEDSHIM") or os.path.normpath(
-        os.path.join(REPO, "..", "shared", "bsdref", "seedshim.so"))
+        os.path.join(REPO, "..", "shared", "bsdref", "seedshim.so")
+    )
 
 
 # ---------------------------------------------------------------------------
 # Terminal: pyte screen + REP (CSI Ps b), which ncurses uses with TERM=xterm
 # ---------------------------------------------------------------------------
 
+
 class _Stream(pyte.ByteStream):
     """pyte ByteStream that dispatches CSI Ps b (REP) to repeat_last()."""
+
     csi = dict(_pyte_streams.Stream.csi)
     csi["b"] = "repeat_last"
     events = frozenset(set(_pyte_streams.Stream.events) | {"repeat_last"})
@@ -133,18 +137,23 @@ class Terminal(pyte.Screen):
     def bell(self, *args, **kwargs) -> None:
         self.bells += 1
 
-    def debug(self, *args, **kwargs) -> None:   # unknown sequences: ignore
+    def debug(self, *args, **kwargs) -> None:  # unknown sequences: ignore
         pass
 
 
-_FLAGS = (("reverse", "r"), ("bold", "b"), ("underscore", "u"),
-          ("blink", "k"), ("italics", "i"), ("strikethrough", "s"))
+_FLAGS = (
+    ("reverse", "r"),
+    ("bold", "b"),
+    ("underscore", "u"),
+    ("blink", "k"),
+    ("italics", "i"),
+    ("strikethrough", "s"),
+)
 _flag_cache: dict = {}
 
 
 def _flags(ch) -> str:
-    key = (ch.fg, ch.bg, ch.bold, ch.italics, ch.underscore,
-           ch.strikethrough, ch.reverse, ch.blink)
+    key = (ch.fg, ch.bg, ch.bold, ch.italics, ch.underscore, ch.strikethrough, ch.reverse, ch.blink)
     f = _flag_cache.get(key)
     if f is None:
         f = "".join(c for a, c in _FLAGS if getattr(ch, a))
@@ -172,7 +181,7 @@ def attr_runs(screen: pyte.Screen) -> list[list]:
             if x >= cols:
                 break
             f = _flags(line[x])
-            if x != nxt and cur != dflt:     # a gap of default cells
+            if x != nxt and cur != dflt:  # a gap of default cells
                 if cur:
                     runs.append([y, start, nxt - start, cur])
                 cur, start = dflt, nxt
@@ -202,7 +211,7 @@ def display(screen: pyte.Screen) -> list[str]:
         ok = len(line.default.data) == 1
         for x, ch in line.items():
             d = ch.data
-            if len(d) != 1 or d >= "\u0300":   # wide / combining: use pyte
+            if len(d) != 1 or d >= "\u0300":  # wide / combining: use pyte
                 ok = False
                 break
             if x < cols:
@@ -213,15 +222,15 @@ def display(screen: pyte.Screen) -> list[str]:
             if slow is None:
                 try:
                     slow = screen.display
-                except IndexError:       # pyte trips over a stray wide stub
-                    slow = [_render_row(screen.buffer[r], cols)
-                            for r in range(screen.lines)]
+                except IndexError:  # pyte trips over a stray wide stub
+                    slow = [_render_row(screen.buffer[r], cols) for r in range(screen.lines)]
             out.append(slow[y])
     return out
 
 
 def _render_row(line, cols: int) -> str:
     from wcwidth import wcwidth
+
     out, skip = [], False
     for x in range(cols):
         if skip:
@@ -247,19 +256,35 @@ class Snapshot:
     keys: str = ""
 
     def as_step(self) -> dict:
-        return {"keys": self.keys, "screen": self.screen, "cursor": self.cursor,
-                "attrs": self.attrs, "bytes": self.nbytes, "bells": self.bells,
-                "ms": round(self.ms, 2), "timed_out": self.timed_out,
-                "exited": self.exited, "rc": self.rc}
+        return {
+            "keys": self.keys,
+            "screen": self.screen,
+            "cursor": self.cursor,
+            "attrs": self.attrs,
+            "bytes": self.nbytes,
+            "bells": self.bells,
+            "ms": round(self.ms, 2),
+            "timed_out": self.timed_out,
+            "exited": self.exited,
+            "rc": self.rc,
+        }
 
 
 # ---------------------------------------------------------------------------
 # mille prompt check (the "ready" half of the settle rule)
 # ---------------------------------------------------------------------------
 
-_PROMPTS = (">>:Move:", "Really?", "Another hand?", "Another game?",
-            "Save game?", "Same file?", "file:", "Extension?",
-            "Overwrite file?")
+_PROMPTS = (
+    ">>:Move:",
+    "Really?",
+    "Another hand?",
+    "Another game?",
+    "Save game?",
+    "Same file?",
+    "file:",
+    "Extension?",
+    "Overwrite file?",
+)
 _PROMPT_ROW, _PROMPT_COL = 10, 20
 
 
@@ -280,10 +305,11 @@ def mille_awaiting(lines: Sequence[str], cursor) -> bool:
     col = cursor[1]
     base = _PROMPT_COL + len(text) + 1
     if text == ">>:Move:":
-        return (col == base
-                or (col == base + 1 and row[base] in "UD")
-                or (col == base + 2 and row[base] in "UD"
-                    and row[base + 1] in "0123456P"))
+        return (
+            col == base
+            or (col == base + 1 and row[base] in "UD")
+            or (col == base + 2 and row[base] in "UD" and row[base + 1] in "0123456P")
+        )
     if text == "file:":
         return col >= base
     if col == base:
@@ -295,15 +321,26 @@ def mille_awaiting(lines: Sequence[str], cursor) -> bool:
 # PtySession: one child on one 80x24 pty
 # ---------------------------------------------------------------------------
 
+
 class PtySession:
     """A child process on an 80x24 pty whose output feeds a pyte screen."""
 
-    def __init__(self, argv: Sequence[str], *, term: str = "xterm",
-                 env: dict | None = None, cwd: str | None = None,
-                 rows: int = ROWS, cols: int = COLS, quiet_ms: float = 40.0,
-                 min_quiet_ms: float = 3.0, step_timeout: float = 5.0,
-                 start_timeout: float = 10.0, fast: bool = True,
-                 ready: Callable[[list[str], list], bool] | None = mille_awaiting):
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        term: str = "xterm",
+        env: dict | None = None,
+        cwd: str | None = None,
+        rows: int = ROWS,
+        cols: int = COLS,
+        quiet_ms: float = 40.0,
+        min_quiet_ms: float = 3.0,
+        step_timeout: float = 5.0,
+        start_timeout: float = 10.0,
+        fast: bool = True,
+        ready: Callable[[list[str], list], bool] | None = mille_awaiting,
+    ):
         self.argv = list(argv)
         self.term = term
         self.extra_env = dict(env or {})
@@ -314,14 +351,13 @@ class PtySession:
         self.min_quiet = min_quiet_ms / 1000.0
         self.step_timeout = step_timeout
         self.start_timeout = start_timeout
-        self.fast = fast and os.uname().machine == "x86_64" and \
-            os.path.exists("/proc/self/syscall")
+        self.fast = fast and os.uname().machine == "x86_64" and os.path.exists("/proc/self/syscall")
         self.ready = ready
         self.screen = Terminal(cols, rows)
         self.stream = _Stream(self.screen)
         self.pid: int | None = None
         self.fd: int | None = None
-        self.exited = False      # the child has terminated (maybe unreaped)
+        self.exited = False  # the child has terminated (maybe unreaped)
         self.rc: int | None = None
         self._reaped = False
         self._eof = False
@@ -332,8 +368,7 @@ class PtySession:
     # -- process management -------------------------------------------------
     def spawn(self) -> None:
         master, slave = os.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ,
-                    struct.pack("HHHH", self.rows, self.cols, 0, 0))
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", self.rows, self.cols, 0, 0))
         env = dict(os.environ)
         for k in ("LINES", "COLUMNS", "TERMCAP", "LD_PRELOAD", "MILLE_SEED"):
             env.pop(k, None)
@@ -345,7 +380,7 @@ class PtySession:
         env["PWD"] = self.cwd
         env.update(self.extra_env)
         pid = os.fork()
-        if pid == 0:   # child: own session, pty as controlling terminal
+        if pid == 0:  # child: own session, pty as controlling terminal
             try:
                 os.close(master)
                 os.setsid()
@@ -371,8 +406,7 @@ class PtySession:
         if self.exited or self.pid is None:
             return self.exited
         try:
-            info = os.waitid(os.P_PID, self.pid,
-                             os.WEXITED | os.WNOHANG | os.WNOWAIT)
+            info = os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
         except ChildProcessError:
             self.exited = self._reaped = True
             return True
@@ -381,7 +415,7 @@ class PtySession:
         self.exited = True
         if info.si_code == os.CLD_EXITED:
             self.rc = info.si_status
-        else:                               # killed / dumped: -signal
+        else:  # killed / dumped: -signal
             self.rc = -info.si_status
         return True
 
@@ -443,7 +477,7 @@ class PtySession:
             except BlockingIOError:
                 break
             except OSError as e:
-                if e.errno == errno.EIO:      # child side closed
+                if e.errno == errno.EIO:  # child side closed
                     data = b""
                 else:
                     raise
@@ -496,13 +530,13 @@ class PtySession:
         if nr == _NR_READ:
             return sc[1] == 0
         if nr in (_NR_SELECT, _NR_PSELECT6):
-            return sc[1] == 1                     # nfds 1: only fd 0
+            return sc[1] == 1  # nfds 1: only fd 0
         if nr in (_NR_POLL, _NR_PPOLL):
             return sc[2] == 1 and self._poll_fd0(sc[1])
         return False
 
     def _probe(self) -> str:
-        """"idle": consumed every key sent and asleep waiting for the tty;
+        """ "idle": consumed every key sent and asleep waiting for the tty;
         "busy": running, on a timer, or about to read pending keys;
         "other": no verdict (use the quiet timer)."""
         if self.pid is None or self.exited:
@@ -553,8 +587,9 @@ class PtySession:
         while not self._poll_exit() and time.monotonic() < deadline:
             time.sleep(0.002)
 
-    def wait(self, timeout: float | None = None, quiet: float | None = None,
-             ready="default", expect: dict | None = None) -> Snapshot:
+    def wait(
+        self, timeout: float | None = None, quiet: float | None = None, ready="default", expect: dict | None = None
+    ) -> Snapshot:
         """Read output until the screen is settled (see the module doc)."""
         timeout = self.step_timeout if timeout is None else timeout
         quiet = self.quiet if quiet is None else quiet
@@ -622,13 +657,13 @@ class PtySession:
         lines, cur = display(sc), [sc.cursor.y, sc.cursor.x]
         if ready(lines, cur):
             return True
-        return (expect is not None and lines == expect.get("screen")
-                and cur == list(expect.get("cursor", ())))
+        return expect is not None and lines == expect.get("screen") and cur == list(expect.get("cursor", ()))
 
     def snapshot(self) -> Snapshot:
         sc = self.screen
-        return Snapshot(screen=display(sc), cursor=[sc.cursor.y, sc.cursor.x],
-                        attrs=attr_runs(sc), exited=self.exited, rc=self.rc)
+        return Snapshot(
+            screen=display(sc), cursor=[sc.cursor.y, sc.cursor.x], attrs=attr_runs(sc), exited=self.exited, rc=self.rc
+        )
 
     def send(self, keys: str) -> None:
         """Write the keys in one go (drive.py's "action" pacing)."""
@@ -672,6 +707,7 @@ class PtySession:
 # Transcripts, comparison, reports
 # ---------------------------------------------------------------------------
 
+
 def load_transcript(path: str):
     """(meta, steps, end) of a drive.py transcript (.jsonl or .jsonl.gz)."""
     op = gzip.open if path.endswith(".gz") else open
@@ -693,10 +729,12 @@ def load_transcript(path: str):
 
 def step_equal(exp: dict, act: dict) -> bool:
     """Screen lines, cursor, attribute runs and exited-or-not all equal."""
-    return (exp["screen"] == act["screen"]
-            and list(exp["cursor"]) == list(act["cursor"])
-            and (exp.get("attrs") or []) == (act.get("attrs") or [])
-            and bool(exp.get("exited")) == bool(act.get("exited")))
+    return (
+        exp["screen"] == act["screen"]
+        and list(exp["cursor"]) == list(act["cursor"])
+        and (exp.get("attrs") or []) == (act.get("attrs") or [])
+        and bool(exp.get("exited")) == bool(act.get("exited"))
+    )
 
 
 def _attr_grid(step: dict):
@@ -707,8 +745,7 @@ def _attr_grid(step: dict):
     return g
 
 
-def render_diff(exp: dict, act: dict, a: str = "expected",
-                b: str = "actual") -> str:
+def render_diff(exp: dict, act: dict, a: str = "expected", b: str = "actual") -> str:
     """Both screens with differing rows flagged '*', then every differing
     row of both with '^' under differing cells ('~' = same text, different
     attributes), then cursor / attribute / exit differences."""
@@ -717,8 +754,7 @@ def render_diff(exp: dict, act: dict, a: str = "expected",
     for y in range(ROWS):
         la = exp["screen"][y].ljust(COLS)
         lb = act["screen"][y].ljust(COLS)
-        marks = "".join("^" if la[x] != lb[x] else "~" if ga[y][x] != gb[y][x]
-                        else " " for x in range(COLS))
+        marks = "".join("^" if la[x] != lb[x] else "~" if ga[y][x] != gb[y][x] else " " for x in range(COLS))
         if marks.strip():
             diff_rows.append((y, marks))
     rows = {y for y, _ in diff_rows}
@@ -726,13 +762,12 @@ def render_diff(exp: dict, act: dict, a: str = "expected",
     out = []
     bar = "   +" + "-" * COLS + "+"
     for name, s in ((a, exp), (b, act)):
-        out.append("%s: cursor=%s%s" % (name, tuple(s["cursor"]),
-                                        " exited rc=%s" % s.get("rc")
-                                        if s.get("exited") else ""))
+        out.append(
+            "%s: cursor=%s%s" % (name, tuple(s["cursor"]), " exited rc=%s" % s.get("rc") if s.get("exited") else "")
+        )
         out.append(bar)
         for y in range(ROWS):
-            out.append("%s%2d|%s|" % ("*" if y in rows else " ", y,
-                                      s["screen"][y].ljust(COLS)[:COLS]))
+            out.append("%s%2d|%s|" % ("*" if y in rows else " ", y, s["screen"][y].ljust(COLS)[:COLS]))
         out.append(bar)
     if diff_rows:
         out.append("differing rows (%s / %s / marks):" % (a, b))
@@ -741,25 +776,25 @@ def render_diff(exp: dict, act: dict, a: str = "expected",
             out.append(" %2d %-*s|%s|" % (y, w, b, act["screen"][y].ljust(COLS)))
             out.append("    %s %s" % (" " * w, marks.rstrip()))
     if list(exp["cursor"]) != list(act["cursor"]):
-        out.append("cursor differs: %s=%s %s=%s" % (
-            a, tuple(exp["cursor"]), b, tuple(act["cursor"])))
+        out.append("cursor differs: %s=%s %s=%s" % (a, tuple(exp["cursor"]), b, tuple(act["cursor"])))
     if (exp.get("attrs") or []) != (act.get("attrs") or []):
         sa = {tuple(r) for r in exp.get("attrs") or []}
         sb = {tuple(r) for r in act.get("attrs") or []}
         out.append("attribute runs only in %s: %s" % (a, sorted(sa - sb)))
         out.append("attribute runs only in %s: %s" % (b, sorted(sb - sa)))
     if bool(exp.get("exited")) != bool(act.get("exited")):
-        out.append("exited differs: %s=%s (rc %s) %s=%s (rc %s)" % (
-            a, bool(exp.get("exited")), exp.get("rc"),
-            b, bool(act.get("exited")), act.get("rc")))
+        out.append(
+            "exited differs: %s=%s (rc %s) %s=%s (rc %s)"
+            % (a, bool(exp.get("exited")), exp.get("rc"), b, bool(act.get("exited")), act.get("rc"))
+        )
     return "\n".join(out)
 
 
 @dataclass
 class ReplayResult:
     ok: bool
-    compared: int                   # steps that matched
-    until: int                      # steps that should have been compared
+    compared: int  # steps that matched
+    until: int  # steps that should have been compared
     mismatch: int | None = None  # first differing step
     report: str = ""
     seconds: float = 0.0
@@ -770,36 +805,50 @@ class ReplayResult:
         return 1000.0 * self.seconds / max(len(self.actual), 1)
 
 
-def _mismatch_report(i: int, steps: list[dict], exp: dict, act: dict,
-                     name: str, snap: Snapshot) -> str:
-    head = ["%sstep %d differs; keys sent %r" % (
-        name + ": " if name else "", i, exp.get("keys", ""))]
+def _mismatch_report(i: int, steps: list[dict], exp: dict, act: dict, name: str, snap: Snapshot) -> str:
+    head = ["%sstep %d differs; keys sent %r" % (name + ": " if name else "", i, exp.get("keys", ""))]
     if i > 0:
-        ctx = ", ".join("%d:%r" % (j, steps[j].get("keys", ""))
-                        for j in range(max(1, i - 5), i))
+        ctx = ", ".join("%d:%r" % (j, steps[j].get("keys", "")) for j in range(max(1, i - 5), i))
         head.append("steps 0..%d identical; previous keys %s" % (i - 1, ctx))
     if snap.timed_out:
         head.append("(the program did not settle within the step timeout)")
     return "\n".join(head) + "\n" + render_diff(exp, act)
 
 
-def replay(argv: Sequence[str], steps: list[dict],
-           compare_until: int | None = None, *, env: dict | None = None,
-           cwd: str | None = None, term: str = "xterm", name: str = "",
-           step_timeout: float = 5.0, start_timeout: float = 10.0,
-           quiet_ms: float = 40.0, min_quiet_ms: float = 3.0,
-           fast: bool = True, grace_quiet_ms: float = 250.0,
-           on_step: Callable[[int, Snapshot], None] | None = None
-           ) -> ReplayResult:
+def replay(
+    argv: Sequence[str],
+    steps: list[dict],
+    compare_until: int | None = None,
+    *,
+    env: dict | None = None,
+    cwd: str | None = None,
+    term: str = "xterm",
+    name: str = "",
+    step_timeout: float = 5.0,
+    start_timeout: float = 10.0,
+    quiet_ms: float = 40.0,
+    min_quiet_ms: float = 3.0,
+    fast: bool = True,
+    grace_quiet_ms: float = 250.0,
+    on_step: Callable[[int, Snapshot], None] | None = None,
+) -> ReplayResult:
     """Spawn argv, send steps[1..]'s keys one step at a time and compare each
     settled snapshot with the recorded step, up to compare_until steps.
     Stops at the first mismatch.  The child is always cleaned up."""
     until = len(steps) if compare_until is None else min(compare_until, len(steps))
     res = ReplayResult(ok=True, compared=0, until=until)
     t0 = time.monotonic()
-    sess = PtySession(argv, term=term, env=env, cwd=cwd, quiet_ms=quiet_ms,
-                      min_quiet_ms=min_quiet_ms, step_timeout=step_timeout,
-                      start_timeout=start_timeout, fast=fast)
+    sess = PtySession(
+        argv,
+        term=term,
+        env=env,
+        cwd=cwd,
+        quiet_ms=quiet_ms,
+        min_quiet_ms=min_quiet_ms,
+        step_timeout=step_timeout,
+        start_timeout=start_timeout,
+        fast=fast,
+    )
     try:
         for i in range(until):
             exp = steps[i]
@@ -810,8 +859,7 @@ def replay(argv: Sequence[str], steps: list[dict],
             act = snap.as_step()
             if not step_equal(exp, act):
                 # not the expected screen: allow a slow program to finish
-                more = sess.wait(timeout=max(step_timeout, 1.0),
-                                 quiet=grace_quiet_ms / 1000.0, ready=None)
+                more = sess.wait(timeout=max(step_timeout, 1.0), quiet=grace_quiet_ms / 1000.0, ready=None)
                 more.keys = snap.keys
                 more.timed_out = snap.timed_out
                 snap, act = more, more.as_step()
@@ -834,11 +882,11 @@ def replay(argv: Sequence[str], steps: list[dict],
 # Commands
 # ---------------------------------------------------------------------------
 
+
 def command_argv(template: str, seed) -> list[str]:
     """Expand a command template (or a preset name) for a seed."""
     template = PRESETS.get(template, template)
-    return shlex.split(template.format(seed=seed, python=sys.executable,
-                                       repo=REPO, src=SRC, shim=default_shim()))
+    return shlex.split(template.format(seed=seed, python=sys.executable, repo=REPO, src=SRC, shim=default_shim()))
 
 
 def clone_env() -> dict:
@@ -855,17 +903,20 @@ def _load_manifest() -> dict:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+", help="transcripts (.jsonl[.gz])")
-    ap.add_argument("--cmd", default=os.environ.get("MILLE_REPLAY_CMD", "clone"),
-                    help="command template or preset (clone, bsd); default "
-                         "$MILLE_REPLAY_CMD or clone")
-    ap.add_argument("--until", type=int, default=None,
-                    help="compare at most this many steps (default: the "
-                         "manifest's compare_until, else all)")
-    ap.add_argument("--no-fast", action="store_true",
-                    help="quiet timer only (no /proc probe)")
+    ap.add_argument(
+        "--cmd",
+        default=os.environ.get("MILLE_REPLAY_CMD", "clone"),
+        help="command template or preset (clone, bsd); default $MILLE_REPLAY_CMD or clone",
+    )
+    ap.add_argument(
+        "--until",
+        type=int,
+        default=None,
+        help="compare at most this many steps (default: the manifest's compare_until, else all)",
+    )
+    ap.add_argument("--no-fast", action="store_true", help="quiet timer only (no /proc probe)")
     ap.add_argument("--quiet", action="store_true", help="only the summary")
     a = ap.parse_args(argv)
     man = _load_manifest()
@@ -878,21 +929,37 @@ def main(argv=None) -> int:
         seed = ent.get("seed", meta.get("seed"))
         until = a.until if a.until is not None else ent.get("compare_until")
         with tempfile.TemporaryDirectory(prefix="ptyreplay-") as td:
-            res = replay(command_argv(a.cmd, seed), steps, until,
-                         env=clone_env(), cwd=td, name=os.path.basename(path),
-                         fast=not a.no_fast)
+            res = replay(
+                command_argv(a.cmd, seed),
+                steps,
+                until,
+                env=clone_env(),
+                cwd=td,
+                name=os.path.basename(path),
+                fast=not a.no_fast,
+            )
         nsteps += len(res.actual)
         if not res.ok:
             fails += 1
             if not a.quiet:
                 print(res.report)
-        print("%-22s %s %d/%d steps %.2fs (%.1f ms/step)" % (
-            os.path.basename(path), "ok  " if res.ok else "FAIL", res.compared,
-            res.until, res.seconds, res.ms_per_step), flush=True)
+        print(
+            "%-22s %s %d/%d steps %.2fs (%.1f ms/step)"
+            % (
+                os.path.basename(path),
+                "ok  " if res.ok else "FAIL",
+                res.compared,
+                res.until,
+                res.seconds,
+                res.ms_per_step,
+            ),
+            flush=True,
+        )
     dt = time.monotonic() - t_all
-    print("%d/%d transcripts identical; %d steps in %.1fs (%.2f ms/step)" % (
-        len(a.files) - fails, len(a.files), nsteps, dt,
-        1000.0 * dt / max(nsteps, 1)))
+    print(
+        "%d/%d transcripts identical; %d steps in %.1fs (%.2f ms/step)"
+        % (len(a.files) - fails, len(a.files), nsteps, dt, 1000.0 * dt / max(nsteps, 1))
+    )
     return 1 if fails else 0
 
 

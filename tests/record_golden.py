@@ -31,6 +31,7 @@ steps (number of step records), compare_until and why it is shorter, the
 stop reason, hands/games completed, and the SHA-256 of the uncompressed
 transcript.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -63,15 +64,25 @@ FIRST_MAX_HANDS = 2
 def _specs() -> list[dict]:
     out = []
     for s in CHAOS_SEEDS:
-        out.append({"name": "chaos-%03d" % s, "seed": s, "policy": "chaos",
-                    "policy_seed": s,
-                    "args": ["--policy", "chaos", "--policy-seed", str(s),
-                             "--max-steps", str(CHAOS_MAX_STEPS)]})
+        out.append(
+            {
+                "name": "chaos-%03d" % s,
+                "seed": s,
+                "policy": "chaos",
+                "policy_seed": s,
+                "args": ["--policy", "chaos", "--policy-seed", str(s), "--max-steps", str(CHAOS_MAX_STEPS)],
+            }
+        )
     for s in FIRST_SEEDS:
-        out.append({"name": "first-%03d" % s, "seed": s, "policy": "first",
-                    "policy_seed": None,
-                    "args": ["--policy", "first", "--max-hands",
-                             str(FIRST_MAX_HANDS), "--max-steps", "2000"]})
+        out.append(
+            {
+                "name": "first-%03d" % s,
+                "seed": s,
+                "policy": "first",
+                "policy_seed": None,
+                "args": ["--policy", "first", "--max-hands", str(FIRST_MAX_HANDS), "--max-steps", "2000"],
+            }
+        )
     return out
 
 
@@ -81,6 +92,7 @@ SPECS = _specs()
 # ---------------------------------------------------------------------------
 # Validity: visible traces of the binary's bugs (reference section 12)
 # ---------------------------------------------------------------------------
+
 
 def _field(lines, row, c0, c1) -> str:
     return lines[row].ljust(80)[c0:c1].strip()
@@ -105,15 +117,19 @@ def _board_signature(lines) -> tuple:
     safety rows and Extension banner (rows 0-4, board window), discard pile,
     the computer's last move, battle/speed piles, the mileage window."""
     rows = [line.ljust(80) for line in lines]
-    return (tuple(r[:40] for r in rows[0:5]), rows[8][20:40],
-            rows[11][20:40], rows[12][20:40],
-            tuple(r[:40] for r in rows[13:17]), tuple(rows[17:24]))
+    return (
+        tuple(r[:40] for r in rows[0:5]),
+        rows[8][20:40],
+        rows[11][20:40],
+        rows[12][20:40],
+        tuple(r[:40] for r in rows[13:17]),
+        tuple(rows[17:24]),
+    )
 
 
 def _piles(lines) -> list[str]:
     # your battle, computer battle, your speed, computer speed
-    return [_field(lines, 14, 2, 20), _field(lines, 14, 22, 40),
-            _field(lines, 16, 2, 20), _field(lines, 16, 22, 40)]
+    return [_field(lines, 14, 2, 20), _field(lines, 14, 22, 40), _field(lines, 16, 2, 20), _field(lines, 16, 22, 40)]
 
 
 def _milestones(lines) -> list[int | None]:
@@ -129,8 +145,7 @@ def _safeties(lines, col) -> set:
     return {_field(lines, r, col, col + 18) for r in range(4)} - {""}
 
 
-def find_invalid_step(steps: list[dict], hidden_risk: bool = True,
-                      stats: dict | None = None) -> tuple:
+def find_invalid_step(steps: list[dict], hidden_risk: bool = True, stats: dict | None = None) -> tuple:
     """Return (index, reason) of the first step a correct clone may not be
     able to reproduce, or (None, "") if every step is valid.
 
@@ -177,7 +192,7 @@ def find_invalid_step(steps: list[dict], hidden_risk: bool = True,
             continue
         pd, cd = _deck(prev), _deck(lines)
         if pd is not None and cd is not None and cd > pd:
-            comp_moves, comp_cards = 0, 6          # a new hand was dealt
+            comp_moves, comp_cards = 0, 6  # a new hand was dealt
         ph, ch = _hand(prev), _hand(lines)
         nph, nch = sum(1 for c in ph if c), sum(1 for c in ch if c)
         if cd == 0 and pd is not None and pd > 0:
@@ -187,38 +202,31 @@ def find_invalid_step(steps: list[dict], hidden_risk: bool = True,
             new_you = _safeties(lines, 2) - _safeties(prev, 2)
             new_comp = _safeties(lines, 22) - _safeties(prev, 22)
             if new_comp:
-                comp_cards = 5    # maybe a safety before a 2-card draw
+                comp_cards = 5  # maybe a safety before a 2-card draw
             k = st.get("keys", "").lower()
-            if ("p" in k and not ph[0]) or k.count("p") > 1:   # maybe picked
+            if ("p" in k and not ph[0]) or k.count("p") > 1:  # maybe picked
                 passes = nph + 1 - nch - len(new_you)
             else:
                 passes = nph - nch - len(new_you) - 1
             comp_moves += max(0, passes) + len(new_comp)
         if pd == 0 and cd == 0:
             stats["deck0_steps"] += 1
-            if (nph == 1 and ph == ch
-                    and _board_signature(prev) != _board_signature(lines)):
-                return i, ("human hand emptied: phantom %r stays in the "
-                           "hand (deck 0)" % next(c for c in ch if c))
+            if nph == 1 and ph == ch and _board_signature(prev) != _board_signature(lines):
+                return i, ("human hand emptied: phantom %r stays in the hand (deck 0)" % next(c for c in ch if c))
             new_you = _safeties(lines, 2) - _safeties(prev, 2)
             new_comp = _safeties(lines, 22) - _safeties(prev, 22)
             pp, cp = _piles(prev), _piles(lines)
-            names = ["your battle", "computer battle", "your speed",
-                     "computer speed"]
+            names = ["your battle", "computer battle", "your speed", "computer speed"]
             for k, (n, a, b) in enumerate(zip(names, pp, cp)):
                 row_of_way = "Right of Way" in (new_comp if k % 2 else new_you)
                 if a and not b and not row_of_way:
-                    return i, ("%s pile %r went blank at deck 0 (phantom "
-                               "card)" % (n, a))
+                    return i, ("%s pile %r went blank at deck 0 (phantom card)" % (n, a))
             comp_moves += max(0, nph - nch - len(new_you)) + len(new_comp)
             if nch == 0 and hidden_risk:
-                return i, ("human hand empty at deck 0: the computer may "
-                           "play its hand out (phantom risk)")
-        stats["max_comp_moves_deck0"] = max(stats["max_comp_moves_deck0"],
-                                            comp_moves)
+                return i, ("human hand empty at deck 0: the computer may play its hand out (phantom risk)")
+        stats["max_comp_moves_deck0"] = max(stats["max_comp_moves_deck0"], comp_moves)
         if hidden_risk and comp_moves >= comp_cards:
-            return i, ("computer may have emptied its hand: up to %d moves "
-                       "at deck 0 (phantom risk)" % comp_moves)
+            return i, ("computer may have emptied its hand: up to %d moves at deck 0 (phantom risk)" % comp_moves)
         prev = lines
     return None, ""
 
@@ -226,6 +234,7 @@ def find_invalid_step(steps: list[dict], hidden_risk: bool = True,
 # ---------------------------------------------------------------------------
 # Files
 # ---------------------------------------------------------------------------
+
 
 def load_text(path: str):
     """(meta, steps, end) of a transcript (.jsonl or .jsonl.gz): the replayer's reader."""
@@ -238,8 +247,7 @@ def load_text(path: str):
 def write_gz(path: str, data: bytes) -> None:
     """Deterministic gzip: no file name, mtime 0, level 9."""
     buf = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0,
-                       compresslevel=9) as g:
+    with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0, compresslevel=9) as g:
         g.write(data)
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
@@ -252,11 +260,9 @@ def record(spec: dict, bsdref: str, timeout: float) -> tuple:
     drive = os.path.join(bsdref, "drive.py")
     with tempfile.TemporaryDirectory(prefix="golden-") as td:
         out = os.path.join(td, "t.jsonl")
-        argv = [sys.executable, drive, "--seed", str(spec["seed"]),
-                *spec["args"], "--out", out]
+        argv = [sys.executable, drive, "--seed", str(spec["seed"]), *spec["args"], "--out", out]
         t0 = time.monotonic()
-        r = subprocess.run(argv, cwd=td, capture_output=True, text=True,
-                           timeout=timeout)
+        r = subprocess.run(argv, cwd=td, capture_output=True, text=True, timeout=timeout)
         dt = time.monotonic() - t0
         if r.returncode != 0:
             raise RuntimeError("drive.py failed (%d): %s" % (r.returncode, r.stderr))
@@ -292,17 +298,17 @@ def manifest_entry(spec: dict, path: str) -> dict:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--bsdref", default=os.environ.get("BSDREF", DEFAULT_BSDREF),
-                    help="folder holding drive.py (default: %(default)s)")
-    ap.add_argument("--only", nargs="*", default=None,
-                    help="record only these names (e.g. chaos-007 first-103)")
-    ap.add_argument("--check", action="store_true",
-                    help="do not record; re-analyse the stored files and "
-                         "rewrite the manifest")
-    ap.add_argument("--timeout", type=float, default=300.0,
-                    help="per-recording time limit in seconds")
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument(
+        "--bsdref",
+        default=os.environ.get("BSDREF", DEFAULT_BSDREF),
+        help="folder holding drive.py (default: %(default)s)",
+    )
+    ap.add_argument("--only", nargs="*", default=None, help="record only these names (e.g. chaos-007 first-103)")
+    ap.add_argument(
+        "--check", action="store_true", help="do not record; re-analyse the stored files and rewrite the manifest"
+    )
+    ap.add_argument("--timeout", type=float, default=300.0, help="per-recording time limit in seconds")
     a = ap.parse_args(argv)
 
     os.makedirs(GOLDEN, exist_ok=True)
@@ -345,16 +351,17 @@ def main(argv=None) -> int:
         else:
             e["recorded_on"] = recorded_on
         files.append(e)
-        flag = "" if e["compare_until"] == e["steps"] else \
-            "  compare_until=%d (%s)" % (e["compare_until"], e["invalid_reason"])
-        print("%-16s steps=%4d hands=%s %6d bytes%s" % (
-            e["file"], e["steps"], e["hands_done"], e["gz_bytes"], flag))
+        flag = (
+            ""
+            if e["compare_until"] == e["steps"]
+            else "  compare_until=%d (%s)" % (e["compare_until"], e["invalid_reason"])
+        )
+        print("%-16s steps=%4d hands=%s %6d bytes%s" % (e["file"], e["steps"], e["hands_done"], e["gz_bytes"], flag))
     man = {
         "program": PROGRAM,
         "program_version": PROGRAM_VERSION,
         "recorded_on": recorded_on,
-        "recorder": "tests/record_golden.py via ../shared/bsdref/drive.py "
-                    "(LD_PRELOAD seedshim.so: getpid() = seed)",
+        "recorder": "tests/record_golden.py via ../shared/bsdref/drive.py (LD_PRELOAD seedshim.so: getpid() = seed)",
         "term": "xterm",
         "size": [24, 80],
         "files": files,
@@ -364,9 +371,15 @@ def main(argv=None) -> int:
         f.write("\n")
     os.replace(MANIFEST + ".tmp", MANIFEST)
     tot = sum(e["gz_bytes"] for e in files)
-    print("%d files, %d steps, %.1f kB compressed%s" % (
-        len(files), sum(e["steps"] for e in files), tot / 1024.0,
-        "; recorded %d in %.1fs" % (n_rec, total_s) if n_rec else ""))
+    print(
+        "%d files, %d steps, %.1f kB compressed%s"
+        % (
+            len(files),
+            sum(e["steps"] for e in files),
+            tot / 1024.0,
+            "; recorded %d in %.1fs" % (n_rec, total_s) if n_rec else "",
+        )
+    )
     return 0
 
 

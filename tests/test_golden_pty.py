@@ -23,6 +23,7 @@ binary (needs bsdgames and the seed shim of ../shared/bsdref):
 Templates expand {seed}, {python}, {repo}, {src} and {shim}
 ($MILLE_SEEDSHIM, default <repo>/../shared/bsdref/seedshim.so).
 """
+
 from __future__ import annotations
 
 import gzip
@@ -72,17 +73,21 @@ def test_golden_replay(entry, tmp_path):
     _, steps, _ = ptyreplay.load_transcript(os.path.join(GOLDEN, entry["file"]))
     until = entry["compare_until"]
     argv = ptyreplay.command_argv(TEMPLATE, entry["seed"])
-    res = ptyreplay.replay(argv, steps, until, env=ptyreplay.clone_env(),
-                           cwd=str(tmp_path), name=entry["file"])
-    print("%s: %d/%d steps identical in %.2fs (%.1f ms/step)" % (
-        entry["file"], res.compared, res.until, res.seconds, res.ms_per_step))
+    res = ptyreplay.replay(argv, steps, until, env=ptyreplay.clone_env(), cwd=str(tmp_path), name=entry["file"])
+    print(
+        "%s: %d/%d steps identical in %.2fs (%.1f ms/step)"
+        % (entry["file"], res.compared, res.until, res.seconds, res.ms_per_step)
+    )
     if not res.ok:
-        pytest.fail("%s (seed %s, %s): %d/%d steps identical\n%s" % (
-            entry["file"], entry["seed"], entry["policy"], res.compared,
-            res.until, res.report), pytrace=False)
+        pytest.fail(
+            "%s (seed %s, %s): %d/%d steps identical\n%s"
+            % (entry["file"], entry["seed"], entry["policy"], res.compared, res.until, res.report),
+            pytrace=False,
+        )
 
 
 # -- cheap checks of the data and of the terminal emulation -------------------
+
 
 def test_manifest_matches_files():
     man = _manifest()
@@ -96,8 +101,7 @@ def test_manifest_matches_files():
         assert len(steps) == e["steps"]
         assert 0 < e["compare_until"] <= e["steps"]
         assert [s["step"] for s in steps] == list(range(len(steps)))
-        assert all(len(s["screen"]) == 24 and all(len(row) == 80 for row in s["screen"])
-                   for s in steps)
+        assert all(len(s["screen"]) == 24 and all(len(row) == 80 for row in s["screen"]) for s in steps)
 
 
 def test_terminal_rep_and_attrs():
@@ -120,6 +124,6 @@ def test_mille_awaiting():
     assert ptyreplay.mille_awaiting(scr, [10, 30])
     assert not ptyreplay.mille_awaiting(scr, [10, 31])
     scr[10] = " " * 20 + "Really? N".ljust(60)
-    assert ptyreplay.mille_awaiting(scr, [10, 29])   # answered ^C
+    assert ptyreplay.mille_awaiting(scr, [10, 29])  # answered ^C
     assert ptyreplay.mille_awaiting(scr, [10, 28])
     assert not ptyreplay.mille_awaiting(blank, [10, 28])

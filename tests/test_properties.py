@@ -47,6 +47,8 @@ def counts(cards_: list[int]) -> list[int]:
         if c >= 0:
             n[c] += 1
     return n
+
+
 SEEDS = st.integers(min_value=1, max_value=2**31 - 1)
 
 

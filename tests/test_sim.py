@@ -316,9 +316,7 @@ def engine_screen(game: Game, *, finished: bool) -> dict[str, Any]:
         shown[who] = {
             "battle": C.name(pp.battle),
             "speed": C.name(pp.speed),
-            "safeties": [
-                C.name(C.SAFETY_BASE + s) if pp.safety[s] == SafetyStatus.PLAYED else "" for s in range(4)
-            ],
+            "safeties": [C.name(C.SAFETY_BASE + s) if pp.safety[s] == SafetyStatus.PLAYED else "" for s in range(4)],
             "coups": list(pp.coups),
             "miles": list(pp.nummiles),
             "mileage": pp.mileage,
@@ -332,7 +330,11 @@ def engine_screen(game: Game, *, finished: bool) -> dict[str, Any]:
         if finished:
             b = end_of_hand_bonuses(game, HUMAN if who == "you" else COMPUTER)
             shown[who]["bonuses"] = [
-                400 * b.trip, 300 * b.safe_trip, 300 * b.delayed_action, 200 * b.extension, 500 * b.shut_out
+                400 * b.trip,
+                300 * b.safe_trip,
+                300 * b.delayed_action,
+                200 * b.extension,
+                500 * b.shut_out,
             ]
     return shown
 

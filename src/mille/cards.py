@@ -142,9 +142,7 @@ BY_NAME: Final[dict[str, int]] = {row.name: int(row.card) for row in TABLE}
 #: table, End of Limit comes before Go here, unlike the code order.
 INITIAL_DECK: Final[tuple[int, ...]] = tuple(
     code
-    for code in (
-        list(range(MILES_25, REPAIRS + 1)) + [END_OF_LIMIT, GO] + list(range(EXTRA_TANK, RIGHT_OF_WAY + 1))
-    )
+    for code in (list(range(MILES_25, REPAIRS + 1)) + [END_OF_LIMIT, GO] + list(range(EXTRA_TANK, RIGHT_OF_WAY + 1)))
     for _ in range(COPIES[code])
 )
 

@@ -635,9 +635,7 @@ def _read_deck(value: Any) -> list[int]:
 
 
 def _read_seen(value: Any, path: str) -> list[int]:
-    seen = [
-        _int(n, _sub(path, NAMES[c]), 0, cards.COPIES[c]) for c, n in enumerate(_table(value, path, NAMES))
-    ]
+    seen = [_int(n, _sub(path, NAMES[c]), 0, cards.COPIES[c]) for c, n in enumerate(_table(value, path, NAMES))]
     return seen + [0] * (cards.NUM_TABLE - cards.NUM_CODES)
 
 
@@ -725,12 +723,7 @@ def _from_dict_v1(data: dict[str, Any]) -> LoadedGame:
     if on_exit and not game.finished:
         _fail("on_exit", "true, but the hand is not finished")
     if pending:
-        if (
-            game.finished
-            or game.to_move != HUMAN
-            or game.trip_length != TRIP
-            or game.players[HUMAN].mileage != TRIP
-        ):
+        if game.finished or game.to_move != HUMAN or game.trip_length != TRIP or game.players[HUMAN].mileage != TRIP:
             _fail("pending_extension", "true, but you are not at the Extension? question (at 700 of 700, to move)")
         game.pending_extension = -1
     game.memory[HUMAN] = Memory(_seen_by(game, HUMAN) + [0] * (cards.NUM_TABLE - cards.NUM_CODES), 0)
