@@ -165,11 +165,14 @@ def observe(game: Game, seat: Seat) -> Observation:
     obs.hand_starter = game.hand_starter
     obs.order = game.order
     obs.pending_extension = pending if to_move == seat else None
-    obs.memory = Memory(memory.num_seen[:], memory.num_gos)
+    mine = _new_memory(Memory)
+    mine.num_seen = memory.num_seen[:]
+    mine.num_gos = memory.num_gos
+    obs.memory = mine
     return obs
 
 
-_new_observation = object.__new__
+_new_observation = _new_memory = object.__new__
 
 
 def sample_world(obs: Observation, rng: GlibcRandom) -> Game:
