@@ -225,9 +225,7 @@ def decide(
         if card >= 0:
             count[card] += 1
 
-    # Step 2: draw first.
-    if hand[0] == EMPTY and deck_count > 0:
-        return Decision(DRAW)
+    # Step 2 (draw first) was taken above, before the scan.
 
     # Step 3: a finishing card only counts if the player would not extend.
     if foundend:
