@@ -369,12 +369,6 @@ def test_hangup_at_really_after_an_interrupt_at_extension(tmp_path):
         assert end.exited and end.rc == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="MilleApp._main_loop settles the game whenever a restored total is >= 5000, mid-hand too "
-    "(as the original's main()): the totals become 0 under a hand total of 200, and the hangup "
-    "file then fails to load ('players[0].total: 0 with 200 from this hand leaves -200 ...')",
-)
 def test_hangup_mid_hand_past_5000_restores_the_same_totals(tmp_path):
     """Totals may pass 5000 during a hand; a game saved then must go on with them.
 

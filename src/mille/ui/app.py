@@ -1,14 +1,22 @@
-"""The interactive game: the original's screen and key handling, call for call.
+"""The interactive game: the original's main loop, prompts and dialogs.
 
-Drawing goes through :class:`~mille.ui.surface.Terminal` windows with curses
-semantics, in the same order as 4.4BSD mille made its curses calls, so the
-screen a player sees (and the bytes curses sends) match the original,
-including its timing quirks: messages written by the command reader appear
-only at the next score refresh, the previous hand's discard stays on screen,
-``Really? N`` is left on the prompt line after an interrupt, and so on.
+A port of the original's ``main`` (``mille.c``), ``domove`` and ``getmove``
+(``move.c``), ``getcard``, ``getyn``, ``check_more`` and ``error``
+(``misc.c``) and the dialog half of ``save.c``.  The front end is split by
+role, and this module is the part that decides:
 
-The display caches (what each field last showed) live here, not in the game
-state: the engine knows nothing about screens.
+* :mod:`mille.ui.board` draws (the board, the score window, the miles, with
+  their display caches); :class:`MilleApp` tells it when, in the original's
+  order;
+* :mod:`mille.ui.keys` says what a byte means (§9); the readers here keep
+  the reading loops and the echo;
+* :mod:`mille.ui.layout` holds every screen position and label (§8).
+
+Every curses call is made in the original's order, so the screen a player
+sees (and the bytes curses sends) match the original, including its timing
+quirks: messages written by the command reader appear only at the next
+score refresh (§8.5), the previous hand's discard stays on screen (§8.2),
+``Really? N`` is left on the prompt line after an interrupt (§9.5), and so on.
 """
 
 from __future__ import annotations
@@ -17,30 +25,69 @@ import os
 import time
 from collections.abc import Callable
 
-from .. import cards, rules, scoring
-from ..cards import EMPTY, NAMES
-from ..observation import observe
-from ..players.bsd import BsdPlayer, Decision
-from ..rng import GlibcRandom
+from .. import cards, rules
 from ..rules import DRAW, EXTEND, NO_EXTENSION, ORDER, PASS, Move, MoveType, Phase
-from ..state import COMPUTER, EXTENDED_TRIP, HUMAN, Game, SafetyStatus, Window
+from ..state import COMPUTER, HUMAN, Game, Window
+from . import keys
+from .board import Board, _Shown, fit_message
+from .keys import CTRL_L, unctrl
+from .keys import isprint as _isprint
+from .keys import upper as _upper
+from .layout import (
+    BOARD_COLS,
+    CARD_START,
+    COMP_START,
+    ERR_WIDTH,
+    ERR_X,
+    ERR_Y,
+    EXT_X,
+    EXT_Y,
+    MOVE_X,
+    MOVE_Y,
+)
 from .surface import END_OF_INPUT, HANGUP, INTERRUPT, RESIZED
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
     from ..players import Player
+    from ..players.bsd import Decision
+    from ..rng import GlibcRandom
     from .surface import Terminal
 
-MOVE_Y, MOVE_X = 10, 20
-ERR_Y, ERR_X = 15, 5
-EXT_Y, EXT_X = 4, 9
-COMP_START = 20
-CARD_START = 2
-#: Room on the error line before a message would wrap into the border.
-ERR_WIDTH = 40 - ERR_X
-#: Room on the prompt line for a typed file name.
-NAME_WIDTH = 40 - (MOVE_X + len("file:") + 1) - 1
+# This module's names, with those that moved to keys, board and layout kept importable from here.
+__all__ = [
+    "ANOTHER_GAME_PROMPT",
+    "ANOTHER_HAND_PROMPT",
+    "CARD_START",
+    "COMP_START",
+    "CTRL_L",
+    "ERR_WIDTH",
+    "ERR_X",
+    "ERR_Y",
+    "EXTENSION_PROMPT",
+    "EXT_X",
+    "EXT_Y",
+    "FILE_PROMPT",
+    "MOVE_PROMPT",
+    "MOVE_X",
+    "MOVE_Y",
+    "NAME_WIDTH",
+    "OVERWRITE_PROMPT",
+    "PROMPTS",
+    "REALLY_PROMPT",
+    "SAME_FILE_PROMPT",
+    "SAVE_GAME_PROMPT",
+    "GameExit",
+    "HangupSaver",
+    "MilleApp",
+    "SaveWriter",
+    "_Shown",
+    "_isprint",
+    "_upper",
+    "unctrl",
+]
 
+#: The prompts (§9.1, §9.3, §9.4), all at (MOVE_Y, MOVE_X), by number.
 MOVE_PROMPT = 0
 REALLY_PROMPT = 1
 ANOTHER_HAND_PROMPT = 2
@@ -61,8 +108,11 @@ PROMPTS = (
     "Extension?",
     "Overwrite file?",
 )
-
-CTRL_L = 0x0C
+#: Room on the prompt line for a typed file name; longer names scroll
+#: within it instead of wrapping over the hand (§12.4).
+NAME_WIDTH = BOARD_COLS - (MOVE_X + len(PROMPTS[FILE_PROMPT]) + 1) - 1
+#: Ends of input in a row after which the program leaves (§9.5).
+MAX_EOF = 100
 
 
 class GameExit(Exception):
@@ -71,63 +121,6 @@ class GameExit(Exception):
     def __init__(self, status: int) -> None:
         super().__init__(status)
         self.status = status
-
-
-def unctrl(byte: int) -> str:
-    """The printable form the original showed for a byte: ``^A``, ``^?``, ``~@``.
-
-    Bytes 160-255 come out as themselves, one column wide: 4.4BSD mille
-    (bsdgames 2.17, narrow ncurses) writes them raw, not as ``M-x``.
-    """
-    byte &= 0xFF
-    if byte < 0x20:
-        return "^" + chr(byte + 0x40)
-    if byte < 0x7F:
-        return chr(byte)
-    if byte == 0x7F:
-        return "^?"
-    if byte < 0xA0:
-        return "~" + chr(byte - 0x80 + 0x40)
-    return chr(byte)
-
-
-def _isprint(byte: int) -> bool:
-    return 0x20 <= byte < 0x7F
-
-
-def _upper(byte: int) -> int:
-    return byte - 0x20 if 0x61 <= byte <= 0x7A else byte
-
-
-class _Shown:
-    """What the screen last showed for one player (the original's ``sh_`` fields)."""
-
-    __slots__ = (
-        "safety",
-        "nummiles",
-        "hand",
-        "battle",
-        "speed",
-        "mileage",
-        "hand_total",
-        "safety_score",
-        "total",
-        "games",
-        "was_finished",
-    )
-
-    def __init__(self) -> None:
-        self.safety = [False] * cards.NUM_SAFETIES
-        self.nummiles = [0] * cards.NUM_MILES
-        self.hand = [EMPTY] * cards.HAND_SIZE
-        self.battle = EMPTY
-        self.speed = EMPTY
-        self.mileage = -1
-        self.hand_total = -1
-        self.safety_score = -1
-        self.total = -1
-        self.games = -1
-        self.was_finished = False
 
 
 #: Saves a game: (file name, copy of the game, score window, computer
@@ -139,7 +132,11 @@ HangupSaver = Callable[[Game, int, str], None]
 
 
 class MilleApp:
-    """One program run: the game loop, the board, the prompts and the keys."""
+    """One program run: the game loop, the prompts and the dialogs.
+
+    Drawing is :attr:`display`'s (a :class:`~mille.ui.board.Board`); the
+    app decides what happens and when the board is drawn.
+    """
 
     def __init__(
         self,
@@ -161,25 +158,42 @@ class MilleApp:
         self.hangup_saver = hangup_saver
         self.from_file = from_file
         self.restore_banner = restore_banner
-        #: The score window layout (the ``W`` key), saved with the game.
-        self.window = window
-        #: The computer seat's player; the original's by default, rolling its
-        #: dice on the game's own generator as the original did.
-        self.computer: Player = BsdPlayer() if computer is None else computer
+        #: The screen: board, score window and miles, with their caches.
+        self.display = Board(term, game, window)
+        # The computer seat's player (None: the original's, made when first
+        # asked, so that its modules load after the first board).
+        self._computer = computer
         self.computer_name = computer_name
         self.computer_dice = game.rng if computer_dice is None else computer_dice
-        self.shown = [_Shown(), _Shown()]
-        self.shown_discard = EMPTY
         self.last_prompt = -1
-        self.first_board = True
-        self.was_full = -1
-        self.last_window = -1
         self.saved = False
         self.in_interrupt = False
         self.eof_count = 0
 
+    @property
+    def computer(self) -> Player:
+        """The computer seat's player.
+
+        The original's by default (§6), rolling its dice on the game's own
+        generator as the original did.
+        """
+        if self._computer is None:
+            from ..players.bsd import BsdPlayer
+
+            self._computer = BsdPlayer()
+        return self._computer
+
+    @property
+    def window(self) -> int:
+        """The score window layout (the ``W`` key, §8.3), saved with the game."""
+        return self.display.window
+
+    @window.setter
+    def window(self, window: int) -> None:
+        self.display.window = window
+
     # ------------------------------------------------------------------
-    # The main loop (the original's main)
+    # The main loop (the original's main, §3.1)
 
     def run(self, restore: bool = False) -> int:
         """Play until the player quits; returns the exit status."""
@@ -191,23 +205,27 @@ class MilleApp:
 
     def _main_loop(self, restore: bool) -> None:
         game = self.game
+        display = self.display
         while True:
-            if not restore or rules.game_over(game):
+            # The original settles a restored game whose total reached 5000
+            # even when the save was made in the middle of a hand (totals may
+            # pass 5000 mid-hand, §5.4), which zeroes the totals under the
+            # hand's points; here only a finished hand is settled on restore.
+            if not restore or (game.finished and rules.game_over(game)):
                 rules.settle_game(game)
             while True:
                 # A save made at the end-of-hand questions restores to a new deal.
                 if not restore or game.finished:
                     rules.start_hand(game, resumed=restore)
-                self.newboard()
+                display.newboard()
                 if restore and self.restore_banner is not None:
-                    self.term.score.move(ERR_Y, ERR_X)
-                    self.term.score.addstr(self._fit_message(self.restore_banner) + "\n")
-                self.prboard()
+                    display.show_banner(self.restore_banner)
+                display.prboard()
                 while not game.finished:
                     self.domove()
                     if game.finished:
-                        self.newscore()
-                    self.prboard()
+                        display.newscore()
+                    display.prboard()
                 self.check_more()
                 restore = False
                 if rules.game_over(game):
@@ -226,28 +244,26 @@ class MilleApp:
         move = self.getmove() if game.to_move == HUMAN else self.calcmove()
         outcome = rules.push(game, move)
         if game.pending_extension is not None:
-            # The card reached 700: the question comes before anything is drawn.
+            # The card reached the trip's end: the question comes before anything is drawn.
             self.answer_extension()
         if outcome.error is not None:
             self.error(outcome.error)
 
     def calcmove(self) -> Move:
-        """The computer's move, with the original's board announcements."""
-        score = self.term.score
-        score.move(ERR_Y, ERR_X)
-        score.clrtoeol()
+        """The computer's move, with the original's board announcements (§8.6)."""
+        self.display.clear_message()
         decision = self._computer_decision()
         if decision.announce is not None:
-            board = self.term.board
-            board.move(MOVE_Y + 1, MOVE_X)
-            board.addstr(decision.announce + "\n")
-            board.move(MOVE_Y + 2, MOVE_X)
             card = self.game.players[COMPUTER].hand[decision.move.slot]
-            board.addstr(f"{cards.name(card):>16}")
+            self.display.show_action(decision.announce, card)
         return decision.move
 
     def _computer_decision(self) -> Decision:
         """Ask the computer's player, shown only what its seat may see."""
+        # Imported here, not at the top: the first board does not need them.
+        from ..observation import observe
+        from ..players.bsd import BsdPlayer, Decision
+
         obs = observe(self.game, COMPUTER)
         player = self.computer
         if isinstance(player, BsdPlayer):
@@ -269,7 +285,7 @@ class MilleApp:
         rules.push(game, EXTEND if extend else NO_EXTENSION)
 
     def check_more(self) -> None:
-        """End-of-hand questions: another hand or game, then perhaps save."""
+        """End-of-hand questions: another hand or game, then perhaps save (§5.5)."""
         game = self.game
         if rules.game_over(game):
             if self.getyn(ANOTHER_GAME_PROMPT):
@@ -294,7 +310,7 @@ class MilleApp:
         raise GameExit(status)
 
     def rub(self) -> None:
-        """The interrupt key or Q: make sure the player really wants to quit."""
+        """The interrupt key or Q: make sure the player really wants to quit (§9.5)."""
         self.in_interrupt = True
         try:
             if self.getyn(REALLY_PROMPT):
@@ -303,7 +319,22 @@ class MilleApp:
             self.in_interrupt = False
 
     # ------------------------------------------------------------------
-    # Input
+    # Drawing: the board's, in the order the loop calls it
+
+    def newboard(self) -> None:
+        self.display.newboard()
+
+    def newscore(self) -> None:
+        self.display.newscore()
+
+    def prboard(self) -> None:
+        self.display.prboard()
+
+    def prscore(self) -> None:
+        self.display.prscore()
+
+    # ------------------------------------------------------------------
+    # Input (§9): keys.py says what a byte means; the echo is made here
 
     def readch(self) -> int:
         """One key; an interrupt opens ``Really?`` and then the read goes on."""
@@ -320,13 +351,14 @@ class MilleApp:
                 continue
             if byte == END_OF_INPUT:
                 self.eof_count += 1
-                if self.eof_count > 100:
+                if self.eof_count > MAX_EOF:
                     self.die(1)
                 continue
             self.eof_count = 0
             return byte
 
     def getmove(self) -> Move:
+        """The move prompt: keys until one makes a move (§9.1)."""
         board = self.term.board
         game = self.game
         while True:
@@ -336,42 +368,39 @@ class MilleApp:
             c = self.readch()
             while c == self.term.kill_char or c == self.term.erase_char:
                 c = self.readch()
-            c = _upper(c)
-            if _isprint(c) and c != 0x20:
+            c = keys.upper(c)
+            if keys.echoes_command(c):
                 board.addstr(chr(c))
                 board.refresh()
-            key = chr(c)
-            if key == "P":
+            command = keys.decode_command(c)
+            if command == keys.DRAW:
                 move = DRAW
                 break
-            if key in "UD":
+            if command == keys.PLAY or command == keys.DISCARD:
                 slot = self.getcard()
                 if slot < 0:
                     continue
-                move = Move(MoveType.PLAY if key == "U" else MoveType.DISCARD, slot)
+                move = Move(MoveType.PLAY if command == keys.PLAY else MoveType.DISCARD, slot)
                 break
-            if key == "O":
+            if command == keys.ORDER:
                 if self.window == Window.SMALL:
-                    score = self.term.score
-                    score.move(12, 21)
-                    score.addstr("o: stop ordering" if not game.order else "o: order hand")
-                    score.clrtoeol()
+                    self.display.show_order_help(not game.order)
                 move = ORDER
                 break
-            if key == "Q":
+            if command == keys.QUIT:
                 self.rub()
-            elif key == "W":
+            elif command == keys.WINDOW:
                 self.window = Window.FULL if self.window == Window.SMALL else Window.SMALL
-                self.newscore()
-                self.prscore()
+                self.display.newscore()
+                self.display.prscore()
                 self.term.score.refresh()
-            elif key == "R" or c == CTRL_L:
+            elif command == keys.REDRAW:
                 self.term.redraw()
-            elif key == "S":
+            elif command == keys.SAVE:
                 self.save()
-            elif key == "E":
+            elif command == keys.EXTRAPOLATE:
                 self.error("E: command not implemented")
-            elif c in (0x0D, 0x0A, 0x20, 0x00):
+            elif command == keys.IGNORE:
                 pass
             else:
                 self.error(f"unknown command: {unctrl(c)}")
@@ -379,33 +408,29 @@ class MilleApp:
         return move
 
     def getcard(self) -> int:
-        """The slot after U or D; -1 if the command was cancelled."""
+        """The slot after U or D; -1 if the command was cancelled (§9.2)."""
         board = self.term.board
         while True:
             c = self.readch()
-            while c in (0x0A, 0x0D, 0x20):
+            while c in keys.CONFIRM_KEYS:
                 c = self.readch()
-            c = _upper(c)
+            c = keys.upper(c)
             if c == self.term.kill_char or c == self.term.erase_char:
                 return -1
             board.addstr(unctrl(c))
             board.clrtoeol()
-            if 0x31 <= c <= 0x36:
-                slot = c - 0x30
-            elif c == 0x30 or c == 0x50:
-                slot = 0
-            else:
+            slot = keys.card_slot(c)
+            if slot is None:
                 self.term.bell()
                 board.addstr("\b")
-                if not _isprint(c):
+                if not keys.isprint(c):
                     board.addstr("\b")
-                slot = -1
             board.refresh()
-            if slot < 0:
+            if slot is None:
                 continue
             while True:
                 c1 = self.readch()
-                if c1 in (0x0D, 0x0A, 0x20):
+                if c1 in keys.CONFIRM_KEYS:
                     return slot
                 if c1 == self.term.kill_char:
                     return -1
@@ -417,7 +442,7 @@ class MilleApp:
                 self.term.bell()
 
     def getyn(self, prompt_no: int) -> bool:
-        """A yes/no question; S saves and asks again, ^L repaints."""
+        """A yes/no question; S saves and asks again, ^L repaints (§9.3)."""
         board = self.term.board
         self.saved = False
         while True:
@@ -426,22 +451,18 @@ class MilleApp:
             board.clrtoeol()
             board.refresh()
             c = self.readch()
-            if c in (0x6E, 0x4E):
-                board.addstr("N")
+            reply = keys.answer(c)
+            if reply == keys.NO or reply == keys.YES:
+                board.addstr(keys.ANSWER_ECHO[reply])
                 board.refresh()
                 board.leaveok(True)
-                return False
-            if c in (0x79, 0x59):
-                board.addstr("Y")
-                board.refresh()
-                board.leaveok(True)
-                return True
-            if c in (0x73, 0x53):
-                board.addstr("S")
+                return reply == keys.YES
+            if reply == keys.SAVE:
+                board.addstr(keys.ANSWER_ECHO[reply])
                 board.refresh()
                 self.saved = self.save()
                 continue
-            if c == CTRL_L:
+            if reply == keys.REDRAW:
                 self.term.redraw()
             else:
                 board.addstr(unctrl(c))
@@ -449,6 +470,7 @@ class MilleApp:
                 self.term.bell()
 
     def prompt(self, prompt_no: int) -> None:
+        """Show a prompt at (MOVE_Y, MOVE_X); the same one again only clears its answer (§8.7)."""
         board = self.term.board
         text = PROMPTS[prompt_no]
         if prompt_no == self.last_prompt:
@@ -468,41 +490,15 @@ class MilleApp:
     # Messages and saving
 
     def error(self, message: str) -> None:
-        """Write a message on the error line; it shows at the next score refresh."""
-        score = self.term.score
-        score.move(ERR_Y, ERR_X)
-        score.addstr(self._fit_message(message))
-        score.clrtoeol()
+        """Write a message on the error line; it shows at the next score refresh (§8.5)."""
+        self.display.show_message(message)
         self.term.bell()
         self.term.board.refresh()
 
-    @staticmethod
-    def _fit_message(message: str) -> str:
-        """Keep a message on the error line instead of wrapping into the border.
-
-        Only file names make messages this long (``name [date]``): the name
-        loses its directory, then the date its weekday, seconds and year,
-        then the date goes, then the name loses its middle.
-        """
-        if len(message) <= ERR_WIDTH:
-            return message
-        head, sep, tail = message.partition(" [")
-        if not sep or not tail.endswith("]"):
-            return message[: ERR_WIDTH - 3] + "..."
-        name = os.path.basename(head) or head
-        date = tail[:-1]
-        short_date = date[4:16] if len(date) >= 16 else date
-        for when in (date, short_date):
-            text = f"{name} [{when}]"
-            if len(text) <= ERR_WIDTH:
-                return text
-        if len(name) <= ERR_WIDTH:
-            return name
-        keep = ERR_WIDTH - 3
-        return f"{name[: keep // 2]}...{name[len(name) - (keep - keep // 2) :]}"
+    _fit_message = staticmethod(fit_message)
 
     def read_file_name(self) -> str:
-        """The ``file:`` prompt with erase and kill; RETURN ends it."""
+        """The ``file:`` prompt with erase and kill; RETURN ends it (§9.4)."""
         board = self.term.board
         while True:
             self.prompt(FILE_PROMPT)
@@ -512,7 +508,7 @@ class MilleApp:
             killed = False
             while True:
                 c = self.readch()
-                if c in (0x0A, 0x0D):
+                if c in keys.END_OF_NAME:
                     break
                 if c == self.term.kill_char:
                     killed = True
@@ -523,8 +519,7 @@ class MilleApp:
                         if self._echo_width(typed) >= NAME_WIDTH:
                             self._show_name_tail(typed)
                         else:
-                            board.addstr("\b")
-                            if gone < 0x20 or gone >= 0x80:
+                            for _ in range(keys.name_echo_backs(gone)):
                                 board.addstr("\b")
                             board.clrtoeol()
                 else:
@@ -545,7 +540,7 @@ class MilleApp:
         return sum(len(unctrl(c)) for c in typed)
 
     def _show_name_tail(self, typed: list[int]) -> None:
-        """Long names scroll within the prompt line instead of wrapping over the hand."""
+        """Long names scroll within the prompt line instead of wrapping over the hand (§12.4)."""
         echo = "".join(unctrl(c) for c in typed)
         board = self.term.board
         board.move(MOVE_Y, MOVE_X + len(PROMPTS[FILE_PROMPT]) + 1)
@@ -553,11 +548,11 @@ class MilleApp:
         board.clrtoeol()
 
     def save(self) -> bool:
-        """The save dialog; True if the game was written.
+        """The save dialog (§10.1); True if the game was written.
 
         The game is saved as it is: at ``Extension?`` it holds the question
         itself (the card counted and still in the hand), so the save is
-        consistent and a restore asks again.
+        consistent and a restore asks again (§12.3).
         """
         name: str
         if self.from_file is not None and self.getyn(SAME_FILE_PROMPT):
@@ -571,257 +566,11 @@ class MilleApp:
         if self.save_writer is None:
             self.error("saving is not available")
             return False
-        score = self.term.score
         try:
             self.save_writer(name, self.game.copy(), self.window, self.computer_name)
         except OSError as exc:
             self.error(exc.strerror or str(exc))
             return False
-        score.move(ERR_Y, ERR_X)
-        score.addstr(self._fit_message(f"{name} [{time.ctime()}]"))  # C ctime() layout
-        score.clrtoeol()
-        score.refresh()
-        return True
-
-
-
-    # ------------------------------------------------------------------
-    # Drawing (the original's newboard, newscore, prboard, prscore)
-
-    def newboard(self) -> None:
-        board, miles = self.term.board, self.term.miles
-        if self.first_board:
-            board.erase()
-            self.term.score.erase()
-            for y, x, text in (
-                (5, 0, "--HAND--"),
-                (6, 0, "P"),
-                (7, 0, "1"),
-                (8, 0, "2"),
-                (9, 0, "3"),
-                (10, 0, "4"),
-                (11, 0, "5"),
-                (12, 0, "6"),
-                (13, 0, "--BATTLE--"),
-                (15, 0, "--SPEED--"),
-                (5, 20, "--DECK--"),
-                (7, 20, "--DISCARD--"),
-                (13, 20, "--BATTLE--"),
-                (15, 20, "--SPEED--"),
-            ):
-                board.move(y, x)
-                board.addstr(text)
-            miles.move(0, 0)
-            miles.addstr("--MILEAGE--")
-            miles.move(0, 41)
-            miles.addstr("--MILEAGE--")
-            for sh in self.shown:
-                sh.hand = [EMPTY] * cards.HAND_SIZE
-                sh.battle = EMPTY
-                sh.speed = EMPTY
-                sh.mileage = -1
-            self.first_board = False
-        else:
-            for y in range(5):
-                board.move(y, 0)
-                board.clrtoeol()
-            miles.move(1, 0)
-            miles.clrtobot()
-            board.move(MOVE_Y + 1, MOVE_X)
-            board.clrtoeol()
-            board.move(MOVE_Y + 2, MOVE_X)
-            board.clrtoeol()
-        self.shown_discard = EMPTY
-        for sh in self.shown:
-            sh.safety = [False] * cards.NUM_SAFETIES
-            sh.nummiles = [0] * cards.NUM_MILES
-            sh.safety_score = -1
-        self.newscore()
-
-    def newscore(self) -> None:
-        game = self.game
-        score = self.term.score
-        if self.was_full < 0:
-            self.was_full = int(self.window != Window.FULL)
-        full = self.window == Window.FULL or game.finished
-        new = False
-        if score.inch(0, 22) != "Y":
-            score.erase()
-            for y, x, text in (
-                (0, 22, "You   Comp   Value"),
-                (1, 2, "Milestones Played"),
-                (2, 8, "Each Safety"),
-                (3, 5, "All 4 Safeties"),
-                (4, 3, "Each Coup Fourre"),
-                (2, 37, "100"),
-                (3, 37, "300"),
-                (4, 37, "300"),
-            ):
-                score.move(y, x)
-                score.addstr(text)
-            new = True
-        elif full != bool(self.was_full):
-            score.move(5, 1)
-            score.clrtobot()
-            new = True
-        elif self.window != self.last_window:
-            new = True
-        if new:
-            for y in range(17):
-                score.move(y, 0)
-                score.addstr("|")
-            score.move(16, 1)
-            score.addstr("_" * 40)
-            for sh in self.shown:
-                sh.hand_total = -1
-                sh.total = -1
-                sh.games = -1
-                sh.safety_score = -1
-        for sh in self.shown:
-            sh.was_finished = not game.finished
-        if full:
-            if not self.was_full or new:
-                for y, x, text in (
-                    (5, 5, "Trip Completed"),
-                    (6, 10, "Safe Trip"),
-                    (7, 5, "Delayed Action"),
-                    (8, 10, "Extension"),
-                    (9, 11, "Shut-Out"),
-                    (10, 21, "----   ----   -----"),
-                    (11, 9, "Hand Total"),
-                    (12, 20, "-----  -----"),
-                    (13, 6, "Overall Total"),
-                    (14, 15, "Games"),
-                    (5, 37, "400"),
-                    (6, 37, "300"),
-                    (7, 37, "300"),
-                    (8, 37, "200"),
-                    (9, 37, "500"),
-                ):
-                    score.move(y, x)
-                    score.addstr(text)
-        elif self.was_full or new:
-            for y, x, text in (
-                (5, 21, "----   ----   -----"),
-                (6, 9, "Hand Total"),
-                (7, 20, "-----  -----"),
-                (8, 6, "Overall Total"),
-                (9, 15, "Games"),
-                (11, 2, "p: pick"),
-                (12, 2, "u: use #"),
-                (13, 2, "d: discard #"),
-                (14, 2, "w: toggle window"),
-                (11, 21, "q: quit"),
-                (12, 21, "o: stop ordering" if game.order else "o: order hand"),
-                (13, 21, "s: save"),
-                (14, 21, "r: reprint"),
-            ):
-                score.move(y, x)
-                score.addstr(text)
-        self.was_full = int(full)
-        self.last_window = self.window
-
-    def _show_card(self, y: int, x: int, card: int, shown: int) -> int:
-        if card != shown:
-            board = self.term.board
-            board.move(y, x)
-            board.addstr(f"{cards.name(card):<18.18}")
-        return card
-
-    def prboard(self) -> None:
-        game = self.game
-        board, miles = self.term.board, self.term.miles
-        for k in (HUMAN, COMPUTER):
-            pp = game.players[k]
-            sh = self.shown[k]
-            col = k * COMP_START + CARD_START
-            for i in range(cards.NUM_SAFETIES):
-                if pp.safety[i] == SafetyStatus.PLAYED and not sh.safety[i]:
-                    board.move(i, col)
-                    board.addstr(NAMES[i + cards.SAFETY_BASE])
-                    if pp.coups[i]:
-                        board.move(i, col - CARD_START)
-                        board.addstr("*")
-                    sh.safety[i] = True
-            sh.battle = self._show_card(14, col, pp.battle, sh.battle)
-            sh.speed = self._show_card(16, col, pp.speed, sh.speed)
-            for i in range(cards.NUM_MILES):
-                played = pp.nummiles[i]
-                if played == sh.nummiles[i]:
-                    continue
-                for j in range(sh.nummiles[i], played):
-                    x = j * 4 + k * 40
-                    if x < 80:
-                        miles.move(i + 1, x)
-                        miles.addstr(NAMES[i])
-                sh.nummiles[i] = played
-        self.prscore()
-        human = game.players[HUMAN]
-        sh = self.shown[HUMAN]
-        for i in range(cards.HAND_SIZE):
-            sh.hand[i] = self._show_card(i + 6, CARD_START, human.hand[i], sh.hand[i])
-        board.move(6, COMP_START + CARD_START)
-        board.addstr(f"{game.deck_count:2d}")
-        self.shown_discard = self._show_card(8, COMP_START + CARD_START, game.discard, self.shown_discard)
-        if game.trip_length == EXTENDED_TRIP:
-            board.move(EXT_Y, EXT_X)
-            board.standout()
-            board.addstr("Extension")
-            board.standend()
-        board.refresh()
-        miles.refresh()
+        self.display.show_message(f"{name} [{time.ctime()}]")  # C ctime() layout
         self.term.score.refresh()
-
-    def prscore(self) -> None:
-        game = self.game
-        score = self.term.score
-        full = self.window == Window.FULL or game.finished
-        for k in (HUMAN, COMPUTER):
-            pp = game.players[k]
-            sh = self.shown[k]
-            x = k * 6 + 21
-            sh.mileage = self._show_score(1, x, pp.mileage, sh.mileage)
-            if pp.safety_score != sh.safety_score:
-                score.move(2, x)
-                score.addstr(f"{pp.safety_score:4d}")
-                score.move(3, x + 1)
-                score.addstr("300" if pp.safety_score == 400 else "  0")
-                score.move(4, x)
-                score.addstr(f"{pp.coup_score:4d}")
-                sh.safety_score = pp.safety_score
-            if full:
-                self._final_score(k)
-                sh.hand_total = self._show_score(11, x, pp.hand_total, sh.hand_total)
-                sh.total = self._show_score(13, x, pp.total, sh.total)
-                sh.games = self._show_score(14, x, pp.games, sh.games)
-            else:
-                sh.hand_total = self._show_score(6, x, pp.hand_total, sh.hand_total)
-                sh.total = self._show_score(8, x, pp.total, sh.total)
-                sh.games = self._show_score(9, x, pp.games, sh.games)
-
-    def _show_score(self, y: int, x: int, value: int, shown: int) -> int:
-        if value != shown:
-            score = self.term.score
-            score.move(y, x)
-            score.addstr(f"{value:4d}")
-        return value
-
-    def _final_score(self, player: int) -> None:
-        """The bonus cells of the full score window (the points are the engine's)."""
-        game = self.game
-        sh = self.shown[player]
-        if sh.was_finished == game.finished:
-            return
-        sh.was_finished = game.finished
-        score = self.term.score
-        col = player * 6 + 22
-        for y in range(5, 10):
-            score.move(y, col)
-            score.addstr("  0")
-        if not game.finished:
-            return
-        bonuses = scoring.end_of_hand_bonuses(game, player)
-        for y, (earned, text) in enumerate(zip(bonuses.rows(), ("40", "30", "30", "20", "50"), strict=True), 5):
-            if earned:
-                score.move(y, col)
-                score.addstr(text)
+        return True

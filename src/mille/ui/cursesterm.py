@@ -22,10 +22,12 @@ import signal
 import sys
 from types import FrameType
 
+from .layout import BOARD_WINDOW, MILES_WINDOW, SCORE_WINDOW, SCREEN_COLS, SCREEN_ROWS
 from .surface import END_OF_INPUT, HANGUP, INTERRUPT, RESIZED
 
-MIN_ROWS = 24
-MIN_COLS = 80
+#: The original assumed this size (§7); a smaller terminal gets a message.
+MIN_ROWS = SCREEN_ROWS
+MIN_COLS = SCREEN_COLS
 
 
 class _Wakeup(Exception):
@@ -127,9 +129,9 @@ class CursesTerminal:
             pass
         curses.initscr()
         self._started = True
-        board = curses.newwin(17, 40, 0, 0)
-        score = curses.newwin(17, 40, 0, 40)
-        miles = curses.newwin(7, 80, 17, 0)
+        board = curses.newwin(*BOARD_WINDOW)
+        score = curses.newwin(*SCORE_WINDOW)
+        miles = curses.newwin(*MILES_WINDOW)
         for win in (board, score, miles):
             win.idlok(True)
         score.leaveok(True)

@@ -11,6 +11,8 @@ whole games can be played and their screens checked without a terminal.
 
 from __future__ import annotations
 
+from .layout import BOARD_WINDOW, MILES_WINDOW, SCORE_WINDOW, SCREEN_COLS, SCREEN_ROWS
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 
 #: Returned by :meth:`Terminal.read_byte` when the interrupt key (SIGINT) was
@@ -42,7 +44,6 @@ if TYPE_CHECKING:
         def standend(self) -> None: ...
         def inch(self, y: int, x: int) -> str: ...
         def getyx(self) -> tuple[int, int]: ...
-
 
     class Terminal(Protocol):
         """The three windows of the original, plus whole-screen operations."""
@@ -178,15 +179,15 @@ class VirtualTerminal:
     :data:`INTERRUPT` value in that list.
     """
 
-    def __init__(self, keys: list[int] | None = None, rows: int = 24, cols: int = 80) -> None:
+    def __init__(self, keys: list[int] | None = None, rows: int = SCREEN_ROWS, cols: int = SCREEN_COLS) -> None:
         self.rows = rows
         self.cols = cols
         self.screen = [[" "] * cols for _ in range(rows)]
         self.screen_attrs = [[False] * cols for _ in range(rows)]
         self.cursor = (0, 0)
-        self.board = VirtualWindow(self, 17, 40, 0, 0)
-        self.score = VirtualWindow(self, 17, 40, 0, 40)
-        self.miles = VirtualWindow(self, 7, 80, 17, 0)
+        self.board = VirtualWindow(self, *BOARD_WINDOW)
+        self.score = VirtualWindow(self, *SCORE_WINDOW)
+        self.miles = VirtualWindow(self, *MILES_WINDOW)
         self.erase_char = 0x7F
         self.kill_char = 0x15
         self.keys: list[int] = list(keys or [])
