@@ -185,23 +185,26 @@ class CursesTerminal:
 
     def read_byte(self) -> int:
         while True:
-            if self._pending:
-                event = self._pending.pop(0)
-                if event == RESIZED:
-                    if self._check_size():
-                        return RESIZED
-                    continue
-                return event
+            # The flag goes up before the pending events are looked at: a
+            # signal that arrives after the look and before the read then
+            # breaks the read instead of waiting behind it.
             try:
                 self._in_read = True
                 try:
-                    data = self._read()
+                    data = None if self._pending else self._read()
                 finally:
                     self._in_read = False
             except _Wakeup:
                 continue
             except OSError:
                 return END_OF_INPUT
+            if data is None:
+                event = self._pending.pop(0)
+                if event == RESIZED:
+                    if self._check_size():
+                        return RESIZED
+                    continue
+                return event
             if not data:
                 return END_OF_INPUT
             if self.too_small:
