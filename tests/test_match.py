@@ -1,0 +1,517 @@
+"""python -m mille.match: duplicate deals, forfeits, the interval arithmetic, parallel runs."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import io
+import json
+import math
+import statistics
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mille import cards, match
+from mille.match import MatchConfig, play_game, play_pair, run_match
+from mille.state import Game
+
+#: Plug-in players for the tests, importable as ``match_testbots:NAME`` from the current directory.
+BOTS = textwrap.dedent(
+    """
+    import time
+
+    from mille.rules import Move, MoveType
+
+    SEATS_SEEN = []
+
+
+    class Spy:
+        def choose(self, observation, rng):
+            SEATS_SEEN.append(observation.seat)
+            return observation.legal_moves()[0]
+
+
+    class RaisesInSeat1:
+        '''Fine in the first game of a pair (seat 0), raises in the second.'''
+
+        def choose(self, observation, rng):
+            if observation.seat == 1:
+                raise RuntimeError("boom")
+            return observation.legal_moves()[0]
+
+
+    class Orders:
+        '''Answers the Order toggle, which is never a player's move.'''
+
+        def choose(self, observation, rng):
+            return Move(MoveType.ORDER)
+
+
+    class DrawsTwice:
+        '''Draws, then tries to draw again: refused ("already picked").'''
+
+        def choose(self, observation, rng):
+            return Move(MoveType.DRAW)
+
+
+    class NotAMove:
+        def choose(self, observation, rng):
+            return "P"
+
+
+    class Sleeper:
+        def choose(self, observation, rng):
+            time.sleep(0.3)
+            return observation.legal_moves()[0]
+
+
+    def broken_factory():
+        raise ValueError("no player today")
+    """
+)
+
+FAST = 1000  # game points in most tests: a game is a hand or two
+
+
+@pytest.fixture(scope="session")
+def bots_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("bots")
+    (path / "match_testbots.py").write_text(BOTS)
+    return path
+
+
+@pytest.fixture
+def bots(bots_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """The plug-in module, importable from the current directory (as for the command line)."""
+    monkeypatch.chdir(bots_dir)
+    monkeypatch.syspath_prepend(str(bots_dir))
+    import match_testbots
+
+    match_testbots.SEATS_SEEN.clear()
+    yield match_testbots
+
+
+def without_timing(report: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in report.items() if k not in match.TIMING_FIELDS}
+
+
+# --------------------------------------------------------------------------
+# Interval arithmetic on known data
+
+
+def test_wilson_interval_known_values() -> None:
+    # 8 successes in 10: the textbook Wilson interval.
+    low, high = match.wilson_interval(0.8, 10)
+    assert low == pytest.approx(0.4902, abs=1e-4)
+    assert high == pytest.approx(0.9433, abs=1e-4)
+    # 0 in 20: the upper bound is z^2 / (n + z^2).
+    low, high = match.wilson_interval(0.0, 20)
+    assert low == 0.0
+    assert high == pytest.approx(match.Z95**2 / (20 + match.Z95**2))
+    # Symmetric about 1/2.
+    low, high = match.wilson_interval(0.5, 100)
+    assert low + high == pytest.approx(1.0)
+    assert match.wilson_interval(0.3, 0) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize(
+    ("df", "quantile"),
+    [(1, 12.706205), (2, 4.302653), (5, 2.570582), (10, 2.228139), (30, 2.042272), (1000, 1.962339)],
+)
+def test_t_quantile_table(df: int, quantile: float) -> None:
+    assert match.t_quantile(0.975, df) == pytest.approx(quantile, abs=2e-6)
+    assert match.t_quantile(0.025, df) == pytest.approx(-quantile, abs=2e-6)
+
+
+def test_t_quantile_normal_limit() -> None:
+    assert match.t_quantile(0.975, math.inf) == pytest.approx(match.Z95)
+    assert match.t_cdf(0.0, 7) == pytest.approx(0.5)
+    # df = 1 is the Cauchy distribution.
+    assert match.t_cdf(1.0, 1) == pytest.approx(0.75)
+
+
+def test_ratio_interval_by_hand() -> None:
+    # Three pairs: margins 10, -4, 6 over 2, 2, 1 hands.
+    r = match.ratio_interval([10, -4, 6], [2, 2, 1])
+    assert r.estimate == pytest.approx(2.4)
+    # residuals 10 - 4.8, -4 - 4.8, 6 - 2.4; var = 3/2 * sum(d^2) / 5^2
+    se = math.sqrt(1.5 * (5.2**2 + 8.8**2 + 3.6**2)) / 5
+    assert r.se == pytest.approx(se)
+    assert se == pytest.approx(2.654506, abs=1e-6)
+    assert r.low == pytest.approx(2.4 - 4.302653 * se, abs=1e-5)
+    assert r.high == pytest.approx(2.4 + 4.302653 * se, abs=1e-5)
+
+
+def test_ratio_interval_with_unit_sizes_is_the_t_interval() -> None:
+    data = [3.0, -1.0, 4.0, 1.0, -5.0, 9.0, 2.0, 6.0]
+    r = match.ratio_interval(data, [1] * len(data))
+    mean = statistics.fmean(data)
+    se = statistics.stdev(data) / math.sqrt(len(data))
+    assert r.estimate == pytest.approx(mean)
+    assert r.se == pytest.approx(se)
+    t = match.t_quantile(0.975, len(data) - 1)
+    assert (r.low, r.high) == pytest.approx((mean - t * se, mean + t * se))
+
+
+def test_ratio_interval_degenerate() -> None:
+    assert match.ratio_interval([], []).estimate is None
+    assert match.ratio_interval([5], [0]).estimate is None
+    one = match.ratio_interval([6], [3])
+    assert one.estimate == 2.0
+    assert one.low is None and one.high is None and one.se is None
+
+
+def test_game_score_interval() -> None:
+    # Few pairs: the plain Wilson interval over games (the design effect is not trusted below 1).
+    p, (low, high), deff = match.game_score_interval([1, 1, 1, 1, 2])
+    assert p == pytest.approx(0.6)
+    assert deff == 1.0  # estimated 0.42
+    assert (low, high) == pytest.approx(match.wilson_interval(0.6, 10))
+    # ... but a design effect over 1 (pairs won or lost whole) always widens it: 10 games count as 4.
+    p, (low, high), deff = match.game_score_interval([2, 2, 0, 0, 2])
+    assert deff == pytest.approx(2.5)
+    assert (low, high) == pytest.approx(match.wilson_interval(0.6, 4))
+    # Many pairs, every one split 1-1: no variance between pairs at all.
+    p, (low, high), deff = match.game_score_interval([1.0] * 40)
+    assert (p, low, high, deff) == (0.5, 0.5, 0.5, 0.0)
+    # Many pairs with a known design effect: pair means 1, 0.5, 0.5, 0 repeated.
+    scores = [2.0, 1.0, 1.0, 0.0] * 10
+    p, (low, high), deff = match.game_score_interval(scores)
+    means = [s / 2 for s in scores]
+    clustered = statistics.variance(means) / len(means)
+    assert deff == pytest.approx(clustered / (0.25 / 80))
+    assert (low, high) == pytest.approx(match.wilson_interval(0.5, 80 / deff))
+    # Everybody lost: the interval still has width (no information on the spread).
+    p, (low, high), deff = match.game_score_interval([0.0] * 40)
+    assert p == 0.0 and low == 0.0 and high == pytest.approx(match.wilson_interval(0.0, 80)[1])
+
+
+def test_think_stats_quantiles() -> None:
+    stats = match.ThinkStats()
+    for ms in range(1, 101):  # 1 .. 100 ms
+        stats.add(ms / 1000)
+    assert stats.count == 100
+    assert stats.quantile_ms(0.5) == pytest.approx(50.5, rel=0.03)
+    assert stats.quantile_ms(0.95) == pytest.approx(95, rel=0.03)
+    assert stats.summary()["max"] == 100.0
+    other = match.ThinkStats()
+    other.add(0.5)
+    stats.merge(other)
+    assert stats.count == 101 and stats.summary()["max"] == 500.0
+    assert match.ThinkStats().summary() == {"median": 0.0, "p95": 0.0, "max": 0.0}
+
+
+# --------------------------------------------------------------------------
+# Duplicate deals
+
+
+def test_seeds_are_stable_and_distinct() -> None:
+    assert match.deal_seed(1, 0, 0) == match.deal_seed(1, 0, 0)
+    seeds = {match.deal_seed(s, p, h) for s in (1, 2) for p in range(5) for h in range(5)}
+    assert len(seeds) == 50
+    assert match.dice_seed(1, 0, 0) != match.dice_seed(1, 0, 1)
+    assert all(0 <= s < 2**32 for s in seeds)
+
+
+def test_deal_depends_only_on_its_seed() -> None:
+    fresh = Game()
+    match.deal_hand(fresh, 1234, 0)
+    played = Game()
+    match.deal_hand(played, 99, 1)
+    played.players[0].total = 3000  # totals carry over, the deck does not
+    match.deal_hand(played, 1234, 0)
+    assert played.deck == fresh.deck
+    assert sorted(played.deck) == sorted(cards.INITIAL_DECK)
+    assert played.deck_count == fresh.deck_count == cards.DECK_SIZE - 12
+    assert [p.hand for p in played.players] == [p.hand for p in fresh.players]
+    assert played.to_move == played.hand_starter == 0
+    assert played.players[0].total == 3000
+
+
+def _deals(config: MatchConfig, pair: int, second: bool) -> tuple[match.GameRecord, list[Any]]:
+    seen: list[Any] = []
+
+    def on_deal(hand: int, game: Game) -> None:
+        seen.append((hand, game.deck[:], game.deck_count, [p.hand[:] for p in game.players], game.to_move))
+
+    return play_game(config, pair, second, on_deal=on_deal), seen
+
+
+def test_both_games_of_a_pair_see_the_same_deals() -> None:
+    config = MatchConfig("bsd", "random", seed=3, game_points=3000)
+    for pair in range(3):
+        _, deals1 = _deals(config, pair, False)
+        _, deals2 = _deals(config, pair, True)
+        common = min(len(deals1), len(deals2))
+        assert common >= 1
+        # The same deck order, the same cards in each seat, the same seat starting, hand by hand,
+        # although the games went differently (B is random, A the BSD computer).
+        assert deals1[:common] == deals2[:common]
+        assert [d[4] for d in deals1] == [h % 2 for h in range(len(deals1))]
+        # ... and the pairs differ from each other.
+        _, deals_other = _deals(config, pair + 10, False)
+        assert deals_other[0][1] != deals1[0][1]
+
+
+def test_seat_swapping_really_swaps(bots: Any) -> None:
+    config = MatchConfig("match_testbots:Spy", "bsd", seed=5, game_points=FAST)
+    first = play_game(config, 0, False)
+    assert first.a_seat == 0
+    assert bots.SEATS_SEEN and set(bots.SEATS_SEEN) == {0}
+    bots.SEATS_SEEN.clear()
+    second = play_game(config, 0, True)
+    assert second.a_seat == 1
+    assert bots.SEATS_SEEN and set(bots.SEATS_SEEN) == {1}
+
+
+def test_a_deterministic_player_against_itself_mirrors_exactly() -> None:
+    # `first` uses no dice: in the seat-swapped game it meets exactly the
+    # positions of the first game from the other side, so every hand's
+    # margin comes back negated and each pair is split 1-1.
+    config = MatchConfig("first", "first", seed=8, game_points=2000)
+    for pair in range(2):
+        result = play_pair(config, pair)
+        g1, g2 = result.games
+        assert g1.margins == tuple(-m for m in g2.margins)
+        assert g1.margins and any(g1.margins)
+        assert {g1.winner, g2.winner} == {0, 1}
+        assert (g1.a_points, g1.b_points) == (g2.b_points, g2.a_points)
+        assert result.margin == 0 and result.a_score == 1.0
+
+
+# --------------------------------------------------------------------------
+# Misbehaving players
+
+
+def test_exception_forfeits_that_game_only(bots: Any) -> None:
+    report = run_match("match_testbots:RaisesInSeat1", "bsd", games=4, seed=2, jobs=1, game_points=FAST)
+    assert report["games"] == 4
+    errors = report["errors"]
+    # Every second game (A in seat 1) is forfeited at once; the first games are played out.
+    assert [e["game"] for e in errors] == [2, 4]
+    for e in errors:
+        assert e["player"] == "a" and e["name"] == "match_testbots:RaisesInSeat1" and e["seat"] == 1
+        assert e["kind"] == "exception" and e["hand"] == 1
+        assert "RuntimeError: boom" in e["message"] and "match_testbots.py" in e["message"]
+    assert report["b_game_wins"] >= 2
+    assert report["hands"] >= 2  # the first games were played
+
+
+@pytest.mark.parametrize(
+    ("bot", "needle"),
+    [
+        ("Orders", "chose O, which is never a player's decision"),
+        ("DrawsTwice", "refused: already picked"),
+        ("NotAMove", "answered 'P', not a Move"),
+    ],
+)
+def test_illegal_moves_forfeit(bots: Any, bot: str, needle: str) -> None:
+    report = run_match("bsd", f"match_testbots:{bot}", games=2, seed=1, jobs=1, game_points=FAST)
+    assert report["a_game_wins"] == 2 and report["b_game_wins"] == 0
+    assert [(e["game"], e["player"], e["kind"]) for e in report["errors"]] == [(1, "b", "illegal"), (2, "b", "illegal")]
+    assert needle in report["errors"][0]["message"]
+    assert "legal:" in report["errors"][0]["message"] or "refused" in report["errors"][0]["message"]
+
+
+def test_think_limit(bots: Any) -> None:
+    report = run_match("match_testbots:Sleeper", "bsd", games=2, seed=1, jobs=1, max_think_ms=20)
+    assert [(e["player"], e["kind"]) for e in report["errors"]] == [("a", "timeout"), ("a", "timeout")]
+    assert report["max_think_ms"] == 20
+    assert report["seconds"] < 0.6 * 2  # the alarm cut the 0.3 s sleeps short (Unix)
+
+
+def test_a_factory_that_fails_in_a_game_forfeits(bots: Any) -> None:
+    config = MatchConfig("bsd", "match_testbots:broken_factory", seed=1)
+    record = play_game(config, 0, False)
+    assert record.winner == 0 and record.fault is not None
+    assert record.fault.kind == "exception" and "no player today" in record.fault.message
+
+
+def test_misbehaving_plugin_in_worker_processes(bots: Any) -> None:
+    report = run_match("match_testbots:RaisesInSeat1", "bsd", games=6, seed=4, jobs=2, game_points=FAST)
+    assert report["games"] == 6
+    assert [(e["game"], e["player"], e["kind"]) for e in report["errors"]] == [
+        (2, "a", "exception"),
+        (4, "a", "exception"),
+        (6, "a", "exception"),
+    ]
+    assert report["hands"] >= 3  # the first game of every pair was played out
+    serial = run_match("match_testbots:RaisesInSeat1", "bsd", games=6, seed=4, jobs=1, game_points=FAST)
+    assert without_timing(serial) == without_timing(report)
+
+
+# --------------------------------------------------------------------------
+# Runs, parallelism, the command line
+
+
+def test_results_do_not_depend_on_jobs_or_executor() -> None:
+    kwargs: dict[str, Any] = {"games": 12, "seed": 21, "game_points": 2000}
+    one = run_match("bsd", "random", jobs=1, **kwargs)
+    two = run_match("bsd", "random", jobs=2, **kwargs)
+    with concurrent.futures.ThreadPoolExecutor(3) as pool:
+        threads = run_match("bsd", "random", executor=pool, pairs_per_task=2, max_in_flight=2, **kwargs)
+    assert without_timing(one) == without_timing(two) == without_timing(threads)
+    assert one["games"] == 12 and one["pairs"] == 6
+    other = run_match("bsd", "random", jobs=1, **{**kwargs, "seed": 22})
+    assert without_timing(other) != without_timing(one)
+
+
+def test_hands_target_is_independent_of_jobs() -> None:
+    kwargs: dict[str, Any] = {"hands": 25, "seed": 3, "game_points": 2000}
+    one = run_match("bsd", "bsd", jobs=1, **kwargs)
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        parallel = run_match("bsd", "bsd", executor=pool, max_in_flight=6, **kwargs)
+    assert without_timing(one) == without_timing(parallel)
+    assert one["hands"] >= 25
+    # The last pair is the one that reached the target: without it, fewer hands.
+    fewer = run_match("bsd", "bsd", jobs=1, games=2 * (one["pairs"] - 1), seed=3, game_points=2000)
+    assert fewer["hands"] < 25
+
+
+def test_games_round_up_to_pairs() -> None:
+    report = run_match("bsd", "bsd", games=3, seed=1, jobs=1, game_points=FAST)
+    assert report["games"] == 4 and report["pairs"] == 2
+    assert report["a_game_wins"] + report["b_game_wins"] + report["ties"] == 4
+
+
+def test_report_keys_and_consistency() -> None:
+    report = run_match("bsd", "random", games=8, seed=6, jobs=1, game_points=2000)
+    for key in (
+        "a",
+        "b",
+        "seed",
+        "games",
+        "hands",
+        "a_game_wins",
+        "b_game_wins",
+        "ties",
+        "a_game_win_rate",
+        "a_game_win_rate_ci95",
+        "margin_per_hand",
+        "margin_ci95",
+        "think_ms",
+        "errors",
+        "seconds",
+    ):
+        assert key in report
+    assert set(report["think_ms"]) == {"a", "b"}
+    assert set(report["think_ms"]["a"]) == {"median", "p95", "max"}
+    low, high = report["a_game_win_rate_ci95"]
+    assert low <= report["a_game_win_rate"] <= high
+    m_low, m_high = report["margin_ci95"]
+    assert m_low <= report["margin_per_hand"] <= m_high
+    assert report["margin_per_hand"] == pytest.approx(
+        report["a_points_per_hand"] - report["b_points_per_hand"], abs=0.01
+    )
+    assert report["errors"] == [] and report["interrupted"] is False
+    json.dumps(report)  # serialisable as it is
+
+
+def test_progress_and_interrupt() -> None:
+    calls: list[match.Progress] = []
+
+    def progress(p: match.Progress) -> None:
+        calls.append(p)
+        if p.games == 4:
+            raise KeyboardInterrupt
+
+    report = run_match("bsd", "bsd", games=20, seed=1, jobs=1, game_points=FAST, progress=progress)
+    assert report["interrupted"] is True
+    assert report["games"] == 4 and report["pairs"] == 2
+    assert [c.games for c in calls] == [2, 4] and calls[-1].target_games == 20
+    text = match.format_report(report)
+    assert "INTERRUPTED" in text
+
+
+def test_progress_bar_line() -> None:
+    stream = io.StringIO()
+    bar = match.ProgressBar(stream, "bsd", "random")
+    bar(match.Progress(10, 20, 40, None, 2.0, 0.75, 812.0))
+    line = stream.getvalue()
+    assert line.startswith("\r[##########..........] 10/20 games, 5.0 games/s")
+    assert "bsd scores 75.0%" in line and "+812/hand" in line
+    bar.clear()
+    assert stream.getvalue().endswith("\r")
+
+
+def test_main_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert match.main(["bsd", "random", "--games", "2", "--seed", "9", "--jobs", "1", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert out.count("\n") == 1 and err == ""  # no progress bar on a pipe
+    data = json.loads(out)
+    assert (data["a"], data["b"], data["seed"], data["games"]) == ("bsd", "random", 9, 2)
+
+
+def test_main_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert match.main(["bsd", "bsd", "--games", "2", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "A = bsd, B = bsd; seed 1; 2 games (1 duplicate pairs)" in out
+    assert "A's game score" in out and "errors           none" in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["nobody", "bsd"],
+        ["bsd", "nomodule_xyz:Bot"],
+        ["bsd", "bsd", "--games", "0"],
+        ["bsd", "bsd", "--games", "2", "--hands", "3"],
+        ["bsd", "bsd", "--jobs", "0"],
+        ["bsd", "bsd", "--max-think-ms", "-1"],
+    ],
+)
+def test_main_bad_arguments(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        match.main(argv)
+    assert exc.value.code == 2
+
+
+def test_run_match_arguments() -> None:
+    with pytest.raises(ValueError):
+        run_match("bsd", "bsd")
+    with pytest.raises(ValueError):
+        run_match("bsd", "bsd", games=2, hands=2)
+    from mille.players import PlayerSpecError
+
+    with pytest.raises(PlayerSpecError):
+        run_match("bsd", "no such player", games=2)
+
+
+def test_python_dash_m(tmp_path: Path) -> None:
+    import subprocess
+
+    src = str(Path(match.__file__).resolve().parents[1])
+    out = subprocess.run(
+        [sys.executable, "-m", "mille.match", "bsd", "bsd", "--games", "4", "--jobs", "2", "--json"],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": src, "PATH": "/usr/bin:/bin"},
+        cwd=tmp_path,
+        timeout=60,
+        check=True,
+    )
+    assert json.loads(out.stdout)["games"] == 4
+
+
+# --------------------------------------------------------------------------
+# docs/bots.md
+
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+def test_docs_example_is_the_example_file() -> None:
+    text = (DOCS / "bots.md").read_text()
+    source = (DOCS / "examples" / "greedy_bot.py").read_text()
+    assert f"`docs/examples/greedy_bot.py`:\n\n```python\n{source}```" in text
+
+
+def test_docs_example_bot_plays_legally(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(DOCS / "examples")
+    monkeypatch.syspath_prepend(str(DOCS / "examples"))
+    report = run_match("greedy_bot:GreedyBot", "bsd", games=4, seed=1, jobs=1, game_points=2000)
+    assert report["errors"] == [] and report["hands"] >= 4
