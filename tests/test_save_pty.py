@@ -161,3 +161,32 @@ def test_restore_at_extension_asks_again(tmp_path):
         snap = s.step("y")
         assert snap.screen[4][9:18] == "Extension"
         assert snap.screen[10][20:29] == ">>:Move: "
+
+
+def test_the_computer_choice_is_saved_and_a_restore_keeps_it(tmp_path):
+    """``--computer expert`` is stored in the save; ``mille FILE`` plays on with expert unless told otherwise."""
+    state = tmp_path / "state"
+    env = {"XDG_STATE_HOME": str(state)}
+    with mille("--computer", "expert", "--seed", "7", cwd=str(tmp_path)) as s:
+        s.start()
+        s.step("p")
+        s.step("d1\r")  # the expert answers
+        snap = s.step("sgame.json\r")
+        assert snap.screen[10][20:29] == ">>:Move: ", snap.screen
+        s.step("q")
+        end = s.step("y")
+        assert end.exited
+    assert save.read_game(str(tmp_path / "game.json")).computer == "expert"
+
+    def hangup_computer(*args: str) -> str:
+        with mille("game.json", "--seed", "7", *args, env=env, cwd=str(tmp_path)) as s:
+            s.start()
+            os.kill(s.pid, signal.SIGHUP)
+            assert s.wait(timeout=10).rc == 1
+        [path] = glob.glob(str(state / "mille" / "hangup-*.json"))
+        computer = save.read_game(path).computer
+        os.unlink(path)
+        return computer
+
+    assert hangup_computer() == "expert"
+    assert hangup_computer("--computer", "bsd") == "bsd"

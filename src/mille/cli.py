@@ -11,11 +11,9 @@ import os
 import sys
 
 from . import __version__
-from .state import HUMAN, Game, Window
+from .state import COMPUTERS, HUMAN, Game, Window
 
-#: The computer players a person can choose to face (saves record the choice).
-COMPUTERS = ("bsd", "expert")
-DEFAULT_COMPUTER = "bsd"
+DEFAULT_COMPUTER = COMPUTERS[0]
 #: Mixed into the seed for a computer player that is not the original's:
 #: its dice are its own, so the deals stay those of the seed.
 _DICE_SALT = 0x6D696C6C
@@ -23,6 +21,9 @@ _DICE_SALT = 0x6D696C6C
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
     import argparse
+
+    from .players import Player
+    from .rng import GlibcRandom
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -125,14 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     from .ui.app import MilleApp
     from .ui.cursesterm import CursesTerminal
 
-    computer = None
-    dice = None
-    if computer_name != DEFAULT_COMPUTER:
-        from .players import make_player
-        from .rng import GlibcRandom
-
-        computer = make_player(computer_name)
-        dice = GlibcRandom((seed_value ^ _DICE_SALT) & 0xFFFFFFFF)
+    computer, dice = computer_player(computer_name, seed_value)
 
     term = CursesTerminal()
     try:
@@ -161,6 +155,22 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     term.stop()
     return status
+
+
+def computer_player(name: str, seed: int) -> tuple[Player | None, GlibcRandom | None]:
+    """The computer's player and dice for ``name``; (None, None) for ``bsd``.
+
+    ``bsd`` is played by the front end's own path, on the game's generator,
+    so that every deal and every screen stays the original's.  Any other
+    player rolls dice of its own, seeded from the game's seed, so that the
+    deals of a seed stay the same whoever sits in the computer's seat.
+    """
+    if name == DEFAULT_COMPUTER:
+        return None, None
+    from .players import make_player
+    from .rng import GlibcRandom
+
+    return make_player(name), GlibcRandom((seed ^ _DICE_SALT) & 0xFFFFFFFF)
 
 
 def _write_game(name: str, game: Game, window: int, computer: str) -> None:

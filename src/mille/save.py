@@ -39,15 +39,12 @@ from . import cards
 from .cards import BY_NAME, EMPTY, NAMES
 from .rng import GlibcRandom
 from .scoring import COUP_BONUS, GAME_POINTS, SAFETY_POINTS, recompute_hand_total
-from .state import COMPUTER, EXTENDED_TRIP, HUMAN, TRIP, Game, Memory, SafetyStatus, Tableau, Window
+from .state import COMPUTER, COMPUTERS, EXTENDED_TRIP, HUMAN, TRIP, Game, Memory, SafetyStatus, Tableau, Window
 
 FORMAT = "bsd-mille-save"
 VERSION = 2
 #: Versions this program reads.
 READABLE_VERSIONS = (1, 2)
-#: Computer players a save may name (never ``module:attribute``: loading a
-#: file must not import code).
-COMPUTERS = ("bsd", "expert")
 #: Largest file :func:`read_game` accepts (a real save is about 3 KiB).
 MAX_SIZE = 64 * 1024
 #: Deepest nesting of arrays and objects accepted (a real save has 4).

@@ -66,6 +66,12 @@ class Window(IntEnum):
     FULL = 1
 
 
+#: The computer players a person can choose to face (``mille --computer``),
+#: ``bsd`` first (the default, the original's); saves record the choice.
+#: Names only, never ``module:attribute``: loading a file must not import code.
+COMPUTERS = ("bsd", "expert")
+
+
 class Memory(Record):
     """One seat's card counting (the original's ``Numseen`` and ``Numgos``, §6.1).
 

@@ -10,6 +10,7 @@ with no cards pass without being asked.
 Built in, by name (:func:`make_player`):
 
 * ``bsd``: the original's computer (:mod:`mille.players.bsd`);
+* ``expert``: the searching player (:mod:`mille.players.expert`);
 * ``first``: the first legal move;
 * ``random``: a uniformly random legal move.
 
@@ -67,9 +68,16 @@ def _bsd() -> Player:
     return BsdPlayer()
 
 
+def _expert() -> Player:
+    from .expert import ExpertPlayer
+
+    return ExpertPlayer()
+
+
 #: Players known by name.
 BUILTIN: dict[str, Callable[[], Player]] = {
     "bsd": _bsd,
+    "expert": _expert,
     "first": FirstPlayer,
     "random": RandomPlayer,
 }

@@ -1,0 +1,145 @@
+"""The searching player ``expert``: legal, blind to hidden cards, deterministic, decides Extension?."""
+
+from __future__ import annotations
+
+import pytest
+
+from mille import cards, rules
+from mille.observation import Observation, observe, sample_world
+from mille.players.bsd import INITIAL_NUM_NEED, BsdPlayer
+from mille.players.expert import DEFAULT_LEVEL, LEVELS, ExpertPlayer, Level, rollout, rollout_reference, win_probability
+from mille.rng import GlibcRandom
+from mille.rules import EXTEND, NO_EXTENSION, Move, MoveType, Phase
+from mille.sim import Simulator
+from mille.state import COMPUTER, HUMAN, Game
+
+#: A quick setting for tests: few rollouts, but every code path of the search.
+QUICK = Level(budget=600, batch=4)
+
+
+def quick(level: int = 1) -> ExpertPlayer:
+    return ExpertPlayer(level, settings=QUICK)
+
+
+def positions(seed: int, count: int, seat: int) -> list[tuple[Game, Observation]]:
+    """Positions of a BSD-against-BSD hand where ``seat`` must decide (after drawing)."""
+    game = Game(rng=GlibcRandom(seed))
+    rules.start_hand(game)
+    bsd = (BsdPlayer(), BsdPlayer())
+    dice = (GlibcRandom(seed + 1), GlibcRandom(seed + 2))
+    found: list[tuple[Game, Observation]] = []
+    while not game.finished and len(found) < count:
+        who = game.to_move
+        if rules.phase(game) is Phase.EMPTY_HAND:
+            rules.push(game, rules.PASS)
+            continue
+        obs = observe(game, who)
+        if who == seat and len({m.kind for m in obs.legal_moves()}) > 1:
+            found.append((game.copy(), obs))
+        rules.push(game, bsd[who].choose(obs, dice[who]))
+    return found
+
+
+def test_every_decision_is_legal_over_many_hands() -> None:
+    for seed, seats in ((3, (quick(), BsdPlayer())), (4, (BsdPlayer(), quick())), (5, (quick(), quick()))):
+        # The simulator raises on any illegal move, and asks at Extension? too.
+        summary = Simulator(seed, players=seats).run(5)
+        assert summary.hands == 5
+
+
+def test_the_fast_rollout_is_the_engine_s_own_play() -> None:
+    """The rollout applies draws and discards itself: exactly as ``rules.push`` would."""
+    for seed in range(40, 52):
+        for game, _obs in positions(seed, 4, seed % 2):
+            for dice_seed in (1, 2):
+                fast, slow = game.copy(), game.copy()
+                needs_fast = [list(INITIAL_NUM_NEED), list(INITIAL_NUM_NEED)]
+                needs_slow = [list(INITIAL_NUM_NEED), list(INITIAL_NUM_NEED)]
+                moves = rollout(fast, needs_fast, GlibcRandom(dice_seed))
+                assert moves == rollout_reference(slow, needs_slow, GlibcRandom(dice_seed))
+                assert fast == slow and needs_fast == needs_slow
+                assert fast.finished
+
+
+def test_the_level_knob() -> None:
+    assert set(LEVELS) >= {0, 1, 2, 3}
+    with pytest.raises(ValueError):
+        ExpertPlayer(level=99)
+    # Level 0 is the BSD choice itself.
+    _game, obs = positions(11, 1, COMPUTER)[0]
+    assert ExpertPlayer(0).choose(obs, GlibcRandom(2)) == BsdPlayer().choose(obs, GlibcRandom(2))
+
+
+@pytest.mark.parametrize("seat", [HUMAN, COMPUTER])
+def test_the_decision_does_not_depend_on_the_hidden_cards(seat: int) -> None:
+    """The same observation with the hidden cards dealt differently: the same move."""
+    for game, obs in positions(21 + seat, 6, seat):
+        moves = set()
+        for deal in range(3):
+            world = game if deal == 0 else sample_world(obs, GlibcRandom(100 + deal))
+            seen = observe(world, seat)
+            assert seen == obs
+            if deal:
+                assert world.players[1 - seat].hand != game.players[1 - seat].hand or world.deck != game.deck
+            moves.add(quick().choose(seen, GlibcRandom(77)))
+        assert len(moves) == 1
+
+
+def test_the_same_seed_gives_the_same_game() -> None:
+    def run() -> list[int]:
+        sim = Simulator(8, players=(quick(), BsdPlayer()))
+        return [sim.play_hand().hand_totals[0] for _ in range(3)]
+
+    assert run() == run()
+
+
+def test_the_search_changes_some_decisions() -> None:
+    player = ExpertPlayer(1, settings=Level(budget=6000, z=1.0))
+    bsd = BsdPlayer()
+    differ = 0
+    for _game, obs in positions(31, 16, HUMAN):
+        move = player.think(obs, GlibcRandom(5))
+        differ += move != bsd.choose(obs, GlibcRandom(5))
+    assert player.searches > 0
+    assert differ > 0
+
+
+def extension_position() -> Observation:
+    """The computer has just reached 700 with a 200: Extension?"""
+    game = Game(rng=GlibcRandom(1))
+    rules.start_hand(game)
+    comp = game.players[COMPUTER]
+    comp.mileage = 500
+    comp.nummiles = [0, 0, 0, 2, 1]
+    comp.battle = cards.GO
+    comp.can_go = True
+    comp.hand[0] = cards.MILES_200
+    game.to_move = COMPUTER
+    rules.push(game, Move(MoveType.PLAY, 0))
+    assert rules.phase(game) is Phase.EXTENSION
+    return observe(game, COMPUTER)
+
+
+def test_the_extension_question_is_searched_and_answered() -> None:
+    obs = extension_position()
+    player = quick()
+    answer = player.choose(obs, GlibcRandom(3))
+    assert answer in (EXTEND, NO_EXTENSION)
+    assert player.searches == 1 and player.rollouts > 0
+
+
+def test_win_probability() -> None:
+    assert win_probability(5200, 4900) == 1.0
+    assert win_probability(4900, 5200) == 0.0
+    assert win_probability(5000, 5000) == 0.5
+    assert win_probability(0, 0) == pytest.approx(0.5)
+    assert 0.5 < win_probability(3000, 2500) < win_probability(4500, 4000) < 1.0
+
+
+def test_the_command_line_seats_the_chosen_computer() -> None:
+    from mille.cli import computer_player
+
+    assert computer_player("bsd", 5) == (None, None)  # the original's own path and dice
+    player, dice = computer_player("expert", 5)
+    assert isinstance(player, ExpertPlayer) and player.level == DEFAULT_LEVEL
+    assert dice is not None and dice != GlibcRandom(5)  # its own dice: the deals stay the seed's
