@@ -260,6 +260,7 @@ def test_a_long_run_of_games() -> None:
 def test_move_cap_raises_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
     # A hand that never ends (here: a rules engine whose moves keep the turn).
     sim = Simulator(5)
+    sim.direct = False  # through step(), which the guard watches
     monkeypatch.setattr(sim, "step", lambda: None)
     try:
         sim.play_hand()

@@ -129,6 +129,39 @@ def test_summary_adds_up() -> None:
     ]
 
 
+@pytest.mark.parametrize("seed", [1, 6, 23])
+def test_the_fast_loop_plays_the_same_games_as_the_protocol(seed: int) -> None:
+    """Two BSD seats: play_out gives, hand for hand, what observations and push give."""
+    fast = Simulator(seed)
+    slow = Simulator(seed)
+    slow.direct = False
+    assert fast.direct
+    for _ in range(60):  # a dozen games or so, extensions included
+        assert fast.play_hand() == slow.play_hand()
+        assert _state(fast.game) == _state(slow.game)
+        assert fast.game.rng == slow.game.rng and fast.dice[HUMAN] == slow.dice[HUMAN]
+        assert [p.num_need for p in fast.players] == [p.num_need for p in slow.players]  # type: ignore[attr-defined]
+    for key in sim.TIMING_FIELDS:
+        assert key in fast.summary.as_dict()
+    a = {k: v for k, v in fast.summary.as_dict().items() if k not in sim.TIMING_FIELDS}
+    b = {k: v for k, v in slow.summary.as_dict().items() if k not in sim.TIMING_FIELDS}
+    assert a == b and a["extensions"] > 0
+
+
+def test_a_watched_or_mixed_simulator_asks_the_players() -> None:
+    assert not Simulator(1, players=(BsdPlayer(), sim.make_player("first"))).direct
+
+    class Counting(BsdPlayer):
+        asked = 0
+
+        def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
+            Counting.asked += 1
+            return super().choose(observation, rng)
+
+    Simulator(1, players=(Counting(), BsdPlayer())).play_hand()
+    assert Counting.asked > 10  # a subclass may change the play: not the fast loop
+
+
 def _state(game: Game) -> tuple[Any, ...]:
     return (
         game.deck[:],

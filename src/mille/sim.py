@@ -21,6 +21,13 @@ So with the BSD player in the computer seat, a simulated game is one the
 real binary plays identically when the human seat's moves are typed into it
 with the same seed.
 
+When both seats are plain :class:`~mille.players.bsd.BsdPlayer` and nobody
+watches the moves, a hand is played by :func:`~mille.players.bsd.play_out`,
+the engine's fast loop for the BSD procedure (the one searching players
+roll out with): the same moves, the same dice, the same game, without an
+observation built for every decision (``tests/test_sim.py`` checks that the
+two paths play identical games).
+
 Guards: an illegal move and a hand that runs past
 :data:`MAX_MOVES_PER_HAND` moves both raise :class:`SimulationError`.
 """
@@ -37,10 +44,10 @@ from dataclasses import dataclass, field
 from . import cards, rules
 from .observation import observe
 from .players import Player, PlayerSpecError, make_player
-from .players.bsd import BsdPlayer
+from .players.bsd import BsdPlayer, play_out
 from .rng import GlibcRandom
 from .rules import Move, MoveType, Outcome
-from .state import COMPUTER, HUMAN, Game
+from .state import COMPUTER, EXTENDED_TRIP, HUMAN, Game
 
 #: No real hand comes near this (the longest in 5000 simulated hands had 190
 #: moves): every move but a draw or a safety passes the turn or removes a card.
@@ -154,6 +161,9 @@ class Simulator:
         self.observer = observer
         self.summary = Summary(seed)
         self._extended = False
+        #: Play hands with the fast loop (see the module documentation);
+        #: set it to False to drive every decision through observations.
+        self.direct = all(type(p) is BsdPlayer for p in self.players)
 
     def step(self) -> Step | None:
         """Make the next move of the current hand; None when a player with no cards passes.
@@ -207,6 +217,11 @@ class Simulator:
         self._extended = False
         moves = 0
         step = self.step
+        if self.direct and self.observer is None:
+            first, second = self.players
+            assert isinstance(first, BsdPlayer) and isinstance(second, BsdPlayer)
+            moves, _answers = play_out(game, (first.num_need, second.num_need), self.dice)
+            self._extended = game.trip_length == EXTENDED_TRIP
         while not game.finished:
             # An answer to Extension? completes the play it belongs to: one move.
             if game.pending_extension is None:

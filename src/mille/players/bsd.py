@@ -47,8 +47,23 @@ from ..cards import (
 from ..observation import Observation
 from ..record import FrozenRecord
 from ..rng import GlibcRandom
-from ..rules import DISCARDS, DRAW, EXTEND, NO_EXTENSION, PASS, PLAYS, Move, Phase, can_play
-from ..state import EXTENDED_TRIP, TRIP, Memory, SafetyStatus, Tableau
+from ..rules import (
+    DISCARDS,
+    DRAW,
+    EXTEND,
+    NO_EXTENSION,
+    PASS,
+    PLAYS,
+    Move,
+    MoveType,
+    Phase,
+    can_play,
+    check_go,
+    push,
+    tidy_hand,
+)
+from ..scoring import apply_end_of_hand_bonuses
+from ..state import EXTENDED_TRIP, HUMAN, TRIP, Game, Memory, SafetyStatus, Tableau
 
 _ROW = RIGHT_OF_WAY - SAFETY_BASE
 # Plain ints for the hot paths (IntEnum comparisons are slower).
@@ -310,6 +325,93 @@ class BsdPlayer:
 
     def choose(self, obs: Observation, rng: GlibcRandom) -> Move:
         return self.decide(obs, rng).move
+
+
+def play_out(game: Game, needs: tuple[list[int], list[int]], dice: tuple[GlibcRandom, GlibcRandom]) -> tuple[int, int]:
+    """Play ``game`` to the end of the hand with the BSD procedure in both seats.
+
+    ``needs[seat]`` and ``dice[seat]`` are each seat's ``num_need`` table and
+    dice (they may be the same object).  Returns ``(moves, answers)``: the
+    moves made (draws, plays, discards, passes of an empty hand) and the
+    answers to ``Extension?``.
+
+    The game is exactly the one that pushing every decision of two
+    :class:`BsdPlayer` seats through :func:`mille.rules.push` gives (a test
+    checks it); the commonest moves, the draw and the discard, are applied
+    here directly, since the procedure only makes legal ones.  This is the
+    hot loop of the simulator and of every searching player's rollouts: it
+    hands the procedure the tableaus themselves, not observations, which is
+    sound because the procedure reads of the other tableau only what lies on
+    the table (the observation's contract; ``tests/test_sim.py`` plays the
+    same games both ways).
+    """
+    players = game.players
+    memory = game.memory
+    deck = game.deck
+    moves = 0
+    answers = 0
+    while not game.finished:
+        seat = game.to_move
+        pp = players[seat]
+        hand = pp.hand
+        if game.pending_extension is not None:
+            answers += 1
+            extend = would_extend(pp, players[1 - seat], memory[seat], game.trip_length, game.deck_count)
+            push(game, EXTEND if extend else NO_EXTENSION)
+            continue
+        moves += 1
+        deck_count = game.deck_count
+        if hand[0] == EMPTY and deck_count > 0:
+            # The procedure before drawing: a safety against the hazard
+            # showing is played at once, else it draws.
+            battle = pp.battle
+            limited = pp.speed == SPEED_LIMIT
+            for i in range(cards.HAND_SIZE):
+                card = hand[i]
+                if card >= SAFETY_BASE and (battle == OPPOSITE[card] or (limited and card == RIGHT_OF_WAY)):
+                    push(game, PLAYS[i])
+                    break
+            else:
+                count = memory[seat].count
+                deck_count -= 1
+                card = deck[deck_count]
+                hand[0] = card
+                count(card, True)
+                if hand[1] == EMPTY and deck_count > 0:
+                    deck_count -= 1
+                    card = deck[deck_count]
+                    hand[1] = card
+                    count(card, True)
+                game.deck_count = deck_count
+                pp.fresh_hazard = False
+                pp.fresh_limit = False
+                tidy_hand(pp, sort=False)
+                if deck_count <= 0:
+                    check_go(game)
+                    if game.finished:
+                        apply_end_of_hand_bonuses(game)
+            continue
+        if hand.count(EMPTY) == cards.HAND_SIZE:
+            game.to_move = 1 - seat  # an empty hand passes
+            continue
+        move = decide(pp, players[1 - seat], memory[seat], game.trip_length, deck_count, needs[seat], dice[seat]).move
+        if move.kind is _DISCARD:
+            card = hand[move.slot]
+            game.discard = card
+            hand[move.slot] = EMPTY
+            memory[1 - seat].num_seen[card] += 1
+            tidy_hand(pp, sort=game.order and seat == HUMAN)
+            if deck_count <= 0:
+                check_go(game)
+            game.to_move = 1 - seat
+            if game.finished:
+                apply_end_of_hand_bonuses(game)
+        else:
+            push(game, move)
+    return moves, answers
+
+
+_DISCARD = MoveType.DISCARD
 
 
 def _extreme(values: list[int], hand: list[int], *, lowest: bool) -> int:

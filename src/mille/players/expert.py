@@ -48,17 +48,14 @@ from ..rules import (
     EXTEND,
     NO_EXTENSION,
     PASS,
-    PLAYS,
     Move,
     MoveType,
     Phase,
-    check_go,
     push,
-    tidy_hand,
 )
-from ..scoring import GAME_POINTS, apply_end_of_hand_bonuses
+from ..scoring import GAME_POINTS
 from ..state import Game, Memory, Tableau
-from .bsd import INITIAL_NUM_NEED, decide, would_extend
+from .bsd import INITIAL_NUM_NEED, decide, play_out, would_extend
 
 _NUM_SAFETIES = cards.NUM_SAFETIES
 _HAND_SIZE = cards.HAND_SIZE
@@ -155,74 +152,13 @@ def utility(mine: int, theirs: int, margin: int) -> float:
 def rollout(game: Game, needs: list[list[int]], dice: GlibcRandom) -> int:
     """Play ``game`` out to the end of the hand with the BSD policy for both seats.
 
-    Returns the number of moves made.  The moves are exactly those of
-    :func:`mille.players.bsd.decide` applied by :func:`mille.rules.push`;
-    the two commonest, the draw and the discard, are applied here directly
-    (they need no legality test: the BSD procedure only makes legal ones).
+    Returns the number of moves made (answers to ``Extension?`` included).
+    The moves are exactly those of :func:`mille.players.bsd.decide` applied
+    by :func:`mille.rules.push` (:func:`mille.players.bsd.play_out`, the
+    engine's fast loop, with both seats rolling the same dice).
     """
-    players = game.players
-    memory = game.memory
-    deck = game.deck
-    moves = 0
-    while not game.finished:
-        moves += 1
-        seat = game.to_move
-        pp = players[seat]
-        hand = pp.hand
-        if game.pending_extension is not None:
-            extend = would_extend(pp, players[1 - seat], memory[seat], game.trip_length, game.deck_count)
-            push(game, EXTEND if extend else NO_EXTENSION)
-            continue
-        deck_count = game.deck_count
-        if hand[0] == EMPTY and deck_count > 0:
-            # The BSD procedure before drawing: a safety against the hazard
-            # showing is played at once, else it draws.
-            battle = pp.battle
-            limited = pp.speed == SPEED_LIMIT
-            for i in range(_HAND_SIZE):
-                card = hand[i]
-                if card >= SAFETY_BASE and (battle == OPPOSITE[card] or (limited and card == RIGHT_OF_WAY)):
-                    push(game, PLAYS[i])
-                    break
-            else:
-                count = memory[seat].count
-                deck_count -= 1
-                card = deck[deck_count]
-                hand[0] = card
-                count(card, True)
-                if hand[1] == EMPTY and deck_count > 0:
-                    deck_count -= 1
-                    card = deck[deck_count]
-                    hand[1] = card
-                    count(card, True)
-                game.deck_count = deck_count
-                pp.fresh_hazard = False
-                pp.fresh_limit = False
-                tidy_hand(pp, sort=False)
-                if deck_count <= 0:
-                    check_go(game)
-                    if game.finished:
-                        apply_end_of_hand_bonuses(game)
-            continue
-        if hand.count(EMPTY) == _HAND_SIZE:
-            game.to_move = 1 - seat
-            continue
-        move = decide(pp, players[1 - seat], memory[seat], game.trip_length, deck_count, needs[seat], dice).move
-        if move.kind is _DISCARD:
-            slot = move.slot
-            card = hand[slot]
-            game.discard = card
-            hand[slot] = EMPTY
-            memory[1 - seat].num_seen[card] += 1
-            tidy_hand(pp, sort=False)
-            if deck_count <= 0:
-                check_go(game)
-            game.to_move = 1 - seat
-            if game.finished:
-                apply_end_of_hand_bonuses(game)
-        else:
-            push(game, move)
-    return moves
+    moves, answers = play_out(game, (needs[0], needs[1]), (dice, dice))
+    return moves + answers
 
 
 def rollout_reference(game: Game, needs: list[list[int]], dice: GlibcRandom) -> int:
