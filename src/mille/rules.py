@@ -491,11 +491,7 @@ def push(game: Game, move: Move) -> Outcome:
     elif kind is MoveType.PLAY:
         refusal = play_refusal(game, seat, slot)
         if refusal is None:
-            if _play(game, seat, pp, slot):
-                outcome = MADE_PASSED
-            if game.pending_extension is not None:
-                return outcome  # the rest of the move waits for the answer
-            sort = True
+            return MADE_PASSED if play_card(game, seat, slot) else MADE
         else:
             outcome = _refused(game, seat, slot, refusal)
             # An empty slot counts as a (turn-keeping) move: the hand may still be sorted.
@@ -529,6 +525,28 @@ def push(game: Game, move: Move) -> Outcome:
         # A move is only made while the hand is on: this move finished it.
         apply_end_of_hand_bonuses(game)
     return outcome
+
+
+def play_card(game: Game, seat: Seat, slot: Slot) -> bool:
+    """Play ``seat``'s card in ``slot``, known to be legal, and finish the move as :func:`push` does.
+
+    True if the turn passed.  :func:`push` calls it once the play is
+    checked; fast loops that only make legal plays
+    (:func:`mille.players.bsd.play_out`) call it directly.  A mileage card
+    that reaches 700 leaves the move waiting at ``Extension?``.
+    """
+    pp = game.players[seat]
+    passed = _play(game, seat, pp, slot)
+    if game.pending_extension is not None:
+        return False  # the rest of the move waits for the answer
+    tidy_hand(pp, sort=game.order and seat == HUMAN)
+    if game.deck_count <= 0:
+        check_go(game)
+    if passed:
+        game.to_move = 1 - seat
+    if game.finished:
+        apply_end_of_hand_bonuses(game)
+    return passed
 
 
 def _play(game: Game, seat: Seat, pp: Tableau, slot: Slot) -> bool:

@@ -59,6 +59,7 @@ from ..rules import (
     Phase,
     can_play,
     check_go,
+    play_card,
     push,
     tidy_hand,
 )
@@ -369,7 +370,7 @@ def play_out(game: Game, needs: tuple[list[int], list[int]], dice: tuple[GlibcRa
             for i in range(cards.HAND_SIZE):
                 card = hand[i]
                 if card >= SAFETY_BASE and (battle == OPPOSITE[card] or (limited and card == RIGHT_OF_WAY)):
-                    push(game, PLAYS[i])
+                    play_card(game, seat, i)
                     break
             else:
                 count = memory[seat].count
@@ -385,7 +386,8 @@ def play_out(game: Game, needs: tuple[list[int], list[int]], dice: tuple[GlibcRa
                 game.deck_count = deck_count
                 pp.fresh_hazard = False
                 pp.fresh_limit = False
-                tidy_hand(pp, sort=False)
+                if EMPTY in hand:  # a short hand (the deck ran out): close it up
+                    tidy_hand(pp, sort=False)
                 if deck_count <= 0:
                     check_go(game)
                     if game.finished:
@@ -406,12 +408,15 @@ def play_out(game: Game, needs: tuple[list[int], list[int]], dice: tuple[GlibcRa
             game.to_move = 1 - seat
             if game.finished:
                 apply_end_of_hand_bonuses(game)
-        else:
+        elif move.kind is _PLAY:
+            play_card(game, seat, move.slot)
+        else:  # pragma: no cover - after drawing the procedure only plays or discards
             push(game, move)
     return moves, answers
 
 
 _DISCARD = MoveType.DISCARD
+_PLAY = MoveType.PLAY
 
 
 def _extreme(values: list[int], hand: list[int], *, lowest: bool) -> int:
