@@ -292,3 +292,10 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+#: How long a test waits for the program to save and exit after SIGHUP or
+#: SIGTERM.  The save is fsync'ed (file and directory); on a loaded machine
+#: (CI runs the suite under four CPythons at once) one fsync was seen to
+#: take more than 10 s.
+EXIT_AFTER_SIGNAL_S = 60

@@ -37,7 +37,7 @@ from mille import cards, rules, save
 from mille.rules import DRAW, NO_EXTENSION, Move
 from mille.state import COMPUTER, HUMAN, Game, Window
 from ptyreplay import PtySession, Snapshot
-from save_helpers import MOVE, REPO, SRC, extension_position, move_keys, simulate
+from save_helpers import EXIT_AFTER_SIGNAL_S, MOVE, REPO, SRC, extension_position, move_keys, simulate
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pty")
 
@@ -283,7 +283,7 @@ def hang_up(tmp_path, case: Case, sig: int) -> tuple[Snapshot, str, dict[str, st
             snap = s.step(keys)
         at_prompt(snap, case.prompt)
         os.kill(s.pid, sig)
-        end = s.wait(timeout=10)
+        end = s.wait(timeout=EXIT_AFTER_SIGNAL_S)
         assert end.exited and end.rc == 1, (end.exited, end.rc, end.screen)
     # Exactly one file, the hangup save; nothing else written or changed.
     found = os.listdir(state / "mille")

@@ -19,7 +19,7 @@ from mille import cards, save
 from mille.state import COMPUTER, HUMAN, Game
 from mille.ui.app import MilleApp
 from ptyreplay import PtySession
-from save_helpers import REPO, SAVES, SRC
+from save_helpers import EXIT_AFTER_SIGNAL_S, REPO, SAVES, SRC
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pty")
 
@@ -116,7 +116,7 @@ def test_hangup_saves_and_the_file_restores_the_same_board(tmp_path, sig):
         before = s.step("d1\r")  # discard; the computer moves; your move again
         assert before.screen[10][20:29] == ">>:Move: " and not before.exited
         os.kill(s.pid, sig)
-        after = s.wait(timeout=10)
+        after = s.wait(timeout=EXIT_AFTER_SIGNAL_S)
         assert after.exited and after.rc == 1
     [path] = glob.glob(str(state / "mille" / "hangup-*.json"))
     assert os.path.basename(path).startswith("hangup-")
@@ -174,15 +174,16 @@ def test_the_computer_choice_is_saved_and_a_restore_keeps_it(tmp_path):
         snap = s.step("sgame.json\r")
         assert snap.screen[10][20:29] == ">>:Move: ", snap.screen
         s.step("q")
-        end = s.step("y")
-        assert end.exited
+        s.step("y")
+        end = s.wait(timeout=EXIT_AFTER_SIGNAL_S)
+        assert end.exited and end.rc == 0
     assert save.read_game(str(tmp_path / "game.json")).computer == "expert"
 
     def hangup_computer(*args: str) -> str:
         with mille("game.json", "--seed", "7", *args, env=env, cwd=str(tmp_path)) as s:
             s.start()
             os.kill(s.pid, signal.SIGHUP)
-            assert s.wait(timeout=10).rc == 1
+            assert s.wait(timeout=EXIT_AFTER_SIGNAL_S).rc == 1
         [path] = glob.glob(str(state / "mille" / "hangup-*.json"))
         computer = save.read_game(path).computer
         os.unlink(path)

@@ -27,6 +27,7 @@ import pytest
 
 import ui_helpers as H
 from mille import __version__, save
+from save_helpers import EXIT_AFTER_SIGNAL_S
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs Linux ptys, job control and /proc")
 
@@ -301,7 +302,7 @@ def test_hangup_saves_the_game_and_exits_1() -> None:
         p.send("p")
         expect(p, want[1], "after p")
         p.close_master()  # the terminal goes away: SIGHUP
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + EXIT_AFTER_SIGNAL_S
         while p.poll() is None and time.monotonic() < deadline:
             time.sleep(0.01)
         assert p.rc == 1
@@ -316,7 +317,7 @@ def test_sigterm_saves_the_game_and_exits_1() -> None:
     with spawn(7) as p:
         expect(p, want[0], "first board")
         os.kill(p.pid, signal.SIGTERM)
-        assert p.wait_exit() == 1
+        assert p.wait_exit(EXIT_AFTER_SIGNAL_S) == 1
         files = hangup_files(p)
         assert len(files) == 1
         assert save.read_game(files[0]).game.deck_count == 89
