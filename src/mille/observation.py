@@ -116,10 +116,17 @@ class Observation(Record):
         """The moves this seat may make now (empty unless it is this seat's turn)."""
         if self.to_move != self.seat:
             return []
-        return rules.legal_moves(self._public_game())
+        return rules.legal_moves(self.public_game())
 
-    def _public_game(self) -> Game:
-        """A game holding only what this observation holds (enough for legality)."""
+    def public_game(self) -> Game:
+        """A game holding only what this observation holds: no deck, the other hand blank.
+
+        Enough to test legality and to push this seat's plays and discards
+        (a searching player follows its own move on it); not to draw.  Its
+        generator is one inert instance shared by every such game (seeding
+        a new one costs more than the rest of the call), which nothing here
+        rolls.
+        """
         return Game(
             deck=[],
             deck_count=self.deck_count,
@@ -132,7 +139,11 @@ class Observation(Record):
             order=self.order,
             pending_extension=self.pending_extension,
             memory=[Memory(), Memory()],
+            rng=_INERT_RNG,
         )
+
+
+_INERT_RNG = GlibcRandom(1)
 
 
 def observe(game: Game, seat: Seat) -> Observation:

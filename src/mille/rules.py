@@ -500,14 +500,10 @@ def push(game: Game, move: Move) -> Outcome:
         refusal = discard_refusal(game, seat, slot)
         sort = refusal is not Refusal.DISCARD_SAFETY
         if refusal is None:
-            card = hand[slot]
-            if card == EMPTY:  # unreachable in practice (slot 6)
-                game.finished = True
-            else:
-                game.discard = card
-                hand[slot] = EMPTY
-                outcome = MADE_PASSED
-                game.memory[1 - seat].count(card, False)
+            if hand[slot] != EMPTY:
+                discard_card(game, seat, slot)
+                return MADE_PASSED
+            game.finished = True  # unreachable in practice (slot 6)
         else:
             outcome = _refused(game, seat, slot, refusal)
     elif kind is MoveType.ORDER:
@@ -532,7 +528,8 @@ def play_card(game: Game, seat: Seat, slot: Slot) -> bool:
 
     True if the turn passed.  :func:`push` calls it once the play is
     checked; fast loops that only make legal plays
-    (:func:`mille.players.bsd.play_out`) call it directly.  A mileage card
+    (:func:`mille.players.bsd.play_out`) call it directly, as they call
+    :func:`discard_card` for discards.  A mileage card
     that reaches 700 leaves the move waiting at ``Extension?``.
     """
     pp = game.players[seat]
@@ -547,6 +544,21 @@ def play_card(game: Game, seat: Seat, slot: Slot) -> bool:
     if game.finished:
         apply_end_of_hand_bonuses(game)
     return passed
+
+
+def discard_card(game: Game, seat: Seat, slot: Slot) -> None:
+    """Discard ``seat``'s card in ``slot``, known to be legal, and finish the move as :func:`push` does."""
+    pp = game.players[seat]
+    card = pp.hand[slot]
+    game.discard = card
+    pp.hand[slot] = EMPTY
+    game.memory[1 - seat].count(card, False)
+    tidy_hand(pp, sort=game.order and seat == HUMAN)
+    if game.deck_count <= 0:
+        check_go(game)
+    game.to_move = 1 - seat
+    if game.finished:
+        apply_end_of_hand_bonuses(game)
 
 
 def _play(game: Game, seat: Seat, pp: Tableau, slot: Slot) -> bool:

@@ -59,12 +59,13 @@ from ..rules import (
     Phase,
     can_play,
     check_go,
+    discard_card,
     play_card,
     push,
     tidy_hand,
 )
 from ..scoring import apply_end_of_hand_bonuses
-from ..state import EXTENDED_TRIP, HUMAN, TRIP, Game, Memory, SafetyStatus, Tableau
+from ..state import EXTENDED_TRIP, TRIP, Game, Memory, SafetyStatus, Tableau
 
 _ROW = RIGHT_OF_WAY - SAFETY_BASE
 # Plain ints for the hot paths (IntEnum comparisons are slower).
@@ -338,8 +339,10 @@ def play_out(game: Game, needs: tuple[list[int], list[int]], dice: tuple[GlibcRa
 
     The game is exactly the one that pushing every decision of two
     :class:`BsdPlayer` seats through :func:`mille.rules.push` gives (a test
-    checks it); the commonest moves, the draw and the discard, are applied
-    here directly, since the procedure only makes legal ones.  This is the
+    checks it); the draw is applied here and plays and discards through
+    :func:`mille.rules.play_card` and :func:`mille.rules.discard_card`,
+    without the legality checks, since the procedure only makes legal
+    ones.  This is the
     hot loop of the simulator and of every searching player's rollouts: it
     hands the procedure the tableaus themselves, not observations, which is
     sound because the procedure reads of the other tableau only what lies on
@@ -398,16 +401,7 @@ def play_out(game: Game, needs: tuple[list[int], list[int]], dice: tuple[GlibcRa
             continue
         move = decide(pp, players[1 - seat], memory[seat], game.trip_length, deck_count, needs[seat], dice[seat]).move
         if move.kind is _DISCARD:
-            card = hand[move.slot]
-            game.discard = card
-            hand[move.slot] = EMPTY
-            memory[1 - seat].num_seen[card] += 1
-            tidy_hand(pp, sort=game.order and seat == HUMAN)
-            if deck_count <= 0:
-                check_go(game)
-            game.to_move = 1 - seat
-            if game.finished:
-                apply_end_of_hand_bonuses(game)
+            discard_card(game, seat, move.slot)
         elif move.kind is _PLAY:
             play_card(game, seat, move.slot)
         else:  # pragma: no cover - after drawing the procedure only plays or discards

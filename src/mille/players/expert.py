@@ -320,7 +320,7 @@ class ExpertPlayer:
         hm.after = None
         if hm.drew:
             return
-        game = _public_game(obs)
+        game = obs.public_game()
         push(game, move)
         seat = obs.seat
         if game.to_move == seat or game.finished:
@@ -511,24 +511,6 @@ def _last_move(obs: Observation, after: _After, got: int) -> _LastMove | None:
     if not played and obs.discard != card:
         return None
     return _LastMove(after, card, _PLAY if played else _DISCARD, obs.deck_count, got > 0)
-
-
-def _public_game(obs: Observation) -> Game:
-    """A game holding what ``obs`` holds (the other hand blank, no deck)."""
-    return Game(
-        deck=[EMPTY] * obs.deck_count,
-        deck_count=obs.deck_count,
-        discard=obs.discard,
-        players=[obs.players[0].copy(), obs.players[1].copy()],
-        trip_length=obs.trip_length,
-        finished=False,
-        to_move=obs.to_move,
-        hand_starter=obs.hand_starter,
-        order=False,
-        pending_extension=obs.pending_extension,
-        memory=[Memory(), Memory()],
-        rng=_SHARED_RNG,
-    )
 
 
 def _dice_state(rng: GlibcRandom) -> tuple[tuple[int, ...], int, int]:
