@@ -185,9 +185,9 @@ class CursesTerminal:
 
     def read_byte(self) -> int:
         while True:
-            # The flag goes up before the pending events are looked at: a
-            # signal that arrives after the look and before the read then
-            # breaks the read instead of waiting behind it.
+            # The flag goes up before the pending events are looked at, so a
+            # signal handled after the look raises _Wakeup instead of leaving
+            # its event pending behind a blocking read.
             try:
                 self._in_read = True
                 try:
