@@ -322,6 +322,10 @@ def mille_awaiting(lines: Sequence[str], cursor) -> bool:
 # ---------------------------------------------------------------------------
 
 
+def _never_ready(lines: list[str], cursor: list[int]) -> bool:
+    return False
+
+
 class PtySession:
     """A child process on an 80x24 pty whose output feeds a pyte screen."""
 
@@ -693,6 +697,15 @@ class PtySession:
         if self.pid is None:
             self.spawn()
         return self.wait(timeout=self.start_timeout, expect=expect)
+
+    def wait_exit(self, timeout: float) -> Snapshot:
+        """Read output until the program exits (or ``timeout`` passes), however quiet it is.
+
+        :meth:`wait` stops once the screen is settled, and a program that has
+        just been sent a signal still looks settled (asleep on the terminal)
+        until the kernel gets round to running it.
+        """
+        return self.wait(timeout=timeout, ready=_never_ready)
 
     def step(self, keys: str, expect: dict | None = None) -> Snapshot:
         t0 = time.monotonic()

@@ -295,7 +295,6 @@ if __name__ == "__main__":
 
 
 #: How long a test waits for the program to save and exit after SIGHUP or
-#: SIGTERM.  The save is fsync'ed (file and directory); on a loaded machine
-#: (CI runs the suite under four CPythons at once) one fsync was seen to
-#: take more than 10 s.
+#: SIGTERM (``PtySession.wait_exit``): a generous bound, since the save is
+#: fsync'ed and CI runs the suite under four CPythons at once.
 EXIT_AFTER_SIGNAL_S = 60

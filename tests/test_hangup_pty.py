@@ -283,7 +283,7 @@ def hang_up(tmp_path, case: Case, sig: int) -> tuple[Snapshot, str, dict[str, st
             snap = s.step(keys)
         at_prompt(snap, case.prompt)
         os.kill(s.pid, sig)
-        end = s.wait(timeout=EXIT_AFTER_SIGNAL_S)
+        end = s.wait_exit(EXIT_AFTER_SIGNAL_S)
         assert end.exited and end.rc == 1, (end.exited, end.rc, end.screen)
     # Exactly one file, the hangup save; nothing else written or changed.
     found = os.listdir(state / "mille")
@@ -343,7 +343,8 @@ def test_hangup_at_prompt_saves_the_game_and_restores_it(tmp_path, name, sig):
             assert_position_shown(restored.screen, saved)
             quit_keys = ["q", "y"]
         for keys in quit_keys:  # leave cleanly: closing the session would hang it up
-            end = s.step(keys)
+            s.step(keys)
+        end = s.wait_exit(EXIT_AFTER_SIGNAL_S)
         assert end.exited and end.rc == 0, end.screen
     assert os.listdir(os.path.dirname(path)) == [os.path.basename(path)]  # the restore saved nothing
 
@@ -365,7 +366,8 @@ def test_hangup_at_really_after_an_interrupt_at_extension(tmp_path):
     with mille(path, "--seed", str(SEED), env=env, cwd=str(tmp_path)) as s:
         at_prompt(s.start(), "Extension? ")
         for keys in "nnn":  # Extension? no, Another hand? no, Save game? no
-            end = s.step(keys)
+            s.step(keys)
+        end = s.wait_exit(EXIT_AFTER_SIGNAL_S)
         assert end.exited and end.rc == 0
 
 

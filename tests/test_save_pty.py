@@ -116,7 +116,7 @@ def test_hangup_saves_and_the_file_restores_the_same_board(tmp_path, sig):
         before = s.step("d1\r")  # discard; the computer moves; your move again
         assert before.screen[10][20:29] == ">>:Move: " and not before.exited
         os.kill(s.pid, sig)
-        after = s.wait(timeout=EXIT_AFTER_SIGNAL_S)
+        after = s.wait_exit(EXIT_AFTER_SIGNAL_S)
         assert after.exited and after.rc == 1
     [path] = glob.glob(str(state / "mille" / "hangup-*.json"))
     assert os.path.basename(path).startswith("hangup-")
@@ -171,11 +171,14 @@ def test_the_computer_choice_is_saved_and_a_restore_keeps_it(tmp_path):
         s.start()
         s.step("p")
         s.step("d1\r")  # the expert answers
-        snap = s.step("sgame.json\r")
+        s.step("sgame.json\r")
+        # Back at the move prompt (waited for: on a loaded machine a step can
+        # settle while the name is still being typed).
+        snap = s.wait(timeout=EXIT_AFTER_SIGNAL_S, ready=lambda lines, cursor: lines[10][20:29] == ">>:Move: ")
         assert snap.screen[10][20:29] == ">>:Move: ", snap.screen
         s.step("q")
         s.step("y")
-        end = s.wait(timeout=EXIT_AFTER_SIGNAL_S)
+        end = s.wait_exit(EXIT_AFTER_SIGNAL_S)
         assert end.exited and end.rc == 0
     assert save.read_game(str(tmp_path / "game.json")).computer == "expert"
 
@@ -183,7 +186,7 @@ def test_the_computer_choice_is_saved_and_a_restore_keeps_it(tmp_path):
         with mille("game.json", "--seed", "7", *args, env=env, cwd=str(tmp_path)) as s:
             s.start()
             os.kill(s.pid, signal.SIGHUP)
-            assert s.wait(timeout=EXIT_AFTER_SIGNAL_S).rc == 1
+            assert s.wait_exit(EXIT_AFTER_SIGNAL_S).rc == 1
         [path] = glob.glob(str(state / "mille" / "hangup-*.json"))
         computer = save.read_game(path).computer
         os.unlink(path)
