@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from mille import cards, match
+from mille import cards, match, stats
 from mille.match import MatchConfig, play_game, play_pair, run_match
 from mille.state import Game
 
@@ -105,17 +105,17 @@ def without_timing(report: dict[str, Any]) -> dict[str, Any]:
 
 def test_wilson_interval_known_values() -> None:
     # 8 successes in 10: the textbook Wilson interval.
-    low, high = match.wilson_interval(0.8, 10)
+    low, high = stats.wilson_interval(0.8, 10)
     assert low == pytest.approx(0.4902, abs=1e-4)
     assert high == pytest.approx(0.9433, abs=1e-4)
     # 0 in 20: the upper bound is z^2 / (n + z^2).
-    low, high = match.wilson_interval(0.0, 20)
+    low, high = stats.wilson_interval(0.0, 20)
     assert low == 0.0
-    assert high == pytest.approx(match.Z95**2 / (20 + match.Z95**2))
+    assert high == pytest.approx(stats.Z95**2 / (20 + stats.Z95**2))
     # Symmetric about 1/2.
-    low, high = match.wilson_interval(0.5, 100)
+    low, high = stats.wilson_interval(0.5, 100)
     assert low + high == pytest.approx(1.0)
-    assert match.wilson_interval(0.3, 0) == (0.0, 1.0)
+    assert stats.wilson_interval(0.3, 0) == (0.0, 1.0)
 
 
 @pytest.mark.parametrize(
@@ -123,20 +123,20 @@ def test_wilson_interval_known_values() -> None:
     [(1, 12.706205), (2, 4.302653), (5, 2.570582), (10, 2.228139), (30, 2.042272), (1000, 1.962339)],
 )
 def test_t_quantile_table(df: int, quantile: float) -> None:
-    assert match.t_quantile(0.975, df) == pytest.approx(quantile, abs=2e-6)
-    assert match.t_quantile(0.025, df) == pytest.approx(-quantile, abs=2e-6)
+    assert stats.t_quantile(0.975, df) == pytest.approx(quantile, abs=2e-6)
+    assert stats.t_quantile(0.025, df) == pytest.approx(-quantile, abs=2e-6)
 
 
 def test_t_quantile_normal_limit() -> None:
-    assert match.t_quantile(0.975, math.inf) == pytest.approx(match.Z95)
-    assert match.t_cdf(0.0, 7) == pytest.approx(0.5)
+    assert stats.t_quantile(0.975, math.inf) == pytest.approx(stats.Z95)
+    assert stats.t_cdf(0.0, 7) == pytest.approx(0.5)
     # df = 1 is the Cauchy distribution.
-    assert match.t_cdf(1.0, 1) == pytest.approx(0.75)
+    assert stats.t_cdf(1.0, 1) == pytest.approx(0.75)
 
 
 def test_ratio_interval_by_hand() -> None:
     # Three pairs: margins 10, -4, 6 over 2, 2, 1 hands.
-    r = match.ratio_interval([10, -4, 6], [2, 2, 1])
+    r = stats.ratio_interval([10, -4, 6], [2, 2, 1])
     assert r.estimate == pytest.approx(2.4)
     # residuals 10 - 4.8, -4 - 4.8, 6 - 2.4; var = 3/2 * sum(d^2) / 5^2
     se = math.sqrt(1.5 * (5.2**2 + 8.8**2 + 3.6**2)) / 5
@@ -148,61 +148,61 @@ def test_ratio_interval_by_hand() -> None:
 
 def test_ratio_interval_with_unit_sizes_is_the_t_interval() -> None:
     data = [3.0, -1.0, 4.0, 1.0, -5.0, 9.0, 2.0, 6.0]
-    r = match.ratio_interval(data, [1] * len(data))
+    r = stats.ratio_interval(data, [1] * len(data))
     mean = statistics.fmean(data)
     se = statistics.stdev(data) / math.sqrt(len(data))
     assert r.estimate == pytest.approx(mean)
     assert r.se == pytest.approx(se)
-    t = match.t_quantile(0.975, len(data) - 1)
+    t = stats.t_quantile(0.975, len(data) - 1)
     assert (r.low, r.high) == pytest.approx((mean - t * se, mean + t * se))
 
 
 def test_ratio_interval_degenerate() -> None:
-    assert match.ratio_interval([], []).estimate is None
-    assert match.ratio_interval([5], [0]).estimate is None
-    one = match.ratio_interval([6], [3])
+    assert stats.ratio_interval([], []).estimate is None
+    assert stats.ratio_interval([5], [0]).estimate is None
+    one = stats.ratio_interval([6], [3])
     assert one.estimate == 2.0
     assert one.low is None and one.high is None and one.se is None
 
 
 def test_game_score_interval() -> None:
     # Few pairs: the plain Wilson interval over games (the design effect is not trusted below 1).
-    p, (low, high), deff = match.game_score_interval([1, 1, 1, 1, 2])
+    p, (low, high), deff = stats.game_score_interval([1, 1, 1, 1, 2])
     assert p == pytest.approx(0.6)
     assert deff == 1.0  # estimated 0.42
-    assert (low, high) == pytest.approx(match.wilson_interval(0.6, 10))
+    assert (low, high) == pytest.approx(stats.wilson_interval(0.6, 10))
     # ... but a design effect over 1 (pairs won or lost whole) always widens it: 10 games count as 4.
-    p, (low, high), deff = match.game_score_interval([2, 2, 0, 0, 2])
+    p, (low, high), deff = stats.game_score_interval([2, 2, 0, 0, 2])
     assert deff == pytest.approx(2.5)
-    assert (low, high) == pytest.approx(match.wilson_interval(0.6, 4))
+    assert (low, high) == pytest.approx(stats.wilson_interval(0.6, 4))
     # Many pairs, every one split 1-1: no variance between pairs at all.
-    p, (low, high), deff = match.game_score_interval([1.0] * 40)
+    p, (low, high), deff = stats.game_score_interval([1.0] * 40)
     assert (p, low, high, deff) == (0.5, 0.5, 0.5, 0.0)
     # Many pairs with a known design effect: pair means 1, 0.5, 0.5, 0 repeated.
     scores = [2.0, 1.0, 1.0, 0.0] * 10
-    p, (low, high), deff = match.game_score_interval(scores)
+    p, (low, high), deff = stats.game_score_interval(scores)
     means = [s / 2 for s in scores]
     clustered = statistics.variance(means) / len(means)
     assert deff == pytest.approx(clustered / (0.25 / 80))
-    assert (low, high) == pytest.approx(match.wilson_interval(0.5, 80 / deff))
+    assert (low, high) == pytest.approx(stats.wilson_interval(0.5, 80 / deff))
     # Everybody lost: the interval still has width (no information on the spread).
-    p, (low, high), deff = match.game_score_interval([0.0] * 40)
-    assert p == 0.0 and low == 0.0 and high == pytest.approx(match.wilson_interval(0.0, 80)[1])
+    p, (low, high), deff = stats.game_score_interval([0.0] * 40)
+    assert p == 0.0 and low == 0.0 and high == pytest.approx(stats.wilson_interval(0.0, 80)[1])
 
 
 def test_think_stats_quantiles() -> None:
-    stats = match.ThinkStats()
+    think = stats.ThinkStats()
     for ms in range(1, 101):  # 1 .. 100 ms
-        stats.add(ms / 1000)
-    assert stats.count == 100
-    assert stats.quantile_ms(0.5) == pytest.approx(50.5, rel=0.03)
-    assert stats.quantile_ms(0.95) == pytest.approx(95, rel=0.03)
-    assert stats.summary()["max"] == 100.0
-    other = match.ThinkStats()
+        think.add(ms / 1000)
+    assert think.count == 100
+    assert think.quantile_ms(0.5) == pytest.approx(50.5, rel=0.03)
+    assert think.quantile_ms(0.95) == pytest.approx(95, rel=0.03)
+    assert think.summary()["max"] == 100.0
+    other = stats.ThinkStats()
     other.add(0.5)
-    stats.merge(other)
-    assert stats.count == 101 and stats.summary()["max"] == 500.0
-    assert match.ThinkStats().summary() == {"median": 0.0, "p95": 0.0, "max": 0.0}
+    think.merge(other)
+    assert think.count == 101 and think.summary()["max"] == 500.0
+    assert stats.ThinkStats().summary() == {"median": 0.0, "p95": 0.0, "max": 0.0}
 
 
 # --------------------------------------------------------------------------
