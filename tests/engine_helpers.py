@@ -30,7 +30,7 @@ from mille.observation import observe
 from mille.players.bsd import BsdPlayer, Decision
 from mille.rng import GlibcRandom
 from mille.rules import DRAW, EXTEND, NO_EXTENSION, ORDER, PASS, Move, MoveType, Outcome, Phase
-from mille.state import COMPUTER, HUMAN, Game, SafetyStatus, Tableau
+from mille.state import Game, SafetyStatus, Tableau
 
 C = cards  # short alias for card codes in tests
 P25, P50, P75, P100, P200 = C.MILES_25, C.MILES_50, C.MILES_75, C.MILES_100, C.MILES_200
@@ -85,7 +85,7 @@ def position(
     human: Tableau | None = None,
     computer: Tableau | None = None,
     *,
-    to_move: int = HUMAN,
+    to_move: int = 0,
     deck_count: int = 50,
     trip_length: int = 700,
     seed: int = 1,
@@ -125,7 +125,7 @@ def push_answering(game: Game, move: Move, extend: bool = False) -> Outcome:
     return outcome
 
 
-def bsd_decide(game: Game, seat: int = COMPUTER, player: BsdPlayer | None = None) -> Decision:
+def bsd_decide(game: Game, seat: int = 1, player: BsdPlayer | None = None) -> Decision:
     """The BSD player's decision for ``seat`` in ``game`` (dice: the game's generator).
 
     A fresh player (the original's starting ``num_need``) unless one is given.
@@ -134,7 +134,7 @@ def bsd_decide(game: Game, seat: int = COMPUTER, player: BsdPlayer | None = None
     return player.decide(observe(game, seat), game.rng)
 
 
-def bsd_would_extend(game: Game, seat: int = COMPUTER) -> bool:
+def bsd_would_extend(game: Game, seat: int = 1) -> bool:
     """The BSD player's answer at 700 for ``seat`` (the card still in its hand)."""
     from mille.players.bsd import would_extend
 
@@ -206,17 +206,17 @@ class KeyDriver:
                 self.emptied = True
                 rules.push(game, PASS)
                 continue
-            if game.to_move == HUMAN:
+            if game.to_move == 0:
                 self.state = self.EXTENSION if phase is Phase.EXTENSION else self.MOVE
                 return
-            outcome = rules.push(game, self.computer.decide(observe(game, COMPUTER), game.rng).move)
+            outcome = rules.push(game, self.computer.decide(observe(game, 1), game.rng).move)
             if outcome.error is not None:
                 raise AssertionError(f"the computer's move was refused: {outcome.error}")
 
     def _hand_over(self) -> None:
         game = self.game
         self.hands_done += 1
-        self.hand_results.append((game.human.hand_total, game.computer.hand_total))
+        self.hand_results.append((game.players[0].hand_total, game.players[1].hand_total))
         self.state = self.ANOTHER_GAME if rules.game_over(game) else self.ANOTHER_HAND
 
     def _human(self, move: Move) -> None:

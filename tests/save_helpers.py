@@ -38,7 +38,8 @@ from mille.observation import observe  # noqa: E402
 from mille.players.bsd import BsdPlayer  # noqa: E402
 from mille.rng import GlibcRandom  # noqa: E402
 from mille.rules import EXTEND, NO_EXTENSION, ORDER, PASS, Move, MoveType, Phase  # noqa: E402
-from mille.state import HUMAN, Game  # noqa: E402
+from mille.state import Game  # noqa: E402
+from mille.ui.layout import YOU  # noqa: E402
 
 MOVE = "move"
 EXTENSION = "extension"
@@ -71,7 +72,7 @@ class Seats:
 
     def decide(self, game: Game) -> Move:
         seat = game.to_move
-        dice = self.human_dice if seat == HUMAN else game.rng
+        dice = self.human_dice if seat == YOU else game.rng
         return self.players[seat].choose(observe(game, seat), dice)
 
 
@@ -86,7 +87,7 @@ def human_move(game: Game, seats: Seats, rnd: random.Random, mix: float) -> Move
     if r < mix or mix >= 1.0:
         return seats.decide(game)
     legal = rules.legal_moves(game)
-    miles = [m for m in legal if m.kind is MoveType.PLAY and cards.is_distance(game.players[HUMAN].hand[m.slot])]
+    miles = [m for m in legal if m.kind is MoveType.PLAY and cards.is_distance(game.players[YOU].hand[m.slot])]
     if miles and rnd.random() < 0.5:
         return rnd.choice(miles)
     return rnd.choice(legal)
@@ -136,12 +137,12 @@ def simulate(
                 if phase is Phase.EMPTY_HAND:
                     rules.push(game, PASS)
                 elif phase is Phase.EXTENSION:
-                    if game.to_move == HUMAN:
+                    if game.to_move == YOU:
                         emit(EXTENSION, game.copy())
                         rules.push(game, EXTEND if rnd.random() < extend else NO_EXTENSION)
                     else:
                         rules.push(game, seats.decide(game))
-                elif game.to_move == HUMAN:
+                elif game.to_move == YOU:
                     emit(MOVE, game.copy())
                     rules.push(game, human_move(game, seats, rnd, mix))
                 else:
@@ -177,7 +178,7 @@ def continue_play(game: Game, seed: int, moves: int) -> list[dict[str, object]]:
             rules.start_hand(game, resumed=restore)
         elif phase is Phase.EMPTY_HAND:
             rules.push(game, PASS)
-        elif phase is Phase.EXTENSION and game.to_move == HUMAN:
+        elif phase is Phase.EXTENSION and game.to_move == YOU:
             rules.push(game, EXTEND)
         else:
             rules.push(game, seats.decide(game))
@@ -198,7 +199,7 @@ def extension_position(seeds: range = range(500)) -> tuple[Game, Move]:
                 continue
             game = point.game
             for move in rules.legal_moves(game):
-                if move.kind is not MoveType.PLAY or not cards.is_distance(game.players[HUMAN].hand[move.slot]):
+                if move.kind is not MoveType.PLAY or not cards.is_distance(game.players[YOU].hand[move.slot]):
                     continue
                 trial = game.copy()
                 rules.push(trial, move)
@@ -233,7 +234,7 @@ def sample_games() -> dict[str, SavePoint]:
     samples: dict[str, SavePoint] = {}
 
     def turn_start(p: SavePoint) -> bool:
-        return p.kind == MOVE and p.game.players[HUMAN].hand[0] == cards.EMPTY
+        return p.kind == MOVE and p.game.players[YOU].hand[0] == cards.EMPTY
 
     # mid-hand: the second hand of a game (totals from the first), both moving.
     for seed in range(100, 300):

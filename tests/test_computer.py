@@ -7,14 +7,12 @@ import pytest
 from engine_helpers import (
     ACC,
     ACE,
-    COMPUTER,
     DRAW,
     EMPTY,
     EOL,
     FLAT,
     GAS,
     GO,
-    HUMAN,
     LIMIT,
     OOG,
     P25,
@@ -57,20 +55,20 @@ def player_of(game: Game) -> BsdPlayer:
 
 def decide(game: Game) -> computer.Decision:
     """The computer seat's decision, shown only its observation, dice from the game."""
-    return player_of(game).decide(observe(game, COMPUTER), game.rng)
+    return player_of(game).decide(observe(game, 1), game.rng)
 
 
 def would_extend(game: Game) -> bool:
-    pp, op = game.players[COMPUTER], game.players[HUMAN]
-    return computer.would_extend(pp, op, game.memory[COMPUTER], game.trip_length, game.deck_count)
+    pp, op = game.players[1], game.players[0]
+    return computer.would_extend(pp, op, game.memory[1], game.trip_length, game.deck_count)
 
 
 def one_card(game: Game, pp: Tableau) -> bool:
-    return computer.one_card(game.memory[COMPUTER].num_seen, game.trip_length, pp)
+    return computer.one_card(game.memory[1].num_seen, game.trip_length, pp)
 
 
 def seen_by_computer(game: Game) -> list[int]:
-    return game.memory[COMPUTER].num_seen
+    return game.memory[1].num_seen
 
 
 def comp_game(hand: list[int], *, human: dict[str, object] | None = None, deck_count: int = 30, **kw: object) -> Game:
@@ -80,7 +78,7 @@ def comp_game(hand: list[int], *, human: dict[str, object] | None = None, deck_c
     return position(
         tableau([P25] * 7, **human_kw),  # type: ignore[arg-type]
         tableau(hand, **kw),  # type: ignore[arg-type]
-        to_move=COMPUTER,
+        to_move=1,
         deck_count=deck_count,
     )
 
@@ -92,20 +90,20 @@ def comp_game(hand: list[int], *, human: dict[str, object] | None = None, deck_c
 def test_one_card_reads_the_seen_count_of_the_100() -> None:
     # The human cannot go (empty battle pile), 100 miles from the end.
     game = position(tableau(mileage=600))
-    assert not one_card(game, game.human)
+    assert not one_card(game, game.players[0])
     seen_by_computer(game)[ROW] = 1  # what the original meant to read: ignored
-    assert not one_card(game, game.human)
+    assert not one_card(game, game.players[0])
     seen_by_computer(game)[P100] = 1  # what it really reads
-    assert one_card(game, game.human)
+    assert one_card(game, game.players[0])
 
 
 def test_one_card_when_limited_also_reads_the_100() -> None:
     game = position(tableau(mileage=600, can_go=True, speed=LIMIT))
-    assert one_card(game, game.human)  # Numseen[3] == 0
+    assert one_card(game, game.players[0])  # Numseen[3] == 0
     seen_by_computer(game)[P100] = 1
-    assert not one_card(game, game.human)
+    assert not one_card(game, game.players[0])
     seen_by_computer(game)[ROW] = 1
-    assert not one_card(game, game.human)
+    assert not one_card(game, game.players[0])
 
 
 @pytest.mark.parametrize(
@@ -127,19 +125,19 @@ def test_one_card_distances(mileage: int, end: int, seen: dict[int, int], expect
     game = position(tableau(mileage=mileage, can_go=True), trip_length=end)
     for c, n in seen.items():
         seen_by_computer(game)[c] = n
-    assert one_card(game, game.human) is expected
+    assert one_card(game, game.players[0]) is expected
 
 
 def test_one_card_two_200s_played() -> None:
     game = position(tableau(mileage=500, can_go=True, nummiles=[0, 0, 0, 3, 2]))
-    assert not one_card(game, game.human)
+    assert not one_card(game, game.players[0])
 
 
 def test_one_card_stopped_by_a_hazard_needs_its_safety_seen() -> None:
     game = position(tableau(mileage=650, battle=FLAT))
-    assert not one_card(game, game.human)
+    assert not one_card(game, game.players[0])
     seen_by_computer(game)[PROOF] = 1
-    assert one_card(game, game.human)
+    assert one_card(game, game.players[0])
 
 
 # --------------------------------------------------------------------------
@@ -153,7 +151,7 @@ def _ext_game(**kw: object) -> Game:
     game = position(
         tableau([P25] * 7, **{"mileage": 300, "battle": STOP, **human}),  # type: ignore[arg-type]
         tableau(comp_hand, mileage=600, can_go=True, **kw),  # type: ignore[arg-type]
-        to_move=COMPUTER,
+        to_move=1,
         deck_count=deck_count,  # type: ignore[arg-type]
     )
     return game
@@ -201,7 +199,7 @@ def test_computer_extension_is_applied_when_it_reaches_700() -> None:
     game = _ext_game()
     out = rules.push(game, play(0))
     assert out.error is None
-    assert rules.phase(game) is rules.Phase.EXTENSION and game.to_move == COMPUTER
+    assert rules.phase(game) is rules.Phase.EXTENSION and game.to_move == 1
     assert decide(game).move == rules.EXTEND
     rules.push(game, rules.EXTEND)
     assert game.trip_length == 1000 and not game.finished
@@ -227,10 +225,10 @@ def test_counter_safety_before_drawing_even_for_an_old_hazard() -> None:
     decision = decide(game)
     assert decision == computer.Decision(play(2))  # no announcement
     rules.push(game, decision.move)
-    assert game.computer.battle == GO and not any(game.computer.coups)
+    assert game.players[1].battle == GO and not any(game.players[1].coups)
     game = comp_game([EMPTY, P25, TANK, GO, GAS, SPARE, REP], battle=OOG, fresh_hazard=True)
     rules.push(game, decide(game).move)
-    assert game.computer.coups[0] and game.computer.coup_score == 300
+    assert game.players[1].coups[0] and game.players[1].coup_score == 300
 
 
 def test_right_of_way_against_a_limit_at_once() -> None:
@@ -386,26 +384,26 @@ def _expected_num_gos(hand: list[int]) -> int:
 def test_num_gos_ignores_the_dealt_cards_when_the_human_starts(seed: int) -> None:
     game = new_game(seed)
     rules.start_hand(game)  # the human starts the first hand
-    assert game.to_move == HUMAN
-    assert game.memory[COMPUTER].num_gos == 0
+    assert game.to_move == 0
+    assert game.memory[1].num_gos == 0
     game = new_game(seed)
-    game.hand_starter = HUMAN  # so that the computer starts
+    game.hand_starter = 0  # so that the computer starts
     rules.start_hand(game)
-    assert game.to_move == COMPUTER
-    assert game.memory[COMPUTER].num_gos == _expected_num_gos(game.computer.hand[1:])
+    assert game.to_move == 1
+    assert game.memory[1].num_gos == _expected_num_gos(game.players[1].hand[1:])
 
 
 def test_num_gos_examples() -> None:
     # Seed 4242 deals the computer a Driving Ace (2 Accidents unseen): +2.
     game = new_game(4242)
-    game.hand_starter = HUMAN
+    game.hand_starter = 0
     rules.start_hand(game)
-    assert game.memory[COMPUTER].num_gos == 2
+    assert game.memory[1].num_gos == 2
     # Seed 5814 deals it a Stop: +1.
     game = new_game(5814)
-    game.hand_starter = HUMAN
+    game.hand_starter = 0
     rules.start_hand(game)
-    assert game.memory[COMPUTER].num_gos == 1
+    assert game.memory[1].num_gos == 1
 
 
 def test_account_moves_num_gos_only_on_the_owners_turn() -> None:
@@ -473,7 +471,14 @@ def test_no_crash_when_every_card_values_above_101(monkeypatch: pytest.MonkeyPat
     assert calls == [True]
     table = (seen_by_computer(game), 0, player_of(game).num_need, game.trip_length, game.deck_count)
     values, _, nummin, cango = computer._valuation(
-        table, game.computer, game.human, computer.own_safeties(game.computer), _counts(hand), [False] * 7, False, False
+        table,
+        game.players[1],
+        game.players[0],
+        computer.own_safeties(game.players[1]),
+        _counts(hand),
+        [False] * 7,
+        False,
+        False,
     )
     assert not cango and nummin == -1 and min(values) > 101
     lowest = min(values)
@@ -518,7 +523,7 @@ def test_every_decision_is_legal_in_dealt_positions() -> None:
     # after drawing is always accepted.
     for seed in range(1, 60):
         game = new_game(seed)
-        game.hand_starter = HUMAN
+        game.hand_starter = 0
         rules.start_hand(game)
         assert decide(game).move == DRAW
         rules.push(game, DRAW)

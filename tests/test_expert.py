@@ -11,7 +11,7 @@ from mille.players.expert import DEFAULT_LEVEL, LEVELS, ExpertPlayer, Level, rol
 from mille.rng import GlibcRandom
 from mille.rules import EXTEND, NO_EXTENSION, Move, MoveType, Phase
 from mille.sim import Simulator
-from mille.state import COMPUTER, HUMAN, Game
+from mille.state import Game
 
 #: A quick setting for tests: few rollouts, but every code path of the search.
 QUICK = Level(budget=600, batch=4)
@@ -66,11 +66,11 @@ def test_the_level_knob() -> None:
     with pytest.raises(ValueError):
         ExpertPlayer(level=99)
     # Level 0 is the BSD choice itself.
-    _game, obs = positions(11, 1, COMPUTER)[0]
+    _game, obs = positions(11, 1, 1)[0]
     assert ExpertPlayer(0).choose(obs, GlibcRandom(2)) == BsdPlayer().choose(obs, GlibcRandom(2))
 
 
-@pytest.mark.parametrize("seat", [HUMAN, COMPUTER])
+@pytest.mark.parametrize("seat", [0, 1])
 def test_the_decision_does_not_depend_on_the_hidden_cards(seat: int) -> None:
     """The same observation with the hidden cards dealt differently: the same move."""
     for game, obs in positions(21 + seat, 6, seat):
@@ -97,7 +97,7 @@ def test_the_search_changes_some_decisions() -> None:
     player = ExpertPlayer(1, settings=Level(budget=6000, z=1.0))
     bsd = BsdPlayer()
     differ = 0
-    for _game, obs in positions(31, 16, HUMAN):
+    for _game, obs in positions(31, 16, 0):
         move = player.think(obs, GlibcRandom(5))
         differ += move != bsd.choose(obs, GlibcRandom(5))
     assert player.searches > 0
@@ -108,16 +108,16 @@ def extension_position() -> Observation:
     """The computer has just reached 700 with a 200: Extension?"""
     game = Game(rng=GlibcRandom(1))
     rules.start_hand(game)
-    comp = game.players[COMPUTER]
+    comp = game.players[1]
     comp.mileage = 500
     comp.nummiles = [0, 0, 0, 2, 1]
     comp.battle = cards.GO
     comp.can_go = True
     comp.hand[0] = cards.MILES_200
-    game.to_move = COMPUTER
+    game.to_move = 1
     rules.push(game, Move(MoveType.PLAY, 0))
     assert rules.phase(game) is Phase.EXTENSION
-    return observe(game, COMPUTER)
+    return observe(game, 1)
 
 
 def test_the_extension_question_is_searched_and_answered() -> None:

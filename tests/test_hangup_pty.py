@@ -35,7 +35,8 @@ import pytest
 
 from mille import cards, rules, save
 from mille.rules import DRAW, NO_EXTENSION, Move
-from mille.state import COMPUTER, HUMAN, Game, Window
+from mille.state import Game
+from mille.ui.layout import COMPUTER, YOU, ScoreView
 from ptyreplay import PtySession, Snapshot
 from save_helpers import EXIT_AFTER_SIGNAL_S, MOVE, REPO, SRC, extension_position, move_keys, simulate
 
@@ -61,8 +62,8 @@ def _mid_hand_game() -> Game:
             g = point.game
             if (
                 point.kind == MOVE
-                and g.to_move == HUMAN
-                and g.players[HUMAN].hand[0] == cards.EMPTY
+                and g.to_move == YOU
+                and g.players[YOU].hand[0] == cards.EMPTY
                 and min(p.mileage for p in g.players) >= 200
                 and g.deck_count >= 10
                 and g.discard != cards.EMPTY
@@ -92,10 +93,10 @@ def extension_game(game_points: bool = False) -> tuple[Game, Move]:
     game, move = _CACHE["ext"]  # type: ignore[misc]
     game = game.copy()
     if game_points:
-        game.players[HUMAN].total += 4000
+        game.players[YOU].total += 4000
         trial = game.copy()
         rules.push(trial, move)
-        assert trial.players[HUMAN].total < rules.GAME_POINTS
+        assert trial.players[YOU].total < rules.GAME_POINTS
         rules.push(trial, NO_EXTENSION)
         assert trial.finished and rules.game_over(trial)
     return game, move
@@ -107,14 +108,14 @@ def fresh_game(seed: int) -> Game:
     game.rng.seed(seed)
     rules.settle_game(game)
     rules.start_hand(game)
-    assert game.to_move == HUMAN  # the human starts: no computer move to replay
+    assert game.to_move == YOU  # the human starts: no computer move to replay
     return game
 
 
 def next_deal(saved: Game, seed: int) -> Game:
     """What ``mille FILE --seed N`` deals from an end-of-hand save (docs/save-format.md, Restoring)."""
     game = saved.copy()
-    game.to_move = HUMAN
+    game.to_move = YOU
     game.rng.seed(seed)
     if rules.game_over(game):
         rules.settle_game(game)
@@ -189,7 +190,7 @@ def _case(name: str) -> Case:
             return Case(start, keys, "Another game? ", ended, end_of_hand=True)
         settled = ended.copy()
         rules.settle_game(settled)  # a declined game is settled before Save game?
-        assert settled.players[HUMAN].games == ended.players[HUMAN].games + 1
+        assert settled.players[YOU].games == ended.players[YOU].games + 1
         # The settled totals are not drawn before Save game? (as in the original's check_more).
         return Case(start, [*keys, "n"], "Save game? ", settled, end_of_hand=True, shown=ended)
     raise KeyError(name)
@@ -218,14 +219,14 @@ PROMPTS = [
 
 def assert_position_shown(lines: list[str], game: Game) -> None:
     """The board shows this game: the hand, deck, discard, piles, mileage and scores."""
-    human = game.players[HUMAN]
+    human = game.players[YOU]
     for slot in range(cards.HAND_SIZE):
         assert lines[6 + slot][2:20].rstrip() == cards.name(human.hand[slot]), slot
     assert lines[6][22:24] == f"{game.deck_count:2d}"
     if game.discard != cards.EMPTY:  # an empty pile may still show the previous hand's card
         assert lines[8][22:40].rstrip() == cards.name(game.discard)
     full = game.finished  # the small window here: no W pressed
-    for who, col in ((HUMAN, 2), (COMPUTER, 22)):
+    for who, col in ((YOU, 2), (COMPUTER, 22)):
         p = game.players[who]
         assert lines[14][col : col + 18].rstrip() == cards.name(p.battle), who
         assert lines[16][col : col + 18].rstrip() == cards.name(p.speed), who
@@ -302,7 +303,7 @@ def test_hangup_at_prompt_saves_the_game_and_restores_it(tmp_path, name, sig):
     shown, path, env = hang_up(tmp_path, case, sig)
     loaded = save.read_game(path)
     saved = loaded.game
-    assert loaded.window == Window.SMALL and loaded.computer == "bsd"
+    assert loaded.window == ScoreView.SMALL and loaded.computer == "bsd"
 
     # The save is the game at the prompt, field for field ...
     assert save.to_dict(saved) == save.to_dict(case.expected)
@@ -311,12 +312,12 @@ def test_hangup_at_prompt_saves_the_game_and_restores_it(tmp_path, name, sig):
     if name == "extension":
         slot = saved.pending_extension
         assert slot is not None and not saved.finished
-        assert saved.players[HUMAN].mileage == 700 and saved.trip_length == 700
-        assert cards.is_distance(saved.players[HUMAN].hand[slot])  # the card is still in the hand
+        assert saved.players[YOU].mileage == 700 and saved.trip_length == 700
+        assert cards.is_distance(saved.players[YOU].hand[slot])  # the card is still in the hand
     elif case.end_of_hand:
         assert saved.finished and saved.pending_extension is None
     else:
-        assert not saved.finished and saved.pending_extension is None and saved.to_move == HUMAN
+        assert not saved.finished and saved.pending_extension is None and saved.to_move == YOU
 
     # The restore: the same board and the right next prompt.
     with mille(path, "--seed", str(SEED), env=env, cwd=str(tmp_path)) as s:
@@ -350,9 +351,9 @@ def test_hangup_at_prompt_saves_the_game_and_restores_it(tmp_path, name, sig):
 
 
 def s_banner(path: str) -> str:
-    from mille.ui.app import MilleApp
+    from mille.ui.board import fit_message
 
-    return MilleApp._fit_message(f"{path} [{save.mtime_text(path)}]")
+    return fit_message(f"{path} [{save.mtime_text(path)}]")
 
 
 def test_hangup_at_really_after_an_interrupt_at_extension(tmp_path):
@@ -379,7 +380,7 @@ def test_hangup_mid_hand_past_5000_restores_the_same_totals(tmp_path):
     the hangup file made there, and that file's own restore.
     """
     start = mid_hand_game()
-    human = start.players[HUMAN]
+    human = start.players[YOU]
     assert human.hand_total >= 100
     human.total = 4900 + human.hand_total  # 4900 from earlier hands: past 5000 during this one
     assert rules.game_over(start)

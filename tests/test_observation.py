@@ -11,12 +11,11 @@ from hypothesis import strategies as st
 from mille import cards, rules
 from mille.observation import Observation, observe, sample_world
 from mille.rng import GlibcRandom
-from mille.state import COMPUTER, HUMAN
 from test_state import position_after
 
 
 @settings(max_examples=80, deadline=None)
-@given(seed=st.integers(1, 2**31 - 1), moves=st.integers(0, 160), seat=st.sampled_from([HUMAN, COMPUTER]))
+@given(seed=st.integers(1, 2**31 - 1), moves=st.integers(0, 160), seat=st.sampled_from([0, 1]))
 def test_observation_hides_the_other_hand_and_the_deck(seed: int, moves: int, seat: int) -> None:
     game = position_after(seed, moves)
     obs = observe(game, seat)
@@ -40,7 +39,7 @@ def test_observation_hides_the_other_hand_and_the_deck(seed: int, moves: int, se
 @given(
     seed=st.integers(1, 2**31 - 1),
     moves=st.integers(0, 160),
-    seat=st.sampled_from([HUMAN, COMPUTER]),
+    seat=st.sampled_from([0, 1]),
     sample_seed=st.integers(1, 2**31 - 1),
 )
 def test_a_sampled_world_looks_the_same_to_the_seat(seed: int, moves: int, seat: int, sample_seed: int) -> None:
@@ -63,11 +62,11 @@ def test_a_sampled_world_looks_the_same_to_the_seat(seed: int, moves: int, seat:
 
 def test_sampling_is_deterministic_and_varies() -> None:
     game = position_after(11, 30)
-    obs = observe(game, COMPUTER)
+    obs = observe(game, 1)
     a = sample_world(obs, GlibcRandom(5))
     b = sample_world(obs, GlibcRandom(5))
     assert a == b or (a.deck == b.deck and a.players == b.players)
-    worlds = {tuple(sample_world(obs, GlibcRandom(s)).players[HUMAN].hand) for s in range(20)}
+    worlds = {tuple(sample_world(obs, GlibcRandom(s)).players[0].hand) for s in range(20)}
     assert len(worlds) > 1
 
 
@@ -80,7 +79,7 @@ def test_legal_moves_of_an_observation_match_the_game() -> None:
 
 
 def test_an_inconsistent_observation_is_refused() -> None:
-    obs = observe(position_after(3, 10), HUMAN)
+    obs = observe(position_after(3, 10), 0)
     obs.memory.num_seen[cards.GO] -= 1
     with pytest.raises(ValueError, match="inconsistent"):
         sample_world(obs, GlibcRandom(1))
@@ -91,9 +90,9 @@ def test_observation_type_has_no_game() -> None:
     # which holds copies of public fields and the seat's own hand, and no
     # reference to the Game or to the deck array.
     game = position_after(8, 25)
-    obs = observe(game, HUMAN)
+    obs = observe(game, 0)
     assert isinstance(obs, Observation)
     for name in obs.__slots__:
         value = getattr(obs, name)
         assert value is not game and value is not game.deck
-        assert value is not game.players[COMPUTER] and value is not game.players[COMPUTER].hand
+        assert value is not game.players[1] and value is not game.players[1].hand

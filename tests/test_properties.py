@@ -28,7 +28,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine_helpers import COMPUTER, EMPTY, HUMAN, C, Game, SafetyStatus, rules
+from engine_helpers import EMPTY, C, Game, SafetyStatus, rules
 from mille.observation import Observation
 from mille.players.bsd import BsdPlayer
 from mille.rng import GlibcRandom
@@ -105,7 +105,7 @@ class CheckedSimulator(Simulator):
 
     def play_hand(self):  # type: ignore[no-untyped-def]
         game = self.game
-        totals_before = (game.human.total, game.computer.total)
+        totals_before = (game.players[0].total, game.players[1].total)
         self._start_pending = True
         self._totals_before = totals_before
         result = super().play_hand()
@@ -117,11 +117,11 @@ class CheckedSimulator(Simulator):
         assert sum(trip) <= 1
         if not any(trip):
             assert game.deck_count == 0
-            for who in (HUMAN, COMPUTER):
+            for who in (0, 1):
                 pp, op = game.players[who], game.players[1 - who]
                 assert not any(c >= C.SAFETY_BASE or rules.can_play(game.trip_length, pp, op, c) for c in pp.hand)
         if result.game_over:
-            assert game.human.total == 0 and game.computer.total == 0
+            assert game.players[0].total == 0 and game.players[1].total == 0
         return result
 
     def _start_hand_checks(self) -> None:
@@ -132,8 +132,8 @@ class CheckedSimulator(Simulator):
         self._discarded = [0] * C.NUM_CODES
         self._played_safeties = [set(), set()]
         # The deal: each seat counts its own six cards.
-        self._seen = counts(game.computer.hand)
-        self._mirror_seen = counts(game.human.hand)
+        self._seen = counts(game.players[1].hand)
+        self._mirror_seen = counts(game.players[0].hand)
         self._base_totals = self._totals_before
 
     # -- after every move ---------------------------------------------
@@ -154,32 +154,32 @@ class CheckedSimulator(Simulator):
             check_position(game)
             return
         if kind is MoveType.DRAW:
-            bump(self._seen if step.player == COMPUTER else self._mirror_seen, step.cards)
+            bump(self._seen if step.player == 1 else self._mirror_seen, step.cards)
             assert 1 <= len(step.cards) <= 2
             assert step.cards[0] in game.players[step.player].hand
         else:
             bump(self._played if kind is MoveType.PLAY else self._discarded, step.cards)
-            bump(self._mirror_seen if step.player == COMPUTER else self._seen, step.cards)
+            bump(self._mirror_seen if step.player == 1 else self._seen, step.cards)
             if kind is MoveType.PLAY and step.cards[0] >= C.SAFETY_BASE:
                 self._played_safeties[step.player].add(step.cards[0])
         check_position(game)
         # Card conservation, card for card: hands + played + discarded + undrawn.
-        in_hands = counts(game.human.hand + game.computer.hand)
+        in_hands = counts(game.players[0].hand + game.players[1].hand)
         undrawn = counts(game.deck[: game.deck_count])
         played, discarded = self._played, self._discarded
         for c in range(C.NUM_CODES):
             assert in_hands[c] + played[c] + discarded[c] + undrawn[c] == COPIES[c], C.name(c)
         assert game.discard == EMPTY or discarded[game.discard] > 0
         # Overall totals move with hand totals.
-        for who in (HUMAN, COMPUTER):
+        for who in (0, 1):
             pp = game.players[who]
             assert pp.total == self._base_totals[who] + pp.hand_total
             assert recompute_hand_total(game, who) == pp.hand_total
             played = {C.SAFETY_BASE + i for i, s in enumerate(pp.safety) if s == SafetyStatus.PLAYED}
             assert played == self._played_safeties[who]
         # Each seat's counting is a recount of what it has seen.
-        assert game.memory[COMPUTER].num_seen[: C.NUM_CODES] == self._seen
-        assert game.memory[HUMAN].num_seen[: C.NUM_CODES] == self._mirror_seen
+        assert game.memory[1].num_seen[: C.NUM_CODES] == self._seen
+        assert game.memory[0].num_seen[: C.NUM_CODES] == self._mirror_seen
 
     def step(self):  # type: ignore[no-untyped-def]
         if self._start_pending:
@@ -200,7 +200,7 @@ def check_position(game: Game) -> None:
     assert sorted(game.deck) == SORTED_DECK
     assert 0 <= game.deck_count <= C.DECK_SIZE
     assert game.trip_length in (700, 1000)
-    for who in (HUMAN, COMPUTER):
+    for who in (0, 1):
         pp = game.players[who]
         assert len(pp.hand) == C.HAND_SIZE
         assert all(-1 <= c <= C.RIGHT_OF_WAY for c in pp.hand)

@@ -13,14 +13,12 @@ import pytest
 from engine_helpers import (
     ACC,
     ACE,
-    COMPUTER,
     DRAW,
     EMPTY,
     EOL,
     FLAT,
     GAS,
     GO,
-    HUMAN,
     LIMIT,
     OOG,
     ORDER,
@@ -100,14 +98,14 @@ def test_first_deal_table(seed: int) -> None:
     human, comp, draws = DEALS[seed]
     game = new_game(seed)
     rules.start_hand(game)
-    assert game.human.hand[0] == EMPTY and game.computer.hand[0] == EMPTY
-    assert names(game.human.hand[1:]) == human
-    assert names(game.computer.hand[1:]) == comp
+    assert game.players[0].hand[0] == EMPTY and game.players[1].hand[0] == EMPTY
+    assert names(game.players[0].hand[1:]) == human
+    assert names(game.players[1].hand[1:]) == comp
     assert game.deck_count == 89
     assert [C.name(game.deck[88 - i]) for i in range(3)] == draws
     # The human gets the top six cards, slots 1..6 from deck[100] down.
-    assert game.human.hand[1:] == [game.deck[100 - i] for i in range(6)]
-    assert game.computer.hand[1:] == [game.deck[94 - i] for i in range(6)]
+    assert game.players[0].hand[1:] == [game.deck[100 - i] for i in range(6)]
+    assert game.players[1].hand[1:] == [game.deck[94 - i] for i in range(6)]
 
 
 def test_seed_42_deck_array() -> None:
@@ -151,14 +149,14 @@ def test_starters_alternate_from_the_human() -> None:
         rules.start_hand(game)
         starters.append(game.to_move)
         assert game.hand_starter == game.to_move
-    assert starters == [HUMAN, COMPUTER, HUMAN, COMPUTER, HUMAN]
+    assert starters == [0, 1, 0, 1, 0]
 
 
 def test_resumed_start_keeps_player_to_move() -> None:
     game = new_game(3)
-    game.hand_starter, game.to_move = HUMAN, COMPUTER
+    game.hand_starter, game.to_move = 0, 1
     rules.start_hand(game, resumed=True)
-    assert (game.hand_starter, game.to_move) == (HUMAN, COMPUTER)
+    assert (game.hand_starter, game.to_move) == (0, 1)
     assert game.deck_count == 89
 
 
@@ -174,8 +172,8 @@ def test_deal_resets_per_hand_state_only() -> None:
         pp.coups = [True] * 4
         pp.nummiles = [1, 2, 3, 4, 2]
     game.discard, game.finished, game.trip_length = P75, True, 1000
-    game.memory[COMPUTER].num_seen[P25] = 5
-    game.memory[COMPUTER].num_gos = 9
+    game.memory[1].num_seen[P25] = 5
+    game.memory[1].num_gos = 9
     rules.start_hand(game)
     for pp in game.players:
         assert (pp.mileage, pp.hand_total, pp.safety_score, pp.coup_score) == (0, 0, 0, 0)
@@ -185,10 +183,10 @@ def test_deal_resets_per_hand_state_only() -> None:
         assert pp.coups == [False] * 4
         assert pp.nummiles == [0] * 5
         assert pp.hand[0] == EMPTY
-    assert game.human.safety == [SafetyStatus.UNKNOWN] * 4
+    assert game.players[0].safety == [SafetyStatus.UNKNOWN] * 4
     assert (game.discard, game.finished, game.trip_length) == (EMPTY, False, 700)
     # Each seat's num_seen was zeroed and then counts its own six dealt cards only.
-    for seat in (HUMAN, COMPUTER):
+    for seat in (0, 1):
         seen = game.memory[seat].num_seen
         assert sum(seen) == 6
         assert Counter(c for c in game.players[seat].hand if c != EMPTY) == Counter(
@@ -201,19 +199,19 @@ def test_deal_shows_no_safety_on_the_table() -> None:
     # (the computer's "in hand" knowledge is derived from its hand).
     game = new_game(4242)
     rules.start_hand(game)
-    assert ACE in game.computer.hand
-    assert game.computer.safety == [0, 0, 0, 0]
-    assert game.human.safety == [0, 0, 0, 0]
+    assert ACE in game.players[1].hand
+    assert game.players[1].safety == [0, 0, 0, 0]
+    assert game.players[0].safety == [0, 0, 0, 0]
 
 
 def test_deal_sorts_the_human_hand_with_order_on() -> None:
     game = new_game(42)
     game.order = True
     rules.start_hand(game)
-    assert game.human.hand == sorted(game.human.hand)
-    assert game.human.hand[0] == EMPTY
-    assert sorted(names(game.human.hand[1:])) == sorted(DEALS[42][0])
-    assert names(game.computer.hand[1:]) == DEALS[42][1]  # never sorted
+    assert game.players[0].hand == sorted(game.players[0].hand)
+    assert game.players[0].hand[0] == EMPTY
+    assert sorted(names(game.players[0].hand[1:])) == sorted(DEALS[42][0])
+    assert names(game.players[1].hand[1:]) == DEALS[42][1]  # never sorted
 
 
 # --------------------------------------------------------------------------
@@ -225,9 +223,9 @@ def test_draw_takes_the_top_card_into_p() -> None:
     top = game.deck[39]
     out = rules.push(game, DRAW)
     assert out.error is None and not out.passed
-    assert game.human.hand[0] == top
+    assert game.players[0].hand[0] == top
     assert game.deck_count == 39
-    assert game.to_move == HUMAN
+    assert game.to_move == 0
 
 
 def test_draw_errors_in_order() -> None:
@@ -243,7 +241,7 @@ def test_draw_errors_in_order() -> None:
 
 def test_already_picked_with_a_safety_in_p_looks_at_slot_1() -> None:
     game = position(tableau([TANK, P25, P50, P75, P100, P200, GO]), deck_count=30)
-    assert draw_error(game, HUMAN) == "already picked"
+    assert draw_error(game, 0) == "already picked"
 
 
 def test_draw_after_a_safety_fills_p_and_slot_1() -> None:
@@ -253,7 +251,7 @@ def test_draw_after_a_safety_fills_p_and_slot_1() -> None:
     out = rules.push(game, DRAW)
     assert out.error is None
     assert game.deck_count == 28
-    assert game.human.hand[:2] == [game.deck[29], game.deck[28]]
+    assert game.players[0].hand[:2] == [game.deck[29], game.deck[28]]
 
 
 def test_two_card_draw_stops_at_an_empty_deck() -> None:
@@ -261,36 +259,36 @@ def test_two_card_draw_stops_at_an_empty_deck() -> None:
     rules.push(game, DRAW)
     assert game.deck_count == 0
     # The drawn card went into P; tidy-up then moved it to the hole in slot 1.
-    assert game.human.hand[:2] == [EMPTY, game.deck[0]]
+    assert game.players[0].hand[:2] == [EMPTY, game.deck[0]]
 
 
 def test_draw_clears_the_coup_flags_only_on_success() -> None:
     game = position(tableau([P25] * 7, battle=STOP, fresh_hazard=True, fresh_limit=True), deck_count=30)
     assert rules.push(game, DRAW).error == "already picked"
-    assert game.human.fresh_hazard and game.human.fresh_limit
-    game.human.hand[0] = EMPTY
+    assert game.players[0].fresh_hazard and game.players[0].fresh_limit
+    game.players[0].hand[0] = EMPTY
     rules.push(game, DRAW)
-    assert not game.human.fresh_hazard and not game.human.fresh_limit
+    assert not game.players[0].fresh_hazard and not game.players[0].fresh_limit
 
 
 def test_a_draw_is_counted_by_the_drawer_only() -> None:
-    game = position(computer=tableau([EMPTY, P25, P50, P75, P100, P200, GO]), to_move=COMPUTER, deck_count=101)
+    game = position(computer=tableau([EMPTY, P25, P50, P75, P100, P200, GO]), to_move=1, deck_count=101)
     # The initial deck array ends with the four safeties: the top is Right of Way.
     assert game.deck[100] == ROW
     rules.push(game, DRAW)
-    assert game.computer.hand[0] == ROW
-    assert game.memory[COMPUTER].num_seen[ROW] == 1
-    assert sum(game.memory[HUMAN].num_seen) == 0
-    assert game.computer.safety[ROW - C.SAFETY_BASE] == SafetyStatus.UNKNOWN  # not on the table
+    assert game.players[1].hand[0] == ROW
+    assert game.memory[1].num_seen[ROW] == 1
+    assert sum(game.memory[0].num_seen) == 0
+    assert game.players[1].safety[ROW - C.SAFETY_BASE] == SafetyStatus.UNKNOWN  # not on the table
 
 
 def test_human_draw_is_not_counted_by_the_computer() -> None:
     game = position(tableau([EMPTY, P25, P50, P75, P100, P200, GO]), deck_count=101)
     rules.push(game, DRAW)
-    assert game.human.hand[0] == ROW
-    assert sum(game.memory[COMPUTER].num_seen) == 0
-    assert game.memory[HUMAN].num_seen[ROW] == 1
-    assert game.human.safety == [0, 0, 0, 0]
+    assert game.players[0].hand[0] == ROW
+    assert sum(game.memory[1].num_seen) == 0
+    assert game.memory[0].num_seen[ROW] == 1
+    assert game.players[0].safety == [0, 0, 0, 0]
 
 
 # --------------------------------------------------------------------------
@@ -314,7 +312,7 @@ def test_discard_a_safety() -> None:
     game = position(tableau([P25, P25, TANK, P75, P100, P200, GO]), deck_count=30)
     out = rules.push(game, discard(2))
     assert out.error == "discard a safety?" and not out.passed
-    assert game.human.hand[2] == TANK
+    assert game.players[0].hand[2] == TANK
 
 
 def test_discard_no_card_there_once_the_deck_is_gone() -> None:
@@ -336,20 +334,20 @@ def test_discard_success() -> None:
     out = rules.push(game, discard(4))
     assert out.error is None and out.passed
     assert game.discard == P100
-    assert game.to_move == COMPUTER
+    assert game.to_move == 1
     # The drawn card moves from P into the hole.
-    assert game.human.hand == [EMPTY, P25, P50, P75, P200, P200, GO]
-    assert game.memory[COMPUTER].num_seen[P100] == 1  # a human discard is counted by the computer
-    assert sum(game.memory[HUMAN].num_seen) == 0  # not again by the human (counted when drawn)
+    assert game.players[0].hand == [EMPTY, P25, P50, P75, P200, P200, GO]
+    assert game.memory[1].num_seen[P100] == 1  # a human discard is counted by the computer
+    assert sum(game.memory[0].num_seen) == 0  # not again by the human (counted when drawn)
 
 
 def test_computer_discard_is_counted_by_the_human_seat_only() -> None:
-    game = position(computer=tableau([P200, P25, P50, P75, P100, P200, GO]), to_move=COMPUTER)
+    game = position(computer=tableau([P200, P25, P50, P75, P100, P200, GO]), to_move=1)
     rules.push(game, discard(0))
     assert game.discard == P200
-    assert sum(game.memory[COMPUTER].num_seen) == 0
-    assert game.memory[HUMAN].num_seen[P200] == 1
-    assert game.computer.hand == [EMPTY, P25, P50, P75, P100, P200, GO]
+    assert sum(game.memory[1].num_seen) == 0
+    assert game.memory[0].num_seen[P200] == 1
+    assert game.players[1].hand == [EMPTY, P25, P50, P75, P100, P200, GO]
 
 
 # --------------------------------------------------------------------------
@@ -414,20 +412,20 @@ def test_puts_you_over_1000_after_an_extension() -> None:
 def test_small_distance_ignores_the_limit(c: int) -> None:
     game = _picked(c, speed=LIMIT, can_go=True)
     assert error_of(game, 0) is None
-    assert game.human.mileage == C.MILES[c]
+    assert game.players[0].mileage == C.MILES[c]
 
 
 def test_distance_success() -> None:
     game = _picked(P75, can_go=True, mileage=100)
-    game.human.total = 1000
+    game.players[0].total = 1000
     out = rules.push(game, play(0))
     assert out.error is None and out.passed
-    pp = game.human
+    pp = game.players[0]
     assert (pp.mileage, pp.hand_total, pp.total) == (175, 175, 1075)
     assert pp.nummiles == [0, 0, 1, 0, 0]
     assert pp.hand[0] == EMPTY
-    assert game.memory[COMPUTER].num_seen[P75] == 1  # a human play is counted by the computer
-    assert game.to_move == COMPUTER
+    assert game.memory[1].num_seen[P75] == 1  # a human play is counted by the computer
+    assert game.to_move == 1
 
 
 def test_reaching_700_asks_about_the_extension_with_the_card_in_hand() -> None:
@@ -436,15 +434,15 @@ def test_reaching_700_asks_about_the_extension_with_the_card_in_hand() -> None:
     assert out.error is None and not out.passed
     # Waiting for the answer: the card counted and still in the hand.
     assert rules.phase(game) is rules.Phase.EXTENSION and game.pending_extension == 0
-    assert (game.human.hand[0], game.human.mileage, game.trip_length) == (P100, 700, 700)
+    assert (game.players[0].hand[0], game.players[0].mileage, game.trip_length) == (P100, 700, 700)
     assert rules.legal_moves(game) == [rules.EXTEND, rules.NO_EXTENSION]
-    assert game.memory[COMPUTER].num_seen[P100] == 0  # counted by the other seat once it leaves the hand
+    assert game.memory[1].num_seen[P100] == 0  # counted by the other seat once it leaves the hand
     with pytest.raises(rules.IllegalPhase):
         rules.push(game, DRAW)
     out = rules.push(game, rules.EXTEND)
     assert game.trip_length == 1000 and not game.finished and out.passed
-    assert game.human.hand[0] == EMPTY and game.memory[COMPUTER].num_seen[P100] == 1
-    assert game.to_move == COMPUTER and game.pending_extension is None
+    assert game.players[0].hand[0] == EMPTY and game.memory[1].num_seen[P100] == 1
+    assert game.to_move == 1 and game.pending_extension is None
 
 
 def test_an_answer_needs_a_question() -> None:
@@ -459,7 +457,7 @@ def test_declining_the_extension_ends_the_hand() -> None:
     rules.push(game, rules.NO_EXTENSION)
     assert game.finished and game.trip_length == 700
     # Trip 400 + Safe Trip 300 (no 200) + Shut-Out 500 (computer at 0).
-    assert game.human.hand_total == 700 + 400 + 300 + 500
+    assert game.players[0].hand_total == 700 + 400 + 300 + 500
 
 
 def test_reaching_1000_ends_the_hand_without_asking() -> None:
@@ -483,8 +481,8 @@ def test_remedy_message_and_effect(remedy: int, hazard: int) -> None:
     game = _picked(remedy, battle=hazard)
     out = rules.push(game, play(0))
     assert out.error is None and out.passed
-    assert game.human.battle == remedy
-    assert not game.human.can_go  # a Go is still needed
+    assert game.players[0].battle == remedy
+    assert not game.players[0].can_go  # a Go is still needed
 
 
 def test_remedy_messages_exact() -> None:
@@ -497,19 +495,19 @@ def test_remedy_after_right_of_way_lets_you_go() -> None:
     # §4.2 / §11.17: no Go needed once Right of Way is played.
     game = _picked(GAS, P100, battle=OOG, played=[ROW])
     rules.push(game, play(0))
-    assert game.human.battle == GAS and game.human.can_go
-    assert game.human.hand[:2] == [EMPTY, P100]
-    game.to_move = HUMAN
-    game.human.hand[0] = P25  # as if drawn on the next turn
+    assert game.players[0].battle == GAS and game.players[0].can_go
+    assert game.players[0].hand[:2] == [EMPTY, P100]
+    game.to_move = 0
+    game.players[0].hand[0] = P25  # as if drawn on the next turn
     assert error_of(game, 1) is None
-    assert game.human.mileage == 100
+    assert game.players[0].mileage == 100
 
 
 def test_remedy_without_right_of_way_still_needs_go() -> None:
     game = _picked(P100, GAS, battle=OOG)
     rules.push(game, play(1))
-    game.to_move = HUMAN
-    game.human.hand[0] = P100
+    game.to_move = 0
+    game.players[0].hand[0] = P100
     assert error_of(game, 0) == "cannot move now"
 
 
@@ -528,14 +526,14 @@ def test_go_accepted_on(top: int) -> None:
     game = _picked(GO, battle=top)
     out = rules.push(game, play(0))
     assert out.error is None and out.passed
-    assert game.human.battle == GO and game.human.can_go
+    assert game.players[0].battle == GO and game.players[0].can_go
 
 
 def test_go_over_a_remedy_after_right_of_way() -> None:
     # Accepted although it achieves nothing (§4.3).
     game = _picked(GO, battle=REP, can_go=True, played=[ROW])
     assert error_of(game, 0) is None
-    assert game.human.battle == GO
+    assert game.players[0].battle == GO
 
 
 def test_end_of_limit() -> None:
@@ -544,7 +542,7 @@ def test_end_of_limit() -> None:
     game = _picked(EOL, speed=LIMIT)
     out = rules.push(game, play(0))
     assert out.error is None and out.passed
-    assert game.human.speed == EOL
+    assert game.players[0].speed == EOL
 
 
 # --------------------------------------------------------------------------
@@ -561,9 +559,9 @@ def test_hazard_messages_in_order(hazard: int, safety: int) -> None:
     game = _picked(hazard, computer=tableau(battle=GO, can_go=True, fresh_hazard=False))
     out = rules.push(game, play(0))
     assert out.error is None and out.passed
-    comp = game.computer
+    comp = game.players[1]
     assert (comp.battle, comp.fresh_hazard, comp.can_go) == (hazard, True, False)
-    assert game.to_move == COMPUTER
+    assert game.to_move == 1
 
 
 def test_hazard_needs_the_opponent_rolling_not_a_hazard_on_top() -> None:
@@ -576,7 +574,7 @@ def test_hazard_on_a_remedy_of_a_right_of_way_player() -> None:
     # Right of Way keeps can_go, so a hazard lands on top of a remedy.
     game = _picked(ACC, computer=tableau(battle=GAS, can_go=True, played=[ROW]))
     assert error_of(game, 0) is None
-    assert game.computer.battle == ACC and not game.computer.can_go
+    assert game.players[1].battle == ACC and not game.players[1].can_go
 
 
 def test_speed_limit_messages_in_order() -> None:
@@ -591,10 +589,10 @@ def test_speed_limit_has_no_can_go_or_mileage_check() -> None:
     game = _picked(LIMIT, computer=tableau(battle=STOP, mileage=675))
     out = rules.push(game, play(0))
     assert out.error is None and out.passed
-    comp = game.computer
+    comp = game.players[1]
     assert (comp.speed, comp.fresh_limit, comp.battle) == (LIMIT, True, STOP)
     # ... although the computer's own test would not play it there.
-    assert not rules.can_play(game, game.human, game.computer, LIMIT)
+    assert not rules.can_play(game, game.players[0], game.players[1], LIMIT)
 
 
 # --------------------------------------------------------------------------
@@ -626,17 +624,17 @@ def test_safety_before_drawing_leaves_slots_0_and_1_empty() -> None:
     game = position(tableau([EMPTY, P25, P50, ACE, P100, P200, GO], battle=ACC, fresh_hazard=True), deck_count=30)
     out = rules.push(game, play(3))
     assert out.error is None and not out.passed
-    assert game.human.hand == [EMPTY, EMPTY, P50, P25, P100, P200, GO]
-    assert game.to_move == HUMAN  # the same player moves again
+    assert game.players[0].hand == [EMPTY, EMPTY, P50, P25, P100, P200, GO]
+    assert game.to_move == 0  # the same player moves again
     out = rules.push(game, DRAW)
     assert game.deck_count == 28  # two cards drawn (§11.13)
-    assert EMPTY not in game.human.hand
+    assert EMPTY not in game.players[0].hand
 
 
 @pytest.mark.parametrize(("safety", "hazard"), [(TANK, OOG), (PROOF, FLAT), (ACE, ACC)])
 def test_counter_safety_effects(safety: int, hazard: int) -> None:
     game = _picked(P25, safety, battle=hazard, fresh_hazard=True)
-    pp = game.human
+    pp = game.players[0]
     pp.total = 1000
     out = rules.push(game, play(1))
     assert out.error is None and not out.passed
@@ -651,7 +649,7 @@ def test_counter_to_an_old_hazard_is_no_coup() -> None:
     # §11.10: the counter still works, but without new_battle no coup.
     game = _picked(P25, TANK, battle=OOG, fresh_hazard=False)
     rules.push(game, play(1))
-    pp = game.human
+    pp = game.players[0]
     assert pp.battle == GO and pp.can_go
     assert not any(pp.coups)
     assert (pp.safety_score, pp.coup_score, pp.hand_total) == (100, 0, 100)
@@ -660,7 +658,7 @@ def test_counter_to_an_old_hazard_is_no_coup() -> None:
 def test_non_counter_safety() -> None:
     game = _picked(P25, PROOF, battle=OOG, fresh_hazard=True)
     rules.push(game, play(1))
-    pp = game.human
+    pp = game.players[0]
     assert pp.battle == OOG and not pp.can_go
     assert not any(pp.coups)
     assert pp.safety == [0, SafetyStatus.PLAYED, 0, 0]
@@ -669,7 +667,7 @@ def test_non_counter_safety() -> None:
 
 def test_fourth_safety_bonus() -> None:
     game = _picked(P25, ROW, played=[TANK, PROOF, ACE])
-    pp = game.human
+    pp = game.players[0]
     before = pp.hand_total
     rules.push(game, play(1))
     assert pp.safety_score == 400
@@ -680,7 +678,7 @@ def test_right_of_way_on_a_stop_empties_the_battle_pile() -> None:
     # §11.16: Right of Way on a Stop leaves nothing showing, not Go.
     game = _picked(P25, ROW, battle=STOP, fresh_hazard=True)
     rules.push(game, play(1))
-    pp = game.human
+    pp = game.players[0]
     assert pp.battle == EMPTY and pp.can_go
     assert pp.coups[3] and pp.coup_score == 300
 
@@ -688,8 +686,8 @@ def test_right_of_way_on_a_stop_empties_the_battle_pile() -> None:
 def test_right_of_way_on_an_empty_pile() -> None:
     game = _picked(P25, ROW)
     rules.push(game, play(1))
-    assert game.human.battle == EMPTY and game.human.can_go
-    assert game.human.coup_score == 0
+    assert game.players[0].battle == EMPTY and game.players[0].can_go
+    assert game.players[0].coup_score == 0
 
 
 @pytest.mark.parametrize("top", [EMPTY, GAS, SPARE, REP])
@@ -697,7 +695,7 @@ def test_right_of_way_against_a_limit_over_a_remedy_shows_go(top: int) -> None:
     # §11.16: the counter puts Go on the battle pile, the limit goes.
     game = _picked(P25, ROW, battle=top, speed=LIMIT, fresh_limit=True)
     rules.push(game, play(1))
-    pp = game.human
+    pp = game.players[0]
     assert pp.battle == GO and pp.can_go and pp.speed == EMPTY
     assert pp.coups[3]
 
@@ -706,7 +704,7 @@ def test_right_of_way_against_a_limit_under_a_real_hazard() -> None:
     # The limit goes, the Flat Tire stays, and the player still cannot go.
     game = _picked(P25, ROW, battle=FLAT, speed=LIMIT)
     rules.push(game, play(1))
-    pp = game.human
+    pp = game.players[0]
     assert (pp.battle, pp.speed, pp.can_go) == (FLAT, EMPTY, False)
     assert not any(pp.coups)
 
@@ -715,7 +713,7 @@ def test_right_of_way_limit_coup_on_any_new_battle_hazard() -> None:
     # §11.15: a pending new Flat Tire makes Right of Way vs a limit a coup.
     game = _picked(P25, ROW, battle=FLAT, speed=LIMIT, fresh_hazard=True)
     rules.push(game, play(1))
-    pp = game.human
+    pp = game.players[0]
     assert pp.coups[3] and pp.coup_score == 300
     assert pp.battle == FLAT and pp.speed == EMPTY
 
@@ -724,20 +722,20 @@ def test_right_of_way_coup_needs_a_counter() -> None:
     # new_speed is set but the limit is gone (End of Limit on top): no counter, no coup.
     game = _picked(P25, ROW, battle=GO, can_go=True, speed=EOL, fresh_limit=True)
     rules.push(game, play(1))
-    assert not any(game.human.coups)
+    assert not any(game.players[0].coups)
 
 
 def test_right_of_way_over_a_remedy_lets_you_go() -> None:
     game = _picked(P25, ROW, battle=REP)
     rules.push(game, play(1))
-    pp = game.human
+    pp = game.players[0]
     assert pp.battle == REP and pp.can_go
 
 
 def test_right_of_way_under_a_hazard_does_not_let_you_go() -> None:
     game = _picked(P25, ROW, battle=ACC)
     rules.push(game, play(1))
-    pp = game.human
+    pp = game.players[0]
     assert pp.battle == ACC and not pp.can_go
 
 
@@ -746,18 +744,18 @@ def test_coup_stays_possible_with_an_empty_deck() -> None:
     game = _picked(P25, PROOF, battle=FLAT, fresh_hazard=True, deck_count=0)
     assert rules.push(game, DRAW).error == "no more cards"
     rules.push(game, play(1))
-    assert game.human.coups[1]
+    assert game.players[0].coups[1]
 
 
 def test_a_safety_play_is_counted_by_the_other_seat() -> None:
     game = _picked(P25, TANK)
     rules.push(game, play(1))
-    assert game.memory[COMPUTER].num_seen[TANK] == 1
-    assert game.memory[HUMAN].num_seen[TANK] == 0
-    game = position(computer=tableau([P25, TANK, P50, P75, P100, P200, GO]), to_move=COMPUTER)
+    assert game.memory[1].num_seen[TANK] == 1
+    assert game.memory[0].num_seen[TANK] == 0
+    game = position(computer=tableau([P25, TANK, P50, P75, P100, P200, GO]), to_move=1)
     rules.push(game, play(1))
-    assert game.memory[COMPUTER].num_seen[TANK] == 0
-    assert game.memory[HUMAN].num_seen[TANK] == 1
+    assert game.memory[1].num_seen[TANK] == 0
+    assert game.memory[0].num_seen[TANK] == 1
 
 
 # --------------------------------------------------------------------------
@@ -768,7 +766,7 @@ def test_play_of_an_empty_slot() -> None:
     game = position(tableau([EMPTY, EMPTY, P50, P75, P100, P200, GO]), deck_count=0)
     out = rules.push(game, play(1))
     assert out.error == "no card there" and not out.passed
-    assert game.to_move == HUMAN
+    assert game.to_move == 0
 
 
 def test_player_with_no_cards_is_skipped() -> None:
@@ -779,7 +777,7 @@ def test_player_with_no_cards_is_skipped() -> None:
         rules.push(game, DRAW)
     out = rules.push(game, rules.PASS)
     assert out.skipped and out.passed and out.error is None
-    assert game.to_move == COMPUTER
+    assert game.to_move == 1
     assert rules.phase(game) is rules.Phase.MOVE
     with pytest.raises(rules.IllegalPhase):
         rules.push(game, rules.PASS)  # the computer has cards
@@ -836,13 +834,13 @@ UNSORTED = [P200, GO, P25, STOP, P100, P50, P75]
 def test_order_sorts_after_a_successful_play() -> None:
     game = _ordered(UNSORTED[:], can_go=True)
     rules.push(game, play(4))
-    assert game.human.hand == [EMPTY, P25, P50, P75, P200, STOP, GO]
+    assert game.players[0].hand == [EMPTY, P25, P50, P75, P200, STOP, GO]
 
 
 def test_order_sorts_after_a_discard() -> None:
     game = _ordered(UNSORTED[:])
     rules.push(game, discard(0))
-    assert game.human.hand == sorted([EMPTY, GO, P25, STOP, P100, P50, P75])
+    assert game.players[0].hand == sorted([EMPTY, GO, P25, STOP, P100, P50, P75])
 
 
 def test_order_does_not_sort_after_a_draw() -> None:
@@ -850,49 +848,49 @@ def test_order_does_not_sort_after_a_draw() -> None:
     hand = [EMPTY, GO, P25, STOP, P100, P50, P75]
     game = _ordered(hand[:])
     rules.push(game, DRAW)
-    assert game.human.hand[1:] == hand[1:]
-    assert game.human.hand[0] == game.deck[29]
+    assert game.players[0].hand[1:] == hand[1:]
+    assert game.players[0].hand[0] == game.deck[29]
 
 
 def test_order_does_not_sort_after_a_failed_play() -> None:
     game = _ordered(UNSORTED[:])  # cannot go: the 100 fails
     assert rules.push(game, play(4)).error == "cannot move now"
-    assert game.human.hand == UNSORTED
+    assert game.players[0].hand == UNSORTED
 
 
 def test_order_does_not_sort_after_discard_a_safety() -> None:
     hand = [P200, ROW, P25, STOP, P100, P50, P75]
     game = _ordered(hand[:])
     assert rules.push(game, discard(1)).error == "discard a safety?"
-    assert game.human.hand == hand
+    assert game.players[0].hand == hand
 
 
 def test_order_sorts_after_discard_must_pick_first() -> None:
     hand = [EMPTY, GO, P25, STOP, P100, P50, P75]
     game = _ordered(hand[:])
     assert rules.push(game, discard(3)).error == "must pick first"
-    assert game.human.hand == sorted(hand)
+    assert game.players[0].hand == sorted(hand)
 
 
 def test_order_sorts_after_discard_no_card_there() -> None:
     hand = [P50, EMPTY, P25, STOP, P100, P50, P75]
     game = _ordered(hand[:], deck_count=0)
     assert rules.push(game, discard(1)).error == "no card there"
-    assert game.human.hand == sorted(hand)
+    assert game.players[0].hand == sorted(hand)
 
 
 def test_order_sorts_after_use_of_an_empty_slot() -> None:
     hand = [P50, EMPTY, P25, STOP, P100, P50, P75]
     game = _ordered(hand[:], deck_count=0)
     assert rules.push(game, play(1)).error == "no card there"
-    assert game.human.hand == sorted(hand)
+    assert game.players[0].hand == sorted(hand)
 
 
 def test_turning_order_on_sorts_at_once() -> None:
     game = position(tableau(UNSORTED[:]), deck_count=30)
     out = rules.push(game, ORDER)
     assert game.order and out.error is None and not out.passed
-    assert game.human.hand == sorted(UNSORTED)
+    assert game.players[0].hand == sorted(UNSORTED)
     # Turning it off compacts instead (nothing to move here).
     rules.push(game, ORDER)
     assert not game.order
@@ -900,10 +898,10 @@ def test_turning_order_on_sorts_at_once() -> None:
 
 def test_computer_hand_is_never_sorted() -> None:
     hand = [P200, GO, P25, STOP, P100, P50, P75]
-    game = position(computer=tableau(hand[:], can_go=True), to_move=COMPUTER)
+    game = position(computer=tableau(hand[:], can_go=True), to_move=1)
     game.order = True
     rules.push(game, play(4))
-    assert game.computer.hand == [EMPTY, GO, P25, STOP, P200, P50, P75]
+    assert game.players[1].hand == [EMPTY, GO, P25, STOP, P200, P50, P75]
 
 
 # --------------------------------------------------------------------------
@@ -938,7 +936,7 @@ def test_check_go_speed_limit_is_stricter() -> None:
     # §11.21: a Speed Limit the human may legally play does not keep the hand
     # alive when the opponent is within 50 of the end.
     game = _endgame([EMPTY] * 6 + [LIMIT], [EMPTY] * 6 + [P100], c_mileage=650, c_battle=STOP)
-    assert play_error(game, HUMAN, 6) is None  # legal for the human
+    assert play_error(game, 0, 6) is None  # legal for the human
     rules.check_go(game)
     assert game.finished
     game = _endgame([EMPTY] * 6 + [LIMIT], [EMPTY] * 6 + [P100], c_mileage=625, c_battle=STOP)
@@ -949,7 +947,7 @@ def test_check_go_speed_limit_is_stricter() -> None:
 def test_check_go_go_is_stricter() -> None:
     # Go keeps the hand alive only for a player who cannot go.
     game = _endgame([EMPTY] * 6 + [GO], [EMPTY] * 6 + [P200], h_battle=REP, h_can_go=True, h_played=[ROW])
-    assert play_error(game, HUMAN, 6) is None  # legal, pointless
+    assert play_error(game, 0, 6) is None  # legal, pointless
     rules.check_go(game)
     assert game.finished
 
@@ -961,7 +959,7 @@ def test_discards_do_not_keep_the_hand_alive() -> None:
     assert out.error is None
     assert game.finished
     # Nobody completed the trip: no bonuses.
-    assert game.human.hand_total == 0 and game.computer.hand_total == 0
+    assert game.players[0].hand_total == 0 and game.players[1].hand_total == 0
 
 
 def test_end_test_runs_after_failed_moves_too() -> None:

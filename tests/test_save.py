@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mille import cards, cli, rules, save
-from mille.state import COMPUTER, HUMAN, Game, Tableau
+from mille.state import Game, Tableau
 from save_helpers import ANOTHER, EXTENSION, MOVE, REPO, SAVE_GAME, SAVES, continue_play, simulate
 
 SAMPLES = ("mid-hand", "extension", "end-of-hand")
@@ -114,14 +114,14 @@ def test_sample_saves_load(name, v1):
     assert game.pending_extension is None and loaded.computer == "bsd" and loaded.window == 0
     assert sorted(game.deck) == sorted(cards.INITIAL_DECK)
     if name == "mid-hand":
-        assert not game.finished and game.trip_length == 700 and game.to_move == HUMAN
+        assert not game.finished and game.trip_length == 700 and game.to_move == 0
         assert min(p.mileage for p in game.players) > 0
     elif name == "extension":
-        assert not game.finished and game.trip_length == 1000 and game.to_move == HUMAN
+        assert not game.finished and game.trip_length == 1000 and game.to_move == 0
         assert game.deck_count > 0
     else:
         assert game.finished
-    for seat in (HUMAN, COMPUTER):  # every seat has seen exactly what is not hidden from it
+    for seat in (0, 1):  # every seat has seen exactly what is not hidden from it
         hidden = Counter(game.hidden_cards(seat))
         assert game.memory[seat].num_seen[: cards.NUM_CODES] == [
             cards.COPIES[c] - hidden[c] for c in range(cards.NUM_CODES)
@@ -328,10 +328,10 @@ def test_a_version_1_save_at_extension_saves_again_as_version_2(tmp_path):
     # The same position as version 1 wrote it: card out of the hand and counted.
     slot = game.pending_extension
     v1_game = game.copy()
-    card = v1_game.players[HUMAN].hand[slot]
-    v1_game.players[HUMAN].hand[slot] = cards.EMPTY
-    v1_game.memory[COMPUTER].num_seen[card] += 1
-    rules.tidy_hand(v1_game.players[HUMAN], sort=False)
+    card = v1_game.players[0].hand[slot]
+    v1_game.players[0].hand[slot] = cards.EMPTY
+    v1_game.memory[1].num_seen[card] += 1
+    rules.tidy_hand(v1_game.players[0], sort=False)
     d = save.to_dict(v1_game)
     v1 = {
         "format": "bsd-mille-save", "version": 1, "finished": False, "order": False, "end": 700,
@@ -353,7 +353,7 @@ def test_a_version_1_save_at_extension_saves_again_as_version_2(tmp_path):
     assert again.game.pending_extension == -1
     assert rules.phase(again.game) is rules.Phase.EXTENSION
     rules.push(again.game, rules.NO_EXTENSION)
-    assert again.game.finished and again.game.players[HUMAN].mileage == 700
+    assert again.game.finished and again.game.players[0].mileage == 700
 
 
 def test_version_2_consistency_checks():
@@ -773,4 +773,4 @@ def test_loaded_game_plays_with_fresh_needs_table():
     game.rng.seed(9)
     states = continue_play(game.copy(), 9, 50)
     assert len(states) == 50
-    assert game.players[COMPUTER].hand != [cards.EMPTY] * cards.HAND_SIZE
+    assert game.players[1].hand != [cards.EMPTY] * cards.HAND_SIZE

@@ -16,8 +16,9 @@ import time
 import pytest
 
 from mille import cards, save
-from mille.state import COMPUTER, HUMAN, Game
-from mille.ui.app import MilleApp
+from mille.state import Game
+from mille.ui.board import fit_message
+from mille.ui.layout import COMPUTER, YOU
 from ptyreplay import PtySession
 from save_helpers import EXIT_AFTER_SIGNAL_S, REPO, SAVES, SRC
 
@@ -41,12 +42,12 @@ def board_rows(lines: list[str]) -> list[str]:
 
 
 def assert_board_shows(lines: list[str], game: Game) -> None:
-    human = game.players[HUMAN]
+    human = game.players[YOU]
     for slot in range(cards.HAND_SIZE):
         assert lines[6 + slot][2:20].rstrip() == cards.name(human.hand[slot]), slot
     assert lines[6][22:24] == f"{game.deck_count:2d}"
     assert lines[8][22:40].rstrip() == cards.name(game.discard)
-    for who, col in ((HUMAN, 2), (COMPUTER, 22)):
+    for who, col in ((YOU, 2), (COMPUTER, 22)):
         p = game.players[who]
         assert lines[14][col : col + 18].rstrip() == cards.name(p.battle)
         assert lines[16][col : col + 18].rstrip() == cards.name(p.speed)
@@ -66,7 +67,7 @@ def test_restore_mid_hand_sample_shows_banner_and_board():
         lines = snap.screen
     # The banner is 47 characters; the message line has room for 35, so the
     # front end drops the directory and shortens the date.
-    shown = MilleApp._fit_message(banner)
+    shown = fit_message(banner)
     assert shown.startswith("mid-hand.json [") and len(shown) <= 35
     assert shown[len("mid-hand.json [") :] == banner[len(path) + 2 + 4 : len(path) + 2 + 16] + "]"
     assert lines[15][45:].rstrip() == shown
@@ -93,7 +94,7 @@ def test_restore_end_of_hand_sample_deals_a_new_hand(tmp_path):
     assert lines[10][20:29] == ">>:Move: "
     # A new hand: no miles, a fresh battle area, the totals carried over.
     assert lines[1][61:65] == "   0" and lines[1][67:71] == "   0"
-    assert int(lines[8][61:65]) == game.players[HUMAN].total
+    assert int(lines[8][61:65]) == game.players[YOU].total
     assert int(lines[6][22:24]) <= 89
 
 
@@ -122,11 +123,11 @@ def test_hangup_saves_and_the_file_restores_the_same_board(tmp_path, sig):
     assert os.path.basename(path).startswith("hangup-")
     assert (os.stat(state / "mille").st_mode & 0o777) == 0o700
     loaded = save.read_game(path)
-    assert not loaded.game.finished and loaded.game.to_move == HUMAN
+    assert not loaded.game.finished and loaded.game.to_move == YOU
     with mille(path, "--seed", "7", env=env, cwd=str(tmp_path)) as s:
         restored = s.start()
     assert board_rows(restored.screen) == board_rows(before.screen)
-    assert restored.screen[15][45:].rstrip() == MilleApp._fit_message(f"{path} [{save.mtime_text(path)}]")
+    assert restored.screen[15][45:].rstrip() == fit_message(f"{path} [{save.mtime_text(path)}]")
     assert_board_shows(restored.screen, loaded.game)
     assert restored.cursor == before.cursor == [10, 29]
 
@@ -157,7 +158,7 @@ def test_restore_at_extension_asks_again(tmp_path):
         assert lines[10][20:31] == "Extension? " and snap.cursor == [10, 31]
         assert lines[1][61:65] == " 700"  # the card is counted (and still in the hand)
         for slot in range(cards.HAND_SIZE):
-            assert lines[6 + slot][2:20].rstrip() == cards.name(snapshot.players[HUMAN].hand[slot])
+            assert lines[6 + slot][2:20].rstrip() == cards.name(snapshot.players[YOU].hand[slot])
         snap = s.step("y")
         assert snap.screen[4][9:18] == "Extension"
         assert snap.screen[10][20:29] == ">>:Move: "

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from mille import cards, rules, save
-from mille.state import HUMAN, Game
+from mille.state import Game
 from mille.ui.app import MilleApp
+from mille.ui.layout import YOU
 from mille.ui.surface import HANGUP, VirtualTerminal
 from save_helpers import extension_position, move_keys
 
@@ -140,7 +141,7 @@ def test_failed_save_shows_the_system_error_and_play_continues():
     assert prompt_line(vt) == ">>:Move:"
     vt, app, status = play(b"snodir/x.json\rp")
     assert error_line(vt) == "No such file or directory"
-    assert app.game.players[HUMAN].hand[0] != cards.EMPTY  # the draw happened
+    assert app.game.players[YOU].hand[0] != cards.EMPTY  # the draw happened
     assert vt.lines()[6][22:24] == "88"
     assert not os.path.exists("nodir")
 
@@ -194,7 +195,7 @@ def test_save_game_yes_with_an_empty_name_goes_on_with_another_hand():
     assert not app.game.finished
     assert app.game.deck_count >= 88 - 1 and app.game.deck_count != hands_before
     assert prompt_line(vt).startswith(">>:Move:")
-    assert app.game.players[HUMAN].mileage == 0
+    assert app.game.players[YOU].mileage == 0
 
 
 def test_save_game_yes_with_a_name_saves_and_exits():
@@ -210,17 +211,17 @@ def test_save_at_extension_holds_the_completed_move_and_asks_again_on_restore():
     """§12.3: our Extension? save is consistent (the game holds the question); the restore asks again."""
     game, keys = _finish_keys()
     slot = int(keys[1:2])
-    card = game.players[HUMAN].hand[slot]
-    mileage = game.players[HUMAN].mileage
+    card = game.players[YOU].hand[slot]
+    mileage = game.players[YOU].mileage
     vt, app, _ = play(keys + b"sx1\r", game, restore=True)
     assert prompt_line(vt) == "Extension?"
     assert re.fullmatch(rf"x1 \[{DATE}\]", error_line(vt))
     loaded = save.read_game("x1")
     saved = loaded.game
     assert saved.pending_extension == slot
-    human = saved.players[HUMAN]
+    human = saved.players[YOU]
     assert human.mileage == mileage + cards.MILES[card] == 700
-    assert saved.trip_length == 700 and not saved.finished and saved.to_move == HUMAN
+    assert saved.trip_length == 700 and not saved.finished and saved.to_move == YOU
     assert human.hand[slot] == card  # counted, still in the hand, as the original has it
 
     # Restored: the question comes back; yes extends the trip to 1000.
@@ -233,7 +234,7 @@ def test_save_at_extension_holds_the_completed_move_and_asks_again_on_restore():
     )
     assert app.game.trip_length == 1000
     assert vt.lines()[4][9:18] == "Extension"
-    assert app.game.players[HUMAN].mileage >= 700
+    assert app.game.players[YOU].mileage >= 700
 
     # Restored again and answered no: the hand ends with the trip bonus.
     vt, app, _ = play(b"n", save.read_game("x1").game, restore=True, from_file="x1")
@@ -270,7 +271,7 @@ def test_hangup_saves_to_the_state_directory_and_exits_1(tmp_path):
     assert re.search(r"/state/mille/hangup-\d{8}-\d{6}\.json$", path)
     loaded = save.read_game(path)
     assert save.to_dict(loaded.game) == save.to_dict(app.game)
-    assert loaded.game.players[HUMAN].hand[0] != cards.EMPTY  # after the draw
+    assert loaded.game.players[YOU].hand[0] != cards.EMPTY  # after the draw
     assert snapshot.pending_extension is None
 
 
@@ -288,7 +289,7 @@ def test_hangup_at_extension_saves_the_pending_question():
     assert app.run(restore=True) == 1
     loaded = save.read_game(saved[0])
     assert loaded.game.pending_extension is not None
-    assert loaded.game.players[HUMAN].mileage == 700
+    assert loaded.game.players[YOU].mileage == 700
 
 
 def test_long_name_is_shortened_on_the_error_line():

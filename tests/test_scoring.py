@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine_helpers import COMPUTER, EMPTY, HUMAN, C, Game, play, position, push_answering, rules, tableau
+from engine_helpers import EMPTY, C, Game, play, position, push_answering, rules, tableau
 from mille import scoring
 from mille.scoring import Bonuses, end_of_hand_bonuses, recompute_hand_total
 
@@ -21,11 +21,11 @@ def _finish(game: Game, slot: int = 0, extend: bool = False) -> None:
 
 
 def _at(mileage: int, *, end: int = 700, deck_count: int = 30, nummiles: list[int] | None = None,
-        opp_mileage: int = 100, mover: int = HUMAN) -> Game:  # fmt: skip
+        opp_mileage: int = 100, mover: int = 0) -> Game:  # fmt: skip
     hand = [C.MILES_100, C.MILES_25, C.MILES_25, C.MILES_25, C.MILES_25, C.MILES_25, C.MILES_25]
     me = tableau(hand, can_go=True, mileage=mileage, nummiles=nummiles or [0, 0, 0, mileage // 100, 0])
     other = tableau([C.MILES_25] * 7, mileage=opp_mileage)
-    players = (me, other) if mover == HUMAN else (other, me)
+    players = (me, other) if mover == 0 else (other, me)
     return position(*players, to_move=mover, deck_count=deck_count, trip_length=end)
 
 
@@ -47,26 +47,26 @@ def _at(mileage: int, *, end: int = 700, deck_count: int = 30, nummiles: list[in
 def test_end_of_hand_bonuses(kw: dict[str, object], rows: tuple[bool, ...], points: int) -> None:
     mileage = kw.pop("mileage", 600)
     game = _at(mileage, **kw)  # type: ignore[arg-type]
-    before = game.human.hand_total
+    before = game.players[0].hand_total
     _finish(game)
     assert game.finished
-    bonuses = end_of_hand_bonuses(game, HUMAN)
+    bonuses = end_of_hand_bonuses(game, 0)
     assert bonuses.rows() == rows
     assert bonuses.points == points
-    assert game.human.hand_total == before + 100 + points
-    assert end_of_hand_bonuses(game, COMPUTER) == Bonuses()
-    assert game.computer.hand_total == game.computer.mileage  # only its mileage
+    assert game.players[0].hand_total == before + 100 + points
+    assert end_of_hand_bonuses(game, 1) == Bonuses()
+    assert game.players[1].hand_total == game.players[1].mileage  # only its mileage
 
 
 def test_bonuses_are_applied_once() -> None:
     game = _at(600)
     _finish(game)
-    total = game.human.total
+    total = game.players[0].total
     # No move is taken after the end, so nothing can be added twice.
     assert rules.phase(game) is rules.Phase.HAND_OVER and rules.legal_moves(game) == []
     with pytest.raises(rules.IllegalPhase):
         rules.push(game, play(0))
-    assert game.human.total == total
+    assert game.players[0].total == total
 
 
 def test_no_bonus_without_completing_the_trip() -> None:
@@ -77,7 +77,7 @@ def test_no_bonus_without_completing_the_trip() -> None:
     )
     rules.check_go(game)
     assert game.finished
-    for who in (HUMAN, COMPUTER):
+    for who in (0, 1):
         assert end_of_hand_bonuses(game, who) == Bonuses()
         assert recompute_hand_total(game, who) == game.players[who].hand_total
 
@@ -87,15 +87,15 @@ def test_extension_bonus_goes_to_whoever_completes_1000() -> None:
     # extension bonus; the extender gets nothing.
     game = _at(900, end=1000, opp_mileage=700)
     _finish(game)
-    assert end_of_hand_bonuses(game, HUMAN).extension
-    assert end_of_hand_bonuses(game, COMPUTER) == Bonuses()  # 700 is not the end any more
+    assert end_of_hand_bonuses(game, 0).extension
+    assert end_of_hand_bonuses(game, 1) == Bonuses()  # 700 is not the end any more
 
 
 def test_declined_extension_scores_at_700() -> None:
-    game = _at(600, mover=COMPUTER)
+    game = _at(600, mover=1)
     _finish(game, extend=False)
-    assert end_of_hand_bonuses(game, COMPUTER).trip
-    assert not end_of_hand_bonuses(game, COMPUTER).extension
+    assert end_of_hand_bonuses(game, 1).trip
+    assert not end_of_hand_bonuses(game, 1).extension
 
 
 def test_recompute_hand_total_with_safeties_and_coups() -> None:
@@ -103,10 +103,10 @@ def test_recompute_hand_total_with_safeties_and_coups() -> None:
     pp.coup_score = 600
     pp.hand_total = 350 + 300 + 600
     game = position(pp)
-    assert recompute_hand_total(game, HUMAN) == pp.hand_total
+    assert recompute_hand_total(game, 0) == pp.hand_total
     pp.safety_score = 400
     pp.hand_total += 100 + 300
-    assert recompute_hand_total(game, HUMAN) == pp.hand_total
+    assert recompute_hand_total(game, 0) == pp.hand_total
 
 
 @pytest.mark.parametrize(
@@ -120,11 +120,11 @@ def test_recompute_hand_total_with_safeties_and_coups() -> None:
 )
 def test_settle_game(human: int, comp: int, games: tuple[int, int]) -> None:
     game = position()
-    game.human.total, game.computer.total = human, comp
-    game.human.games, game.computer.games = 2, 3
+    game.players[0].total, game.players[1].total = human, comp
+    game.players[0].games, game.players[1].games = 2, 3
     rules.settle_game(game)
-    assert (game.human.games - 2, game.computer.games - 3) == games
-    assert (game.human.total, game.computer.total) == (0, 0)
+    assert (game.players[0].games - 2, game.players[1].games - 3) == games
+    assert (game.players[0].total, game.players[1].total) == (0, 0)
 
 
 @pytest.mark.parametrize(
@@ -133,15 +133,15 @@ def test_settle_game(human: int, comp: int, games: tuple[int, int]) -> None:
 )
 def test_game_over_at_5000(human: int, comp: int, over: bool) -> None:
     game = position()
-    game.human.total, game.computer.total = human, comp
+    game.players[0].total, game.players[1].total = human, comp
     assert rules.game_over(game) is over
 
 
 def test_totals_may_pass_5000_in_a_hand() -> None:
     # §11.29: nothing happens until the hand ends.
     game = _at(300)
-    game.human.total = 4950
+    game.players[0].total = 4950
     _finish(game)  # 100 miles -> 5050, the hand goes on
-    assert game.human.total == 5050
+    assert game.players[0].total == 5050
     assert not game.finished
-    assert game.human.games == 0
+    assert game.players[0].games == 0

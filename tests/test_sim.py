@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from engine_helpers import COMPUTER, EMPTY, HUMAN, C, Game, KeyDriver, SafetyStatus, rules
+from engine_helpers import EMPTY, C, Game, KeyDriver, SafetyStatus, rules
 from mille import sim
 from mille.observation import Observation, observe
 from mille.players.bsd import BsdPlayer
@@ -93,26 +93,26 @@ def test_games_run_on_across_hands() -> None:
     starters = []
     games_seen = 0
     for _ in range(40):
-        before = (s.game.human.total, s.game.computer.total)
+        before = (s.game.players[0].total, s.game.players[1].total)
         result = s.play_hand()
         starters.append(result.starter)
         game = s.game
         if result.game_over:
             games_seen += 1
             # Settled at once: totals back to 0.
-            assert (game.human.total, game.computer.total) == (0, 0)
+            assert (game.players[0].total, game.players[1].total) == (0, 0)
             final = (before[0] + result.hand_totals[0], before[1] + result.hand_totals[1])
             assert max(final) >= 5000
             if final[0] != final[1]:
-                assert result.game_winner == (HUMAN if final[0] > final[1] else COMPUTER)
+                assert result.game_winner == (0 if final[0] > final[1] else 1)
         else:
-            assert game.human.total == before[0] + result.hand_totals[0]
-            assert max(game.human.total, game.computer.total) < 5000
+            assert game.players[0].total == before[0] + result.hand_totals[0]
+            assert max(game.players[0].total, game.players[1].total) < 5000
     # Starters alternate across hands and games.
-    assert starters == [HUMAN, COMPUTER] * 20
+    assert starters == [0, 1] * 20
     assert games_seen == s.summary.games >= 3
     assert sum(s.summary.games_won) <= s.summary.games
-    assert s.summary.games_won == [s.game.human.games, s.game.computer.games]
+    assert s.summary.games_won == [s.game.players[0].games, s.game.players[1].games]
 
 
 def test_summary_adds_up() -> None:
@@ -139,7 +139,7 @@ def test_the_fast_loop_plays_the_same_games_as_the_protocol(seed: int) -> None:
     for _ in range(60):  # a dozen games or so, extensions included
         assert fast.play_hand() == slow.play_hand()
         assert _state(fast.game) == _state(slow.game)
-        assert fast.game.rng == slow.game.rng and fast.dice[HUMAN] == slow.dice[HUMAN]
+        assert fast.game.rng == slow.game.rng and fast.dice[0] == slow.dice[0]
         assert [p.num_need for p in fast.players] == [p.num_need for p in slow.players]  # type: ignore[attr-defined]
     for key in sim.TIMING_FIELDS:
         assert key in fast.summary.as_dict()
@@ -186,7 +186,7 @@ def _human_to_move(seed: int) -> Simulator:
     s.play_hand()
     s.play_hand()
     rules.start_hand(s.game)
-    while s.game.to_move != HUMAN or rules.phase(s.game) is not rules.Phase.MOVE:
+    while s.game.to_move != 0 or rules.phase(s.game) is not rules.Phase.MOVE:
         s.step()
     return s
 
@@ -201,12 +201,12 @@ def test_bsd_decides_for_either_seat_from_that_seats_memory(seed: int) -> None:
     swapped = game.copy()
     swapped.players.reverse()
     swapped.memory.reverse()
-    swapped.to_move = COMPUTER
+    swapped.to_move = 1
     swapped.hand_starter = 1 - game.hand_starter
     a, b = BsdPlayer(), BsdPlayer()
     dice_a, dice_b = GlibcRandom(seed), GlibcRandom(seed)
     before = game.copy()
-    assert a.decide(observe(game, HUMAN), dice_a) == b.decide(observe(swapped, COMPUTER), dice_b)
+    assert a.decide(observe(game, 0), dice_a) == b.decide(observe(swapped, 1), dice_b)
     assert a.num_need == b.num_need and dice_a == dice_b
     assert game == before  # deciding changed nothing in the game
 
@@ -255,7 +255,7 @@ def test_human_seat_does_not_consume_the_games_generator() -> None:
     keys: list[str] = []
 
     def watch(game: Game, step: Step) -> None:
-        if step.player != HUMAN:
+        if step.player != 0:
             return
         move = step.move
         if move.kind is MoveType.DRAW:
@@ -277,7 +277,7 @@ def test_human_seat_does_not_consume_the_games_generator() -> None:
         rules.settle_game(driver.game)
     assert _state(driver.game) == _state(s.game)
     assert driver.game.rng.getstate() == s.game.rng.getstate()
-    assert driver.computer.num_need == s.players[COMPUTER].num_need  # type: ignore[attr-defined]
+    assert driver.computer.num_need == s.players[1].num_need  # type: ignore[attr-defined]
     assert driver.hands_done == 8
 
 
@@ -291,7 +291,7 @@ def test_extension_decisions_are_asked_of_both_seats() -> None:
     s = Simulator(2, observer=watch)
     for _ in range(60):
         s.play_hand()
-    assert {who for who, _ in calls} == {HUMAN, COMPUTER}
+    assert {who for who, _ in calls} == {0, 1}
     assert s.summary.extensions == sum(answer for _, answer in calls)
     assert any(answer for _, answer in calls)
 
@@ -341,11 +341,11 @@ def engine_screen(game: Game, *, finished: bool) -> dict[str, Any]:
     from mille.scoring import end_of_hand_bonuses
 
     shown: dict[str, Any] = {
-        "hand": [C.name(c) for c in game.human.hand],
+        "hand": [C.name(c) for c in game.players[0].hand],
         "deck": game.deck_count,
         "extension": game.trip_length == 1000,
     }
-    for who, pp in (("you", game.human), ("comp", game.computer)):
+    for who, pp in (("you", game.players[0]), ("comp", game.players[1])):
         shown[who] = {
             "battle": C.name(pp.battle),
             "speed": C.name(pp.speed),
@@ -361,7 +361,7 @@ def engine_screen(game: Game, *, finished: bool) -> dict[str, Any]:
             "games": pp.games,
         }
         if finished:
-            b = end_of_hand_bonuses(game, HUMAN if who == "you" else COMPUTER)
+            b = end_of_hand_bonuses(game, 0 if who == "you" else 1)
             shown[who]["bonuses"] = [
                 400 * b.trip,
                 300 * b.safe_trip,
@@ -430,19 +430,19 @@ def test_appendix_a_vector() -> None:
     driver.send("pu0 pd0 pu4 pu0 pu0 pu5 pu1 pu0 pu0 pu4 pu6 pu5 pu0 pd0 pd0 pd0 pd0 pu0 pu0 pd0 pd0 pd0 pd0 pu0 n")
     game = driver.game
     assert driver.state == KeyDriver.ANOTHER_HAND and not driver.errors
-    assert (game.human.mileage, game.computer.mileage) == (700, 600)
-    assert (game.human.safety_score, game.computer.safety_score) == (100, 0)
-    assert game.human.safety[C.DRIVING_ACE - C.SAFETY_BASE] == SafetyStatus.PLAYED
-    assert (game.human.hand_total, game.computer.hand_total) == (1500, 600)
-    assert (game.human.total, game.computer.total) == (1500, 600)
+    assert (game.players[0].mileage, game.players[1].mileage) == (700, 600)
+    assert (game.players[0].safety_score, game.players[1].safety_score) == (100, 0)
+    assert game.players[0].safety[C.DRIVING_ACE - C.SAFETY_BASE] == SafetyStatus.PLAYED
+    assert (game.players[0].hand_total, game.players[1].hand_total) == (1500, 600)
+    assert (game.players[0].total, game.players[1].total) == (1500, 600)
     assert game.deck_count == 43
     assert game.discard == C.MILES_75
     driver.send("y")
-    assert game.hand_starter == COMPUTER
+    assert game.hand_starter == 1
     assert game.discard == C.MILES_25  # the computer drew and discarded a 25
-    assert [C.name(c) for c in game.human.hand] == ["", "Repairs", "Go", "Out of Gas", "25", "Go", "End of Limit"]
-    assert sorted(C.name(c) for c in game.computer.hand if c != EMPTY) == sorted(
+    assert [C.name(c) for c in game.players[0].hand] == ["", "Repairs", "Go", "Out of Gas", "25", "Go", "End of Limit"]
+    assert sorted(C.name(c) for c in game.players[1].hand if c != EMPTY) == sorted(
         ["50", "25", "Repairs", "Spare Tire", "Accident", "200"]
     )
-    assert game.computer.hand[0] == EMPTY
+    assert game.players[1].hand[0] == EMPTY
     assert game.deck_count == 88

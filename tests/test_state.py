@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from engine_helpers import bsd_decide
 from mille import cards, rules
 from mille.players.bsd import BsdPlayer
-from mille.state import COMPUTER, HUMAN, Game
+from mille.state import Game
 
 
 def position_after(seed: int, moves: int) -> Game:
@@ -26,8 +26,8 @@ def position_after(seed: int, moves: int) -> Game:
         if phase is rules.Phase.EMPTY_HAND:
             rules.push(game, rules.PASS)
             continue
-        if game.to_move == COMPUTER:
-            move = bsd_decide(game, COMPUTER, computer).move
+        if game.to_move == 1:
+            move = bsd_decide(game, 1, computer).move
         else:
             move = rules.legal_moves(game)[-1]
         rules.push(game, move)
@@ -43,15 +43,15 @@ def test_copy_is_independent() -> None:
     assert clone.players == game.players
     assert clone.deck == game.deck and clone.memory == game.memory
     assert clone.rng is not game.rng
-    before_hand = game.players[HUMAN].hand[:]
-    clone.players[HUMAN].hand[1] = -5
-    clone.players[COMPUTER].safety[0] = 2
+    before_hand = game.players[0].hand[:]
+    clone.players[0].hand[1] = -5
+    clone.players[1].safety[0] = 2
     clone.deck[0] = -5
-    clone.memory[COMPUTER].num_seen[cards.GO] += 3
-    assert game.players[HUMAN].hand == before_hand
-    assert game.players[COMPUTER].safety is not clone.players[COMPUTER].safety
+    clone.memory[1].num_seen[cards.GO] += 3
+    assert game.players[0].hand == before_hand
+    assert game.players[1].safety is not clone.players[1].safety
     assert game.deck[0] != -5
-    assert game.memory[COMPUTER].num_seen[cards.GO] == clone.memory[COMPUTER].num_seen[cards.GO] - 3
+    assert game.memory[1].num_seen[cards.GO] == clone.memory[1].num_seen[cards.GO] - 3
     # the generator is cloned: both continue with the same numbers
     assert [game.rng.random() for _ in range(5)] == [clone.rng.random() for _ in range(5)]
     shared = game.copy(share_rng=True)
@@ -59,7 +59,7 @@ def test_copy_is_independent() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(1, 2**31 - 1), moves=st.integers(0, 160), seat=st.sampled_from([HUMAN, COMPUTER]))
+@given(seed=st.integers(1, 2**31 - 1), moves=st.integers(0, 160), seat=st.sampled_from([0, 1]))
 def test_each_seat_has_seen_every_card_not_hidden_from_it(seed: int, moves: int, seat: int) -> None:
     # num_seen is kept incrementally, as the original's account(); it always
     # equals "all copies but those in the other hand and the undrawn deck".

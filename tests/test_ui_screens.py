@@ -23,8 +23,8 @@ import pytest
 
 import ui_helpers as H
 from mille import cards, save
-from mille.state import COMPUTER, HUMAN
 from mille.ui.app import MilleApp
+from mille.ui.layout import COMPUTER, YOU
 from mille.ui.surface import END_OF_INPUT, HANGUP, INTERRUPT, RESIZED, VirtualTerminal, VirtualWindow
 
 FIXTURES = H.load_fixtures()["scenarios"]
@@ -486,11 +486,11 @@ def test_extension_no_ends_the_hand_with_bonuses(both: Any) -> None:
         assert row(s, 5)[40:].rstrip() == "|    Trip Completed   400     0      400"
         assert row(s, 6)[40:].rstrip() == "|         Safe Trip   300     0      300"
         for y, label in ((7, "Delayed Action"), (8, "Extension"), (9, "Shut-Out")):
-            assert label in row(s, y) and score_cell(s, y, HUMAN) == "   0" and score_cell(s, y, COMPUTER) == "   0"
-        assert (score_cell(s, 1, HUMAN), score_cell(s, 1, COMPUTER)) == (" 700", " 600")
-        assert (score_cell(s, 2, HUMAN), score_cell(s, 2, COMPUTER)) == (" 100", "   0")
-        assert (score_cell(s, 11, HUMAN), score_cell(s, 11, COMPUTER)) == ("1500", " 600")
-        assert (score_cell(s, 13, HUMAN), score_cell(s, 13, COMPUTER)) == ("1500", " 600")
+            assert label in row(s, y) and score_cell(s, y, YOU) == "   0" and score_cell(s, y, COMPUTER) == "   0"
+        assert (score_cell(s, 1, YOU), score_cell(s, 1, COMPUTER)) == (" 700", " 600")
+        assert (score_cell(s, 2, YOU), score_cell(s, 2, COMPUTER)) == (" 100", "   0")
+        assert (score_cell(s, 11, YOU), score_cell(s, 11, COMPUTER)) == ("1500", " 600")
+        assert (score_cell(s, 13, YOU), score_cell(s, 13, COMPUTER)) == ("1500", " 600")
         assert deck(s) == 43 and discard(s) == "75"
         assert comp_action(s) == ("DISCARD", "              75")
 
@@ -505,7 +505,7 @@ def test_another_hand_yes_deals_hand_two(both: Any) -> None:
         assert deck(s) == 88 and discard(s) == "25"
         assert comp_action(s) == ("DISCARD", "              25")
         assert row(s, 11)[40:].startswith("| p: pick"), "small window again"
-        assert (score_cell(s, 8, HUMAN), score_cell(s, 8, COMPUTER)) == ("1500", " 600")
+        assert (score_cell(s, 8, YOU), score_cell(s, 8, COMPUTER)) == ("1500", " 600")
 
 
 def test_extension_question_comes_before_the_board_update(both: Any) -> None:
@@ -522,7 +522,7 @@ def test_extension_question_comes_before_the_board_update(both: Any) -> None:
         j = step_of(steps, lambda s: s["keys"] == "y", i)
         assert row(steps[j], 4)[9:18] == "Extension", who
         assert [4, 9, 9, "r"] in steps[j]["attrs"], who
-        assert score_cell(steps[j], 1, HUMAN) == " 700"
+        assert score_cell(steps[j], 1, YOU) == " 700"
         assert hand(steps[j])[0] == ""  # the card left the hand
 
 
@@ -534,7 +534,7 @@ def test_full_window_during_play_shows_zero_bonus_cells(both: Any) -> None:
         for y in range(5, 10):
             assert row(s, y)[62:65] == "  0" and row(s, y)[68:71] == "  0", (who, y)
         assert row(s, 11)[49:59] == "Hand Total"
-        assert score_cell(s, 1, HUMAN) == " 700"
+        assert score_cell(s, 1, YOU) == " 700"
     for who, steps in both("order"):
         i = step_of(steps, lambda s: s["keys"] == "w")
         for y in range(5, 10):
@@ -545,11 +545,11 @@ def test_another_game(both: Any) -> None:
     """A total past 5000 at the end of a hand asks Another game?; y starts a new game (§8.9)."""
     for who, steps in both("game_again"):
         i = step_of(steps, lambda s: yn_prompt(s) == "Another game?")
-        assert int(score_cell(steps[i], 13, COMPUTER)) >= 5000 or int(score_cell(steps[i], 13, HUMAN)) >= 5000
+        assert int(score_cell(steps[i], 13, COMPUTER)) >= 5000 or int(score_cell(steps[i], 13, YOU)) >= 5000
         j = step_of(steps, lambda s: s["keys"] == "y", i)
         s = steps[j]
-        assert (score_cell(s, 8, HUMAN), score_cell(s, 8, COMPUTER)) == ("   0", "   0"), who
-        assert (score_cell(s, 9, HUMAN), score_cell(s, 9, COMPUTER)) == ("   0", "   1"), who
+        assert (score_cell(s, 8, YOU), score_cell(s, 8, COMPUTER)) == ("   0", "   0"), who
+        assert (score_cell(s, 9, YOU), score_cell(s, 9, COMPUTER)) == ("   0", "   1"), who
         assert row(s, 11)[40:].startswith("| p: pick"), who
         assert comp_action(s)[0] in ("PLAY", "DISCARD"), "the computer made the first move"
     for who, steps in both("game"):
@@ -858,8 +858,8 @@ def test_hangup_at_extension_saves_a_consistent_game() -> None:
     assert app.run() == 1
     (game,) = saved
     assert game.pending_extension == 0  # u0: the card in slot P reached 700
-    assert game.players[HUMAN].mileage == 700 and game.trip_length == 700
-    assert game.players[HUMAN].hand[0] != cards.EMPTY  # counted but still in the hand, as in the original
+    assert game.players[YOU].mileage == 700 and game.trip_length == 700
+    assert game.players[YOU].hand[0] != cards.EMPTY  # counted but still in the hand, as in the original
     assert sorted(game.deck) == sorted(cards.INITIAL_DECK)
     snaps, _app, _vt = H.vt_replay(None, ["x", "n"], game=game, run_kwargs={"restore": True})
     assert yn_prompt(snaps[0]) == "Extension?"

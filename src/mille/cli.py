@@ -11,9 +11,11 @@ import os
 import sys
 
 from . import __version__
-from .state import COMPUTERS, HUMAN, Game, Window
+from .players import OPPONENTS
+from .state import Game
+from .ui.layout import YOU, ScoreView
 
-DEFAULT_COMPUTER = COMPUTERS[0]
+DEFAULT_COMPUTER = OPPONENTS[0]
 #: Mixed into the seed for a computer player that is not the original's:
 #: its dice are its own, so the deals stay those of the seed.
 _DICE_SALT = 0x6D696C6C
@@ -49,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--computer",
-        choices=COMPUTERS,
+        choices=OPPONENTS,
         metavar="NAME",
         help="the computer player: bsd (the original's, the default) or expert (stronger); "
         "a restored game keeps its own unless this is given",
@@ -67,7 +69,7 @@ def _quick_parse(argv: list[str]) -> tuple[str | None, int | None, str | None] |
     for arg in args:
         if arg == "--computer" or arg.startswith("--computer="):
             value = arg[len("--computer=") :] if "=" in arg else next(args, "")
-            if value not in COMPUTERS or computer is not None:
+            if value not in OPPONENTS or computer is not None:
                 return None
             computer = value
         elif arg == "--seed" or arg.startswith("--seed="):
@@ -96,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
 
     game = Game()
     banner: str | None = None
-    window = Window.SMALL
+    window: int = ScoreView.SMALL
     saved_computer = DEFAULT_COMPUTER
     if file is not None:
         from . import save
@@ -110,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         # As the original's main(): the player to move is set to the human
         # after the file is read, so a restored game always goes on (or deals
         # its next hand) with the human to move, whatever the file says.
-        game.to_move = HUMAN
+        game.to_move = YOU
         window = loaded.window
         saved_computer = loaded.computer
         banner = f"{file} [{save.mtime_text(file)}]"

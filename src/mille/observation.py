@@ -17,17 +17,17 @@ that the seat could not tell from the real one (observing it again gives
 the same observation).
 
 >>> from mille import rules
->>> from mille.state import Game, COMPUTER
+>>> from mille.state import Game
 >>> from mille.rng import GlibcRandom
 >>> game = Game(rng=GlibcRandom(7))
 >>> rules.start_hand(game)
->>> obs = observe(game, COMPUTER)
+>>> obs = observe(game, 1)
 >>> obs.opponent_hand_size, obs.deck_count, obs.phase.name
 (6, 89, 'MOVE')
 >>> obs.players[0].hand == [-1] * 7          # the other hand is not there
 True
 >>> world = sample_world(obs, GlibcRandom(3))
->>> observe(world, COMPUTER) == obs
+>>> observe(world, 1) == obs
 True
 """
 

@@ -38,7 +38,7 @@ from .cards import (
 )
 from .record import FrozenRecord
 from .scoring import ALL_SAFETIES_BONUS, COUP_BONUS, GAME_POINTS, SAFETY_POINTS, apply_end_of_hand_bonuses
-from .state import COMPUTER, EXTENDED_TRIP, HUMAN, TRIP, Game, Memory, SafetyStatus, Seat, Slot, Tableau
+from .state import EXTENDED_TRIP, SEATS, TRIP, Game, Memory, SafetyStatus, Seat, Slot, Tableau
 
 _RIGHT_OF_WAY_INDEX = RIGHT_OF_WAY - SAFETY_BASE
 _PLAYED: int = SafetyStatus.PLAYED.value
@@ -181,7 +181,7 @@ def deal(game: Game) -> None:
     ``num_gos`` estimate moves only for the seat that starts the hand.
     """
     deck = game.deck
-    for who in (HUMAN, COMPUTER):
+    for who in SEATS:
         pp = game.players[who]
         memory = game.memory[who] = Memory()
         own_turn = game.to_move == who
@@ -205,7 +205,7 @@ def deal(game: Game) -> None:
         pp.fresh_hazard = False
         pp.nummiles = [0] * cards.NUM_MILES
     if game.order:
-        game.players[HUMAN].hand.sort()
+        game.players[0].hand.sort()
     game.discard = EMPTY
     game.finished = False
     game.pending_extension = None
@@ -227,18 +227,18 @@ def start_hand(game: Game, *, resumed: bool = False) -> None:
 
 def settle_game(game: Game) -> None:
     """Game accounting at 5000: the higher total wins a game; a tie wins none."""
-    human, comp = game.players
-    if comp.total < human.total:
-        human.games += 1
-    elif comp.total > human.total:
-        comp.games += 1
-    human.total = 0
-    comp.total = 0
+    first, second = game.players
+    if second.total < first.total:
+        first.games += 1
+    elif second.total > first.total:
+        second.games += 1
+    first.total = 0
+    second.total = 0
 
 
 def game_over(game: Game) -> bool:
     """Either total reached 5000 (only looked at between hands)."""
-    return game.players[HUMAN].total >= GAME_POINTS or game.players[COMPUTER].total >= GAME_POINTS
+    return game.players[0].total >= GAME_POINTS or game.players[1].total >= GAME_POINTS
 
 
 # --------------------------------------------------------------------------
@@ -512,7 +512,7 @@ def push(game: Game, move: Move) -> Outcome:
     else:
         raise IllegalPhase(f"{move}: Extension? has not been asked")
     # The tail of every move: tidy the hand, the end test, the turn, the bonuses.
-    tidy_hand(pp, sort=sort and game.order and seat == HUMAN)
+    tidy_hand(pp, sort=sort and game.order and seat == 0)
     if game.deck_count <= 0:
         check_go(game)
     if outcome.passed:
@@ -536,7 +536,7 @@ def play_card(game: Game, seat: Seat, slot: Slot) -> bool:
     passed = _play(game, seat, pp, slot)
     if game.pending_extension is not None:
         return False  # the rest of the move waits for the answer
-    tidy_hand(pp, sort=game.order and seat == HUMAN)
+    tidy_hand(pp, sort=game.order and seat == 0)
     if game.deck_count <= 0:
         check_go(game)
     if passed:
@@ -553,7 +553,7 @@ def discard_card(game: Game, seat: Seat, slot: Slot) -> None:
     game.discard = card
     pp.hand[slot] = EMPTY
     game.memory[1 - seat].count(card, False)
-    tidy_hand(pp, sort=game.order and seat == HUMAN)
+    tidy_hand(pp, sort=game.order and seat == 0)
     if game.deck_count <= 0:
         check_go(game)
     game.to_move = 1 - seat
@@ -618,7 +618,7 @@ def _answer_extension(game: Game, extend: bool) -> None:
         card = pp.hand[slot]
         game.memory[1 - seat].count(card, False)
         pp.hand[slot] = EMPTY
-        tidy_hand(pp, sort=game.order and seat == HUMAN)
+        tidy_hand(pp, sort=game.order and seat == 0)
     # else: a version-1 save, whose card had already left the (tidied) hand.
     if game.deck_count <= 0:
         check_go(game)
@@ -657,7 +657,7 @@ def _play_safety(pp: Tableau, card: int) -> None:
 
 
 def tidy_hand(pp: Tableau, *, sort: bool) -> None:
-    """After every move: sort (human with Order on) or close up the holes.
+    """After every move: sort (seat 0 with Order on) or close up the holes.
 
     The compaction fills each hole in slots 1..6 from the lowest non-empty
     slot, wherever it is, which reorders late-hand cards in the original's
@@ -682,7 +682,7 @@ def tidy_hand(pp: Tableau, *, sort: bool) -> None:
 def check_go(game: Game) -> None:
     """With the deck empty, the hand ends when nobody holds a playable card."""
     trip = game.trip_length
-    for who in (HUMAN, COMPUTER):
+    for who in SEATS:
         pp = game.players[who]
         op = game.players[1 - who]
         for card in pp.hand:

@@ -37,9 +37,10 @@ from typing import Any, NoReturn
 
 from . import cards
 from .cards import BY_NAME, EMPTY, NAMES
+from .players import OPPONENTS
 from .rng import GlibcRandom
 from .scoring import COUP_BONUS, GAME_POINTS, SAFETY_POINTS, recompute_hand_total
-from .state import COMPUTER, COMPUTERS, EXTENDED_TRIP, HUMAN, TRIP, Game, Memory, SafetyStatus, Tableau, Window
+from .state import EXTENDED_TRIP, SEATS, TRIP, Game, Memory, SafetyStatus, Tableau
 
 FORMAT = "bsd-mille-save"
 VERSION = 2
@@ -154,12 +155,21 @@ class SaveError(Exception):
     """A save file that cannot be loaded; the message is one line."""
 
 
+#: The seats as the file format knows them: the original saved a game of
+#: its human (seat 0, ``PLAYER``) against its computer (seat 1, ``COMP``).
+_PERSON, _COMPUTER = SEATS
+
+
 @dataclass
 class LoadedGame:
-    """A game read from a file, with the front end's settings saved beside it."""
+    """A game read from a file, with the front end's settings saved beside it.
+
+    ``window`` is the score window's layout (0 small, 1 full: the front
+    end's :class:`~mille.ui.layout.ScoreView`).
+    """
 
     game: Game
-    window: Window = Window.SMALL
+    window: int = 0
     computer: str = "bsd"
     version: int = VERSION
 
@@ -192,7 +202,7 @@ def _player_dict(p: Tableau) -> dict[str, Any]:
     }
 
 
-def to_dict(game: Game, window: int = Window.SMALL, computer: str = "bsd") -> dict[str, Any]:
+def to_dict(game: Game, window: int = 0, computer: str = "bsd") -> dict[str, Any]:
     """The save file's contents for ``game`` (JSON-ready: names, ints, bools).
 
     The game is saved as it is, the ``Extension?`` question included: the
@@ -266,12 +276,12 @@ def _format(value: Any, indent: int = 0) -> str:
     return json.dumps(value)
 
 
-def dumps(game: Game, window: int = Window.SMALL, computer: str = "bsd") -> str:
+def dumps(game: Game, window: int = 0, computer: str = "bsd") -> str:
     """The text of a save file (what :func:`write_game` writes)."""
     return _format(to_dict(game, window, computer)) + "\n"
 
 
-def write_game(path: str, game: Game, window: int = Window.SMALL, computer: str = "bsd") -> None:
+def write_game(path: str, game: Game, window: int = 0, computer: str = "bsd") -> None:
     """Save ``game`` in ``path``, atomically.
 
     The text goes to a new temporary file in the target's directory, is
@@ -652,8 +662,8 @@ def from_dict(data: Any) -> LoadedGame:
         return _from_dict_v1(data)
     d = _fields(data, "", _TOP_FIELDS)
     computer = d["computer"]
-    if computer not in COMPUTERS:
-        _fail("computer", f"{_show(computer)} (must be one of {', '.join(json.dumps(c) for c in COMPUTERS)})")
+    if computer not in OPPONENTS:
+        _fail("computer", f"{_show(computer)} (must be one of {', '.join(json.dumps(c) for c in OPPONENTS)})")
     players = [_read_player(p, f"players[{i}]", 2) for i, p in enumerate(_list(d["players"], "players", 2))]
     memory = []
     for i, m in enumerate(_list(d["memory"], "memory", 2)):
@@ -675,14 +685,14 @@ def from_dict(data: Any) -> LoadedGame:
         players=players,
         trip_length=_one_of(d["trip_length"], "trip_length", (TRIP, EXTENDED_TRIP)),
         finished=_bool(d["finished"], "finished"),
-        to_move=_one_of(d["to_move"], "to_move", (HUMAN, COMPUTER)),
-        hand_starter=_one_of(d["hand_starter"], "hand_starter", (HUMAN, COMPUTER)),
+        to_move=_one_of(d["to_move"], "to_move", SEATS),
+        hand_starter=_one_of(d["hand_starter"], "hand_starter", SEATS),
         order=_bool(d["order"], "order"),
         pending_extension=pending,
         memory=memory,
         rng=_NEW_RNG.copy(),  # not saved: the caller seeds it
     )
-    window = Window(_one_of(d["window"], "window", (0, 1)))
+    window = _one_of(d["window"], "window", (0, 1))
     check_game(game, names=_NAMES_V2)
     return LoadedGame(game, window, computer, 2)
 
@@ -705,13 +715,13 @@ def _from_dict_v1(data: dict[str, Any]) -> LoadedGame:
         players=players,
         trip_length=_one_of(d["end"], "end", (TRIP, EXTENDED_TRIP)),
         finished=_bool(d["finished"], "finished"),
-        to_move=_one_of(d["play"], "play", (HUMAN, COMPUTER)),
-        hand_starter=_one_of(d["handstart"], "handstart", (HUMAN, COMPUTER)),
+        to_move=_one_of(d["play"], "play", SEATS),
+        hand_starter=_one_of(d["handstart"], "handstart", SEATS),
         order=_bool(d["order"], "order"),
         memory=[Memory(), Memory(_read_seen(d["numseen"], "numseen"), _int(d["numgos"], "numgos", 0, cards.DECK_SIZE))],
         rng=_NEW_RNG.copy(),
     )
-    window = Window(_one_of(d["window"], "window", (0, 1)))
+    window = _one_of(d["window"], "window", (0, 1))
     on_exit = _bool(d["on_exit"], "on_exit")
     pending = _bool(d["pending_extension"], "pending_extension")
     _check_v1_safeties(game)
@@ -720,10 +730,15 @@ def _from_dict_v1(data: dict[str, Any]) -> LoadedGame:
     if on_exit and not game.finished:
         _fail("on_exit", "true, but the hand is not finished")
     if pending:
-        if game.finished or game.to_move != HUMAN or game.trip_length != TRIP or game.players[HUMAN].mileage != TRIP:
+        if (
+            game.finished
+            or game.to_move != _PERSON
+            or game.trip_length != TRIP
+            or game.players[_PERSON].mileage != TRIP
+        ):
             _fail("pending_extension", "true, but you are not at the Extension? question (at 700 of 700, to move)")
         game.pending_extension = -1
-    game.memory[HUMAN] = Memory(_seen_by(game, HUMAN) + [0] * (cards.NUM_TABLE - cards.NUM_CODES), 0)
+    game.memory[_PERSON] = Memory(_seen_by(game, _PERSON) + [0] * (cards.NUM_TABLE - cards.NUM_CODES), 0)
     check_game(game, names=_NAMES_V1)
     return LoadedGame(game, window, "bsd", 1)
 
@@ -736,11 +751,11 @@ def _check_v1_safeties(game: Game) -> None:
             card = cards.SAFETY_BASE + i
             where = _sub(f"{path}.safety", NAMES[card])
             if status == SafetyStatus.IN_HAND:
-                if who == HUMAN:
+                if who == _PERSON:
                     _fail(where, "1 (in hand) is only ever recorded for the computer")
                 if card not in held:
                     _fail(where, "1 (in hand), but the card is not in the computer's hand")
-            elif who == COMPUTER and card in held:
+            elif who == _COMPUTER and card in held:
                 _fail(where, f"{int(status)}, but the card is in the computer's hand (must be 1)")
 
 
@@ -815,7 +830,7 @@ def check_game(game: Game, names: dict[str, Any] = _NAMES_V2) -> None:
                 f"{placed} {json.dumps(NAMES[code])} in the hands and on the table, but only {dealt[code]} dealt "
                 f"(deck[deck_count:] with deck_count {game.deck_count})",
             )
-    for seat in (HUMAN, COMPUTER):
+    for seat in SEATS:
         field = names["seen"][seat]
         if field is None:
             continue

@@ -47,13 +47,15 @@ from .players import Player, PlayerSpecError, make_player
 from .players.bsd import BsdPlayer, play_out
 from .rng import GlibcRandom
 from .rules import Move, MoveType, Outcome
-from .state import COMPUTER, EXTENDED_TRIP, HUMAN, Game
+from .state import EXTENDED_TRIP, SEATS, Game
 
 #: No real hand comes near this (the longest in 5000 simulated hands had 190
 #: moves): every move but a draw or a safety passes the turn or removes a card.
 MAX_MOVES_PER_HAND = 1000
 
-SEATS = ("human", "computer")
+#: How the summary names the seats: as in the interactive program, whose
+#: computer sits at seat 1 (the ``--human`` and ``--computer`` options).
+SEAT_LABELS = ("human", "computer")
 
 _DRAW = MoveType.DRAW
 _PLAY = MoveType.PLAY
@@ -122,10 +124,10 @@ class Summary:
             "seed": self.seed,
             "hands": self.hands,
             "games": self.games,
-            "points": {SEATS[0]: self.points[0], SEATS[1]: self.points[1]},
-            "games_won": {SEATS[0]: self.games_won[0], SEATS[1]: self.games_won[1]},
-            "hands_won": {SEATS[0]: self.hands_won[0], SEATS[1]: self.hands_won[1]},
-            "trips": {SEATS[0]: self.trips[0], SEATS[1]: self.trips[1]},
+            "points": {SEAT_LABELS[0]: self.points[0], SEAT_LABELS[1]: self.points[1]},
+            "games_won": {SEAT_LABELS[0]: self.games_won[0], SEAT_LABELS[1]: self.games_won[1]},
+            "hands_won": {SEAT_LABELS[0]: self.hands_won[0], SEAT_LABELS[1]: self.hands_won[1]},
+            "trips": {SEAT_LABELS[0]: self.trips[0], SEAT_LABELS[1]: self.trips[1]},
             "extensions": self.extensions,
             "moves": self.moves,
             "seconds": round(self.seconds, 3),
@@ -204,7 +206,7 @@ class Simulator:
         return result
 
     def _where(self, seat: int) -> str:
-        return f"seed {self.seed}, hand {self.summary.hands + 1}: {SEATS[seat]}"
+        return f"seed {self.seed}, hand {self.summary.hands + 1}: {SEAT_LABELS[seat]}"
 
     def play_hand(self) -> HandResult:
         """Deal and play one whole hand; settle the game if it is over."""
@@ -242,7 +244,7 @@ class Simulator:
         summary.points[1] += totals[1]
         if totals[0] != totals[1]:
             summary.hands_won[0 if totals[0] > totals[1] else 1] += 1
-        for who in (HUMAN, COMPUTER):
+        for who in SEATS:
             if game.players[who].mileage == game.trip_length:
                 summary.trips[who] += 1
         if self._extended:
@@ -251,7 +253,7 @@ class Simulator:
         winner: int | None = None
         if over:
             if human.total != comp.total:
-                winner = HUMAN if human.total > comp.total else COMPUTER
+                winner = 0 if human.total > comp.total else 1
             rules.settle_game(game)
             summary.games += 1
             summary.games_won[0] = human.games

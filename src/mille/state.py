@@ -23,15 +23,16 @@ from . import cards
 from .record import Record
 from .rng import GlibcRandom
 
-#: A seat at the table: :data:`HUMAN` (0) or :data:`COMPUTER` (1), as the
-#: original numbers its two players.
+#: A seat at the table, 0 or 1.  The engine presumes nothing about who sits
+#: where: seat 0 moves first in the first hand of a run (the original's
+#: ``PLAYER``), seat 1 second (its ``COMP``).  The interactive game seats
+#: the person at 0 and the computer at 1 (:mod:`mille.ui.layout`); a match
+#: seats either player anywhere.
 Seat = int
 #: A hand slot: 0 is the ``P`` slot (the card just picked), 1-6 the others.
 Slot = int
 
-HUMAN: Seat = 0
-COMPUTER: Seat = 1
-SEATS: tuple[Seat, Seat] = (HUMAN, COMPUTER)
+SEATS: tuple[Seat, Seat] = (0, 1)
 
 #: The trip length each hand starts with, and the extended one (§3.7).
 TRIP = 700
@@ -53,23 +54,6 @@ class SafetyStatus(IntEnum):
     UNKNOWN = 0
     IN_HAND = 1
     PLAYED = 2
-
-
-class Window(IntEnum):
-    """The score window layout the human asked for (the ``W`` key).
-
-    A front-end setting, not part of the game: the front end keeps it and
-    saves it beside the game.
-    """
-
-    SMALL = 0
-    FULL = 1
-
-
-#: The computer players a person can choose to face (``mille --computer``),
-#: ``bsd`` first (the default, the original's); saves record the choice.
-#: Names only, never ``module:attribute``: loading a file must not import code.
-COMPUTERS = ("bsd", "expert")
 
 
 class Memory(Record):
@@ -228,8 +212,8 @@ class Game(Record):
         players: list[Tableau] | None = None,
         trip_length: int = TRIP,
         finished: bool = True,
-        to_move: Seat = HUMAN,
-        hand_starter: Seat = COMPUTER,
+        to_move: Seat = 0,
+        hand_starter: Seat = 1,
         order: bool = False,
         pending_extension: int | None = None,
         memory: list[Memory] | None = None,
@@ -244,15 +228,17 @@ class Game(Record):
         #: The hand is over, or none has been dealt yet.
         self.finished = finished
         self.to_move = to_move
-        #: Who started the current hand; flips before each new hand, so the
-        #: human starts the first hand of a run.
+        #: Who started the current hand; flips before each new hand, so seat
+        #: 0 starts the first hand of a run.
         self.hand_starter = hand_starter
-        #: The human keeps the hand sorted (the ``O`` command).
+        #: Seat 0 keeps its hand sorted (the original's ``O`` command, which
+        #: only its human player had).
         self.order = order
         self.pending_extension = pending_extension
         #: Each seat's card counting, indexed by seat.
         self.memory: list[Memory] = [Memory(), Memory()] if memory is None else memory
-        #: The game's generator: the shuffle, and the computer seat's dice.
+        #: The game's generator: the shuffle, and in the interactive game the
+        #: dice of the original's computer player at seat 1 (§2.2).
         self.rng = GlibcRandom() if rng is None else rng
 
     def copy(self, share_rng: bool = False) -> Game:
@@ -272,14 +258,6 @@ class Game(Record):
             [Memory(m0.num_seen[:], m0.num_gos), Memory(m1.num_seen[:], m1.num_gos)],
             self.rng if share_rng else self.rng.copy(),
         )
-
-    @property
-    def human(self) -> Tableau:
-        return self.players[HUMAN]
-
-    @property
-    def computer(self) -> Tableau:
-        return self.players[COMPUTER]
 
     def hidden_cards(self, viewer: Seat) -> list[int]:
         """Cards ``viewer`` cannot see: the other hand and the undrawn deck."""

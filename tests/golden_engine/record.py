@@ -47,7 +47,6 @@ def sim_keys(seed: int, hands: int) -> list[str]:
     sys.path.insert(0, os.path.join(REPO, "src"))
     from mille.rules import MoveType
     from mille.sim import Simulator, Step
-    from mille.state import HUMAN
 
     keys: list[str] = []
     asked: list[bool] = []
@@ -55,12 +54,12 @@ def sim_keys(seed: int, hands: int) -> list[str]:
     class Recorder(Simulator):
         def _decide_extension(self, game, slot):  # type: ignore[no-untyped-def]
             answer = super()._decide_extension(game, slot)
-            if game.play == HUMAN:
+            if game.play == 0:
                 asked.append(answer)
             return answer
 
     def observe(game, step: Step) -> None:  # type: ignore[no-untyped-def]
-        if step.player != HUMAN:
+        if step.player != 0:
             return
         move = step.decision.move
         if move.kind is MoveType.DRAW:

@@ -81,6 +81,11 @@ BUILTIN: dict[str, Callable[[], Player]] = {
     "first": FirstPlayer,
     "random": RandomPlayer,
 }
+#: The built-in players a person can choose to face (``mille --computer``),
+#: the original's first (the default); a save records one of these names.
+#: Names only, never ``module:attribute``: loading a file must not import code.
+OPPONENTS: tuple[str, ...] = ("bsd", "expert")
+assert set(OPPONENTS) <= set(BUILTIN)
 
 
 class PlayerSpecError(ValueError):
@@ -119,4 +124,4 @@ def make_player(spec: str) -> Player:
     return player
 
 
-__all__ = ["BUILTIN", "FirstPlayer", "Player", "PlayerSpecError", "RandomPlayer", "make_player"]
+__all__ = ["BUILTIN", "OPPONENTS", "FirstPlayer", "Player", "PlayerSpecError", "RandomPlayer", "make_player"]

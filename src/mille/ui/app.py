@@ -27,23 +27,17 @@ from collections.abc import Callable
 
 from .. import cards, rules
 from ..rules import DRAW, EXTEND, NO_EXTENSION, ORDER, PASS, Move, MoveType, Phase
-from ..state import COMPUTER, HUMAN, Game, Window
+from ..state import Game
 from . import keys
-from .board import Board, _Shown, fit_message
-from .keys import CTRL_L, unctrl
-from .keys import isprint as _isprint
-from .keys import upper as _upper
+from .board import Board
+from .keys import Answer, Command, unctrl
 from .layout import (
     BOARD_COLS,
-    CARD_START,
-    COMP_START,
-    ERR_WIDTH,
-    ERR_X,
-    ERR_Y,
-    EXT_X,
-    EXT_Y,
+    COMPUTER,
     MOVE_X,
     MOVE_Y,
+    YOU,
+    ScoreView,
 )
 from .surface import END_OF_INPUT, HANGUP, INTERRUPT, RESIZED
 
@@ -54,23 +48,12 @@ if TYPE_CHECKING:
     from ..rng import GlibcRandom
     from .surface import Terminal
 
-# This module's names, with those that moved to keys, board and layout kept importable from here.
 __all__ = [
     "ANOTHER_GAME_PROMPT",
     "ANOTHER_HAND_PROMPT",
-    "CARD_START",
-    "COMP_START",
-    "CTRL_L",
-    "ERR_WIDTH",
-    "ERR_X",
-    "ERR_Y",
     "EXTENSION_PROMPT",
-    "EXT_X",
-    "EXT_Y",
     "FILE_PROMPT",
     "MOVE_PROMPT",
-    "MOVE_X",
-    "MOVE_Y",
     "NAME_WIDTH",
     "OVERWRITE_PROMPT",
     "PROMPTS",
@@ -81,10 +64,6 @@ __all__ = [
     "HangupSaver",
     "MilleApp",
     "SaveWriter",
-    "_Shown",
-    "_isprint",
-    "_upper",
-    "unctrl",
 ]
 
 #: The prompts (§9.1, §9.3, §9.4), all at (MOVE_Y, MOVE_X), by number.
@@ -147,7 +126,7 @@ class MilleApp:
         hangup_saver: HangupSaver | None = None,
         from_file: str | None = None,
         restore_banner: str | None = None,
-        window: int = Window.SMALL,
+        window: int = ScoreView.SMALL,
         computer: Player | None = None,
         computer_name: str = "bsd",
         computer_dice: GlibcRandom | None = None,
@@ -241,7 +220,7 @@ class MilleApp:
         if phase is Phase.EXTENSION:  # restored at the question
             self.answer_extension()
             return
-        move = self.getmove() if game.to_move == HUMAN else self.calcmove()
+        move = self.getmove() if game.to_move == YOU else self.calcmove()
         outcome = rules.push(game, move)
         if game.pending_extension is not None:
             # The card reached the trip's end: the question comes before anything is drawn.
@@ -278,7 +257,7 @@ class MilleApp:
     def answer_extension(self) -> None:
         """``Extension?``: the human is asked, the computer's player decides silently."""
         game = self.game
-        if game.to_move == HUMAN:
+        if game.to_move == YOU:
             extend = self.getyn(EXTENSION_PROMPT)
         else:
             extend = self._computer_decision().move.kind is MoveType.EXTEND
@@ -373,34 +352,34 @@ class MilleApp:
                 board.addstr(chr(c))
                 board.refresh()
             command = keys.decode_command(c)
-            if command == keys.DRAW:
+            if command is Command.PICK:
                 move = DRAW
                 break
-            if command == keys.PLAY or command == keys.DISCARD:
+            if command is Command.USE or command is Command.DISCARD:
                 slot = self.getcard()
                 if slot < 0:
                     continue
-                move = Move(MoveType.PLAY if command == keys.PLAY else MoveType.DISCARD, slot)
+                move = Move(MoveType.PLAY if command is Command.USE else MoveType.DISCARD, slot)
                 break
-            if command == keys.ORDER:
-                if self.window == Window.SMALL:
+            if command is Command.ORDER:
+                if self.window == ScoreView.SMALL:
                     self.display.show_order_help(not game.order)
                 move = ORDER
                 break
-            if command == keys.QUIT:
+            if command is Command.QUIT:
                 self.rub()
-            elif command == keys.WINDOW:
-                self.window = Window.FULL if self.window == Window.SMALL else Window.SMALL
+            elif command is Command.WINDOW:
+                self.window = ScoreView.FULL if self.window == ScoreView.SMALL else ScoreView.SMALL
                 self.display.newscore()
                 self.display.prscore()
                 self.term.score.refresh()
-            elif command == keys.REDRAW:
+            elif command is Command.REPRINT:
                 self.term.redraw()
-            elif command == keys.SAVE:
+            elif command is Command.SAVE:
                 self.save()
-            elif command == keys.EXTRAPOLATE:
+            elif command is Command.EXTRAPOLATE:
                 self.error("E: command not implemented")
-            elif command == keys.IGNORE:
+            elif command is Command.IGNORE:
                 pass
             else:
                 self.error(f"unknown command: {unctrl(c)}")
@@ -452,17 +431,17 @@ class MilleApp:
             board.refresh()
             c = self.readch()
             reply = keys.answer(c)
-            if reply == keys.NO or reply == keys.YES:
+            if reply is Answer.NO or reply is Answer.YES:
                 board.addstr(keys.ANSWER_ECHO[reply])
                 board.refresh()
                 board.leaveok(True)
-                return reply == keys.YES
-            if reply == keys.SAVE:
+                return reply is Answer.YES
+            if reply is Answer.SAVE:
                 board.addstr(keys.ANSWER_ECHO[reply])
                 board.refresh()
                 self.saved = self.save()
                 continue
-            if reply == keys.REDRAW:
+            if reply is Answer.REPRINT:
                 self.term.redraw()
             else:
                 board.addstr(unctrl(c))
@@ -494,8 +473,6 @@ class MilleApp:
         self.display.show_message(message)
         self.term.bell()
         self.term.board.refresh()
-
-    _fit_message = staticmethod(fit_message)
 
     def read_file_name(self) -> str:
         """The ``file:`` prompt with erase and kill; RETURN ends it (§9.4)."""

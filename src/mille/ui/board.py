@@ -20,7 +20,7 @@ import os
 
 from .. import cards, scoring
 from ..cards import EMPTY, NAMES
-from ..state import COMPUTER, EXTENDED_TRIP, HUMAN, Game, SafetyStatus, Window
+from ..state import EXTENDED_TRIP, Game, SafetyStatus
 from .layout import (
     ACTION_CARD_WIDTH,
     ACTION_CARD_Y,
@@ -39,6 +39,7 @@ from .layout import (
     CARD_START,
     CARD_WIDTH,
     CELL_OFFSET,
+    COMPUTER,
     COUP_MARK,
     COUP_Y,
     DECK_WIDTH,
@@ -75,6 +76,8 @@ from .layout import (
     SPEED_Y,
     TOP_ROWS,
     VALUE_WIDTH,
+    YOU,
+    ScoreView,
     card_x,
     miles_x,
     order_help,
@@ -151,7 +154,7 @@ class Board:
     saved with the game); the app sets it, the board only follows it.
     """
 
-    def __init__(self, term: Terminal, game: Game, window: int = Window.SMALL) -> None:
+    def __init__(self, term: Terminal, game: Game, window: int = ScoreView.SMALL) -> None:
         self.term = term
         self.game = game
         self.window = window
@@ -209,8 +212,8 @@ class Board:
         game = self.game
         score = self.term.score
         if self.was_full < 0:
-            self.was_full = int(self.window != Window.FULL)
-        full = self.window == Window.FULL or game.finished
+            self.was_full = int(self.window != ScoreView.FULL)
+        full = self.window == ScoreView.FULL or game.finished
         new = False
         if score.inch(HEADER_Y, HEADER_X) != HEADER[0]:
             score.erase()
@@ -263,7 +266,7 @@ class Board:
         """Draw what changed since the last call, then refresh the three windows (§8.2, §8.4)."""
         game = self.game
         board, miles = self.term.board, self.term.miles
-        for k in (HUMAN, COMPUTER):
+        for k in (YOU, COMPUTER):
             pp = game.players[k]
             sh = self.shown[k]
             col = card_x(k)
@@ -288,8 +291,8 @@ class Board:
                         miles.addstr(NAMES[i])
                 sh.nummiles[i] = played
         self.prscore()
-        human = game.players[HUMAN]
-        sh = self.shown[HUMAN]
+        human = game.players[YOU]
+        sh = self.shown[YOU]
         for i in range(cards.HAND_SIZE):
             sh.hand[i] = self._show_card(HAND_Y + i, CARD_START, human.hand[i], sh.hand[i])
         board.move(DECK_Y, DECK_X)
@@ -308,9 +311,9 @@ class Board:
         """Write the score values that changed into the score window (not refreshed) (§8.3)."""
         game = self.game
         score = self.term.score
-        full = self.window == Window.FULL or game.finished
+        full = self.window == ScoreView.FULL or game.finished
         totals_y = FULL_TOTALS_Y if full else SMALL_TOTALS_Y
-        for k in (HUMAN, COMPUTER):
+        for k in (YOU, COMPUTER):
             pp = game.players[k]
             sh = self.shown[k]
             x = value_x(k)

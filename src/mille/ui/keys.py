@@ -11,6 +11,8 @@ known at run time, and the readers compare them themselves.
 
 from __future__ import annotations
 
+from enum import Enum
+
 from ..cards import HAND_SIZE
 
 NUL = 0x00
@@ -19,41 +21,52 @@ CTRL_L = 0x0C
 CR = 0x0D
 SPACE = 0x20
 
-#: Commands at the move prompt (§9.1).
-DRAW = "draw"
-PLAY = "play"
-DISCARD = "discard"
-ORDER = "order"
-QUIT = "quit"
-WINDOW = "window"
-REDRAW = "redraw"
-SAVE = "save"
-#: ``E``: the original's extrapolation, not compiled into it.
-EXTRAPOLATE = "extrapolate"
-#: RETURN, LF, space and NUL do nothing at the move prompt.
-IGNORE = "ignore"
-UNKNOWN = "unknown"
-#: Answers at a yes/no prompt (§9.3), besides :data:`SAVE` and :data:`REDRAW`.
-YES = "yes"
-NO = "no"
+
+class Command(Enum):
+    """What a key means at the move prompt (§9.1)."""
+
+    PICK = "pick"
+    USE = "use"
+    DISCARD = "discard"
+    ORDER = "order"
+    QUIT = "quit"
+    WINDOW = "window"
+    REPRINT = "reprint"
+    SAVE = "save"
+    #: ``E``: the original's extrapolation, not compiled into it.
+    EXTRAPOLATE = "extrapolate"
+    #: RETURN, LF, space and NUL do nothing at the move prompt.
+    IGNORE = "ignore"
+    UNKNOWN = "unknown"
+
+
+class Answer(Enum):
+    """What a key means at a yes/no prompt (§9.3)."""
+
+    YES = "yes"
+    NO = "no"
+    SAVE = "save"
+    REPRINT = "reprint"
+    UNKNOWN = "unknown"
+
 
 #: The move-prompt keys, upper-cased.  ^L is the only control key with a
 #: meaning; the others, and every byte not listed, are unknown commands.
 COMMANDS = {
-    ord("P"): DRAW,
-    ord("U"): PLAY,
-    ord("D"): DISCARD,
-    ord("O"): ORDER,
-    ord("Q"): QUIT,
-    ord("W"): WINDOW,
-    ord("R"): REDRAW,
-    CTRL_L: REDRAW,
-    ord("S"): SAVE,
-    ord("E"): EXTRAPOLATE,
-    CR: IGNORE,
-    LF: IGNORE,
-    SPACE: IGNORE,
-    NUL: IGNORE,
+    ord("P"): Command.PICK,
+    ord("U"): Command.USE,
+    ord("D"): Command.DISCARD,
+    ord("O"): Command.ORDER,
+    ord("Q"): Command.QUIT,
+    ord("W"): Command.WINDOW,
+    ord("R"): Command.REPRINT,
+    CTRL_L: Command.REPRINT,
+    ord("S"): Command.SAVE,
+    ord("E"): Command.EXTRAPOLATE,
+    CR: Command.IGNORE,
+    LF: Command.IGNORE,
+    SPACE: Command.IGNORE,
+    NUL: Command.IGNORE,
 }
 
 #: Card keys after ``U`` or ``D`` (§9.2), upper-cased: the digit of a slot,
@@ -68,16 +81,16 @@ END_OF_NAME = (LF, CR)
 
 #: Yes/no prompt keys, in either case (§9.3); ^L repaints and asks again.
 ANSWERS = {
-    ord("n"): NO,
-    ord("N"): NO,
-    ord("y"): YES,
-    ord("Y"): YES,
-    ord("s"): SAVE,
-    ord("S"): SAVE,
-    CTRL_L: REDRAW,
+    ord("n"): Answer.NO,
+    ord("N"): Answer.NO,
+    ord("y"): Answer.YES,
+    ord("Y"): Answer.YES,
+    ord("s"): Answer.SAVE,
+    ord("S"): Answer.SAVE,
+    CTRL_L: Answer.REPRINT,
 }
 #: What a yes/no prompt echoes for an accepted answer.
-ANSWER_ECHO = {NO: "N", YES: "Y", SAVE: "S"}
+ANSWER_ECHO = {Answer.NO: "N", Answer.YES: "Y", Answer.SAVE: "S"}
 
 
 def upper(byte: int) -> int:
@@ -108,9 +121,9 @@ def unctrl(byte: int) -> str:
     return chr(byte)
 
 
-def decode_command(byte: int) -> str:
+def decode_command(byte: int) -> Command:
     """The move-prompt command for a key, either case (§9.1)."""
-    return COMMANDS.get(upper(byte), UNKNOWN)
+    return COMMANDS.get(upper(byte), Command.UNKNOWN)
 
 
 def echoes_command(byte: int) -> bool:
@@ -123,9 +136,9 @@ def card_slot(byte: int) -> int | None:
     return CARD_KEYS.get(upper(byte))
 
 
-def answer(byte: int) -> str:
-    """A yes/no prompt's reading of a key: YES, NO, SAVE, REDRAW or UNKNOWN (§9.3)."""
-    return ANSWERS.get(byte, UNKNOWN)
+def answer(byte: int) -> Answer:
+    """A yes/no prompt's reading of a key (§9.3)."""
+    return ANSWERS.get(byte, Answer.UNKNOWN)
 
 
 def name_echo_backs(byte: int) -> int:

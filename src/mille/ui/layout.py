@@ -18,6 +18,8 @@ formatted as the screen shows them.
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 from ..cards import NUM_SAFETIES
 from ..scoring import (
     ALL_SAFETIES_BONUS,
@@ -36,6 +38,23 @@ if TYPE_CHECKING:
     Label = tuple[int, int, int, str]
     #: A label whose text may be chosen when it is drawn (``None``).
     VariableLabel = tuple[int, int, int, str | None]
+
+# ----------------------------------------------------------------------
+# Who sits where: the engine's seats as this screen shows them.
+
+#: The person at the terminal plays seat 0: their hand, and the ``You``
+#: column of the score window.
+YOU = 0
+#: The computer plays seat 1: its piles at the right, the ``Comp`` column.
+COMPUTER = 1
+
+
+class ScoreView(IntEnum):
+    """The score window's layout, toggled by ``W`` (§8.3); saved beside the game."""
+
+    SMALL = 0
+    FULL = 1
+
 
 # ----------------------------------------------------------------------
 # The windows (§7): (rows, columns, top, left) on the 80x24 screen.
