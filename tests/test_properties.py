@@ -29,6 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine_helpers import EMPTY, C, Game, SafetyStatus, rules
+from mille import position
 from mille.observation import Observation
 from mille.players.bsd import BsdPlayer
 from mille.rng import GlibcRandom
@@ -221,6 +222,8 @@ def check_position(game: Game) -> None:
     for pp in game.players:
         for i in range(C.NUM_SAFETIES):
             assert pp.safety[i] in (SafetyStatus.UNKNOWN, SafetyStatus.PLAYED)
+    # The engine's own check agrees: every position play reaches is valid.
+    position.check(game)
 
 
 HANDS_PER_EXAMPLE = 6
