@@ -57,14 +57,13 @@ from ..rules import (
     Move,
     MoveType,
     Phase,
+    answer_extension,
     can_play,
-    check_go,
     discard_card,
+    draw_card,
+    pass_turn,
     play_card,
-    push,
-    tidy_hand,
 )
-from ..scoring import apply_end_of_hand_bonuses
 from ..state import EXTENDED_TRIP, TRIP, Game, Memory, SafetyStatus, Tableau
 
 _ROW = RIGHT_OF_WAY - SAFETY_BASE
@@ -339,11 +338,10 @@ def play_out(game: Game, needs: tuple[list[int], list[int]], dice: tuple[GlibcRa
 
     The game is exactly the one that pushing every decision of two
     :class:`BsdPlayer` seats through :func:`mille.rules.push` gives (a test
-    checks it); the draw is applied here and plays and discards through
-    :func:`mille.rules.play_card` and :func:`mille.rules.discard_card`,
-    without the legality checks, since the procedure only makes legal
-    ones.  This is the
-    hot loop of the simulator and of every searching player's rollouts: it
+    checks it): each move is made by the engine's own part of a move
+    (:func:`mille.rules.draw_card`, ``play_card``, ``discard_card``,
+    ``answer_extension``, ``pass_turn``), without the legality checks,
+    since the procedure only makes legal ones.  This is the hot loop of the simulator and of every searching player's rollouts: it
     hands the procedure the tableaus themselves, not observations, which is
     sound because the procedure reads of the other tableau only what lies on
     the table (the observation's contract; ``tests/test_sim.py`` plays the
@@ -351,7 +349,6 @@ def play_out(game: Game, needs: tuple[list[int], list[int]], dice: tuple[GlibcRa
     """
     players = game.players
     memory = game.memory
-    deck = game.deck
     moves = 0
     answers = 0
     while not game.finished:
@@ -360,57 +357,36 @@ def play_out(game: Game, needs: tuple[list[int], list[int]], dice: tuple[GlibcRa
         hand = pp.hand
         if game.pending_extension is not None:
             answers += 1
-            extend = would_extend(pp, players[1 - seat], memory[seat], game.trip_length, game.deck_count)
-            push(game, EXTEND if extend else NO_EXTENSION)
+            answer_extension(game, would_extend(pp, players[1 - seat], memory[seat], game.trip_length, game.deck_count))
             continue
         moves += 1
         deck_count = game.deck_count
-        if hand[0] == EMPTY and deck_count > 0:
-            # The procedure before drawing: a safety against the hazard
-            # showing is played at once, else it draws.
-            battle = pp.battle
-            limited = pp.speed == SPEED_LIMIT
-            for i in range(cards.HAND_SIZE):
-                card = hand[i]
-                if card >= SAFETY_BASE and (battle == OPPOSITE[card] or (limited and card == RIGHT_OF_WAY)):
-                    play_card(game, seat, i)
-                    break
-            else:
-                count = memory[seat].count
-                deck_count -= 1
-                card = deck[deck_count]
-                hand[0] = card
-                count(card, True)
-                if hand[1] == EMPTY and deck_count > 0:
-                    deck_count -= 1
-                    card = deck[deck_count]
-                    hand[1] = card
-                    count(card, True)
-                game.deck_count = deck_count
-                pp.fresh_hazard = False
-                pp.fresh_limit = False
-                if EMPTY in hand:  # a short hand (the deck ran out): close it up
-                    tidy_hand(pp, sort=False)
-                if deck_count <= 0:
-                    check_go(game)
-                    if game.finished:
-                        apply_end_of_hand_bonuses(game)
-            continue
-        if hand.count(EMPTY) == cards.HAND_SIZE:
-            game.to_move = 1 - seat  # an empty hand passes
-            continue
+        if hand[0] == EMPTY:
+            if hand.count(EMPTY) == cards.HAND_SIZE:
+                pass_turn(game, seat)
+                continue
+            if deck_count > 0:
+                # The procedure before drawing: a safety against the hazard
+                # showing is played at once, else it draws.
+                battle = pp.battle
+                limited = pp.speed == SPEED_LIMIT
+                for i in range(cards.HAND_SIZE):
+                    card = hand[i]
+                    if card >= SAFETY_BASE and (battle == OPPOSITE[card] or (limited and card == RIGHT_OF_WAY)):
+                        play_card(game, seat, i)
+                        break
+                else:
+                    draw_card(game, seat)
+                continue
         move = decide(pp, players[1 - seat], memory[seat], game.trip_length, deck_count, needs[seat], dice[seat]).move
         if move.kind is _DISCARD:
             discard_card(game, seat, move.slot)
-        elif move.kind is _PLAY:
+        else:  # after drawing the procedure only plays or discards
             play_card(game, seat, move.slot)
-        else:  # pragma: no cover - after drawing the procedure only plays or discards
-            push(game, move)
     return moves, answers
 
 
 _DISCARD = MoveType.DISCARD
-_PLAY = MoveType.PLAY
 
 
 def _extreme(values: list[int], hand: list[int], *, lowest: bool) -> int:
