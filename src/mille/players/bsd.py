@@ -341,8 +341,9 @@ def play_out(game: Game, needs: tuple[list[int], list[int]], dice: tuple[GlibcRa
     checks it): each move is made by the engine's own part of a move
     (:func:`mille.rules.draw_card`, ``play_card``, ``discard_card``,
     ``answer_extension``, ``pass_turn``), without the legality checks,
-    since the procedure only makes legal ones.  This is the hot loop of the simulator and of every searching player's rollouts: it
-    hands the procedure the tableaus themselves, not observations, which is
+    since the procedure only makes legal ones.  This is the hot loop of
+    the simulator and of every searching player's rollouts: it hands the
+    procedure the tableaus themselves, not observations, which is
     sound because the procedure reads of the other tableau only what lies on
     the table (the observation's contract; ``tests/test_sim.py`` plays the
     same games both ways).
