@@ -81,19 +81,23 @@ INITIAL_NUM_NEED: tuple[int, ...] = (0, 0, 0, 0, 0, 2, 2, 2, 4, 3, 2, 2, 2, 10, 
 
 
 class Decision(FrozenRecord):
-    """What the computer does, and what the board announces.
+    """What the procedure does, and whether it weighed the hand to choose it.
 
-    ``announce`` is ``"PLAY"`` or ``"DISCARD"`` for moves chosen by the
-    valuation; draws and safeties played on the spot are silent.
+    ``considered`` is true for a move chosen by the valuation (step 8 of
+    §6.3) and false for the moves made on the spot: a draw, a safety played
+    at once (steps 1 and 4), an answer to ``Extension?``.  The original's
+    board announces the considered ones (``PLAY`` or ``DISCARD`` with the
+    card, §8.6); what the screen shows is the front end's business
+    (:mod:`mille.ui.app`), this is only the fact it needs.
     """
 
-    __slots__ = ("move", "announce")
+    __slots__ = ("move", "considered")
     move: Move
-    announce: str | None
+    considered: bool
 
-    def __init__(self, move: Move, announce: str | None = None) -> None:
+    def __init__(self, move: Move, considered: bool = False) -> None:
         object.__setattr__(self, "move", move)
-        object.__setattr__(self, "announce", announce)
+        object.__setattr__(self, "considered", considered)
 
 
 #: The numbers the valuation reads besides the two tableaus: (seen, num_gos,
@@ -104,8 +108,8 @@ _Table = tuple[list[int], int, list[int], int, int]
 # Decisions are values: every one the procedure can make, made once.
 _DRAW_DECISION = Decision(DRAW)
 _SILENT_PLAY = tuple(Decision(m) for m in PLAYS)
-_ANNOUNCED_PLAY = tuple(Decision(m, "PLAY") for m in PLAYS)
-_ANNOUNCED_DISCARD = tuple(Decision(m, "DISCARD") for m in DISCARDS)
+_CONSIDERED_PLAY = tuple(Decision(m, considered=True) for m in PLAYS)
+_CONSIDERED_DISCARD = tuple(Decision(m, considered=True) for m in DISCARDS)
 _EXTEND_DECISION = Decision(EXTEND)
 _NO_EXTENSION_DECISION = Decision(NO_EXTENSION)
 _PASS_DECISION = Decision(PASS)
@@ -287,13 +291,13 @@ def decide(
     if cango:
         if nummax < 0:  # cannot happen with a non-empty hand; be safe
             nummax = _extreme(values, hand, lowest=False)
-        return _ANNOUNCED_PLAY[nummax]
+        return _CONSIDERED_PLAY[nummax]
     if nummin < 0:
         # The original crashes here (every card valued above 101).
         nummin = _extreme(values, hand, lowest=True)
     if hand[nummin] >= SAFETY_BASE:  # never discard a safety
-        return _ANNOUNCED_PLAY[nummin]
-    return _ANNOUNCED_DISCARD[nummin]
+        return _CONSIDERED_PLAY[nummin]
+    return _CONSIDERED_DISCARD[nummin]
 
 
 class BsdPlayer:
@@ -311,7 +315,7 @@ class BsdPlayer:
         self.num_need: list[int] = list(INITIAL_NUM_NEED)
 
     def decide(self, obs: Observation, rng: GlibcRandom) -> Decision:
-        """The move with the board's announcement (``PLAY``/``DISCARD``)."""
+        """The move, and whether it was considered (see :class:`Decision`)."""
         phase = obs.phase
         me = obs.players[obs.seat]
         op = obs.players[1 - obs.seat]
