@@ -386,14 +386,15 @@ def legal_moves(game: Game) -> list[Move]:
     are plays of empty slots.  ``EXTENSION``: EXTEND, NO_EXTENSION.
     ``EMPTY_HAND``: PASS.  ``HAND_OVER``: none.
     """
-    if game.pending_extension is not None:
+    now = phase(game)
+    if now is Phase.EXTENSION:
         return [EXTEND, NO_EXTENSION]
-    if game.finished:
+    if now is Phase.HAND_OVER:
         return []
+    if now is Phase.EMPTY_HAND:
+        return [PASS]
     seat = game.to_move
     hand = game.players[seat].hand
-    if hand.count(EMPTY) == cards.HAND_SIZE:
-        return [PASS]
     moves: list[Move] = []
     if draw_refusal(game, seat) is None:
         moves.append(DRAW)
@@ -451,21 +452,20 @@ def push(game: Game, move: Move) -> Outcome:
     """
     kind = move.kind
     seat = game.to_move
-    if game.pending_extension is not None:
+    now = phase(game)
+    if now is Phase.EXTENSION:
         if kind is not MoveType.EXTEND and kind is not MoveType.NO_EXTENSION:
             raise IllegalPhase(f"{move}: the game waits for the answer to Extension?")
         answer_extension(game, kind is MoveType.EXTEND)
         return MADE_PASSED
-    if game.finished:
+    if now is Phase.HAND_OVER:
         raise IllegalPhase(f"{move}: the hand is over")
-    pp = game.players[seat]
-    hand = pp.hand
-    empty = hand.count(EMPTY) == cards.HAND_SIZE
-    if kind is MoveType.PASS or empty:
-        if not (kind is MoveType.PASS and empty):
-            raise IllegalPhase(f"{move}: PASS is the move exactly when the hand is empty")
+    if (kind is MoveType.PASS) != (now is Phase.EMPTY_HAND):
+        raise IllegalPhase(f"{move}: PASS is the move exactly when the hand is empty")
+    if now is Phase.EMPTY_HAND:
         pass_turn(game, seat)
         return SKIPPED
+    hand = game.players[seat].hand
     slot = move.slot
     if kind is MoveType.DRAW:
         refusal = draw_refusal(game, seat)
