@@ -32,7 +32,6 @@ moves and the same game (``tests/test_sim.py`` plays both ways).
 from __future__ import annotations
 
 import os
-import traceback
 from collections.abc import Sequence
 
 from . import cards, rules
@@ -201,6 +200,8 @@ def _context(game: Game) -> str:
 
 def describe_exception(exc: BaseException) -> str:
     """One line for an exception a player raised: its type, text and where."""
+    import traceback  # only when a player fails (the interactive game's start-up does without it)
+
     where = ""
     frames = traceback.extract_tb(exc.__traceback__)
     if frames:
