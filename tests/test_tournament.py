@@ -79,6 +79,30 @@ def test_ratings_elo_scale_and_bootstrap_interval() -> None:
     assert other_seed[0].rating == other.rating and (other_seed[0].low, other_seed[0].high) != (other.low, other.high)
 
 
+@pytest.mark.parametrize(("n", "p"), [(1, 0.3), (7, 0.5), (40, 0.05), (400, 0.8), (5000, 0.37)])
+def test_binomial_sampler_has_the_binomial_distribution(n: int, p: float) -> None:
+    rng = random.Random(n)
+    draws = [stats.binomial(rng, n, p) for _ in range(20000)]
+    assert all(0 <= k <= n for k in draws)
+    mean = sum(draws) / len(draws)
+    variance = sum((k - mean) ** 2 for k in draws) / (len(draws) - 1)
+    sd = math.sqrt(n * p * (1 - p))
+    assert mean == pytest.approx(n * p, abs=5 * sd / math.sqrt(len(draws)))
+    assert variance == pytest.approx(n * p * (1 - p), rel=0.06)
+    # The probability of the mode, against the formula.
+    mode = int((n + 1) * p)
+    pmf = math.exp(
+        math.lgamma(n + 1)
+        - math.lgamma(mode + 1)
+        - math.lgamma(n - mode + 1)
+        + mode * math.log(p)
+        + (n - mode) * math.log(1 - p)
+    )
+    seen = draws.count(mode) / len(draws)
+    assert seen == pytest.approx(pmf, abs=5 * math.sqrt(pmf * (1 - pmf) / len(draws)))
+    assert stats.binomial(rng, 0, 0.5) == 0 and stats.binomial(rng, 9, 0.0) == 0 and stats.binomial(rng, 9, 1.0) == 9
+
+
 def test_interval_bar() -> None:
     assert tournament.interval_bar(10, 15, 20, (0, 40), 41) == "." * 10 + "[====|====]" + "." * 20
     assert tournament.interval_bar(0, 0, 0, (0, 40), 41) == "|" + "." * 40

@@ -12,6 +12,7 @@ match uses them.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -219,32 +220,38 @@ def game_score_interval(pair_scores: Sequence[float], z: float = Z95) -> tuple[f
 
 
 def think_to_json(think: ThinkStats) -> dict[str, object]:
-    """A :class:`ThinkStats` as JSON (``max_seconds`` round-trips exactly: JSON floats are repr's)."""
-    return {"count": think.count, "max_seconds": think.max_seconds, "buckets": sorted(think.buckets.items())}
+    """A :class:`ThinkStats` as JSON: the buckets and their counts as two flat lists (quick to write and read).
+
+    ``max_seconds`` round-trips exactly (JSON floats are Python's repr).
+    """
+    buckets = sorted(think.buckets)
+    return {
+        "count": think.count,
+        "max_seconds": think.max_seconds,
+        "buckets": buckets,
+        "counts": [think.buckets[b] for b in buckets],
+    }
 
 
 def think_from_json(data: object) -> ThinkStats:
     """The inverse of :func:`think_to_json`; ValueError for anything else."""
-    if not isinstance(data, dict) or set(data) != {"count", "max_seconds", "buckets"}:
-        raise ValueError("a think-time histogram must have exactly count, max_seconds and buckets")
-    count, max_seconds, buckets = data["count"], data["max_seconds"], data["buckets"]
+    if not isinstance(data, dict) or set(data) != {"count", "max_seconds", "buckets", "counts"}:
+        raise ValueError("a think-time histogram must have exactly count, max_seconds, buckets and counts")
+    count, max_seconds, buckets, counts = data["count"], data["max_seconds"], data["buckets"], data["counts"]
     if type(count) is not int or count < 0 or type(max_seconds) not in (int, float) or max_seconds < 0:
         raise ValueError("bad think-time count or maximum")
-    if not isinstance(buckets, list):
-        raise ValueError("think-time buckets must be a list")
-    table: dict[int, int] = {}
-    for item in buckets:
-        if (
-            not isinstance(item, list)
-            or len(item) != 2
-            or type(item[0]) is not int
-            or type(item[1]) is not int
-            or item[1] < 1
-            or item[0] in table
-        ):
-            raise ValueError(f"bad think-time bucket {item!r}")
-        table[item[0]] = item[1]
-    if sum(table.values()) != count:
+    if (
+        not isinstance(buckets, list)
+        or not isinstance(counts, list)
+        or len(buckets) != len(counts)
+        or not all(type(b) is int for b in buckets)
+        or not all(type(n) is int and n >= 1 for n in counts)
+    ):
+        raise ValueError("think-time buckets and counts must be lists of integers of the same length")
+    table = dict(zip(buckets, counts))
+    if len(table) != len(buckets):
+        raise ValueError("a think-time bucket is listed twice")
+    if sum(counts) != count:
         raise ValueError("think-time buckets do not add up to the count")
     return ThinkStats(table, count, float(max_seconds))
 
@@ -273,6 +280,7 @@ def fit_bradley_terry(
     results: Sequence[tuple[int, int, float, float]],
     anchor: int = 0,
     virtual_draws: float = 1.0,
+    start: Sequence[float | None] | None = None,
 ) -> list[float | None]:
     """Log-strengths of a Bradley-Terry model by maximum likelihood, the anchor's fixed at 0.
 
@@ -283,7 +291,8 @@ def fit_bradley_terry(
     played (BayesElo's prior): without them a player who won or lost every
     game would be infinitely strong or weak.  Newton's method on the
     concave log-likelihood, with step halving.  A player not connected to
-    the anchor by played games has no rating (None).
+    the anchor by played games has no rating (None).  ``start`` (say, the
+    fit to the whole sample, for a bootstrap resample) only saves steps.
     """
     wins: dict[tuple[int, int], float] = {}
     games: dict[tuple[int, int], float] = {}
@@ -313,6 +322,10 @@ def fit_bradley_terry(
         if i in reached
     ]
     strength = [0.0] * players
+    if start is not None:
+        for p in free:
+            value = start[p]
+            strength[p] = value if value is not None and math.isfinite(value) else 0.0
 
     def loglik(s: Sequence[float]) -> float:
         total = 0.0
@@ -424,25 +437,32 @@ def rate_players(
     ``resamples`` refits.  The anchor's interval is its fixed rating: the
     others are relative to it.  ``seed`` makes the bootstrap repeatable.
     """
-    import random
 
-    def fit(totals: Sequence[float]) -> list[float | None]:
+    def fit(totals: Sequence[float], start: Sequence[float | None] | None = None) -> list[float | None]:
         results = [(p.i, p.j, w, 2.0 * len(p.pair_scores)) for p, w in zip(pairings, totals)]
-        return [
-            None if s is None else anchor_rating + ELO_PER_LOGIT * s
-            for s in fit_bradley_terry(players, results, anchor, virtual_draws)
-        ]
+        return fit_bradley_terry(players, results, anchor, virtual_draws, start)
 
-    estimate = fit([math.fsum(p.pair_scores) for p in pairings])
+    def elo(strengths: Sequence[float | None]) -> list[float | None]:
+        return [None if s is None else anchor_rating + ELO_PER_LOGIT * s for s in strengths]
+
+    whole = fit([math.fsum(p.pair_scores) for p in pairings])
+    estimate = elo(whole)
     if resamples < 1:
         return [Rating(r, None, None) for r in estimate]
     rng = random.Random(seed)
+    # A resample of a pairing's m pairs, drawn with replacement, matters only through its total,
+    # and the pair scores take a handful of values (0, 0.5, 1, 1.5, 2): draw how many times each
+    # value comes up (a multinomial, as binomials in turn), in O(sqrt m) steps rather than m.
+    tables = []
+    for p in pairings:
+        counts: dict[float, int] = {}
+        for x in p.pair_scores:
+            counts[x] = counts.get(x, 0) + 1
+        tables.append((len(p.pair_scores), sorted(counts.items())))
     draws: list[list[float]] = [[] for _ in range(players)]
     for _ in range(resamples):
-        totals = [
-            math.fsum(rng.choices(p.pair_scores, k=len(p.pair_scores))) if p.pair_scores else 0.0 for p in pairings
-        ]
-        for player, r in enumerate(fit(totals)):
+        totals = [_resampled_total(rng, m, table) for m, table in tables]
+        for player, r in enumerate(elo(fit(totals, whole))):
             if r is not None:
                 draws[player].append(r)
     ratings = []
@@ -455,6 +475,61 @@ def rate_players(
             Rating(r, _quantile(values, (1.0 - confidence) / 2.0), _quantile(values, (1.0 + confidence) / 2.0))
         )
     return ratings
+
+
+def _resampled_total(rng: random.Random, m: int, table: Sequence[tuple[float, int]]) -> float:
+    """The total of ``m`` draws with replacement from a sample given as (value, count) pairs summing to ``m``."""
+    total = 0.0
+    left, left_weight = m, m
+    for value, count in table[:-1]:
+        k = binomial(rng, left, count / left_weight) if left else 0
+        total += value * k
+        left -= k
+        left_weight -= count
+    if table:
+        total += table[-1][0] * left
+    return total
+
+
+def binomial(rng: random.Random, n: int, p: float) -> int:
+    """A Binomial(n, p) draw by inversion searched outward from the mode: exact, O(sqrt(n p (1 - p))) steps.
+
+    (``random.binomialvariate`` is Python 3.12's; this gives the same
+    numbers on every Python the project supports.)
+    """
+    if n <= 0 or p <= 0.0:
+        return 0
+    if p >= 1.0:
+        return n
+    mode = min(n, int((n + 1) * p))
+    log_mode = (
+        math.lgamma(n + 1)
+        - math.lgamma(mode + 1)
+        - math.lgamma(n - mode + 1)
+        + mode * math.log(p)
+        + (n - mode) * math.log1p(-p)
+    )
+    u = rng.random()
+    p_mode = math.exp(log_mode)
+    u -= p_mode
+    if u <= 0.0:
+        return mode
+    odds = p / (1.0 - p)
+    low, high, p_low, p_high = mode, mode, p_mode, p_mode
+    while low > 0 or high < n:
+        if high < n:
+            p_high *= (n - high) / (high + 1) * odds
+            high += 1
+            u -= p_high
+            if u <= 0.0:
+                return high
+        if low > 0:
+            p_low *= low / ((n - low + 1) * odds)
+            low -= 1
+            u -= p_low
+            if u <= 0.0:
+                return low
+    return mode  # the rounding left a sliver of probability: the mode takes it
 
 
 def _quantile(values: Sequence[float], q: float) -> float:
