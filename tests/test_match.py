@@ -726,3 +726,34 @@ def test_optional_modules_are_not_imported_without_cluster(tmp_path: Path) -> No
     )
     assert done.stdout.splitlines()[-1] == "[]"
     assert "mille.cluster" not in done.stdout
+
+
+def test_tasks_grow_to_a_quarter_second_and_never_mix_matches() -> None:
+    """With workers, consecutive pairs of one match share a task once the time of a pair is known."""
+    configs = [MatchConfig("bsd", "random", 1, game_points=FAST), MatchConfig("first", "random", 2, game_points=FAST)]
+    wanted = [(c, p) for c in configs for p in range(40)]
+    seen: list[match.Batch] = []
+
+    def record(batch: match.Batch, results: list[match.PairResult]) -> bool:
+        assert [r.pair for r in results] == list(range(batch.start, batch.stop))
+        seen.append(batch)
+        return False
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        assert match.run_batches(iter(wanted), record, executor=pool, workers=1, max_in_flight=1) is False
+    assert seen[0].stop - seen[0].start == 1  # no time known yet
+    assert max(b.stop - b.start for b in seen) > 1  # pairs of a few milliseconds: many to a task
+    assert all(b.stop - b.start <= match.MAX_PAIRS_PER_TASK for b in seen)
+    played = sorted((configs.index(b.config), p) for b in seen for p in range(b.start, b.stop))
+    assert played == [(k, p) for k in range(2) for p in range(40)]
+    # A fixed size, in process: exactly that, cut at the end of a match.
+    seen.clear()
+    match.run_batches(iter(wanted), record, jobs=1, pairs_per_task=16)
+    assert [(configs.index(b.config), b.start, b.stop) for b in seen] == [
+        (0, 0, 16),
+        (0, 16, 32),
+        (0, 32, 40),
+        (1, 0, 16),
+        (1, 16, 32),
+        (1, 32, 40),
+    ]

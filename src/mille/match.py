@@ -38,6 +38,7 @@ import concurrent.futures
 import functools
 import hashlib
 import io
+import itertools
 import json
 import math
 import os
@@ -46,7 +47,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -684,44 +685,99 @@ def default_jobs() -> int:
     return max(1, n or 1)
 
 
-def _batches(pairs: int | None, size: int) -> Iterator[tuple[int, int]]:
-    start = 0
-    while pairs is None or start < pairs:
-        stop = start + size if pairs is None else min(start + size, pairs)
-        yield (start, stop)
-        start = stop
+#: With a pool or a cluster, a task is made about this long once the time of a pair is known:
+#: submitting one costs a millisecond or so, a bsd pair lasts about ten.
+TASK_SECONDS = 0.25
+#: ... and no longer than this many pairs (what Ctrl-C or a lost worker can waste).
+MAX_PAIRS_PER_TASK = 64
+
+
+def play_batch(config: MatchConfig, start: int, stop: int) -> tuple[list[PairResult], float]:
+    """:func:`play_pairs`, and how long it took where it ran (to size the next tasks): the task of a pool."""
+    began = time.perf_counter()
+    results = play_pairs(config, start, stop)
+    return results, time.perf_counter() - began
+
+
+class _Batcher:
+    """Groups the pairs to play, in order, into batches of consecutive pairs of one match.
+
+    ``size`` None sizes them from the time the pairs take (about
+    :data:`TASK_SECONDS` a batch, one pair until a time is known).
+    """
+
+    def __init__(self, pairs: Iterable[tuple[MatchConfig, int]], size: int | None) -> None:
+        self.pairs = iter(pairs)
+        self.fixed = size
+        self.held: tuple[MatchConfig, int] | None = None
+        self.played = 0
+        self.seconds = 0.0
+
+    def observe(self, pairs: int, seconds: float) -> None:
+        self.played += pairs
+        self.seconds += seconds
+
+    def size(self) -> int:
+        if self.fixed is not None:
+            return self.fixed
+        if self.played == 0 or self.seconds <= 0.0:
+            return 1
+        return max(1, min(MAX_PAIRS_PER_TASK, round(TASK_SECONDS * self.played / self.seconds)))
+
+    def next(self) -> Batch | None:
+        first = self.held if self.held is not None else next(self.pairs, None)
+        self.held = None
+        if first is None:
+            return None
+        config, start = first
+        stop = start + 1
+        limit = self.size()
+        while stop - start < limit:
+            following = next(self.pairs, None)
+            if following is None:
+                break
+            if following[0] != config or following[1] != stop:
+                self.held = following
+                break
+            stop += 1
+        return Batch(config, start, stop)
 
 
 def run_batches(
-    batches: Iterable[Batch],
+    pairs: Iterable[tuple[MatchConfig, int]],
     record: Callable[[Batch, list[PairResult]], bool],
     *,
     jobs: int = 1,
     executor: concurrent.futures.Executor | None = None,
     workers: int | None = None,
     max_in_flight: int | None = None,
+    pairs_per_task: int | None = None,
 ) -> bool:
-    """Play ``batches`` and hand each one's results to ``record`` as it finishes; True if Ctrl-C stopped it.
+    """Play ``pairs`` (match, pair index) and hand each batch's results to ``record`` as it finishes.
 
-    This is the one runner of :func:`run_match` and of
-    :mod:`mille.tournament`.  With ``executor`` None, ``jobs`` 1 plays in
-    this process, in order, and more in a
+    Returns True if Ctrl-C stopped the run.  This is the one runner of
+    :func:`run_match` and of :mod:`mille.tournament`.  With ``executor``
+    None, ``jobs`` 1 plays in this process, in order, and more in a
     :class:`~concurrent.futures.ProcessPoolExecutor` of ``jobs`` workers
     that is stopped at once on Ctrl-C; any other executor is used as given
-    and not shut down.  At most ``max_in_flight`` batches (default four
-    per worker; ``workers`` says how many an executor has) are submitted
-    and not finished at once, so a run of a million pairs holds a few
-    futures, not a million, and an interrupted run wastes little.
-    ``batches`` is consumed lazily.  Batches finish in any order;
-    ``record`` returns True once it has all it needs, and the rest is
-    cancelled.  Ctrl-C (KeyboardInterrupt, in the wait or raised by
-    ``record``) stops the run; what was recorded stays recorded.  Any
-    other exception (an engine bug, a lost cluster) propagates after the
-    work in flight is cancelled.
+    and not shut down.  Consecutive pairs of one match go to a task
+    together: ``pairs_per_task`` of them, or (None) one at a time in
+    process and, in a pool, as many as take about :data:`TASK_SECONDS`
+    (at most :data:`MAX_PAIRS_PER_TASK`), measured as the run goes.  At
+    most ``max_in_flight`` tasks (default four per worker; ``workers`` says
+    how many an executor has) are submitted and not finished at once, so a
+    run of a million pairs holds a few futures, not a million, and an
+    interrupted run wastes little.  ``pairs`` is consumed lazily.  Batches
+    finish in any order; ``record`` returns True once it has all it needs,
+    and the rest is cancelled.  Ctrl-C (KeyboardInterrupt, in the wait or
+    raised by ``record``) stops the run; what was recorded stays recorded.
+    Any other exception (an engine bug, a lost cluster) propagates after
+    the work in flight is cancelled.
     """
     try:
         if executor is None and jobs == 1:
-            for batch in batches:
+            batcher = _Batcher(pairs, pairs_per_task or 1)
+            while (batch := batcher.next()) is not None:
                 if record(batch, play_pairs(batch.config, batch.start, batch.stop)):
                     break
             return False
@@ -735,7 +791,7 @@ def run_batches(
             workers = jobs if own else int(getattr(executor, "_max_workers", 0) or 16)
         window = max(1, max_in_flight if max_in_flight is not None else 4 * workers)
         try:
-            _run_pool(pool, iter(batches), window, record)
+            _run_pool(pool, _Batcher(pairs, pairs_per_task), window, record)
         except BaseException:
             _stop_pool(pool, own)
             raise
@@ -748,26 +804,28 @@ def run_batches(
 
 def _run_pool(
     pool: concurrent.futures.Executor,
-    batches: Iterator[Batch],
+    batcher: _Batcher,
     window: int,
     record: Callable[[Batch, list[PairResult]], bool],
 ) -> None:
-    pending: dict[concurrent.futures.Future[list[PairResult]], Batch] = {}
+    pending: dict[concurrent.futures.Future[tuple[list[PairResult], float]], Batch] = {}
     exhausted = False
     try:
         while True:
             while not exhausted and len(pending) < window:
-                batch = next(batches, None)
+                batch = batcher.next()
                 if batch is None:
                     exhausted = True
                     break
-                pending[pool.submit(play_pairs, batch.config, batch.start, batch.stop)] = batch
+                pending[pool.submit(play_batch, batch.config, batch.start, batch.stop)] = batch
             if not pending:
                 return
             finished, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
             for future in finished:
                 batch = pending.pop(future)
-                if record(batch, future.result()):
+                results, seconds = future.result()
+                batcher.observe(len(results), seconds)
+                if record(batch, results):
                     return
     finally:
         for future in pending:
@@ -800,7 +858,7 @@ def run_match(
     workers: int | None = None,
     max_think_ms: float | None = None,
     game_points: int = GAME_POINTS,
-    pairs_per_task: int = 1,
+    pairs_per_task: int | None = None,
     max_in_flight: int | None = None,
     progress: Callable[[Progress], None] | None = None,
 ) -> dict[str, Any]:
@@ -810,11 +868,11 @@ def run_match(
     are taken in index order until at least that many hands are played
     (pairs a parallel run started beyond that are discarded, so the result
     does not depend on the parallelism).  ``jobs`` (default: the machine's
-    cores), ``executor``, ``workers`` and ``max_in_flight`` are
-    :func:`run_batches`'; the workers of an executor must be able to
-    import :mod:`mille` and the players.  ``pairs_per_task`` pairs go to a
-    task.  Ctrl-C (KeyboardInterrupt) stops the run: the report then covers
-    the pairs finished, with ``interrupted`` true.
+    cores), ``executor``, ``workers``, ``max_in_flight`` and
+    ``pairs_per_task`` are :func:`run_batches`'; the workers of an executor
+    must be able to import :mod:`mille` and the players.  Ctrl-C
+    (KeyboardInterrupt) stops the run: the report then covers the pairs
+    finished, with ``interrupted`` true.
 
     ``game_points`` shortens games for tests (the original: 5000).
     """
@@ -822,7 +880,7 @@ def run_match(
         raise ValueError("give exactly one of games and hands")
     if (games is not None and games < 1) or (hands is not None and hands < 1):
         raise ValueError("games and hands must be at least 1")
-    if pairs_per_task < 1:
+    if pairs_per_task is not None and pairs_per_task < 1:
         raise ValueError("pairs_per_task must be at least 1")
     if game_points < 1:
         raise ValueError("game_points must be at least 1")
@@ -872,9 +930,15 @@ def run_match(
             )
         return result is not None
 
-    batches = (Batch(config, start, stop) for start, stop in _batches(total_pairs, pairs_per_task))
+    pairs = ((config, pair) for pair in (range(total_pairs) if total_pairs is not None else itertools.count()))
     interrupted = run_batches(
-        batches, record, jobs=jobs, executor=executor, workers=workers, max_in_flight=max_in_flight
+        pairs,
+        record,
+        jobs=jobs,
+        executor=executor,
+        workers=workers,
+        max_in_flight=max_in_flight,
+        pairs_per_task=pairs_per_task,
     )
     seconds = time.perf_counter() - start_time
     if result is None:
@@ -1170,6 +1234,7 @@ __all__ = [
     "play_game",
     "play_pair",
     "play_pairs",
+    "play_batch",
     "run_batches",
     "run_match",
     "summarize",

@@ -45,9 +45,7 @@ from typing import Any, BinaryIO, TextIO
 
 from . import __version__
 from .match import (
-    TIMING_FIELDS as MATCH_TIMING_FIELDS,
-)
-from .match import (
+    TASK_SECONDS,
     Batch,
     MatchConfig,
     MatchError,
@@ -64,6 +62,9 @@ from .match import (
     think_summary,
     version_text,
     write_out,
+)
+from .match import (
+    TIMING_FIELDS as MATCH_TIMING_FIELDS,
 )
 from .players import PlayerSpecError, make_player
 from .scoring import GAME_POINTS
@@ -306,19 +307,19 @@ class TournamentProgress:
     seconds: float  # since this run started
 
 
-def _batches(settings: Settings, done: dict[tuple[int, int], PairResult], size: int) -> Iterator[Batch]:
-    """The pairs not yet done, pair by pair across the pairings (so that a cut-short run is spread evenly)."""
+#: Pairs are played in chunks of this many of each pairing in turn, so that a run cut short has
+#: played the pairings about equally, and a task may still take many consecutive pairs of one.
+CHUNK = 32
+
+
+def _pairs_to_play(settings: Settings, done: dict[tuple[int, int], PairResult]) -> Iterator[tuple[MatchConfig, int]]:
+    """The pairs not yet done: a chunk of each pairing in turn."""
     configs = [settings.config(i, j) for i, j in settings.pairings]
-    for start in range(0, settings.pairs, size):
-        stop = min(start + size, settings.pairs)
+    for start in range(0, settings.pairs, CHUNK):
         for k, config in enumerate(configs):
-            run: list[int] = []
-            for pair in range(start, stop + 1):
-                if pair < stop and (k, pair) not in done:
-                    run.append(pair)
-                elif run:
-                    yield Batch(config, run[0], run[-1] + 1)
-                    run = []
+            for pair in range(start, min(start + CHUNK, settings.pairs)):
+                if (k, pair) not in done:
+                    yield (config, pair)
 
 
 def run_tournament(
@@ -333,7 +334,7 @@ def run_tournament(
     game_points: int = GAME_POINTS,
     out: Path | None = None,
     resume: Path | None = None,
-    pairs_per_task: int = 1,
+    pairs_per_task: int | None = None,
     max_in_flight: int | None = None,
     resamples: int = DEFAULT_RESAMPLES,
     progress: Callable[[TournamentProgress], None] | None = None,
@@ -342,8 +343,8 @@ def run_tournament(
 
     ``out`` (a new file) or ``resume`` (a file of the same arguments)
     records every finished pair; ``resume`` plays only the pairs missing.
-    ``jobs``, ``executor``, ``workers`` and ``max_in_flight`` are
-    :func:`mille.match.run_batches`'.  Ctrl-C stops the run with everything
+    ``jobs``, ``executor``, ``workers``, ``max_in_flight`` and
+    ``pairs_per_task`` are :func:`mille.match.run_batches`'.  Ctrl-C stops the run with everything
     finished kept, the report marked ``interrupted``.
     """
     if len(players) < 2:
@@ -351,7 +352,7 @@ def run_tournament(
     twice = sorted({p for p in players if players.count(p) > 1})
     if twice:
         raise ValueError(f"player {twice[0]!r} named twice")
-    if games < 1 or pairs_per_task < 1 or game_points < 1:
+    if games < 1 or (pairs_per_task is not None and pairs_per_task < 1) or game_points < 1:
         raise ValueError("games, pairs_per_task and game_points must be at least 1")
     if out is not None and resume is not None:
         raise ValueError("give out or resume, not both")
@@ -388,12 +389,13 @@ def run_tournament(
     try:
         if len(done) < target:
             interrupted = run_batches(
-                _batches(settings, done, pairs_per_task),
+                _pairs_to_play(settings, done),
                 record,
                 jobs=default_jobs() if jobs is None else max(1, jobs),
                 executor=executor,
                 workers=workers,
                 max_in_flight=max_in_flight,
+                pairs_per_task=pairs_per_task,
             )
         else:
             interrupted = False
@@ -773,7 +775,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help=f"bootstrap resamples for the rating intervals (default {DEFAULT_RESAMPLES})",
     )
     parser.add_argument(
-        "--pairs-per-task", type=int, metavar="K", default=1, help="pairs in one unit of work (default 1)"
+        "--pairs-per-task",
+        type=int,
+        metavar="K",
+        help="pairs in one unit of work (default: one in process; with workers, as many as take about "
+        f"{TASK_SECONDS:g} s)",
     )
     add_cluster_arguments(parser)
     parser.add_argument("--version", action="version", version=version_text("mille.tournament"))
