@@ -69,6 +69,21 @@ BOTS = textwrap.dedent(
             return observation.legal_moves()[0]
 
 
+    class Slow:
+        '''The first legal move, after 5 ms: a pair lasts about a second.'''
+
+        def choose(self, observation, rng):
+            time.sleep(0.005)
+            return observation.legal_moves()[0]
+
+
+    class CtrlC:
+        '''Ctrl-C in the middle of the first game (as a KeyboardInterrupt arrives).'''
+
+        def choose(self, observation, rng):
+            raise KeyboardInterrupt
+
+
     def broken_factory():
         raise ValueError("no player today")
     """
@@ -449,7 +464,7 @@ def test_main_json(capsys: pytest.CaptureFixture[str]) -> None:
 def test_main_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert match.main(["bsd", "bsd", "--games", "2", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
-    assert "A = bsd, B = bsd; seed 1; 2 games (1 duplicate pairs)" in out
+    assert "mille.match: A = bsd, B = bsd\n  seed 1; 2 games (1 duplicate pair), " in out
     assert "A's game score" in out and "errors           none" in out
 
 
@@ -502,6 +517,7 @@ def test_python_dash_m(tmp_path: Path) -> None:
 
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
+SRC = str(Path(match.__file__).resolve().parents[1])
 
 
 def test_docs_example_is_the_example_file() -> None:
@@ -515,3 +531,229 @@ def test_docs_example_bot_plays_legally(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.syspath_prepend(str(DOCS / "examples"))
     report = run_match("greedy_bot:GreedyBot", "bsd", games=4, seed=1, jobs=1, game_points=2000)
     assert report["errors"] == [] and report["hands"] >= 4
+
+
+# --------------------------------------------------------------------------
+# A pair's JSON form (the tournament's results file)
+
+
+def test_pair_result_json_round_trips_exactly(bots: Any) -> None:
+    config = MatchConfig("match_testbots:RaisesInSeat1", "random", seed=3, game_points=2000)
+    faulty = play_pair(config, 4)
+    plain = play_pair(MatchConfig("bsd", "random", seed=3, game_points=2000), 7)
+    assert faulty.games[1].fault is not None and plain.think[0].count > 0
+    for result in (faulty, plain):
+        text = json.dumps(result.to_json())
+        back = match.PairResult.from_json(json.loads(text))
+        assert back == result  # games, faults, think-time buckets, counts and the exact max
+        assert back.think[0].max_seconds == result.think[0].max_seconds
+        assert summarize_both(back) == summarize_both(result)
+
+
+def summarize_both(result: match.PairResult) -> dict[str, Any]:
+    return match.summarize(MatchConfig("x", "y", 1), [result])
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda d: d.pop("think"),
+        lambda d: d.update(pair=-1),
+        lambda d: d["games"].reverse(),
+        lambda d: d["games"][0].update(winner=2),
+        lambda d: d["games"][0].update(margins=[1, "2"]),
+        lambda d: d["think"][0].update(count=d["think"][0]["count"] + 1),
+        lambda d: d["games"][1].update(fault={"player": 0}),
+    ],
+)
+def test_pair_result_json_rejects_damage(damage: Any) -> None:
+    data = play_pair(MatchConfig("bsd", "random", seed=3, game_points=FAST), 0).to_json()
+    damage(data)
+    with pytest.raises(ValueError):
+        match.PairResult.from_json(data)
+
+
+# --------------------------------------------------------------------------
+# Rough edges of the command line
+
+
+def test_help_says_95_percent_once(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        match.main(["--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    assert "95% confidence" in out.replace("\n", " ") and "%%" not in out
+    assert "--cluster ADDRESS" in out and "--version" in out
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from mille import __version__
+
+    with pytest.raises(SystemExit) as exc:
+        match.main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out == f"mille.match (bsd-mille) {__version__}\n"
+
+
+def test_a_closed_pipe_is_no_traceback(tmp_path: Path) -> None:
+    """``... | head -1``: the reader is gone before the report is written."""
+    import os
+    import subprocess
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # every write now fails with EPIPE, as after head has exited
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "mille.match", "bsd", "bsd", "--games", "2", "--jobs", "1"],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin"},
+            cwd=tmp_path,
+            timeout=60,
+        )
+    finally:
+        os.close(write_end)
+    assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr
+    assert done.stderr == "" and done.returncode == 141
+
+
+def test_interrupted_before_any_pair_says_no_result(bots: Any) -> None:
+    report = run_match("match_testbots:CtrlC", "bsd", games=4, seed=1, jobs=1, game_points=FAST)
+    assert report["interrupted"] is True and report["pairs"] == 0
+    assert report["a_game_win_rate"] is None and report["a_game_win_rate_ci95"] == [None, None]
+    assert report["think_ms"] == {"a": None, "b": None}
+    text = match.format_report(report, jobs=1)
+    assert "interrupted before any pair finished, so no result" in text
+    assert "%" not in text and "0 ms" not in text and "think" not in text
+
+
+def test_report_lines_fit_80_columns() -> None:
+    report = run_match("bsd", "random", games=8, seed=6, jobs=1, game_points=2000)
+    report["margin_se_unpaired"] = 1234.5  # the widest the figures get
+    report["margin_se"] = 123.4
+    for line in match.format_report(report, jobs=2).splitlines():
+        assert len(line) <= 79, line
+
+
+def test_progress_line_at_once_and_on_a_timer(bots: Any) -> None:
+    """A slow pair (expert's last about 20 s) must not leave the terminal blank or frozen."""
+    stream = io.StringIO()
+    bar = match.ProgressBar(stream, "match_testbots:Slow", "bsd", target_games=2, interval=0.02)
+    bar.start()
+    first = stream.getvalue()
+    assert first.startswith("\r[....................] 0/2 games, 0:00; the first pair is under way")
+    draws_before_the_pair: list[int] = []
+
+    def progress(p: match.Progress) -> None:
+        draws_before_the_pair.append(stream.getvalue().count("\r"))
+        bar(p)
+
+    try:
+        run_match("match_testbots:Slow", "bsd", games=2, seed=1, jobs=1, game_points=FAST, progress=progress)
+    finally:
+        bar.clear()
+    # Redrawn by the timer while the first pair was being played (it lasts hundreds of milliseconds).
+    assert draws_before_the_pair[0] >= 3
+    assert "2/2 games" in stream.getvalue() and stream.getvalue().endswith("\r")
+
+
+def test_progress_line_on_a_terminal_before_the_first_pair(bots_dir: Path) -> None:
+    """The command line shows the line as soon as the run starts, on a real terminal."""
+    import os
+    import pty
+    import select
+    import subprocess
+
+    main_fd, sub_fd = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mille.match", "match_testbots:Slow", "bsd", "--games", "2", "--jobs", "1"],
+        stdout=subprocess.PIPE,
+        stderr=sub_fd,
+        env={"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin"},
+        cwd=bots_dir,
+    )
+    os.close(sub_fd)
+    seen = b""
+    try:
+        while b"under way" not in seen:
+            ready, _, _ = select.select([main_fd], [], [], 60)
+            assert ready, f"no progress line in 60 s: {seen!r}"
+            seen += os.read(main_fd, 4096)
+        out, _ = process.communicate(timeout=120)
+    finally:
+        process.kill()
+        process.wait()
+        os.close(main_fd)
+    assert b"0/2 games" in seen
+    assert process.returncode == 0 and b"2 games (1 duplicate pair)" in out
+
+
+def test_cluster_without_dask_says_what_to_install(tmp_path: Path) -> None:
+    """Dask blocked from importing: one line naming the extra, status 1, no traceback."""
+    import subprocess
+
+    code = "import sys; sys.modules['distributed'] = None; from mille.match import main; sys.exit(main(sys.argv[1:]))"
+    done = subprocess.run(
+        [sys.executable, "-c", code, "bsd", "bsd", "--games", "2", "--cluster", "local:2"],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin"},
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "pip install 'bsd-mille[cluster]'" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_optional_modules_are_not_imported_without_cluster(tmp_path: Path) -> None:
+    import subprocess
+
+    code = (
+        "import sys; from mille.match import main; main(['bsd', 'bsd', '--games', '2', '--jobs', '1']); "
+        "import mille.cli; "
+        "print(sorted(m for m in sys.modules if m == 'mille.cluster' or m.split('.')[0] in ('dask', 'distributed')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin"},
+        cwd=tmp_path,
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout.splitlines()[-1] == "[]"
+    assert "mille.cluster" not in done.stdout
+
+
+def test_tasks_grow_to_a_quarter_second_and_never_mix_matches() -> None:
+    """With workers, consecutive pairs of one match share a task once the time of a pair is known."""
+    configs = [MatchConfig("bsd", "random", 1, game_points=FAST), MatchConfig("first", "random", 2, game_points=FAST)]
+    wanted = [(c, p) for c in configs for p in range(40)]
+    seen: list[match.Batch] = []
+
+    def record(batch: match.Batch, results: list[match.PairResult]) -> bool:
+        assert [r.pair for r in results] == list(range(batch.start, batch.stop))
+        seen.append(batch)
+        return False
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        assert match.run_batches(iter(wanted), record, executor=pool, workers=1, max_in_flight=1) is False
+    assert seen[0].stop - seen[0].start == 1  # no time known yet
+    assert max(b.stop - b.start for b in seen) > 1  # pairs of a few milliseconds: many to a task
+    assert all(b.stop - b.start <= match.MAX_PAIRS_PER_TASK for b in seen)
+    played = sorted((configs.index(b.config), p) for b in seen for p in range(b.start, b.stop))
+    assert played == [(k, p) for k in range(2) for p in range(40)]
+    # A fixed size, in process: exactly that, cut at the end of a match.
+    seen.clear()
+    match.run_batches(iter(wanted), record, jobs=1, pairs_per_task=16)
+    assert [(configs.index(b.config), b.start, b.stop) for b in seen] == [
+        (0, 0, 16),
+        (0, 16, 32),
+        (0, 32, 40),
+        (1, 0, 16),
+        (1, 16, 32),
+        (1, 32, 40),
+    ]

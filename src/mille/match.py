@@ -35,8 +35,10 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import functools
 import hashlib
 import io
+import itertools
 import json
 import math
 import os
@@ -44,7 +46,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -56,7 +58,7 @@ from .rng import GlibcRandom
 from .rules import Move
 from .scoring import GAME_POINTS
 from .state import Game
-from .stats import ThinkStats, game_score_interval, ratio_interval
+from .stats import ThinkStats, game_score_interval, ratio_interval, think_from_json, think_to_json
 
 #: Report fields that depend on the machine and the moment, not on the seed.
 TIMING_FIELDS = ("think_ms", "seconds", "games_per_second")
@@ -143,6 +145,61 @@ class GameRecord:
         """The game's 0-based number in the match."""
         return 2 * self.pair + int(self.second)
 
+    def to_json(self) -> dict[str, Any]:
+        """The record as JSON (the results file of :mod:`mille.tournament`); :meth:`from_json` inverts it."""
+        fault = self.fault
+        return {
+            "second": self.second,
+            "a_seat": self.a_seat,
+            "margins": list(self.margins),
+            "a_points": self.a_points,
+            "b_points": self.b_points,
+            "winner": self.winner,
+            "fault": None
+            if fault is None
+            else {"player": fault.player, "kind": fault.kind, "message": fault.message, "hand": fault.hand},
+        }
+
+    @classmethod
+    def from_json(cls, pair: int, data: object) -> GameRecord:
+        """The record :meth:`to_json` gave (of pair ``pair``); ValueError for anything else."""
+        fields = {"second", "a_seat", "margins", "a_points", "b_points", "winner", "fault"}
+        if not isinstance(data, dict) or set(data) != fields:
+            raise ValueError(f"a game must have exactly the fields {', '.join(sorted(fields))}")
+        margins = data["margins"]
+        if not isinstance(margins, list) or not all(type(m) is int for m in margins):
+            raise ValueError("a game's margins must be a list of integers")
+        if type(data["second"]) is not bool or data["a_seat"] not in (0, 1) or type(data["a_seat"]) is not int:
+            raise ValueError("bad second or a_seat in a game")
+        if type(data["a_points"]) is not int or type(data["b_points"]) is not int:
+            raise ValueError("a game's points must be integers")
+        if data["winner"] not in (0, 1, None) or type(data["winner"]) is bool:
+            raise ValueError("a game's winner must be 0, 1 or null")
+        fault: Fault | None = None
+        raw = data["fault"]
+        if raw is not None:
+            if (
+                not isinstance(raw, dict)
+                or set(raw) != {"player", "kind", "message", "hand"}
+                or raw["player"] not in (0, 1)
+                or type(raw["player"]) is not int
+                or not isinstance(raw["kind"], str)
+                or not isinstance(raw["message"], str)
+                or type(raw["hand"]) is not int
+            ):
+                raise ValueError("bad fault in a game")
+            fault = Fault(raw["player"], raw["kind"], raw["message"], raw["hand"])
+        return cls(
+            pair,
+            data["second"],
+            data["a_seat"],
+            tuple(margins),
+            data["a_points"],
+            data["b_points"],
+            data["winner"],
+            fault,
+        )
+
 
 @dataclass(slots=True)
 class PairResult:
@@ -164,6 +221,29 @@ class PairResult:
     def a_score(self) -> float:
         """A's game points in the pair: 1 a win, 1/2 a tie (0, 0.5, ... 2)."""
         return sum(1.0 if g.winner == 0 else 0.5 if g.winner is None else 0.0 for g in self.games)
+
+    def to_json(self) -> dict[str, Any]:
+        """The pair as JSON: :meth:`from_json` gives back an equal result, think-time histograms included."""
+        return {
+            "pair": self.pair,
+            "games": [g.to_json() for g in self.games],
+            "think": [think_to_json(t) for t in self.think],
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> PairResult:
+        """The result :meth:`to_json` gave; ValueError (with what is wrong) for anything else."""
+        if not isinstance(data, dict) or set(data) != {"pair", "games", "think"}:
+            raise ValueError("a pair must have exactly the fields games, pair and think")
+        pair, games, think = data["pair"], data["games"], data["think"]
+        if type(pair) is not int or pair < 0:
+            raise ValueError("a pair's index must be a non-negative integer")
+        if not isinstance(games, list) or len(games) != 2 or not isinstance(think, list) or len(think) != 2:
+            raise ValueError("a pair has two games and two think-time histograms")
+        first, second = GameRecord.from_json(pair, games[0]), GameRecord.from_json(pair, games[1])
+        if first.second or not second.second:
+            raise ValueError("a pair's games are the first and the seat-swapped one, in that order")
+        return cls(pair, (first, second), (think_from_json(think[0]), think_from_json(think[1])))
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,6 +429,11 @@ def _r(value: float | None, digits: int) -> float | None:
     return None if value is None else round(value, digits)
 
 
+def think_summary(think: ThinkStats) -> dict[str, float] | None:
+    """Median, p95 and max in milliseconds; None for a player that made no decision."""
+    return think.summary() if think.count else None
+
+
 def summarize(
     config: MatchConfig,
     pairs: Sequence[PairResult],
@@ -356,14 +441,22 @@ def summarize(
     seconds: float = 0.0,
     interrupted: bool = False,
 ) -> dict[str, Any]:
-    """The report of a match over these pairs (any order: they are sorted by index)."""
+    """The report of a match over these pairs (any order: they are sorted by index).
+
+    With no pairs there is no result: the score, its interval, the design
+    effect and the think times are None (null in JSON), not zeros.
+    """
     pairs = sorted(pairs, key=lambda p: p.pair)
     games = [g for p in pairs for g in p.games]
     hands = sum(p.hands for p in pairs)
     a_wins = sum(1 for g in games if g.winner == 0)
     b_wins = sum(1 for g in games if g.winner == 1)
     ties = sum(1 for g in games if g.winner is None)
-    rate, rate_ci, deff = game_score_interval([p.a_score for p in pairs])
+    rate: float | None = None
+    rate_ci: tuple[float | None, float | None] = (None, None)
+    deff: float | None = None
+    if pairs:
+        rate, rate_ci, deff = game_score_interval([p.a_score for p in pairs])
     margin = ratio_interval([p.margin for p in pairs], [p.hands for p in pairs])
     hand_margins = [m for g in games for m in g.margins]
     unpaired: float | None = None
@@ -401,20 +494,20 @@ def summarize(
         "a_game_wins": a_wins,
         "b_game_wins": b_wins,
         "ties": ties,
-        "a_game_win_rate": round(rate, 6),
-        "a_game_win_rate_ci95": [round(rate_ci[0], 6), round(rate_ci[1], 6)],
-        "design_effect": round(deff, 4),
+        "a_game_win_rate": _r(rate, 6),
+        "a_game_win_rate_ci95": [_r(rate_ci[0], 6), _r(rate_ci[1], 6)],
+        "design_effect": _r(deff, 4),
         "a_points_per_hand": _r(sum(g.a_points for g in games) / hands if hands else None, 3),
         "b_points_per_hand": _r(sum(g.b_points for g in games) / hands if hands else None, 3),
         "margin_per_hand": _r(margin.estimate, 3),
         "margin_ci95": [_r(margin.low, 3), _r(margin.high, 3)],
         "margin_se": _r(margin.se, 3),
         "margin_se_unpaired": _r(unpaired, 3),
-        "think_ms": {"a": think[0].summary(), "b": think[1].summary()},
+        "think_ms": {"a": think_summary(think[0]), "b": think_summary(think[1])},
         "errors": errors,
         "interrupted": interrupted,
         "seconds": round(seconds, 3),
-        "games_per_second": round(len(games) / seconds, 2) if seconds > 0 else 0.0,
+        "games_per_second": round(len(games) / seconds, 4) if seconds > 0 else 0.0,
     }
 
 
@@ -426,16 +519,46 @@ def _signed(x: float | None) -> str:
     return "n/a" if x is None else f"{x:+.1f}"
 
 
-def format_report(report: dict[str, Any], *, jobs: int | None = None) -> str:
-    """The report as text."""
+def plural(n: int, word: str) -> str:
+    """``1 pair``, ``2 pairs``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def format_rate(x: float) -> str:
+    """A rate that stays readable when slow: 173, 61.9, 5.0, 0.0445 (three figures below 1)."""
+    if x >= 100:
+        return f"{x:.0f}"
+    return f"{x:.1f}" if x >= 1 or x == 0 else f"{x:.3g}"
+
+
+def format_think(t: dict[str, float] | None) -> str:
+    return "no decisions" if t is None else f"median {t['median']:.3f} ms, p95 {t['p95']:.3f} ms, max {t['max']:.3f} ms"
+
+
+def format_report(report: dict[str, Any], *, jobs: int | None = None, cluster: str | None = None) -> str:
+    """The report as text, in lines of at most 79 columns (apart from long player names and error messages)."""
     a, b = report["a"], report["b"]
+    jobs_text = ""
+    if cluster is not None:
+        jobs_text = f", cluster {cluster}"
+    elif jobs is not None:
+        jobs_text = f", {plural(jobs, 'job')}"
+    timing = f"  {report['seconds']:.2f} s, {format_rate(report['games_per_second'])} games/s{jobs_text}"
+    points = f"; {report['game_points']}-point games" if report["game_points"] != GAME_POINTS else ""
+    rows = [f"mille.match: A = {a}, B = {b}"]
+    if report["pairs"] == 0:
+        why = "interrupted before any pair finished" if report["interrupted"] else "no pair played"
+        rows += [f"  seed {report['seed']}{points}: {why}, so no result", timing]
+        return "\n".join(rows)
     low, high = report["a_game_win_rate_ci95"]
     m_low, m_high = report["margin_ci95"]
-    rows = [
-        f"mille.match: A = {a}, B = {b}; seed {report['seed']}; {report['games']} games "
-        f"({report['pairs']} duplicate pairs), {report['hands']} hands"
-        + (f", {report['game_points']}-point games" if report["game_points"] != GAME_POINTS else "")
-        + (" -- INTERRUPTED, partial result" if report["interrupted"] else ""),
+    rows += [
+        f"  seed {report['seed']}; {plural(report['games'], 'game')} "
+        f"({plural(report['pairs'], 'duplicate pair')}), {plural(report['hands'], 'hand')}{points}",
+    ]
+    if report["interrupted"]:
+        rows.append("  INTERRUPTED: a partial result, over the pairs finished")
+    rows += [
         f"  games won        A {report['a_game_wins']}, B {report['b_game_wins']}, ties {report['ties']}",
         f"  A's game score   {_pct(report['a_game_win_rate'])}  "
         f"(95% CI {_pct(low)} to {_pct(high)}; a tie counts half)",
@@ -446,15 +569,11 @@ def format_report(report: dict[str, Any], *, jobs: int | None = None) -> str:
         if report["margin_se"] is not None and report["margin_se_unpaired"] is not None:
             rows.append(
                 f"  standard error   {report['margin_se']:.1f} over duplicate pairs "
-                f"({report['margin_se_unpaired']:.1f} if the hands were independent)"
+                f"({report['margin_se_unpaired']:.1f} for independent hands)"
             )
         rows.append(f"  points per hand  A {report['a_points_per_hand']:.1f}, B {report['b_points_per_hand']:.1f}")
-    for key, name in zip(PLAYER_KEYS, (a, b)):
-        t = report["think_ms"][key]
-        rows.append(
-            f"  think time {key.upper()}     median {t['median']:.3f} ms, p95 {t['p95']:.3f} ms, "
-            f"max {t['max']:.3f} ms ({name})"
-        )
+    for key in PLAYER_KEYS:
+        rows.append(f"  think time {key.upper()}     {format_think(report['think_ms'][key])}")
     errors = report["errors"]
     if errors:
         rows.append(f"  errors           {len(errors)} game(s) forfeited:")
@@ -467,13 +586,12 @@ def format_report(report: dict[str, Any], *, jobs: int | None = None) -> str:
             rows.append(f"    ... and {len(errors) - 10} more (--json lists them all)")
     else:
         rows.append("  errors           none")
-    jobs_text = "" if jobs is None else f", {jobs} job{'s' if jobs != 1 else ''}"
-    rows.append(f"  {report['seconds']:.2f} s, {report['games_per_second']:.1f} games/s{jobs_text}")
+    rows.append(timing)
     return "\n".join(rows)
 
 
 # --------------------------------------------------------------------------
-# Running
+# Running: one driver for the match and the tournament
 
 
 @dataclass(slots=True)
@@ -487,6 +605,15 @@ class Progress:
     seconds: float
     a_score: float
     margin_per_hand: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """A unit of work: pairs ``start`` .. ``stop - 1`` of one match (``config``)."""
+
+    config: MatchConfig
+    start: int
+    stop: int
 
 
 @dataclass(slots=True)
@@ -512,157 +639,148 @@ def default_jobs() -> int:
     return max(1, n or 1)
 
 
-def _batches(pairs: int | None, size: int) -> Iterator[tuple[int, int]]:
-    start = 0
-    while pairs is None or start < pairs:
-        stop = start + size if pairs is None else min(start + size, pairs)
-        yield (start, stop)
-        start = stop
+#: With a pool or a cluster, a task is made about this long once the time of a pair is known:
+#: submitting one costs a millisecond or so, a bsd pair lasts about ten.
+TASK_SECONDS = 0.25
+#: ... and no longer than this many pairs (what Ctrl-C or a lost worker can waste).
+MAX_PAIRS_PER_TASK = 64
 
 
-def run_match(
-    a: str,
-    b: str,
-    *,
-    games: int | None = None,
-    hands: int | None = None,
-    seed: int = 1,
-    jobs: int | None = None,
-    executor: concurrent.futures.Executor | None = None,
-    max_think_ms: float | None = None,
-    game_points: int = GAME_POINTS,
-    pairs_per_task: int = 1,
-    max_in_flight: int | None = None,
-    progress: Callable[[Progress], None] | None = None,
-) -> dict[str, Any]:
-    """Play a match and return its report (:func:`summarize`).
+def play_batch(config: MatchConfig, start: int, stop: int) -> tuple[list[PairResult], float]:
+    """:func:`play_pairs`, and how long it took where it ran (to size the next tasks): the task of a pool."""
+    began = time.perf_counter()
+    results = play_pairs(config, start, stop)
+    return results, time.perf_counter() - began
 
-    ``games``: that many games, rounded up to whole pairs; ``hands``: pairs
-    are taken in index order until at least that many hands are played
-    (pairs a parallel run started beyond that are discarded, so the result
-    does not depend on the parallelism).  With ``executor`` None, ``jobs``
-    (default: the machine's cores) 1 plays in this process and more in a
-    :class:`~concurrent.futures.ProcessPoolExecutor` of ``jobs`` workers;
-    any other :class:`~concurrent.futures.Executor` is used as given (and
-    not shut down): its workers must be able to import :mod:`mille` and
-    the players.  ``pairs_per_task`` pairs go to a task, at most
-    ``max_in_flight`` tasks are queued at once (default four per worker).
-    Ctrl-C (KeyboardInterrupt) stops the run: the report then covers the
-    pairs finished, with ``interrupted`` true.
 
-    ``game_points`` shortens games for tests (the original: 5000).
+class _Batcher:
+    """Groups the pairs to play, in order, into batches of consecutive pairs of one match.
+
+    ``size`` None sizes them from the time the pairs take (about
+    :data:`TASK_SECONDS` a batch, one pair until a time is known).
     """
-    if (games is None) == (hands is None):
-        raise ValueError("give exactly one of games and hands")
-    if (games is not None and games < 1) or (hands is not None and hands < 1):
-        raise ValueError("games and hands must be at least 1")
-    if pairs_per_task < 1:
-        raise ValueError("pairs_per_task must be at least 1")
-    if game_points < 1:
-        raise ValueError("game_points must be at least 1")
-    for spec in (a, b):
-        make_player(spec)  # fail now, with PlayerSpecError, not in every game
-    config = MatchConfig(a, b, seed, max_think_ms, game_points)
-    total_pairs = None if games is None else (games + 1) // 2
-    jobs = default_jobs() if jobs is None else max(1, jobs)
-    start_time = time.perf_counter()
-    done: dict[int, PairResult] = {}
-    tally = _Tally()
 
-    def record(results: list[PairResult]) -> None:
-        for result in results:
-            done[result.pair] = result
-            tally.games += 2
-            tally.hands += result.hands
-            tally.score += result.a_score
-            tally.margin += result.margin
-        if progress is not None:
-            progress(
-                Progress(
-                    tally.games,
-                    None if total_pairs is None else 2 * total_pairs,
-                    tally.hands,
-                    hands,
-                    time.perf_counter() - start_time,
-                    tally.score / tally.games if tally.games else 0.0,
-                    tally.margin / tally.hands if tally.hands else None,
-                )
-            )
+    def __init__(self, pairs: Iterable[tuple[MatchConfig, int]], size: int | None) -> None:
+        self.pairs = iter(pairs)
+        self.fixed = size
+        self.held: tuple[MatchConfig, int] | None = None
+        self.played = 0
+        self.seconds = 0.0
 
-    def chosen() -> list[PairResult] | None:
-        """The pairs of the result once complete: all of them, or the prefix reaching ``hands``."""
-        if total_pairs is not None:
-            return [done[i] for i in range(total_pairs)] if len(done) >= total_pairs else None
-        assert hands is not None
-        # Extend the run of consecutive pairs from 0 (each pair is looked at once).
-        while tally.prefix_hands < hands and tally.prefix_pairs in done:
-            tally.prefix_hands += done[tally.prefix_pairs].hands
-            tally.prefix_pairs += 1
-        if tally.prefix_hands >= hands:
-            return [done[i] for i in range(tally.prefix_pairs)]
-        return None
+    def observe(self, pairs: int, seconds: float) -> None:
+        self.played += pairs
+        self.seconds += seconds
 
-    interrupted = False
-    result: list[PairResult] | None = None
+    def size(self) -> int:
+        if self.fixed is not None:
+            return self.fixed
+        if self.played == 0 or self.seconds <= 0.0:
+            return 1
+        return max(1, min(MAX_PAIRS_PER_TASK, round(TASK_SECONDS * self.played / self.seconds)))
+
+    def next(self) -> Batch | None:
+        first = self.held if self.held is not None else next(self.pairs, None)
+        self.held = None
+        if first is None:
+            return None
+        config, start = first
+        stop = start + 1
+        limit = self.size()
+        while stop - start < limit:
+            following = next(self.pairs, None)
+            if following is None:
+                break
+            if following[0] != config or following[1] != stop:
+                self.held = following
+                break
+            stop += 1
+        return Batch(config, start, stop)
+
+
+def run_batches(
+    pairs: Iterable[tuple[MatchConfig, int]],
+    record: Callable[[Batch, list[PairResult]], bool],
+    *,
+    jobs: int = 1,
+    executor: concurrent.futures.Executor | None = None,
+    workers: int | None = None,
+    max_in_flight: int | None = None,
+    pairs_per_task: int | None = None,
+) -> bool:
+    """Play ``pairs`` (match, pair index) and hand each batch's results to ``record`` as it finishes.
+
+    Returns True if Ctrl-C stopped the run.  This is the one runner of
+    :func:`run_match` and of :mod:`mille.tournament`.  With ``executor``
+    None, ``jobs`` 1 plays in this process, in order, and more in a
+    :class:`~concurrent.futures.ProcessPoolExecutor` of ``jobs`` workers
+    that is stopped at once on Ctrl-C; any other executor is used as given
+    and not shut down.  Consecutive pairs of one match go to a task
+    together: ``pairs_per_task`` of them, or (None) one at a time in
+    process and, in a pool, as many as take about :data:`TASK_SECONDS`
+    (at most :data:`MAX_PAIRS_PER_TASK`), measured as the run goes.  At
+    most ``max_in_flight`` tasks (default four per worker; ``workers`` says
+    how many an executor has) are submitted and not finished at once, so a
+    run of a million pairs holds a few futures, not a million, and an
+    interrupted run wastes little.  ``pairs`` is consumed lazily.  Batches
+    finish in any order; ``record`` returns True once it has all it needs,
+    and the rest is cancelled.  Ctrl-C (KeyboardInterrupt, in the wait or
+    raised by ``record``) stops the run; what was recorded stays recorded.
+    Any other exception (an engine bug, a lost cluster) propagates after
+    the work in flight is cancelled.
+    """
     try:
         if executor is None and jobs == 1:
-            for start, stop in _batches(total_pairs, pairs_per_task):
-                record(play_pairs(config, start, stop))
-                result = chosen()
-                if result is not None:
+            batcher = _Batcher(pairs, pairs_per_task or 1)
+            while (batch := batcher.next()) is not None:
+                if record(batch, play_pairs(batch.config, batch.start, batch.stop)):
                     break
-        else:
-            own = executor is None
-            pool: concurrent.futures.Executor = (
-                concurrent.futures.ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
-                if executor is None
-                else executor
-            )
+            return False
+        own = executor is None
+        pool: concurrent.futures.Executor = (
+            concurrent.futures.ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
+            if executor is None
+            else executor
+        )
+        if workers is None:
             workers = jobs if own else int(getattr(executor, "_max_workers", 0) or 16)
-            window = max_in_flight if max_in_flight is not None else 4 * workers
-            try:
-                result = _run_pool(pool, config, total_pairs, pairs_per_task, max(1, window), record, chosen)
-            except BaseException:
-                _stop_pool(pool, own)
-                raise
-            if own:
-                pool.shutdown(wait=True)
+        window = max(1, max_in_flight if max_in_flight is not None else 4 * workers)
+        try:
+            _run_pool(pool, _Batcher(pairs, pairs_per_task), window, record)
+        except BaseException:
+            _stop_pool(pool, own)
+            raise
+        if own:
+            pool.shutdown(wait=True)
     except KeyboardInterrupt:
-        interrupted = True
-    seconds = time.perf_counter() - start_time
-    if result is None:
-        result = list(done.values())
-    return summarize(config, result, seconds=seconds, interrupted=interrupted)
+        return True
+    return False
 
 
 def _run_pool(
     pool: concurrent.futures.Executor,
-    config: MatchConfig,
-    total_pairs: int | None,
-    size: int,
+    batcher: _Batcher,
     window: int,
-    record: Callable[[list[PairResult]], None],
-    chosen: Callable[[], list[PairResult] | None],
-) -> list[PairResult] | None:
-    batches = _batches(total_pairs, size)
-    pending: set[concurrent.futures.Future[list[PairResult]]] = set()
+    record: Callable[[Batch, list[PairResult]], bool],
+) -> None:
+    pending: dict[concurrent.futures.Future[tuple[list[PairResult], float]], Batch] = {}
     exhausted = False
     try:
         while True:
             while not exhausted and len(pending) < window:
-                batch = next(batches, None)
+                batch = batcher.next()
                 if batch is None:
                     exhausted = True
                     break
-                pending.add(pool.submit(play_pairs, config, batch[0], batch[1]))
+                pending[pool.submit(play_batch, batch.config, batch.start, batch.stop)] = batch
             if not pending:
-                return chosen()
-            finished, pending = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+                return
+            finished, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
             for future in finished:
-                record(future.result())
-            result = chosen()
-            if result is not None:
-                return result
+                batch = pending.pop(future)
+                results, seconds = future.result()
+                batcher.observe(len(results), seconds)
+                if record(batch, results):
+                    return
     finally:
         for future in pending:
             future.cancel()
@@ -682,58 +800,275 @@ def _stop_pool(pool: concurrent.futures.Executor, own: bool) -> None:
         process.terminate()
 
 
+def run_match(
+    a: str,
+    b: str,
+    *,
+    games: int | None = None,
+    hands: int | None = None,
+    seed: int = 1,
+    jobs: int | None = None,
+    executor: concurrent.futures.Executor | None = None,
+    workers: int | None = None,
+    max_think_ms: float | None = None,
+    game_points: int = GAME_POINTS,
+    pairs_per_task: int | None = None,
+    max_in_flight: int | None = None,
+    progress: Callable[[Progress], None] | None = None,
+) -> dict[str, Any]:
+    """Play a match and return its report (:func:`summarize`).
+
+    ``games``: that many games, rounded up to whole pairs; ``hands``: pairs
+    are taken in index order until at least that many hands are played
+    (pairs a parallel run started beyond that are discarded, so the result
+    does not depend on the parallelism).  ``jobs`` (default: the machine's
+    cores), ``executor``, ``workers``, ``max_in_flight`` and
+    ``pairs_per_task`` are :func:`run_batches`'; the workers of an executor
+    must be able to import :mod:`mille` and the players.  Ctrl-C
+    (KeyboardInterrupt) stops the run: the report then covers the pairs
+    finished, with ``interrupted`` true.
+
+    ``game_points`` shortens games for tests (the original: 5000).
+    """
+    if (games is None) == (hands is None):
+        raise ValueError("give exactly one of games and hands")
+    if (games is not None and games < 1) or (hands is not None and hands < 1):
+        raise ValueError("games and hands must be at least 1")
+    if pairs_per_task is not None and pairs_per_task < 1:
+        raise ValueError("pairs_per_task must be at least 1")
+    if game_points < 1:
+        raise ValueError("game_points must be at least 1")
+    for spec in (a, b):
+        make_player(spec)  # fail now, with PlayerSpecError, not in every game
+    config = MatchConfig(a, b, seed, max_think_ms, game_points)
+    total_pairs = None if games is None else (games + 1) // 2
+    jobs = default_jobs() if jobs is None else max(1, jobs)
+    start_time = time.perf_counter()
+    done: dict[int, PairResult] = {}
+    tally = _Tally()
+    result: list[PairResult] | None = None
+
+    def chosen() -> list[PairResult] | None:
+        """The pairs of the result once complete: all of them, or the prefix reaching ``hands``."""
+        if total_pairs is not None:
+            return [done[i] for i in range(total_pairs)] if len(done) >= total_pairs else None
+        assert hands is not None
+        # Extend the run of consecutive pairs from 0 (each pair is looked at once).
+        while tally.prefix_hands < hands and tally.prefix_pairs in done:
+            tally.prefix_hands += done[tally.prefix_pairs].hands
+            tally.prefix_pairs += 1
+        if tally.prefix_hands >= hands:
+            return [done[i] for i in range(tally.prefix_pairs)]
+        return None
+
+    def record(batch: Batch, results: list[PairResult]) -> bool:
+        nonlocal result
+        for r in results:
+            done[r.pair] = r
+            tally.games += 2
+            tally.hands += r.hands
+            tally.score += r.a_score
+            tally.margin += r.margin
+        result = chosen()
+        if progress is not None:
+            progress(
+                Progress(
+                    tally.games,
+                    None if total_pairs is None else 2 * total_pairs,
+                    tally.hands,
+                    hands,
+                    time.perf_counter() - start_time,
+                    tally.score / tally.games if tally.games else 0.0,
+                    tally.margin / tally.hands if tally.hands else None,
+                )
+            )
+        return result is not None
+
+    pairs = ((config, pair) for pair in (range(total_pairs) if total_pairs is not None else itertools.count()))
+    interrupted = run_batches(
+        pairs,
+        record,
+        jobs=jobs,
+        executor=executor,
+        workers=workers,
+        max_in_flight=max_in_flight,
+        pairs_per_task=pairs_per_task,
+    )
+    seconds = time.perf_counter() - start_time
+    if result is None:
+        result = list(done.values())
+    return summarize(config, result, seconds=seconds, interrupted=interrupted)
+
+
 # --------------------------------------------------------------------------
 # Command line
 
 
-class ProgressBar:
-    """One line on a terminal: games done, rate, the current estimate."""
+def format_elapsed(seconds: float) -> str:
+    """``0:07``, ``12:30``, ``1:02:03``."""
+    s = int(seconds)
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
 
-    def __init__(self, stream: TextIO, a: str, b: str) -> None:
+
+class StatusLine:
+    """One line on a terminal, redrawn in place: at once, when told, and on a timer.
+
+    The timer (a daemon thread, every ``interval`` seconds) keeps the
+    elapsed time moving while a long unit of work runs (an ``expert``
+    pair lasts tens of seconds), so the terminal is never blank and never
+    looks stuck.  ``render(elapsed)`` gives the text; it is cut to the
+    terminal's width.
+    """
+
+    def __init__(self, stream: TextIO, interval: float = 0.5) -> None:
         self.stream = stream
-        self.names = (a, b)
-        self.last = 0.0
+        self.interval = interval
         self.width = 0
+        self.started = time.monotonic()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def render(self, elapsed: float) -> str:  # pragma: no cover - overridden
+        return format_elapsed(elapsed)
+
+    def start(self) -> None:
+        """Draw now, and again every ``interval`` seconds until :meth:`clear`."""
+        self.started = time.monotonic()
+        self.draw()
+        self._thread = threading.Thread(target=self._tick, name="mille-status", daemon=True)
+        self._thread.start()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(self.interval):
+            self.draw()
+
+    def draw(self) -> None:
+        with self._lock:
+            if self._stop.is_set() and self._thread is not None:
+                return
+            line = self.render(time.monotonic() - self.started)
+            try:
+                columns = os.get_terminal_size(self.stream.fileno()).columns or 100  # 0: not set
+            except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+                columns = 100
+            line = line[: max(20, columns - 1)]
+            try:
+                self.stream.write("\r" + line + " " * max(0, self.width - len(line)))
+                self.stream.flush()
+            except (OSError, ValueError):
+                return
+            self.width = len(line)
+
+    def clear(self) -> None:
+        """Stop the timer and erase the line."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        with self._lock:
+            if self.width:
+                try:
+                    self.stream.write("\r" + " " * self.width + "\r")
+                    self.stream.flush()
+                except (OSError, ValueError):
+                    pass
+                self.width = 0
+
+
+class ProgressBar(StatusLine):
+    """The match's line: games done, rate, elapsed time, the current estimate."""
+
+    def __init__(
+        self,
+        stream: TextIO,
+        a: str,
+        b: str,
+        *,
+        target_games: int | None = None,
+        target_hands: int | None = None,
+        interval: float = 0.5,
+    ) -> None:
+        super().__init__(stream, interval)
+        self.names = (a, b)
+        self.latest: Progress | None = None
+        self.targets = (target_games, target_hands)
+        self.last = 0.0
 
     def __call__(self, p: Progress) -> None:
+        self.latest = p
         now = time.monotonic()
         if now - self.last < 0.2 and not (p.target_games is not None and p.games >= p.target_games):
             return
         self.last = now
-        if p.target_games is not None:
-            fraction = p.games / p.target_games
-            done = f"{p.games}/{p.target_games} games"
+        self.draw()
+
+    def render(self, elapsed: float) -> str:
+        p = self.latest
+        target_games, target_hands = (p.target_games, p.target_hands) if p is not None else self.targets
+        games = p.games if p is not None else 0
+        hands = p.hands if p is not None else 0
+        if target_games is not None:
+            fraction = games / target_games
+            done = f"{games}/{target_games} games"
+        elif target_hands is not None:
+            fraction = min(1.0, hands / target_hands)
+            done = f"{hands}/{target_hands} hands, {games} games"
         else:
-            assert p.target_hands is not None
-            fraction = min(1.0, p.hands / p.target_hands)
-            done = f"{p.hands}/{p.target_hands} hands, {p.games} games"
+            fraction, done = 0.0, f"{games} games"
         filled = int(20 * fraction)
+        head = f"[{'#' * filled}{'.' * (20 - filled)}] {done}"
+        if p is None or p.games == 0:
+            return f"{head}, {format_elapsed(elapsed)}; the first pair is under way"
         rate = p.games / p.seconds if p.seconds > 0 else 0.0
         margin = "" if p.margin_per_hand is None else f", margin {p.margin_per_hand:+.0f}/hand"
-        line = (
-            f"[{'#' * filled}{'.' * (20 - filled)}] {done}, {rate:.1f} games/s; "
+        return (
+            f"{head}, {format_rate(rate)} games/s, {format_elapsed(elapsed)}; "
             f"{self.names[0]} scores {_pct(p.a_score)}{margin}"
         )
-        try:
-            columns = os.get_terminal_size(self.stream.fileno()).columns
-        except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
-            columns = 100
-        line = line[: max(20, columns - 1)]
-        self.stream.write("\r" + line + " " * max(0, self.width - len(line)))
-        self.stream.flush()
-        self.width = len(line)
 
-    def clear(self) -> None:
-        if self.width:
-            self.stream.write("\r" + " " * self.width + "\r")
-            self.stream.flush()
+
+def write_out(text: str) -> int:
+    """Print ``text`` on standard output; 0, or 141 when the reader has gone (``| head -1``), without a traceback."""
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python flushes standard output again at exit: point it at /dev/null first.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return 141  # as a program killed by SIGPIPE
+    return 0
+
+
+def version_text(prog: str) -> str:
+    from . import __version__
+
+    return f"{prog} (bsd-mille) {__version__}"
+
+
+def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--cluster`` and ``--upload``, shared by ``mille.match`` and ``mille.tournament``."""
+    parser.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="run the pairs on a Dask distributed scheduler (tcp://host:8786), or on a LocalCluster of "
+        "N worker processes here (local:N); needs pip install 'bsd-mille[cluster]'",
+    )
+    parser.add_argument(
+        "--upload",
+        metavar="FILE.py",
+        action="append",
+        default=[],
+        help="with --cluster: send this plug-in module to every worker (repeatable)",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m mille.match",
         description="Play duplicate pairs of 5000-point games between two players and report "
-        "A's game score and score margin per hand with 95%% confidence intervals.",
+        "A's game score and score margin per hand with 95% confidence intervals.",
         epilog="Players: bsd, first, random, expert, or module:attribute (a class or factory "
         "importable from the current directory; see docs/bots.md).",
     )
@@ -753,6 +1088,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="MS",
         help="a player that thinks longer than MS milliseconds over one decision loses the game (default: no limit)",
     )
+    add_cluster_arguments(parser)
+    parser.add_argument("--version", action="version", version=version_text("mille.match"))
     args = parser.parse_args(argv)
     if args.games is None and args.hands is None:
         args.games = 200
@@ -762,6 +1099,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--hands must be at least 1")
     if args.jobs is not None and args.jobs < 1:
         parser.error("--jobs must be at least 1")
+    if args.jobs is not None and args.cluster is not None:
+        parser.error("--jobs and --cluster do not go together (the cluster's workers are the jobs)")
+    if args.upload and args.cluster is None:
+        parser.error("--upload goes with --cluster")
     if args.max_think_ms is not None and args.max_think_ms <= 0:
         parser.error("--max-think-ms must be positive")
     try:
@@ -770,41 +1111,73 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PlayerSpecError as exc:
         parser.error(str(exc))
     jobs = default_jobs() if args.jobs is None else args.jobs
-    bar = ProgressBar(sys.stderr, args.a, args.b) if sys.stderr.isatty() else None
+    target_games = None if args.games is None else 2 * ((args.games + 1) // 2)
+    bar = (
+        ProgressBar(sys.stderr, args.a, args.b, target_games=target_games, target_hands=args.hands)
+        if sys.stderr.isatty()
+        else None
+    )
+    run = functools.partial(
+        run_match,
+        args.a,
+        args.b,
+        games=args.games,
+        hands=args.hands,
+        seed=args.seed,
+        max_think_ms=args.max_think_ms,
+        progress=bar,
+    )
     try:
-        report = run_match(
-            args.a,
-            args.b,
-            games=args.games,
-            hands=args.hands,
-            seed=args.seed,
-            jobs=jobs,
-            max_think_ms=args.max_think_ms,
-            progress=bar,
-        )
+        if args.cluster is None:
+            if bar is not None:
+                bar.start()
+            report = run(jobs=jobs)
+        else:
+            from .cluster import ClusterError, cluster_executor
+
+            try:
+                with cluster_executor(args.cluster, players=(args.a, args.b), uploads=args.upload) as (pool, workers):
+                    if bar is not None:
+                        bar.start()
+                    report = run(executor=pool, workers=workers)
+            except ClusterError as exc:
+                if bar is not None:
+                    bar.clear()
+                print(f"mille.match: {exc}", file=sys.stderr)
+                return 1
     except MatchError as exc:
         if bar is not None:
             bar.clear()
         print(f"mille.match: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # before the run started (say, while a cluster started)
+        if bar is not None:
+            bar.clear()
+        print("mille.match: interrupted before any pair was played", file=sys.stderr)
+        return 130
     if bar is not None:
         bar.clear()
     if args.json:
-        print(json.dumps(report))
+        status = write_out(json.dumps(report))
     else:
-        print(format_report(report, jobs=jobs))
+        status = write_out(format_report(report, jobs=None if args.cluster else jobs, cluster=args.cluster))
+    if status:
+        return status
     return 130 if report["interrupted"] else 0
 
 
 __all__ = [
     "MAX_HANDS_PER_GAME",
     "TIMING_FIELDS",
+    "Batch",
     "Fault",
     "GameRecord",
     "MatchConfig",
     "MatchError",
     "PairResult",
     "Progress",
+    "ProgressBar",
+    "StatusLine",
     "deal_hand",
     "deal_seed",
     "derive_seed",
@@ -814,6 +1187,8 @@ __all__ = [
     "play_game",
     "play_pair",
     "play_pairs",
+    "play_batch",
+    "run_batches",
     "run_match",
     "summarize",
 ]

@@ -1,0 +1,139 @@
+"""Benchmark: the tournament's overhead per pair, and pairs per second with --jobs 1, --jobs 2 and --cluster local:2.
+
+    PYTHONPATH=src python tests/bench_tournament.py [--pairs N] [--rounds R] [--pairs-per-task K] [--no-cluster]
+
+Not collected by pytest (its name does not start with ``test_``).
+
+**Overhead.**  The same N pairs of ``bsd`` against ``bsd`` (the second
+named ``mille.players.bsd:BsdPlayer``, since a tournament names each
+player once: the same player, and the same games), played two ways in
+this process: a bare loop of :func:`mille.match.play_pair` (the games
+themselves), and :func:`mille.tournament.run_tournament` with ``--jobs 1``
+and a results file (``--out``, every pair fsynced), report and bootstrap
+included.  The overhead is the difference per pair over the bare loop's
+time.  The runs alternate (A, B, A, B, ...) so that other work on the
+machine falls on both alike; the medians are compared.
+
+**Throughput.**  The same tournament of N pairs with ``--jobs 1``,
+``--jobs 2`` and on a ``LocalCluster`` of two single-threaded worker
+processes (started once, before the timing: ``--cluster local:2`` pays its
+start-up once per run, reported apart), alternating as well; pairs per
+second of the play (the tournament's own figure) and of the whole call.
+Target: the cluster within 15% of ``--jobs 2``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from mille.match import play_pair
+from mille.tournament import pairing_seed, run_tournament
+
+PLAYERS = ["bsd", "mille.players.bsd:BsdPlayer"]
+
+
+def bare(pairs: int) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this process) of the games alone."""
+    from mille.match import MatchConfig
+
+    config = MatchConfig(PLAYERS[0], PLAYERS[1], pairing_seed(1, *PLAYERS))
+    start, cpu = time.perf_counter(), time.process_time()
+    for pair in range(pairs):
+        play_pair(config, pair)
+    return time.perf_counter() - start, time.process_time() - cpu
+
+
+def tournament(pairs: int, **kwargs: Any) -> tuple[float, float, float]:
+    """(wall seconds of the whole call, CPU seconds of this process, the report's pairs per second)."""
+    start, cpu = time.perf_counter(), time.process_time()
+    report = run_tournament(PLAYERS, games=2 * pairs, seed=1, **kwargs)
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    assert report["pairs"] == pairs and not report["interrupted"]
+    return seconds, cpu, report["pairs_per_second"]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pairs", type=int, default=400, help="pairs per run (default 400)")
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each kind, alternating (default 3)")
+    parser.add_argument("--pairs-per-task", type=int, default=1, help="for the pools and the cluster (default 1)")
+    parser.add_argument("--no-cluster", action="store_true", help="leave the cluster out")
+    args = parser.parse_args()
+    print(f"load average before: {os.getloadavg()[0]:.2f}; python {sys.version.split()[0]}; {args.pairs} pairs a run")
+
+    # ---------------------------------------------------------------- overhead
+    bare_runs: list[tuple[float, float]] = []
+    tourney_runs: list[tuple[float, float]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(args.rounds):
+            bare_runs.append(bare(args.pairs))
+            out = Path(tmp) / f"results-{r}.jsonl"
+            tourney_runs.append(tournament(args.pairs, jobs=1, out=out)[:2])
+    for what, index in (("wall", 0), ("CPU", 1)):
+        bare_times = [run[index] for run in bare_runs]
+        tourney_times = [run[index] for run in tourney_runs]
+        b, t = statistics.median(bare_times), statistics.median(tourney_times)
+        print(f"{what} time, bare play_pair loop:       {', '.join(f'{x:.2f}' for x in bare_times)} s (median {b:.2f})")
+        print(
+            f"{what} time, tournament --jobs 1 --out: {', '.join(f'{x:.2f}' for x in tourney_times)} s (median {t:.2f})"
+        )
+        print(
+            f"  {what} overhead: {1000 * (t - b) / args.pairs:+.3f} ms a pair on {1000 * b / args.pairs:.2f} ms "
+            f"of play = {100 * (t - b) / b:+.2f}% (target under 2%)"
+        )
+
+    # -------------------------------------------------------------- throughput
+    kinds: dict[str, dict[str, Any]] = {
+        "--jobs 1": {"jobs": 1},
+        "--jobs 2": {"jobs": 2, "pairs_per_task": args.pairs_per_task},
+    }
+    closers = []
+    if not args.no_cluster:
+        import logging
+
+        import distributed
+
+        start = time.perf_counter()
+        cluster = distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR
+        )
+        client = distributed.Client(cluster)
+        print(f"LocalCluster of 2 workers started in {time.perf_counter() - start:.2f} s")
+        kinds["--cluster local:2"] = {
+            "executor": client.get_executor(pure=False),
+            "workers": 2,
+            "pairs_per_task": args.pairs_per_task,
+        }
+        closers += [client.close, cluster.close]
+    rates: dict[str, list[float]] = {k: [] for k in kinds}
+    walls: dict[str, list[float]] = {k: [] for k in kinds}
+    try:
+        for _ in range(args.rounds):
+            for kind, kwargs in kinds.items():
+                seconds, _, rate = tournament(args.pairs, resamples=0, **kwargs)
+                rates[kind].append(rate)
+                walls[kind].append(args.pairs / seconds)
+    finally:
+        for close in closers:
+            close()
+    for kind in kinds:
+        print(
+            f"{kind:<18} {statistics.median(rates[kind]):7.1f} pairs/s "
+            f"(runs: {', '.join(f'{x:.1f}' for x in rates[kind])}; whole call {statistics.median(walls[kind]):.1f})"
+        )
+    if "--cluster local:2" in rates:
+        c, j = statistics.median(rates["--cluster local:2"]), statistics.median(rates["--jobs 2"])
+        print(f"cluster / jobs 2: {100 * c / j:.1f}% (target at least 85%)")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
