@@ -1,8 +1,10 @@
-"""Command line: ``mille [--seed N] [--computer NAME] [file]``.  Wires the engine, saves and the screen.
+"""Command line: ``mille [--seed N] [--computer NAME] [--hints] [--color] [--no-stats] [file]``.
 
+Wires the engine, saves, the settings, the record of games and the screen.
 Start-up time is part of the game's feel (and a measured target), so modules
-that the first board does not need (argparse, the save code, traceback) are
-imported only when they are needed.
+that the first board does not need (argparse, the save code, traceback, the
+settings reader when there is no settings file, the hints and the colours
+when they are off) are imported only when they are needed.
 """
 
 from __future__ import annotations
@@ -24,8 +26,24 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     import argparse
 
+    from .ledger import Recorder
     from .players import Player
     from .rng import GlibcRandom
+    from .settings import Settings
+    from .ui.surface import Terminal
+
+#: Switches that turn a player's option on or off: (setting, value).  They
+#: are taken out of the arguments before the rest is parsed, so the quick
+#: path needs no argparse with them either.
+SWITCHES = {
+    "--hints": ("hints", True),
+    "--no-hints": ("hints", False),
+    "--color": ("color", True),
+    "--colour": ("color", True),
+    "--no-color": ("color", False),
+    "--no-colour": ("color", False),
+    "--no-stats": ("stats", False),
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,8 +74,56 @@ def build_parser() -> argparse.ArgumentParser:
         help="the computer player: bsd (the original's, the default) or expert (stronger); "
         "a restored game keeps its own unless this is given",
     )
+    parser.add_argument(
+        "--hints",
+        action="store_true",
+        help="h or ? at the move prompt and at Extension? asks the expert what it would do (--no-hints: off)",
+    )
+    parser.add_argument(
+        "--color",
+        "--colour",
+        action="store_true",
+        help="cards and piles in colour, on a terminal that has colours (--no-color: off)",
+    )
+    parser.add_argument("--no-stats", action="store_true", help="keep no record of this run's games")
+    parser.add_argument("--stats", action="store_true", help="print the record of your games and exit")
+    parser.add_argument("--json", action="store_true", help="with --stats: print the record as JSON")
+    parser.add_argument(
+        "--config-path", action="store_true", help="print where the settings file is read from and exit"
+    )
     parser.add_argument("--version", action="version", version=f"mille (bsd-mille) {__version__}")
     return parser
+
+
+def _take_switches(argv: list[str]) -> tuple[dict[str, bool], list[str]]:
+    """The on/off switches given (the last of each wins) and the other arguments (up to ``--``)."""
+    switches: dict[str, bool] = {}
+    rest: list[str] = []
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            rest.extend(argv[i:])
+            break
+        switch = SWITCHES.get(arg)
+        if switch is None:
+            rest.append(arg)
+        else:
+            switches[switch[0]] = switch[1]
+    return switches, rest
+
+
+def _settings() -> Settings | None:
+    """The settings file's settings, or None when there is none (one stat: nothing imported)."""
+    base = os.environ.get("XDG_CONFIG_HOME", "")
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".config")
+    path = os.path.join(base, "mille", "config.toml")
+    try:
+        os.stat(path)
+    except (OSError, ValueError):
+        return None
+    from .settings import load
+
+    return load(path)
 
 
 def _quick_parse(argv: list[str]) -> tuple[str | None, int | None, str | None] | None:
@@ -90,16 +156,34 @@ def _quick_parse(argv: list[str]) -> tuple[str | None, int | None, str | None] |
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    switches, argv = _take_switches(argv)
     parsed = _quick_parse(argv)
     if parsed is None:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.config_path:
+            from .settings import config_path
+
+            print(config_path())
+            return 0
+        if args.stats:
+            from .ledger import print_stats
+
+            return print_stats(as_json=args.json)
+        if args.json:
+            parser.error("--json goes with --stats")
         parsed = (args.file, args.seed, args.computer)
     file, seed, computer_name = parsed
+    try:
+        settings = _settings()
+    except ValueError as exc:  # settings.SettingsError: one line naming the file and the line
+        print(f"mille: {exc}", file=sys.stderr)
+        return 1
 
     game = Game()
     banner: str | None = None
     window: int = ScoreView.SMALL
-    saved_computer = DEFAULT_COMPUTER
+    saved_computer: str | None = None
     if file is not None:
         from . import save
 
@@ -119,7 +203,15 @@ def main(argv: list[str] | None = None) -> int:
     seed_value = seed if seed is not None else os.getpid()
     game.rng.seed(seed_value)
     if computer_name is None:
-        computer_name = saved_computer
+        # The command line, else the game's own, else the settings' default.
+        computer_name = saved_computer or (settings.computer if settings else None) or DEFAULT_COMPUTER
+    # The command line, else the settings, else off (hints, colour) or on (the record).
+    hints = switches.get("hints", bool(settings and settings.hints))
+    color = switches.get("color")
+    if color is None:
+        # NO_COLOR (no-color.org) turns off colour not asked for on this command line.
+        color = bool(settings and settings.color) and not os.environ.get("NO_COLOR")
+    record = switches.get("stats", settings is None or settings.stats is not False)
 
     if not (os.isatty(0) and os.isatty(1)):
         print("mille: standard input and output must be a terminal", file=sys.stderr)
@@ -129,12 +221,27 @@ def main(argv: list[str] | None = None) -> int:
     from .ui.cursesterm import CursesTerminal
 
     computer, dice = computer_player(computer_name, seed_value)
+    recorder: Recorder | None = None
+    if record:
+        from .ledger import Recorder
+
+        recorder = Recorder(restored=game if file is not None else None)
+    adviser = None
+    if hints:
+        from .hints import Adviser
+
+        adviser = Adviser()
 
     term = CursesTerminal()
     try:
         term.start()
+        screen: Terminal = term
+        if color:
+            from .ui.palette import colour_terminal
+
+            screen = colour_terminal(term)
         app = MilleApp(
-            term,
+            screen,
             game,
             save_writer=_write_game,
             hangup_saver=_save_on_hangup,
@@ -144,19 +251,31 @@ def main(argv: list[str] | None = None) -> int:
             computer=computer,
             computer_name=computer_name,
             computer_dice=dice,
+            stats=recorder,
+            hints=adviser,
         )
         status = app.run(restore=file is not None)
     except KeyboardInterrupt:
         term.stop()
+        _report(recorder)
         return 1
     except Exception:
         term.stop()
         import traceback
 
         traceback.print_exc()
+        _report(recorder)
         return 1
     term.stop()
+    _report(recorder)
     return status
+
+
+def _report(recorder: Recorder | None) -> None:
+    """What went wrong with the record of games, once the terminal is back (never on the game screen)."""
+    if recorder is not None:
+        for problem in recorder.problems:
+            print(f"mille: {problem}", file=sys.stderr)
 
 
 def computer_player(name: str, seed: int) -> tuple[Player | None, GlibcRandom | None]:

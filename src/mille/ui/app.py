@@ -41,6 +41,8 @@ from .surface import END_OF_INPUT, HANGUP, INTERRUPT, RESIZED
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
+    from ..hints import Adviser
+    from ..ledger import Recorder
     from ..observation import Observation
     from ..players import Player
     from ..rng import GlibcRandom
@@ -129,6 +131,8 @@ class MilleApp:
         computer: Player | None = None,
         computer_name: str = "bsd",
         computer_dice: GlibcRandom | None = None,
+        stats: Recorder | None = None,
+        hints: Adviser | None = None,
     ) -> None:
         self.term = term
         self.game = game
@@ -147,6 +151,10 @@ class MilleApp:
         self.saved = False
         self.in_interrupt = False
         self.eof_count = 0
+        #: The player's record of games (``mille.ledger``; None: not kept).
+        self.stats = stats
+        #: The expert's advice on the hint key (``--hints``; None: the key is the original's).
+        self.hints = hints
 
     @property
     def computer(self) -> Player:
@@ -178,6 +186,8 @@ class MilleApp:
         try:
             self._main_loop(restore)
         except GameExit as leave:
+            if self.stats is not None:
+                self.stats.leaving(self.game, self.computer_name)
             return leave.status
         return 0  # pragma: no cover - the loop only ends by GameExit
 
@@ -200,6 +210,8 @@ class MilleApp:
                     display.show_banner(self.restore_banner)
                 display.prboard()
                 self.play_hand()
+                if self.stats is not None:
+                    self.stats.hand_over(game, self.computer_name)
                 self.check_more()
                 restore = False
                 if rules.game_over(game):
@@ -269,6 +281,9 @@ class MilleApp:
                 self.hangup_saver(self.game.copy(), self.window, self.computer_name)
             except OSError:
                 pass
+            else:
+                if self.stats is not None:
+                    self.stats.saved(self.game, self.computer_name)
         self.die(1)
 
     def die(self, status: int) -> None:
@@ -367,6 +382,8 @@ class MilleApp:
                 self.error("E: command not implemented")
             elif command is Command.IGNORE:
                 pass
+            elif self.hints is not None and c in keys.HINT_KEYS:
+                self.show_hint()
             else:
                 self.error(f"unknown command: {unctrl(c)}")
         board.leaveok(True)
@@ -429,6 +446,8 @@ class MilleApp:
                 continue
             if reply is Answer.REPRINT:
                 self.term.redraw()
+            elif prompt_no == EXTENSION_PROMPT and self.hints is not None and c in keys.HINT_KEYS:
+                self.show_hint()
             else:
                 board.addstr(unctrl(c))
                 board.refresh()
@@ -534,9 +553,31 @@ class MilleApp:
         except OSError as exc:
             self.error(exc.strerror or str(exc))
             return False
+        if self.stats is not None:
+            self.stats.saved(self.game, self.computer_name)
         self.display.show_message(f"{name} [{time.ctime()}]")  # C ctime() layout
         self.term.score.refresh()
         return True
+
+    def show_hint(self) -> None:
+        """The hint key (``--hints``): the expert's move from the person's seat, on the message line.
+
+        The adviser is shown the person's observation only, as any player
+        is; ``thinking...`` goes up first if it takes more than a blink.
+        """
+        assert self.hints is not None
+        from ..observation import observe
+        from .layout import YOU
+
+        def thinking() -> None:
+            self.display.show_message("thinking...")
+            self.term.score.refresh()
+
+        text = self.hints.advise(observe(self.game, YOU), thinking)
+        self.display.show_message(text)
+        self.term.score.refresh()
+        if self.stats is not None:
+            self.stats.hint_used()
 
 
 class _PersonSeat:
@@ -577,6 +618,8 @@ class _Screen:
         pass
 
     def after_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
+        if self.app.stats is not None:
+            self.app.stats.moved()
         if game.pending_extension is not None:
             return
         if outcome.error is not None:
