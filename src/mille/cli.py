@@ -202,16 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         banner = f"{file} [{save.mtime_text(file)}]"
     seed_value = seed if seed is not None else os.getpid()
     game.rng.seed(seed_value)
-    if computer_name is None:
-        # The command line, else the game's own, else the settings' default.
-        computer_name = saved_computer or (settings.computer if settings else None) or DEFAULT_COMPUTER
-    # The command line, else the settings, else off (hints, colour) or on (the record).
-    hints = switches.get("hints", bool(settings and settings.hints))
-    color = switches.get("color")
-    if color is None:
-        # NO_COLOR (no-color.org) turns off colour not asked for on this command line.
-        color = bool(settings and settings.color) and not os.environ.get("NO_COLOR")
-    record = switches.get("stats", settings is None or settings.stats is not False)
+    computer_name, hints, color, record = choose_options(computer_name, switches, saved_computer, settings)
 
     if not (os.isatty(0) and os.isatty(1)):
         print("mille: standard input and output must be a terminal", file=sys.stderr)
@@ -221,11 +212,15 @@ def main(argv: list[str] | None = None) -> int:
     from .ui.cursesterm import CursesTerminal
 
     computer, dice = computer_player(computer_name, seed_value)
-    recorder: Recorder | None = None
-    if record:
+    recorder: list[Recorder] = []  # made at its first event, after the first board
+    restored = game.copy() if file is not None and record else None
+
+    def make_recorder() -> Recorder:
         from .ledger import Recorder
 
-        recorder = Recorder(restored=game if file is not None else None)
+        recorder.append(Recorder(restored=restored))
+        return recorder[0]
+
     adviser = None
     if hints:
         from .hints import Adviser
@@ -251,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
             computer=computer,
             computer_name=computer_name,
             computer_dice=dice,
-            stats=recorder,
+            stats=make_recorder if record else None,
             hints=adviser,
         )
         status = app.run(restore=file is not None)
@@ -271,11 +266,32 @@ def main(argv: list[str] | None = None) -> int:
     return status
 
 
-def _report(recorder: Recorder | None) -> None:
+def _report(recorder: list[Recorder]) -> None:
     """What went wrong with the record of games, once the terminal is back (never on the game screen)."""
-    if recorder is not None:
-        for problem in recorder.problems:
+    for made in recorder:
+        for problem in made.problems:
             print(f"mille: {problem}", file=sys.stderr)
+
+
+def choose_options(
+    computer: str | None, switches: dict[str, bool], saved_computer: str | None, settings: Settings | None
+) -> tuple[str, bool, bool, bool]:
+    """(computer, hints, colour, record) from the command line, the game restored and the settings.
+
+    The command line wins; then, for the computer, the one a restored game
+    was saved with; then the settings file; then the defaults (the
+    original's computer, no hints, no colour, a record of games).
+    ``NO_COLOR`` (no-color.org) turns off the settings' colour, not a
+    ``--color`` typed on the command line.
+    """
+    if computer is None:
+        computer = saved_computer or (settings.computer if settings else None) or DEFAULT_COMPUTER
+    hints = switches.get("hints", bool(settings and settings.hints))
+    color = switches.get("color")
+    if color is None:
+        color = bool(settings and settings.color) and not os.environ.get("NO_COLOR")
+    record = switches.get("stats", settings is None or settings.stats is not False)
+    return computer, hints, color, record
 
 
 def computer_player(name: str, seed: int) -> tuple[Player | None, GlibcRandom | None]:

@@ -131,7 +131,7 @@ class MilleApp:
         computer: Player | None = None,
         computer_name: str = "bsd",
         computer_dice: GlibcRandom | None = None,
-        stats: Recorder | None = None,
+        stats: Callable[[], Recorder] | None = None,
         hints: Adviser | None = None,
     ) -> None:
         self.term = term
@@ -151,8 +151,10 @@ class MilleApp:
         self.saved = False
         self.in_interrupt = False
         self.eof_count = 0
-        #: The player's record of games (``mille.ledger``; None: not kept).
-        self.stats = stats
+        # Makes the player's record of games (mille.ledger) when it is first
+        # needed, after the first board (start-up time); None: not kept.
+        self._make_stats = stats
+        self._stats: Recorder | None = None
         #: The expert's advice on the hint key (``--hints``; None: the key is the original's).
         self.hints = hints
 
@@ -168,6 +170,13 @@ class MilleApp:
 
             self._computer = BsdPlayer()
         return self._computer
+
+    @property
+    def stats(self) -> Recorder | None:
+        """The player's record of games (:class:`mille.ledger.Recorder`), or None when it is not kept."""
+        if self._stats is None and self._make_stats is not None:
+            self._stats = self._make_stats()
+        return self._stats
 
     @property
     def window(self) -> int:

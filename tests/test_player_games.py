@@ -1,0 +1,276 @@
+"""Whole games through the interactive front end, and what the record of games counts.
+
+A bot sits at the virtual terminal: at each prompt it reads which prompt the
+program is asking (``MilleApp.last_prompt``) and types what a player would
+(the BSD procedure's move for the person's seat at the move prompt, ``y``
+or ``n`` at the questions, a file name at ``file:``), or, at planned
+moments, saves, quits or hangs up.  It notes the points of every hand it
+sees finished on the screen, independently of the record, and the tests
+compare the record (:func:`mille.ledger.summarize`) with what was played:
+a game finished in one sitting, saved in the middle and resumed, hung up
+and resumed, resumed twice from the same save, quit without saving.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from mille import ledger, save
+from mille.observation import observe
+from mille.players.bsd import BsdPlayer
+from mille.rng import GlibcRandom
+from mille.rules import MoveType
+from mille.state import Game
+from mille.ui import app as ui
+from mille.ui.layout import YOU
+from mille.ui.surface import HANGUP, VirtualTerminal
+from save_helpers import move_keys
+
+#: No game of two BSD players comes near this many decisions of one seat.
+MAX_DECISIONS = 5000
+
+
+class Bot(VirtualTerminal):
+    """A player at the virtual terminal (see the module documentation).
+
+    ``plan`` maps the number of a decision at the move prompt (from 1) to
+    ``"save:PATH"``, ``"hangup"`` or ``"quit"``; ``games`` is how many games
+    to play before answering ``Another game?`` with no.
+    """
+
+    def __init__(self, seed: int, plan: dict[int, str] | None = None, games: int = 1) -> None:
+        super().__init__()
+        self.app: ui.MilleApp | None = None
+        self.player = BsdPlayer()
+        self.dice = GlibcRandom(seed)
+        self.plan = dict(plan or {})
+        self.games = games
+        self.decisions = 0
+        self.saving: str | None = None
+        #: (your points, the computer's) of every hand seen finished, and the totals of every game.
+        self.hands: list[tuple[int, int]] = []
+        self.finished_games: list[tuple[int, int]] = []
+        self._noted = False
+
+    def read_byte(self) -> int:
+        if not self.keys:
+            self.keys.extend(self._next())
+        return self.keys.pop(0)
+
+    def _next(self) -> list[int]:
+        app = self.app
+        assert app is not None
+        game = app.game
+        prompt = app.last_prompt
+        if prompt == ui.MOVE_PROMPT:
+            self._noted = False
+            self.decisions += 1
+            assert self.decisions < MAX_DECISIONS, "the game does not end"
+            action = self.plan.pop(self.decisions, None)
+            if action == "hangup":
+                return [HANGUP]
+            if action == "quit":
+                return list(b"q")
+            if action is not None:
+                self.saving = action.removeprefix("save:")
+                return list(b"s")
+            move = self.player.choose(observe(game, YOU), self.dice)
+            return list(move_keys(move))
+        if prompt == ui.EXTENSION_PROMPT:
+            move = self.player.choose(observe(game, YOU), self.dice)
+            return list(b"y" if move.kind is MoveType.EXTEND else b"n")
+        if prompt in (ui.ANOTHER_HAND_PROMPT, ui.ANOTHER_GAME_PROMPT):
+            if not self._noted:
+                me, them = game.players
+                self.hands.append((me.hand_total, them.hand_total))
+                if prompt == ui.ANOTHER_GAME_PROMPT:
+                    self.finished_games.append((me.total, them.total))
+                self._noted = True
+            if prompt == ui.ANOTHER_GAME_PROMPT:
+                return list(b"y" if len(self.finished_games) < self.games else b"n")
+            return list(b"y")
+        if prompt == ui.FILE_PROMPT:
+            assert self.saving is not None
+            return list(self.saving.encode() + b"\r")
+        if prompt == ui.SAME_FILE_PROMPT:
+            return list(b"y" if self.saving == app.from_file else b"n")
+        if prompt in (ui.OVERWRITE_PROMPT, ui.REALLY_PROMPT):
+            return list(b"y")
+        if prompt == ui.SAVE_GAME_PROMPT:
+            return list(b"n")
+        raise AssertionError(f"unexpected prompt {prompt}")
+
+
+class Table:
+    """Where one test keeps its record and its saves."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.path = str(tmp / "stats.jsonl")
+        self.hangup_file = str(tmp / "hangup.json")
+        self.recorders: list[ledger.Recorder] = []
+
+    def play(self, game: Game, bot: Bot, *, from_file: str | None = None) -> int:
+        """Run the program on ``game`` (restored from ``from_file`` if given) until it exits."""
+        restored = game.copy() if from_file is not None else None
+
+        def make() -> ledger.Recorder:
+            recorder = ledger.Recorder(self.path, restored=restored)
+            self.recorders.append(recorder)
+            return recorder
+
+        def hangup_saver(g: Game, window: int, computer: str) -> None:
+            save.write_game(self.hangup_file, g, window, computer)
+
+        app = ui.MilleApp(
+            bot,
+            game,
+            save_writer=save.write_game,
+            hangup_saver=hangup_saver,
+            from_file=from_file,
+            restore_banner=None if from_file is None else from_file,
+            stats=make,
+        )
+        bot.app = app
+        status = app.run(restore=from_file is not None)
+        assert all(not r.problems for r in self.recorders), [r.problems for r in self.recorders]
+        return status
+
+    def summary(self) -> dict[str, Any]:
+        return ledger.summarize(ledger.read_events(self.path)).get("bsd", {})
+
+
+def new_game(seed: int) -> Game:
+    return Game(rng=GlibcRandom(seed))
+
+
+def resume(path: str, seed: int) -> Game:
+    """What ``mille PATH --seed SEED`` does before the game starts."""
+    game = save.read_game(path).game
+    game.to_move = YOU
+    game.rng.seed(seed)
+    return game
+
+
+def expect(row: dict[str, Any], hands: list[tuple[int, int]], games: list[tuple[int, int]], abandoned: int = 0) -> None:
+    """The record matches the hands and games the bot saw finish."""
+    won = sum(a > b for a, b in games)
+    lost = sum(a < b for a, b in games)
+    assert row["games_played"] == len(games) + abandoned, row
+    assert (row["games_won"], row["games_lost"], row["games_abandoned"]) == (won, lost, abandoned), row
+    assert row["hands_played"] == len(hands), row
+    assert row["hands_won"] == sum(a > b for a, b in hands), row
+    assert (row["points_for"], row["points_against"]) == (sum(a for a, _ in hands), sum(b for _, b in hands)), row
+    if games:
+        assert row["best_margin"] == max(a - b for a, b in games), row
+
+
+def test_a_game_played_to_the_end_in_one_sitting(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    bot = Bot(1)
+    assert table.play(new_game(101), bot) == 0
+    assert len(bot.finished_games) == 1 and len(bot.hands) >= 2
+    expect(table.summary(), bot.hands, bot.finished_games)
+    # Each hand's total adds up to the game's (the record sums hands, the game shows totals).
+    assert sum(a for a, _ in bot.hands) == bot.finished_games[0][0]
+
+
+def test_two_games_in_one_sitting_and_the_streak(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    bot = Bot(2, games=2)
+    assert table.play(new_game(202), bot) == 0
+    assert len(bot.finished_games) == 2
+    row = table.summary()
+    expect(row, bot.hands, bot.finished_games)
+    results = [a > b for a, b in bot.finished_games]
+    streak = 0
+    longest = 0
+    for won in results:
+        streak = streak + 1 if won else 0
+        longest = max(longest, streak)
+    assert (row["current_streak"], row["longest_streak"]) == (streak, longest)
+    events = ledger.read_events(table.path)
+    assert len({e["game"] for e in events}) == 2
+
+
+def test_saved_in_the_middle_and_resumed_counts_once(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    saved = str(tmp_path / "middle.json")
+    first = Bot(3, plan={150: f"save:{saved}", 151: "quit"})
+    assert table.play(new_game(303), first) == 0
+    assert first.finished_games == [] and os.path.exists(saved)
+    # Saved and left: not abandoned, not yet played.
+    row = table.summary()
+    assert row["games_played"] == 0 and row["saved_unfinished"] == 1
+    second = Bot(4)
+    assert table.play(resume(saved, 404), second, from_file=saved) == 0
+    assert len(second.finished_games) == 1
+    hands = first.hands + second.hands
+    expect(table.summary(), hands, second.finished_games)
+    assert table.summary()["saved_unfinished"] == 0
+    # One game under one name, its hands numbered 1.. without a gap or a repeat.
+    events = ledger.read_events(table.path)
+    assert len({e["game"] for e in events}) == 1
+    assert [e["n"] for e in events if e["t"] == "hand"] == list(range(1, len(hands) + 1))
+
+
+def test_hung_up_and_resumed_counts_once(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    first = Bot(5, plan={120: "hangup"})
+    assert table.play(new_game(505), first) == 1
+    assert os.path.exists(table.hangup_file)
+    assert table.summary()["games_played"] == 0
+    second = Bot(6)
+    assert table.play(resume(table.hangup_file, 606), second, from_file=table.hangup_file) == 0
+    expect(table.summary(), first.hands + second.hands, second.finished_games)
+
+
+def test_resumed_twice_from_one_save_counts_once(tmp_path: Path) -> None:
+    """Playing on again from a save already played past does not count again."""
+    table = Table(tmp_path)
+    saved = str(tmp_path / "s.json")
+    first = Bot(7, plan={100: f"save:{saved}"})
+    assert table.play(new_game(707), first) == 0  # saved, played on to the end
+    assert len(first.finished_games) == 1
+    before = table.summary()
+    expect(before, first.hands, first.finished_games)
+    again = Bot(8)
+    assert table.play(resume(saved, 808), again, from_file=saved) == 0
+    assert len(again.finished_games) == 1
+    assert table.summary() == before
+
+
+def test_quit_without_saving_is_abandoned_and_a_save_played_past_then_finished_is_not(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    saved = str(tmp_path / "s.json")
+    first = Bot(9, plan={80: f"save:{saved}", 200: "quit"})
+    assert table.play(new_game(909), first) == 0
+    row = table.summary()
+    assert (row["games_played"], row["games_abandoned"]) == (1, 1)
+    expect(row, first.hands, [], abandoned=1)
+    # Resumed from the save made before the quit, and finished: one game, finished.
+    second = Bot(10)
+    assert table.play(resume(saved, 1010), second, from_file=saved) == 0
+    row = table.summary()
+    assert (row["games_played"], row["games_abandoned"]) == (1, 0)
+    assert row["games_won"] + row["games_lost"] == 1
+
+
+def test_quitting_before_playing_records_nothing_and_a_restore_left_at_once_is_still_saved(tmp_path: Path) -> None:
+    table = Table(tmp_path)
+    assert table.play(new_game(11), Bot(11, plan={1: "quit"})) == 0
+    assert not os.path.exists(table.path)
+    saved = str(tmp_path / "s.json")
+    assert table.play(new_game(12), Bot(12, plan={30: f"save:{saved}", 31: "quit"})) == 0
+    assert table.play(resume(saved, 13), Bot(13, plan={1: "quit"}), from_file=saved) == 0
+    row = table.summary()
+    assert (row["games_played"], row["saved_unfinished"]) == (0, 1)
+
+
+def test_without_a_record_nothing_is_written(tmp_path: Path) -> None:
+    bot = Bot(14, plan={60: "quit"})
+    app = ui.MilleApp(bot, new_game(14))
+    bot.app = app
+    assert app.run() == 0 and app.stats is None
+    assert not list(tmp_path.iterdir())
