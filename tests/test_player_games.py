@@ -1,11 +1,8 @@
 """Whole games through the interactive front end, and what the record of games counts.
 
-A bot sits at the virtual terminal: at each prompt it reads which prompt the
-program is asking (``MilleApp.last_prompt``) and types what a player would
-(the BSD procedure's move for the person's seat at the move prompt, ``y``
-or ``n`` at the questions, a file name at ``file:``), or, at planned
-moments, saves, quits or hangs up.  It notes the points of every hand it
-sees finished on the screen, independently of the record, and the tests
+A bot (``player_helpers.Bot``) sits at the virtual terminal and plays,
+saves, quits or hangs up; it notes the points of every hand it sees
+finished on the screen, independently of the record, and the tests
 compare the record (:func:`mille.ledger.summarize`) with what was played:
 a game finished in one sitting, saved in the middle and resumed, hung up
 and resumed, resumed twice from the same save, quit without saving.
@@ -17,140 +14,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from mille import ledger, save
-from mille.observation import observe
-from mille.players.bsd import BsdPlayer
-from mille.rng import GlibcRandom
-from mille.rules import MoveType
-from mille.state import Game
+from mille import ledger
 from mille.ui import app as ui
-from mille.ui.layout import YOU
-from mille.ui.surface import HANGUP, VirtualTerminal
-from save_helpers import move_keys
-
-#: No game of two BSD players comes near this many decisions of one seat.
-MAX_DECISIONS = 5000
-
-
-class Bot(VirtualTerminal):
-    """A player at the virtual terminal (see the module documentation).
-
-    ``plan`` maps the number of a decision at the move prompt (from 1) to
-    ``"save:PATH"``, ``"hangup"`` or ``"quit"``; ``games`` is how many games
-    to play before answering ``Another game?`` with no.
-    """
-
-    def __init__(self, seed: int, plan: dict[int, str] | None = None, games: int = 1) -> None:
-        super().__init__()
-        self.app: ui.MilleApp | None = None
-        self.player = BsdPlayer()
-        self.dice = GlibcRandom(seed)
-        self.plan = dict(plan or {})
-        self.games = games
-        self.decisions = 0
-        self.saving: str | None = None
-        #: (your points, the computer's) of every hand seen finished, and the totals of every game.
-        self.hands: list[tuple[int, int]] = []
-        self.finished_games: list[tuple[int, int]] = []
-        self._noted = False
-
-    def read_byte(self) -> int:
-        if not self.keys:
-            self.keys.extend(self._next())
-        return self.keys.pop(0)
-
-    def _next(self) -> list[int]:
-        app = self.app
-        assert app is not None
-        game = app.game
-        prompt = app.last_prompt
-        if prompt == ui.MOVE_PROMPT:
-            self._noted = False
-            self.decisions += 1
-            assert self.decisions < MAX_DECISIONS, "the game does not end"
-            action = self.plan.pop(self.decisions, None)
-            if action == "hangup":
-                return [HANGUP]
-            if action == "quit":
-                return list(b"q")
-            if action is not None:
-                self.saving = action.removeprefix("save:")
-                return list(b"s")
-            move = self.player.choose(observe(game, YOU), self.dice)
-            return list(move_keys(move))
-        if prompt == ui.EXTENSION_PROMPT:
-            move = self.player.choose(observe(game, YOU), self.dice)
-            return list(b"y" if move.kind is MoveType.EXTEND else b"n")
-        if prompt in (ui.ANOTHER_HAND_PROMPT, ui.ANOTHER_GAME_PROMPT):
-            if not self._noted:
-                me, them = game.players
-                self.hands.append((me.hand_total, them.hand_total))
-                if prompt == ui.ANOTHER_GAME_PROMPT:
-                    self.finished_games.append((me.total, them.total))
-                self._noted = True
-            if prompt == ui.ANOTHER_GAME_PROMPT:
-                return list(b"y" if len(self.finished_games) < self.games else b"n")
-            return list(b"y")
-        if prompt == ui.FILE_PROMPT:
-            assert self.saving is not None
-            return list(self.saving.encode() + b"\r")
-        if prompt == ui.SAME_FILE_PROMPT:
-            return list(b"y" if self.saving == app.from_file else b"n")
-        if prompt in (ui.OVERWRITE_PROMPT, ui.REALLY_PROMPT):
-            return list(b"y")
-        if prompt == ui.SAVE_GAME_PROMPT:
-            return list(b"n")
-        raise AssertionError(f"unexpected prompt {prompt}")
-
-
-class Table:
-    """Where one test keeps its record and its saves."""
-
-    def __init__(self, tmp: Path) -> None:
-        self.path = str(tmp / "stats.jsonl")
-        self.hangup_file = str(tmp / "hangup.json")
-        self.recorders: list[ledger.Recorder] = []
-
-    def play(self, game: Game, bot: Bot, *, from_file: str | None = None) -> int:
-        """Run the program on ``game`` (restored from ``from_file`` if given) until it exits."""
-        restored = game.copy() if from_file is not None else None
-
-        def make() -> ledger.Recorder:
-            recorder = ledger.Recorder(self.path, restored=restored)
-            self.recorders.append(recorder)
-            return recorder
-
-        def hangup_saver(g: Game, window: int, computer: str) -> None:
-            save.write_game(self.hangup_file, g, window, computer)
-
-        app = ui.MilleApp(
-            bot,
-            game,
-            save_writer=save.write_game,
-            hangup_saver=hangup_saver,
-            from_file=from_file,
-            restore_banner=None if from_file is None else from_file,
-            stats=make,
-        )
-        bot.app = app
-        status = app.run(restore=from_file is not None)
-        assert all(not r.problems for r in self.recorders), [r.problems for r in self.recorders]
-        return status
-
-    def summary(self) -> dict[str, Any]:
-        return ledger.summarize(ledger.read_events(self.path)).get("bsd", {})
-
-
-def new_game(seed: int) -> Game:
-    return Game(rng=GlibcRandom(seed))
-
-
-def resume(path: str, seed: int) -> Game:
-    """What ``mille PATH --seed SEED`` does before the game starts."""
-    game = save.read_game(path).game
-    game.to_move = YOU
-    game.rng.seed(seed)
-    return game
+from player_helpers import Bot, Table, new_game, resume
 
 
 def expect(row: dict[str, Any], hands: list[tuple[int, int]], games: list[tuple[int, int]], abandoned: int = 0) -> None:
