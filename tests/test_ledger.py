@@ -277,6 +277,19 @@ def test_recorder_keeps_a_damaged_file_aside_when_it_looks_up_a_restored_game(tm
     assert aside.read_text() == "not mine\n"
 
 
+def test_recorder_never_writes_into_a_damaged_or_foreign_file(tmp_path: Path) -> None:
+    path = tmp_path / "stats.jsonl"
+    path.write_text("somebody else's notes\n")
+    recorder = ledger.Recorder(str(path))
+    recorder.moved()
+    recorder.hand_over(finished_game(900, 100, 900, 100), "bsd")
+    recorder.leaving(Game(), "bsd")
+    [aside] = [p for p in tmp_path.iterdir() if p.name.startswith("stats.jsonl.damaged-")]
+    assert aside.read_text() == "somebody else's notes\n"
+    assert len(recorder.problems) == 1 and "not a mille statistics file" in recorder.problems[0]
+    assert [e["t"] for e in ledger.read_events(str(path))] == ["hand", "game"]
+
+
 # --------------------------------------------------------------------------
 # Two games at once: two real processes
 

@@ -567,6 +567,10 @@ class Recorder:
         #: Something was played since the game started or was last saved.
         self.dirty = False
         self.problems: list[str] = []
+        # The file is read through once a run, before the first line is
+        # added to it, so that a damaged or foreign file is set aside (and
+        # said so) instead of written into.
+        self._checked = False
 
     @property
     def path(self) -> str:
@@ -660,6 +664,7 @@ class Recorder:
         if restored is not None:
             key = position_key(restored)
             found: dict[str, Any] | None = None
+            self._checked = True
             try:
                 for event in read_events(self.path):
                     if event.get("t") == "save" and event["key"] == key:
@@ -679,6 +684,14 @@ class Recorder:
 
     def _write(self, event: dict[str, Any]) -> None:
         try:
+            if not self._checked:
+                self._checked = True
+                try:
+                    read_events(self.path)
+                except DamagedLedger as exc:
+                    self._report(str(exc))
+                except LedgerError:
+                    pass  # unreadable: the write below says why
             append(self.path, event)
         except (OSError, LedgerError) as exc:
             detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
