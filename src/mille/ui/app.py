@@ -195,8 +195,8 @@ class MilleApp:
         try:
             self._main_loop(restore)
         except GameExit as leave:
-            if self.stats is not None:
-                self.stats.leaving(self.game, self.computer_name)
+            if self._stats is not None:  # (never made: nothing happened to record)
+                self._stats.leaving(self.game, self.computer_name)
             return leave.status
         return 0  # pragma: no cover - the loop only ends by GameExit
 
