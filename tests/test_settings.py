@@ -21,7 +21,7 @@ import pytest
 
 import ui_helpers as H
 from mille import cli, save
-from mille.settings import Settings, SettingsError, config_path, load, parse
+from mille.settings import Settings, SettingsError, cache_path, config_path, load, load_cached, parse
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")
 
@@ -103,6 +103,52 @@ def test_switches_are_taken_out_and_the_last_wins() -> None:
     assert switches == {"hints": False, "color": True, "stats": False}
     assert rest == ["g.json", "--seed", "3"]
     assert cli._take_switches(["--", "--hints"]) == ({}, ["--", "--hints"])
+
+
+# ---------------------------------------------------------------------------
+# The cache: a good file read once is not parsed again while it is unchanged
+
+
+def test_an_unchanged_file_is_not_parsed_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    path = write_config(tmp_path / "config", 'computer = "expert"\nhints = true\n')
+    first = load_cached(str(path))
+    assert first == Settings(computer="expert", hints=True)
+    assert Path(cache_path()).exists()
+    probe = (
+        "import sys; from mille.settings import load_cached; "
+        f"print(load_cached({str(path)!r}), 'tomllib' in sys.modules, 'tomli' in sys.modules)"
+    )
+    env = {**os.environ, "PYTHONPATH": SRC, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    shown = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=60)
+    assert shown.stdout == f"{first!r} False False\n", shown.stderr
+    # Changed (even to the same length): read again.
+    os.utime(path, ns=(1, 1))
+    path.write_text('computer = "bsd"\nhints = false\n\n')
+    assert load_cached(str(path)) == Settings(computer="bsd", hints=False)
+
+
+def test_a_cache_that_does_not_read_back_is_not_believed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    path = write_config(tmp_path / "config", "color = true\n")
+    assert load_cached(str(path)) == Settings(color=True)
+    cache = Path(cache_path())
+    good = cache.read_text()
+    for damaged in ("", "garbage", good.replace("color=1", "color=2"), good.replace("color=1", "colour=1"), good + "x"):
+        cache.write_text(damaged)
+        assert load_cached(str(path)) == Settings(color=True)
+        assert cache.read_text() == good  # written back whole
+    cache.write_bytes(b"\xff\xfe")
+    assert load_cached(str(path)) == Settings(color=True)
+
+
+def test_a_bad_file_is_never_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    path = write_config(tmp_path / "config", "hints = 3\n")
+    for _ in range(2):
+        with pytest.raises(SettingsError, match="line 1: hints must be true or false"):
+            load_cached(str(path))
+    assert not Path(cache_path()).exists()
 
 
 # ---------------------------------------------------------------------------

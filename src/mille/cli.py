@@ -118,12 +118,12 @@ def _settings() -> Settings | None:
         base = os.path.join(os.path.expanduser("~"), ".config")
     path = os.path.join(base, "mille", "config.toml")
     try:
-        os.stat(path)
+        st = os.stat(path)
     except (OSError, ValueError):
         return None
-    from .settings import load
+    from .settings import load_cached
 
-    return load(path)
+    return load_cached(path, st)
 
 
 def _quick_parse(argv: list[str]) -> tuple[str | None, int | None, str | None] | None:
