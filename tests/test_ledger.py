@@ -446,3 +446,6 @@ def test_stats_on_a_damaged_file_says_so_in_one_line(tmp_path: Path) -> None:
 def test_json_without_stats_is_a_usage_error(tmp_path: Path) -> None:
     shown = run_mille("--json", state=tmp_path)
     assert shown.returncode == 1 and "--json goes with --stats" in shown.stderr
+    for extra in (["game.json"], ["--seed", "3"], ["--hints"]):
+        shown = run_mille("--stats", *extra, state=tmp_path)
+        assert shown.returncode == 1 and "take no other arguments" in shown.stderr and shown.stdout == ""

@@ -58,7 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="mille",
         description="Mille Bornes against the computer: a faithful re-creation of 4.4BSD mille.",
-        epilog="Keys: P pick, U use, D discard, O order hand, W score window, S save, Q quit, R or ^L redraw.",
+        epilog="Keys: P pick, U use, D discard, O order hand, W score window, S save, Q quit, R or ^L redraw; "
+        "H or ? a hint (with --hints).  Settings: the file --config-path prints.",
     )
     parser.add_argument("file", nargs="?", help="resume the game saved in FILE")
     parser.add_argument(
@@ -161,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     if parsed is None:
         parser = build_parser()
         args = parser.parse_args(argv)
+        if (args.stats or args.config_path) and (args.file or args.seed is not None or args.computer or switches):
+            parser.error("--stats and --config-path take no other arguments")
         if args.config_path:
             from .settings import config_path
 
