@@ -207,6 +207,19 @@ def test_the_default_expert_answers_within_about_a_second() -> None:
         assert adviser.last_seconds < 1.5, adviser.last_seconds
 
 
+def test_the_hint_expert_is_held_to_about_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mille.players import expert as expert_module
+
+    slow_default = Level(30000, deadline=5.0)
+    monkeypatch.setitem(expert_module.LEVELS, expert_module.DEFAULT_LEVEL, slow_default)
+    player = hints.expert()
+    assert isinstance(player, ExpertPlayer)
+    assert player.settings.deadline == hints.MAX_THINK and player.settings.budget == 30000
+    assert slow_default.deadline == 5.0  # the shared level itself is untouched
+    monkeypatch.undo()
+    assert hints.expert().settings.deadline == expert_module.LEVELS[expert_module.DEFAULT_LEVEL].deadline  # type: ignore[attr-defined]
+
+
 def test_hints_used_are_in_the_record(tmp_path: Any) -> None:
     path = str(tmp_path / "stats.jsonl")
     vt = VirtualTerminal(list(b"hp?hqy"))

@@ -27,10 +27,14 @@ from .rules import Move, MoveType
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .players import Player
 
 #: Seconds of silence before ``thinking...`` is shown.
 BLINK = 0.1
+#: The longest a hint may search, in seconds (the expert's deadline, capped).
+MAX_THINK = 0.9
 
 
 def slot_key(slot: int) -> str:
@@ -63,10 +67,24 @@ def hint_dice(observation: Observation) -> GlibcRandom:
 
 
 def expert() -> Player:
-    """The player asked for hints: the expert at its default level."""
+    """The player asked for hints: the expert at its default level, its deadline at most :data:`MAX_THINK`.
+
+    The expert's own deadline is its safety net; a hint keeps the person
+    waiting, so a level whose net is further away is held to about a
+    second (on a copy of its settings: the level itself is shared).
+    """
     from .players.expert import ExpertPlayer
 
-    return ExpertPlayer()
+    player = ExpertPlayer()
+    settings: Any = getattr(player, "settings", None)
+    deadline = getattr(settings, "deadline", None)
+    if isinstance(deadline, (int, float)) and deadline > MAX_THINK:
+        import copy
+
+        capped = copy.copy(settings)
+        capped.deadline = MAX_THINK
+        player.settings = capped
+    return player
 
 
 def hint_move(observation: Observation, player: Player | None = None) -> Move:
@@ -128,4 +146,4 @@ class Adviser:
         return describe(answer[0], observation)
 
 
-__all__ = ["BLINK", "Adviser", "describe", "expert", "hint_dice", "hint_move", "slot_key"]
+__all__ = ["BLINK", "MAX_THINK", "Adviser", "describe", "expert", "hint_dice", "hint_move", "slot_key"]
