@@ -140,3 +140,61 @@ def test_without_a_record_nothing_is_written(tmp_path: Path) -> None:
     bot.app = app
     assert app.run() == 0 and app.stats is None
     assert not list(tmp_path.iterdir())
+
+
+# ---------------------------------------------------------------------------
+# The real program: the command line wires the record, the saves and restores
+
+
+def test_the_real_program_counts_a_saved_and_restored_game_once(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    import ui_helpers as H
+
+    state = tmp_path / "state"
+    work = tmp_path / "work"
+    work.mkdir()
+    env = {"XDG_STATE_HOME": str(state)}
+
+    def session(*args: str, keys: list[str], hangup: bool = False) -> int | None:
+        with H.Pty(H.mille_argv(*args), env=env, cwd=str(work)) as p:
+            assert p.wait_for(lambda s: s.at_move_prompt(), timeout=15), p.text()
+            for k in keys:
+                p.send(k)
+                if k == "q":
+                    assert p.wait_for(lambda s: s.lines()[10][20:27] == "Really?", timeout=15), p.text()
+                elif k != "y":
+                    assert p.wait_for(lambda s: s.at_move_prompt(), timeout=15), p.text()
+            if hangup:
+                p.close_master()
+            return p.wait_exit(60)
+
+    def stats() -> dict[str, Any]:
+        shown = subprocess.run(
+            [sys.executable, "-m", "mille", "--stats", "--json"],
+            env={**os.environ, "PYTHONPATH": H.MILLE_PATH, **env},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert shown.returncode == 0, shown.stderr
+        return dict(json.loads(shown.stdout)["computers"].get("bsd", {}))
+
+    # Play a move, save, quit: saved, not abandoned.
+    assert session("--seed", "5", keys=["p", "sg.json\r", "q", "y"]) == 0
+    assert (stats()["games_played"], stats()["saved_unfinished"]) == (0, 1)
+    # Restore, quit at once: still only saved.
+    assert session("g.json", "--seed", "6", keys=["q", "y"]) == 0
+    assert (stats()["games_played"], stats()["saved_unfinished"]) == (0, 1)
+    # Restore, play, hang up: saved again (the hangup file), under the same game.
+    assert session("g.json", "--seed", "6", keys=["d1 "], hangup=True) == 1
+    [hangup] = [name for name in os.listdir(state / "mille") if name.startswith("hangup-")]
+    assert (stats()["games_played"], stats()["saved_unfinished"]) == (0, 1)
+    # Restore the hangup file, play, quit without saving: one game, abandoned.
+    assert session(str(state / "mille" / hangup), "--seed", "7", keys=["p", "q", "y"]) == 0
+    row = stats()
+    assert (row["games_played"], row["games_abandoned"], row["saved_unfinished"]) == (1, 1, 0)
+    events = ledger.read_events(str(state / "mille" / "stats.jsonl"))
+    assert len({e["game"] for e in events}) == 1
