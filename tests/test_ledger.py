@@ -449,3 +449,42 @@ def test_json_without_stats_is_a_usage_error(tmp_path: Path) -> None:
     for extra in (["game.json"], ["--seed", "3"], ["--hints"]):
         shown = run_mille("--stats", *extra, state=tmp_path)
         assert shown.returncode == 1 and "take no other arguments" in shown.stderr and shown.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        hand("0123456789abcdef", 3, 700, -25),
+        ended("g", "abandoned", 0, 0, "expert", hints=2),
+        {"t": "save", "game": "g", "key": "ab" * 16, "hands": 0, "hints": 0, "computer": "my_bot:Player", "at": 17.5},
+        {"t": "hand", "game": 'quote " and \\ and é', "n": 1, "computer": "x\ny", "for": 1, "against": 2},
+        {"t": "x", "flag": True, "none": None, "list": [1]},
+    ],
+)
+def test_events_are_written_as_json_would_write_them(event: dict[str, object]) -> None:
+    line = ledger._dumps(event)
+    assert line == json.dumps(event, separators=(",", ":"))
+    assert json.loads(line) == event
+
+
+def test_a_quit_imports_neither_json_nor_secrets(tmp_path: Path) -> None:
+    """A quit is the moment the record is written most often: it must be quick."""
+    probe = textwrap.dedent(
+        f"""
+        import sys
+        from mille import ledger
+        from mille.state import Game
+        r = ledger.Recorder({str(tmp_path / "stats.jsonl")!r})
+        r.moved()
+        r.leaving(Game(), "bsd")
+        r = ledger.Recorder({str(tmp_path / "stats.jsonl")!r})
+        r.moved()
+        r.leaving(Game(), "bsd")
+        print(sorted(m for m in ("json", "secrets", "re", "random") if m in sys.modules))
+        """
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", probe], env={**os.environ, "PYTHONPATH": SRC}, capture_output=True, text=True, timeout=60
+    )
+    assert shown.stdout == "[]\n", shown.stderr
+    assert [e["result"] for e in ledger.read_events(str(tmp_path / "stats.jsonl"))] == ["abandoned"] * 2
