@@ -625,7 +625,7 @@ class Recorder:
 
     # ------------------------------------------------------------------
     def moved(self) -> None:
-        """A move was made: quitting now, without a save, abandons the game.
+        """The person made a move: quitting now, without a save, abandons the game.
 
         A restored game is looked up in the record at its first move, while
         the person plays, rather than at a quit.

@@ -35,6 +35,7 @@ from .layout import (
     BOARD_COLS,
     MOVE_X,
     MOVE_Y,
+    YOU,
     ScoreView,
 )
 from .surface import END_OF_INPUT, HANGUP, INTERRUPT, RESIZED
@@ -576,7 +577,6 @@ class MilleApp:
         """
         assert self.hints is not None
         from ..observation import observe
-        from .layout import YOU
 
         def thinking() -> None:
             self.display.show_message("thinking...")
@@ -627,8 +627,8 @@ class _Screen:
         pass
 
     def after_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
-        if self.app.stats is not None:
-            self.app.stats.moved()
+        if seat == YOU and self.app.stats is not None:
+            self.app.stats.moved()  # the person played: quitting unsaved now abandons the game
         if game.pending_extension is not None:
             return
         if outcome.error is not None:
