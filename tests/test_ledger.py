@@ -459,6 +459,7 @@ def test_json_without_stats_is_a_usage_error(tmp_path: Path) -> None:
         {"t": "save", "game": "g", "key": "ab" * 16, "hands": 0, "hints": 0, "computer": "my_bot:Player", "at": 17.5},
         {"t": "hand", "game": 'quote " and \\ and é', "n": 1, "computer": "x\ny", "for": 1, "against": 2},
         {"t": "x", "flag": True, "none": None, "list": [1]},
+        {"t": "x", "odd key": 1, 'k"ey': 2, "at": 1795502132.995},
     ],
 )
 def test_events_are_written_as_json_would_write_them(event: dict[str, object]) -> None:

@@ -128,9 +128,9 @@ def _dumps(event: dict[str, Any]) -> str:
     """
     parts = []
     for key, value in event.items():
-        if type(value) is int or type(value) is float:
+        if _PLAIN.issuperset(key) and (type(value) is int or type(value) is float):
             parts.append(f'"{key}":{value!r}')
-        elif isinstance(value, str) and _PLAIN.issuperset(value) and _PLAIN.issuperset(key):
+        elif _PLAIN.issuperset(key) and isinstance(value, str) and _PLAIN.issuperset(value):
             parts.append(f'"{key}":"{value}"')
         else:
             import json
@@ -155,7 +155,8 @@ def _looks_whole(path: str) -> bool:
         size = os.fstat(fd).st_size
         if size < len(HEADER) or os.read(fd, len(HEADER)) != HEADER:
             return False
-        return os.pread(fd, 1, size - 1) == b"\n"
+        os.lseek(fd, size - 1, os.SEEK_SET)  # (no pread on Windows)
+        return os.read(fd, 1) == b"\n"
     except OSError:
         return False
     finally:
