@@ -173,7 +173,7 @@ class SlowPlayer:
 
 def test_thinking_is_shown_while_a_slow_hint_is_worked_out() -> None:
     vt = VirtualTerminal(list(b"h"))
-    slow = SlowPlayer(vt, 0.5)
+    slow = SlowPlayer(vt, 1.0)
     app = MilleApp(vt, Game(rng=GlibcRandom(5)), hints=hints.Adviser(lambda: slow))
     app.run()
     assert slow.seen == "thinking..."
