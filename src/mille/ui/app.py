@@ -35,12 +35,15 @@ from .layout import (
     BOARD_COLS,
     MOVE_X,
     MOVE_Y,
+    YOU,
     ScoreView,
 )
 from .surface import END_OF_INPUT, HANGUP, INTERRUPT, RESIZED
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
+    from ..hints import Adviser
+    from ..ledger import Recorder
     from ..observation import Observation
     from ..players import Player
     from ..rng import GlibcRandom
@@ -129,6 +132,8 @@ class MilleApp:
         computer: Player | None = None,
         computer_name: str = "bsd",
         computer_dice: GlibcRandom | None = None,
+        stats: Callable[[], Recorder] | None = None,
+        hints: Adviser | None = None,
     ) -> None:
         self.term = term
         self.game = game
@@ -147,6 +152,12 @@ class MilleApp:
         self.saved = False
         self.in_interrupt = False
         self.eof_count = 0
+        # Makes the player's record of games (mille.ledger) when it is first
+        # needed, after the first board (start-up time); None: not kept.
+        self._make_stats = stats
+        self._stats: Recorder | None = None
+        #: The expert's advice on the hint key (``--hints``; None: the key is the original's).
+        self.hints = hints
 
     @property
     def computer(self) -> Player:
@@ -160,6 +171,13 @@ class MilleApp:
 
             self._computer = BsdPlayer()
         return self._computer
+
+    @property
+    def stats(self) -> Recorder | None:
+        """The player's record of games (:class:`mille.ledger.Recorder`), or None when it is not kept."""
+        if self._stats is None and self._make_stats is not None:
+            self._stats = self._make_stats()
+        return self._stats
 
     @property
     def window(self) -> int:
@@ -178,6 +196,8 @@ class MilleApp:
         try:
             self._main_loop(restore)
         except GameExit as leave:
+            if self._stats is not None:  # (never made: nothing happened to record)
+                self._stats.leaving(self.game, self.computer_name)
             return leave.status
         return 0  # pragma: no cover - the loop only ends by GameExit
 
@@ -200,6 +220,8 @@ class MilleApp:
                     display.show_banner(self.restore_banner)
                 display.prboard()
                 self.play_hand()
+                if self.stats is not None:
+                    self.stats.hand_over(game, self.computer_name)
                 self.check_more()
                 restore = False
                 if rules.game_over(game):
@@ -269,6 +291,9 @@ class MilleApp:
                 self.hangup_saver(self.game.copy(), self.window, self.computer_name)
             except OSError:
                 pass
+            else:
+                if self.stats is not None:
+                    self.stats.saved(self.game, self.computer_name)
         self.die(1)
 
     def die(self, status: int) -> None:
@@ -367,6 +392,8 @@ class MilleApp:
                 self.error("E: command not implemented")
             elif command is Command.IGNORE:
                 pass
+            elif self.hints is not None and c in keys.HINT_KEYS:
+                self.show_hint()
             else:
                 self.error(f"unknown command: {unctrl(c)}")
         board.leaveok(True)
@@ -429,6 +456,8 @@ class MilleApp:
                 continue
             if reply is Answer.REPRINT:
                 self.term.redraw()
+            elif prompt_no == EXTENSION_PROMPT and self.hints is not None and c in keys.HINT_KEYS:
+                self.show_hint()
             else:
                 board.addstr(unctrl(c))
                 board.refresh()
@@ -534,9 +563,30 @@ class MilleApp:
         except OSError as exc:
             self.error(exc.strerror or str(exc))
             return False
+        if self.stats is not None:
+            self.stats.saved(self.game, self.computer_name)
         self.display.show_message(f"{name} [{time.ctime()}]")  # C ctime() layout
         self.term.score.refresh()
         return True
+
+    def show_hint(self) -> None:
+        """The hint key (``--hints``): the expert's move from the person's seat, on the message line.
+
+        The adviser is shown the person's observation only, as any player
+        is; ``thinking...`` goes up first if it takes more than a blink.
+        """
+        assert self.hints is not None
+        from ..observation import observe
+
+        def thinking() -> None:
+            self.display.show_message("thinking...")
+            self.term.score.refresh()
+
+        text = self.hints.advise(observe(self.game, YOU), thinking)
+        self.display.show_message(text)
+        self.term.score.refresh()
+        if self.stats is not None:
+            self.stats.hint_used()
 
 
 class _PersonSeat:
@@ -577,6 +627,8 @@ class _Screen:
         pass
 
     def after_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
+        if seat == YOU and self.app.stats is not None:
+            self.app.stats.moved()  # the person played: quitting unsaved now abandons the game
         if game.pending_extension is not None:
             return
         if outcome.error is not None:
