@@ -281,7 +281,7 @@ CASES = [
     (_set(["players", 0, "nummiles", "200"], 5), 'players[0].nummiles["200"]: 5 is out of range (0..4)'),
     (_set(["players", 0, "mileage"], 230), "players[0].mileage: 230 is not a multiple of 25"),
     (_set(["players", 0, "mileage"], 1025), "players[0].mileage: 1025 is out of range (0..1000)"),
-    (_set(["players", 1, "games"], -1), "players[1].games: -1 is out of range (0..9999)"),
+    (_set(["players", 1, "games"], -1), "players[1].games: -1 is out of range (0..2147483647)"),
     (_undealt_card_in_hand, "but only"),
 ]
 

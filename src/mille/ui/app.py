@@ -39,7 +39,7 @@ from .layout import (
     YOU,
     ScoreView,
 )
-from .surface import END_OF_INPUT, HANGUP, INTERRUPT, RESIZED
+from .surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -148,6 +148,9 @@ class MilleApp:
         self.saved = False
         self.in_interrupt = False
         self.eof_count = 0
+        #: The game as it last stood between moves or at a key read, for a
+        #: crash save (:meth:`keep_snapshot`); None before the first.
+        self.last_good: Game | None = None
 
     @property
     def computer(self) -> Player:
@@ -212,6 +215,7 @@ class MilleApp:
 
     def domove(self) -> None:
         """One turn of the game loop, as the rules' :func:`~mille.rules.phase` directs."""
+        self.between_moves()
         game = self.game
         phase = rules.phase(game)
         if phase is Phase.EMPTY_HAND:
@@ -278,12 +282,62 @@ class MilleApp:
 
     def hangup(self) -> None:
         """The terminal went away (or we were told to stop): keep the game, leave."""
-        if self.hangup_saver is not None:
-            try:
-                self.hangup_saver(self.game.copy(), self.window, self.computer_name)
-            except OSError:
-                pass
+        self._keep_game()
         self.die(1)
+
+    def leave(self) -> None:
+        """Quit from the too-small-terminal message: the game is kept as on a hangup, status 0."""
+        self._keep_game()
+        self.die(0)
+
+    def _keep_game(self) -> None:
+        if self.hangup_saver is not None:
+            game = self.game.copy() if self._savable(self.game) else self.last_good
+            if game is not None:
+                try:
+                    self.hangup_saver(game, self.window, self.computer_name)
+                except OSError:
+                    pass
+
+    @staticmethod
+    def _savable(game: Game) -> bool:
+        """Can ``game`` go in a save file?  Not with the computer's ``Extension?`` open.
+
+        The computer answers its own question inside its move, so a file
+        never holds it (``mille.save`` refuses one that does).
+        """
+        return game.pending_extension is None or game.to_move == YOU
+
+    def keep_snapshot(self) -> None:
+        """Note the game as it stands, consistent, for a crash save.
+
+        Called between moves and at every key read: the game is whole at
+        both (a save can be made at any prompt), so a failure later in a
+        move loses at most that move.
+        """
+        if self._savable(self.game):
+            self.last_good = self.game.copy()
+
+    def between_moves(self) -> None:
+        """Act on what the terminal reported while the game moved without reading keys.
+
+        Signals become terminal events, which a key read hands over; a game
+        that moves without reading keys (the computer thinking, a seat with
+        no cards passing, a computer player stuck on a refused move) would
+        otherwise never hear a hangup or an interrupt.  So between moves:
+        a hangup saves and leaves (exit 1), an interrupt opens ``Really?``
+        as the original's handler did at once (§9.5), and a request to leave
+        from the too-small message leaves.  The game is noted for a crash
+        save first.
+        """
+        self.keep_snapshot()
+        event = self.term.poll()
+        if event == HANGUP:
+            self.hangup()
+        elif event == LEAVE:
+            self.leave()
+        elif event == INTERRUPT and not self.in_interrupt:
+            self.rub()
 
     def die(self, status: int) -> None:
         raise GameExit(status)
@@ -317,6 +371,7 @@ class MilleApp:
 
     def readch(self) -> int:
         """One key; an interrupt opens ``Really?`` and then the read goes on."""
+        self.keep_snapshot()
         while True:
             byte = self.term.read_byte()
             if byte == INTERRUPT:
@@ -327,6 +382,9 @@ class MilleApp:
                 continue
             if byte == HANGUP:
                 self.hangup()
+                continue
+            if byte == LEAVE:
+                self.leave()
                 continue
             if byte == END_OF_INPUT:
                 self.eof_count += 1
@@ -538,7 +596,8 @@ class MilleApp:
             name = self.read_file_name()
             if not name:
                 return False
-            if self.from_file is None and os.path.exists(name) and not self.getyn(OVERWRITE_PROMPT):
+            # lexists: a dangling symbolic link is an existing name too.
+            if self.from_file is None and os.path.lexists(name) and not self.getyn(OVERWRITE_PROMPT):
                 return False
         if self.save_writer is None:
             self.error("saving is not available")
