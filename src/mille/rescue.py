@@ -23,6 +23,7 @@ what was tried and why, and says so.
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 import sys
@@ -73,8 +74,8 @@ def _make_private_dirs(directory: str) -> None:
     try:
         os.mkdir(directory, 0o700)
     except FileExistsError:
-        if not os.path.isdir(directory):
-            raise
+        if not os.path.isdir(directory):  # a file in the way
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), directory) from None
 
 
 def _temporary_directory() -> str:
@@ -172,7 +173,7 @@ def saved_line(kept: Kept, what: str = "the game") -> str:
     if kept.path is None:
         return f"mille: {what} could not be saved anywhere ({kept.failures()})"
     path = shown(kept.path)
-    line = f"mille: {what} is saved in {path}; mille {_quoted(path)} resumes it"
+    line = f"mille: {what} is saved in {path}; resume it with: mille {_quoted(path)}"
     if kept.tried:
         line += f" (not saved in {kept.failures()})"
     return line

@@ -32,7 +32,6 @@ import stat
 import time
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, NoReturn
 
 from . import cards, position
@@ -909,7 +908,7 @@ def check_game(game: Game, version: int = VERSION) -> None:
 
 
 # --------------------------------------------------------------------------
-# The restore banner and the hangup file
+# The restore banner
 
 
 def _ctime(when: float) -> str:
@@ -927,42 +926,3 @@ def mtime_text(path: str) -> str:
     except (OSError, ValueError):
         when = _read_mtimes.get(path, time.time())
     return _ctime(when)
-
-
-def _make_private_dirs(directory: str) -> None:
-    """Create ``directory`` and any missing parents with mode 0700."""
-    if os.path.isdir(directory):
-        return
-    parent = os.path.dirname(directory)
-    if parent and parent != directory:
-        _make_private_dirs(parent)
-    try:
-        os.mkdir(directory, 0o700)
-    except FileExistsError:
-        if not os.path.isdir(directory):
-            raise
-
-
-def hangup_path(now: float | None = None) -> Path:
-    """Where to save on SIGHUP/SIGTERM: ``$XDG_STATE_HOME/mille/hangup-YYYYmmdd-HHMMSS.json``.
-
-    ``XDG_STATE_HOME`` defaults to ``~/.local/state`` (a relative value is
-    ignored, as the XDG specification says).  Missing directories are
-    created with mode 0700.  If a file of that name exists already (two
-    hangups in one second), ``-2``, ``-3``, ... is added.
-    """
-    base = os.environ.get("XDG_STATE_HOME", "")
-    if not os.path.isabs(base):
-        home = os.path.expanduser("~")
-        if not os.path.isabs(home):
-            raise FileNotFoundError(errno.ENOENT, "no home directory for the hangup file")
-        base = os.path.join(home, ".local", "state")
-    directory = os.path.join(base, "mille")
-    _make_private_dirs(directory)
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
-    candidate = os.path.join(directory, f"hangup-{stamp}.json")
-    suffix = 2
-    while os.path.lexists(candidate):
-        candidate = os.path.join(directory, f"hangup-{stamp}-{suffix}.json")
-        suffix += 1
-    return Path(candidate)

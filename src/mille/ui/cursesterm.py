@@ -154,8 +154,8 @@ class CursesTerminal:
         if rows < MIN_ROWS or cols < MIN_COLS:
             # curses cannot place the windows on a small screen; pretend it
             # is 80x24 and show a message until the terminal is resized.
-            os.environ["LINES"] = str(MIN_ROWS)
-            os.environ["COLUMNS"] = str(MIN_COLS)
+            os.environ["LINES"] = str(SCREEN_ROWS)
+            os.environ["COLUMNS"] = str(SCREEN_COLS)
         # The original never calls setlocale, so its curses ran in the C
         # locale, where ncurses may use the terminal's repeat-character
         # capability (the bytes sent then match the original's).  Python
@@ -186,6 +186,10 @@ class CursesTerminal:
                 self._old_handlers[sig] = signal.signal(sig, self._on_signal)
         self.too_small = rows < MIN_ROWS or cols < MIN_COLS
         if self.too_small:
+            # ncurses switches to its own screen (the alternate screen, where
+            # the terminal has one) at its first update; the message must go
+            # there, or it is left on the shell's screen after the game.
+            curses.doupdate()
             self._show_too_small(rows, cols)
 
     def stop(self) -> None:

@@ -50,11 +50,9 @@ def fall_back(name: str, fd: int, known: bool) -> str:
 
     shown_name = shown(name)
     if not name or name == "unknown":
-        raise TerminalError("TERM is not set; set it to your terminal's type (for example TERM=xterm-256color)")
+        raise TerminalError("TERM is not set; set it to your terminal's type, e.g. TERM=xterm-256color")
     if known:
-        raise TerminalError(
-            f"TERM={shown_name}: this terminal cannot move its cursor, and mille needs a full-screen terminal"
-        )
+        raise TerminalError(f"TERM={shown_name} cannot move the cursor; mille needs a full-screen terminal")
     for base in candidates(name):
         try:
             curses.setupterm(term=base, fd=fd)
@@ -63,11 +61,5 @@ def fall_back(name: str, fd: int, known: bool) -> str:
         if curses.tigetstr("cup") is None:  # pragma: no cover - every base entry has it
             break
         os.environ["TERM"] = base  # curses.initscr() reads it
-        return (
-            f"mille: TERM={shown_name} has no terminfo entry on this system; played with TERM={base} "
-            "(install the terminal's own entry to use it)"
-        )
-    raise TerminalError(
-        f"TERM={shown_name}: unknown terminal type (no terminfo entry on this system); "
-        "set TERM to one it has, for example TERM=xterm-256color"
-    )
+        return f"mille: TERM={shown_name} has no terminfo entry here; played as {base}"
+    raise TerminalError(f"unknown terminal type TERM={shown_name} (no terminfo entry); try TERM=xterm-256color")
