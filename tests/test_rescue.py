@@ -183,7 +183,7 @@ def test_no_home_falls_back_to_the_current_directory(places, monkeypatch):
     monkeypatch.setattr(os.path, "expanduser", lambda path: path)  # no password entry either
     kept = rescue.keep(b"x", rescue.HANGUP)
     assert kept.path is not None and os.path.dirname(kept.path) == str(places / "work")
-    assert kept.tried == [("the state directory", "no home directory (HOME is not set)")]
+    assert kept.tried == [("the state directory", "no home directory (HOME is unset or not absolute)")]
 
 
 @posix

@@ -59,7 +59,7 @@ def state_directory() -> str:
     if not os.path.isabs(base):
         home = os.path.expanduser("~")
         if not os.path.isabs(home):
-            raise OSError("no home directory (HOME is not set)")
+            raise OSError("no home directory (HOME is unset or not absolute)")
         base = os.path.join(home, ".local", "state")
     return os.path.join(base, "mille")
 
