@@ -265,6 +265,16 @@ def test_a_crash_keeps_the_game_and_says_where(tmp_path, inject):
 # A game busy without reading keys
 
 
+def wait_during_output(p: H.Pty, pred, timeout: float = WAIT) -> bool:  # type: ignore[no-untyped-def]
+    """Read output until ``pred`` holds: H.Pty.wait_for waits for a quiet moment, which a busy game never gives."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        p.pump(0.01)
+        if pred(p):
+            return True
+    return False
+
+
 def stuck_game(env: dict[str, str]) -> H.Pty:
     """A game whose computer is stuck repeating a refused move (no key is read any more)."""
     p = spawn("--seed", "11", env={**env, "MILLE_TEST_FAULT": "stuck"})
@@ -272,7 +282,7 @@ def stuck_game(env: dict[str, str]) -> H.Pty:
     p.send("p")
     assert p.wait_for(lambda q: at_prompt(q) and q.lines()[6][22:24] == "88", timeout=WAIT)
     p.send("d1\r")
-    assert p.wait_for(lambda q: "must pick first" in q.lines()[15], timeout=WAIT, quiet=0), p.text()
+    assert wait_during_output(p, lambda q: "must pick first" in q.lines()[15]), p.text()
     assert H.proc_state(p.pid) in "RS"  # alive, and not waiting for us: it is the loop
     return p
 
@@ -293,7 +303,7 @@ def test_a_busy_game_still_saves_on_a_hangup(tmp_path, inject, sig):
 def test_a_busy_game_hears_the_interrupt_key(tmp_path, inject):
     with stuck_game({"XDG_STATE_HOME": str(tmp_path / "state"), "PYTHONPATH": inject}) as p:
         p.send(H.INTR)
-        assert p.wait_for(lambda q: q.lines()[10][20:28] == "Really? ", timeout=WAIT, quiet=0), p.text()
+        assert wait_during_output(p, lambda q: q.lines()[10][20:28] == "Really? "), p.text()
         p.send("y")
         assert p.wait_exit(WAIT) == 0
         assert cooked(p.termios_lflag())
