@@ -6,7 +6,9 @@ can have: every card is somewhere exactly once, every card on the table or
 in a hand came from the dealt part of the deck, each seat's card counting
 agrees with what it can have seen, the scores add up, the piles fit the
 safeties played, the ``Extension?`` question is open only where it can be,
-and so on.  A position that passes can be played on: the engine's moves
+the hands are as full as the deck allows (a hand that could never be
+refilled would make the seats pass to each other forever), a hand the
+end-of-hand test would have ended is over, and so on.  A position that passes can be played on: the engine's moves
 keep it valid (the property tests check that over thousands of hands).
 
 A problem is reported as an :class:`InvalidPosition` naming the field at

@@ -137,15 +137,17 @@ class CursesTerminal:
         """Set the terminal up; :class:`TerminalError` if ``TERM`` names nothing usable."""
         name = os.environ.get("TERM", "unknown")
         fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else 1
-        known = usable = False
-        try:
-            # What curses.initscr() does first (once per process: its own
-            # call is then skipped), here so that a failure can be handled.
-            curses.setupterm(term=name, fd=fd)
-            known = True
-            usable = curses.tigetstr("cup") is not None
-        except curses.error:
-            pass
+        known = usable = sys.platform == "win32"  # the Windows console has no terminfo
+        if not usable:
+            try:
+                # What curses.initscr() does first (once per process: its
+                # own call is then skipped), here so that a failure can be
+                # handled.
+                curses.setupterm(term=name, fd=fd)
+                known = True
+                usable = curses.tigetstr("cup") is not None
+            except curses.error:
+                pass
         if not usable:
             from . import termname  # only when TERM is a problem
 
