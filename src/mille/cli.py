@@ -216,11 +216,12 @@ def play(
         return 1
     except KeyboardInterrupt:
         term.stop()
-        return 1
+        status = 1
     except Exception as exc:
         term.stop()
-        return _crashed(exc, app, file)
-    term.stop()
+        status = _crashed(exc, app, file)
+    else:
+        term.stop()
     if term.note is not None:
         _say(term.note)
     return keeper.report(status)
