@@ -45,7 +45,7 @@ class Stuck:
         self.calls += 1
         if self.calls == self.at and self.event is not None:
             self.vt.pending.append(self.event)
-        if self.calls > 2_000:
+        if self.calls > 300:
             raise AssertionError("the event was not acted on")
         return STUCK
 
