@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from mille import cards, rules, save
+from mille import cards, rescue, rules, save
 from mille.state import Game
 from mille.ui.app import MilleApp
 from mille.ui.layout import YOU
@@ -260,8 +260,8 @@ def test_hangup_saves_to_the_state_directory_and_exits_1(tmp_path):
     saved: list[tuple[str, Game]] = []
 
     def hangup_saver(snapshot: Game, window: int, computer: str) -> None:
-        path = str(save.hangup_path())
-        save.write_game(path, snapshot, window, computer)
+        path = rescue.keep_game(snapshot, window, computer).path
+        assert path is not None
         saved.append((path, snapshot))
 
     vt = VirtualTerminal([ord("p"), HANGUP])
@@ -280,8 +280,8 @@ def test_hangup_at_extension_saves_the_pending_question():
     saved: list[str] = []
 
     def hangup_saver(snapshot: Game, window: int, computer: str) -> None:
-        path = str(save.hangup_path())
-        save.write_game(path, snapshot, window, computer)
+        path = rescue.keep_game(snapshot, window, computer).path
+        assert path is not None
         saved.append(path)
 
     vt = VirtualTerminal(list(keys) + [HANGUP])

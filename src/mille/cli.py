@@ -2,9 +2,17 @@
 
 Wires the engine, saves, the settings, the record of games and the screen.
 Start-up time is part of the game's feel (and a measured target), so modules
-that the first board does not need (argparse, the save code, traceback, the
-settings reader when there is no settings file, the hints and the colours
-when they are off) are imported only when they are needed.
+that the first board does not need (argparse, the save code, the fault
+handling of :mod:`mille.rescue`, the settings reader when there is no
+settings file, the hints and the colours when they are off) are imported
+only when they are needed.
+
+Nothing is lost and nothing hangs: a hangup keeps the game in a file named
+for it (the first of the state directory, the current directory and the
+temporary directory that works) and says where once the board is gone; an
+unexpected exception in the game loop keeps the game as it was before the
+move that failed, with a report of the failure beside it; a ``TERM`` with no
+terminfo entry falls back to a compatible one or is refused in one line.
 """
 
 from __future__ import annotations
@@ -21,6 +29,11 @@ DEFAULT_COMPUTER = OPPONENTS[0]
 #: Mixed into the seed for a computer player that is not the original's:
 #: its dice are its own, so the deals stay those of the seed.
 _DICE_SALT = 0x6D696C6C
+#: ``--seed`` stands for the original's process ID (it seeds ``srandom()``
+#: with ``getpid()``, §2.1), a positive ``pid_t``: 1 to 2**31 - 1.  Larger
+#: values and 0 would wrap or repeat (``srandom`` takes 32 bits and treats 0
+#: as 1), so they are refused instead of dealing some other seed's cards.
+SEED_RANGE = (1, 2**31 - 1)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -52,8 +65,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     class Parser(argparse.ArgumentParser):
         def error(self, message: str) -> None:  # type: ignore[override]
+            from .rescue import shown  # arguments are echoed: no raw escape sequences
+
             self.print_usage(sys.stderr)
-            self.exit(1, f"{self.prog}: {message}\n")
+            self.exit(1, f"{self.prog}: {shown(message)}\n")
 
     parser = Parser(
         prog="mille",
@@ -64,9 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("file", nargs="?", help="resume the game saved in FILE")
     parser.add_argument(
         "--seed",
-        type=int,
+        type=_seed_argument,
         metavar="N",
-        help="seed the dealer with N: deals exactly as 4.4BSD mille run with process id N",
+        help="seed the dealer with N (%d to %d): deals exactly as 4.4BSD mille run with process id N" % SEED_RANGE,
     )
     parser.add_argument(
         "--computer",
@@ -127,6 +142,28 @@ def _settings() -> Settings | None:
     return load_cached(path, st)
 
 
+def _seed(text: str) -> int | None:
+    """The seed ``text`` names (decimal digits only, within :data:`SEED_RANGE`), or None."""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    value = int(text, 10) if len(text) <= 12 else 0
+    low, high = SEED_RANGE
+    return value if low <= value <= high else None
+
+
+def _seed_argument(text: str) -> int:
+    """argparse's ``type`` for ``--seed``: the refusal names the range and why."""
+    value = _seed(text)
+    if value is None:
+        import argparse
+
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a seed: give a whole number from {SEED_RANGE[0]} to {SEED_RANGE[1]} "
+            "(the original seeds its dealer with its process ID, which is in that range)"
+        )
+    return value
+
+
 def _quick_parse(argv: list[str]) -> tuple[str | None, int | None, str | None] | None:
     """``[FILE] [--seed N] [--computer NAME]`` in any order, without argparse; None for anything else."""
     file: str | None = None
@@ -141,12 +178,9 @@ def _quick_parse(argv: list[str]) -> tuple[str | None, int | None, str | None] |
             computer = value
         elif arg == "--seed" or arg.startswith("--seed="):
             value = arg[len("--seed=") :] if "=" in arg else next(args, "")
-            try:
-                number = int(value, 10)
-            except ValueError:
-                return None
-            if seed is not None:
-                return None
+            number = _seed(value)
+            if number is None or seed is not None:
+                return None  # argparse says what is wrong
             seed = number
         elif arg.startswith("-") or file is not None:
             return None
@@ -193,13 +227,18 @@ def main(argv: list[str] | None = None) -> int:
         try:
             loaded = save.read_game(file)
         except save.SaveError as exc:
-            print(f"mille: {file}: {exc}", file=sys.stderr)
+            from .rescue import shown
+
+            print(f"mille: {shown(file)}: {exc}", file=sys.stderr)
             return 1
         game = loaded.game
-        # As the original's main(): the player to move is set to the human
-        # after the file is read, so a restored game always goes on (or deals
-        # its next hand) with the human to move, whatever the file says.
-        game.to_move = YOU
+        if game.finished:
+            # As the original's main(): the player to move is set to the
+            # human after the file is read, so a game saved at the end of a
+            # hand deals its next hand with the human to move.  (Every save
+            # made at a prompt is made on the human's move; a hangup or crash
+            # save made between moves may be the computer's, and goes on so.)
+            game.to_move = YOU
         window = loaded.window
         saved_computer = loaded.computer
         banner = f"{file} [{save.mtime_text(file)}]"
@@ -210,11 +249,51 @@ def main(argv: list[str] | None = None) -> int:
     if not (os.isatty(0) and os.isatty(1)):
         print("mille: standard input and output must be a terminal", file=sys.stderr)
         return 1
+    return play(
+        game,
+        file=file,
+        banner=banner,
+        window=window,
+        computer_name=computer_name,
+        seed=seed_value,
+        hints=hints,
+        color=color,
+        record=record,
+    )
 
+
+def play(
+    game: Game,
+    *,
+    file: str | None = None,
+    banner: str | None = None,
+    window: int = ScoreView.SMALL,
+    computer_name: str = DEFAULT_COMPUTER,
+    seed: int = 1,
+    computer: Player | None = None,
+    hints: bool = False,
+    color: bool = False,
+    record: bool = False,
+) -> int:
+    """Play ``game`` on the terminal until it ends; the exit status.
+
+    ``computer`` overrides the player ``computer_name`` names (the name is
+    still what a save records).  ``hints``, ``color`` and ``record``: the
+    player's options (:func:`choose_options`).  Whatever happens, the
+    terminal is put back and anything to say (where a hangup kept the game,
+    a crash report, the TERM used instead of yours, a problem with the
+    record of games) is said after the board is gone.
+    """
     from .ui.app import MilleApp
-    from .ui.cursesterm import CursesTerminal
+    from .ui.cursesterm import CursesTerminal, TerminalError
 
-    computer, dice = computer_player(computer_name, seed_value)
+    dice: GlibcRandom | None = None
+    if computer is None:
+        computer, dice = computer_player(computer_name, seed)
+    else:
+        from .rng import GlibcRandom
+
+        dice = GlibcRandom((seed ^ _DICE_SALT) & 0xFFFFFFFF)
     recorder: list[Recorder] = []  # made at its first event, after the first board
     restored = game.copy() if file is not None and record else None
 
@@ -229,8 +308,9 @@ def main(argv: list[str] | None = None) -> int:
         from .hints import Adviser
 
         adviser = Adviser()
-
+    keeper = _Keeper()
     term = CursesTerminal()
+    app: MilleApp | None = None
     try:
         term.start()
         screen: Terminal = term
@@ -242,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
             screen,
             game,
             save_writer=_write_game,
-            hangup_saver=_save_on_hangup,
+            hangup_saver=keeper.keep,
             from_file=file,
             restore_banner=banner,
             window=window,
@@ -253,20 +333,100 @@ def main(argv: list[str] | None = None) -> int:
             hints=adviser,
         )
         status = app.run(restore=file is not None)
+    except TerminalError as exc:
+        term.stop()
+        print(f"mille: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         term.stop()
-        _report(recorder)
-        return 1
-    except Exception:
+        status = 1
+    except Exception as exc:
         term.stop()
-        import traceback
-
-        traceback.print_exc()
-        _report(recorder)
-        return 1
-    term.stop()
+        status = _crashed(exc, app, file)
+    else:
+        term.stop()
+    if term.note is not None:
+        _say(term.note)
     _report(recorder)
-    return status
+    return keeper.report(status)
+
+
+class _Keeper:
+    """Keeps the game on a hangup and remembers where, to say so once the board is gone."""
+
+    def __init__(self) -> None:
+        self.line: str | None = None
+        self.saved = True
+
+    def keep(self, game: Game, window: int, computer: str) -> None:
+        from . import rescue
+
+        try:
+            kept = rescue.keep_game(game, window, computer)
+        except Exception as exc:  # a bug must not cost the exit and the message
+            kept = rescue.Kept(None, [("the game", f"{type(exc).__name__}: {exc}")])
+        self.saved = kept.path is not None
+        self.line = rescue.saved_line(kept)
+
+    def report(self, status: int) -> int:
+        if self.line is None:
+            return status
+        _say(self.line)
+        from .rescue import NOT_SAVED_STATUS
+
+        return status if self.saved else NOT_SAVED_STATUS
+
+
+def _say(line: str) -> None:
+    """A line on standard error, if it is still there (after a hangup it may not be)."""
+    try:
+        os.write(2, (line + "\n").encode("utf-8", "backslashreplace"))
+    except OSError:
+        pass
+
+
+def _crashed(exc: Exception, app: object, file: str | None) -> int:
+    """An unexpected exception in the game: keep the game as it was before, report, status 1 (2 if not kept).
+
+    The terminal is already restored.  The game saved is the app's last
+    snapshot (taken between moves and at every key read), so a move that
+    failed half-way is not in it; the full traceback goes to a file beside
+    the game, and three short lines say what happened and where both went.
+    """
+    try:
+        from . import rescue
+
+        snapshot = getattr(app, "last_good", None)
+        kept = None
+        if snapshot is not None:
+            window, computer = getattr(app, "window", 0), getattr(app, "computer_name", DEFAULT_COMPUTER)
+            try:
+                kept = rescue.keep_game(snapshot, window, computer, rescue.CRASH)
+            except Exception as inner:
+                kept = rescue.Kept(None, [("the game", f"{type(inner).__name__}: {inner}")])
+        text = rescue.crash_report(exc, kept)
+        if kept is not None and kept.path is not None:
+            report = rescue.write_beside(kept.path, text)
+            if report.path is None:
+                report = rescue.keep(text.encode("utf-8", "backslashreplace"), rescue.CRASH, ".txt")
+        else:
+            report = rescue.keep(text.encode("utf-8", "backslashreplace"), rescue.CRASH, ".txt")
+        what = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+        _say(f"mille: internal error: {rescue.shown(what)}")
+        if kept is not None:
+            _say(rescue.saved_line(kept, "the game, as it was before the move that failed,"))
+        elif file is not None:
+            _say(f"mille: no move was made; the game is still in {rescue.shown(file)}")
+        else:
+            _say("mille: no game was in progress")
+        if report.path is not None:
+            _say(f"mille: the full report is in {rescue.shown(report.path)}")
+        else:
+            _say(f"mille: the report could not be written ({report.failures()})")
+        return rescue.NOT_SAVED_STATUS if kept is not None and kept.path is None else 1
+    except BaseException:  # the last word: never a traceback
+        _say("mille: internal error; the game could not be saved")
+        return 2
 
 
 def _report(recorder: list[Recorder]) -> None:
@@ -317,9 +477,3 @@ def _write_game(name: str, game: Game, window: int, computer: str) -> None:
     from . import save
 
     save.write_game(name, game, window, computer)
-
-
-def _save_on_hangup(game: Game, window: int, computer: str) -> None:
-    from . import save
-
-    save.write_game(str(save.hangup_path()), game, window, computer)

@@ -6,7 +6,9 @@ can have: every card is somewhere exactly once, every card on the table or
 in a hand came from the dealt part of the deck, each seat's card counting
 agrees with what it can have seen, the scores add up, the piles fit the
 safeties played, the ``Extension?`` question is open only where it can be,
-and so on.  A position that passes can be played on: the engine's moves
+the hands are as full as the deck allows (a hand that could never be
+refilled would make the seats pass to each other forever), a hand the
+end-of-hand test would have ended is over, and so on.  A position that passes can be played on: the engine's moves
 keep it valid (the property tests check that over thousands of hands).
 
 A problem is reported as an :class:`InvalidPosition` naming the field at
@@ -40,6 +42,9 @@ from .state import EXTENDED_TRIP, SEATS, TRIP, Game, SafetyStatus, Tableau
 
 _ROW = cards.RIGHT_OF_WAY - cards.SAFETY_BASE
 _PLAYED = SafetyStatus.PLAYED
+#: The fewest cards a hand holds while the deck lasts (:func:`_check_hands`).
+_LEAST_HELD_TO_MOVE = cards.HAND_SIZE - 3
+_LEAST_HELD_WAITING = cards.HAND_SIZE - 2
 
 
 class InvalidPosition(ValueError):
@@ -135,12 +140,22 @@ def check(game: Game) -> None:
     for seat, p in enumerate(game.players):
         _check_tableau(game, f"players[{seat}]", p)
 
+    _check_hands(game)
+
     trip = game.trip_length
     if trip == EXTENDED_TRIP and max(p.mileage for p in game.players) < TRIP:
         raise InvalidPosition("trip_length", "1000, but nobody reached 700 to extend the trip")
     if game.finished:
         if all(p.mileage != trip for p in game.players) and game.deck_count > 0:
             raise InvalidPosition("finished", "true, but nobody completed the trip and cards are left to draw")
+    if not game.finished and pending is None and game.deck_count == 0 and not _progress_possible(game):
+        # After every move made with the deck empty the end test runs (§3.8);
+        # a hand it would have ended cannot still be going on.  Were it, no
+        # move could change anything: the seats would pass forever.
+        raise InvalidPosition(
+            "finished",
+            "false, but the deck is empty and nobody holds a safety or a card that can be played (the hand is over)",
+        )
     if pending is not None:
         mover = game.players[game.to_move]
         if game.finished or trip != TRIP or mover.mileage != TRIP:
@@ -162,6 +177,56 @@ def check(game: Game) -> None:
                 f"{path}.total",
                 f"{p.total} with {p.hand_total} from this hand leaves {previous} from earlier hands (must be 0..4999)",
             )
+
+
+def _check_hands(game: Game) -> None:
+    """Each hand is tidy, and while cards are left to draw, as full as the play allows.
+
+    The tidy-up after every move leaves a hand's empty slots first (the
+    compaction loop and the Order sort alike, §3.6).  Slots 1-6 are dealt
+    (§2.4) and each turn the player to move draws before playing or
+    discarding one card (§3.2-§3.4); a safety played before drawing leaves
+    the P slot and slot 1 empty, and the next draw takes two cards (§3.3,
+    §3.5).  At most two safeties can be played before one draw (one against
+    the battle hazard, Right of Way against the limit), so while the deck
+    lasts the player to move holds at least four cards and the other player
+    at least five (six but for the turn after such a pair).  A hand emptied
+    with cards left in the deck could never be refilled: a seat with no
+    cards passes (§3.2) and the end test waits for the deck to run out
+    (§3.8), so the seats would pass to each other forever.
+    """
+    for seat, p in enumerate(game.players):
+        hand = p.hand
+        held = cards.HAND_SIZE - hand.count(EMPTY)
+        if held and EMPTY in hand[cards.HAND_SIZE - held :]:
+            raise InvalidPosition(
+                f"players[{seat}].hand", "an empty slot after a card (the tidy-up leaves the empty slots first)"
+            )
+        if game.deck_count > 0:
+            least = _LEAST_HELD_TO_MOVE if seat == game.to_move else _LEAST_HELD_WAITING
+            if held < least:
+                who = "the player to move" if seat == game.to_move else "the player not to move"
+                raise InvalidPosition(
+                    f"players[{seat}].hand",
+                    f"{_plural(held, 'card')} with cards left to draw ({who} holds at least {least})",
+                )
+
+
+def _progress_possible(game: Game) -> bool:
+    """Would the end-of-hand test (§3.8, ``rules.check_go``) let the hand go on?
+
+    True when either hand holds a safety or a card the computer's
+    ``can_play`` test accepts.
+    """
+    from .rules import can_play  # here: the rules may one day ask this module
+
+    trip = game.trip_length
+    for seat, p in enumerate(game.players):
+        other = game.players[1 - seat]
+        for card in p.hand:
+            if card >= cards.SAFETY_BASE or can_play(trip, p, other, card):
+                return True
+    return False
 
 
 def _check_tableau(game: Game, path: str, p: Tableau) -> None:

@@ -32,7 +32,6 @@ import stat
 import time
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, NoReturn
 
 from . import cards, position
@@ -55,8 +54,11 @@ _DEALT_AT_START = 2 * (cards.HAND_SIZE - 1)
 _MAX_DECK_COUNT = cards.DECK_SIZE - _DEALT_AT_START
 _SAFETY_NAMES = NAMES[cards.SAFETY_BASE :]
 _MILES_NAMES = NAMES[: cards.NUM_MILES]
-#: Highest number of games won that the score window can show.
-_MAX_GAMES = 9999
+#: Most games won a file may record: the original's ``int`` (its score
+#: window prints the count with ``%4d``, so a fifth digit pushes the field
+#: one column right there as here).  The writer records at most this many
+#: (:func:`_player_dict`), so that a file this program writes always loads.
+MAX_GAMES = 2**31 - 1
 _PLAYER_NAMES = ("players[0]", "players[1]")
 #: What Game() would get (srandom(1)); copied, because seeding a new one is slow.
 _NEW_RNG = GlibcRandom()
@@ -169,7 +171,7 @@ def _player_dict(p: Tableau) -> dict[str, Any]:
         "safety_score": int(p.safety_score),
         "coup_score": int(p.coup_score),
         "total": int(p.total),
-        "games": int(p.games),
+        "games": min(int(p.games), MAX_GAMES),
     }
 
 
@@ -267,7 +269,7 @@ def write_game(path: str, game: Game, window: int = 0, computer: str = "bsd") ->
     if "\x00" in path:  # typed as ^@ at the file: prompt; no system call takes it
         raise OSError(errno.EINVAL, os.strerror(errno.EINVAL), path)
     data = dumps(game, window, computer).encode("utf-8")
-    target = os.path.realpath(path) if os.path.islink(path) else path
+    target = _follow_link(path) if os.path.islink(path) else path
     keep_mode: int | None = None
     try:
         st = os.stat(target)
@@ -284,19 +286,38 @@ def write_game(path: str, game: Game, window: int = 0, computer: str = "bsd") ->
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
         keep_mode = stat.S_IMODE(st.st_mode)
     directory = os.path.dirname(target) or os.curdir
-    base = os.path.basename(target)[:64]
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    tmp = _write_temporary(directory, os.path.basename(target), data, keep_mode)
+    try:
+        os.replace(tmp, target)
+    except BaseException:
+        _remove(tmp)
+        raise
+    _sync_directory(directory)
+
+
+_EXCLUSIVE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+
+
+def _write_temporary(directory: str, base: str, data: bytes, mode: int | None) -> str:
+    """``data`` in a new file ``.BASE.XXXXXXXX.tmp`` of ``directory``, written and synced; its path.
+
+    The name is claimed with ``O_EXCL`` (never an existing file, whatever
+    another process does meanwhile).  The file gets ``mode`` exactly (an
+    existing file's bits, or 0600 for a private file), or with None 0644
+    less the umask, as the original's ``creat(name, 0644)`` gave it.  On
+    failure nothing is left behind and the :class:`OSError` is raised.
+    """
     while True:
-        tmp = os.path.join(directory, f".{base}.{secrets.token_hex(4)}.tmp")
+        tmp = os.path.join(directory, f".{base[:64]}.{secrets.token_hex(4)}.tmp")
         try:
-            fd = os.open(tmp, flags, 0o644)
+            fd = os.open(tmp, _EXCLUSIVE, 0o644 if mode is None else 0o600)
         except FileExistsError:
             continue
         break
     try:
         try:
-            if keep_mode is not None and hasattr(os, "fchmod"):
-                os.fchmod(fd, keep_mode)
+            if mode is not None and hasattr(os, "fchmod"):
+                os.fchmod(fd, mode)
             view = memoryview(data)
             while view:
                 written = os.write(fd, view)
@@ -304,14 +325,97 @@ def write_game(path: str, game: Game, window: int = 0, computer: str = "bsd") ->
             os.fsync(fd)
         finally:
             os.close(fd)
-        os.replace(tmp, target)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _remove(tmp)
+        raise
+    return tmp
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+#: Errors of link(2) that mean the file system has no hard links, not that
+#: this name is taken: then the name is claimed with O_EXCL instead.
+_NO_LINKS = frozenset(
+    getattr(errno, name) for name in ("EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EMLINK") if hasattr(errno, name)
+)
+
+
+def write_new(directory: str, stem: str, data: bytes, suffix: str = ".json", *, mode: int = 0o600) -> str:
+    """Write ``data`` to a file of ``directory`` that did not exist before; its path.
+
+    The name is ``STEM.json``, or ``STEM-2.json``, ``STEM-3.json``, ... for
+    the first that is free, and it is claimed atomically: the data go to a
+    temporary file, written and synced, which is then hard-linked to the
+    name (``link(2)`` fails if the name exists, so two programs can never
+    take the same one, and the name never shows a partial file).  Where the
+    file system has no hard links the name is claimed with ``O_EXCL`` and the
+    temporary file renamed over the claim.  The file gets ``mode`` (0600:
+    hangup and crash files are private).  Any :class:`OSError` leaves no
+    temporary file behind.  This is how every file the game names on its
+    own is made (hangup and crash saves, crash reports).
+    """
+    tmp = _write_temporary(directory, stem, data, mode)
+    try:
+        number = 1
+        while True:
+            name = f"{stem}{suffix}" if number == 1 else f"{stem}-{number}{suffix}"
+            path = os.path.join(directory, name)
+            number += 1
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                continue
+            except OSError as exc:
+                if exc.errno not in _NO_LINKS:
+                    raise
+                try:
+                    os.close(os.open(path, _EXCLUSIVE, 0o600))
+                except FileExistsError:
+                    continue
+                try:
+                    os.replace(tmp, path)
+                except BaseException:
+                    _remove(path)
+                    raise
+                break
+            _remove(tmp)
+            break
+    except BaseException:
+        _remove(tmp)
         raise
     _sync_directory(directory)
+    return path
+
+
+def _follow_link(path: str) -> str:
+    """The file a symbolic link at ``path`` stands for, when the game may write it.
+
+    A link is the file it points to: the save dialog asks ``Overwrite
+    file?`` about it as about any existing name (even a dangling one), and
+    the file it points to is replaced, the link kept.  It is refused when it
+    leads into another user's space: when the link itself, the file it
+    points to or, for a dangling link, the directory that file would be made
+    in belongs to someone else.  Writing through such a link could replace
+    another user's file, or plant one where they expect their own (the
+    classic symbolic-link trap in a shared directory such as /tmp).
+    """
+    real = os.path.realpath(path)
+    if not hasattr(os, "geteuid"):
+        return real
+    me = os.geteuid()
+    owners = [os.lstat(path).st_uid]
+    try:
+        owners.append(os.stat(real).st_uid)
+    except FileNotFoundError:
+        owners.append(os.stat(os.path.dirname(real) or os.curdir).st_uid)
+    if any(owner != me for owner in owners):
+        raise PermissionError(errno.EACCES, "Link into another user's files", path)
+    return real
 
 
 def _sync_directory(directory: str) -> None:
@@ -439,11 +543,39 @@ def _object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return result
 
 
+#: Size of a save file of the original program: its variables written back
+#: to back (bsd-mille.md §10.3), the same on every machine with 16-bit
+#: ``short`` and 32-bit ``int``.
+ORIGINAL_SAVE_SIZE = 568
+ORIGINAL_SAVE_MESSAGE = "a save file of the original program (4.4BSD mille), which this mille cannot read"
+
+
+def is_original_save(data: bytes) -> bool:
+    """Does ``data`` have the shape of a save file written by 4.4BSD mille?
+
+    Its layout (§10.3) opens with three one-byte flags (``Debug``,
+    ``Finished``, ``Order``: 0 or 1) and then ``End``, a 32-bit integer that
+    is 700 or 1000, in the machine's byte order; the whole file is 568
+    bytes.  No JSON text can start that way (a flag byte 0 or 1 is a
+    control character), and a random file of that size has about one
+    chance in ten million of matching.
+    """
+    if len(data) != ORIGINAL_SAVE_SIZE or any(flag > 1 for flag in data[:3]):
+        return False
+    end = data[3:7]
+    return int.from_bytes(end, "little") in (TRIP, EXTENDED_TRIP) or int.from_bytes(end, "big") in (
+        TRIP,
+        EXTENDED_TRIP,
+    )
+
+
 def parse(data: bytes | str) -> Any:
     """The JSON value in a save file's bytes, or :class:`SaveError`."""
     if isinstance(data, bytes):
         if len(data) > MAX_SIZE:
             raise SaveError(_too_large(len(data), MAX_SIZE))
+        if is_original_save(data):
+            raise SaveError(ORIGINAL_SAVE_MESSAGE)
         if data.startswith(codecs.BOM_UTF8):
             data = data[len(codecs.BOM_UTF8) :]
         try:
@@ -599,7 +731,7 @@ def _read_player(value: Any, path: str, version: int) -> Tableau:
         safety_score=_int(p["safety_score"], f"{path}.{key['safety_score']}", 0, 400, 100),
         coup_score=_int(p["coup_score"], f"{path}.{key['coup_score']}", 0, 1200, 300),
         total=_int(p["total"], f"{path}.total", 0, 20000, 25),
-        games=_int(p["games"], f"{path}.games", 0, _MAX_GAMES),
+        games=_int(p["games"], f"{path}.games", 0, MAX_GAMES),
     )
     return tableau
 
@@ -664,6 +796,11 @@ def from_dict(data: Any) -> LoadedGame:
         rng=_NEW_RNG.copy(),  # not saved: the caller seeds it
     )
     window = _one_of(d["window"], "window", (0, 1))
+    if pending is not None and game.to_move != _PERSON:
+        # The game saves only at your own prompts (and, between moves, never
+        # with a question open), so only your Extension? can be open in a
+        # file.  The computer answers its own at once, inside its move.
+        _fail("pending_extension", "set with the computer to move (only your own Extension? can be saved)")
     check_game(game)
     return LoadedGame(game, window, computer, 2)
 
@@ -771,7 +908,7 @@ def check_game(game: Game, version: int = VERSION) -> None:
 
 
 # --------------------------------------------------------------------------
-# The restore banner and the hangup file
+# The restore banner
 
 
 def _ctime(when: float) -> str:
@@ -789,42 +926,3 @@ def mtime_text(path: str) -> str:
     except (OSError, ValueError):
         when = _read_mtimes.get(path, time.time())
     return _ctime(when)
-
-
-def _make_private_dirs(directory: str) -> None:
-    """Create ``directory`` and any missing parents with mode 0700."""
-    if os.path.isdir(directory):
-        return
-    parent = os.path.dirname(directory)
-    if parent and parent != directory:
-        _make_private_dirs(parent)
-    try:
-        os.mkdir(directory, 0o700)
-    except FileExistsError:
-        if not os.path.isdir(directory):
-            raise
-
-
-def hangup_path(now: float | None = None) -> Path:
-    """Where to save on SIGHUP/SIGTERM: ``$XDG_STATE_HOME/mille/hangup-YYYYmmdd-HHMMSS.json``.
-
-    ``XDG_STATE_HOME`` defaults to ``~/.local/state`` (a relative value is
-    ignored, as the XDG specification says).  Missing directories are
-    created with mode 0700.  If a file of that name exists already (two
-    hangups in one second), ``-2``, ``-3``, ... is added.
-    """
-    base = os.environ.get("XDG_STATE_HOME", "")
-    if not os.path.isabs(base):
-        home = os.path.expanduser("~")
-        if not os.path.isabs(home):
-            raise FileNotFoundError(errno.ENOENT, "no home directory for the hangup file")
-        base = os.path.join(home, ".local", "state")
-    directory = os.path.join(base, "mille")
-    _make_private_dirs(directory)
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
-    candidate = os.path.join(directory, f"hangup-{stamp}.json")
-    suffix = 2
-    while os.path.lexists(candidate):
-        candidate = os.path.join(directory, f"hangup-{stamp}-{suffix}.json")
-        suffix += 1
-    return Path(candidate)

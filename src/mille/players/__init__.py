@@ -14,8 +14,9 @@ Built in, by name (:func:`make_player`):
 * ``first``: the first legal move;
 * ``random``: a uniformly random legal move.
 
-Any other name of the form ``module:attribute`` names a class or factory,
-importable from the current directory, that makes a player.
+Any other name of the form ``module:attribute`` names a class or factory
+that makes a player: the module is imported with the current directory
+first on ``sys.path`` for that import only.
 """
 
 from __future__ import annotations
@@ -101,12 +102,21 @@ def make_player(spec: str) -> Player:
         known = ", ".join(sorted(BUILTIN))
         raise PlayerSpecError(f"unknown player {spec!r} (known: {known}; or module:attribute)")
     module_name, _, attribute = spec.partition(":")
-    if os.getcwd() not in sys.path and "" not in sys.path:
-        sys.path.insert(0, os.getcwd())
+    # The current directory goes first on the path for the plug-in's own
+    # import (and the imports that runs), and only then: left there, a stray
+    # heapq.py beside the bot would shadow the standard library for the rest
+    # of the run (docs/bots.md, "How plug-ins are found").
+    directory = os.getcwd()
+    added = directory not in sys.path and "" not in sys.path
+    if added:
+        sys.path.insert(0, directory)
     try:
         module = importlib.import_module(module_name)
     except Exception as exc:  # an import error, or the module raised
         raise PlayerSpecError(f"cannot import {module_name!r} for player {spec!r}: {exc}") from exc
+    finally:
+        if added and directory in sys.path:
+            sys.path.remove(directory)
     target = module
     for part in attribute.split("."):
         try:

@@ -38,7 +38,7 @@ from .layout import (
     YOU,
     ScoreView,
 )
-from .surface import END_OF_INPUT, HANGUP, INTERRUPT, RESIZED
+from .surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -156,8 +156,12 @@ class MilleApp:
         # needed, after the first board (start-up time); None: not kept.
         self._make_stats = stats
         self._stats: Recorder | None = None
+        self._deferred: list[Callable[[Recorder], None]] = []
         #: The expert's advice on the hint key (``--hints``; None: the key is the original's).
         self.hints = hints
+        #: The game as it last stood between moves or at a key read, for a
+        #: crash save (:meth:`keep_snapshot`); None before the first.
+        self.last_good: Game | None = None
 
     @property
     def computer(self) -> Player:
@@ -179,6 +183,26 @@ class MilleApp:
             self._stats = self._make_stats()
         return self._stats
 
+    def record(self, event: Callable[[Recorder], None]) -> None:
+        """Tell the record of games (if it is kept) of ``event``, once the screen is up to date.
+
+        Writing the record (a file synced to disk, read once on a restore)
+        must not hold up what the player sees: the original drew the next
+        prompt at once.  So events wait for the next key read, when the
+        screen is complete and the program would only wait, or for the way
+        out; they are told in the order they happened.
+        """
+        if self._make_stats is not None:
+            self._deferred.append(event)
+
+    def catch_up(self) -> None:
+        """Tell the record of games what has happened since the last key read."""
+        while self._deferred:
+            event = self._deferred.pop(0)
+            stats = self.stats
+            if stats is not None:
+                event(stats)
+
     @property
     def window(self) -> int:
         """The score window layout (the ``W`` key, §8.3), saved with the game."""
@@ -196,6 +220,7 @@ class MilleApp:
         try:
             self._main_loop(restore)
         except GameExit as leave:
+            self.catch_up()
             if self._stats is not None:  # (never made: nothing happened to record)
                 self._stats.leaving(self.game, self.computer_name)
             return leave.status
@@ -220,8 +245,8 @@ class MilleApp:
                     display.show_banner(self.restore_banner)
                 display.prboard()
                 self.play_hand()
-                if self.stats is not None:
-                    self.stats.hand_over(game, self.computer_name)
+                ended, name = game.copy(), self.computer_name
+                self.record(lambda stats, ended=ended, name=name: stats.hand_over(ended, name))  # type: ignore[misc]
                 self.check_more()
                 restore = False
                 if rules.game_over(game):
@@ -286,15 +311,65 @@ class MilleApp:
 
     def hangup(self) -> None:
         """The terminal went away (or we were told to stop): keep the game, leave."""
-        if self.hangup_saver is not None:
-            try:
-                self.hangup_saver(self.game.copy(), self.window, self.computer_name)
-            except OSError:
-                pass
-            else:
-                if self.stats is not None:
-                    self.stats.saved(self.game, self.computer_name)
+        self._keep_game()
         self.die(1)
+
+    def leave(self) -> None:
+        """Quit from the too-small-terminal message: the game is kept as on a hangup, status 0."""
+        self._keep_game()
+        self.die(0)
+
+    def _keep_game(self) -> None:
+        if self.hangup_saver is not None:
+            game = self.game.copy() if self._savable(self.game) else self.last_good
+            if game is not None:
+                try:
+                    self.hangup_saver(game, self.window, self.computer_name)
+                except OSError:
+                    pass
+                else:
+                    computer = self.computer_name
+                    self.record(lambda stats: stats.saved(game, computer))
+
+    @staticmethod
+    def _savable(game: Game) -> bool:
+        """Can ``game`` go in a save file?  Not with the computer's ``Extension?`` open.
+
+        The computer answers its own question inside its move, so a file
+        never holds it (``mille.save`` refuses one that does).
+        """
+        return game.pending_extension is None or game.to_move == YOU
+
+    def keep_snapshot(self) -> None:
+        """Note the game as it stands, consistent, for a crash save.
+
+        Called between moves and at every key read: the game is whole at
+        both (a save can be made at any prompt), so a failure later in a
+        move loses at most that move.
+        """
+        if self._savable(self.game):
+            self.last_good = self.game.copy()
+
+    def between_moves(self) -> None:
+        """Act on what the terminal reported while the game moved without reading keys.
+
+        Signals become terminal events, which a key read hands over; a game
+        that moves without reading keys (the computer thinking, a seat with
+        no cards passing, a computer player stuck on a refused move) would
+        otherwise never hear a hangup or an interrupt.  So between moves:
+        a hangup saves and leaves (exit 1), an interrupt opens ``Really?``
+        as the original's handler did at once (§9.5), and a request to leave
+        from the too-small message leaves.  The game is noted for a crash
+        save first.
+        """
+        self.keep_snapshot()
+        event = self.term.poll()
+        if event == HANGUP:
+            self.hangup()
+        elif event == LEAVE:
+            self.leave()
+        elif event == INTERRUPT and not self.in_interrupt:
+            self.rub()
 
     def die(self, status: int) -> None:
         raise GameExit(status)
@@ -328,6 +403,8 @@ class MilleApp:
 
     def readch(self) -> int:
         """One key; an interrupt opens ``Really?`` and then the read goes on."""
+        self.keep_snapshot()
+        self.catch_up()
         while True:
             byte = self.term.read_byte()
             if byte == INTERRUPT:
@@ -338,6 +415,9 @@ class MilleApp:
                 continue
             if byte == HANGUP:
                 self.hangup()
+                continue
+            if byte == LEAVE:
+                self.leave()
                 continue
             if byte == END_OF_INPUT:
                 self.eof_count += 1
@@ -553,7 +633,8 @@ class MilleApp:
             name = self.read_file_name()
             if not name:
                 return False
-            if self.from_file is None and os.path.exists(name) and not self.getyn(OVERWRITE_PROMPT):
+            # lexists: a dangling symbolic link is an existing name too.
+            if self.from_file is None and os.path.lexists(name) and not self.getyn(OVERWRITE_PROMPT):
                 return False
         if self.save_writer is None:
             self.error("saving is not available")
@@ -563,8 +644,8 @@ class MilleApp:
         except OSError as exc:
             self.error(exc.strerror or str(exc))
             return False
-        if self.stats is not None:
-            self.stats.saved(self.game, self.computer_name)
+        saved, computer = self.game.copy(), self.computer_name
+        self.record(lambda stats: stats.saved(saved, computer))
         self.display.show_message(f"{name} [{time.ctime()}]")  # C ctime() layout
         self.term.score.refresh()
         return True
@@ -585,8 +666,7 @@ class MilleApp:
         text = self.hints.advise(observe(self.game, YOU), thinking)
         self.display.show_message(text)
         self.term.score.refresh()
-        if self.stats is not None:
-            self.stats.hint_used()
+        self.record(lambda stats: stats.hint_used())
 
 
 class _PersonSeat:
@@ -624,11 +704,11 @@ class _Screen:
         self.app = app
 
     def before_move(self, game: Game) -> None:
-        pass
+        self.app.between_moves()
 
     def after_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
-        if seat == YOU and self.app.stats is not None:
-            self.app.stats.moved()  # the person played: quitting unsaved now abandons the game
+        if seat == YOU:
+            self.app.record(lambda stats: stats.moved())  # quitting unsaved now abandons the game
         if game.pending_extension is not None:
             return
         if outcome.error is not None:

@@ -9,8 +9,16 @@ original saw.
 Signals become input events at a safe point instead of running code inside
 a signal handler: SIGINT while waiting for a key yields
 :data:`~mille.ui.surface.INTERRUPT`, SIGHUP/SIGTERM yield :data:`HANGUP`,
-and SIGWINCH yields :data:`~mille.ui.surface.RESIZED`.  ncurses keeps its own
-^Z handling, which restores the terminal and repaints on resume.
+and SIGWINCH yields :data:`~mille.ui.surface.RESIZED`.  The same events are
+there between moves without waiting for a key (:meth:`CursesTerminal.poll`),
+so a game that is busy without reading keys still hears them.  ncurses keeps
+its own ^Z handling, which restores the terminal and repaints on resume.
+
+A ``TERM`` this system has no terminfo entry for is replaced by the nearest
+installed base entry when it names an xterm-compatible emulator (the usual
+case over ssh from kitty, alacritty, foot, wezterm or ghostty), and refused
+with one line otherwise (:class:`TerminalError`), as is a terminal that
+cannot move its cursor (``TERM=dumb``); see :mod:`mille.ui.termname`.
 """
 
 from __future__ import annotations
@@ -23,15 +31,24 @@ import sys
 from types import FrameType
 
 from .layout import BOARD_WINDOW, MILES_WINDOW, SCORE_WINDOW, SCREEN_COLS, SCREEN_ROWS
-from .surface import END_OF_INPUT, HANGUP, INTERRUPT, RESIZED
+from .surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-#: The original assumed this size (§7); a smaller terminal gets a message.
-MIN_ROWS = SCREEN_ROWS
+#: The smallest terminal the game plays on; a smaller one gets a message.
+#: The original assumed 80x24 (§7) but runs at 80x23 too (an 80x24 terminal
+#: with tmux's status line): its last row, screen row 23, is never written
+#: (§8.4), and curses clips the Miles window's unused bottom row.
+MIN_ROWS = SCREEN_ROWS - 1
 MIN_COLS = SCREEN_COLS
+#: Keys at the too-small message: ^D leaves at once, q asks first (y leaves).
+_CTRL_D = 0x04
+
+
+class TerminalError(Exception):
+    """The terminal cannot show the game (no usable ``TERM``); the message is one line."""
 
 
 class _Wakeup(Exception):
@@ -115,6 +132,10 @@ class CursesTerminal:
         self._old_handlers: dict[int, object] = {}
         self.erase_char = 0x7F
         self.kill_char = 0x15
+        #: A line to print after the game (the TERM that was used instead), or None.
+        self.note: str | None = None
+        self._quit_asked = False
+        self._message_shown = False
 
     def __enter__(self) -> CursesTerminal:
         self.start()
@@ -124,12 +145,30 @@ class CursesTerminal:
         self.stop()
 
     def start(self) -> None:
+        """Set the terminal up; :class:`TerminalError` if ``TERM`` names nothing usable."""
+        name = os.environ.get("TERM", "unknown")
+        fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else 1
+        known = usable = sys.platform == "win32"  # the Windows console has no terminfo
+        if not usable:
+            try:
+                # What curses.initscr() does first (once per process: its
+                # own call is then skipped), here so that a failure can be
+                # handled.
+                curses.setupterm(term=name, fd=fd)
+                known = True
+                usable = curses.tigetstr("cup") is not None
+            except curses.error:
+                pass
+        if not usable:
+            from . import termname  # only when TERM is a problem
+
+            self.note = termname.fall_back(name, fd, known)  # or TerminalError
         rows, cols = self._real_size()
         if rows < MIN_ROWS or cols < MIN_COLS:
             # curses cannot place the windows on a small screen; pretend it
             # is 80x24 and show a message until the terminal is resized.
-            os.environ["LINES"] = str(MIN_ROWS)
-            os.environ["COLUMNS"] = str(MIN_COLS)
+            os.environ["LINES"] = str(SCREEN_ROWS)
+            os.environ["COLUMNS"] = str(SCREEN_COLS)
         # The original never calls setlocale, so its curses ran in the C
         # locale, where ncurses may use the terminal's repeat-character
         # capability (the bytes sent then match the original's).  Python
@@ -160,6 +199,10 @@ class CursesTerminal:
                 self._old_handlers[sig] = signal.signal(sig, self._on_signal)
         self.too_small = rows < MIN_ROWS or cols < MIN_COLS
         if self.too_small:
+            # ncurses switches to its own screen (the alternate screen, where
+            # the terminal has one) at its first update; the message must go
+            # there, or it is left on the shell's screen after the game.
+            curses.doupdate()
             self._show_too_small(rows, cols)
 
     def stop(self) -> None:
@@ -167,6 +210,10 @@ class CursesTerminal:
         if not self._started:
             return
         self._started = False
+        if self._message_shown:
+            # The too-small message went straight to the terminal, past
+            # curses: clear it, or it stays on the shell's screen.
+            self._write(curses.tigetstr("clear") or b"\x1b[H\x1b[2J")
         for sig, handler in self._old_handlers.items():
             try:
                 signal.signal(sig, handler)  # type: ignore[arg-type]
@@ -194,6 +241,24 @@ class CursesTerminal:
         if self._in_read:
             raise _Wakeup
 
+    def poll(self) -> int | None:
+        """A pending event (INTERRUPT, HANGUP, LEAVE), without waiting; None if there is none.
+
+        Called between moves, so that signals are acted on while the game
+        moves without reading keys.  A resize is handled here (a repaint, or
+        the too-small message), and an interrupt while the terminal is too
+        small to show the game means leave (:data:`LEAVE`), as at a read.
+        """
+        while self._pending:
+            event = self._pending.pop(0)
+            if event == RESIZED:
+                self._check_size()
+                continue
+            if event == INTERRUPT and self.too_small:
+                return LEAVE
+            return event
+        return None
+
     def read_byte(self) -> int:
         while True:
             # The flag goes up before the pending events are looked at, so a
@@ -215,11 +280,17 @@ class CursesTerminal:
                     if self._check_size():
                         return RESIZED
                     continue
+                if event == INTERRUPT and self.too_small:
+                    return LEAVE
                 return event
             if not data:
                 return END_OF_INPUT
             if self.too_small:
-                continue  # nothing can be seen: keys would act blind
+                # Nothing can be seen, so keys would act blind; only the
+                # ways out of the message work (q then y, ^D; ^C above).
+                if self._small_key(data[0]):
+                    return LEAVE
+                continue
             return data[0]
 
     def _read(self) -> bytes:
@@ -298,19 +369,54 @@ class CursesTerminal:
             self._show_too_small(rows, cols)
             return False
         self.too_small = False
+        self._quit_asked = False
+        self._message_shown = False
+        self._fit_rows(rows)
         self.redraw()
         return True
 
+    @staticmethod
+    def _fit_rows(rows: int) -> None:
+        """Keep curses' idea of the height within the terminal's when it is 80x23.
+
+        curses keeps the size it started with (the signal that would tell it
+        of a resize is the game's).  That is harmless on a larger terminal,
+        but on 23 rows a curses that believes in 24 could move the cursor to,
+        or scroll, a row that is not there.  So curses is told of 23 rows,
+        and of 24 again once there is room (the Miles window, clipped to 6
+        rows meanwhile, gets its seventh back).
+        """
+        lines = curses.LINES
+        if rows < lines and rows < SCREEN_ROWS:
+            curses.resizeterm(rows, curses.COLS)
+        elif lines < SCREEN_ROWS <= rows:
+            curses.resizeterm(SCREEN_ROWS, curses.COLS)
+
+    def _small_key(self, key: int) -> bool:
+        """A key at the too-small message: True to leave (q then y, or ^D)."""
+        if key == _CTRL_D or (self._quit_asked and key in b"yY"):
+            return True
+        asked = key in b"qQ"
+        if asked != self._quit_asked:
+            self._quit_asked = asked
+            self._show_too_small(*self._real_size())
+        return False
+
     def _show_too_small(self, rows: int, cols: int) -> None:
-        """Say why nothing is shown, straight to the terminal (curses thinks 80x24)."""
+        """Say why nothing is shown, straight to the terminal (curses may think 80x24)."""
         lines = [
             f"mille needs a terminal of at least {MIN_COLS}x{MIN_ROWS};",
             f"this one is {cols}x{rows}.",
             "Make it larger to go on.",
+            "Quit (your game is kept)? y or n" if self._quit_asked else "q quits, keeping your game.",
         ]
         clear = curses.tigetstr("clear") or b"\x1b[H\x1b[2J"
-        out = clear + b"\r\n".join(line[: max(cols, 1)].encode() for line in lines[: max(rows, 1)])
+        self._write(clear + b"\r\n".join(line[: max(cols, 1)].encode() for line in lines[: max(rows, 1)]))
+        self._message_shown = True
+
+    @staticmethod
+    def _write(data: bytes) -> None:
         try:
-            os.write(1, out)
+            os.write(1, data)
         except OSError:
             pass

@@ -223,6 +223,9 @@ class PaletteTerminal:
     def read_byte(self) -> int:
         return self.term.read_byte()
 
+    def poll(self) -> int | None:
+        return self.term.poll()
+
 
 def colour_terminal(term: CursesTerminal) -> CursesTerminal | PaletteTerminal:
     """``term`` drawing in colour, or ``term`` itself where the terminal has no colours (call after start)."""

@@ -25,6 +25,10 @@ RESIZED = -3
 #: Returned when the terminal went away (SIGHUP) or the game was told to stop
 #: (SIGTERM): save the game and leave.
 HANGUP = -4
+#: Returned when the person asked to leave while the terminal was too small
+#: to show the game (``q`` then ``y``, ^C or ^D at the too-small message):
+#: keep the game as on a hangup, say where, and leave.
+LEAVE = -5
 
 
 if TYPE_CHECKING:
@@ -65,7 +69,14 @@ if TYPE_CHECKING:
         def bell(self) -> None: ...
 
         def read_byte(self) -> int:
-            """One input byte (0-255), or INTERRUPT, RESIZED, HANGUP or END_OF_INPUT."""
+            """One input byte (0-255), or INTERRUPT, RESIZED, HANGUP, LEAVE or END_OF_INPUT."""
+
+        def poll(self) -> int | None:
+            """A pending INTERRUPT, HANGUP or LEAVE without waiting for a key, or None.
+
+            Asked between moves: signals arrive whenever they like, and a
+            game busy without reading keys must still act on them.
+            """
 
 
 class VirtualWindow:
@@ -176,7 +187,10 @@ class VirtualTerminal:
 
     ``screen`` holds what a player would see: each window's contents as of
     its last refresh.  Keys come from a list; interrupts are the
-    :data:`INTERRUPT` value in that list.
+    :data:`INTERRUPT` value in that list, read in turn like keys.  Events
+    that arrive whenever they like, as signals do, go in :attr:`pending`:
+    :meth:`poll` hands them over between moves, and a read takes them before
+    any key.
     """
 
     def __init__(self, keys: list[int] | None = None, rows: int = SCREEN_ROWS, cols: int = SCREEN_COLS) -> None:
@@ -191,6 +205,8 @@ class VirtualTerminal:
         self.erase_char = 0x7F
         self.kill_char = 0x15
         self.keys: list[int] = list(keys or [])
+        #: Events not tied to a place in the input (signals): see :meth:`poll`.
+        self.pending: list[int] = []
         self.bells = 0
 
     def update(self, win: VirtualWindow) -> None:
@@ -221,9 +237,14 @@ class VirtualTerminal:
         self.bells += 1
 
     def read_byte(self) -> int:
+        if self.pending:
+            return self.pending.pop(0)
         if not self.keys:
             return END_OF_INPUT
         return self.keys.pop(0)
+
+    def poll(self) -> int | None:
+        return self.pending.pop(0) if self.pending else None
 
     def feed(self, data: bytes | str) -> None:
         raw = data.encode("latin-1") if isinstance(data, str) else data

@@ -1,0 +1,223 @@
+"""Keeping the game when the terminal goes away or the program fails.
+
+The original saved nothing on a hangup and lost the game on a crash.  Here
+a hangup (SIGHUP, SIGTERM), a quit at the too-small-terminal message and an
+unexpected exception in the game loop all keep the game in a file that
+``mille FILE`` resumes, and say where it went.  This module is imported only
+when one of those happens: none of it runs on the way to the first board.
+
+Where: the first of these places that works (``docs/save-format.md``):
+
+1. the state directory, ``$XDG_STATE_HOME/mille`` (``~/.local/state/mille``
+   when ``XDG_STATE_HOME`` is unset or not absolute), made with mode 0700;
+2. the current directory;
+3. the temporary directory (``$TMPDIR``, ``/tmp``, ...), under a name
+   nobody can guess.
+
+Names: ``hangup-YYYYmmdd-HHMMSS.json`` (``crash-...`` for a crash), then
+``-2``, ``-3``, ... before ``.json``; each name is claimed atomically
+(:func:`mille.save.write_new`), so any number of games stopped in the same
+second each keep their own file.  If every place fails, the caller is told
+what was tried and why, and says so.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import secrets
+import sys
+import time
+from collections.abc import Callable
+
+from . import save
+from .state import Game
+
+HANGUP = "hangup"
+CRASH = "crash"
+
+#: Exit status when a game could not be kept anywhere (``docs/mille.6``).
+NOT_SAVED_STATUS = 2
+
+
+class Kept:
+    """Where a file went (``path``, None if nowhere) and the places that failed first."""
+
+    def __init__(self, path: str | None, tried: list[tuple[str, str]]) -> None:
+        self.path = path
+        #: (place, why it could not be used), in the order tried.
+        self.tried = tried
+
+    def failures(self) -> str:
+        """``PLACE: reason; PLACE: reason`` for the places that failed."""
+        return "; ".join(f"{shown(place)}: {why}" for place, why in self.tried)
+
+
+def state_directory() -> str:
+    """``$XDG_STATE_HOME/mille``, or ``~/.local/state/mille`` (a relative value is ignored, as XDG asks)."""
+    base = os.environ.get("XDG_STATE_HOME", "")
+    if not os.path.isabs(base):
+        home = os.path.expanduser("~")
+        if not os.path.isabs(home):
+            raise OSError("no home directory (HOME is unset or not absolute)")
+        base = os.path.join(home, ".local", "state")
+    return os.path.join(base, "mille")
+
+
+def _make_private_dirs(directory: str) -> None:
+    """Create ``directory`` and any missing parents with mode 0700."""
+    if os.path.isdir(directory):
+        return
+    parent = os.path.dirname(directory)
+    if parent and parent != directory:
+        _make_private_dirs(parent)
+    try:
+        os.mkdir(directory, 0o700)
+    except FileExistsError:
+        if not os.path.isdir(directory):  # a file in the way
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), directory) from None
+
+
+def _temporary_directory() -> str:
+    import tempfile
+
+    return tempfile.gettempdir()
+
+
+def _current_directory() -> str:
+    return os.getcwd()
+
+
+#: The places, in order: (what to call it if it cannot even be found, how to
+#: find it, whether missing directories are made, whether names there must
+#: be unguessable).
+PLACES: list[tuple[str, Callable[[], str], bool, bool]] = [
+    ("the state directory", state_directory, True, False),
+    ("the current directory", _current_directory, False, False),
+    ("the temporary directory", _temporary_directory, False, True),
+]
+
+
+def keep(data: bytes, kind: str, suffix: str = ".json", now: float | None = None) -> Kept:
+    """Write ``data`` to a new ``KIND-YYYYmmdd-HHMMSS[-N]SUFFIX`` in the first place that works."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now))
+    tried: list[tuple[str, str]] = []
+    for label, locate, make, unguessable in PLACES:
+        place = label
+        try:
+            place = locate()
+            if make:
+                _make_private_dirs(place)
+            # A shared directory (/tmp): a private file under a name nobody
+            # can predict, so nobody can plant a file or a link there first.
+            stem = f"mille-{kind}-{stamp}-{secrets.token_hex(6)}" if unguessable else f"{kind}-{stamp}"
+            path = save.write_new(place, stem, data, suffix)
+        except OSError as exc:
+            tried.append((place, exc.strerror or str(exc)))
+            continue
+        return Kept(os.path.abspath(path), tried)
+    return Kept(None, tried)
+
+
+def keep_game(game: Game, window: int, computer: str, kind: str = HANGUP) -> Kept:
+    """Save ``game`` as a hangup (or crash) file; see :func:`keep`.
+
+    The game is checked first as a restore would check it, so that a file
+    this writes always loads; a game that fails is not written, and the
+    reason is the only entry of ``tried``.
+    """
+    text = save.dumps(game, window, computer)
+    try:
+        save.loads(text)
+    except save.SaveError as exc:
+        return Kept(None, [("the game", f"not saved, it does not pass its own checks ({exc})")])
+    return keep(text.encode("utf-8"), kind)
+
+
+def write_beside(json_path: str, text: str) -> Kept:
+    """A ``.txt`` file next to a kept game, named as it is (``crash-X.json`` -> ``crash-X.txt``)."""
+    directory, name = os.path.split(json_path)
+    stem = name[: -len(".json")] if name.endswith(".json") else name
+    try:
+        path = save.write_new(directory, stem, text.encode("utf-8", "backslashreplace"), ".txt")
+    except OSError as exc:
+        return Kept(None, [(directory, exc.strerror or str(exc))])
+    return Kept(path, [])
+
+
+def shown(name: str) -> str:
+    """A file name as it can be printed on a terminal: control and undecodable characters escaped.
+
+    Names come from the command line or the environment and may hold
+    anything; printed raw, an escape sequence in one would act on the
+    terminal.  A plain name is shown as it is.
+    """
+    if name.isprintable():
+        return name
+    out = []
+    for ch in name:
+        code = ord(ch)
+        if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte (surrogateescape)
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif ch.isprintable():
+            out.append(ch)
+        elif code < 0x100:
+            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(ch, f"\\x{code:02x}"))
+        else:
+            out.append(f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+    return "".join(out)
+
+
+def saved_line(kept: Kept, what: str = "the game") -> str:
+    """``mille: the game is saved in PATH; "mille PATH" resumes it`` (or why it is not)."""
+    if kept.path is None:
+        return f"mille: {what} could not be saved anywhere ({kept.failures()})"
+    path = shown(kept.path)
+    line = f"mille: {what} is saved in {path}; resume it with: mille {_quoted(path)}"
+    if kept.tried:
+        line += f" (not saved in {kept.failures()})"
+    return line
+
+
+def _quoted(path: str) -> str:
+    """``path`` quoted for a POSIX shell when it needs it (so the command can be pasted)."""
+    import shlex
+
+    return path if sys.platform == "win32" else shlex.quote(path)
+
+
+def crash_report(exc: BaseException, kept: Kept | None, extra: str = "") -> str:
+    """The text of ``crash-....txt``: what failed, the traceback, where the game went."""
+    import platform
+    import traceback
+
+    from . import __version__
+
+    lines = [
+        f"mille (bsd-mille) {__version__} on Python {platform.python_version()} ({sys.platform})",
+        time.strftime("%Y-%m-%d %H:%M:%S %z"),
+        "",
+        "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)).rstrip(),
+        "",
+    ]
+    if kept is not None:
+        lines.append(f"game: {kept.path}" if kept.path else f"game: not saved ({kept.failures()})")
+    if extra:
+        lines.append(extra)
+    return "\n".join(lines) + "\n"
+
+
+__all__ = [
+    "CRASH",
+    "HANGUP",
+    "NOT_SAVED_STATUS",
+    "PLACES",
+    "Kept",
+    "crash_report",
+    "keep",
+    "keep_game",
+    "saved_line",
+    "shown",
+    "state_directory",
+    "write_beside",
+]
