@@ -8,8 +8,9 @@ agrees with what it can have seen, the scores add up, the piles fit the
 safeties played, the ``Extension?`` question is open only where it can be,
 the hands are as full as the deck allows (a hand that could never be
 refilled would make the seats pass to each other forever), a hand the
-end-of-hand test would have ended is over, and so on.  A position that passes can be played on: the engine's moves
-keep it valid (the property tests check that over thousands of hands).
+end-of-hand test would have ended is over, and so on.  A position that
+passes can be played on: the engine's moves keep it valid (the property
+tests check that over thousands of hands).
 
 A problem is reported as an :class:`InvalidPosition` naming the field at
 fault in the engine's own terms (``players[0].hand_total``,
@@ -37,6 +38,7 @@ from collections import Counter
 
 from . import cards
 from .cards import EMPTY, NAMES
+from .rules import can_anyone_play
 from .scoring import COUP_BONUS, GAME_POINTS, SAFETY_POINTS, recompute_hand_total
 from .state import EXTENDED_TRIP, SEATS, TRIP, Game, SafetyStatus, Tableau
 
@@ -148,7 +150,7 @@ def check(game: Game) -> None:
     if game.finished:
         if all(p.mileage != trip for p in game.players) and game.deck_count > 0:
             raise InvalidPosition("finished", "true, but nobody completed the trip and cards are left to draw")
-    if not game.finished and pending is None and game.deck_count == 0 and not _progress_possible(game):
+    if not game.finished and pending is None and game.deck_count == 0 and not can_anyone_play(game):
         # After every move made with the deck empty the end test runs (§3.8);
         # a hand it would have ended cannot still be going on.  Were it, no
         # move could change anything: the seats would pass forever.
@@ -210,23 +212,6 @@ def _check_hands(game: Game) -> None:
                     f"players[{seat}].hand",
                     f"{_plural(held, 'card')} with cards left to draw ({who} holds at least {least})",
                 )
-
-
-def _progress_possible(game: Game) -> bool:
-    """Would the end-of-hand test (§3.8, ``rules.check_go``) let the hand go on?
-
-    True when either hand holds a safety or a card the computer's
-    ``can_play`` test accepts.
-    """
-    from .rules import can_play  # here: the rules may one day ask this module
-
-    trip = game.trip_length
-    for seat, p in enumerate(game.players):
-        other = game.players[1 - seat]
-        for card in p.hand:
-            if card >= cards.SAFETY_BASE or can_play(trip, p, other, card):
-                return True
-    return False
 
 
 def _check_tableau(game: Game, path: str, p: Tableau) -> None:

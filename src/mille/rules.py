@@ -698,13 +698,19 @@ def tidy_hand(pp: Tableau, *, sort: bool) -> None:
                 return
 
 
-def check_go(game: Game) -> None:
-    """With the deck empty, the hand ends when nobody holds a playable card."""
+def can_anyone_play(game: Game) -> bool:
+    """The end test's question (§3.8): does either hand hold a safety or a card :func:`can_play` accepts?"""
     trip = game.trip_length
     for who in SEATS:
         pp = game.players[who]
         op = game.players[1 - who]
         for card in pp.hand:
             if card >= SAFETY_BASE or can_play(trip, pp, op, card):
-                return
-    game.finished = True
+                return True
+    return False
+
+
+def check_go(game: Game) -> None:
+    """With the deck empty, the hand ends when nobody holds a playable card."""
+    if not can_anyone_play(game):
+        game.finished = True
