@@ -1186,10 +1186,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                     if bar is not None:
                         bar.start()
                     report = run(executor=pool, workers=workers)
-            except ClusterError as exc:
+            except MatchError:
+                raise
+            except Exception as exc:  # ClusterError, or the cluster lost the work (workers kept dying)
                 if bar is not None:
                     bar.clear()
-                print(f"mille.match: {exc}", file=sys.stderr)
+                what = (
+                    str(exc) if isinstance(exc, ClusterError) else f"the cluster failed ({type(exc).__name__}: {exc})"
+                )
+                print(f"mille.match: {what}", file=sys.stderr)
                 return 1
     except MatchError as exc:
         if bar is not None:

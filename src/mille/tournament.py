@@ -847,6 +847,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                     report = run(executor=pool, workers=workers)
             except ClusterError as exc:
                 return fail(str(exc))
+            except (TournamentError, MatchError):
+                raise
+            except Exception as exc:  # the cluster lost the work: a task's workers kept dying, the scheduler went
+                record = args.out or args.resume
+                kept = f"; what finished is in {record}: --resume {record} goes on" if record else ""
+                return fail(f"the cluster failed ({type(exc).__name__}: {exc}){kept}")
     except (TournamentError, MatchError) as exc:
         return fail(str(exc))
     except KeyboardInterrupt:
