@@ -1099,7 +1099,7 @@ def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
         "--cluster",
         metavar="ADDRESS",
         help="run the pairs on a Dask distributed scheduler (tcp://host:8786), or on a LocalCluster of "
-        "N worker processes here (local:N); needs pip install 'bsd-mille[cluster]'",
+        "N worker processes here (local:N); needs Dask, the cluster extra (docs/tournaments.md)",
     )
     parser.add_argument(
         "--upload",
@@ -1204,7 +1204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # before the run started (say, while a cluster started)
         if bar is not None:
             bar.clear()
-        print("mille.match: interrupted before any pair was played", file=sys.stderr)
+        print("mille.match: interrupted before the run started", file=sys.stderr)
         return 130
     if bar is not None:
         bar.clear()

@@ -856,7 +856,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (TournamentError, MatchError) as exc:
         return fail(str(exc))
     except KeyboardInterrupt:
-        return fail("interrupted before any pair was played", 130)
+        return fail("interrupted before the run started", 130)
     if bar is not None:
         bar.clear()
     if args.json:
