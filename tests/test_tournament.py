@@ -440,3 +440,38 @@ def test_settings_header_names_every_setting() -> None:
     assert header["players"] == ["bsd", "first"] and header["pairs_per_pairing"] == 5
     assert (header["seed"], header["max_think_ms"], header["game_points"]) == (3, 20.0, FAST)
     assert settings.config(0, 1) == match.MatchConfig("bsd", "first", pairing_seed(3, "bsd", "first"), 20.0, FAST)
+
+
+def test_ctrl_c_on_the_command_line_keeps_every_finished_pair(tmp_path: Path) -> None:
+    """SIGINT to the process group, as a terminal's Ctrl-C: status 130, a partial report, all of it in the file."""
+    path = tmp_path / "t.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mille.tournament", "bsd", "first", "random", "--games", "60", "--jobs", "2"]
+        + ["--bootstrap", "50", "--json", "--out", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+        cwd=tmp_path,
+        start_new_session=True,
+    )
+    try:
+        while _lines(path) < 1 + 5 and process.poll() is None:
+            try:
+                process.wait(timeout=0.01)
+            except subprocess.TimeoutExpired:
+                pass
+        assert process.poll() is None, "finished before it could be interrupted"
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode == 130, err
+    assert "Traceback" not in err
+    report = json.loads(out)
+    assert report["interrupted"] is True and 5 <= report["pairs"] < report["pairs_total"]
+    assert _lines(path) == 1 + report["pairs"]  # every finished pair, and only those, is in the file
+    rest = run_tournament(["bsd", "first", "random"], games=60, seed=1, jobs=2, resamples=50, resume=path)
+    assert rest["resumed_pairs"] == report["pairs"] and rest["pairs"] == rest["pairs_total"] and not rest["interrupted"]

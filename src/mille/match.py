@@ -791,12 +791,13 @@ def run_batches(
             workers = jobs if own else int(getattr(executor, "_max_workers", 0) or 16)
         window = max(1, max_in_flight if max_in_flight is not None else 4 * workers)
         try:
-            _run_pool(pool, _Batcher(pairs, pairs_per_task), window, record)
+            _run_pool(pool, _Batcher(pairs, pairs_per_task), window, record, cancel=not own)
         except BaseException:
-            _stop_pool(pool, own)
+            if own:
+                _stop_pool(pool)
             raise
         if own:
-            pool.shutdown(wait=True)
+            pool.shutdown(wait=True, cancel_futures=True)
     except KeyboardInterrupt:
         return True
     return False
@@ -807,7 +808,14 @@ def _run_pool(
     batcher: _Batcher,
     window: int,
     record: Callable[[Batch, list[PairResult]], bool],
+    *,
+    cancel: bool,
 ) -> None:
+    """Keep ``window`` tasks in flight until the batches run out or ``record`` has enough.
+
+    ``cancel``: on the way out, cancel the tasks not started (an executor
+    handed in); an own pool is shut down by the caller instead.
+    """
     pending: dict[concurrent.futures.Future[tuple[list[PairResult], float]], Batch] = {}
     exhausted = False
     try:
@@ -828,22 +836,26 @@ def _run_pool(
                 if record(batch, results):
                     return
     finally:
-        for future in pending:
-            future.cancel()
+        if cancel:
+            for future in pending:
+                future.cancel()
 
 
-def _stop_pool(pool: concurrent.futures.Executor, own: bool) -> None:
-    """Cancel what has not started; an own pool's workers are stopped at once."""
-    if not own:
-        return
+def _stop_pool(pool: concurrent.futures.Executor) -> None:
+    """Stop an own process pool at once (Ctrl-C, or an error): its workers are terminated.
+
+    Nothing is cancelled first: on Python 3.10 and 3.11 the pool's manager
+    thread, finding its workers gone, sets an exception on every pending
+    future and fails with a traceback on one already cancelled.
+    """
     terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
     if terminate is not None:
         terminate()
         return
-    processes = getattr(pool, "_processes", None) or {}
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in list(processes.values()):
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
         process.terminate()
+    pool.shutdown(wait=False)
 
 
 def run_match(
