@@ -475,3 +475,16 @@ def test_ctrl_c_on_the_command_line_keeps_every_finished_pair(tmp_path: Path) ->
     assert _lines(path) == 1 + report["pairs"]  # every finished pair, and only those, is in the file
     rest = run_tournament(["bsd", "first", "random"], games=60, seed=1, jobs=2, resamples=50, resume=path)
     assert rest["resumed_pairs"] == report["pairs"] and rest["pairs"] == rest["pairs_total"] and not rest["interrupted"]
+
+
+def test_many_players_with_long_names_fit_79_columns() -> None:
+    players = [*PLAYERS, "mille.players:FirstPlayer", "mille.players:RandomPlayer", "mille.players.bsd:BsdPlayer"]
+    report = run_tournament(players, games=2, seed=1, jobs=1, game_points=FAST, resamples=50)
+    text = tournament.format_report(report, bars=True, jobs=1)
+    lines = text.splitlines()
+    assert all(len(line) <= 79 and line == line.rstrip() for line in lines)
+    headers = [line for line in lines if line.startswith(" " * 16 + "1 bsd") or line.startswith(" " * 16 + "6 ")]
+    assert len(headers) == 2  # the crosstable in two blocks of columns
+    assert "6 mille.pl~" in headers[1]
+    assert sum(1 for line in lines if line.startswith("  mille.players.bsd~")) == 2  # a rating row and a bar
+    assert "-0 " not in text  # a mirrored zero margin is +0

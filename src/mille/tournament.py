@@ -520,8 +520,9 @@ def _cell(report: dict[str, Any], *, flip: bool) -> dict[str, Any] | None:
     m_low, m_high = report["margin_ci95"]
     if flip:
         score, low, high = 1.0 - score, 1.0 - high, 1.0 - low
-        margin = None if margin is None else -margin
-        m_low, m_high = (None if m_high is None else -m_high), (None if m_low is None else -m_low)
+        # 0.0 - x, not -x: a margin of 0 stays +0, not -0.
+        margin = None if margin is None else 0.0 - margin
+        m_low, m_high = (None if m_high is None else 0.0 - m_high), (None if m_low is None else 0.0 - m_low)
     return {
         "games": report["games"],
         "score": round(score, 6),
@@ -543,7 +544,7 @@ def without_timing(report: Any) -> Any:
 
 #: Width of a crosstable cell, and of the short names heading its rows and columns.
 CELL = 12
-NAME = 12
+NAME = 11
 
 
 def _short(name: str, width: int) -> str:
@@ -569,7 +570,7 @@ def format_crosstable(report: dict[str, Any], width: int = 80) -> list[str]:
     """The crosstable in blocks of columns that fit ``width``: two lines a row (score and its CI; margin ± half CI)."""
     players = report["players"]
     n = len(players)
-    label = 4 + NAME
+    label = 5 + NAME
     per_block = max(1, (width - 1 - label) // CELL)
     rows = [
         "Crosstable: the row player's game score against the column player (95% CI),",
@@ -584,9 +585,9 @@ def format_crosstable(report: dict[str, Any], width: int = 80) -> list[str]:
             texts = [("." if r == c else _cell_lines(report["crosstable"][r][c])[0]) for c in columns]
             margins = [("" if r == c else _cell_lines(report["crosstable"][r][c])[1]) for c in columns]
             rows.append(
-                f"{r + 1:>3} {_short(players[r], NAME):<{NAME}}" + "".join(f"{t:<{CELL}}" for t in texts).rstrip()
+                f"{r + 1:>3} {_short(players[r], NAME):<{NAME}} " + "".join(f"{t:<{CELL}}" for t in texts).rstrip()
             )
-            rows.append(" " * label + "".join(f"{t:<{CELL}}" for t in margins).rstrip())
+            rows.append((" " * label + "".join(f"{t:<{CELL}}" for t in margins)).rstrip())
     return rows
 
 
@@ -628,7 +629,7 @@ def format_ratings(report: dict[str, Any], *, bars: bool = False, width: int = 8
         f"over duplicate pairs ({model['resamples']} resamples).  Think time per decision: median, p95.",
     ]
     names = [row["player"] for row in report["ratings"]]
-    name_width = min(22, max(6, *(len(n) for n in names)))
+    name_width = min(18, max(6, *(len(n) for n in names)))  # a line fits 79 columns
     rows.append(f"  {'player':<{name_width}}  rating  95% CI         score  games  think median, p95")
     for row in report["ratings"]:
         name = _short(row["player"], name_width)
