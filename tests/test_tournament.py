@@ -153,7 +153,7 @@ def test_crosstable_cells_mirror(small: dict[str, Any]) -> None:
     row_bsd = next(line for line in text.splitlines() if line.startswith("  1 bsd"))
     first = cells[0][1]
     assert (
-        f"{100 * first['score']:.0f}% {100 * first['score_ci95'][0]:.0f}-{100 * first['score_ci95'][1]:.0f}" in row_bsd
+        f"{100 * first['score']:.0f} {100 * first['score_ci95'][0]:.0f}-{100 * first['score_ci95'][1]:.0f}" in row_bsd
     )
     assert all(len(line) <= 79 for line in text.splitlines())
 
@@ -488,3 +488,6 @@ def test_many_players_with_long_names_fit_79_columns() -> None:
     assert "6 mille.pl~" in headers[1]
     assert sum(1 for line in lines if line.startswith("  mille.players.bsd~")) == 2  # a rating row and a bar
     assert "-0 " not in text  # a mirrored zero margin is +0
+    # The widest score cell still leaves a space before the next.
+    widest = {"score": 1.0, "score_ci95": [1.0, 1.0], "margin_per_hand": 1.0, "margin_ci95": [0.5, 1.5]}
+    assert tournament._cell_lines(widest)[0] == "100 100-100" and len("100 100-100") < tournament.CELL

@@ -554,7 +554,8 @@ def _short(name: str, width: int) -> str:
 def _cell_lines(cell: dict[str, Any] | None) -> tuple[str, str]:
     if cell is None:
         return ("n/a", "")
-    score = f"{100 * cell['score']:.0f}% {100 * cell['score_ci95'][0]:.0f}-{100 * cell['score_ci95'][1]:.0f}"
+    # In percent, without the sign, so that the widest ("100 100-100") leaves a space in a cell.
+    score = f"{100 * cell['score']:.0f} {100 * cell['score_ci95'][0]:.0f}-{100 * cell['score_ci95'][1]:.0f}"
     margin = cell["margin_per_hand"]
     low, high = cell["margin_ci95"]
     if margin is None:
@@ -573,8 +574,8 @@ def format_crosstable(report: dict[str, Any], width: int = 80) -> list[str]:
     label = 5 + NAME
     per_block = max(1, (width - 1 - label) // CELL)
     rows = [
-        "Crosstable: the row player's game score against the column player (95% CI),",
-        "and its margin per hand (± the half-width of its 95% CI)",
+        "Crosstable: the row player's game score in % against the column player",
+        "(95% CI), and its margin per hand (± the half-width of its 95% CI)",
     ]
     for first in range(0, n, per_block):
         columns = range(first, min(n, first + per_block))
