@@ -104,7 +104,11 @@ def main() -> int:
 
         start = time.perf_counter()
         cluster = distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address="127.0.0.1:0",
+            silence_logs=logging.ERROR,
         )
         client = distributed.Client(cluster)
         print(f"LocalCluster of 2 workers started in {time.perf_counter() - start:.2f} s")

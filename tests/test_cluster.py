@@ -43,7 +43,7 @@ def client() -> Iterator[Any]:
         threads_per_worker=1,
         processes=True,
         host="127.0.0.1",
-        dashboard_address=None,
+        dashboard_address="127.0.0.1:0",
         silence_logs=logging.ERROR,
     )
     client = distributed.Client(cluster)
@@ -206,7 +206,11 @@ def test_a_pair_that_keeps_killing_workers_ends_in_one_line(
     monkeypatch.syspath_prepend(str(tmp_path))
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
         cluster = distributed.LocalCluster(
-            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.CRITICAL
+            n_workers=1,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address="127.0.0.1:0",
+            silence_logs=logging.CRITICAL,
         )
     try:
         out = tmp_path / "t.jsonl"
