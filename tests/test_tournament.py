@@ -103,6 +103,18 @@ def test_binomial_sampler_has_the_binomial_distribution(n: int, p: float) -> Non
     assert stats.binomial(rng, 0, 0.5) == 0 and stats.binomial(rng, 9, 0.0) == 0 and stats.binomial(rng, 9, 1.0) == 9
 
 
+def test_a_clean_sweep_gets_an_interval_like_wilson() -> None:
+    """20 pairs all lost: the bootstrap cannot vary them; the prior's split pair lets the interval reach up."""
+    ratings = stats.rate_players(2, [stats.PairingScores(0, 1, (0.0,) * 20)], anchor=1, resamples=2000, seed=1)
+    loser = ratings[0]
+    assert loser.rating == pytest.approx(1500 - 400 * math.log10(40.5 / 0.5))
+    assert loser.low == pytest.approx(loser.rating)  # nothing lower than losing every game
+    # The upper end: about where a game score at Wilson's upper bound for 0 of 40 would put it.
+    wilson_high = stats.wilson_interval(0.0, 40)[1]
+    as_rating = 1500 + 400 * math.log10(wilson_high / (1 - wilson_high))
+    assert loser.high is not None and abs(loser.high - as_rating) < 60
+
+
 def test_interval_bar() -> None:
     assert tournament.interval_bar(10, 15, 20, (0, 40), 41) == "." * 10 + "[====|====]" + "." * 20
     assert tournament.interval_bar(0, 0, 0, (0, 40), 41) == "|" + "." * 40

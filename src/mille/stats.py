@@ -432,7 +432,9 @@ def rate_players(
     scale (``anchor_rating + 400 log10`` of the strength ratio).  The
     interval resamples duplicate pairs, the independent units, with
     replacement within each pairing (each pairing keeps its number of
-    pairs), refits, and takes the ``(1 - confidence) / 2`` and
+    pairs, drawn from its pairs and ``virtual_draws`` split pairs, the
+    prior's share, so that a clean sweep is not a certainty), refits, and
+    takes the ``(1 - confidence) / 2`` and
     ``(1 + confidence) / 2`` quantiles of each player's rating over
     ``resamples`` refits.  The anchor's interval is its fixed rating: the
     others are relative to it.  ``seed`` makes the bootstrap repeatable.
@@ -453,11 +455,19 @@ def rate_players(
     # A resample of a pairing's m pairs, drawn with replacement, matters only through its total,
     # and the pair scores take a handful of values (0, 0.5, 1, 1.5, 2): draw how many times each
     # value comes up (a multinomial, as binomials in turn), in O(sqrt m) steps rather than m.
-    tables = []
+    #
+    # The population drawn from is the pairing's pairs plus ``virtual_draws`` split pairs (score 1)
+    # of weight one each, the prior's share: a clean sweep, which resampling its own pairs alone
+    # could never vary, then gets an interval that reaches towards the other side (about as far
+    # as a Wilson interval would), instead of no width at all.
+    tables: list[tuple[int, list[tuple[float, float]]]] = []
     for p in pairings:
-        counts: dict[float, int] = {}
+        if not p.pair_scores:
+            tables.append((0, []))
+            continue
+        counts: dict[float, float] = {1.0: virtual_draws} if virtual_draws > 0 else {}
         for x in p.pair_scores:
-            counts[x] = counts.get(x, 0) + 1
+            counts[x] = counts.get(x, 0.0) + 1.0
         tables.append((len(p.pair_scores), sorted(counts.items())))
     draws: list[list[float]] = [[] for _ in range(players)]
     for _ in range(resamples):
@@ -477,15 +487,15 @@ def rate_players(
     return ratings
 
 
-def _resampled_total(rng: random.Random, m: int, table: Sequence[tuple[float, int]]) -> float:
-    """The total of ``m`` draws with replacement from a sample given as (value, count) pairs summing to ``m``."""
+def _resampled_total(rng: random.Random, m: int, table: Sequence[tuple[float, float]]) -> float:
+    """The total of ``m`` draws with replacement from a population given as (value, weight) pairs."""
     total = 0.0
-    left, left_weight = m, m
-    for value, count in table[:-1]:
-        k = binomial(rng, left, count / left_weight) if left else 0
+    left, left_weight = m, math.fsum(weight for _, weight in table)
+    for value, weight in table[:-1]:
+        k = binomial(rng, left, min(1.0, weight / left_weight)) if left else 0
         total += value * k
         left -= k
-        left_weight -= count
+        left_weight -= weight
     if table:
         total += table[-1][0] * left
     return total
