@@ -503,3 +503,19 @@ def test_many_players_with_long_names_fit_79_columns() -> None:
     # The widest score cell still leaves a space before the next.
     widest = {"score": 1.0, "score_ci95": [1.0, 1.0], "margin_per_hand": 1.0, "margin_ci95": [0.5, 1.5]}
     assert tournament._cell_lines(widest)[0] == "100 100-100" and len("100 100-100") < tournament.CELL
+
+
+def test_the_documented_example_is_what_the_program_prints() -> None:
+    """docs/tournaments.md's report is a real run: the same crosstable, ratings and bars (think times apart)."""
+    import re
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "tournaments.md").read_text()
+    marker = "`python -m mille.tournament bsd first random --games 40\n--jobs 2` on a terminal):\n\n```\n"
+    documented = text[text.index(marker) + len(marker) :].split("```", 1)[0].splitlines()
+    report = run_tournament(PLAYERS, games=40, seed=1, jobs=1)
+    printed = tournament.format_report(report, bars=True, jobs=2).splitlines()
+
+    def steady(lines: list[str]) -> list[str]:
+        return [re.sub(r"[\d.]+ ms, [\d.]+ ms", "T", line) for line in lines[:-1]]
+
+    assert steady(printed) == steady(documented)
