@@ -63,8 +63,12 @@ def test_ratings_elo_scale_and_bootstrap_interval() -> None:
     ratings = stats.rate_players(2, [stats.PairingScores(0, 1, scores)], anchor=1, resamples=2000, seed=3)
     anchor, other = ratings[1], ratings[0]
     assert (anchor.rating, anchor.low, anchor.high) == (1500.0, 1500.0, 1500.0)
-    n = 2 * len(scores)
-    expected = 1500.0 + 400.0 * math.log10((p * n + 0.5) / ((1 - p) * n + 0.5))
+    # The prior: one drawn game, and the split pair's expected share of a resample.
+    m = len(scores)
+    share = m * 0.5 / (m + 0.5)
+    wins = sum(scores) + share + 0.5
+    games = 2 * m + 2 * share + 1
+    expected = 1500.0 + 400.0 * math.log10(wins / (games - wins))
     assert other.rating == pytest.approx(expected)
     # The delta method for the logit of a mean of pair scores: the bootstrap agrees within 10%.
     sd = math.sqrt(sum((x / 2 - p) ** 2 for x in scores) / (len(scores) - 1))
@@ -107,12 +111,15 @@ def test_a_clean_sweep_gets_an_interval_like_wilson() -> None:
     """20 pairs all lost: the bootstrap cannot vary them; the prior's split pair lets the interval reach up."""
     ratings = stats.rate_players(2, [stats.PairingScores(0, 1, (0.0,) * 20)], anchor=1, resamples=2000, seed=1)
     loser = ratings[0]
-    assert loser.rating == pytest.approx(1500 - 400 * math.log10(40.5 / 0.5))
-    assert loser.low == pytest.approx(loser.rating)  # nothing lower than losing every game
-    # The upper end: about where a game score at Wilson's upper bound for 0 of 40 would put it.
+    share = 20 * 0.5 / 20.5  # the split pair's expected share, and one drawn game
+    assert loser.rating == pytest.approx(1500 - 400 * math.log10((40 + share + 0.5) / (share + 0.5)))
+    # The low end: a resample without the split pair (as likely as not), a sweep again.
+    assert loser.low == pytest.approx(1500 - 400 * math.log10(40.5 / 0.5))
+    assert loser.low < loser.rating < loser.high
+    # The upper end: a little short of where a game score at Wilson's upper bound for 0 of 40 would.
     wilson_high = stats.wilson_interval(0.0, 40)[1]
     as_rating = 1500 + 400 * math.log10(wilson_high / (1 - wilson_high))
-    assert loser.high is not None and abs(loser.high - as_rating) < 60
+    assert loser.high is not None and as_rating - 100 < loser.high < as_rating
 
 
 def test_interval_bar() -> None:

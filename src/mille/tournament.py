@@ -487,7 +487,7 @@ def build_report(
             "scale": "elo",
             "anchor": settings.players[settings.anchor],
             "anchor_rating": ANCHOR_RATING,
-            "virtual_draws_per_pairing": 1.0,
+            "prior": "one virtual split pair per pairing: a drawn game in every fit, half a pair resampled",
             "interval": "percentile bootstrap over duplicate pairs within each pairing",
             "resamples": resamples,
         },
