@@ -39,7 +39,7 @@ TARGET = 1500.0
 
 def one_run(hands: int, seed: int, protocol: bool = False) -> tuple[float, int]:
     sim = Simulator(seed)
-    sim.direct = not protocol
+    sim.fast = not protocol
     start = time.perf_counter()
     for _ in range(hands):
         sim.play_hand()

@@ -326,7 +326,7 @@ def test_safety_played_before_finishing_the_trip() -> None:
     # With two safeties and a human who has played none it would extend, so
     # the finishing card does not count and the 100 is played (valued 40).
     game = comp_game([P100, TANK, PROOF, GAS, SPARE, REP, EOL], mileage=600, can_go=True, battle=GO)
-    assert decide(game) == computer.Decision(play(0), "PLAY")
+    assert decide(game) == computer.Decision(play(0), considered=True)
 
 
 # --------------------------------------------------------------------------
@@ -432,25 +432,25 @@ def test_boolean_cango_too_close_switches_to_discarding() -> None:
     # End of Limit 18; ties go to the last slot (§11.7): Repairs in slot 5.
     hand = [GAS, P25, P25, P50, SPARE, REP, EOL]
     game = comp_game(hand, mileage=600, can_go=True, battle=GO)
-    assert decide(game) == computer.Decision(discard(5), "DISCARD")
+    assert decide(game) == computer.Decision(discard(5), considered=True)
 
 
 def test_no_too_close_test_once_the_deck_is_gone() -> None:
     hand = [GAS, P25, P25, P50, SPARE, REP, EOL]
     game = comp_game(hand, mileage=600, can_go=True, battle=GO, deck_count=0)
-    assert decide(game) == computer.Decision(play(3), "PLAY")  # the 50 (5) beats a 25 (2)
+    assert decide(game) == computer.Decision(play(3), considered=True)  # the 50 (5) beats a 25 (2)
 
 
 def test_plays_tie_to_the_last_slot() -> None:
     game = comp_game([P100, P75, P100, GAS, GAS, SPARE, REP], can_go=True, battle=GO)
-    assert decide(game) == computer.Decision(play(2), "PLAY")
+    assert decide(game) == computer.Decision(play(2), considered=True)
 
 
 def test_never_discards_a_safety() -> None:
     # Discard mode after "too close": every card scores 101, the last
     # (the safety) is the minimum, and it is played instead.
     game = comp_game([P25, P25, P50, P50, P50, P50, TANK], mileage=600, can_go=True, battle=GO)
-    assert decide(game) == computer.Decision(play(6), "PLAY")
+    assert decide(game) == computer.Decision(play(6), considered=True)
 
 
 def test_no_crash_when_every_card_values_above_101(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -483,7 +483,7 @@ def test_no_crash_when_every_card_values_above_101(monkeypatch: pytest.MonkeyPat
     assert not cango and nummin == -1 and min(values) > 101
     lowest = min(values)
     expected = max(i for i, v in enumerate(values) if v == lowest)
-    assert decision == computer.Decision(discard(expected), "DISCARD")
+    assert decision == computer.Decision(discard(expected), considered=True)
     assert rules.push(game, decision.move).error is None
 
 
@@ -509,13 +509,14 @@ def test_c_division() -> None:
     assert computer._cdiv(-7, -2) == 3
 
 
-def test_announcements() -> None:
+def test_considered_moves() -> None:
+    """The valuation's choices are considered (the board announces them), on-the-spot moves are not."""
     game = comp_game([P100, P75, GAS, GAS, GAS, SPARE, REP], can_go=True, battle=GO)
     decision = decide(game)
-    assert decision.announce == "PLAY" and decision.move == play(0)
+    assert decision.considered and decision.move == play(0)
     game = comp_game([GAS, GAS, GAS, SPARE, SPARE, REP, REP])
     decision = decide(game)
-    assert decision.announce == "DISCARD" and decision.move.kind is rules.MoveType.DISCARD
+    assert decision.considered and decision.move.kind is rules.MoveType.DISCARD
 
 
 def test_every_decision_is_legal_in_dealt_positions() -> None:

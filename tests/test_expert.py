@@ -88,7 +88,7 @@ def test_the_decision_does_not_depend_on_the_hidden_cards(seat: int) -> None:
 def test_the_same_seed_gives_the_same_game() -> None:
     def run() -> list[int]:
         sim = Simulator(8, players=(quick(), BsdPlayer()))
-        return [sim.play_hand().hand_totals[0] for _ in range(3)]
+        return [sim.play_hand().result.hand_totals[0] for _ in range(3)]
 
     assert run() == run()
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from mille import cards, rules, save
+from mille import cards, ledger, rules, save
 from mille.rules import DRAW, NO_EXTENSION, Move
 from mille.state import Game
 from mille.ui.layout import COMPUTER, YOU, ScoreView
@@ -286,9 +286,12 @@ def hang_up(tmp_path, case: Case, sig: int) -> tuple[Snapshot, str, dict[str, st
         os.kill(s.pid, sig)
         end = s.wait_exit(EXIT_AFTER_SIGNAL_S)
         assert end.exited and end.rc == 1, (end.exited, end.rc, end.screen)
-    # Exactly one file, the hangup save; nothing else written or changed.
-    found = os.listdir(state / "mille")
+    # Exactly one file, the hangup save, beside the record of games; nothing else written or changed.
+    found = [name for name in os.listdir(state / "mille") if name != ledger.FILE_NAME]
     assert len(found) == 1 and HANGUP_NAME.match(found[0]), found
+    # The record has the game as saved, not abandoned: it counts when it is resumed and finished.
+    events = ledger.read_events(str(state / "mille" / ledger.FILE_NAME))
+    assert events[-1]["t"] == "save" and not [e for e in events if e.get("result") == "abandoned"], events
     after_files = {p.name: p.read_bytes() for p in work.iterdir()}
     assert after_files == before_files
     if start_file is not None:
@@ -347,7 +350,8 @@ def test_hangup_at_prompt_saves_the_game_and_restores_it(tmp_path, name, sig):
             s.step(keys)
         end = s.wait_exit(EXIT_AFTER_SIGNAL_S)
         assert end.exited and end.rc == 0, end.screen
-    assert os.listdir(os.path.dirname(path)) == [os.path.basename(path)]  # the restore saved nothing
+    kept = [name for name in os.listdir(os.path.dirname(path)) if name != ledger.FILE_NAME]
+    assert kept == [os.path.basename(path)]  # the restore saved nothing
 
 
 def s_banner(path: str) -> str:

@@ -29,12 +29,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine_helpers import EMPTY, C, Game, SafetyStatus, rules
+from mille import position
+from mille.driver import MAX_MOVES_PER_HAND
 from mille.observation import Observation
 from mille.players.bsd import BsdPlayer
 from mille.rng import GlibcRandom
 from mille.rules import Move, MoveType
 from mille.scoring import recompute_hand_total
-from mille.sim import MAX_MOVES_PER_HAND, SimulationError, Simulator, Step
+from mille.sim import SimulationError, Simulator, Step
 
 SORTED_DECK = sorted(C.INITIAL_DECK)
 COPIES = list(C.COPIES[: C.NUM_CODES])
@@ -95,7 +97,6 @@ class CheckedSimulator(Simulator):
         self._seen = [0] * C.NUM_CODES
         self._mirror_seen = [0] * C.NUM_CODES
         self._pending_card = EMPTY
-        self._start_pending = False
         self._totals_before = (0, 0)
         self.skips = 0
         self._base_totals = (0, 0)
@@ -105,13 +106,12 @@ class CheckedSimulator(Simulator):
 
     def play_hand(self):  # type: ignore[no-untyped-def]
         game = self.game
-        totals_before = (game.players[0].total, game.players[1].total)
-        self._start_pending = True
-        self._totals_before = totals_before
-        result = super().play_hand()
+        self._totals_before = (game.players[0].total, game.players[1].total)
+        played = super().play_hand()
+        result = played.result
         self.hands_checked += 1
         assert game.finished
-        assert result.moves <= MAX_MOVES_PER_HAND
+        assert played.moves <= MAX_MOVES_PER_HAND
         # The hand ended for one of the two real reasons.
         trip = [pp.mileage == game.trip_length for pp in game.players]
         assert sum(trip) <= 1
@@ -122,12 +122,11 @@ class CheckedSimulator(Simulator):
                 assert not any(c >= C.SAFETY_BASE or rules.can_play(game.trip_length, pp, op, c) for c in pp.hand)
         if result.game_over:
             assert game.players[0].total == 0 and game.players[1].total == 0
-        return result
+        return played
 
-    def _start_hand_checks(self) -> None:
-        """Called at the first move of a hand: record the deal."""
+    def dealt(self) -> None:
+        """Record the deal, before the hand's first move."""
         game = self.game
-        self._start_pending = False
         self._played = [0] * C.NUM_CODES
         self._discarded = [0] * C.NUM_CODES
         self._played_safeties = [set(), set()]
@@ -139,8 +138,12 @@ class CheckedSimulator(Simulator):
     # -- after every move ---------------------------------------------
 
     def _after(self, game: Game, step: Step) -> None:
-        self.moves_checked += 1
         kind = step.move.kind
+        if kind is MoveType.PASS:  # an empty hand: nothing moves
+            self.skips += 1
+            check_position(game)
+            return
+        self.moves_checked += 1
         if kind is MoveType.EXTEND or kind is MoveType.NO_EXTENSION:
             # The answer completes a play: the card leaves the hand now.
             assert len(step.cards) == 0
@@ -181,14 +184,6 @@ class CheckedSimulator(Simulator):
         assert game.memory[1].num_seen[: C.NUM_CODES] == self._seen
         assert game.memory[0].num_seen[: C.NUM_CODES] == self._mirror_seen
 
-    def step(self):  # type: ignore[no-untyped-def]
-        if self._start_pending:
-            self._start_hand_checks()
-        result = super().step()
-        if result is None:
-            self.skips += 1
-        return result
-
 
 def bump(table: list[int], cards_: tuple[int, ...]) -> None:
     for c in cards_:
@@ -221,6 +216,8 @@ def check_position(game: Game) -> None:
     for pp in game.players:
         for i in range(C.NUM_SAFETIES):
             assert pp.safety[i] in (SafetyStatus.UNKNOWN, SafetyStatus.PLAYED)
+    # The engine's own check agrees: every position play reaches is valid.
+    position.check(game)
 
 
 HANDS_PER_EXAMPLE = 6
@@ -260,8 +257,8 @@ def test_a_long_run_of_games() -> None:
 def test_move_cap_raises_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
     # A hand that never ends (here: a rules engine whose moves keep the turn).
     sim = Simulator(5)
-    sim.direct = False  # through step(), which the guard watches
-    monkeypatch.setattr(sim, "step", lambda: None)
+    sim.fast = False  # through the driver's loop, which the guard watches
+    monkeypatch.setattr(rules, "push", lambda game, move: rules.MADE)
     try:
         sim.play_hand()
     except SimulationError as exc:
@@ -276,7 +273,7 @@ def test_order_is_not_a_game_move() -> None:
             return Move(MoveType.ORDER)
 
     sim = Simulator(5, players=(Orderer(), BsdPlayer()))  # type: ignore[arg-type]
-    with pytest.raises(SimulationError, match="not a legal move"):
+    with pytest.raises(SimulationError, match="never a player's decision"):
         sim.play_hand()
 
 

@@ -783,6 +783,16 @@ def test_player_with_no_cards_is_skipped() -> None:
         rules.push(game, rules.PASS)  # the computer has cards
 
 
+def test_both_hands_empty_ends_the_hand_even_with_cards_in_the_deck() -> None:
+    """Nobody can ever move again: the engine ends the hand instead of passing for ever."""
+    game = position(tableau([EMPTY] * 7), tableau([EMPTY] * 7), deck_count=40)
+    assert rules.phase(game) is rules.Phase.EMPTY_HAND
+    out = rules.push(game, rules.PASS)
+    assert out.skipped and game.finished
+    assert rules.phase(game) is rules.Phase.HAND_OVER
+    assert game.deck_count == 40  # the cards left stay in the deck
+
+
 # --------------------------------------------------------------------------
 # §3.6 / §11.22-§11.23 hand tidy-up
 

@@ -774,3 +774,24 @@ def test_loaded_game_plays_with_fresh_needs_table():
     states = continue_play(game.copy(), 9, 50)
     assert len(states) == 50
     assert game.players[1].hand != [cards.EMPTY] * cards.HAND_SIZE
+
+
+def test_player_fields_are_the_format_s() -> None:
+    """The player fields come from the engine's Tableau; the format pins them (docs/save-format.md)."""
+    assert save.PLAYER_FIELDS == (
+        "hand",
+        "battle",
+        "speed",
+        "can_go",
+        "fresh_hazard",
+        "fresh_limit",
+        "safety",
+        "coups",
+        "nummiles",
+        "mileage",
+        "hand_total",
+        "safety_score",
+        "coup_score",
+        "total",
+        "games",
+    )

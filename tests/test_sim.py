@@ -94,7 +94,7 @@ def test_games_run_on_across_hands() -> None:
     games_seen = 0
     for _ in range(40):
         before = (s.game.players[0].total, s.game.players[1].total)
-        result = s.play_hand()
+        result = s.play_hand().result
         starters.append(result.starter)
         game = s.game
         if result.game_over:
@@ -117,15 +117,16 @@ def test_games_run_on_across_hands() -> None:
 
 def test_summary_adds_up() -> None:
     s = Simulator(8)
-    results = [s.play_hand() for _ in range(30)]
+    played = [s.play_hand() for _ in range(30)]
+    results = [p.result for p in played]
     summary = s.summary
     assert summary.hands == 30
     assert summary.points == [sum(r.hand_totals[0] for r in results), sum(r.hand_totals[1] for r in results)]
-    assert summary.moves == sum(r.moves for r in results)
+    assert summary.moves == sum(p.moves for p in played)
     assert sum(summary.hands_won) == sum(r.hand_totals[0] != r.hand_totals[1] for r in results)
     assert summary.trips == [
-        sum(r.mileage[0] == r.end for r in results),
-        sum(r.mileage[1] == r.end for r in results),
+        sum(r.mileage[0] == r.trip_length for r in results),
+        sum(r.mileage[1] == r.trip_length for r in results),
     ]
 
 
@@ -134,8 +135,7 @@ def test_the_fast_loop_plays_the_same_games_as_the_protocol(seed: int) -> None:
     """Two BSD seats: play_out gives, hand for hand, what observations and push give."""
     fast = Simulator(seed)
     slow = Simulator(seed)
-    slow.direct = False
-    assert fast.direct
+    slow.fast = False
     for _ in range(60):  # a dozen games or so, extensions included
         assert fast.play_hand() == slow.play_hand()
         assert _state(fast.game) == _state(slow.game)
@@ -148,9 +148,7 @@ def test_the_fast_loop_plays_the_same_games_as_the_protocol(seed: int) -> None:
     assert a == b and a["extensions"] > 0
 
 
-def test_a_watched_or_mixed_simulator_asks_the_players() -> None:
-    assert not Simulator(1, players=(BsdPlayer(), sim.make_player("first"))).direct
-
+def test_a_subclass_of_the_bsd_player_is_asked() -> None:
     class Counting(BsdPlayer):
         asked = 0
 
@@ -185,9 +183,14 @@ def _human_to_move(seed: int) -> Simulator:
     s = Simulator(seed)
     s.play_hand()
     s.play_hand()
-    rules.start_hand(s.game)
-    while s.game.to_move != 0 or rules.phase(s.game) is not rules.Phase.MOVE:
-        s.step()
+    game = s.game
+    rules.start_hand(game)
+    while game.to_move != 0 or rules.phase(game) is not rules.Phase.MOVE:
+        seat = game.to_move
+        if rules.phase(game) is rules.Phase.EMPTY_HAND:
+            rules.push(game, rules.PASS)
+        else:
+            rules.push(game, s.players[seat].choose(observe(game, seat), s.dice[seat]))
     return s
 
 
@@ -446,3 +449,55 @@ def test_appendix_a_vector() -> None:
     )
     assert game.players[1].hand[0] == EMPTY
     assert game.deck_count == 88
+
+
+# --------------------------------------------------------------------------
+# The command line, as a new user meets it: plug-ins that misbehave, --help, --version
+
+SIM_BOTS = """
+class Raises:
+    def choose(self, observation, rng):
+        raise ValueError("no idea what to do")
+
+
+class NotAMove:
+    def choose(self, observation, rng):
+        return "P"
+"""
+
+
+def _run_sim(args: list[str], cwd: str) -> Any:
+    import subprocess
+    import sys
+
+    env = dict(os.environ)
+    src = os.path.abspath(os.path.join(os.path.dirname(GOLDEN), "..", "src"))
+    env["PYTHONPATH"] = src
+    return subprocess.run(
+        [sys.executable, "-m", "mille.sim", *args], cwd=cwd, capture_output=True, text=True, env=env, timeout=120
+    )
+
+
+@pytest.mark.parametrize(
+    ("bot", "expected"),
+    [
+        ("Raises", "raised ValueError: no idea what to do (at sim_bots.py:"),
+        ("NotAMove", "answered 'P', not a Move"),
+    ],
+)
+def test_a_plug_in_that_misbehaves_is_one_line_not_a_traceback(tmp_path: Any, bot: str, expected: str) -> None:
+    (tmp_path / "sim_bots.py").write_text(SIM_BOTS)
+    res = _run_sim(["--hands", "2", "--human", f"sim_bots:{bot}"], str(tmp_path))
+    assert res.returncode == 1
+    assert "Traceback" not in res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1, res.stderr
+    assert lines[0].startswith(f"mille.sim: seed 1, hand 1: the human seat (sim_bots:{bot}) ")
+    assert expected in lines[0]
+
+
+def test_help_names_the_players_and_version_is_there(tmp_path: Any) -> None:
+    help_text = _run_sim(["--help"], str(tmp_path)).stdout
+    assert "Players: bsd, expert, first, random, or module:attribute" in " ".join(help_text.split())
+    version = _run_sim(["--version"], str(tmp_path))
+    assert version.returncode == 0 and version.stdout.startswith("mille.sim (bsd-mille) ")

@@ -292,7 +292,8 @@ def test_end_of_input_exits_1_and_restores_the_terminal() -> None:
 
 def hangup_files(p: H.Pty) -> list[str]:
     d = os.path.join(p.env["XDG_STATE_HOME"], "mille")
-    return sorted(os.path.join(d, f) for f in os.listdir(d)) if os.path.isdir(d) else []
+    names = os.listdir(d) if os.path.isdir(d) else []
+    return sorted(os.path.join(d, f) for f in names if f.startswith("hangup-"))
 
 
 def test_hangup_saves_the_game_and_exits_1() -> None:

@@ -138,6 +138,14 @@ SAFETY_FOR: Final[tuple[int, ...]] = tuple(row.safety for row in TABLE)
 KIND: Final[tuple[Kind, ...]] = tuple(row.kind for row in TABLE)
 BY_NAME: Final[dict[str, int]] = {row.name: int(row.card) for row in TABLE}
 
+#: The cards by kind and by the pile they go on.  Speed Limit is the one
+#: hazard, and End of Limit the one remedy, of the speed pile; the rest of
+#: each kind goes on the battle pile.
+SPEED_PILE: Final = frozenset((SPEED_LIMIT, END_OF_LIMIT))
+HAZARDS: Final = frozenset(c for c in range(NUM_CODES) if KIND[c] is Kind.HAZARD) - SPEED_PILE
+REMEDIES: Final = frozenset(c for c in range(NUM_CODES) if KIND[c] is Kind.REMEDY) - SPEED_PILE
+BATTLE_PILE: Final = HAZARDS | REMEDIES
+
 #: The deck array before the first shuffle.  As in the original's source
 #: table, End of Limit comes before Go here, unlike the code order.
 INITIAL_DECK: Final[tuple[int, ...]] = tuple(
@@ -172,3 +180,9 @@ def is_repair_or_empty(card: int) -> bool:
 
 assert len(INITIAL_DECK) == DECK_SIZE
 assert sum(COPIES) == DECK_SIZE
+# The hot paths (the rules, the computer's valuation) test kinds with code
+# ranges, as the original did; the ranges are the table's.
+assert {c for c in range(NUM_CODES) if KIND[c] is Kind.DISTANCE} == set(range(MILES_25, MILES_200 + 1))
+assert set(range(OUT_OF_GAS, STOP + 1)) == HAZARDS
+assert set(range(GASOLINE, GO + 1)) == REMEDIES
+assert {c for c in range(NUM_CODES) if KIND[c] is Kind.SAFETY} == set(range(SAFETY_BASE, RIGHT_OF_WAY + 1))

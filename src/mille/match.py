@@ -46,16 +46,16 @@ import signal
 import sys
 import threading
 import time
-import traceback
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
 from . import cards, rules
-from .observation import observe
-from .players import PlayerSpecError, make_player
+from .driver import EndlessHand, PlayerError, play_hand
+from .observation import Observation
+from .players import Player, PlayerSpecError, make_player
 from .rng import GlibcRandom
-from .rules import Move, MoveType
+from .rules import Move
 from .scoring import GAME_POINTS
 from .state import Game
 from .stats import ThinkStats, game_score_interval, ratio_interval, think_from_json, think_to_json
@@ -63,17 +63,10 @@ from .stats import ThinkStats, game_score_interval, ratio_interval, think_from_j
 #: Report fields that depend on the machine and the moment, not on the seed.
 TIMING_FIELDS = ("think_ms", "seconds", "games_per_second")
 
-#: Guards against an engine bug looping forever (no real hand comes near).
-MAX_DECISIONS_PER_HAND = 5000
+#: Guards against an engine bug looping forever (no real game comes near;
+#: the driver guards each hand, :data:`mille.driver.MAX_MOVES_PER_HAND`).
 MAX_HANDS_PER_GAME = 1000
 
-
-_PLAY = MoveType.PLAY
-_DISCARD = MoveType.DISCARD
-_ORDER = MoveType.ORDER
-_PASS = MoveType.PASS
-_EMPTY = cards.EMPTY
-_HAND_SIZE = cards.HAND_SIZE
 
 PLAYER_KEYS = ("a", "b")
 
@@ -316,14 +309,39 @@ class _Alarm:
             signal.setitimer(signal.ITIMER_REAL, 0)
 
 
-def _describe_exception(exc: BaseException) -> str:
-    where = ""
-    frames = traceback.extract_tb(exc.__traceback__)
-    if frames:
-        last = frames[-1]
-        where = f" (at {os.path.basename(last.filename)}:{last.lineno})"
-    text = str(exc)
-    return f"{type(exc).__name__}: {text}{where}" if text else f"{type(exc).__name__}{where}"
+class _Timed:
+    """A seat as the match sees it: the player's think time measured and limited.
+
+    Every answer is timed into ``stats``; one past the limit (interrupted
+    by the alarm, or measured after the fact) is a :class:`PlayerError` of
+    kind ``timeout``, which the match turns into a forfeit like any other.
+    """
+
+    def __init__(self, player: Player, seat: int, stats: ThinkStats, alarm: _Alarm, max_think_ms: float | None) -> None:
+        self.choose_move = player.choose
+        self.seat = seat
+        self.stats = stats
+        self.alarm = alarm
+        self.max_think_ms = max_think_ms
+        self.limit = None if max_think_ms is None else max_think_ms / 1000.0
+
+    def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
+        alarm = self.alarm
+        perf = time.perf_counter
+        try:
+            alarm.arm()
+            start = perf()
+            move = self.choose_move(observation, rng)
+            elapsed = perf() - start
+        except _ThinkTimeout:
+            raise PlayerError(self.seat, "timeout", f"still thinking after {self.max_think_ms:g} ms") from None
+        finally:
+            alarm.disarm()
+        self.stats.add(elapsed)
+        if self.limit is not None and elapsed > self.limit:
+            message = f"took {elapsed * 1000:.1f} ms (limit {self.max_think_ms:g} ms)"
+            raise PlayerError(self.seat, "timeout", message)
+        return move
 
 
 def play_game(
@@ -338,14 +356,14 @@ def play_game(
 
     ``think`` (A's and B's) collects think times; ``on_deal(hand, game)``
     is called after every deal (for tests and analysis; it must not change
-    the game).
+    the game).  Each hand is played by the engine's hand driver
+    (:func:`mille.driver.play_hand`), which referees the players.
     """
     if think is None:
         think = (ThinkStats(), ThinkStats())
     a_seat = 1 if second else 0
     who = (0, 1) if a_seat == 0 else (1, 0)  # who[seat]: 0 for A, 1 for B
     specs = (config.a, config.b)
-    limit = None if config.max_think_ms is None else config.max_think_ms / 1000.0
     margins: list[int] = []
     points = [0, 0]
 
@@ -354,99 +372,35 @@ def play_game(
             pair, second, a_seat, tuple(margins), points[0], points[1], 1 - player, Fault(player, kind, message, hand)
         )
 
-    players: list[Any] = []
+    players: list[Player] = []
     for seat in (0, 1):
         player = who[seat]
         try:
             players.append(make_player(specs[player]))
         except Exception as exc:
             return forfeit(player, "exception", f"cannot make the player: {exc}", 0)
-    choosers = [p.choose for p in players]
     dice_of = [GlibcRandom(dice_seed(config.seed, pair, player)) for player in (0, 1)]
     dice = (dice_of[who[0]], dice_of[who[1]])
-    stats = (think[who[0]], think[who[1]])
-    perf = time.perf_counter
     game = Game()
-    tableaus = game.players
-    with _Alarm(limit) as alarm:
+    with _Alarm(None if config.max_think_ms is None else config.max_think_ms / 1000.0) as alarm:
+        seats = [_Timed(players[seat], seat, think[who[seat]], alarm, config.max_think_ms) for seat in (0, 1)]
         for hand in range(MAX_HANDS_PER_GAME):
             deal_hand(game, deal_seed(config.seed, pair, hand), hand % 2)
             if on_deal is not None:
                 on_deal(hand, game)
-            decisions = 0
-            while not game.finished:
-                seat = game.to_move
-                if game.pending_extension is None and tableaus[seat].hand.count(_EMPTY) == _HAND_SIZE:
-                    rules.push(game, rules.PASS)
-                    continue
-                decisions += 1
-                if decisions > MAX_DECISIONS_PER_HAND:
-                    raise MatchError(f"pair {pair + 1}, hand {hand + 1}: no end after {decisions - 1} decisions")
-                observation = observe(game, seat)
-                choose = choosers[seat]
-                try:
-                    alarm.arm()
-                    start = perf()
-                    move = choose(observation, dice[seat])
-                    elapsed = perf() - start
-                    alarm.disarm()
-                except _ThinkTimeout:
-                    alarm.disarm()
-                    return forfeit(who[seat], "timeout", f"still thinking after {config.max_think_ms:g} ms", hand)
-                except (Exception, SystemExit) as exc:
-                    alarm.disarm()
-                    return forfeit(who[seat], "exception", _describe_exception(exc), hand)
-                stats[seat].add(elapsed)
-                if limit is not None and elapsed > limit:
-                    message = f"took {elapsed * 1000:.1f} ms (limit {config.max_think_ms:g} ms)"
-                    return forfeit(who[seat], "timeout", message, hand)
-                refusal = _apply(game, seat, move)
-                if refusal is not None:
-                    return forfeit(who[seat], "illegal", refusal, hand)
-            a_total = tableaus[a_seat].hand_total
-            b_total = tableaus[1 - a_seat].hand_total
-            margins.append(a_total - b_total)
-            points[0] += a_total
-            points[1] += b_total
-            a_game, b_game = tableaus[a_seat].total, tableaus[1 - a_seat].total
-            if a_game >= config.game_points or b_game >= config.game_points:
-                winner = 0 if a_game > b_game else 1 if b_game > a_game else None
+            try:
+                result = play_hand(game, seats, dice, game_points=config.game_points).result
+            except PlayerError as exc:
+                return forfeit(who[exc.seat], exc.kind, exc.message, hand)
+            except EndlessHand as exc:
+                raise MatchError(f"pair {pair + 1}, hand {hand + 1}: {exc}") from None
+            margins.append(result.margin(a_seat))
+            points[0] += result.hand_totals[a_seat]
+            points[1] += result.hand_totals[1 - a_seat]
+            if result.game_over:
+                winner = None if result.game_winner is None else who[result.game_winner]
                 return GameRecord(pair, second, a_seat, tuple(margins), points[0], points[1], winner)
     raise MatchError(f"pair {pair + 1}: no game end after {MAX_HANDS_PER_GAME} hands")
-
-
-def _apply(game: Game, seat: int, move: object) -> str | None:
-    """Make ``move`` for ``seat``: None if it was legal, else why not (the game is then forfeit).
-
-    A move is legal exactly when it is one of ``rules.legal_moves(game)``;
-    the checks below say the same without listing them on every move.
-    """
-    if type(move) is Move or isinstance(move, Move):
-        kind = move.kind
-        slot = move.slot
-        card = _EMPTY
-        if kind is _PLAY or kind is _DISCARD:
-            if type(slot) is not int or not 0 <= slot < _HAND_SIZE or game.players[seat].hand[slot] == _EMPTY:
-                return f"chose {move!r} (no card there) {_context(game)}"
-            card = game.players[seat].hand[slot]
-        elif kind is _ORDER or kind is _PASS:
-            return f"chose {move}, which is never a player's decision {_context(game)}"
-        try:
-            outcome = rules.push(game, move)
-        except rules.IllegalPhase as exc:  # raised before the game is touched
-            return f"chose {move}: {exc} {_context(game)}"
-        except Exception as exc:  # a malformed move the rules could not even look at
-            return f"chose {move!r}, which the rules cannot apply ({type(exc).__name__}: {exc})"
-        if outcome.refusal is None:
-            return None
-        what = f"{move} ({cards.name(card)})" if card != _EMPTY else str(move)
-        return f"chose {what}, refused: {outcome.error}"
-    return f"answered {move!r}, not a Move {_context(game)}"
-
-
-def _context(game: Game) -> str:
-    legal = " ".join(str(m) for m in rules.legal_moves(game))
-    return f"(phase {rules.phase(game).name}; legal: {legal})"
 
 
 def play_pair(config: MatchConfig, pair: int) -> PairResult:
@@ -1230,7 +1184,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 __all__ = [
-    "MAX_DECISIONS_PER_HAND",
     "MAX_HANDS_PER_GAME",
     "TIMING_FIELDS",
     "Batch",

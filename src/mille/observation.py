@@ -156,17 +156,9 @@ def observe(game: Game, seat: Seat) -> Observation:
     memory = game.memory[seat]
     to_move = game.to_move
     pending = game.pending_extension
-    if pending is not None:
-        phase = Phase.EXTENSION
-    elif game.finished:
-        phase = Phase.HAND_OVER
-    elif players[to_move].hand.count(EMPTY) == cards.HAND_SIZE:
-        phase = Phase.EMPTY_HAND
-    else:
-        phase = Phase.MOVE
     obs = _new_observation(Observation)
     obs.seat = seat
-    obs.phase = phase
+    obs.phase = rules.phase(game)
     obs.to_move = to_move
     obs.players = (own, blind) if seat == 0 else (blind, own)
     obs.opponent_hand_size = cards.HAND_SIZE - op.hand.count(EMPTY)

@@ -386,14 +386,15 @@ def legal_moves(game: Game) -> list[Move]:
     are plays of empty slots.  ``EXTENSION``: EXTEND, NO_EXTENSION.
     ``EMPTY_HAND``: PASS.  ``HAND_OVER``: none.
     """
-    if game.pending_extension is not None:
+    now = phase(game)
+    if now is Phase.EXTENSION:
         return [EXTEND, NO_EXTENSION]
-    if game.finished:
+    if now is Phase.HAND_OVER:
         return []
+    if now is Phase.EMPTY_HAND:
+        return [PASS]
     seat = game.to_move
     hand = game.players[seat].hand
-    if hand.count(EMPTY) == cards.HAND_SIZE:
-        return [PASS]
     moves: list[Move] = []
     if draw_refusal(game, seat) is None:
         moves.append(DRAW)
@@ -451,114 +452,155 @@ def push(game: Game, move: Move) -> Outcome:
     """
     kind = move.kind
     seat = game.to_move
-    if game.pending_extension is not None:
+    now = phase(game)
+    if now is Phase.EXTENSION:
         if kind is not MoveType.EXTEND and kind is not MoveType.NO_EXTENSION:
             raise IllegalPhase(f"{move}: the game waits for the answer to Extension?")
-        _answer_extension(game, kind is MoveType.EXTEND)
+        answer_extension(game, kind is MoveType.EXTEND)
         return MADE_PASSED
-    if game.finished:
+    if now is Phase.HAND_OVER:
         raise IllegalPhase(f"{move}: the hand is over")
-    pp = game.players[seat]
-    hand = pp.hand
-    empty = hand.count(EMPTY) == cards.HAND_SIZE
-    if kind is MoveType.PASS or empty:
-        if not (kind is MoveType.PASS and empty):
-            raise IllegalPhase(f"{move}: PASS is the move exactly when the hand is empty")
-        game.to_move = 1 - seat
+    if (kind is MoveType.PASS) != (now is Phase.EMPTY_HAND):
+        raise IllegalPhase(f"{move}: PASS is the move exactly when the hand is empty")
+    if now is Phase.EMPTY_HAND:
+        pass_turn(game, seat)
         return SKIPPED
-    outcome = MADE
-    sort = False
+    hand = game.players[seat].hand
     slot = move.slot
     if kind is MoveType.DRAW:
         refusal = draw_refusal(game, seat)
         if refusal is None:
-            memory = game.memory[seat]
-            deck = game.deck
-            target = 0
-            while True:
-                game.deck_count -= 1
-                card = deck[game.deck_count]
-                hand[target] = card
-                memory.count(card, True)
-                if target == 0 and hand[1] == EMPTY and game.deck_count > 0:
-                    target = 1
-                    continue
-                break
-            pp.fresh_hazard = False
-            pp.fresh_limit = False
-        else:
-            outcome = _refused(game, seat, slot, refusal)
+            draw_card(game, seat)
+            return MADE
+        sort = False
     elif kind is MoveType.PLAY:
         refusal = play_refusal(game, seat, slot)
         if refusal is None:
             return MADE_PASSED if play_card(game, seat, slot) else MADE
-        else:
-            outcome = _refused(game, seat, slot, refusal)
-            # An empty slot counts as a (turn-keeping) move: the hand may still be sorted.
-            sort = hand[slot] == EMPTY and refusal is Refusal.NO_CARD
+        # An empty slot counts as a (turn-keeping) move: the hand may still be sorted.
+        sort = hand[slot] == EMPTY and refusal is Refusal.NO_CARD
     elif kind is MoveType.DISCARD:
         refusal = discard_refusal(game, seat, slot)
-        sort = refusal is not Refusal.DISCARD_SAFETY
         if refusal is None:
             if hand[slot] != EMPTY:
                 discard_card(game, seat, slot)
                 return MADE_PASSED
             game.finished = True  # unreachable in practice (slot 6)
-        else:
-            outcome = _refused(game, seat, slot, refusal)
+        sort = refusal is not Refusal.DISCARD_SAFETY
     elif kind is MoveType.ORDER:
         game.order = not game.order
+        refusal = None
         sort = True
     else:
         raise IllegalPhase(f"{move}: Extension? has not been asked")
-    # The tail of every move: tidy the hand, the end test, the turn, the bonuses.
-    tidy_hand(pp, sort=sort and game.order and seat == 0)
-    if game.deck_count <= 0:
-        check_go(game)
-    if outcome.passed:
-        game.to_move = 1 - seat
-    if game.finished:
-        # A move is only made while the hand is on: this move finished it.
-        apply_end_of_hand_bonuses(game)
-    return outcome
+    # A refused move (or the Order toggle) keeps the turn but is still a move.
+    _finish_move(game, seat, passed=False, sort=sort)
+    return MADE if refusal is None else _refused(game, seat, slot, refusal)
 
 
-def play_card(game: Game, seat: Seat, slot: Slot) -> bool:
-    """Play ``seat``'s card in ``slot``, known to be legal, and finish the move as :func:`push` does.
+# --------------------------------------------------------------------------
+# The parts of a move.  Each applies one checked move of the player to move
+# and finishes it with _finish_move, the only code that ends a move; fast
+# loops that only make legal moves (mille.players.bsd.play_out) call them
+# directly instead of push.
 
-    True if the turn passed.  :func:`push` calls it once the play is
-    checked; fast loops that only make legal plays
-    (:func:`mille.players.bsd.play_out`) call it directly, as they call
-    :func:`discard_card` for discards.  A mileage card
-    that reaches 700 leaves the move waiting at ``Extension?``.
+
+def _finish_move(game: Game, seat: Seat, *, passed: bool, sort: bool, end_test: bool = True) -> None:
+    """The tail of every move: tidy the hand, the end test at an empty deck, the turn, the bonuses.
+
+    ``sort``: the move lets an Order-keeping hand (seat 0's, §3.6) be sorted.
+    ``end_test``: the end test runs (the original skips it when an empty
+    hand passes).  A move is only made while the hand is on, so a hand
+    finished now was finished by this move, and its end-of-hand bonuses are
+    added here, once.
     """
-    pp = game.players[seat]
-    passed = _play(game, seat, pp, slot)
-    if game.pending_extension is not None:
-        return False  # the rest of the move waits for the answer
-    tidy_hand(pp, sort=game.order and seat == 0)
-    if game.deck_count <= 0:
+    tidy_hand(game.players[seat], sort=sort and game.order and seat == 0)
+    if end_test and game.deck_count <= 0:
         check_go(game)
     if passed:
         game.to_move = 1 - seat
     if game.finished:
         apply_end_of_hand_bonuses(game)
+
+
+def draw_card(game: Game, seat: Seat) -> None:
+    """Draw for ``seat``, known to be allowed: into the P slot, and slot 1 too if it is empty.
+
+    The one draw of the engine (§3.3): the drawn cards are counted by the
+    drawer, and a draw ends the opponent's chance of a coup fourré on the
+    hazard it put down.
+    """
+    pp = game.players[seat]
+    hand = pp.hand
+    deck = game.deck
+    count = game.memory[seat].count
+    deck_count = game.deck_count - 1
+    card = deck[deck_count]
+    hand[0] = card
+    count(card, True)
+    if hand[1] == EMPTY and deck_count > 0:
+        deck_count -= 1
+        card = deck[deck_count]
+        hand[1] = card
+        count(card, True)
+    game.deck_count = deck_count
+    pp.fresh_hazard = False
+    pp.fresh_limit = False
+    _finish_move(game, seat, passed=False, sort=False)
+
+
+def play_card(game: Game, seat: Seat, slot: Slot) -> bool:
+    """Play ``seat``'s card in ``slot``, known to be legal; True if the turn passed.
+
+    A mileage card that reaches 700 leaves the move waiting at
+    ``Extension?`` (:func:`answer_extension` finishes it).
+    """
+    passed = _play(game, seat, game.players[seat], slot)
+    if game.pending_extension is None:
+        _finish_move(game, seat, passed=passed, sort=True)
     return passed
 
 
 def discard_card(game: Game, seat: Seat, slot: Slot) -> None:
-    """Discard ``seat``'s card in ``slot``, known to be legal, and finish the move as :func:`push` does."""
+    """Discard ``seat``'s card in ``slot``, known to be legal: the other seat sees it, the turn passes."""
     pp = game.players[seat]
     card = pp.hand[slot]
     game.discard = card
     pp.hand[slot] = EMPTY
     game.memory[1 - seat].count(card, False)
-    tidy_hand(pp, sort=game.order and seat == 0)
-    if game.deck_count <= 0:
-        check_go(game)
-    game.to_move = 1 - seat
-    if game.finished:
-        apply_end_of_hand_bonuses(game)
+    _finish_move(game, seat, passed=True, sort=True)
+
+
+def answer_extension(game: Game, extend: bool) -> None:
+    """Finish the move held at ``Extension?``: the trip, then the rest of the play."""
+    seat = game.to_move
+    pp = game.players[seat]
+    slot = game.pending_extension
+    game.pending_extension = None
+    if extend:
+        game.trip_length = EXTENDED_TRIP
+    else:
+        game.finished = True
+    if slot is not None and slot >= 0:
+        card = pp.hand[slot]
+        game.memory[1 - seat].count(card, False)
+        pp.hand[slot] = EMPTY
+    # else: a version-1 save, whose card had already left the (tidied) hand.
+    _finish_move(game, seat, passed=True, sort=True)
+
+
+def pass_turn(game: Game, seat: Seat) -> None:
+    """``seat`` has no cards: the turn passes (nobody decides anything).
+
+    If the other hand is empty too, nobody can ever move again and the hand
+    is over.  Play never gets there with cards left in the deck (a hand is
+    refilled by drawing, and an empty deck ends the hand once nobody can
+    play), but a constructed position can, and the engine must not pass
+    the turn back and forth for ever.
+    """
+    if game.players[1 - seat].hand.count(EMPTY) == cards.HAND_SIZE:
+        game.finished = True
+    _finish_move(game, seat, passed=True, sort=False, end_test=False)
 
 
 def _play(game: Game, seat: Seat, pp: Tableau, slot: Slot) -> bool:
@@ -602,29 +644,6 @@ def _play(game: Game, seat: Seat, pp: Tableau, slot: Slot) -> bool:
     game.memory[1 - seat].count(card, False)
     pp.hand[slot] = EMPTY
     return True
-
-
-def _answer_extension(game: Game, extend: bool) -> None:
-    """Finish the move held at ``Extension?``: the trip, then the rest of the play."""
-    seat = game.to_move
-    pp = game.players[seat]
-    slot = game.pending_extension
-    game.pending_extension = None
-    if extend:
-        game.trip_length = EXTENDED_TRIP
-    else:
-        game.finished = True
-    if slot is not None and slot >= 0:
-        card = pp.hand[slot]
-        game.memory[1 - seat].count(card, False)
-        pp.hand[slot] = EMPTY
-        tidy_hand(pp, sort=game.order and seat == 0)
-    # else: a version-1 save, whose card had already left the (tidied) hand.
-    if game.deck_count <= 0:
-        check_go(game)
-    game.to_move = 1 - seat
-    if game.finished:
-        apply_end_of_hand_bonuses(game)
 
 
 def _play_safety(pp: Tableau, card: int) -> None:

@@ -90,6 +90,100 @@ def apply_end_of_hand_bonuses(game: Game) -> None:
             pp.hand_total += points
 
 
+class HandResult(FrozenRecord):
+    """How a hand ended: what the score window shows at its end, as a value.
+
+    Made once, by :func:`hand_result`, for everyone who asks how a hand
+    went (the simulator's summary, the match's records, a searching
+    player's valuation of a rollout).  Tuples are indexed by seat.
+    ``game_over``: a total reached :data:`GAME_POINTS` with this hand (the
+    game is settled after it); ``game_winner`` is then the seat with the
+    higher total, or None for a tie (and always None while the game goes on).
+    """
+
+    __slots__ = (
+        "hand_totals",
+        "totals",
+        "mileage",
+        "bonuses",
+        "trip_length",
+        "starter",
+        "deck_left",
+        "game_over",
+        "game_winner",
+    )
+    hand_totals: tuple[int, int]
+    totals: tuple[int, int]
+    mileage: tuple[int, int]
+    bonuses: tuple[Bonuses, Bonuses]
+    trip_length: int
+    starter: int
+    deck_left: int
+    game_over: bool
+    game_winner: int | None
+
+    def __init__(
+        self,
+        hand_totals: tuple[int, int],
+        totals: tuple[int, int],
+        mileage: tuple[int, int],
+        bonuses: tuple[Bonuses, Bonuses],
+        trip_length: int,
+        starter: int,
+        deck_left: int,
+        game_over: bool,
+        game_winner: int | None,
+    ) -> None:
+        self._init(
+            hand_totals=hand_totals,
+            totals=totals,
+            mileage=mileage,
+            bonuses=bonuses,
+            trip_length=trip_length,
+            starter=starter,
+            deck_left=deck_left,
+            game_over=game_over,
+            game_winner=game_winner,
+        )
+
+    def margin(self, seat: int) -> int:
+        """``seat``'s hand total less the other's."""
+        return self.hand_totals[seat] - self.hand_totals[1 - seat]
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that scored more this hand (None: equal)."""
+        first, second = self.hand_totals
+        return None if first == second else 0 if first > second else 1
+
+    @property
+    def trip_completed(self) -> tuple[bool, bool]:
+        """Per seat: reached the end of the trip (700, or 1000 if extended)."""
+        return (self.mileage[0] == self.trip_length, self.mileage[1] == self.trip_length)
+
+
+def hand_result(game: Game, game_points: int = GAME_POINTS) -> HandResult:
+    """The result of the hand ``game`` has just finished (before the game is settled).
+
+    ``game_points`` shortens the game for tests (the original: 5000).
+    """
+    first, second = game.players
+    totals = (first.total, second.total)
+    over = totals[0] >= game_points or totals[1] >= game_points
+    winner = None if not over or totals[0] == totals[1] else 0 if totals[0] > totals[1] else 1
+    return HandResult(
+        (first.hand_total, second.hand_total),
+        totals,
+        (first.mileage, second.mileage),
+        (end_of_hand_bonuses(game, 0), end_of_hand_bonuses(game, 1)),
+        game.trip_length,
+        game.hand_starter,
+        game.deck_count,
+        over,
+        winner,
+    )
+
+
 def recompute_hand_total(game: Game, player: int) -> int:
     """A player's hand total recomputed from the tableau alone.
 

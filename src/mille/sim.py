@@ -7,8 +7,9 @@ plays whole hands with no screen, games running on across hands with the
 alternates every hand, across games too; a game is settled after the hand
 in which a total reaches 5000, and a tie wins nobody the game).
 
-Each seat is a :class:`~mille.players.Player`: it is shown its seat's
-:func:`~mille.observation.observe` and answers with a move, ``Extension?``
+Hands are played by the engine's hand driver (:func:`mille.driver.play_hand`):
+each seat is a :class:`~mille.players.Player`, shown its seat's
+:func:`~mille.observation.observe` and answering with a move, ``Extension?``
 included; a seat with no cards passes.  Each seat's card counting is its
 own, kept by the rules (:class:`~mille.state.Memory`).  Dice:
 
@@ -19,17 +20,13 @@ own, kept by the rules (:class:`~mille.state.Memory`).  Dice:
 
 So with the BSD player in the computer seat, a simulated game is one the
 real binary plays identically when the human seat's moves are typed into it
-with the same seed.
+with the same seed.  Two plain BSD seats with nobody watching are played
+by the driver's fast path (``tests/test_sim.py`` checks that it plays the
+same games as the observations do).
 
-When both seats are plain :class:`~mille.players.bsd.BsdPlayer` and nobody
-watches the moves, a hand is played by :func:`~mille.players.bsd.play_out`,
-the engine's fast loop for the BSD procedure (the one searching players
-roll out with): the same moves, the same dice, the same game, without an
-observation built for every decision (``tests/test_sim.py`` checks that the
-two paths play identical games).
-
-Guards: an illegal move and a hand that runs past
-:data:`MAX_MOVES_PER_HAND` moves both raise :class:`SimulationError`.
+A player that answers something other than a legal move or raises, and a
+hand that does not end (:data:`mille.driver.MAX_MOVES_PER_HAND`), stop the
+run with a :class:`SimulationError` (on the command line: one line, status 1).
 """
 
 from __future__ import annotations
@@ -41,17 +38,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from . import cards, rules
-from .observation import observe
-from .players import Player, PlayerSpecError, make_player
-from .players.bsd import BsdPlayer, play_out
+from . import __version__, rules
+from .driver import EndlessHand, HandPlay, PlayerError, play_hand
+from .players import BUILTIN, Player, PlayerSpecError, make_player
+from .players.bsd import BsdPlayer
 from .rng import GlibcRandom
 from .rules import Move, MoveType, Outcome
 from .state import EXTENDED_TRIP, SEATS, Game
-
-#: No real hand comes near this (the longest in 5000 simulated hands had 190
-#: moves): every move but a draw or a safety passes the turn or removes a card.
-MAX_MOVES_PER_HAND = 1000
 
 #: How the summary names the seats: as in the interactive program, whose
 #: computer sits at seat 1 (the ``--human`` and ``--computer`` options).
@@ -64,7 +57,7 @@ _EXTEND = MoveType.EXTEND
 
 
 class SimulationError(RuntimeError):
-    """The simulated game went wrong: an illegal move, or an endless hand."""
+    """The simulated game went wrong: a player broke the protocol, or a hand did not end."""
 
 
 def human_seat_seed(seed: int) -> int:
@@ -86,20 +79,27 @@ class Step:
     cards: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """How one hand ended."""
+class StepRecorder:
+    """The driver's observer that tells a callback each move as a :class:`Step`."""
 
-    hand_totals: tuple[int, int]
-    mileage: tuple[int, int]
-    moves: int
-    starter: int
-    end: int
-    deck_left: int
-    game_over: bool
-    #: Index of the player who won the game settled after this hand (None:
-    #: no game ended, or the game was a tie).
-    game_winner: int | None
+    def __init__(self, callback: Callable[[Game, Step], None]) -> None:
+        self.callback = callback
+        self._deck_count = 0
+        self._hand: list[int] = []
+
+    def before_move(self, game: Game) -> None:
+        self._deck_count = game.deck_count
+        self._hand = game.players[game.to_move].hand[:]
+
+    def after_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
+        kind = move.kind
+        if kind is _DRAW:
+            moved = tuple(game.deck[i] for i in range(self._deck_count - 1, game.deck_count - 1, -1))
+        elif kind is _PLAY or kind is _DISCARD:
+            moved = (self._hand[move.slot],)
+        else:
+            moved = ()
+        self.callback(game, Step(seat, move, outcome, moved))
 
 
 @dataclass(slots=True)
@@ -120,14 +120,15 @@ class Summary:
         return self.hands / self.seconds if self.seconds > 0 else 0.0
 
     def as_dict(self) -> dict[str, object]:
+        label = SEAT_LABELS
         return {
             "seed": self.seed,
             "hands": self.hands,
             "games": self.games,
-            "points": {SEAT_LABELS[0]: self.points[0], SEAT_LABELS[1]: self.points[1]},
-            "games_won": {SEAT_LABELS[0]: self.games_won[0], SEAT_LABELS[1]: self.games_won[1]},
-            "hands_won": {SEAT_LABELS[0]: self.hands_won[0], SEAT_LABELS[1]: self.hands_won[1]},
-            "trips": {SEAT_LABELS[0]: self.trips[0], SEAT_LABELS[1]: self.trips[1]},
+            "points": {label[0]: self.points[0], label[1]: self.points[1]},
+            "games_won": {label[0]: self.games_won[0], label[1]: self.games_won[1]},
+            "hands_won": {label[0]: self.hands_won[0], label[1]: self.hands_won[1]},
+            "trips": {label[0]: self.trips[0], label[1]: self.trips[1]},
             "extensions": self.extensions,
             "moves": self.moves,
             "seconds": round(self.seconds, 3),
@@ -152,122 +153,61 @@ class Simulator:
         *,
         players: tuple[Player, Player] | None = None,
         observer: Callable[[Game, Step], None] | None = None,
+        names: tuple[str, str] | None = None,
     ) -> None:
         self.seed = seed
         game = Game()
         game.rng = GlibcRandom(seed)
         self.game = game
         self.players: tuple[Player, Player] = players if players is not None else (BsdPlayer(), BsdPlayer())
+        #: The players' names, for messages.
+        self.names = names
         #: Each seat's dice: the human seat's own, the computer seat the game's.
         self.dice = (GlibcRandom(human_seat_seed(seed)), game.rng)
         self.observer = observer
         self.summary = Summary(seed)
-        self._extended = False
-        #: Play hands with the fast loop (see the module documentation);
-        #: set it to False to drive every decision through observations.
-        self.direct = all(type(p) is BsdPlayer for p in self.players)
-
-    def step(self) -> Step | None:
-        """Make the next move of the current hand; None when a player with no cards passes.
-
-        Without an observer, the move is made but no :class:`Step` is built
-        (the hot path of every benchmark and search).
-        """
-        game = self.game
-        seat = game.to_move
-        if game.pending_extension is None and game.players[seat].hand.count(cards.EMPTY) == cards.HAND_SIZE:
-            rules.push(game, rules.PASS)
-            return None
-        move = self.players[seat].choose(observe(game, seat), self.dice[seat])
-        kind = move.kind
-        if kind is MoveType.ORDER or kind is MoveType.PASS:
-            raise SimulationError(f"{self._where(seat)} chose {move}, which is not a legal move")
-        observer = self.observer
-        before = game.deck_count
-        card = game.players[seat].hand[move.slot] if kind is _PLAY or kind is _DISCARD else cards.EMPTY
-        try:
-            outcome = rules.push(game, move)
-        except rules.IllegalPhase as exc:
-            raise SimulationError(f"{self._where(seat)}: {exc}") from None
-        if outcome.refusal is not None:
-            raise SimulationError(f"{self._where(seat)} chose {move} ({cards.name(card)!r}), refused: {outcome.error}")
-        if kind is _EXTEND:
-            self._extended = True
-        if observer is None:
-            return None
-        if kind is _DRAW:
-            moved = tuple(game.deck[i] for i in range(before - 1, game.deck_count - 1, -1))
-        elif card != cards.EMPTY:
-            moved = (card,)
-        else:
-            moved = ()
-        result = Step(seat, move, outcome, moved)
-        observer(game, result)
-        return result
+        #: Let the driver play two plain BSD seats with its fast loop (see
+        #: the module documentation); False drives every decision through
+        #: observations.
+        self.fast = True
 
     def _where(self, seat: int) -> str:
-        return f"seed {self.seed}, hand {self.summary.hands + 1}: {SEAT_LABELS[seat]}"
+        name = f" ({self.names[seat]})" if self.names is not None else ""
+        return f"seed {self.seed}, hand {self.summary.hands + 1}: the {SEAT_LABELS[seat]} seat{name}"
 
-    def play_hand(self) -> HandResult:
+    def play_hand(self) -> HandPlay:
         """Deal and play one whole hand; settle the game if it is over."""
         game = self.game
         summary = self.summary
-        if rules.game_over(game):  # cannot happen: settled after each hand
-            rules.settle_game(game)
         rules.start_hand(game)
-        starter = game.to_move
-        self._extended = False
-        moves = 0
-        step = self.step
-        if self.direct and self.observer is None:
-            first, second = self.players
-            assert isinstance(first, BsdPlayer) and isinstance(second, BsdPlayer)
-            moves, _answers = play_out(game, (first.num_need, second.num_need), self.dice)
-            self._extended = game.trip_length == EXTENDED_TRIP
-        while not game.finished:
-            # An answer to Extension? completes the play it belongs to: one move.
-            if game.pending_extension is None:
-                moves += 1
-            step()
-            if moves > MAX_MOVES_PER_HAND:
-                human, comp = game.players
-                raise SimulationError(
-                    f"seed {self.seed}, hand {summary.hands + 1}: no end after {MAX_MOVES_PER_HAND} moves "
-                    f"(deck {game.deck_count}, mileage {human.mileage}/{comp.mileage}, "
-                    f"hands {human.hand}/{comp.hand})"
-                )
-        human, comp = game.players
-        totals = (human.hand_total, comp.hand_total)
+        self.dealt()
+        recorder = StepRecorder(self.observer) if self.observer is not None else None
+        try:
+            played = play_hand(game, self.players, self.dice, observer=recorder, fast=self.fast)
+        except PlayerError as exc:
+            verb = "raised " if exc.kind == "exception" else ""
+            raise SimulationError(f"{self._where(exc.seat)} {verb}{exc.message}") from None
+        except EndlessHand as exc:
+            raise SimulationError(f"seed {self.seed}, hand {summary.hands + 1}: {exc}") from None
+        result = played.result
         summary.hands += 1
-        summary.moves += moves
-        summary.points[0] += totals[0]
-        summary.points[1] += totals[1]
-        if totals[0] != totals[1]:
-            summary.hands_won[0 if totals[0] > totals[1] else 1] += 1
-        for who in SEATS:
-            if game.players[who].mileage == game.trip_length:
-                summary.trips[who] += 1
-        if self._extended:
+        summary.moves += played.moves
+        for seat in SEATS:
+            summary.points[seat] += result.hand_totals[seat]
+            summary.trips[seat] += result.trip_completed[seat]
+        if result.winner is not None:
+            summary.hands_won[result.winner] += 1
+        if result.trip_length == EXTENDED_TRIP:
             summary.extensions += 1
-        over = rules.game_over(game)
-        winner: int | None = None
-        if over:
-            if human.total != comp.total:
-                winner = 0 if human.total > comp.total else 1
+        if result.game_over:
             rules.settle_game(game)
             summary.games += 1
-            summary.games_won[0] = human.games
-            summary.games_won[1] = comp.games
-        return HandResult(
-            totals,
-            (human.mileage, comp.mileage),
-            moves,
-            starter,
-            game.trip_length,
-            game.deck_count,
-            over,
-            winner,
-        )
+            summary.games_won[0] = game.players[0].games
+            summary.games_won[1] = game.players[1].games
+        return played
+
+    def dealt(self) -> None:
+        """Called after each deal, before the hand's first move (for recorders and checkers); does nothing."""
 
     def run(self, hands: int) -> Summary:
         start = time.perf_counter()
@@ -277,9 +217,11 @@ class Simulator:
         return self.summary
 
 
-def simulate(hands: int, seed: int, players: tuple[Player, Player] | None = None) -> Summary:
+def simulate(
+    hands: int, seed: int, players: tuple[Player, Player] | None = None, names: tuple[str, str] | None = None
+) -> Summary:
     """Play ``hands`` hands from a fresh program run with this seed."""
-    return Simulator(seed, players=players).run(hands)
+    return Simulator(seed, players=players, names=names).run(hands)
 
 
 def format_summary(summary: Summary, names: tuple[str, str] = ("bsd", "bsd")) -> str:
@@ -301,7 +243,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m mille.sim",
         description="Play whole hands of mille headless between two players "
         "(the BSD computer in both seats by default).",
+        epilog=f"Players: {', '.join(BUILTIN)}, or module:attribute (a class or factory importable "
+        "from the current directory; see docs/bots.md).",
     )
+    parser.add_argument("--version", action="version", version=f"mille.sim (bsd-mille) {__version__}")
     parser.add_argument("--hands", type=int, default=100, help="number of hands to play (default 100)")
     parser.add_argument("--seed", type=int, default=1, help="the program run's seed, as the real getpid() (default 1)")
     parser.add_argument("--json", action="store_true", help="print one JSON line instead of the summary")
@@ -315,7 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PlayerSpecError as exc:
         parser.error(str(exc))
     try:
-        summary = simulate(args.hands, args.seed, players)
+        summary = simulate(args.hands, args.seed, players, (args.human, args.computer))
     except SimulationError as exc:
         print(f"mille.sim: {exc}", file=sys.stderr)
         return 1

@@ -25,13 +25,13 @@ import os
 import sys
 from collections.abc import Callable
 
-from ..observation import Observation
-from ..rng import GlibcRandom
-from ..rules import Move
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Protocol
+
+    from ..observation import Observation
+    from ..rng import GlibcRandom
+    from ..rules import Move
 
     class Player(Protocol):
         """The player protocol."""

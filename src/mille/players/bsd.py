@@ -57,14 +57,13 @@ from ..rules import (
     Move,
     MoveType,
     Phase,
+    answer_extension,
     can_play,
-    check_go,
     discard_card,
+    draw_card,
+    pass_turn,
     play_card,
-    push,
-    tidy_hand,
 )
-from ..scoring import apply_end_of_hand_bonuses
 from ..state import EXTENDED_TRIP, TRIP, Game, Memory, SafetyStatus, Tableau
 
 _ROW = RIGHT_OF_WAY - SAFETY_BASE
@@ -82,19 +81,23 @@ INITIAL_NUM_NEED: tuple[int, ...] = (0, 0, 0, 0, 0, 2, 2, 2, 4, 3, 2, 2, 2, 10, 
 
 
 class Decision(FrozenRecord):
-    """What the computer does, and what the board announces.
+    """What the procedure does, and whether it weighed the hand to choose it.
 
-    ``announce`` is ``"PLAY"`` or ``"DISCARD"`` for moves chosen by the
-    valuation; draws and safeties played on the spot are silent.
+    ``considered`` is true for a move chosen by the valuation (step 8 of
+    §6.3) and false for the moves made on the spot: a draw, a safety played
+    at once (steps 1 and 4), an answer to ``Extension?``.  The original's
+    board announces the considered ones (``PLAY`` or ``DISCARD`` with the
+    card, §8.6); what the screen shows is the front end's business
+    (:mod:`mille.ui.app`), this is only the fact it needs.
     """
 
-    __slots__ = ("move", "announce")
+    __slots__ = ("move", "considered")
     move: Move
-    announce: str | None
+    considered: bool
 
-    def __init__(self, move: Move, announce: str | None = None) -> None:
+    def __init__(self, move: Move, considered: bool = False) -> None:
         object.__setattr__(self, "move", move)
-        object.__setattr__(self, "announce", announce)
+        object.__setattr__(self, "considered", considered)
 
 
 #: The numbers the valuation reads besides the two tableaus: (seen, num_gos,
@@ -105,8 +108,8 @@ _Table = tuple[list[int], int, list[int], int, int]
 # Decisions are values: every one the procedure can make, made once.
 _DRAW_DECISION = Decision(DRAW)
 _SILENT_PLAY = tuple(Decision(m) for m in PLAYS)
-_ANNOUNCED_PLAY = tuple(Decision(m, "PLAY") for m in PLAYS)
-_ANNOUNCED_DISCARD = tuple(Decision(m, "DISCARD") for m in DISCARDS)
+_CONSIDERED_PLAY = tuple(Decision(m, considered=True) for m in PLAYS)
+_CONSIDERED_DISCARD = tuple(Decision(m, considered=True) for m in DISCARDS)
 _EXTEND_DECISION = Decision(EXTEND)
 _NO_EXTENSION_DECISION = Decision(NO_EXTENSION)
 _PASS_DECISION = Decision(PASS)
@@ -288,13 +291,13 @@ def decide(
     if cango:
         if nummax < 0:  # cannot happen with a non-empty hand; be safe
             nummax = _extreme(values, hand, lowest=False)
-        return _ANNOUNCED_PLAY[nummax]
+        return _CONSIDERED_PLAY[nummax]
     if nummin < 0:
         # The original crashes here (every card valued above 101).
         nummin = _extreme(values, hand, lowest=True)
     if hand[nummin] >= SAFETY_BASE:  # never discard a safety
-        return _ANNOUNCED_PLAY[nummin]
-    return _ANNOUNCED_DISCARD[nummin]
+        return _CONSIDERED_PLAY[nummin]
+    return _CONSIDERED_DISCARD[nummin]
 
 
 class BsdPlayer:
@@ -312,7 +315,7 @@ class BsdPlayer:
         self.num_need: list[int] = list(INITIAL_NUM_NEED)
 
     def decide(self, obs: Observation, rng: GlibcRandom) -> Decision:
-        """The move with the board's announcement (``PLAY``/``DISCARD``)."""
+        """The move, and whether it was considered (see :class:`Decision`)."""
         phase = obs.phase
         me = obs.players[obs.seat]
         op = obs.players[1 - obs.seat]
@@ -339,19 +342,18 @@ def play_out(game: Game, needs: tuple[list[int], list[int]], dice: tuple[GlibcRa
 
     The game is exactly the one that pushing every decision of two
     :class:`BsdPlayer` seats through :func:`mille.rules.push` gives (a test
-    checks it); the draw is applied here and plays and discards through
-    :func:`mille.rules.play_card` and :func:`mille.rules.discard_card`,
-    without the legality checks, since the procedure only makes legal
-    ones.  This is the
-    hot loop of the simulator and of every searching player's rollouts: it
-    hands the procedure the tableaus themselves, not observations, which is
+    checks it): each move is made by the engine's own part of a move
+    (:func:`mille.rules.draw_card`, ``play_card``, ``discard_card``,
+    ``answer_extension``, ``pass_turn``), without the legality checks,
+    since the procedure only makes legal ones.  This is the hot loop of
+    the simulator and of every searching player's rollouts: it hands the
+    procedure the tableaus themselves, not observations, which is
     sound because the procedure reads of the other tableau only what lies on
     the table (the observation's contract; ``tests/test_sim.py`` plays the
     same games both ways).
     """
     players = game.players
     memory = game.memory
-    deck = game.deck
     moves = 0
     answers = 0
     while not game.finished:
@@ -360,57 +362,36 @@ def play_out(game: Game, needs: tuple[list[int], list[int]], dice: tuple[GlibcRa
         hand = pp.hand
         if game.pending_extension is not None:
             answers += 1
-            extend = would_extend(pp, players[1 - seat], memory[seat], game.trip_length, game.deck_count)
-            push(game, EXTEND if extend else NO_EXTENSION)
+            answer_extension(game, would_extend(pp, players[1 - seat], memory[seat], game.trip_length, game.deck_count))
             continue
         moves += 1
         deck_count = game.deck_count
-        if hand[0] == EMPTY and deck_count > 0:
-            # The procedure before drawing: a safety against the hazard
-            # showing is played at once, else it draws.
-            battle = pp.battle
-            limited = pp.speed == SPEED_LIMIT
-            for i in range(cards.HAND_SIZE):
-                card = hand[i]
-                if card >= SAFETY_BASE and (battle == OPPOSITE[card] or (limited and card == RIGHT_OF_WAY)):
-                    play_card(game, seat, i)
-                    break
-            else:
-                count = memory[seat].count
-                deck_count -= 1
-                card = deck[deck_count]
-                hand[0] = card
-                count(card, True)
-                if hand[1] == EMPTY and deck_count > 0:
-                    deck_count -= 1
-                    card = deck[deck_count]
-                    hand[1] = card
-                    count(card, True)
-                game.deck_count = deck_count
-                pp.fresh_hazard = False
-                pp.fresh_limit = False
-                if EMPTY in hand:  # a short hand (the deck ran out): close it up
-                    tidy_hand(pp, sort=False)
-                if deck_count <= 0:
-                    check_go(game)
-                    if game.finished:
-                        apply_end_of_hand_bonuses(game)
-            continue
-        if hand.count(EMPTY) == cards.HAND_SIZE:
-            game.to_move = 1 - seat  # an empty hand passes
-            continue
+        if hand[0] == EMPTY:
+            if hand.count(EMPTY) == cards.HAND_SIZE:
+                pass_turn(game, seat)
+                continue
+            if deck_count > 0:
+                # The procedure before drawing: a safety against the hazard
+                # showing is played at once, else it draws.
+                battle = pp.battle
+                limited = pp.speed == SPEED_LIMIT
+                for i in range(cards.HAND_SIZE):
+                    card = hand[i]
+                    if card >= SAFETY_BASE and (battle == OPPOSITE[card] or (limited and card == RIGHT_OF_WAY)):
+                        play_card(game, seat, i)
+                        break
+                else:
+                    draw_card(game, seat)
+                continue
         move = decide(pp, players[1 - seat], memory[seat], game.trip_length, deck_count, needs[seat], dice[seat]).move
         if move.kind is _DISCARD:
             discard_card(game, seat, move.slot)
-        elif move.kind is _PLAY:
+        else:  # after drawing the procedure only plays or discards
             play_card(game, seat, move.slot)
-        else:  # pragma: no cover - after drawing the procedure only plays or discards
-            push(game, move)
     return moves, answers
 
 
 _DISCARD = MoveType.DISCARD
-_PLAY = MoveType.PLAY
 
 
 def _extreme(values: list[int], hand: list[int], *, lowest: bool) -> int:

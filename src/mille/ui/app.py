@@ -26,14 +26,13 @@ import time
 from collections.abc import Callable
 
 from .. import cards, rules
-from ..rules import DRAW, EXTEND, NO_EXTENSION, ORDER, PASS, Move, MoveType, Phase
+from ..rules import DRAW, EXTEND, NO_EXTENSION, ORDER, Move, MoveType, Phase
 from ..state import Game
 from . import keys
 from .board import Board
 from .keys import Answer, Command, unctrl
 from .layout import (
     BOARD_COLS,
-    COMPUTER,
     MOVE_X,
     MOVE_Y,
     YOU,
@@ -43,9 +42,12 @@ from .surface import END_OF_INPUT, HANGUP, INTERRUPT, RESIZED
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
+    from ..hints import Adviser
+    from ..ledger import Recorder
+    from ..observation import Observation
     from ..players import Player
-    from ..players.bsd import Decision
     from ..rng import GlibcRandom
+    from ..rules import Outcome
     from .surface import Terminal
 
 __all__ = [
@@ -130,6 +132,8 @@ class MilleApp:
         computer: Player | None = None,
         computer_name: str = "bsd",
         computer_dice: GlibcRandom | None = None,
+        stats: Callable[[], Recorder] | None = None,
+        hints: Adviser | None = None,
     ) -> None:
         self.term = term
         self.game = game
@@ -148,6 +152,12 @@ class MilleApp:
         self.saved = False
         self.in_interrupt = False
         self.eof_count = 0
+        # Makes the player's record of games (mille.ledger) when it is first
+        # needed, after the first board (start-up time); None: not kept.
+        self._make_stats = stats
+        self._stats: Recorder | None = None
+        #: The expert's advice on the hint key (``--hints``; None: the key is the original's).
+        self.hints = hints
 
     @property
     def computer(self) -> Player:
@@ -161,6 +171,13 @@ class MilleApp:
 
             self._computer = BsdPlayer()
         return self._computer
+
+    @property
+    def stats(self) -> Recorder | None:
+        """The player's record of games (:class:`mille.ledger.Recorder`), or None when it is not kept."""
+        if self._stats is None and self._make_stats is not None:
+            self._stats = self._make_stats()
+        return self._stats
 
     @property
     def window(self) -> int:
@@ -179,6 +196,8 @@ class MilleApp:
         try:
             self._main_loop(restore)
         except GameExit as leave:
+            if self._stats is not None:  # (never made: nothing happened to record)
+                self._stats.leaving(self.game, self.computer_name)
             return leave.status
         return 0  # pragma: no cover - the loop only ends by GameExit
 
@@ -200,68 +219,57 @@ class MilleApp:
                 if restore and self.restore_banner is not None:
                     display.show_banner(self.restore_banner)
                 display.prboard()
-                while not game.finished:
-                    self.domove()
-                    if game.finished:
-                        display.newscore()
-                    display.prboard()
+                self.play_hand()
+                if self.stats is not None:
+                    self.stats.hand_over(game, self.computer_name)
                 self.check_more()
                 restore = False
                 if rules.game_over(game):
                     break
 
-    def domove(self) -> None:
-        """One turn of the game loop, as the rules' :func:`~mille.rules.phase` directs."""
-        game = self.game
-        phase = rules.phase(game)
-        if phase is Phase.EMPTY_HAND:
-            rules.push(game, PASS)
-            return
-        if phase is Phase.EXTENSION:  # restored at the question
-            self.answer_extension()
-            return
-        move = self.getmove() if game.to_move == YOU else self.calcmove()
-        outcome = rules.push(game, move)
-        if game.pending_extension is not None:
-            # The card reached the trip's end: the question comes before anything is drawn.
-            self.answer_extension()
-        if outcome.error is not None:
-            self.error(outcome.error)
+    def play_hand(self) -> None:
+        """Play the hand to its end through the engine's hand driver (:mod:`mille.driver`).
 
-    def calcmove(self) -> Move:
-        """The computer's move, with the original's board announcements (§8.6)."""
-        self.display.clear_message()
-        decision = self._computer_decision()
-        if decision.announce is not None:
-            card = self.game.players[COMPUTER].hand[decision.move.slot]
-            self.display.show_action(decision.announce, card)
-        return decision.move
-
-    def _computer_decision(self) -> Decision:
-        """Ask the computer's player, shown only what its seat may see."""
+        The person's seat reads keys (:class:`_PersonSeat`), the computer's
+        asks its player (:meth:`computer_move`), and the screen is an
+        observer (:class:`_Screen`): the same calls, in the same order, as
+        the original's ``domove`` and main loop made.
+        """
         # Imported here, not at the top: the first board does not need them.
-        from ..observation import observe
-        from ..players.bsd import BsdPlayer, Decision
+        from ..driver import play_hand
 
-        obs = observe(self.game, COMPUTER)
+        seats = (_PersonSeat(self), _ComputerSeat(self))
+        play_hand(self.game, seats, (self.computer_dice, self.computer_dice), observer=_Screen(self), strict=False)
+
+    def computer_move(self, observation: Observation) -> Move:
+        """The computer's move, with the original's board announcements (§8.6).
+
+        The board announces a move the player weighed its hand for, ``PLAY``
+        or ``DISCARD`` with the card; draws and safeties played on the spot
+        are silent.  The original's procedure says which of its moves it
+        weighed (:class:`~mille.players.bsd.Decision`); for any other player
+        every play of a card that is not a safety, and every discard, counts.
+        ``Extension?`` is answered silently.
+        """
+        from ..players.bsd import BsdPlayer
+
         player = self.computer
+        if observation.phase is Phase.EXTENSION:
+            return player.choose(observation, self.computer_dice)
+        self.display.clear_message()
         if isinstance(player, BsdPlayer):
-            return player.decide(obs, self.computer_dice)
-        move = player.choose(obs, self.computer_dice)
-        if move.kind is MoveType.PLAY and obs.hand[move.slot] < cards.SAFETY_BASE:
-            return Decision(move, "PLAY")
-        if move.kind is MoveType.DISCARD:
-            return Decision(move, "DISCARD")
-        return Decision(move)
-
-    def answer_extension(self) -> None:
-        """``Extension?``: the human is asked, the computer's player decides silently."""
-        game = self.game
-        if game.to_move == YOU:
-            extend = self.getyn(EXTENSION_PROMPT)
+            decision = player.decide(observation, self.computer_dice)
+            move, considered = decision.move, decision.considered
         else:
-            extend = self._computer_decision().move.kind is MoveType.EXTEND
-        rules.push(game, EXTEND if extend else NO_EXTENSION)
+            move = player.choose(observation, self.computer_dice)
+            kind = move.kind
+            considered = kind is MoveType.DISCARD or (
+                kind is MoveType.PLAY and observation.hand[move.slot] < cards.SAFETY_BASE
+            )
+        if considered:
+            word = "DISCARD" if move.kind is MoveType.DISCARD else "PLAY"
+            self.display.show_action(word, observation.hand[move.slot])
+        return move
 
     def check_more(self) -> None:
         """End-of-hand questions: another hand or game, then perhaps save (§5.5)."""
@@ -283,6 +291,9 @@ class MilleApp:
                 self.hangup_saver(self.game.copy(), self.window, self.computer_name)
             except OSError:
                 pass
+            else:
+                if self.stats is not None:
+                    self.stats.saved(self.game, self.computer_name)
         self.die(1)
 
     def die(self, status: int) -> None:
@@ -381,6 +392,8 @@ class MilleApp:
                 self.error("E: command not implemented")
             elif command is Command.IGNORE:
                 pass
+            elif self.hints is not None and c in keys.HINT_KEYS:
+                self.show_hint()
             else:
                 self.error(f"unknown command: {unctrl(c)}")
         board.leaveok(True)
@@ -443,6 +456,8 @@ class MilleApp:
                 continue
             if reply is Answer.REPRINT:
                 self.term.redraw()
+            elif prompt_no == EXTENSION_PROMPT and self.hints is not None and c in keys.HINT_KEYS:
+                self.show_hint()
             else:
                 board.addstr(unctrl(c))
                 board.refresh()
@@ -548,6 +563,77 @@ class MilleApp:
         except OSError as exc:
             self.error(exc.strerror or str(exc))
             return False
+        if self.stats is not None:
+            self.stats.saved(self.game, self.computer_name)
         self.display.show_message(f"{name} [{time.ctime()}]")  # C ctime() layout
         self.term.score.refresh()
         return True
+
+    def show_hint(self) -> None:
+        """The hint key (``--hints``): the expert's move from the person's seat, on the message line.
+
+        The adviser is shown the person's observation only, as any player
+        is; ``thinking...`` goes up first if it takes more than a blink.
+        """
+        assert self.hints is not None
+        from ..observation import observe
+
+        def thinking() -> None:
+            self.display.show_message("thinking...")
+            self.term.score.refresh()
+
+        text = self.hints.advise(observe(self.game, YOU), thinking)
+        self.display.show_message(text)
+        self.term.score.refresh()
+        if self.stats is not None:
+            self.stats.hint_used()
+
+
+class _PersonSeat:
+    """The person's seat: moves and answers read from the keys (§9)."""
+
+    def __init__(self, app: MilleApp) -> None:
+        self.app = app
+
+    def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
+        if observation.phase is Phase.EXTENSION:
+            return EXTEND if self.app.getyn(EXTENSION_PROMPT) else NO_EXTENSION
+        return self.app.getmove()
+
+
+class _ComputerSeat:
+    """The computer's seat: its player, with the board's announcements."""
+
+    def __init__(self, app: MilleApp) -> None:
+        self.app = app
+
+    def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
+        return self.app.computer_move(observation)
+
+
+class _Screen:
+    """The hand driver's observer: the screen after every move, as the original's loop drew it.
+
+    An error goes to the error line after the move (and after its
+    ``Extension?`` answer, which comes at once, before anything is drawn);
+    then the score window switches to the full layout if the hand is over,
+    and the board is brought up to date.
+    """
+
+    def __init__(self, app: MilleApp) -> None:
+        self.app = app
+
+    def before_move(self, game: Game) -> None:
+        pass
+
+    def after_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
+        if seat == YOU and self.app.stats is not None:
+            self.app.stats.moved()  # the person played: quitting unsaved now abandons the game
+        if game.pending_extension is not None:
+            return
+        if outcome.error is not None:
+            self.app.error(outcome.error)
+        display = self.app.display
+        if game.finished:
+            display.newscore()
+        display.prboard()

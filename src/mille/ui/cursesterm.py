@@ -25,6 +25,10 @@ from types import FrameType
 from .layout import BOARD_WINDOW, MILES_WINDOW, SCORE_WINDOW, SCREEN_COLS, SCREEN_ROWS
 from .surface import END_OF_INPUT, HANGUP, INTERRUPT, RESIZED
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 #: The original assumed this size (§7); a smaller terminal gets a message.
 MIN_ROWS = SCREEN_ROWS
 MIN_COLS = SCREEN_COLS
@@ -83,6 +87,13 @@ class CursesWindow:
 
     def standend(self) -> None:
         self.win.standend()
+
+    def attron(self, attr: int) -> None:
+        """Attributes for what is written next (``--color`` only: :mod:`mille.ui.palette`)."""
+        self.win.attron(attr)
+
+    def attroff(self, attr: int) -> None:
+        self.win.attroff(attr)
 
     def inch(self, y: int, x: int) -> str:
         return chr(self.win.inch(y, x) & 0xFF)
@@ -238,6 +249,33 @@ class CursesTerminal:
     def bell(self) -> None:
         if not self.too_small:
             curses.beep()
+
+    def colour_attributes(self, styles: Sequence[tuple[int, bool]]) -> list[int] | None:
+        """Curses attributes for ``(colour, bold)`` styles, or None on a terminal without colours.
+
+        Asked for only with ``--color`` (:mod:`mille.ui.palette`), after
+        :meth:`start`.  Colours are set on the terminal's own default
+        background (colour -1 is its default foreground); a terminal that
+        cannot keep its default colours gets none, rather than a background
+        it did not choose.
+        """
+        try:
+            if not curses.has_colors():
+                return None
+            curses.start_color()
+            curses.use_default_colors()
+            if curses.COLORS < 8:
+                return None
+            attrs: list[int] = []
+            for pair, (colour, bold) in enumerate(styles, 1):
+                attr = curses.A_BOLD if bold else 0
+                if colour >= 0:
+                    curses.init_pair(pair, colour, -1)
+                    attr |= curses.color_pair(pair)
+                attrs.append(attr)
+        except curses.error:
+            return None
+        return attrs
 
     # ------------------------------------------------------------------
     # Terminal size

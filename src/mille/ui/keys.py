@@ -69,6 +69,11 @@ COMMANDS = {
     NUL: Command.IGNORE,
 }
 
+#: The hint keys (``--hints`` only; without it they are unknown commands,
+#: as in the original): ``H`` at the move prompt (upper-cased there) and
+#: ``h`` or ``H`` at ``Extension?``, or ``?`` at either.
+HINT_KEYS = (ord("H"), ord("h"), ord("?"))
+
 #: Card keys after ``U`` or ``D`` (§9.2), upper-cased: the digit of a slot,
 #: and ``P`` or ``0`` for slot 0, the card just drawn (the ``P`` row).
 CARD_KEYS = {ord(str(slot)): slot for slot in range(1, HAND_SIZE)}

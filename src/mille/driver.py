@@ -1,0 +1,231 @@
+"""The hand driver: the one loop that plays a hand between two players.
+
+Given a game with a hand dealt and a player per seat, :func:`play_hand`
+asks :func:`mille.rules.phase` what comes next, shows the seat to move its
+:func:`~mille.observation.observe` view, pushes the move it answers, and
+stops when the hand is over, returning how it ended as a value
+(:class:`~mille.scoring.HandResult`).  Everything that plays hands plays
+them here: the simulator (:mod:`mille.sim`), the match tool
+(:mod:`mille.match`), the interactive game (:mod:`mille.ui.app`, whose
+person's seat reads keys and whose observer draws the screen), and a
+searching player's reference rollout.
+
+Two ways of refereeing:
+
+* ``strict`` (the tools): a player must answer one of
+  ``observation.legal_moves()``.  Anything else (a refused move, the
+  Order toggle, a pass, something that is not a :class:`~mille.rules.Move`)
+  and any exception raised while choosing become a :class:`PlayerError`
+  naming the seat; a hand that runs past :data:`MAX_MOVES_PER_HAND` moves
+  (an engine bug) is an :class:`EndlessHand`.
+* not strict (the interactive game): a refused move is made as the
+  original made it, an error message and the same player to move (§4), the
+  Order toggle is a move, and exceptions (the person quitting) pass through.
+
+An observer sees every move, before it is chosen and after it is made;
+it may look at the game but must not change it.  With two plain BSD
+players, no observer and ``fast`` (the default), the hand is played by
+:func:`mille.players.bsd.play_out`, the BSD procedure's fast loop: the same
+moves and the same game (``tests/test_sim.py`` plays both ways).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from . import cards, rules
+from .observation import observe
+from .record import FrozenRecord
+from .rng import GlibcRandom
+from .rules import Move, MoveType, Outcome, Phase
+from .scoring import GAME_POINTS, HandResult, hand_result
+from .state import Game, Seat
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    from .players import Player
+
+    class Observer(Protocol):
+        """Watches a hand being played (the screen, a recorder, a checker)."""
+
+        def before_move(self, game: Game) -> None:
+            """A decision (or a pass) is about to be made in ``game``."""
+
+        def after_move(self, game: Game, seat: Seat, move: Move, outcome: Outcome) -> None:
+            """``seat``'s ``move`` was pushed and had ``outcome``."""
+
+
+#: No real hand comes near this (the longest in 5000 simulated hands had 190
+#: moves): every move but a draw or a safety passes the turn or removes a card.
+MAX_MOVES_PER_HAND = 1000
+
+_PLAY = MoveType.PLAY
+_DISCARD = MoveType.DISCARD
+_ORDER = MoveType.ORDER
+_PASS = MoveType.PASS
+_EMPTY = cards.EMPTY
+_HAND_SIZE = cards.HAND_SIZE
+
+
+class PlayerError(Exception):
+    """A player broke the protocol (strict refereeing).
+
+    ``kind`` is ``"illegal"`` (an answer that is not a legal move),
+    ``"exception"`` (choosing raised) or ``"timeout"`` (raised by a caller
+    that times players, such as the match tool).
+    """
+
+    def __init__(self, seat: Seat, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.seat = seat
+        self.kind = kind
+        self.message = message
+
+
+class EndlessHand(RuntimeError):
+    """A hand ran past :data:`MAX_MOVES_PER_HAND` moves: an engine bug, not a player's fault."""
+
+
+class HandPlay(FrozenRecord):
+    """A hand played: its result, and how many moves it took.
+
+    ``moves`` counts draws, plays, discards and passes of an empty hand (an
+    answer to ``Extension?`` completes the play it belongs to); ``answers``
+    the answers to ``Extension?``.
+    """
+
+    __slots__ = ("result", "moves", "answers")
+    result: HandResult
+    moves: int
+    answers: int
+
+    def __init__(self, result: HandResult, moves: int, answers: int) -> None:
+        self._init(result=result, moves=moves, answers=answers)
+
+
+def play_hand(
+    game: Game,
+    players: Sequence[Player],
+    dice: Sequence[GlibcRandom],
+    *,
+    observer: Observer | None = None,
+    strict: bool = True,
+    fast: bool = True,
+    game_points: int = GAME_POINTS,
+) -> HandPlay:
+    """Play the hand dealt in ``game`` to its end; ``players[seat]`` rolls ``dice[seat]``.
+
+    ``game_points`` (for the result's ``game_over``) shortens games for tests.
+    """
+    if fast and observer is None and strict:
+        played = _fast(game, players, dice)
+        if played is not None:
+            moves, answers = played
+            return HandPlay(hand_result(game, game_points), moves, answers)
+    moves = answers = 0
+    push = rules.push
+    while True:
+        phase = rules.phase(game)
+        if phase is Phase.HAND_OVER:
+            return HandPlay(hand_result(game, game_points), moves, answers)
+        if observer is not None:
+            observer.before_move(game)
+        seat = game.to_move
+        if phase is Phase.EMPTY_HAND:
+            move: Move = rules.PASS
+            outcome = push(game, move)
+        else:
+            choice = _ask(players[seat], game, seat, dice[seat], strict)
+            outcome = _referee(game, seat, choice) if strict else push(game, choice)
+            move = choice
+        if phase is Phase.EXTENSION:
+            answers += 1
+        else:
+            moves += 1
+            if strict and moves > MAX_MOVES_PER_HAND:
+                raise EndlessHand(f"no end after {MAX_MOVES_PER_HAND} moves ({_context(game)})")
+        if observer is not None:
+            observer.after_move(game, seat, move, outcome)
+
+
+def _ask(player: Player, game: Game, seat: Seat, dice: GlibcRandom, strict: bool) -> Move:
+    """The player's answer, shown only what its seat may see."""
+    if not strict:
+        return player.choose(observe(game, seat), dice)
+    try:
+        return player.choose(observe(game, seat), dice)
+    except PlayerError:
+        raise
+    except (Exception, SystemExit) as exc:
+        raise PlayerError(seat, "exception", describe_exception(exc)) from exc
+
+
+def _referee(game: Game, seat: Seat, move: object) -> Outcome:
+    """Make ``move`` for ``seat`` if it is one of the legal moves, else raise :class:`PlayerError`.
+
+    A move is legal exactly when it is one of ``rules.legal_moves(game)``;
+    the checks below say the same without listing them on every move.
+    """
+    if not isinstance(move, Move):
+        raise PlayerError(seat, "illegal", f"answered {move!r}, not a Move {_context(game)}")
+    kind = move.kind
+    slot = move.slot
+    card = _EMPTY
+    if kind is _PLAY or kind is _DISCARD:
+        if type(slot) is not int or not 0 <= slot < _HAND_SIZE or game.players[seat].hand[slot] == _EMPTY:
+            raise PlayerError(seat, "illegal", f"chose {move!r} (no card there) {_context(game)}")
+        card = game.players[seat].hand[slot]
+    elif kind is _ORDER or kind is _PASS:
+        raise PlayerError(seat, "illegal", f"chose {move}, which is never a player's decision {_context(game)}")
+    try:
+        outcome = rules.push(game, move)
+    except rules.IllegalPhase as exc:  # raised before the game is touched
+        raise PlayerError(seat, "illegal", f"chose {move}: {exc} {_context(game)}") from None
+    except Exception as exc:  # a malformed move the rules could not even look at
+        message = f"chose {move!r}, which the rules cannot apply ({type(exc).__name__}: {exc})"
+        raise PlayerError(seat, "illegal", message) from None
+    if outcome.refusal is not None:
+        what = f"{move} ({cards.name(card)})" if card != _EMPTY else str(move)
+        raise PlayerError(seat, "illegal", f"chose {what}, refused: {outcome.error}")
+    return outcome
+
+
+def _context(game: Game) -> str:
+    legal = " ".join(str(m) for m in rules.legal_moves(game))
+    return f"(phase {rules.phase(game).name}; legal: {legal})"
+
+
+def describe_exception(exc: BaseException) -> str:
+    """One line for an exception a player raised: its type, text and where."""
+    import traceback  # only when a player fails (the interactive game's start-up does without it)
+
+    where = ""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if frames:
+        last = frames[-1]
+        where = f" (at {os.path.basename(last.filename)}:{last.lineno})"
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}{where}" if text else f"{type(exc).__name__}{where}"
+
+
+def _fast(game: Game, players: Sequence[Player], dice: Sequence[GlibcRandom]) -> tuple[int, int] | None:
+    """Two plain BSD players: the hand played by the BSD fast loop; None otherwise."""
+    from .players.bsd import BsdPlayer, play_out
+
+    first, second = players
+    if type(first) is not BsdPlayer or type(second) is not BsdPlayer:
+        return None
+    return play_out(game, (first.num_need, second.num_need), (dice[0], dice[1]))
+
+
+__all__ = [
+    "MAX_MOVES_PER_HAND",
+    "EndlessHand",
+    "HandPlay",
+    "PlayerError",
+    "describe_exception",
+    "play_hand",
+]

@@ -1,0 +1,781 @@
+"""The player's record of games: ``$XDG_STATE_HOME/mille/stats.jsonl``.
+
+Games played, won, lost and abandoned, hands, points, the best margin, the
+winning streaks and the hints used, per computer player, are what a
+player's record of a card game is made of (``mille --stats`` prints it).
+They are kept here, in a file of their own, never in a save: a save is a
+position, and the record is the player's history.
+
+**The file** is an append-only list of events, one JSON object a line,
+summed when it is read.  Two games that end at the same moment both append
+their line (``O_APPEND``: the system puts each write at the end of the
+file, whole), so nothing is lost and no lock is needed; every line is
+synced to disk before the game goes on.  The file is created whole, with
+its first line saying what it is (a temporary file linked into place), so
+a file without that line is someone else's.  A file that is damaged or
+foreign is never summed wrongly, reset or overwritten: it is renamed aside
+(``stats.jsonl.damaged-YYYYmmdd-HHMMSS``), the player is told where it
+went, and a new record starts.
+
+**The events** (``"t"``):
+
+* ``hand``: a hand of game ``game`` finished: its number ``n`` in the
+  game, the points for and against, the computer;
+* ``game``: the game ended, ``won``, ``lost`` or ``tied`` at 5000 points,
+  or ``abandoned`` (quit without saving what was played), with its totals,
+  its hands and the hints used in it;
+* ``save``: the game was saved (or saved on a hangup) at a position, known
+  by a digest of the position (:func:`position_key`); the save file itself
+  holds nothing of this.
+
+**Counting a game once.**  A game's identity is a random name made when
+it starts.  When a game is restored from a file, the position read is
+looked up among the ``save`` events: found, the game goes on under its
+name, with its hands and hints counted so far; not found (a save made
+before there was a record, edited, or from someone else), it counts as a
+new game from where it stands.  Summing keeps, for each game, the first
+``won``/``lost``/``tied`` event (else an ``abandoned`` one: a game quit
+without saving and later resumed from an earlier save and finished counts
+as finished), and for each hand the first event of its number: playing on
+again from a save you have already played past does not count again.
+A game saved and not resumed is not counted until it is.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .state import Game
+
+FILE_NAME = "stats.jsonl"
+#: The first line of every record file.
+FORMAT = "mille-stats"
+VERSION = 1
+#: How a game can end (``game`` events).
+RESULTS = ("won", "lost", "tied", "abandoned")
+#: The built-in opponents first in the table, then any other name.
+_COLUMN_ORDER = ("bsd", "expert")
+#: The longest name of a game or a computer accepted in a record.
+_MAX_NAME = 64
+
+
+class LedgerError(Exception):
+    """The record file cannot be used; the message is one line, naming the file."""
+
+
+class DamagedLedger(LedgerError):
+    """The record file is damaged or is not a record file; ``kept`` is where it was put aside."""
+
+    def __init__(self, message: str, kept: str | None) -> None:
+        super().__init__(message)
+        self.kept = kept
+
+
+# --------------------------------------------------------------------------
+# Where
+
+
+def stats_path() -> str:
+    """``$XDG_STATE_HOME/mille/stats.jsonl`` (``~/.local/state`` by default; a relative value is ignored).
+
+    The same rule as the hangup file's (:func:`mille.save.hangup_path`), so a
+    player finds everything mille keeps in one place.
+    """
+    base = os.environ.get("XDG_STATE_HOME", "")
+    if not os.path.isabs(base):
+        home = os.path.expanduser("~")
+        if not os.path.isabs(home):
+            raise LedgerError("no home directory for the statistics file (set XDG_STATE_HOME)")
+        base = os.path.join(home, ".local", "state")
+    return os.path.join(base, "mille", FILE_NAME)
+
+
+def _make_private_dirs(directory: str) -> None:
+    """Create ``directory`` and missing parents with mode 0700 (what is kept there is the player's)."""
+    if os.path.isdir(directory):
+        return
+    parent = os.path.dirname(directory)
+    if parent and parent != directory:
+        _make_private_dirs(parent)
+    try:
+        os.mkdir(directory, 0o700)
+    except FileExistsError:
+        if not os.path.isdir(directory):
+            raise
+
+
+# --------------------------------------------------------------------------
+# Writing
+
+
+#: The first line of a record file, as this program writes it.
+HEADER = b'{"format": "mille-stats", "version": 1}\n'
+#: Characters a string may hold to be written without the json module.
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ._:+-_")
+
+
+def _dumps(event: dict[str, Any]) -> str:
+    """``event`` as one compact JSON line.
+
+    The events are flat: short plain strings, integers and a time.  They
+    are written without importing :mod:`json` (and :mod:`re` with it),
+    which would cost more than everything else a quit does; anything
+    unusual goes through :func:`json.dumps`.  Both give the same text.
+    """
+    parts = []
+    for key, value in event.items():
+        if _PLAIN.issuperset(key) and (type(value) is int or type(value) is float):
+            parts.append(f'"{key}":{value!r}')
+        elif _PLAIN.issuperset(key) and isinstance(value, str) and _PLAIN.issuperset(value):
+            parts.append(f'"{key}":"{value}"')
+        else:
+            import json
+
+            return json.dumps(event, separators=(",", ":"))
+    return "{" + ",".join(parts) + "}"
+
+
+def _looks_whole(path: str) -> bool:
+    """Does the file start with this program's first line and end with a whole line (or not exist)?
+
+    The cheap check made before the first line a run adds (the whole file
+    is read only when this fails, to say what is wrong and set it aside).
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    try:
+        size = os.fstat(fd).st_size
+        if size < len(HEADER) or os.read(fd, len(HEADER)) != HEADER:
+            return False
+        os.lseek(fd, size - 1, os.SEEK_SET)  # (no pread on Windows)
+        return os.read(fd, 1) == b"\n"
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def _sync_directory(directory: str) -> None:
+    """Make a new name durable (best effort: not every system can)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _create(path: str) -> None:
+    """Create the record file with its first line, whole: a temporary file linked into place.
+
+    Linking fails if the name exists, so of two games creating the file at
+    once one wins and the other appends to it; nobody ever sees a record
+    file without its first line.  Where links are not possible the file is
+    created exclusively and the line written at once.
+    """
+    directory = os.path.dirname(path)
+    _make_private_dirs(directory)
+    tmp = os.path.join(directory, f".{FILE_NAME}.{os.urandom(4).hex()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
+    try:
+        try:
+            _write_all(fd, HEADER)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # another game made it first
+        except OSError:
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
+            except FileExistsError:
+                pass
+            else:
+                try:
+                    _write_all(fd, HEADER)
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+    finally:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+    _sync_directory(directory)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    written = os.write(fd, data)
+    if written != len(data):
+        # A regular file takes a whole write unless the disk is full: a
+        # partial line would damage the record, so say so.
+        import errno
+
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def append(path: str, event: dict[str, Any]) -> None:
+    """Add one event at the end of the record file, in one write, synced to disk.
+
+    Raises :class:`OSError` if it cannot be written.
+    """
+    import time
+
+    event = {**event, "at": round(time.time(), 3)}
+    data = (_dumps(event) + "\n").encode()
+    flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        _create(path)
+        fd = os.open(path, flags)
+    try:
+        _write_all(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+# --------------------------------------------------------------------------
+# Reading
+
+
+def _is_int(value: object, low: int | None = None) -> bool:
+    return type(value) is int and (low is None or value >= low)
+
+
+def _is_name(value: object) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= _MAX_NAME and value.isprintable()
+
+
+#: What each known event must hold (more keys are allowed: a later mille may add some).
+_EVENT_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
+    "hand": (("game", "name"), ("n", "count1"), ("computer", "name"), ("for", "int"), ("against", "int")),
+    "game": (
+        ("game", "name"),
+        ("computer", "name"),
+        ("result", "result"),
+        ("for", "int"),
+        ("against", "int"),
+        ("hands", "count"),
+        ("hints", "count"),
+    ),
+    "save": (("game", "name"), ("key", "name"), ("hands", "count"), ("hints", "count"), ("computer", "name")),
+}
+
+
+def _check_field(kind: str, value: object) -> bool:
+    if kind == "name":
+        return _is_name(value)
+    if kind == "int":
+        return _is_int(value)
+    if kind == "count":
+        return _is_int(value, 0)
+    if kind == "count1":
+        return _is_int(value, 1)
+    return value in RESULTS
+
+
+def _problem(line: bytes) -> str | None:
+    """What is wrong with one event line (None: nothing)."""
+    import json
+
+    try:
+        event = json.loads(line)
+    except (ValueError, UnicodeDecodeError):
+        return "not a JSON line"
+    if not isinstance(event, dict):
+        return "not a JSON object"
+    kind = event.get("t")
+    if not isinstance(kind, str):
+        return 'no event type ("t")'
+    fields = _EVENT_FIELDS.get(kind)
+    if fields is None:
+        return None  # an event a later mille writes: not ours to sum
+    for name, check in fields:
+        if name not in event:
+            return f'"{kind}" event without "{name}"'
+        if not _check_field(check, event[name]):
+            return f'"{kind}" event with a bad "{name}"'
+    return None
+
+
+def _set_aside(path: str, fd: int) -> str | None:
+    """Rename the damaged file (still the one open as ``fd``) to a free ``.damaged-...`` name."""
+    import time
+
+    try:
+        if not os.path.samestat(os.fstat(fd), os.stat(path)):
+            return None  # another game set it aside already (and perhaps started a new one)
+    except OSError:
+        return None
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    candidate = f"{path}.damaged-{stamp}"
+    suffix = 2
+    while os.path.lexists(candidate):
+        candidate = f"{path}.damaged-{stamp}-{suffix}"
+        suffix += 1
+    try:
+        os.rename(path, candidate)
+    except OSError:
+        return None
+    return candidate
+
+
+def read_events(path: str) -> list[dict[str, Any]]:
+    """The events of the record file, oldest first; [] if there is none yet.
+
+    A file that is not a record file, or has a line that is not an event,
+    is renamed aside and :class:`DamagedLedger` raised (with the line and
+    where the file went); a file that cannot be read raises
+    :class:`LedgerError`.  Nothing is ever silently dropped.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise LedgerError(f"{path}: {exc.strerror or exc}") from None
+    try:
+        try:
+            chunks = []
+            while True:
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        except OSError as exc:
+            raise LedgerError(f"{path}: {exc.strerror or exc}") from None
+        data = b"".join(chunks)
+        problem, events = _parse(data)
+        if problem is not None:
+            kept = _set_aside(path, fd)
+            where = f"kept as {kept}" if kept is not None else "left in place"
+            raise DamagedLedger(f"{path}: {problem}; {where}, and a new record starts", kept)
+    finally:
+        os.close(fd)
+    return events
+
+
+def _parse(data: bytes) -> tuple[str | None, list[dict[str, Any]]]:
+    """(what is wrong, the events): the first line must be the header, every other an event."""
+    import json
+
+    if not data:
+        return "empty (not a record file)", []
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    else:
+        return f"line {len(lines)}: cut short (no end of line)", []
+    try:
+        header = json.loads(lines[0])
+    except (ValueError, UnicodeDecodeError):
+        header = None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        return "not a mille statistics file (line 1)", []
+    version = header.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= VERSION:
+        return f"line 1: statistics of version {version!r}, which this mille does not read", []
+    events: list[dict[str, Any]] = []
+    for number, line in enumerate(lines[1:], 2):
+        problem = _problem(line)
+        if problem is not None:
+            return f"line {number}: {problem}", []
+        events.append(json.loads(line))
+    return None, events
+
+
+# --------------------------------------------------------------------------
+# Summing
+
+
+def _blank() -> dict[str, Any]:
+    return {
+        "games_played": 0,
+        "games_won": 0,
+        "games_lost": 0,
+        "games_tied": 0,
+        "games_abandoned": 0,
+        "hands_played": 0,
+        "hands_won": 0,
+        "points_for": 0,
+        "points_against": 0,
+        "best_margin": None,
+        "current_streak": 0,
+        "longest_streak": 0,
+        "hints": 0,
+        "games_with_hints": 0,
+        "saved_unfinished": 0,
+    }
+
+
+def summarize(events: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The record per computer, from the events (see the module documentation for the rules).
+
+    Keys of each computer's entry: ``games_played`` (won + lost + tied +
+    abandoned), ``games_won``, ``games_lost``, ``games_tied``,
+    ``games_abandoned``, ``hands_played``, ``hands_won`` (scored more than
+    the computer in the hand), ``points_for``, ``points_against`` (the hands'
+    points), ``best_margin`` (the best final margin of a finished game, None
+    before one), ``current_streak`` and ``longest_streak`` (games won in a
+    row, in the order they ended; a game lost, tied or abandoned ends a
+    streak), ``hints``, ``games_with_hints``, and ``saved_unfinished``
+    (games saved and not yet finished or abandoned).
+    """
+    hands: dict[tuple[str, int], dict[str, Any]] = {}
+    outcome: dict[str, tuple[int, dict[str, Any]]] = {}
+    saved: dict[str, str] = {}
+    for index, event in enumerate(events):
+        kind = event.get("t")
+        if kind == "hand":
+            hands.setdefault((event["game"], event["n"]), event)
+        elif kind == "game":
+            game = event["game"]
+            known = outcome.get(game)
+            if known is None or (known[1]["result"] == "abandoned" and event["result"] != "abandoned"):
+                outcome[game] = (index, event)
+        elif kind == "save":
+            saved[event["game"]] = event["computer"]
+    table: dict[str, dict[str, Any]] = {}
+
+    def entry(computer: str) -> dict[str, Any]:
+        if computer not in table:
+            table[computer] = _blank()
+        return table[computer]
+
+    for event in hands.values():
+        row = entry(event["computer"])
+        row["hands_played"] += 1
+        row["hands_won"] += event["for"] > event["against"]
+        row["points_for"] += event["for"]
+        row["points_against"] += event["against"]
+    for _, event in sorted(outcome.values(), key=lambda item: item[0]):
+        row = entry(event["computer"])
+        result = event["result"]
+        row["games_played"] += 1
+        row[f"games_{result}"] += 1
+        row["hints"] += event["hints"]
+        row["games_with_hints"] += event["hints"] > 0
+        if result == "won":
+            row["current_streak"] += 1
+            row["longest_streak"] = max(row["longest_streak"], row["current_streak"])
+        else:
+            row["current_streak"] = 0
+        if result != "abandoned":
+            margin = event["for"] - event["against"]
+            if row["best_margin"] is None or margin > row["best_margin"]:
+                row["best_margin"] = margin
+    for game, computer in saved.items():
+        if game not in outcome:
+            entry(computer)["saved_unfinished"] += 1
+    return {name: table[name] for name in _columns(table)}
+
+
+def _columns(table: dict[str, Any]) -> list[str]:
+    first = [name for name in _COLUMN_ORDER if name in table]
+    return first + sorted(name for name in table if name not in _COLUMN_ORDER)
+
+
+#: The table's rows: (label, key); "" is a blank line.
+_ROWS = (
+    ("games played", "games_played"),
+    ("  won", "games_won"),
+    ("  lost", "games_lost"),
+    ("  tied", "games_tied"),
+    ("  abandoned", "games_abandoned"),
+    ("  saved, unfinished", "saved_unfinished"),
+    ("", ""),
+    ("hands played", "hands_played"),
+    ("  won", "hands_won"),
+    ("points for", "points_for"),
+    ("points against", "points_against"),
+    ("best game margin", "best_margin"),
+    ("", ""),
+    ("winning streak", "current_streak"),
+    ("longest streak", "longest_streak"),
+    ("hints used", "hints"),
+)
+
+
+def format_table(summary: dict[str, dict[str, Any]], path: str) -> str:
+    """The record as a table, a column per computer (``mille --stats``)."""
+    if not summary:
+        return f"No games recorded yet ({path}).\n"
+    width = max(9, *(len(name) + 2 for name in summary))
+    lines = ["computer".ljust(20) + "".join(name.rjust(width) for name in summary)]
+    for label, key in _ROWS:
+        if not key:
+            lines.append("")
+            continue
+        if key == "games_tied" and not any(row[key] for row in summary.values()):
+            continue  # a tie at 5000 is rare: no row until there is one
+        cells = []
+        for row in summary.values():
+            value = row[key]
+            if key == "best_margin":
+                cells.append("-" if value is None else f"{value:+d}")
+            else:
+                cells.append(str(value))
+        lines.append(label.ljust(20) + "".join(cell.rjust(width) for cell in cells))
+    lines.append("")
+    lines.append(f"Recorded in {path}.")
+    return "\n".join(lines) + "\n"
+
+
+def format_json(summary: dict[str, dict[str, Any]], path: str) -> str:
+    """The record as JSON (``mille --stats --json``): the file and an entry per computer."""
+    import json
+
+    return json.dumps({"file": path, "computers": summary}, indent=2) + "\n"
+
+
+# --------------------------------------------------------------------------
+# The position of a save, known without the save file
+
+
+def position_key(game: Game) -> str:
+    """A digest of everything a save holds about the position, but whose move it is and the generator.
+
+    A restore sets the person to move and seeds a new generator, so those
+    two are left out; everything else (the deck array, the hands, the
+    piles, the scores, the counting, the Order setting and the question
+    open) is in, so a restored game has the key its save was made with.
+    """
+    import hashlib
+
+    from .state import Memory, Tableau
+
+    def plain(value: object) -> object:
+        if isinstance(value, (list, tuple)):
+            return [plain(v) for v in value]
+        if isinstance(value, int):
+            return int(value)  # bools and IntEnums as plain numbers
+        return value
+
+    fields: list[object] = [
+        game.deck,
+        game.deck_count,
+        game.discard,
+        game.trip_length,
+        game.finished,
+        game.hand_starter,
+        game.order,
+        game.pending_extension,
+        [[getattr(p, name) for name in Tableau.__slots__] for p in game.players],
+        [[getattr(m, name) for name in Memory.__slots__] for m in game.memory],
+    ]
+    text = repr(plain(fields))  # lists of plain ints and None: the same text on every Python
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+# --------------------------------------------------------------------------
+# The game's side: what happened, as it happens
+
+
+def _new_name() -> str:
+    """A new game's name: 16 random hex digits (``os.urandom``: :mod:`secrets` costs a quit 5 ms to import)."""
+    return os.urandom(8).hex()
+
+
+class Recorder:
+    """Writes a game's events as they happen (the interactive game calls it).
+
+    ``restored`` is the position a game was restored from (None for a new
+    game).  Problems (a file that cannot be written, a damaged file set
+    aside) never stop the game or touch the screen: they are kept in
+    :attr:`problems`, one line each, for the program to print when the
+    terminal is back.
+    """
+
+    def __init__(self, path: str | None = None, *, restored: Game | None = None) -> None:
+        self._path = path
+        self._restored = None if restored is None else restored.copy()
+        #: The game's name; None until the first event needs it.
+        self.game_id: str | None = None
+        #: Hands finished in this game, and hints asked in it.
+        self.hands = 0
+        self.hints = 0
+        #: Something was played since the game started or was last saved.
+        self.dirty = False
+        self.problems: list[str] = []
+        # The file is looked at once a run, before the first line is added
+        # to it, so that a damaged or foreign file is set aside (and said
+        # so) instead of written into.
+        self._checked = False
+
+    @property
+    def path(self) -> str:
+        if self._path is None:
+            self._path = stats_path()
+        return self._path
+
+    # ------------------------------------------------------------------
+    def moved(self) -> None:
+        """The person made a move: quitting now, without a save, abandons the game.
+
+        A restored game is looked up in the record at its first move, while
+        the person plays, rather than at a quit.
+        """
+        self.dirty = True
+        if self.game_id is None and self._restored is not None:
+            self._resolve()
+
+    def hint_used(self) -> None:
+        self.hints += 1
+
+    def hand_over(self, game: Game, computer: str) -> None:
+        """A hand has just finished (before the game is settled): record it, and the game if it is over."""
+        name = self._resolve()
+        self.hands += 1
+        me, them = game.players
+        self._write(
+            {
+                "t": "hand",
+                "game": name,
+                "n": self.hands,
+                "computer": computer,
+                "for": me.hand_total,
+                "against": them.hand_total,
+            }
+        )
+        from .rules import game_over
+
+        if game_over(game):
+            result = "won" if me.total > them.total else "lost" if me.total < them.total else "tied"
+            self._game_event(name, computer, result, game)
+            self._new_game()
+        else:
+            self.dirty = True
+
+    def saved(self, game: Game, computer: str) -> None:
+        """``game`` (as it is now) was written to a save file."""
+        name = self._resolve()
+        self._write(
+            {
+                "t": "save",
+                "game": name,
+                "key": position_key(game),
+                "hands": self.hands,
+                "hints": self.hints,
+                "computer": computer,
+            }
+        )
+        self.dirty = False
+
+    def leaving(self, game: Game, computer: str) -> None:
+        """The program is leaving: a game played since its start or its last save is abandoned."""
+        if not self.dirty:
+            return
+        self._game_event(self._resolve(), computer, "abandoned", game)
+        self.dirty = False
+
+    # ------------------------------------------------------------------
+    def _game_event(self, name: str, computer: str, result: str, game: Game) -> None:
+        me, them = game.players
+        self._write(
+            {
+                "t": "game",
+                "game": name,
+                "computer": computer,
+                "result": result,
+                "for": me.total,
+                "against": them.total,
+                "hands": self.hands,
+                "hints": self.hints,
+            }
+        )
+
+    def _new_game(self) -> None:
+        self.game_id = _new_name()
+        self.hands = 0
+        self.hints = 0
+        self.dirty = False
+
+    def _resolve(self) -> str:
+        """The game's name: a restored game's from the record of its save, else a new one."""
+        if self.game_id is not None:
+            return self.game_id
+        restored, self._restored = self._restored, None
+        if restored is not None:
+            key = position_key(restored)
+            found: dict[str, Any] | None = None
+            self._checked = True
+            try:
+                for event in read_events(self.path):
+                    if event.get("t") == "save" and event["key"] == key:
+                        found = event
+            except LedgerError as exc:
+                self._report(str(exc))
+            if found is not None:
+                name: str = found["game"]
+                self.game_id = name
+                self.hands = found["hands"]
+                self.hints += found["hints"]  # and any asked since the restore
+                return name
+        self.game_id = _new_name()
+        return self.game_id
+
+    def _write(self, event: dict[str, Any]) -> None:
+        try:
+            if not self._checked:
+                self._checked = True
+                if not _looks_whole(self.path):
+                    try:
+                        read_events(self.path)
+                    except DamagedLedger as exc:
+                        self._report(str(exc))
+                    except LedgerError:
+                        pass  # unreadable: the write below says why
+            append(self.path, event)
+        except (OSError, LedgerError) as exc:
+            detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self._report(f"statistics not recorded: {self._path or 'no file'}: {detail}")
+
+    def _report(self, message: str) -> None:
+        if message not in self.problems:
+            self.problems.append(message)
+
+
+def print_stats(as_json: bool = False) -> int:
+    """``mille --stats [--json]``: print the record; 1 (and a line on standard error) if it cannot be read."""
+    import sys
+
+    try:
+        path = stats_path()
+        summary = summarize(read_events(path))
+    except LedgerError as exc:
+        print(f"mille: {exc}", file=sys.stderr)
+        return 1
+    sys.stdout.write(format_json(summary, path) if as_json else format_table(summary, path))
+    return 0
+
+
+__all__ = [
+    "FILE_NAME",
+    "DamagedLedger",
+    "LedgerError",
+    "Recorder",
+    "append",
+    "format_json",
+    "format_table",
+    "position_key",
+    "print_stats",
+    "read_events",
+    "stats_path",
+    "summarize",
+]

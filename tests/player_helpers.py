@@ -1,0 +1,160 @@
+"""A bot that plays whole games at the virtual terminal, for the tests of the player's features.
+
+At each prompt the bot reads which prompt the program is asking
+(``MilleApp.last_prompt``) and types what a player would (the BSD
+procedure's move for the person's seat at the move prompt, ``y`` or ``n``
+at the questions, a file name at ``file:``), or, at planned moments, saves,
+quits or hangs up.  It notes the points of every hand it sees finished on
+the screen, independently of the record of games.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.join(os.path.dirname(TESTS), "src")
+if SRC not in sys.path:
+    sys.path.insert(0, SRC)
+
+from mille import ledger, save  # noqa: E402
+from mille.observation import observe  # noqa: E402
+from mille.players.bsd import BsdPlayer  # noqa: E402
+from mille.rng import GlibcRandom  # noqa: E402
+from mille.rules import MoveType  # noqa: E402
+from mille.state import Game  # noqa: E402
+from mille.ui import app as ui  # noqa: E402
+from mille.ui.layout import YOU  # noqa: E402
+from mille.ui.surface import HANGUP, VirtualTerminal  # noqa: E402
+from save_helpers import move_keys  # noqa: E402
+
+#: No game of two BSD players comes near this many decisions of one seat.
+MAX_DECISIONS = 5000
+
+
+class Bot(VirtualTerminal):
+    """A player at the virtual terminal (see the module documentation).
+
+    ``plan`` maps the number of a decision at the move prompt (from 1) to
+    ``"save:PATH"``, ``"hangup"`` or ``"quit"``; ``games`` is how many games
+    to play before answering ``Another game?`` with no.
+    """
+
+    def __init__(self, seed: int, plan: dict[int, str] | None = None, games: int = 1, screens: bool = False) -> None:
+        super().__init__()
+        #: With ``screens``, the screen (text, cursor) each time the program waits for a key.
+        self.screens: list[tuple[list[str], tuple[int, int]]] | None = [] if screens else None
+        self.app: ui.MilleApp | None = None
+        self.player = BsdPlayer()
+        self.dice = GlibcRandom(seed)
+        self.plan = dict(plan or {})
+        self.games = games
+        self.decisions = 0
+        self.saving: str | None = None
+        #: (your points, the computer's) of every hand seen finished, and the totals of every game.
+        self.hands: list[tuple[int, int]] = []
+        self.finished_games: list[tuple[int, int]] = []
+        self._noted = False
+
+    def read_byte(self) -> int:
+        if not self.keys:
+            if self.screens is not None:
+                self.screens.append((self.lines(), self.cursor))
+            self.keys.extend(self._next())
+        return self.keys.pop(0)
+
+    def _next(self) -> list[int]:
+        app = self.app
+        assert app is not None
+        game = app.game
+        prompt = app.last_prompt
+        if prompt == ui.MOVE_PROMPT:
+            self._noted = False
+            self.decisions += 1
+            assert self.decisions < MAX_DECISIONS, "the game does not end"
+            action = self.plan.pop(self.decisions, None)
+            if action == "hangup":
+                return [HANGUP]
+            if action == "quit":
+                return list(b"q")
+            if action is not None:
+                self.saving = action.removeprefix("save:")
+                return list(b"s")
+            move = self.player.choose(observe(game, YOU), self.dice)
+            return list(move_keys(move))
+        if prompt == ui.EXTENSION_PROMPT:
+            move = self.player.choose(observe(game, YOU), self.dice)
+            return list(b"y" if move.kind is MoveType.EXTEND else b"n")
+        if prompt in (ui.ANOTHER_HAND_PROMPT, ui.ANOTHER_GAME_PROMPT):
+            if not self._noted:
+                me, them = game.players
+                self.hands.append((me.hand_total, them.hand_total))
+                if prompt == ui.ANOTHER_GAME_PROMPT:
+                    self.finished_games.append((me.total, them.total))
+                self._noted = True
+            if prompt == ui.ANOTHER_GAME_PROMPT:
+                return list(b"y" if len(self.finished_games) < self.games else b"n")
+            return list(b"y")
+        if prompt == ui.FILE_PROMPT:
+            assert self.saving is not None
+            return list(self.saving.encode() + b"\r")
+        if prompt == ui.SAME_FILE_PROMPT:
+            return list(b"y" if self.saving == app.from_file else b"n")
+        if prompt in (ui.OVERWRITE_PROMPT, ui.REALLY_PROMPT):
+            return list(b"y")
+        if prompt == ui.SAVE_GAME_PROMPT:
+            return list(b"n")
+        raise AssertionError(f"unexpected prompt {prompt}")
+
+
+class Table:
+    """Where one test keeps its record and its saves."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.path = str(tmp / "stats.jsonl")
+        self.hangup_file = str(tmp / "hangup.json")
+        self.recorders: list[ledger.Recorder] = []
+
+    def play(self, game: Game, bot: Bot, *, from_file: str | None = None) -> int:
+        """Run the program on ``game`` (restored from ``from_file`` if given) until it exits."""
+        restored = game.copy() if from_file is not None else None
+
+        def make() -> ledger.Recorder:
+            recorder = ledger.Recorder(self.path, restored=restored)
+            self.recorders.append(recorder)
+            return recorder
+
+        def hangup_saver(g: Game, window: int, computer: str) -> None:
+            save.write_game(self.hangup_file, g, window, computer)
+
+        app = ui.MilleApp(
+            bot,
+            game,
+            save_writer=save.write_game,
+            hangup_saver=hangup_saver,
+            from_file=from_file,
+            restore_banner=None if from_file is None else from_file,
+            stats=make,
+        )
+        bot.app = app
+        status = app.run(restore=from_file is not None)
+        assert all(not r.problems for r in self.recorders), [r.problems for r in self.recorders]
+        return status
+
+    def summary(self) -> dict[str, Any]:
+        return ledger.summarize(ledger.read_events(self.path)).get("bsd", {})
+
+
+def new_game(seed: int) -> Game:
+    return Game(rng=GlibcRandom(seed))
+
+
+def resume(path: str, seed: int) -> Game:
+    """What ``mille PATH --seed SEED`` does before the game starts."""
+    game = save.read_game(path).game
+    game.to_move = YOU
+    game.rng.seed(seed)
+    return game

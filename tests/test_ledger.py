@@ -1,0 +1,491 @@
+"""The record of games (mille.ledger): the file, the counting rules, two writers, ``mille --stats``.
+
+Whole games played through the interactive front end (save and resume,
+hangups) are in ``test_player_games.py``; here the file and the sums.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from mille import driver, ledger, rules
+from mille.players.bsd import BsdPlayer
+from mille.rng import GlibcRandom
+from mille.state import Game
+
+SRC = str(Path(__file__).resolve().parent.parent / "src")
+
+
+def hand(game: str, n: int, mine: int, theirs: int, computer: str = "bsd") -> dict[str, object]:
+    return {"t": "hand", "game": game, "n": n, "computer": computer, "for": mine, "against": theirs}
+
+
+def ended(game: str, result: str, mine: int, theirs: int, computer: str = "bsd", hints: int = 0) -> dict[str, object]:
+    return {
+        "t": "game",
+        "game": game,
+        "computer": computer,
+        "result": result,
+        "for": mine,
+        "against": theirs,
+        "hands": 3,
+        "hints": hints,
+    }
+
+
+def write(path: Path, *events: dict[str, object]) -> None:
+    for event in events:
+        ledger.append(str(path), event)
+
+
+# --------------------------------------------------------------------------
+# The file
+
+
+def test_the_file_starts_with_its_header_and_holds_one_event_a_line(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "mille" / "stats.jsonl"
+    write(path, hand("g1", 1, 700, 300))
+    lines = path.read_bytes().splitlines()
+    assert json.loads(lines[0]) == {"format": "mille-stats", "version": 1}
+    assert json.loads(lines[1])["t"] == "hand" and len(lines) == 2
+    assert os.stat(path).st_mode & 0o777 == 0o600
+    assert os.stat(path.parent).st_mode & 0o777 == 0o700
+    assert [e["n"] for e in ledger.read_events(str(path))] == [1]
+    assert not [name for name in os.listdir(path.parent) if name != "stats.jsonl"]  # no temporary file left
+
+
+def test_no_file_is_no_games(tmp_path: Path) -> None:
+    assert ledger.read_events(str(tmp_path / "none.jsonl")) == []
+    assert "No games recorded yet" in ledger.format_table({}, "x")
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (b"", "empty"),
+        (b'{"format": "something-else", "version": 1}\n', "not a mille statistics file (line 1)"),
+        (b"hello\nworld\n", "not a mille statistics file (line 1)"),
+        (b'{"format": "mille-stats", "version": 9}\n', "line 1: statistics of version 9"),
+        (b'{"format": "mille-stats", "version": 1}\n{"t": "hand", "game": "g"', "line 2: cut short"),
+        (b'{"format": "mille-stats", "version": 1}\n[1, 2]\n', "line 2: not a JSON object"),
+        (b'{"format": "mille-stats", "version": 1}\n{"t": "hand", "game": "g", "n": 0}\n', "line 2:"),
+        (b'{"format": "mille-stats", "version": 1}\n\xff\xfe\n', "line 2: not a JSON line"),
+        (
+            b'{"format": "mille-stats", "version": 1}\n'
+            b'{"t": "game", "game": "g", "computer": "bsd", "result": "draw", "for": 1, "against": 2,'
+            b' "hands": 1, "hints": 0}\n',
+            'line 2: "game" event with a bad "result"',
+        ),
+    ],
+)
+def test_a_damaged_or_foreign_file_is_reported_and_kept_aside(tmp_path: Path, content: bytes, problem: str) -> None:
+    path = tmp_path / "stats.jsonl"
+    path.write_bytes(content)
+    with pytest.raises(ledger.DamagedLedger) as caught:
+        ledger.read_events(str(path))
+    message = str(caught.value)
+    assert problem in message and str(path) in message and "\n" not in message
+    kept = caught.value.kept
+    assert kept is not None and kept.startswith(f"{path}.damaged-") and f"kept as {kept}" in message
+    assert Path(kept).read_bytes() == content  # nothing lost
+    assert not path.exists()
+    # A new record starts beside it.
+    write(path, hand("g", 1, 10, 20))
+    assert len(ledger.read_events(str(path))) == 1 and Path(kept).exists()
+
+
+def test_two_damaged_files_in_one_second_are_both_kept(tmp_path: Path) -> None:
+    path = tmp_path / "stats.jsonl"
+    kept = []
+    for content in (b"one\n", b"two\n"):
+        path.write_bytes(content)
+        with pytest.raises(ledger.DamagedLedger) as caught:
+            ledger.read_events(str(path))
+        kept.append(caught.value.kept)
+    assert kept[0] != kept[1]
+    assert sorted(Path(k).read_bytes() for k in kept if k) == [b"one\n", b"two\n"]
+
+
+def test_events_of_a_later_mille_are_kept_but_not_summed(tmp_path: Path) -> None:
+    path = tmp_path / "stats.jsonl"
+    write(path, {"t": "badge", "what": "first win"}, hand("g", 1, 500, 100))
+    events = ledger.read_events(str(path))
+    assert len(events) == 2
+    assert ledger.summarize(events)["bsd"]["hands_played"] == 1
+
+
+def test_an_unwritable_record_is_reported_once_and_the_game_goes_on(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    recorder = ledger.Recorder(str(blocker / "mille" / "stats.jsonl"))
+    game = finished_game(1200, 300, 400, 500)
+    recorder.hand_over(game, "bsd")
+    recorder.hand_over(game, "bsd")
+    recorder.leaving(game, "bsd")
+    assert len(recorder.problems) == 1
+    assert recorder.problems[0].startswith("statistics not recorded: ") and str(blocker) in recorder.problems[0]
+
+
+# --------------------------------------------------------------------------
+# Counting
+
+
+def test_sums_per_computer() -> None:
+    events = [
+        hand("a", 1, 800, 300),
+        hand("a", 2, 1200, 1300),
+        ended("a", "won", 5100, 4000),
+        hand("b", 1, 100, 900, "expert"),
+        ended("b", "lost", 2000, 5050, "expert", hints=3),
+        hand("c", 1, 50, 50),
+        ended("c", "abandoned", 50, 50),
+    ]
+    table = ledger.summarize(events)
+    assert list(table) == ["bsd", "expert"]
+    bsd, expert = table["bsd"], table["expert"]
+    assert (bsd["games_played"], bsd["games_won"], bsd["games_lost"], bsd["games_abandoned"]) == (2, 1, 0, 1)
+    assert (bsd["hands_played"], bsd["hands_won"]) == (3, 1)  # a hand tied at 50 is not won
+    assert (bsd["points_for"], bsd["points_against"]) == (2050, 1650)
+    assert bsd["best_margin"] == 1100
+    assert (expert["games_played"], expert["games_lost"], expert["best_margin"]) == (1, 1, -3050)
+    assert (expert["hints"], expert["games_with_hints"]) == (3, 1)
+
+
+def test_streaks_run_in_the_order_games_ended_and_anything_but_a_win_ends_one() -> None:
+    results = ["won", "won", "lost", "won", "won", "won", "abandoned", "won", "tied", "won", "won"]
+    events = [ended(f"g{i}", r, 5000 + 10 * i, 4000) for i, r in enumerate(results)]
+    row = ledger.summarize(events)["bsd"]
+    assert (row["longest_streak"], row["current_streak"]) == (3, 2)
+    assert (row["games_won"], row["games_lost"], row["games_tied"], row["games_abandoned"]) == (8, 1, 1, 1)
+    assert row["games_played"] == len(results)
+    table = ledger.format_table(ledger.summarize(events), "p")
+    assert "  tied" in table  # shown once there is one
+
+
+def test_a_game_counts_once_the_first_finish_wins_and_a_finish_beats_an_abandonment() -> None:
+    events = [
+        hand("g", 1, 700, 0),
+        hand("g", 2, 900, 100),
+        ended("g", "abandoned", 1600, 100),  # quit after playing past a save ...
+        hand("g", 2, 300, 800),  # ... resumed from the save: hand 2 again, not counted again
+        hand("g", 3, 4000, 100),
+        ended("g", "won", 5000, 900),  # ... and finished: counted as finished
+        hand("g", 3, 0, 4000),  # resumed once more from the same save
+        ended("g", "lost", 1000, 5000),  # not counted: the game ended already
+    ]
+    row = ledger.summarize(events)["bsd"]
+    assert (row["games_played"], row["games_won"], row["games_lost"], row["games_abandoned"]) == (1, 1, 0, 0)
+    assert row["hands_played"] == 3 and row["points_for"] == 700 + 900 + 4000
+    assert row["current_streak"] == 1 and row["best_margin"] == 4100
+
+
+def test_a_game_saved_and_not_resumed_is_not_yet_played() -> None:
+    save_event = {"t": "save", "game": "s", "key": "k", "hands": 1, "hints": 0, "computer": "expert"}
+    row = ledger.summarize([hand("s", 1, 100, 200, "expert"), save_event])["expert"]
+    assert (row["games_played"], row["saved_unfinished"], row["hands_played"]) == (0, 1, 1)
+
+
+def test_position_key_ignores_whose_move_and_the_generator_only() -> None:
+    game = Game(rng=GlibcRandom(5))
+    rules.start_hand(game)
+    key = ledger.position_key(game)
+    other = game.copy()
+    other.to_move = 1 - other.to_move
+    other.rng.seed(99)
+    assert ledger.position_key(other) == key
+    other.deck_count -= 1
+    assert ledger.position_key(other) != key
+    moved = game.copy()
+    hand = moved.players[0].hand
+    j = next(j for j in range(2, len(hand)) if hand[j] != hand[1])
+    hand[1], hand[j] = hand[j], hand[1]
+    assert ledger.position_key(moved) != key
+
+
+# --------------------------------------------------------------------------
+# The recorder
+
+
+def finished_game(mine_total: int, theirs_total: int, mine_hand: int, theirs_hand: int) -> Game:
+    game = Game()
+    game.players[0].total, game.players[1].total = mine_total, theirs_total
+    game.players[0].hand_total, game.players[1].hand_total = mine_hand, theirs_hand
+    return game
+
+
+def test_recorder_hands_then_the_game_then_a_new_game(tmp_path: Path) -> None:
+    path = str(tmp_path / "stats.jsonl")
+    recorder = ledger.Recorder(path)
+    recorder.moved()
+    recorder.hint_used()
+    recorder.hand_over(finished_game(2000, 1000, 2000, 1000), "bsd")
+    first = recorder.game_id
+    recorder.hand_over(finished_game(5100, 1500, 3100, 500), "bsd")
+    assert recorder.game_id != first and recorder.hands == 0 and recorder.hints == 0 and not recorder.dirty
+    recorder.leaving(Game(), "bsd")  # nothing played in the new game: nothing to record
+    events = ledger.read_events(path)
+    assert [(e["t"], e.get("n"), e.get("result")) for e in events] == [
+        ("hand", 1, None),
+        ("hand", 2, None),
+        ("game", None, "won"),
+    ]
+    assert events[2]["hints"] == 1 and events[2]["hands"] == 2 and events[2]["game"] == first
+
+
+def test_recorder_a_restored_game_goes_on_under_its_name(tmp_path: Path) -> None:
+    path = str(tmp_path / "stats.jsonl")
+    game = Game(rng=GlibcRandom(3))
+    rules.start_hand(game)
+    first = ledger.Recorder(path)
+    first.moved()
+    first.hint_used()
+    first.saved(game, "bsd")
+    first.leaving(game, "bsd")  # saved: not abandoned
+    restored = game.copy()
+    restored.to_move = 0
+    again = ledger.Recorder(path, restored=restored)
+    again.hint_used()
+    again.moved()
+    again.leaving(restored, "bsd")
+    events = ledger.read_events(path)
+    assert [e["t"] for e in events] == ["save", "game"]
+    assert events[1]["game"] == first.game_id and events[1]["result"] == "abandoned" and events[1]["hints"] == 2
+    # A position the record never saw is a new game.
+    stranger = ledger.Recorder(path, restored=Game())
+    stranger.moved()
+    stranger.leaving(Game(), "bsd")
+    assert ledger.read_events(path)[-1]["game"] not in (first.game_id, None)
+
+
+def test_recorder_keeps_a_damaged_file_aside_when_it_looks_up_a_restored_game(tmp_path: Path) -> None:
+    path = tmp_path / "stats.jsonl"
+    path.write_text("not mine\n")
+    recorder = ledger.Recorder(str(path), restored=Game())
+    recorder.moved()
+    recorder.leaving(Game(), "bsd")
+    assert len(recorder.problems) == 1 and "kept as" in recorder.problems[0]
+    assert [e["result"] for e in ledger.read_events(str(path))] == ["abandoned"]
+    [aside] = [p for p in tmp_path.iterdir() if p.name.startswith("stats.jsonl.damaged-")]
+    assert aside.read_text() == "not mine\n"
+
+
+def test_recorder_never_writes_into_a_damaged_or_foreign_file(tmp_path: Path) -> None:
+    path = tmp_path / "stats.jsonl"
+    path.write_text("somebody else's notes\n")
+    recorder = ledger.Recorder(str(path))
+    recorder.moved()
+    recorder.hand_over(finished_game(900, 100, 900, 100), "bsd")
+    recorder.leaving(Game(), "bsd")
+    [aside] = [p for p in tmp_path.iterdir() if p.name.startswith("stats.jsonl.damaged-")]
+    assert aside.read_text() == "somebody else's notes\n"
+    assert len(recorder.problems) == 1 and "not a mille statistics file" in recorder.problems[0]
+    assert [e["t"] for e in ledger.read_events(str(path))] == ["hand", "game"]
+
+
+# --------------------------------------------------------------------------
+# Two games at once: two real processes
+
+
+WRITER = textwrap.dedent(
+    """
+    import os, sys, time
+    from mille import driver, ledger, rules
+    from mille.players.bsd import BsdPlayer
+    from mille.rng import GlibcRandom
+    from mille.state import Game
+
+    path, seed, me, other, extra = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
+    recorder = ledger.Recorder(path)
+    game = Game(rng=GlibcRandom(seed))
+    players, dice = (BsdPlayer(), BsdPlayer()), (GlibcRandom(seed + 1), game.rng)
+    while True:
+        rules.start_hand(game)
+        driver.play_hand(game, players, dice)
+        recorder.moved()
+        if rules.game_over(game):
+            break
+        recorder.hand_over(game, "bsd")
+    for i in range(extra):  # many small events, interleaved with the other writer's
+        ledger.append(path, {"t": "hand", "game": me + "-x", "n": i + 1, "computer": "x", "for": 1, "against": 0})
+    # Both games end at the same moment: wait until the other is ready too.
+    open(me, "w").close()
+    deadline = time.monotonic() + 60
+    while not os.path.exists(other) and time.monotonic() < deadline:
+        time.sleep(0.001)
+    recorder.hand_over(game, "bsd")
+    """
+)
+
+
+def test_two_games_ending_at_once_are_both_counted(tmp_path: Path) -> None:
+    path = str(tmp_path / "state" / "mille" / "stats.jsonl")  # neither finds the file: both create it
+    env = {**os.environ, "PYTHONPATH": SRC}
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, path, str(seed), me, other, "300"],
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for seed, me, other in ((11, "a", "b"), (12, "b", "a"))
+    ]
+    outputs = [p.communicate(timeout=300)[0] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], outputs
+    events = ledger.read_events(path)  # every line whole: the file is not damaged
+    table = ledger.summarize(events)
+    assert table["bsd"]["games_played"] == 2
+    assert table["bsd"]["games_won"] + table["bsd"]["games_lost"] + table["bsd"]["games_tied"] == 2
+    assert table["x"]["hands_played"] == 600
+    # The two games' hands are all there, each once.
+    games = {e["game"] for e in events if e["t"] == "game"}
+    hands = [e for e in events if e["t"] == "hand" and e["game"] in games]
+    assert len(hands) == table["bsd"]["hands_played"] == sum(e["hands"] for e in events if e["t"] == "game")
+
+
+def test_concurrent_creation_leaves_one_header(tmp_path: Path) -> None:
+    """Many processes creating the file at once: one header, every event kept."""
+    path = str(tmp_path / "mille" / "stats.jsonl")
+    script = textwrap.dedent(
+        """
+        import sys, time
+        from mille import ledger
+        start = float(sys.argv[2])
+        while time.time() < start:
+            pass
+        ledger.append(sys.argv[1], {"t": "hand", "game": sys.argv[3], "n": 1, "computer": "c", "for": 1, "against": 0})
+        """
+    )
+    start = time.time() + 2.0
+    env = {**os.environ, "PYTHONPATH": SRC}
+    procs = [subprocess.Popen([sys.executable, "-c", script, path, str(start), f"g{i}"], env=env) for i in range(6)]
+    assert [p.wait(timeout=120) for p in procs] == [0] * 6
+    lines = Path(path).read_bytes().splitlines()
+    assert sum(b'"format"' in line for line in lines) == 1 and b'"format"' in lines[0]
+    assert sorted(e["game"] for e in ledger.read_events(path)) == [f"g{i}" for i in range(6)]
+
+
+def test_a_simulated_game_is_recorded_hand_by_hand(tmp_path: Path) -> None:
+    path = str(tmp_path / "stats.jsonl")
+    recorder = ledger.Recorder(path)
+    game = Game(rng=GlibcRandom(21))
+    players, dice = (BsdPlayer(), BsdPlayer()), (GlibcRandom(22), game.rng)
+    hand_points = []
+    while True:
+        rules.start_hand(game)
+        driver.play_hand(game, players, dice)
+        recorder.moved()
+        hand_points.append((game.players[0].hand_total, game.players[1].hand_total))
+        recorder.hand_over(game, "bsd")
+        if rules.game_over(game):
+            break
+    row = ledger.summarize(ledger.read_events(path))["bsd"]
+    mine, theirs = game.players[0].total, game.players[1].total
+    assert row["games_played"] == 1 and row["games_won"] == (mine > theirs)
+    assert row["hands_played"] == len(hand_points)
+    assert row["hands_won"] == sum(a > b for a, b in hand_points)
+    assert (row["points_for"], row["points_against"]) == (mine, theirs)
+    assert row["best_margin"] == mine - theirs
+
+
+# --------------------------------------------------------------------------
+# mille --stats
+
+
+def run_mille(*args: str, state: Path, config: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": SRC, "XDG_STATE_HOME": str(state)}
+    if config is not None:
+        env["XDG_CONFIG_HOME"] = str(config)
+    return subprocess.run(
+        [sys.executable, "-m", "mille", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_stats_prints_the_table_and_json(tmp_path: Path) -> None:
+    path = tmp_path / "mille" / "stats.jsonl"
+    write(path, hand("a", 1, 900, 100), ended("a", "won", 5200, 3000, hints=2), ended("b", "lost", 10, 5000, "expert"))
+    shown = run_mille("--stats", state=tmp_path)
+    assert shown.returncode == 0 and shown.stderr == ""
+    rows = {line[:20].strip(): line[20:].split() for line in shown.stdout.splitlines() if line[:20].strip()}
+    assert rows["computer"] == ["bsd", "expert"]
+    assert rows["games played"] == ["1", "1"] and rows["best game margin"] == ["+2200", "-4990"]
+    assert rows["hints used"] == ["2", "0"]
+    assert str(path) in shown.stdout
+    as_json = run_mille("--stats", "--json", state=tmp_path)
+    data = json.loads(as_json.stdout)
+    assert data["file"] == str(path)
+    assert data["computers"]["bsd"]["games_won"] == 1 and data["computers"]["expert"]["games_lost"] == 1
+    assert data["computers"] == ledger.summarize(ledger.read_events(str(path)))
+
+
+def test_stats_on_a_damaged_file_says_so_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "mille" / "stats.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_text('{"format": "mille-stats", "version": 1}\n{"t": "hand"}\n')
+    shown = run_mille("--stats", state=tmp_path)
+    assert shown.returncode == 1 and shown.stdout == ""
+    assert shown.stderr.count("\n") == 1 and "Traceback" not in shown.stderr
+    assert shown.stderr.startswith(f"mille: {path}: line 2: ") and "kept as" in shown.stderr
+    assert not path.exists() and len(list(path.parent.iterdir())) == 1
+    assert "No games recorded yet" in run_mille("--stats", state=tmp_path).stdout
+
+
+def test_json_without_stats_is_a_usage_error(tmp_path: Path) -> None:
+    shown = run_mille("--json", state=tmp_path)
+    assert shown.returncode == 1 and "--json goes with --stats" in shown.stderr
+    for extra in (["game.json"], ["--seed", "3"], ["--hints"]):
+        shown = run_mille("--stats", *extra, state=tmp_path)
+        assert shown.returncode == 1 and "take no other arguments" in shown.stderr and shown.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        hand("0123456789abcdef", 3, 700, -25),
+        ended("g", "abandoned", 0, 0, "expert", hints=2),
+        {"t": "save", "game": "g", "key": "ab" * 16, "hands": 0, "hints": 0, "computer": "my_bot:Player", "at": 17.5},
+        {"t": "hand", "game": 'quote " and \\ and é', "n": 1, "computer": "x\ny", "for": 1, "against": 2},
+        {"t": "x", "flag": True, "none": None, "list": [1]},
+        {"t": "x", "odd key": 1, 'k"ey': 2, "at": 1795502132.995},
+    ],
+)
+def test_events_are_written_as_json_would_write_them(event: dict[str, object]) -> None:
+    line = ledger._dumps(event)
+    assert line == json.dumps(event, separators=(",", ":"))
+    assert json.loads(line) == event
+
+
+def test_a_quit_imports_neither_json_nor_secrets(tmp_path: Path) -> None:
+    """A quit is the moment the record is written most often: it must be quick."""
+    probe = textwrap.dedent(
+        f"""
+        import sys
+        from mille import ledger
+        from mille.state import Game
+        r = ledger.Recorder({str(tmp_path / "stats.jsonl")!r})
+        r.moved()
+        r.leaving(Game(), "bsd")
+        r = ledger.Recorder({str(tmp_path / "stats.jsonl")!r})
+        r.moved()
+        r.leaving(Game(), "bsd")
+        print(sorted(m for m in ("json", "secrets", "re", "random") if m in sys.modules))
+        """
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", probe], env={**os.environ, "PYTHONPATH": SRC}, capture_output=True, text=True, timeout=60
+    )
+    assert shown.stdout == "[]\n", shown.stderr
+    assert [e["result"] for e in ledger.read_events(str(tmp_path / "stats.jsonl"))] == ["abandoned"] * 2
