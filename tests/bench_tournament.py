@@ -33,8 +33,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from mille import match
 from mille.match import play_pair
-from mille.tournament import pairing_seed, run_tournament
+from mille.tournament import Settings, build_report, load_results, pairing_seed, run_tournament
 
 PLAYERS = ["bsd", "mille.players.bsd:BsdPlayer"]
 
@@ -63,31 +64,66 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", type=int, default=400, help="pairs per run (default 400)")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each kind, alternating (default 3)")
-    parser.add_argument("--pairs-per-task", type=int, default=1, help="for the pools and the cluster (default 1)")
+    parser.add_argument(
+        "--pairs-per-task", type=int, help="for the pools and the cluster (default: sized by the runner, about 0.25 s)"
+    )
     parser.add_argument("--no-cluster", action="store_true", help="leave the cluster out")
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.2f}; python {sys.version.split()[0]}; {args.pairs} pairs a run")
 
     # ---------------------------------------------------------------- overhead
-    bare_runs: list[tuple[float, float]] = []
-    tourney_runs: list[tuple[float, float]] = []
+    # Within each tournament run: the CPU time of the whole call (every thread of the process,
+    # the kernel's time for the fsyncs included) against the CPU time spent inside the games
+    # (mille.match.play_pairs, timed by a wrapper).  Both come from the same run, so the load of
+    # the machine, which moves a run's time by 10% or more, cancels out.  Alternated with a bare
+    # loop of play_pair, whose CPU time is the cross-check.
+    real_play_pairs = match.play_pairs
+    inside = [0.0]
+
+    def timed_play_pairs(config: Any, start: int, stop: int) -> Any:
+        began = time.thread_time()
+        try:
+            return real_play_pairs(config, start, stop)
+        finally:
+            inside[0] += time.thread_time() - began
+
+    bare_cpu, whole_cpu, games_cpu, whole_wall = [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
-            bare_runs.append(bare(args.pairs))
-            out = Path(tmp) / f"results-{r}.jsonl"
-            tourney_runs.append(tournament(args.pairs, jobs=1, out=out)[:2])
-    for what, index in (("wall", 0), ("CPU", 1)):
-        bare_times = [run[index] for run in bare_runs]
-        tourney_times = [run[index] for run in tourney_runs]
-        b, t = statistics.median(bare_times), statistics.median(tourney_times)
-        print(f"{what} time, bare play_pair loop:       {', '.join(f'{x:.2f}' for x in bare_times)} s (median {b:.2f})")
-        print(
-            f"{what} time, tournament --jobs 1 --out: {', '.join(f'{x:.2f}' for x in tourney_times)} s (median {t:.2f})"
-        )
-        print(
-            f"  {what} overhead: {1000 * (t - b) / args.pairs:+.3f} ms a pair on {1000 * b / args.pairs:.2f} ms "
-            f"of play = {100 * (t - b) / b:+.2f}% (target under 2%)"
-        )
+            bare_cpu.append(bare(args.pairs)[1])
+            inside[0] = 0.0
+            match.play_pairs = timed_play_pairs
+            try:
+                wall, cpu, _ = tournament(args.pairs, jobs=1, out=Path(tmp) / f"results-{r}.jsonl", resamples=0)
+            finally:
+                match.play_pairs = real_play_pairs
+            whole_cpu.append(cpu)
+            games_cpu.append(inside[0])
+            whole_wall.append(wall)
+    overheads = [100 * (w - g) / g for w, g in zip(whole_cpu, games_cpu)]
+    print(f"bare play_pair loop, CPU:            {', '.join(f'{x:.2f}' for x in bare_cpu)} s")
+    print(f"tournament --jobs 1 --out, CPU:      {', '.join(f'{x:.2f}' for x in whole_cpu)} s")
+    print(f"  of which inside the games:         {', '.join(f'{x:.2f}' for x in games_cpu)} s")
+    print(f"  wall:                              {', '.join(f'{x:.2f}' for x in whole_wall)} s")
+    per_pair = statistics.median((w - g) / args.pairs for w, g in zip(whole_cpu, games_cpu))
+    play = statistics.median(games_cpu) / args.pairs
+    runs = ", ".join(f"{x:+.2f}%" for x in overheads)
+    print(
+        f"overhead per pair: {1000 * per_pair:.3f} ms of CPU on {1000 * play:.2f} ms of play; "
+        f"runs {runs}; median {statistics.median(overheads):+.2f}% (target under 2%)"
+    )
+    cross = 100 * (statistics.median(whole_cpu) / statistics.median(bare_cpu) - 1)
+    print(f"cross-check, the tournament's CPU time over the bare loop's: {cross:+.2f}%")
+    # The report once at the end (the bootstrap's 1000 refits above all): a fixed cost, not a
+    # cost per pair (a resample costs O(sqrt(pairs))).
+    settings = Settings(tuple(PLAYERS), args.pairs)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "results.jsonl"
+        run_tournament(PLAYERS, games=2 * args.pairs, seed=1, jobs=1, out=path, resamples=0)
+        done, _ = load_results(path, settings)
+    began = time.process_time()
+    build_report(settings, done)
+    print(f"the report with 1000 bootstrap refits, once: {1000 * (time.process_time() - began):.0f} ms of CPU")
 
     # -------------------------------------------------------------- throughput
     kinds: dict[str, dict[str, Any]] = {
@@ -102,7 +138,11 @@ def main() -> int:
 
         start = time.perf_counter()
         cluster = distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address="127.0.0.1:0",
+            silence_logs=logging.ERROR,
         )
         client = distributed.Client(cluster)
         print(f"LocalCluster of 2 workers started in {time.perf_counter() - start:.2f} s")

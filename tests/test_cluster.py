@@ -43,7 +43,7 @@ def client() -> Iterator[Any]:
         threads_per_worker=1,
         processes=True,
         host="127.0.0.1",
-        dashboard_address=None,
+        dashboard_address="127.0.0.1:0",
         silence_logs=logging.ERROR,
     )
     client = distributed.Client(cluster)
@@ -169,3 +169,58 @@ def test_local_cluster_from_the_command_line(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
         reports.append(json.loads(done.stdout))
     assert without_timing(reports[0]) == without_timing(reports[1])
+
+
+KILLER = textwrap.dedent(
+    """
+    import os
+    import signal
+
+
+    class Killer:
+        '''Plays the first legal move here; on a Dask worker it kills the worker process.'''
+
+        def choose(self, observation, rng):
+            try:
+                from distributed import get_worker
+
+                get_worker()
+            except (ImportError, ValueError):
+                return observation.legal_moves()[0]
+            os.kill(os.getpid(), signal.SIGKILL)
+    """
+)
+
+
+def test_a_pair_that_keeps_killing_workers_ends_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Dask gives up on a task whose workers die (here at once: allowed-failures 0): a message, the file kept."""
+    import logging
+
+    import dask
+
+    bot = tmp_path / "worker_killer.py"
+    bot.write_text(KILLER)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        cluster = distributed.LocalCluster(
+            n_workers=1,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address="127.0.0.1:0",
+            silence_logs=logging.CRITICAL,
+        )
+    try:
+        out = tmp_path / "t.jsonl"
+        argv = ["bsd", "worker_killer:Killer", "--games", "4", "--cluster", cluster.scheduler_address]
+        status = tournament.main([*argv, "--upload", str(bot), "--out", str(out)])
+    finally:
+        cluster.close()
+    captured = capsys.readouterr()
+    assert status == 1 and captured.out == ""
+    err = captured.err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "the cluster failed (KilledWorker" in err and f"--resume {out} goes on" in err
+    assert out.read_text().count("\n") == 1  # the header: the file is there to resume

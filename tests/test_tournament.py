@@ -63,8 +63,12 @@ def test_ratings_elo_scale_and_bootstrap_interval() -> None:
     ratings = stats.rate_players(2, [stats.PairingScores(0, 1, scores)], anchor=1, resamples=2000, seed=3)
     anchor, other = ratings[1], ratings[0]
     assert (anchor.rating, anchor.low, anchor.high) == (1500.0, 1500.0, 1500.0)
-    n = 2 * len(scores)
-    expected = 1500.0 + 400.0 * math.log10((p * n + 0.5) / ((1 - p) * n + 0.5))
+    # The prior: one drawn game, and the split pair's expected share of a resample.
+    m = len(scores)
+    share = m * 0.5 / (m + 0.5)
+    wins = sum(scores) + share + 0.5
+    games = 2 * m + 2 * share + 1
+    expected = 1500.0 + 400.0 * math.log10(wins / (games - wins))
     assert other.rating == pytest.approx(expected)
     # The delta method for the logit of a mean of pair scores: the bootstrap agrees within 10%.
     sd = math.sqrt(sum((x / 2 - p) ** 2 for x in scores) / (len(scores) - 1))
@@ -101,6 +105,21 @@ def test_binomial_sampler_has_the_binomial_distribution(n: int, p: float) -> Non
     seen = draws.count(mode) / len(draws)
     assert seen == pytest.approx(pmf, abs=5 * math.sqrt(pmf * (1 - pmf) / len(draws)))
     assert stats.binomial(rng, 0, 0.5) == 0 and stats.binomial(rng, 9, 0.0) == 0 and stats.binomial(rng, 9, 1.0) == 9
+
+
+def test_a_clean_sweep_gets_an_interval_like_wilson() -> None:
+    """20 pairs all lost: the bootstrap cannot vary them; the prior's split pair lets the interval reach up."""
+    ratings = stats.rate_players(2, [stats.PairingScores(0, 1, (0.0,) * 20)], anchor=1, resamples=2000, seed=1)
+    loser = ratings[0]
+    share = 20 * 0.5 / 20.5  # the split pair's expected share, and one drawn game
+    assert loser.rating == pytest.approx(1500 - 400 * math.log10((40 + share + 0.5) / (share + 0.5)))
+    # The low end: a resample without the split pair (as likely as not), a sweep again.
+    assert loser.low == pytest.approx(1500 - 400 * math.log10(40.5 / 0.5))
+    assert loser.low < loser.rating < loser.high
+    # The upper end: a little short of where a game score at Wilson's upper bound for 0 of 40 would.
+    wilson_high = stats.wilson_interval(0.0, 40)[1]
+    as_rating = 1500 + 400 * math.log10(wilson_high / (1 - wilson_high))
+    assert loser.high is not None and as_rating - 100 < loser.high < as_rating
 
 
 def test_interval_bar() -> None:
@@ -153,7 +172,7 @@ def test_crosstable_cells_mirror(small: dict[str, Any]) -> None:
     row_bsd = next(line for line in text.splitlines() if line.startswith("  1 bsd"))
     first = cells[0][1]
     assert (
-        f"{100 * first['score']:.0f}% {100 * first['score_ci95'][0]:.0f}-{100 * first['score_ci95'][1]:.0f}" in row_bsd
+        f"{100 * first['score']:.0f} {100 * first['score_ci95'][0]:.0f}-{100 * first['score_ci95'][1]:.0f}" in row_bsd
     )
     assert all(len(line) <= 79 for line in text.splitlines())
 
@@ -440,3 +459,84 @@ def test_settings_header_names_every_setting() -> None:
     assert header["players"] == ["bsd", "first"] and header["pairs_per_pairing"] == 5
     assert (header["seed"], header["max_think_ms"], header["game_points"]) == (3, 20.0, FAST)
     assert settings.config(0, 1) == match.MatchConfig("bsd", "first", pairing_seed(3, "bsd", "first"), 20.0, FAST)
+
+
+def test_ctrl_c_on_the_command_line_keeps_every_finished_pair(tmp_path: Path) -> None:
+    """SIGINT to the process group, as a terminal's Ctrl-C: status 130, a partial report, all of it in the file."""
+    path = tmp_path / "t.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mille.tournament", "bsd", "first", "random", "--games", "60", "--jobs", "2"]
+        + ["--bootstrap", "50", "--json", "--out", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+        cwd=tmp_path,
+        start_new_session=True,
+    )
+    try:
+        while _lines(path) < 1 + 5 and process.poll() is None:
+            try:
+                process.wait(timeout=0.01)
+            except subprocess.TimeoutExpired:
+                pass
+        assert process.poll() is None, "finished before it could be interrupted"
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert process.returncode == 130, err
+    assert "Traceback" not in err
+    report = json.loads(out)
+    assert report["interrupted"] is True and 5 <= report["pairs"] < report["pairs_total"]
+    assert _lines(path) == 1 + report["pairs"]  # every finished pair, and only those, is in the file
+    rest = run_tournament(["bsd", "first", "random"], games=60, seed=1, jobs=2, resamples=50, resume=path)
+    assert rest["resumed_pairs"] == report["pairs"] and rest["pairs"] == rest["pairs_total"] and not rest["interrupted"]
+
+
+def test_many_players_with_long_names_fit_79_columns() -> None:
+    players = [*PLAYERS, "mille.players:FirstPlayer", "mille.players:RandomPlayer", "mille.players.bsd:BsdPlayer"]
+    report = run_tournament(players, games=2, seed=1, jobs=1, game_points=FAST, resamples=50)
+    text = tournament.format_report(report, bars=True, jobs=1)
+    lines = text.splitlines()
+    assert all(len(line) <= 79 and line == line.rstrip() for line in lines)
+    headers = [line for line in lines if line.startswith(" " * 16 + "1 bsd") or line.startswith(" " * 16 + "6 ")]
+    assert len(headers) == 2  # the crosstable in two blocks of columns
+    assert "6 mille.pl~" in headers[1]
+    assert sum(1 for line in lines if line.startswith("  mille.players.bsd~")) == 2  # a rating row and a bar
+    assert "-0 " not in text  # a mirrored zero margin is +0
+    # The widest score cell still leaves a space before the next.
+    widest = {"score": 1.0, "score_ci95": [1.0, 1.0], "margin_per_hand": 1.0, "margin_ci95": [0.5, 1.5]}
+    assert tournament._cell_lines(widest)[0] == "100 100-100" and len("100 100-100") < tournament.CELL
+
+
+def test_the_documented_example_is_what_the_program_prints() -> None:
+    """docs/tournaments.md's report is a real run: the same crosstable, ratings and bars (think times apart)."""
+    import re
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "tournaments.md").read_text()
+    marker = "`python -m mille.tournament bsd first random --games 40\n--jobs 2` on a terminal):\n\n```\n"
+    documented = text[text.index(marker) + len(marker) :].split("```", 1)[0].splitlines()
+    report = run_tournament(PLAYERS, games=40, seed=1, jobs=1)
+    printed = tournament.format_report(report, bars=True, jobs=2).splitlines()
+
+    def steady(lines: list[str]) -> list[str]:
+        return [re.sub(r"[\d.]+ ms, [\d.]+ ms", "T", line) for line in lines[:-1]]
+
+    assert steady(printed) == steady(documented)
+
+
+def test_results_writer_flushes_each_record_at_once_and_groups_fsyncs(tmp_path: Path) -> None:
+    path = tmp_path / "r.jsonl"
+    writer = tournament.ResultsWriter(path, truncate_to=None, header={"h": 1})
+    assert writer.syncs == 1 and path.read_bytes() == b'{"h":1}\n'
+    for k in range(50):
+        writer.append({"k": k})
+        # On its way to the disk at once: another process (a reader, or --resume after a kill) sees it.
+        assert path.read_bytes().endswith(b'{"k":%d}\n' % k)
+    writer.close()
+    assert [json.loads(line) for line in path.read_text().splitlines()][1:] == [{"k": k} for k in range(50)]
+    # Fifty records in well under a second: a handful of fsyncs, the last at close.
+    assert 2 <= writer.syncs < 50

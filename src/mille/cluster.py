@@ -88,7 +88,8 @@ def cluster_executor(
                 n_workers=workers_wanted,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                host="127.0.0.1",  # this machine only, on any free ports
+                dashboard_address="127.0.0.1:0",
                 silence_logs=logging.ERROR,
             )
             stack.callback(cluster.close)

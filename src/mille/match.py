@@ -745,12 +745,13 @@ def run_batches(
             workers = jobs if own else int(getattr(executor, "_max_workers", 0) or 16)
         window = max(1, max_in_flight if max_in_flight is not None else 4 * workers)
         try:
-            _run_pool(pool, _Batcher(pairs, pairs_per_task), window, record)
+            _run_pool(pool, _Batcher(pairs, pairs_per_task), window, record, cancel=not own)
         except BaseException:
-            _stop_pool(pool, own)
+            if own:
+                _stop_pool(pool)
             raise
         if own:
-            pool.shutdown(wait=True)
+            pool.shutdown(wait=True, cancel_futures=True)
     except KeyboardInterrupt:
         return True
     return False
@@ -761,7 +762,14 @@ def _run_pool(
     batcher: _Batcher,
     window: int,
     record: Callable[[Batch, list[PairResult]], bool],
+    *,
+    cancel: bool,
 ) -> None:
+    """Keep ``window`` tasks in flight until the batches run out or ``record`` has enough.
+
+    ``cancel``: on the way out, cancel the tasks not started (an executor
+    handed in); an own pool is shut down by the caller instead.
+    """
     pending: dict[concurrent.futures.Future[tuple[list[PairResult], float]], Batch] = {}
     exhausted = False
     try:
@@ -782,22 +790,26 @@ def _run_pool(
                 if record(batch, results):
                     return
     finally:
-        for future in pending:
-            future.cancel()
+        if cancel:
+            for future in pending:
+                future.cancel()
 
 
-def _stop_pool(pool: concurrent.futures.Executor, own: bool) -> None:
-    """Cancel what has not started; an own pool's workers are stopped at once."""
-    if not own:
-        return
+def _stop_pool(pool: concurrent.futures.Executor) -> None:
+    """Stop an own process pool at once (Ctrl-C, or an error): its workers are terminated.
+
+    Nothing is cancelled first: on Python 3.10 and 3.11 the pool's manager
+    thread, finding its workers gone, sets an exception on every pending
+    future and fails with a traceback on one already cancelled.
+    """
     terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
     if terminate is not None:
         terminate()
         return
-    processes = getattr(pool, "_processes", None) or {}
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in list(processes.values()):
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
         process.terminate()
+    pool.shutdown(wait=False)
 
 
 def run_match(
@@ -1053,7 +1065,7 @@ def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
         "--cluster",
         metavar="ADDRESS",
         help="run the pairs on a Dask distributed scheduler (tcp://host:8786), or on a LocalCluster of "
-        "N worker processes here (local:N); needs pip install 'bsd-mille[cluster]'",
+        "N worker processes here (local:N); needs Dask, the cluster extra (docs/tournaments.md)",
     )
     parser.add_argument(
         "--upload",
@@ -1140,10 +1152,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                     if bar is not None:
                         bar.start()
                     report = run(executor=pool, workers=workers)
-            except ClusterError as exc:
+            except MatchError:
+                raise
+            except Exception as exc:  # ClusterError, or the cluster lost the work (workers kept dying)
                 if bar is not None:
                     bar.clear()
-                print(f"mille.match: {exc}", file=sys.stderr)
+                what = (
+                    str(exc) if isinstance(exc, ClusterError) else f"the cluster failed ({type(exc).__name__}: {exc})"
+                )
+                print(f"mille.match: {what}", file=sys.stderr)
                 return 1
     except MatchError as exc:
         if bar is not None:
@@ -1153,7 +1170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # before the run started (say, while a cluster started)
         if bar is not None:
             bar.clear()
-        print("mille.match: interrupted before any pair was played", file=sys.stderr)
+        print("mille.match: interrupted before the run started", file=sys.stderr)
         return 130
     if bar is not None:
         bar.clear()

@@ -422,30 +422,49 @@ def rate_players(
     anchor: int = 0,
     anchor_rating: float = 1500.0,
     virtual_draws: float = 1.0,
+    resampled_prior: float = 0.5,
     resamples: int = 1000,
     seed: int = 1,
     confidence: float = 0.95,
 ) -> list[Rating]:
     """Bradley-Terry ratings from every game, anchored, with percentile bootstrap intervals.
 
-    The estimate is :func:`fit_bradley_terry` on all the games, on the Elo
-    scale (``anchor_rating + 400 log10`` of the strength ratio).  The
-    interval resamples duplicate pairs, the independent units, with
-    replacement within each pairing (each pairing keeps its number of
-    pairs), refits, and takes the ``(1 - confidence) / 2`` and
-    ``(1 + confidence) / 2`` quantiles of each player's rating over
-    ``resamples`` refits.  The anchor's interval is its fixed rating: the
-    others are relative to it.  ``seed`` makes the bootstrap repeatable.
+    The prior is one virtual split pair per pairing (two games, one won by
+    each side), in two halves.  ``virtual_draws`` games (one: half a pair)
+    are in every fit, so that no rating is infinite.  The other half,
+    ``resampled_prior`` pairs of weight, is drawn in the bootstrap along
+    with the real pairs, so that a clean sweep, which resampling its own
+    pairs alone could never vary, gets an interval reaching towards the
+    other side (about as far as a Wilson interval does); the estimate
+    counts it at its expected share, so that the estimate and the
+    bootstrap agree on average and the interval holds the estimate.
+
+    The estimate is :func:`fit_bradley_terry` on every game (and the
+    prior), on the Elo scale (``anchor_rating + 400 log10`` of the
+    strength ratio).  The interval resamples duplicate pairs, the
+    independent units, with replacement within each pairing (each pairing
+    keeps its number of pairs), refits, and takes the
+    ``(1 - confidence) / 2`` and ``(1 + confidence) / 2`` quantiles of
+    each player's rating over ``resamples`` refits.  The anchor's interval
+    is its fixed rating: the others are relative to it.  ``seed`` makes
+    the bootstrap repeatable.
     """
 
-    def fit(totals: Sequence[float], start: Sequence[float | None] | None = None) -> list[float | None]:
-        results = [(p.i, p.j, w, 2.0 * len(p.pair_scores)) for p, w in zip(pairings, totals)]
+    def fit(totals: Sequence[tuple[float, float]], start: Sequence[float | None] | None = None) -> list[float | None]:
+        results = [(p.i, p.j, w, n) for p, (w, n) in zip(pairings, totals)]
         return fit_bradley_terry(players, results, anchor, virtual_draws, start)
 
     def elo(strengths: Sequence[float | None]) -> list[float | None]:
         return [None if s is None else anchor_rating + ELO_PER_LOGIT * s for s in strengths]
 
-    whole = fit([math.fsum(p.pair_scores) for p in pairings])
+    def observed(p: PairingScores) -> tuple[float, float]:
+        m = len(p.pair_scores)
+        if m == 0:
+            return (0.0, 0.0)
+        share = m * resampled_prior / (m + resampled_prior)  # split pairs a resample holds, on average
+        return (math.fsum(p.pair_scores) + share, 2.0 * (m + share))
+
+    whole = fit([observed(p) for p in pairings])
     estimate = elo(whole)
     if resamples < 1:
         return [Rating(r, None, None) for r in estimate]
@@ -453,15 +472,15 @@ def rate_players(
     # A resample of a pairing's m pairs, drawn with replacement, matters only through its total,
     # and the pair scores take a handful of values (0, 0.5, 1, 1.5, 2): draw how many times each
     # value comes up (a multinomial, as binomials in turn), in O(sqrt m) steps rather than m.
-    tables = []
+    tables: list[tuple[int, list[tuple[float, float]]]] = []
     for p in pairings:
-        counts: dict[float, int] = {}
+        counts: dict[float, float] = {1.0: resampled_prior} if resampled_prior > 0 and p.pair_scores else {}
         for x in p.pair_scores:
-            counts[x] = counts.get(x, 0) + 1
+            counts[x] = counts.get(x, 0.0) + 1.0
         tables.append((len(p.pair_scores), sorted(counts.items())))
     draws: list[list[float]] = [[] for _ in range(players)]
     for _ in range(resamples):
-        totals = [_resampled_total(rng, m, table) for m, table in tables]
+        totals = [(_resampled_total(rng, m, table), 2.0 * m) for m, table in tables]
         for player, r in enumerate(elo(fit(totals, whole))):
             if r is not None:
                 draws[player].append(r)
@@ -477,15 +496,15 @@ def rate_players(
     return ratings
 
 
-def _resampled_total(rng: random.Random, m: int, table: Sequence[tuple[float, int]]) -> float:
-    """The total of ``m`` draws with replacement from a sample given as (value, count) pairs summing to ``m``."""
+def _resampled_total(rng: random.Random, m: int, table: Sequence[tuple[float, float]]) -> float:
+    """The total of ``m`` draws with replacement from a population given as (value, weight) pairs."""
     total = 0.0
-    left, left_weight = m, m
-    for value, count in table[:-1]:
-        k = binomial(rng, left, count / left_weight) if left else 0
+    left, left_weight = m, math.fsum(weight for _, weight in table)
+    for value, weight in table[:-1]:
+        k = binomial(rng, left, min(1.0, weight / left_weight)) if left else 0
         total += value * k
         left -= k
-        left_weight -= count
+        left_weight -= weight
     if table:
         total += table[-1][0] * left
     return total
