@@ -21,6 +21,7 @@ import os
 import sys
 
 from . import __version__
+from .places import settings_file
 from .players import OPPONENTS
 from .state import Game
 from .ui.layout import YOU, ScoreView
@@ -128,12 +129,9 @@ def _take_switches(argv: list[str]) -> tuple[dict[str, bool], list[str]]:
 
 
 def _settings() -> Settings | None:
-    """The settings file's settings, or None when there is none (one stat: nothing imported)."""
-    base = os.environ.get("XDG_CONFIG_HOME", "")
-    if not os.path.isabs(base):
-        base = os.path.join(os.path.expanduser("~"), ".config")
-    path = os.path.join(base, "mille", "config.toml")
+    """The settings file's settings, or None when there is none (one stat: the reader is not imported)."""
     try:
+        path = settings_file()
         st = os.stat(path)
     except (OSError, ValueError):
         return None
@@ -201,7 +199,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.config_path:
             from .settings import config_path
 
-            print(config_path())
+            try:
+                print(config_path())
+            except OSError as exc:  # no home directory
+                print(f"mille: {exc.strerror}", file=sys.stderr)
+                return 1
             return 0
         if args.stats:
             from .ledger import print_stats

@@ -45,6 +45,8 @@ from __future__ import annotations
 
 import os
 
+from .places import make_private_dirs, state_directory, sync_directory
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
     from typing import Any
@@ -85,27 +87,10 @@ def stats_path() -> str:
     The same rule as the hangup file's (:func:`mille.save.hangup_path`), so a
     player finds everything mille keeps in one place.
     """
-    base = os.environ.get("XDG_STATE_HOME", "")
-    if not os.path.isabs(base):
-        home = os.path.expanduser("~")
-        if not os.path.isabs(home):
-            raise LedgerError("no home directory for the statistics file (set XDG_STATE_HOME)")
-        base = os.path.join(home, ".local", "state")
-    return os.path.join(base, "mille", FILE_NAME)
-
-
-def _make_private_dirs(directory: str) -> None:
-    """Create ``directory`` and missing parents with mode 0700 (what is kept there is the player's)."""
-    if os.path.isdir(directory):
-        return
-    parent = os.path.dirname(directory)
-    if parent and parent != directory:
-        _make_private_dirs(parent)
     try:
-        os.mkdir(directory, 0o700)
-    except FileExistsError:
-        if not os.path.isdir(directory):
-            raise
+        return os.path.join(state_directory(), FILE_NAME)
+    except OSError:
+        raise LedgerError("no home directory for the statistics file (set XDG_STATE_HOME)") from None
 
 
 # --------------------------------------------------------------------------
@@ -163,20 +148,6 @@ def _looks_whole(path: str) -> bool:
         os.close(fd)
 
 
-def _sync_directory(directory: str) -> None:
-    """Make a new name durable (best effort: not every system can)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def _create(path: str) -> None:
     """Create the record file with its first line, whole: a temporary file linked into place.
 
@@ -186,7 +157,7 @@ def _create(path: str) -> None:
     created exclusively and the line written at once.
     """
     directory = os.path.dirname(path)
-    _make_private_dirs(directory)
+    make_private_dirs(directory)
     tmp = os.path.join(directory, f".{FILE_NAME}.{os.urandom(4).hex()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
     try:
@@ -215,7 +186,7 @@ def _create(path: str) -> None:
             os.unlink(tmp)
         except OSError:
             pass
-    _sync_directory(directory)
+    sync_directory(directory)
 
 
 def _write_all(fd: int, data: bytes) -> None:

@@ -1059,8 +1059,23 @@ def version_text(prog: str) -> str:
     return f"{prog} (bsd-mille) {__version__}"
 
 
-def add_cluster_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--cluster`` and ``--upload``, shared by ``mille.match`` and ``mille.tournament``."""
+def add_run_arguments(parser: argparse.ArgumentParser, seed_help: str, json_help: str) -> None:
+    """The options of a run, shared by ``mille.match`` and ``mille.tournament``.
+
+    ``--seed``, ``--jobs``, ``--json``, ``--max-think-ms``, and where the
+    pairs are played: ``--cluster`` and ``--upload``.
+    """
+    parser.add_argument("--seed", type=int, default=1, help=seed_help)
+    parser.add_argument(
+        "--jobs", type=int, metavar="J", help=f"worker processes (default: the cores, here {default_jobs()})"
+    )
+    parser.add_argument("--json", action="store_true", help=json_help)
+    parser.add_argument(
+        "--max-think-ms",
+        type=float,
+        metavar="MS",
+        help="a player that thinks longer than MS milliseconds over one decision loses the game (default: no limit)",
+    )
     parser.add_argument(
         "--cluster",
         metavar="ADDRESS",
@@ -1089,18 +1104,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--games", type=int, metavar="N", help="play N games, rounded up to pairs (default 200)")
     size.add_argument("--hands", type=int, metavar="N", help="play pairs until at least N hands are played")
-    parser.add_argument("--seed", type=int, default=1, help="the match seed: deals and dice (default 1)")
-    parser.add_argument(
-        "--jobs", type=int, metavar="J", help=f"worker processes (default: the cores, here {default_jobs()})"
+    add_run_arguments(
+        parser, "the match seed: deals and dice (default 1)", "print one JSON line instead of the text report"
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON line instead of the text report")
-    parser.add_argument(
-        "--max-think-ms",
-        type=float,
-        metavar="MS",
-        help="a player that thinks longer than MS milliseconds over one decision loses the game (default: no limit)",
-    )
-    add_cluster_arguments(parser)
     parser.add_argument("--version", action="version", version=version_text("mille.match"))
     args = parser.parse_args(argv)
     if args.games is None and args.hands is None:

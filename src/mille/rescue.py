@@ -23,7 +23,6 @@ what was tried and why, and says so.
 
 from __future__ import annotations
 
-import errno
 import os
 import secrets
 import sys
@@ -31,6 +30,7 @@ import time
 from collections.abc import Callable
 
 from . import save
+from .places import make_private_dirs, state_directory
 from .state import Game
 
 HANGUP = "hangup"
@@ -51,31 +51,6 @@ class Kept:
     def failures(self) -> str:
         """``PLACE: reason; PLACE: reason`` for the places that failed."""
         return "; ".join(f"{shown(place)}: {why}" for place, why in self.tried)
-
-
-def state_directory() -> str:
-    """``$XDG_STATE_HOME/mille``, or ``~/.local/state/mille`` (a relative value is ignored, as XDG asks)."""
-    base = os.environ.get("XDG_STATE_HOME", "")
-    if not os.path.isabs(base):
-        home = os.path.expanduser("~")
-        if not os.path.isabs(home):
-            raise OSError("no home directory (HOME is unset or not absolute)")
-        base = os.path.join(home, ".local", "state")
-    return os.path.join(base, "mille")
-
-
-def _make_private_dirs(directory: str) -> None:
-    """Create ``directory`` and any missing parents with mode 0700."""
-    if os.path.isdir(directory):
-        return
-    parent = os.path.dirname(directory)
-    if parent and parent != directory:
-        _make_private_dirs(parent)
-    try:
-        os.mkdir(directory, 0o700)
-    except FileExistsError:
-        if not os.path.isdir(directory):  # a file in the way
-            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), directory) from None
 
 
 def _temporary_directory() -> str:
@@ -107,7 +82,7 @@ def keep(data: bytes, kind: str, suffix: str = ".json", now: float | None = None
         try:
             place = locate()
             if make:
-                _make_private_dirs(place)
+                make_private_dirs(place)
             # A shared directory (/tmp): a private file under a name nobody
             # can predict, so nobody can plant a file or a link there first.
             stem = f"mille-{kind}-{stamp}-{secrets.token_hex(6)}" if unguessable else f"{kind}-{stamp}"
@@ -218,6 +193,5 @@ __all__ = [
     "keep_game",
     "saved_line",
     "shown",
-    "state_directory",
     "write_beside",
 ]

@@ -36,6 +36,7 @@ from typing import Any, NoReturn
 
 from . import cards, position
 from .cards import BY_NAME, EMPTY, NAMES
+from .places import sync_directory
 from .players import OPPONENTS
 from .rng import GlibcRandom
 from .state import EXTENDED_TRIP, SEATS, TRIP, Game, Memory, SafetyStatus, Tableau
@@ -292,7 +293,7 @@ def write_game(path: str, game: Game, window: int = 0, computer: str = "bsd") ->
     except BaseException:
         _remove(tmp)
         raise
-    _sync_directory(directory)
+    sync_directory(directory)
 
 
 _EXCLUSIVE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
@@ -388,7 +389,7 @@ def write_new(directory: str, stem: str, data: bytes, suffix: str = ".json", *, 
     except BaseException:
         _remove(tmp)
         raise
-    _sync_directory(directory)
+    sync_directory(directory)
     return path
 
 
@@ -416,21 +417,6 @@ def _follow_link(path: str) -> str:
     if any(owner != me for owner in owners):
         raise PermissionError(errno.EACCES, "Link into another user's files", path)
     return real
-
-
-def _sync_directory(directory: str) -> None:
-    """Make the rename durable (not possible on every system; best effort)."""
-    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(directory, flags)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 # --------------------------------------------------------------------------

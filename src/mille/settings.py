@@ -35,6 +35,7 @@ import os
 import sys
 
 from . import __version__
+from .places import cache_directory, settings_file
 from .players import OPPONENTS
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -74,11 +75,8 @@ class Settings:
 
 
 def config_path() -> str:
-    """``$XDG_CONFIG_HOME/mille/config.toml``; ``~/.config`` when it is unset or relative (as XDG says)."""
-    base = os.environ.get("XDG_CONFIG_HOME", "")
-    if not os.path.isabs(base):
-        base = os.path.join(os.path.expanduser("~"), ".config")
-    return os.path.join(base, "mille", "config.toml")
+    """Where the settings are read: ``$XDG_CONFIG_HOME/mille/config.toml`` (:func:`mille.places.settings_file`)."""
+    return settings_file()
 
 
 def _line_of(text: str, key: str) -> int:
@@ -156,11 +154,8 @@ def _show(value: object) -> str:
 
 
 def cache_path() -> str:
-    """``$XDG_CACHE_HOME/mille/settings`` (``~/.cache`` when unset or relative)."""
-    base = os.environ.get("XDG_CACHE_HOME", "")
-    if not os.path.isabs(base):
-        base = os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "mille", "settings")
+    """``$XDG_CACHE_HOME/mille/settings`` (:func:`mille.places.cache_directory`)."""
+    return os.path.join(cache_directory(), "settings")
 
 
 def _cache_key(path: str, st: os.stat_result) -> str:

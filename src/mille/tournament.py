@@ -50,7 +50,7 @@ from .match import (
     MatchError,
     PairResult,
     StatusLine,
-    add_cluster_arguments,
+    add_run_arguments,
     default_jobs,
     derive_seed,
     format_elapsed,
@@ -773,17 +773,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=DEFAULT_GAMES,
         help=f"games per pairing, rounded up to pairs (default {DEFAULT_GAMES})",
     )
-    parser.add_argument("--seed", type=int, default=1, help="the tournament seed (default 1)")
-    parser.add_argument(
-        "--jobs", type=int, metavar="J", help=f"worker processes (default: the cores, here {default_jobs()})"
-    )
-    parser.add_argument("--json", action="store_true", help="print the report as one JSON document")
-    parser.add_argument(
-        "--max-think-ms",
-        type=float,
-        metavar="MS",
-        help="a player that thinks longer than MS milliseconds over one decision loses the game (default: no limit)",
-    )
+    add_run_arguments(parser, "the tournament seed (default 1)", "print the report as one JSON document")
     files = parser.add_mutually_exclusive_group()
     files.add_argument("--out", metavar="FILE", type=Path, help="record every finished pair in FILE (a new file)")
     files.add_argument(
@@ -803,7 +793,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="pairs in one unit of work (default: one in process; with workers, as many as take about "
         f"{TASK_SECONDS:g} s)",
     )
-    add_cluster_arguments(parser)
     parser.add_argument("--version", action="version", version=version_text("mille.tournament"))
     args = parser.parse_args(argv)
     if len(args.players) < 2:
