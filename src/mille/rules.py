@@ -494,7 +494,7 @@ def push(game: Game, move: Move) -> Outcome:
     else:
         raise IllegalPhase(f"{move}: Extension? has not been asked")
     # A refused move (or the Order toggle) keeps the turn but is still a move.
-    _finish_move(game, seat, passed=False, sort=sort)
+    _finish_move(game, seat, False, sort)
     return MADE if refusal is None else _refused(game, seat, slot, refusal)
 
 
@@ -505,16 +505,21 @@ def push(game: Game, move: Move) -> Outcome:
 # directly instead of push.
 
 
-def _finish_move(game: Game, seat: Seat, *, passed: bool, sort: bool, end_test: bool = True) -> None:
+def _finish_move(game: Game, seat: Seat, passed: bool, sort: bool, end_test: bool = True) -> None:
     """The tail of every move: tidy the hand, the end test at an empty deck, the turn, the bonuses.
 
     ``sort``: the move lets an Order-keeping hand (seat 0's, §3.6) be sorted.
     ``end_test``: the end test runs (the original skips it when an empty
     hand passes).  A move is only made while the hand is on, so a hand
     finished now was finished by this move, and its end-of-hand bonuses are
-    added here, once.
+    added here, once.  (Arguments by position: this runs after every move
+    of every rollout.)
     """
-    tidy_hand(game.players[seat], sort=sort and game.order and seat == 0)
+    pp = game.players[seat]
+    if sort and game.order and seat == 0:
+        pp.hand.sort()
+    elif EMPTY in pp.hand:  # a hand without a hole needs no tidying
+        tidy_hand(pp, sort=False)
     if end_test and game.deck_count <= 0:
         check_go(game)
     if passed:
@@ -546,7 +551,10 @@ def draw_card(game: Game, seat: Seat) -> None:
     game.deck_count = deck_count
     pp.fresh_hazard = False
     pp.fresh_limit = False
-    _finish_move(game, seat, passed=False, sort=False)
+    if deck_count <= 0 or EMPTY in hand:
+        _finish_move(game, seat, False, False)
+    # else nothing is left to finish: a full hand needs no tidying, the end
+    # test waits for an empty deck, and a draw keeps the turn.
 
 
 def play_card(game: Game, seat: Seat, slot: Slot) -> bool:
@@ -557,7 +565,7 @@ def play_card(game: Game, seat: Seat, slot: Slot) -> bool:
     """
     passed = _play(game, seat, game.players[seat], slot)
     if game.pending_extension is None:
-        _finish_move(game, seat, passed=passed, sort=True)
+        _finish_move(game, seat, passed, True)
     return passed
 
 
@@ -568,7 +576,7 @@ def discard_card(game: Game, seat: Seat, slot: Slot) -> None:
     game.discard = card
     pp.hand[slot] = EMPTY
     game.memory[1 - seat].count(card, False)
-    _finish_move(game, seat, passed=True, sort=True)
+    _finish_move(game, seat, True, True)
 
 
 def answer_extension(game: Game, extend: bool) -> None:
@@ -586,7 +594,7 @@ def answer_extension(game: Game, extend: bool) -> None:
         game.memory[1 - seat].count(card, False)
         pp.hand[slot] = EMPTY
     # else: a version-1 save, whose card had already left the (tidied) hand.
-    _finish_move(game, seat, passed=True, sort=True)
+    _finish_move(game, seat, True, True)
 
 
 def pass_turn(game: Game, seat: Seat) -> None:
@@ -600,7 +608,7 @@ def pass_turn(game: Game, seat: Seat) -> None:
     """
     if game.players[1 - seat].hand.count(EMPTY) == cards.HAND_SIZE:
         game.finished = True
-    _finish_move(game, seat, passed=True, sort=False, end_test=False)
+    _finish_move(game, seat, True, False, False)
 
 
 def _play(game: Game, seat: Seat, pp: Tableau, slot: Slot) -> bool:

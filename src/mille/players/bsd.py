@@ -367,7 +367,7 @@ def play_out(game: Game, needs: tuple[list[int], list[int]], dice: tuple[GlibcRa
         moves += 1
         deck_count = game.deck_count
         if hand[0] == EMPTY:
-            if hand.count(EMPTY) == cards.HAND_SIZE:
+            if hand[1] == EMPTY and hand.count(EMPTY) == cards.HAND_SIZE:
                 pass_turn(game, seat)
                 continue
             if deck_count > 0:
