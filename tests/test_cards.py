@@ -19,7 +19,10 @@ COPIES = [10, 10, 10, 12, 4, 2, 2, 2, 4, 3, 6, 6, 6, 14, 6, 1, 1, 1, 1]
 
 
 def test_codes_and_names() -> None:
-    assert [int(c) for c in Card] == list(range(-1, 19))
+    codes = [v for k, v in vars(Card).items() if k.isupper()]
+    assert codes == list(range(-1, 19))
+    assert [row.card for row in C.TABLE] == list(range(19))
+    assert all(getattr(C, k) == getattr(Card, k) for k in vars(Card) if k.isupper())  # the plain-int constants
     assert list(C.NAMES) == NAMES
     assert C.name(C.EMPTY) == ""
     for code, name in enumerate(NAMES):
@@ -91,3 +94,19 @@ def test_initial_deck_order() -> None:
 
 def test_constants() -> None:
     assert (C.HAND_SIZE, C.NUM_SAFETIES, C.NUM_MILES, C.NUM_TABLE, C.SAFETY_BASE) == (7, 4, 5, 20, 15)
+
+
+def test_the_code_ranges_of_the_hot_paths_are_the_tables() -> None:
+    """The rules and the computer's valuation test kinds with code ranges, as the original did."""
+    from mille import cards
+
+    kinds = cards.KIND
+    assert {c for c in range(cards.NUM_CODES) if kinds[c] == cards.Kind.DISTANCE} == set(
+        range(cards.MILES_25, cards.MILES_200 + 1)
+    )
+    assert set(range(cards.OUT_OF_GAS, cards.STOP + 1)) == cards.HAZARDS
+    assert set(range(cards.GASOLINE, cards.GO + 1)) == cards.REMEDIES
+    assert {cards.SPEED_LIMIT, cards.END_OF_LIMIT} == cards.SPEED_PILE
+    assert {c for c in range(cards.NUM_CODES) if kinds[c] == cards.Kind.SAFETY} == set(
+        range(cards.SAFETY_BASE, cards.RIGHT_OF_WAY + 1)
+    )

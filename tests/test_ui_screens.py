@@ -67,7 +67,7 @@ def score_cell(s: dict[str, Any], y: int, player: int) -> str:
     return row(s, y)[x : x + 4]
 
 
-CODE = {cards.name(c): int(c) for c in cards.Card if c >= 0}
+CODE = dict(cards.BY_NAME)
 
 
 # ---------------------------------------------------------------------------

@@ -9,8 +9,6 @@ codes names a reader of the rules recognises.
 
 from __future__ import annotations
 
-from enum import IntEnum
-
 from .record import FrozenRecord
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -19,8 +17,13 @@ if TYPE_CHECKING:
     from typing import Final
 
 
-class Card(IntEnum):
-    """Card codes, in the original's order (the save format and sort use it)."""
+class Card:
+    """Card codes, in the original's order (the save format and sort use it).
+
+    Plain ints in a namespace, not an IntEnum: creating an Enum class costs
+    more start-up time than the rest of this module, and the time to the
+    first board is measured.
+    """
 
     EMPTY = -1
     MILES_25 = 0
@@ -44,8 +47,8 @@ class Card(IntEnum):
     RIGHT_OF_WAY = 18
 
 
-class Kind(IntEnum):
-    """What a card does when played."""
+class Kind:
+    """What a card does when played (plain ints, as :class:`Card`)."""
 
     DISTANCE = 0
     HAZARD = 1
@@ -57,15 +60,15 @@ class CardInfo(FrozenRecord):
     """One row of the card table."""
 
     __slots__ = ("card", "name", "kind", "copies", "miles", "opposite", "safety")
-    card: Card
+    card: int  # a Card code
     name: str  # exactly as the original prints it
-    kind: Kind
+    kind: int  # a Kind
     copies: int  # in the 101-card deck
     miles: int  # distance cards only
     opposite: int  # remedy of a hazard, hazard of a remedy/safety, itself for miles
     safety: int  # the safety that goes with this hazard/remedy/safety (-1: none)
 
-    def __init__(self, card: Card, name: str, kind: Kind, copies: int, miles: int, opposite: int, safety: int) -> None:
+    def __init__(self, card: int, name: str, kind: int, copies: int, miles: int, opposite: int, safety: int) -> None:
         self._init(card=card, name=name, kind=kind, copies=copies, miles=miles, opposite=opposite, safety=safety)
 
 
@@ -135,15 +138,15 @@ COPIES: Final[tuple[int, ...]] = tuple(row.copies for row in TABLE) + (0,)
 MILES: Final[tuple[int, ...]] = tuple(row.miles for row in TABLE)
 OPPOSITE: Final[tuple[int, ...]] = tuple(row.opposite for row in TABLE)
 SAFETY_FOR: Final[tuple[int, ...]] = tuple(row.safety for row in TABLE)
-KIND: Final[tuple[Kind, ...]] = tuple(row.kind for row in TABLE)
-BY_NAME: Final[dict[str, int]] = {row.name: int(row.card) for row in TABLE}
+KIND: Final[tuple[int, ...]] = tuple(row.kind for row in TABLE)
+BY_NAME: Final[dict[str, int]] = {row.name: row.card for row in TABLE}
 
 #: The cards by kind and by the pile they go on.  Speed Limit is the one
 #: hazard, and End of Limit the one remedy, of the speed pile; the rest of
 #: each kind goes on the battle pile.
 SPEED_PILE: Final = frozenset((SPEED_LIMIT, END_OF_LIMIT))
-HAZARDS: Final = frozenset(c for c in range(NUM_CODES) if KIND[c] is Kind.HAZARD) - SPEED_PILE
-REMEDIES: Final = frozenset(c for c in range(NUM_CODES) if KIND[c] is Kind.REMEDY) - SPEED_PILE
+HAZARDS: Final = frozenset(c for c in range(NUM_CODES) if KIND[c] == Kind.HAZARD) - SPEED_PILE
+REMEDIES: Final = frozenset(c for c in range(NUM_CODES) if KIND[c] == Kind.REMEDY) - SPEED_PILE
 BATTLE_PILE: Final = HAZARDS | REMEDIES
 
 #: The deck array before the first shuffle.  As in the original's source
@@ -180,9 +183,3 @@ def is_repair_or_empty(card: int) -> bool:
 
 assert len(INITIAL_DECK) == DECK_SIZE
 assert sum(COPIES) == DECK_SIZE
-# The hot paths (the rules, the computer's valuation) test kinds with code
-# ranges, as the original did; the ranges are the table's.
-assert {c for c in range(NUM_CODES) if KIND[c] is Kind.DISTANCE} == set(range(MILES_25, MILES_200 + 1))
-assert set(range(OUT_OF_GAS, STOP + 1)) == HAZARDS
-assert set(range(GASOLINE, GO + 1)) == REMEDIES
-assert {c for c in range(NUM_CODES) if KIND[c] is Kind.SAFETY} == set(range(SAFETY_BASE, RIGHT_OF_WAY + 1))

@@ -23,6 +23,7 @@ import sys
 from . import __version__
 from .places import settings_file
 from .players import OPPONENTS
+from .rng import GlibcRandom
 from .state import Game
 from .ui.layout import YOU, ScoreView
 
@@ -219,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mille: {exc}", file=sys.stderr)
         return 1
 
-    game = Game()
+    seed_value = seed if seed is not None else os.getpid()
+    game: Game | None = None
     banner: str | None = None
     window: int = ScoreView.SMALL
     saved_computer: str | None = None
@@ -244,8 +246,10 @@ def main(argv: list[str] | None = None) -> int:
         window = loaded.window
         saved_computer = loaded.computer
         banner = f"{file} [{save.mtime_text(file)}]"
-    seed_value = seed if seed is not None else os.getpid()
-    game.rng.seed(seed_value)
+    if game is None:
+        game = Game(rng=GlibcRandom(seed_value))
+    else:
+        game.rng.seed(seed_value)
     computer_name, hints, color, record = choose_options(computer_name, switches, saved_computer, settings)
 
     if not (os.isatty(0) and os.isatty(1)):
@@ -293,8 +297,6 @@ def play(
     if computer is None:
         computer, dice = computer_player(computer_name, seed)
     else:
-        from .rng import GlibcRandom
-
         dice = GlibcRandom((seed ^ _DICE_SALT) & 0xFFFFFFFF)
     recorder: list[Recorder] = []  # made at its first event, after the first board
     restored = game.copy() if file is not None and record else None
@@ -470,7 +472,6 @@ def computer_player(name: str, seed: int) -> tuple[Player | None, GlibcRandom | 
     if name == DEFAULT_COMPUTER:
         return None, None
     from .players import make_player
-    from .rng import GlibcRandom
 
     return make_player(name), GlibcRandom((seed ^ _DICE_SALT) & 0xFFFFFFFF)
 

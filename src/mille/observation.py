@@ -139,11 +139,18 @@ class Observation(Record):
             order=self.order,
             pending_extension=self.pending_extension,
             memory=[Memory(), Memory()],
-            rng=_INERT_RNG,
+            rng=_inert_rng(),
         )
 
 
-_INERT_RNG = GlibcRandom(1)
+_INERT: list[GlibcRandom] = []
+
+
+def _inert_rng() -> GlibcRandom:
+    """The one generator of every public game (made when first needed: seeding costs start-up time)."""
+    if not _INERT:
+        _INERT.append(GlibcRandom(1))
+    return _INERT[0]
 
 
 def observe(game: Game, seat: Seat) -> Observation:

@@ -41,7 +41,7 @@ from .scoring import ALL_SAFETIES_BONUS, COUP_BONUS, GAME_POINTS, SAFETY_POINTS,
 from .state import EXTENDED_TRIP, SEATS, TRIP, Game, Memory, SafetyStatus, Seat, Slot, Tableau
 
 _RIGHT_OF_WAY_INDEX = RIGHT_OF_WAY - SAFETY_BASE
-_PLAYED: int = SafetyStatus.PLAYED.value
+_PLAYED: int = SafetyStatus.PLAYED
 
 
 class MoveType(IntEnum):
@@ -108,8 +108,12 @@ class Phase(IntEnum):
     HAND_OVER = 3
 
 
-class Refusal(IntEnum):
-    """Why a move is refused; :func:`refusal_message` gives the original's words."""
+class Refusal:
+    """Why a move is refused; :func:`refusal_message` gives the original's words.
+
+    Plain ints in a namespace (an Enum class costs start-up time, and
+    these are only compared and looked up).
+    """
 
     MUST_PICK = 0
     NO_CARD = 1
@@ -147,7 +151,7 @@ _MESSAGES = {
 }
 
 
-def refusal_message(refusal: Refusal, game: Game, seat: Seat, slot: Slot) -> str:
+def refusal_message(refusal: int, game: Game, seat: Seat, slot: Slot) -> str:
     """The original's message for a refused move, in the position it was tried in."""
     pp = game.players[seat]
     return _MESSAGES[refusal].format(
@@ -303,7 +307,7 @@ def can_play(trip_length: int, pp: Tableau, op: Tableau, card: int) -> bool:
     return False
 
 
-def play_refusal(game: Game, seat: Seat, slot: Slot) -> Refusal | None:
+def play_refusal(game: Game, seat: Seat, slot: Slot) -> int | None:
     """Why playing ``slot`` would be refused, or None if it is legal.
 
     ``NO_CARD`` is returned for an empty slot, although the original treats
@@ -352,7 +356,7 @@ def play_refusal(game: Game, seat: Seat, slot: Slot) -> Refusal | None:
     return None
 
 
-def discard_refusal(game: Game, seat: Seat, slot: Slot) -> Refusal | None:
+def discard_refusal(game: Game, seat: Seat, slot: Slot) -> int | None:
     """Why discarding ``slot`` would be refused, or None."""
     pp = game.players[seat]
     if not has_picked(game, pp, slot):
@@ -365,7 +369,7 @@ def discard_refusal(game: Game, seat: Seat, slot: Slot) -> Refusal | None:
     return None
 
 
-def draw_refusal(game: Game, seat: Seat) -> Refusal | None:
+def draw_refusal(game: Game, seat: Seat) -> int | None:
     if game.deck_count <= 0:
         return Refusal.NO_MORE_CARDS
     if has_picked(game, game.players[seat], 0):
@@ -416,13 +420,13 @@ class Outcome(FrozenRecord):
     """What a move did, for the front end."""
 
     __slots__ = ("refusal", "error", "passed", "skipped")
-    refusal: Refusal | None  # why the move was refused (None: it was made)
+    refusal: int | None  # a Refusal: why the move was refused (None: it was made)
     error: str | None  # the message to show on the error line
     passed: bool  # the turn passed to the other player
     skipped: bool  # the mover had no cards, so play simply passed
 
     def __init__(
-        self, refusal: Refusal | None = None, error: str | None = None, passed: bool = False, skipped: bool = False
+        self, refusal: int | None = None, error: str | None = None, passed: bool = False, skipped: bool = False
     ) -> None:
         self._init(refusal=refusal, error=error, passed=passed, skipped=skipped)
 
@@ -433,7 +437,7 @@ MADE_PASSED = Outcome(passed=True)
 SKIPPED = Outcome(passed=True, skipped=True)
 
 
-def _refused(game: Game, seat: Seat, slot: Slot, refusal: Refusal) -> Outcome:
+def _refused(game: Game, seat: Seat, slot: Slot, refusal: int) -> Outcome:
     return Outcome(refusal, refusal_message(refusal, game, seat, slot))
 
 
@@ -478,7 +482,7 @@ def push(game: Game, move: Move) -> Outcome:
         if refusal is None:
             return MADE_PASSED if play_card(game, seat, slot) else MADE
         # An empty slot counts as a (turn-keeping) move: the hand may still be sorted.
-        sort = hand[slot] == EMPTY and refusal is Refusal.NO_CARD
+        sort = hand[slot] == EMPTY and refusal == Refusal.NO_CARD
     elif kind is MoveType.DISCARD:
         refusal = discard_refusal(game, seat, slot)
         if refusal is None:
@@ -486,7 +490,7 @@ def push(game: Game, move: Move) -> Outcome:
                 discard_card(game, seat, slot)
                 return MADE_PASSED
             game.finished = True  # unreachable in practice (slot 6)
-        sort = refusal is not Refusal.DISCARD_SAFETY
+        sort = refusal != Refusal.DISCARD_SAFETY
     elif kind is MoveType.ORDER:
         game.order = not game.order
         refusal = None

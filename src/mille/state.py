@@ -17,8 +17,6 @@ for the computer), updated by the rules as cards come into view.
 
 from __future__ import annotations
 
-from enum import IntEnum
-
 from . import cards
 from .record import Record
 from .rng import GlibcRandom
@@ -43,12 +41,13 @@ def other(seat: Seat) -> Seat:
     return 1 - seat
 
 
-class SafetyStatus(IntEnum):
+class SafetyStatus:
     """What a player knows of one safety (the original's ``S_`` values).
 
     On a :class:`Tableau` only ``UNKNOWN`` and ``PLAYED`` occur (the table
     shows a safety once it is played); ``IN_HAND`` is what the computer
-    player's procedure derives for the safeties in its own hand.
+    player's procedure derives for the safeties in its own hand.  Plain
+    ints in a namespace (an Enum class costs start-up time).
     """
 
     UNKNOWN = 0

@@ -68,9 +68,9 @@ from ..state import EXTENDED_TRIP, TRIP, Game, Memory, SafetyStatus, Tableau
 
 _ROW = RIGHT_OF_WAY - SAFETY_BASE
 # Plain ints for the hot paths (IntEnum comparisons are slower).
-_UNKNOWN: int = SafetyStatus.UNKNOWN.value
-_IN_HAND: int = SafetyStatus.IN_HAND.value
-_PLAYED: int = SafetyStatus.PLAYED.value
+_UNKNOWN: int = SafetyStatus.UNKNOWN
+_IN_HAND: int = SafetyStatus.IN_HAND
+_PLAYED: int = SafetyStatus.PLAYED
 
 #: Value of a card that would finish the trip (the original's V_VALUABLE).
 _VALUABLE = 40

@@ -443,34 +443,34 @@ class MilleApp:
                 board.addstr(chr(c))
                 board.refresh()
             command = keys.decode_command(c)
-            if command is Command.PICK:
+            if command == Command.PICK:
                 move = DRAW
                 break
-            if command is Command.USE or command is Command.DISCARD:
+            if command == Command.USE or command == Command.DISCARD:
                 slot = self.getcard()
                 if slot < 0:
                     continue
-                move = Move(MoveType.PLAY if command is Command.USE else MoveType.DISCARD, slot)
+                move = Move(MoveType.PLAY if command == Command.USE else MoveType.DISCARD, slot)
                 break
-            if command is Command.ORDER:
+            if command == Command.ORDER:
                 if self.window == ScoreView.SMALL:
                     self.display.show_order_help(not game.order)
                 move = ORDER
                 break
-            if command is Command.QUIT:
+            if command == Command.QUIT:
                 self.rub()
-            elif command is Command.WINDOW:
+            elif command == Command.WINDOW:
                 self.window = ScoreView.FULL if self.window == ScoreView.SMALL else ScoreView.SMALL
                 self.display.newscore()
                 self.display.prscore()
                 self.term.score.refresh()
-            elif command is Command.REPRINT:
+            elif command == Command.REPRINT:
                 self.term.redraw()
-            elif command is Command.SAVE:
+            elif command == Command.SAVE:
                 self.save()
-            elif command is Command.EXTRAPOLATE:
+            elif command == Command.EXTRAPOLATE:
                 self.error("E: command not implemented")
-            elif command is Command.IGNORE:
+            elif command == Command.IGNORE:
                 pass
             elif self.hints is not None and c in keys.HINT_KEYS:
                 self.show_hint()
@@ -524,17 +524,17 @@ class MilleApp:
             board.refresh()
             c = self.readch()
             reply = keys.answer(c)
-            if reply is Answer.NO or reply is Answer.YES:
+            if reply == Answer.NO or reply == Answer.YES:
                 board.addstr(keys.ANSWER_ECHO[reply])
                 board.refresh()
                 board.leaveok(True)
-                return reply is Answer.YES
-            if reply is Answer.SAVE:
+                return reply == Answer.YES
+            if reply == Answer.SAVE:
                 board.addstr(keys.ANSWER_ECHO[reply])
                 board.refresh()
                 self.saved = self.save()
                 continue
-            if reply is Answer.REPRINT:
+            if reply == Answer.REPRINT:
                 self.term.redraw()
             elif prompt_no == EXTENSION_PROMPT and self.hints is not None and c in keys.HINT_KEYS:
                 self.show_hint()

@@ -11,8 +11,6 @@ known at run time, and the readers compare them themselves.
 
 from __future__ import annotations
 
-from enum import Enum
-
 from ..cards import HAND_SIZE
 
 NUL = 0x00
@@ -22,8 +20,12 @@ CR = 0x0D
 SPACE = 0x20
 
 
-class Command(Enum):
-    """What a key means at the move prompt (§9.1)."""
+class Command:
+    """What a key means at the move prompt (§9.1): names, not an Enum.
+
+    A plain class of constants: creating an Enum class costs more start-up
+    time than this whole module (the time to the first board is measured).
+    """
 
     PICK = "pick"
     USE = "use"
@@ -40,8 +42,8 @@ class Command(Enum):
     UNKNOWN = "unknown"
 
 
-class Answer(Enum):
-    """What a key means at a yes/no prompt (§9.3)."""
+class Answer:
+    """What a key means at a yes/no prompt (§9.3): names, as :class:`Command`."""
 
     YES = "yes"
     NO = "no"
@@ -126,7 +128,7 @@ def unctrl(byte: int) -> str:
     return chr(byte)
 
 
-def decode_command(byte: int) -> Command:
+def decode_command(byte: int) -> str:
     """The move-prompt command for a key, either case (§9.1)."""
     return COMMANDS.get(upper(byte), Command.UNKNOWN)
 
@@ -141,7 +143,7 @@ def card_slot(byte: int) -> int | None:
     return CARD_KEYS.get(upper(byte))
 
 
-def answer(byte: int) -> Answer:
+def answer(byte: int) -> str:
     """A yes/no prompt's reading of a key (§9.3)."""
     return ANSWERS.get(byte, Answer.UNKNOWN)
 

@@ -18,8 +18,6 @@ formatted as the screen shows them.
 
 from __future__ import annotations
 
-from enum import IntEnum
-
 from ..cards import NUM_SAFETIES
 from ..scoring import (
     ALL_SAFETIES_BONUS,
@@ -49,8 +47,11 @@ YOU = 0
 COMPUTER = 1
 
 
-class ScoreView(IntEnum):
-    """The score window's layout, toggled by ``W`` (§8.3); saved beside the game."""
+class ScoreView:
+    """The score window's layout, toggled by ``W`` (§8.3); saved beside the game as 0 or 1.
+
+    Plain ints, not an IntEnum (an Enum class costs start-up time).
+    """
 
     SMALL = 0
     FULL = 1
