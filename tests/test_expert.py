@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
+
 import pytest
 
 from mille import cards, rules
 from mille.observation import Observation, observe, sample_world
+from mille.players import Player, make_player
 from mille.players.bsd import INITIAL_NUM_NEED, BsdPlayer
 from mille.players.expert import DEFAULT_LEVEL, LEVELS, ExpertPlayer, Level, rollout, rollout_reference, win_probability
 from mille.rng import GlibcRandom
@@ -143,3 +147,65 @@ def test_the_command_line_seats_the_chosen_computer() -> None:
     player, dice = computer_player("expert", 5)
     assert isinstance(player, ExpertPlayer) and player.level == DEFAULT_LEVEL
     assert dice is not None and dice != GlibcRandom(5)  # its own dice: the deals stay the seed's
+
+
+def fingerprint(make: Callable[[], Player], hands: int) -> tuple[str, int, int]:
+    """Hands of ``make()`` against ``bsd`` from fixed deals and dice: a hash of its moves.
+
+    Returns (the hash, its moves, how many of them were not the BSD choice).
+    Every move is checked legal on the way.
+    """
+    moves: list[str] = []
+    differ = 0
+    for hand in range(hands):
+        game = Game(rng=GlibcRandom(500 + hand))
+        rules.start_hand(game)
+        seat = hand % 2
+        player, bsd = make(), BsdPlayer()
+        shadow = BsdPlayer()  # the BSD choice in the player's seat, on a copy of its dice
+        dice = (GlibcRandom(700 + hand), GlibcRandom(900 + hand))
+        while not game.finished:
+            who = game.to_move
+            if rules.phase(game) is Phase.EMPTY_HAND:
+                rules.push(game, rules.PASS)
+                continue
+            obs = observe(game, who)
+            if who == seat:
+                shadow.num_need = list(getattr(player, "num_need", INITIAL_NUM_NEED))
+                base = shadow.choose(obs, dice[who].copy())
+                move = player.choose(obs, dice[who])
+                assert move in obs.legal_moves()
+                moves.append(str(move))
+                differ += move != base
+            else:
+                move = bsd.choose(obs, dice[who])
+            rules.push(game, move)
+    return hashlib.sha256(" ".join(moves).encode()).hexdigest()[:16], len(moves), differ
+
+
+def test_expert_2026_is_a_built_in_player() -> None:
+    from mille.players import expert_2026
+
+    player = make_player("expert-2026")
+    assert isinstance(player, expert_2026.ExpertPlayer)
+    assert player.name == "expert-2026" and player.level == expert_2026.DEFAULT_LEVEL == 3
+    _game, obs = positions(11, 1, COMPUTER)[0]
+    assert player.choose(obs, GlibcRandom(2)) in obs.legal_moves()
+
+
+def test_expert_2026_plays_as_it_always_has() -> None:
+    """Its default level, the safety net lifted, keeps the moves recorded when it was frozen.
+
+    The recorded hash is of the moves today's expert made at commit 027295c
+    (122 moves over two hands, 7 of them not the BSD choice).  If this fails
+    the frozen player has changed: restore its play; never re-record it.
+    """
+    from mille.players import expert_2026
+
+    level = expert_2026.LEVELS[expert_2026.DEFAULT_LEVEL]
+    settings = expert_2026.Level(level.budget, z=level.z, race=level.race, deadline=60.0)
+
+    def make() -> Player:
+        return expert_2026.ExpertPlayer(settings=settings)
+
+    assert fingerprint(make, 2) == ("3896c1a684517baf", 122, 7)
