@@ -12,6 +12,7 @@ from mille.observation import Observation, observe, sample_world
 from mille.players import Player, make_player
 from mille.players.bsd import INITIAL_NUM_NEED, BsdPlayer
 from mille.players.expert import DEFAULT_LEVEL, LEVELS, ExpertPlayer, Level, rollout, rollout_reference, win_probability
+from mille.players.plus import PlusPlayer
 from mille.rng import GlibcRandom
 from mille.rules import EXTEND, NO_EXTENSION, Move, MoveType, Phase
 from mille.sim import Simulator
@@ -55,12 +56,12 @@ def test_the_fast_rollout_is_the_engine_s_own_play() -> None:
     """The rollout applies draws and discards itself: exactly as ``rules.push`` would."""
     for seed in range(40, 52):
         for game, _obs in positions(seed, 4, seed % 2):
-            for dice_seed in (1, 2):
+            for seat, dice_seed in ((0, 1), (1, 2)):
                 fast, slow = game.copy(), game.copy()
                 needs_fast = [list(INITIAL_NUM_NEED), list(INITIAL_NUM_NEED)]
                 needs_slow = [list(INITIAL_NUM_NEED), list(INITIAL_NUM_NEED)]
-                moves = rollout(fast, needs_fast, GlibcRandom(dice_seed))
-                assert moves == rollout_reference(slow, needs_slow, GlibcRandom(dice_seed))
+                moves = rollout(fast, seat, needs_fast, GlibcRandom(dice_seed))
+                assert moves == rollout_reference(slow, seat, needs_slow, GlibcRandom(dice_seed))
                 assert fast == slow and needs_fast == needs_slow
                 assert fast.finished
 
@@ -69,9 +70,9 @@ def test_the_level_knob() -> None:
     assert set(LEVELS) >= {0, 1, 2, 3}
     with pytest.raises(ValueError):
         ExpertPlayer(level=99)
-    # Level 0 is the BSD choice itself.
-    _game, obs = positions(11, 1, COMPUTER)[0]
-    assert ExpertPlayer(0).choose(obs, GlibcRandom(2)) == BsdPlayer().choose(obs, GlibcRandom(2))
+    # Level 0 is the policy's choice itself.
+    for _game, obs in positions(11, 8, COMPUTER):
+        assert ExpertPlayer(0).choose(obs, GlibcRandom(2)) == PlusPlayer().choose(obs, GlibcRandom(2))
 
 
 @pytest.mark.parametrize("seat", [HUMAN, COMPUTER])
@@ -99,11 +100,11 @@ def test_the_same_seed_gives_the_same_game() -> None:
 
 def test_the_search_changes_some_decisions() -> None:
     player = ExpertPlayer(1, settings=Level(budget=6000, z=1.0))
-    bsd = BsdPlayer()
+    policy = PlusPlayer()
     differ = 0
     for _game, obs in positions(31, 16, HUMAN):
         move = player.think(obs, GlibcRandom(5))
-        differ += move != bsd.choose(obs, GlibcRandom(5))
+        differ += move != policy.choose(obs, GlibcRandom(5))
     assert player.searches > 0
     assert differ > 0
 
@@ -209,3 +210,26 @@ def test_expert_2026_plays_as_it_always_has() -> None:
         return expert_2026.ExpertPlayer(settings=settings)
 
     assert fingerprint(make, 2) == ("3896c1a684517baf", 122, 7)
+
+
+def test_the_policy_declines_a_too_close_card_but_still_finishes_the_trip() -> None:
+    """BSD discards when a 25 leaves it "too close", even holding the 100 that finishes; the policy plays the 100."""
+    game = Game(rng=GlibcRandom(1))
+    rules.start_hand(game)
+    me = game.players[COMPUTER]
+    me.mileage = 600
+    me.battle = cards.GO
+    me.can_go = True
+    me.hand = [
+        cards.MILES_25,
+        cards.MILES_100,
+        cards.GASOLINE,
+        cards.GASOLINE,
+        cards.SPARE_TIRE,
+        cards.REPAIRS,
+        cards.GO,
+    ]
+    game.to_move = COMPUTER
+    obs = observe(game, COMPUTER)
+    assert BsdPlayer().choose(obs, GlibcRandom(1)).kind is MoveType.DISCARD
+    assert PlusPlayer().choose(obs, GlibcRandom(1)) == Move(MoveType.PLAY, 1)

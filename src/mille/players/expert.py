@@ -33,8 +33,13 @@ from .. import cards
 from ..cards import (
     COPIES,
     EMPTY,
+    END_OF_LIMIT,
+    GO,
+    MILES,
+    MILES_200,
     OPPOSITE,
     OUT_OF_GAS,
+    REPAIRS,
     RIGHT_OF_WAY,
     SAFETY_BASE,
     SAFETY_FOR,
@@ -51,11 +56,16 @@ from ..rules import (
     Move,
     MoveType,
     Phase,
+    check_go,
+    discard_card,
+    play_card,
     push,
+    tidy_hand,
 )
-from ..scoring import GAME_POINTS
+from ..scoring import GAME_POINTS, apply_end_of_hand_bonuses
 from ..state import Game, Memory, Tableau
-from .bsd import INITIAL_NUM_NEED, decide, play_out, would_extend
+from .bsd import INITIAL_NUM_NEED, decide, would_extend
+from .plus import decide as plus_decide
 
 _NUM_SAFETIES = cards.NUM_SAFETIES
 _HAND_SIZE = cards.HAND_SIZE
@@ -149,34 +159,155 @@ def utility(mine: int, theirs: int, margin: int) -> float:
 # Rollouts
 
 
-def rollout(game: Game, needs: list[list[int]], dice: GlibcRandom) -> int:
-    """Play ``game`` out to the end of the hand with the BSD policy for both seats.
+def rollout(game: Game, seat: int, needs: list[list[int]], dice: GlibcRandom) -> int:
+    """Play ``game`` out to the end of the hand: ``seat`` with the expert's policy, the other with BSD's.
 
-    Returns the number of moves made (answers to ``Extension?`` included).
-    The moves are exactly those of :func:`mille.players.bsd.decide` applied
-    by :func:`mille.rules.push` (:func:`mille.players.bsd.play_out`, the
-    engine's fast loop, with both seats rolling the same dice).
+    ``seat`` plays :func:`mille.players.plus.decide` (the BSD procedure with
+    its "too close" quirk repaired), the other seat the BSD procedure
+    itself, each with its ``needs[seat]`` table; both roll ``dice``; both
+    answer ``Extension?`` with the BSD rule.  Returns the number of moves
+    made (answers to ``Extension?`` included).
+
+    The game is exactly the one that pushing each decision through
+    :func:`mille.rules.push` gives (:func:`rollout_reference`; a test checks
+    it).  This is the search's hot loop, so the common moves are applied
+    here: the draw, and a play or discard from a full hand after drawing
+    (the card's effect, the other seat's count, the hand closed up by moving
+    the card just drawn into the hole, which is what the engine's tidy-up
+    does to a full hand, the turn).  Everything rarer goes through the
+    engine: a safety, a card that reaches the end of the trip (the
+    ``Extension?`` question), a hand with holes, a sorted hand.
     """
-    moves, answers = play_out(game, (needs[0], needs[1]), (dice, dice))
-    return moves + answers
+    players = game.players
+    memory = game.memory
+    deck = game.deck
+    deciders = (plus_decide, decide) if seat == 0 else (decide, plus_decide)
+    moves = 0
+    while not game.finished:
+        mover = game.to_move
+        pp = players[mover]
+        hand = pp.hand
+        moves += 1
+        if game.pending_extension is not None:
+            extend = would_extend(pp, players[1 - mover], memory[mover], game.trip_length, game.deck_count)
+            push(game, EXTEND if extend else NO_EXTENSION)
+            continue
+        deck_count = game.deck_count
+        if hand[0] == EMPTY and deck_count > 0:
+            # Before drawing: a safety against the hazard showing is played
+            # at once (both procedures), else the player draws.
+            battle = pp.battle
+            limited = pp.speed == SPEED_LIMIT
+            for i in range(_HAND_SIZE):
+                card = hand[i]
+                if card >= SAFETY_BASE and (battle == OPPOSITE[card] or (limited and card == RIGHT_OF_WAY)):
+                    play_card(game, mover, i)
+                    break
+            else:
+                mine = memory[mover]
+                seen = mine.num_seen
+                deck_count -= 1
+                card = deck[deck_count]
+                hand[0] = card
+                if _COUNTS_GOS[card]:
+                    mine.count(card, True)
+                else:
+                    seen[card] += 1
+                if hand[1] == EMPTY and deck_count > 0:
+                    deck_count -= 1
+                    card = deck[deck_count]
+                    hand[1] = card
+                    mine.count(card, True)
+                game.deck_count = deck_count
+                pp.fresh_hazard = False
+                pp.fresh_limit = False
+                if EMPTY in hand:  # a short hand (the deck ran out): close it up
+                    tidy_hand(pp, sort=False)
+                if deck_count <= 0:
+                    check_go(game)
+                    if game.finished:
+                        apply_end_of_hand_bonuses(game)
+            continue
+        if hand.count(EMPTY) == _HAND_SIZE:
+            game.to_move = 1 - mover  # an empty hand passes
+            continue
+        trip = game.trip_length
+        op = players[1 - mover]
+        move = deciders[mover](pp, op, memory[mover], trip, deck_count, needs[mover], dice).move
+        slot = move.slot
+        card = hand[slot]
+        if EMPTY in hand or game.order:
+            pass  # the engine closes up holes and sorts
+        elif move.kind is _DISCARD:
+            game.discard = card
+        elif card <= MILES_200:
+            if pp.mileage + MILES[card] == trip:
+                card = EMPTY  # the end of the trip: Extension? or the end of the hand
+            else:
+                pp.nummiles[card] += 1
+                value = MILES[card]
+                pp.total += value
+                pp.hand_total += value
+                pp.mileage += value
+        elif card <= STOP:
+            op.battle = card
+            op.fresh_hazard = True
+            op.can_go = False
+        elif card == SPEED_LIMIT:
+            op.speed = SPEED_LIMIT
+            op.fresh_limit = True
+        elif card <= REPAIRS:
+            pp.battle = card
+            if pp.safety[_ROW] == _PLAYED:
+                pp.can_go = True
+        elif card == GO:
+            pp.battle = GO
+            pp.can_go = True
+        elif card == END_OF_LIMIT:
+            pp.speed = END_OF_LIMIT
+        else:
+            card = EMPTY  # a safety: the engine plays it (the turn goes on)
+        if card == EMPTY or EMPTY in hand or game.order:
+            if move.kind is _DISCARD:
+                discard_card(game, mover, slot)
+            else:
+                play_card(game, mover, slot)
+            continue
+        # The card's effect is made: the rest of the move, from a full hand.
+        memory[1 - mover].num_seen[card] += 1
+        if slot:
+            hand[slot] = hand[0]
+        hand[0] = EMPTY
+        if deck_count <= 0:
+            check_go(game)
+        game.to_move = 1 - mover
+        if game.finished:
+            apply_end_of_hand_bonuses(game)
+    return moves
 
 
-def rollout_reference(game: Game, needs: list[list[int]], dice: GlibcRandom) -> int:
+#: Cards whose drawing moves the drawer's ``num_gos`` (``Memory.count``):
+#: the hazards but Speed Limit, and the safeties.
+_COUNTS_GOS = tuple(OUT_OF_GAS <= c <= STOP or c >= SAFETY_BASE for c in range(cards.NUM_CODES))
+
+
+def rollout_reference(game: Game, seat: int, needs: list[list[int]], dice: GlibcRandom) -> int:
     """:func:`rollout` through the engine's own driver only (for tests and benchmarks)."""
     players = game.players
     memory = game.memory
     moves = 0
     while not game.finished:
-        seat = game.to_move
-        pp = players[seat]
+        mover = game.to_move
+        pp = players[mover]
         if game.pending_extension is not None:
-            extend = would_extend(pp, players[1 - seat], memory[seat], game.trip_length, game.deck_count)
+            extend = would_extend(pp, players[1 - mover], memory[mover], game.trip_length, game.deck_count)
             push(game, EXTEND if extend else NO_EXTENSION)
         elif pp.hand.count(EMPTY) == _HAND_SIZE:
             push(game, PASS)
         else:
+            choose = plus_decide if mover == seat else decide
             trip, count = game.trip_length, game.deck_count
-            push(game, decide(pp, players[1 - seat], memory[seat], trip, count, needs[seat], dice).move)
+            push(game, choose(pp, players[1 - mover], memory[mover], trip, count, needs[mover], dice).move)
         moves += 1
     return moves
 
@@ -295,7 +426,7 @@ class ExpertPlayer:
         # The BSD choice, on its own copy of the table (rolled on our dice
         # exactly as the BSD player would roll them).
         need = self.num_need[:]
-        base = decide(me, op, obs.memory, obs.trip_length, obs.deck_count, need, rng).move
+        base = plus_decide(me, op, obs.memory, obs.trip_length, obs.deck_count, need, rng).move
         self._need_after = need
         if base is DRAW or self.settings.budget == 0:
             return base
@@ -425,7 +556,7 @@ class ExpertPlayer:
                     roll = GlibcRandom.__new__(GlibcRandom)
                     roll.setstate(dice_state)
                     needs = [my_need[:], opp_need[:]] if seat == 0 else [opp_need[:], my_need[:]]
-                    m = rollout(g, needs, roll) + 1
+                    m = rollout(g, seat, needs, roll) + 1
                     spent += m
                     me = g.players[seat]
                     op = g.players[1 - seat]
