@@ -233,3 +233,33 @@ def test_the_policy_declines_a_too_close_card_but_still_finishes_the_trip() -> N
     obs = observe(game, COMPUTER)
     assert BsdPlayer().choose(obs, GlibcRandom(1)).kind is MoveType.DISCARD
     assert PlusPlayer().choose(obs, GlibcRandom(1)) == Move(MoveType.PLAY, 1)
+
+
+def test_the_particle_filter_keeps_hands_the_opponent_could_hold() -> None:
+    """``Level(particles=N)``: every particle is a hand of the right size, of cards the seat has not seen."""
+    player = ExpertPlayer(1, settings=Level(budget=600, batch=4, particles=24))
+    bsd = BsdPlayer()
+    checked = 0
+    for seed in (61, 62):
+        game = Game(rng=GlibcRandom(seed))
+        rules.start_hand(game)
+        seat = seed % 2
+        dice = (GlibcRandom(seed + 1), GlibcRandom(seed + 2))
+        while not game.finished:
+            who = game.to_move
+            if rules.phase(game) is Phase.EMPTY_HAND:
+                rules.push(game, rules.PASS)
+                continue
+            obs = observe(game, who)
+            move = (player if who == seat else bsd).choose(obs, dice[who])
+            assert move in obs.legal_moves()
+            hand = player._hand
+            if who == seat and hand is not None and hand.particles is not None:
+                unseen = obs.unseen()
+                for held in hand.particles.hands:
+                    cards_held = [c for c in held if c != cards.EMPTY]
+                    assert len(cards_held) == obs.opponent_hand_size
+                    assert all(cards_held.count(c) <= unseen[c] for c in cards_held)
+                checked += 1
+            rules.push(game, move)
+    assert checked > 20

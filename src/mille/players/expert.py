@@ -541,6 +541,9 @@ class ExpertPlayer:
         after = hm.after
         if after is not None and particles is not None:
             self._filter(obs, after, particles)
+        if particles is not None and particles.lost:
+            count = len(particles.hands)
+            hm.particles = _Particles(obs.unseen(), obs.opponent_hand_size, count, particles.rng, self.settings.miss)
         if after is not None:
             # The opponent has moved since our last move.
             opp_received = drawn - hm.received
@@ -782,11 +785,13 @@ class _Particles:
     deck.
     """
 
-    __slots__ = ("hands", "weights", "rng", "epsilon")
+    __slots__ = ("hands", "weights", "rng", "epsilon", "lost")
 
     def __init__(self, unseen: list[int], size: int, count: int, rng: GlibcRandom, epsilon: float) -> None:
         self.rng = rng
         self.epsilon = epsilon
+        #: Every particle has become impossible (a move no hand explains).
+        self.lost = False
         pool = [c for c in range(cards.NUM_CODES) for _ in range(unseen[c])]
         size = min(size, len(pool))
         first = 1 if size < _HAND_SIZE else 0
@@ -923,13 +928,12 @@ class _Particles:
         self._normalize()
 
     def _normalize(self) -> None:
-        """Rescale the weights; resample when they are uneven (or start over if all are 0)."""
+        """Rescale the weights; resample when they are uneven or some hand is impossible."""
         weights = self.weights
         total = sum(weights)
         count = len(weights)
         if total <= 0.0:
-            for k in range(count):
-                weights[k] = 1.0
+            self.lost = True  # no hand explains what was seen: the player deals afresh
             return
         scale = count / total
         square = 0.0
@@ -937,8 +941,8 @@ class _Particles:
             w = weights[k] * scale
             weights[k] = w
             square += w * w
-        if square * 2.0 <= count * count:
-            return  # effective sample size count**2 / square at least half
+        if square * 2.0 <= count * count and 0.0 not in weights:
+            return  # effective sample size count**2 / square at least half, and none impossible
         # Systematic resampling.
         u = self.rng.uniform()
         hands = self.hands
