@@ -99,11 +99,6 @@ class Decision(FrozenRecord):
         object.__setattr__(self, "announce", announce)
 
 
-#: The numbers the valuation reads besides the two tableaus: (seen, num_gos,
-#: need, trip length, deck count).  A plain tuple: built once per decision.
-_Table = tuple[list[int], int, list[int], int, int]
-
-
 # Decisions are values: every one the procedure can make, made once.
 _DRAW_DECISION = Decision(DRAW)
 _SILENT_PLAY = tuple(Decision(m) for m in PLAYS)
@@ -176,6 +171,8 @@ def would_extend(pp: Tableau, op: Tableau, memory: Memory, trip: int, deck_count
     """
     if trip != TRIP:
         return False
+    if max(pp.hand) < SAFETY_BASE and pp.safety.count(_PLAYED) < 2:
+        return False  # fewer than two safeties known (the common case, decided cheaply)
     own = own_safeties(pp)
     known = sum(1 for s in own if s != _UNKNOWN)
     if known < 2:
@@ -309,9 +306,176 @@ def decide(
         num_need[OPPOSITE[battle]] += 1
 
     # Step 6: value every card; restarts in discard mode if a small
-    # distance card would bring the player "too close" to the end.
-    table: _Table = (seen, memory.num_gos, num_need, trip, deck_count)
-    values, nummax, nummin, cango = _valuation(table, pp, op, own, count, playit, cango, canstop)
+    # distance card would bring the player "too close" to the end.  The
+    # remedy and attack formulas are written out inline, and ``one_card``
+    # of the opponent is computed once (it reads nothing the pass changes).
+    num_gos = memory.num_gos
+    need = num_need
+    end = trip
+    row_status = own[_ROW]
+    op_safety = op.safety
+    op_mileage = op.mileage
+    op_limited = op.speed == SPEED_LIMIT
+    op_can_go = op.can_go
+    oc: bool | None = None  # one_card(seen, end, op), once needed
+    while True:
+        restart = False
+        foundlow = (
+            cango or count[END_OF_LIMIT] != 0 or seen[SPEED_LIMIT] == COPIES[SPEED_LIMIT] or row_status != _UNKNOWN
+        )
+        foundend = False
+        count200 = pp.nummiles[MILES_200]
+        badcount = 0
+        curmax = -1
+        curmin = 101
+        nummax = -1
+        nummin = -1
+        values = [0] * _HAND_SIZE
+        for i in range(_HAND_SIZE):
+            card = hand[i]
+            if card < 0:
+                continue  # an empty slot: 0, never chosen
+            if card >= SAFETY_BASE:
+                value = 0 if cango else 101
+            elif playit[i] != cango:
+                value = 0 if cango else 101
+            elif card <= MILES_200:
+                if card <= MILES_50:
+                    diff = end - mileage
+                    if (
+                        deck_count > 0
+                        and cango
+                        and diff <= 100
+                        and diff // MILES[card] > count[card]
+                        and (card == MILES_25 or diff % 50 == 0)
+                        and not (card == MILES_50 and diff == 75 and count[MILES_25] > 0)
+                    ):
+                        # Too close: switch to discard mode and start over.
+                        cango = False
+                        restart = True
+                        break
+                    value = MILES[card] >> 3
+                    value += 1 if limited else -1
+                    if not foundlow and (card == MILES_50 or count[MILES_50] == 0):
+                        value = 10 if mileage else 20
+                        foundlow = True
+                    miles = True
+                else:
+                    if card == MILES_200:
+                        count200 += 1
+                    miles = card != MILES_200 or count200 <= 2
+                    value = (MILES[card] >> 3) + (-1 if limited else 1) if miles else 0
+                if miles:
+                    reach = mileage + MILES[card]
+                    if reach > end:
+                        value = card if end == TRIP else 0
+                    elif reach == end:
+                        value = card if foundend else _VALUABLE
+                        foundend = True
+            elif card == END_OF_LIMIT:
+                if row_status != _UNKNOWN:
+                    value = -1 if row_status == _PLAYED else 1
+                elif limited and end - mileage <= 50:
+                    value = 1
+                elif limited or seen[SPEED_LIMIT] != COPIES[SPEED_LIMIT]:
+                    value = COPIES[SPEED_LIMIT] * 6 + seen[card] - seen[SPEED_LIMIT]
+                    if not cango:
+                        square = count[card] * count[card]
+                        value = value // square if value >= 0 and square > 0 else _cdiv(value, square)
+                    count[card] -= 1
+                else:
+                    value = 0
+                    count[END_OF_LIMIT] -= 1
+            elif GASOLINE <= card <= REPAIRS:
+                status = own[SAFETY_FOR[card] - SAFETY_BASE]
+                hazard = OPPOSITE[card]
+                if status != _UNKNOWN:
+                    value = -1 if status == _PLAYED else 1
+                elif pp.battle != hazard and (
+                    seen[hazard] == COPIES[hazard] or seen[hazard] + count[card] > COPIES[hazard]
+                ):
+                    value = 0
+                    count[card] -= 1
+                else:
+                    value = COPIES[hazard] * 6 + seen[card] - seen[hazard]
+                    if not cango:
+                        square = count[card] * count[card]
+                        value = value // square if value >= 0 and square > 0 else _cdiv(value, square)
+                    count[card] -= 1
+            elif card == GO:
+                if row_status != _UNKNOWN:
+                    value = -1 if row_status == _PLAYED else 2
+                elif pp.can_go and num_gos + count[GO] == need[GO]:
+                    value = 0
+                    count[GO] -= 1
+                else:
+                    value = need[GO] * 3 + (seen[GO] - num_gos)
+                    square = count[GO] * count[GO]
+                    value = value // square if value >= 0 and square > 0 else _cdiv(value, square)
+                    count[GO] -= 1
+            elif card == STOP:
+                if op_safety[_ROW] == _PLAYED:
+                    value = -1
+                else:
+                    value = (3 if row_status != _UNKNOWN else 4) * (COPIES[STOP] + seen[GO])
+                    if oc is None:
+                        oc = one_card(seen, end, op)
+                    if not mileage or foundend or oc:
+                        value += 5
+                    if not cango:
+                        badcount += 1
+                        value = value // badcount if value >= 0 else _cdiv(value, badcount)
+                    if op_mileage == 0:
+                        value += 5
+                    if not op_can_go:
+                        value -= 5
+                    if cango and row_status != _UNKNOWN:
+                        value += 5
+            else:
+                # A hazard (Out of Gas, Flat Tire, Accident) or Speed Limit:
+                # the original's ``normbad`` formula.
+                if card == SPEED_LIMIT:
+                    if op_mileage + 50 >= end:
+                        value = 1 if (end == TRIP and not cango) else 0
+                        sidx = -1
+                    elif canstop or (cango and not op_can_go):
+                        value = 1
+                        sidx = -1
+                    else:
+                        value = 2 if row_status != _UNKNOWN else 3
+                        sidx = _ROW
+                        remedy = END_OF_LIMIT
+                else:
+                    sidx = SAFETY_FOR[card] - SAFETY_BASE
+                    value = 3 if own[sidx] != _UNKNOWN else 4
+                    remedy = OPPOSITE[card]
+                if sidx >= 0:
+                    if op_safety[sidx] == _PLAYED:
+                        value = -1
+                    else:
+                        value *= need[remedy] + seen[remedy] + 2
+                        if oc is None:
+                            oc = one_card(seen, end, op)
+                        if not mileage or foundend or oc:
+                            value += 5
+                        if op_mileage == 0 or oc:
+                            value += 5
+                        if op_limited:
+                            value -= 3
+                        if cango and own[sidx] != _UNKNOWN:
+                            value += 3
+                        if not cango:
+                            badcount += 1
+                            value = value // badcount if value >= 0 else _cdiv(value, badcount)
+            values[i] = value
+            if value >= curmax:
+                nummax = i
+                curmax = value
+            if value <= curmin:
+                nummin = i
+                curmin = value
+        if not restart:
+            break
 
     # Step 7: the second bump.
     if stopped:
@@ -455,187 +619,3 @@ def _extreme(values: list[int], hand: list[int], *, lowest: bool) -> int:
         if best < 0 or (values[i] <= values[best] if lowest else values[i] >= values[best]):
             best = i
     return max(best, 0)
-
-
-def _valuation(
-    table: _Table,
-    pp: Tableau,
-    op: Tableau,
-    own: list[int],
-    count: list[int],
-    playit: list[bool],
-    cango: bool,
-    canstop: bool,
-) -> tuple[list[int], int, int, bool]:
-    """Step 6 of the decision: returns (values, best play slot, worst slot, cango).
-
-    The remedy and attack formulas (:func:`_remedy_value`,
-    :func:`_attack_value`) are written out inline here, and ``one_card`` of
-    the opponent is computed once (it reads nothing the pass changes).
-    """
-    hand = pp.hand
-    seen, num_gos, need, end, deck_count = table
-    mileage = pp.mileage
-    limited = pp.speed == SPEED_LIMIT
-    row_status = own[_ROW]
-    op_safety = op.safety
-    op_mileage = op.mileage
-    op_limited = op.speed == SPEED_LIMIT
-    op_can_go = op.can_go
-    oc: bool | None = None  # one_card(seen, end, op), once needed
-    while True:
-        restart = False
-        foundlow = (
-            cango or count[END_OF_LIMIT] != 0 or seen[SPEED_LIMIT] == COPIES[SPEED_LIMIT] or row_status != _UNKNOWN
-        )
-        foundend = False
-        count200 = pp.nummiles[MILES_200]
-        badcount = 0
-        curmax = -1
-        curmin = 101
-        nummax = -1
-        nummin = -1
-        values = [0] * _HAND_SIZE
-        for i in range(_HAND_SIZE):
-            card = hand[i]
-            if card < 0:
-                continue  # an empty slot: 0, never chosen
-            if card >= SAFETY_BASE:
-                value = 0 if cango else 101
-            elif playit[i] != cango:
-                value = 0 if cango else 101
-            elif card <= MILES_200:
-                if card <= MILES_50:
-                    diff = end - mileage
-                    if (
-                        deck_count > 0
-                        and cango
-                        and diff <= 100
-                        and diff // MILES[card] > count[card]
-                        and (card == MILES_25 or diff % 50 == 0)
-                        and not (card == MILES_50 and diff == 75 and count[MILES_25] > 0)
-                    ):
-                        # Too close: switch to discard mode and start over.
-                        cango = False
-                        restart = True
-                        break
-                    value = MILES[card] >> 3
-                    value += 1 if limited else -1
-                    if not foundlow and (card == MILES_50 or count[MILES_50] == 0):
-                        value = 10 if mileage else 20
-                        foundlow = True
-                    miles = True
-                else:
-                    if card == MILES_200:
-                        count200 += 1
-                    miles = card != MILES_200 or count200 <= 2
-                    value = (MILES[card] >> 3) + (-1 if limited else 1) if miles else 0
-                if miles:
-                    reach = mileage + MILES[card]
-                    if reach > end:
-                        value = card if end == TRIP else 0
-                    elif reach == end:
-                        value = card if foundend else _VALUABLE
-                        foundend = True
-            elif card == END_OF_LIMIT:
-                if row_status != _UNKNOWN:
-                    value = -1 if row_status == _PLAYED else 1
-                elif limited and end - mileage <= 50:
-                    value = 1
-                elif limited or seen[SPEED_LIMIT] != COPIES[SPEED_LIMIT]:
-                    value = COPIES[SPEED_LIMIT] * 6 + seen[card] - seen[SPEED_LIMIT]
-                    if not cango:
-                        value = _cdiv(value, count[card] * count[card])
-                    count[card] -= 1
-                else:
-                    value = 0
-                    count[END_OF_LIMIT] -= 1
-            elif GASOLINE <= card <= REPAIRS:
-                status = own[SAFETY_FOR[card] - SAFETY_BASE]
-                hazard = OPPOSITE[card]
-                if status != _UNKNOWN:
-                    value = -1 if status == _PLAYED else 1
-                elif pp.battle != hazard and (
-                    seen[hazard] == COPIES[hazard] or seen[hazard] + count[card] > COPIES[hazard]
-                ):
-                    value = 0
-                    count[card] -= 1
-                else:
-                    value = COPIES[hazard] * 6 + seen[card] - seen[hazard]
-                    if not cango:
-                        value = _cdiv(value, count[card] * count[card])
-                    count[card] -= 1
-            elif card == GO:
-                if row_status != _UNKNOWN:
-                    value = -1 if row_status == _PLAYED else 2
-                elif pp.can_go and num_gos + count[GO] == need[GO]:
-                    value = 0
-                    count[GO] -= 1
-                else:
-                    value = need[GO] * 3 + (seen[GO] - num_gos)
-                    square = count[GO] * count[GO]
-                    value = value // square if value >= 0 and square > 0 else _cdiv(value, square)
-                    count[GO] -= 1
-            elif card == STOP:
-                if op_safety[_ROW] == _PLAYED:
-                    value = -1
-                else:
-                    value = (3 if row_status != _UNKNOWN else 4) * (COPIES[STOP] + seen[GO])
-                    if oc is None:
-                        oc = one_card(seen, end, op)
-                    if not mileage or foundend or oc:
-                        value += 5
-                    if not cango:
-                        badcount += 1
-                        value = _cdiv(value, badcount)
-                    if op_mileage == 0:
-                        value += 5
-                    if not op_can_go:
-                        value -= 5
-                    if cango and row_status != _UNKNOWN:
-                        value += 5
-            else:
-                # A hazard (Out of Gas, Flat Tire, Accident) or Speed Limit:
-                # the original's ``normbad`` formula.
-                if card == SPEED_LIMIT:
-                    if op_mileage + 50 >= end:
-                        value = 1 if (end == TRIP and not cango) else 0
-                        sidx = -1
-                    elif canstop or (cango and not op_can_go):
-                        value = 1
-                        sidx = -1
-                    else:
-                        value = 2 if row_status != _UNKNOWN else 3
-                        sidx = _ROW
-                        remedy = END_OF_LIMIT
-                else:
-                    sidx = SAFETY_FOR[card] - SAFETY_BASE
-                    value = 3 if own[sidx] != _UNKNOWN else 4
-                    remedy = OPPOSITE[card]
-                if sidx >= 0:
-                    if op_safety[sidx] == _PLAYED:
-                        value = -1
-                    else:
-                        value *= need[remedy] + seen[remedy] + 2
-                        if oc is None:
-                            oc = one_card(seen, end, op)
-                        if not mileage or foundend or oc:
-                            value += 5
-                        if op_mileage == 0 or oc:
-                            value += 5
-                        if op_limited:
-                            value -= 3
-                        if cango and own[sidx] != _UNKNOWN:
-                            value += 3
-                        if not cango:
-                            badcount += 1
-                            value = _cdiv(value, badcount)
-            values[i] = value
-            if value >= curmax:
-                nummax = i
-                curmax = value
-            if value <= curmin:
-                nummin = i
-                curmin = value
-        if not restart:
-            return values, nummax, nummin, cango
