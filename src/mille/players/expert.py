@@ -216,39 +216,44 @@ def rollout(game: Game, seat: int, needs: list[list[int]], dice: GlibcRandom) ->
         if hand[0] == EMPTY and deck_count > 0:
             # Before drawing: a safety against the hazard showing is played
             # at once (both procedures), else the player draws.
-            battle = pp.battle
-            limited = pp.speed == SPEED_LIMIT
-            for i in range(_HAND_SIZE) if max(hand) >= SAFETY_BASE else ():
-                card = hand[i]
-                if card >= SAFETY_BASE and (battle == OPPOSITE[card] or (limited and card == RIGHT_OF_WAY)):
-                    play_card(game, mover, i)
-                    break
+            if max(hand) >= SAFETY_BASE:
+                battle = pp.battle
+                limited = pp.speed == SPEED_LIMIT
+                counter = -1
+                for i in range(_HAND_SIZE):
+                    card = hand[i]
+                    if card >= SAFETY_BASE and (battle == OPPOSITE[card] or (limited and card == RIGHT_OF_WAY)):
+                        counter = i
+                        break
+                if counter >= 0:
+                    play_card(game, mover, counter)
+                    continue
+            mine = memory[mover]
+            deck_count -= 1
+            card = deck[deck_count]
+            hand[0] = card
+            if _COUNTS_GOS[card]:
+                mine.count(card, True)
             else:
-                mine = memory[mover]
-                seen = mine.num_seen
+                mine.num_seen[card] += 1
+            if hand[1] == EMPTY and deck_count > 0:
                 deck_count -= 1
                 card = deck[deck_count]
-                hand[0] = card
-                if _COUNTS_GOS[card]:
-                    mine.count(card, True)
-                else:
-                    seen[card] += 1
-                if hand[1] == EMPTY and deck_count > 0:
-                    deck_count -= 1
-                    card = deck[deck_count]
-                    hand[1] = card
-                    mine.count(card, True)
-                game.deck_count = deck_count
-                pp.fresh_hazard = False
-                pp.fresh_limit = False
+                hand[1] = card
+                mine.count(card, True)
+            game.deck_count = deck_count
+            pp.fresh_hazard = False
+            pp.fresh_limit = False
+            if deck_count <= 0 or EMPTY in hand:
                 if EMPTY in hand:  # a short hand (the deck ran out): close it up
                     tidy_hand(pp, sort=False)
                 if deck_count <= 0:
                     check_go(game)
                     if game.finished:
                         apply_end_of_hand_bonuses(game)
-            continue
-        if hand.count(EMPTY) == _HAND_SIZE:
+                continue
+            moves += 1  # a full hand and cards left: the decision follows at once
+        elif hand.count(EMPTY) == _HAND_SIZE:
             game.to_move = 1 - mover  # an empty hand passes
             continue
         trip = game.trip_length
@@ -257,7 +262,7 @@ def rollout(game: Game, seat: int, needs: list[list[int]], dice: GlibcRandom) ->
         slot = move.slot
         card = hand[slot]
         if EMPTY in hand or game.order:
-            pass  # the engine closes up holes and sorts
+            card = EMPTY  # the engine closes up holes and sorts
         elif move.kind is _DISCARD:
             game.discard = card
         elif card <= MILES_200:
@@ -287,7 +292,7 @@ def rollout(game: Game, seat: int, needs: list[list[int]], dice: GlibcRandom) ->
             pp.speed = END_OF_LIMIT
         else:
             card = EMPTY  # a safety: the engine plays it (the turn goes on)
-        if card == EMPTY or EMPTY in hand or game.order:
+        if card == EMPTY:
             if move.kind is _DISCARD:
                 discard_card(game, mover, slot)
             else:

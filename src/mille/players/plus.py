@@ -62,7 +62,6 @@ from .bsd import (
     Decision,
     _cdiv,
     _extreme,
-    _Table,
     one_card,
     would_extend,
 )
@@ -185,49 +184,14 @@ def decide(
     if stopped:
         num_need[OPPOSITE[battle]] += 1
 
-    # Step 6: value every card; restarts in discard mode if a small
-    # distance card would bring the player "too close" to the end.
-    table: _Table = (seen, memory.num_gos, num_need, trip, deck_count)
-    values, nummax, nummin, cango = _valuation(table, pp, op, own, count, playit, cango, canstop)
-
-    # Step 7: the second bump.
-    if stopped:
-        num_need[OPPOSITE[battle]] += 1
-
-    # Step 8: choose.
-    if cango:
-        if nummax < 0:  # cannot happen with a non-empty hand; be safe
-            nummax = _extreme(values, hand, lowest=False)
-        return _ANNOUNCED_PLAY[nummax]
-    if nummin < 0:
-        # The original crashes here (every card valued above 101).
-        nummin = _extreme(values, hand, lowest=True)
-    if hand[nummin] >= SAFETY_BASE:  # never discard a safety
-        return _ANNOUNCED_PLAY[nummin]
-    return _ANNOUNCED_DISCARD[nummin]
-
-
-def _valuation(
-    table: _Table,
-    pp: Tableau,
-    op: Tableau,
-    own: list[int],
-    count: list[int],
-    playit: list[bool],
-    cango: bool,
-    canstop: bool,
-) -> tuple[list[int], int, int, bool]:
-    """Step 6 of the decision: returns (values, best play slot, worst slot, cango).
-
-    :func:`mille.players.bsd._valuation` but for the "too close" card: it is
-    valued -1 (never the play chosen), and only if no card is then worth
-    playing (the best value is 0 or less) does the pass start over in
-    discard mode, as the original's does at once.
-    """
-    hand = pp.hand
-    seen, num_gos, need, end, deck_count = table
-    mileage = pp.mileage
-    limited = pp.speed == SPEED_LIMIT
+    # Step 6: value every card (the original's valuation pass, written out
+    # here: this is half of every rollout).  A "too close" 25 or 50 is
+    # declined (valued -1, never the play chosen); only if no card is then
+    # worth playing (the best value is 0 or less) does the pass start over
+    # in discard mode, as the original's does at the first such card.
+    num_gos = memory.num_gos
+    need = num_need
+    end = trip
     row_status = own[_ROW]
     op_safety = op.safety
     op_mileage = op.mileage
@@ -301,7 +265,8 @@ def _valuation(
                 elif limited or seen[SPEED_LIMIT] != COPIES[SPEED_LIMIT]:
                     value = COPIES[SPEED_LIMIT] * 6 + seen[card] - seen[SPEED_LIMIT]
                     if not cango:
-                        value = _cdiv(value, count[card] * count[card])
+                        square = count[card] * count[card]
+                        value = value // square if value >= 0 and square > 0 else _cdiv(value, square)
                     count[card] -= 1
                 else:
                     value = 0
@@ -319,7 +284,8 @@ def _valuation(
                 else:
                     value = COPIES[hazard] * 6 + seen[card] - seen[hazard]
                     if not cango:
-                        value = _cdiv(value, count[card] * count[card])
+                        square = count[card] * count[card]
+                        value = value // square if value >= 0 and square > 0 else _cdiv(value, square)
                     count[card] -= 1
             elif card == GO:
                 if row_status != _UNKNOWN:
@@ -343,7 +309,7 @@ def _valuation(
                         value += 5
                     if not cango:
                         badcount += 1
-                        value = _cdiv(value, badcount)
+                        value = value // badcount if value >= 0 else _cdiv(value, badcount)
                     if op_mileage == 0:
                         value += 5
                     if not op_can_go:
@@ -385,7 +351,7 @@ def _valuation(
                             value += 3
                         if not cango:
                             badcount += 1
-                            value = _cdiv(value, badcount)
+                            value = value // badcount if value >= 0 else _cdiv(value, badcount)
             values[i] = value
             if value >= curmax:
                 nummax = i
@@ -398,7 +364,23 @@ def _valuation(
             cango = False
             restart = True
         if not restart:
-            return values, nummax, nummin, cango
+            break
+
+    # Step 7: the second bump.
+    if stopped:
+        num_need[OPPOSITE[battle]] += 1
+
+    # Step 8: choose.
+    if cango:
+        if nummax < 0:  # cannot happen with a non-empty hand; be safe
+            nummax = _extreme(values, hand, lowest=False)
+        return _ANNOUNCED_PLAY[nummax]
+    if nummin < 0:
+        # The original crashes here (every card valued above 101).
+        nummin = _extreme(values, hand, lowest=True)
+    if hand[nummin] >= SAFETY_BASE:  # never discard a safety
+        return _ANNOUNCED_PLAY[nummin]
+    return _ANNOUNCED_DISCARD[nummin]
 
 
 class PlusPlayer:
