@@ -1,24 +1,27 @@
 """The searching computer player: ``expert`` (see ``docs/expert.md``).
 
-At each decision that matters it samples worlds consistent with what its
-seat has seen, the hidden cards dealt with inference about the opponent's
-hand, rolls every candidate move out to the end of the hand with the BSD
-policy for both seats, and picks the move with the best mean game value.
-The moves are compared on common random numbers: every candidate is played
-out in the same sampled worlds with the same dice, so the comparison sees
-the difference the move makes, not the luck of the deal.  It leaves the BSD
-choice only when the paired evidence says so.
+Its own policy is the BSD procedure with its "too close" quirk repaired
+(:mod:`mille.players.plus`).  At each decision that matters it samples
+worlds consistent with what its seat has seen, the hidden cards dealt with
+inference about the opponent's hand, rolls every candidate move out to the
+end of the hand (its own seat with its policy, the opponent's with the BSD
+procedure), and picks the move with the best mean game value.  The moves
+are compared on common random numbers: every candidate is played out in
+the same sampled worlds with the same dice, so the comparison sees the
+difference the move makes, not the luck of the deal.  It leaves its
+policy's choice only when the paired evidence says so.
 
 Inference (the opponent is modelled as the BSD player):
 
 * it never discards a safety and plays one at once against the hazard it
   faces, so an unseen safety is in its hand with the chance that it drew
   it since it was last seen facing that hazard without playing it;
-* (an option, ``Level(replay=True)``, off by default until measured) its
-  last decision is replayed in each sampled world (its hand before that
-  move is the sampled hand plus the card it played or discarded), and
-  worlds in which the BSD procedure would have done something else are
-  mostly rejected.
+* (an option, ``Level(replay=True)``, off) its last decision is replayed in
+  each sampled world (its hand before that move is the sampled hand plus
+  the card it played or discarded), and worlds in which the BSD procedure
+  would have done something else are mostly rejected;
+* (an option, ``Level(particles=N)``, off) a particle filter over its hand
+  through the whole hand (:class:`_Particles`).
 
 It reads only its :class:`~mille.observation.Observation` and what it
 remembers of its earlier observations of the same hand, never the game.
@@ -115,7 +118,7 @@ class Level:
     ) -> None:
         #: Moves simulated per decision (rollouts to the end of the hand).
         self.budget = budget
-        #: Paired z-score a move needs over the BSD choice to be played instead.
+        #: Paired z-score a move needs over the policy's choice to be played instead.
         self.z = z
         #: Worlds added to every remaining move per round of the race.
         self.batch = batch
@@ -145,7 +148,7 @@ class Level:
         self.miss = miss
 
 
-#: The settings by level: 0 is the BSD choice (no search).
+#: The settings by level: 0 is the policy's choice (no search).
 LEVELS: dict[int, Level] = {
     0: Level(0),
     1: Level(8000),
@@ -418,7 +421,7 @@ def _is_new_hand(obs: Observation, hm: _HandMemory | None) -> bool:
 class ExpertPlayer:
     """The searching player: ``expert``.
 
-    ``level`` trades strength for speed (0: the BSD choice, no search;
+    ``level`` trades strength for speed (0: the policy's choice, no search;
     :data:`DEFAULT_LEVEL` is the measured default).  ``infer`` turns the
     inference about the opponent's hand off (uniform worlds), for experiments.
     """
@@ -432,7 +435,7 @@ class ExpertPlayer:
         #: The level's settings (or ``settings``, for experiments and tests).
         self.settings = LEVELS[level] if settings is None else settings
         self.infer = infer
-        #: Our own BSD table (for the BSD choice and our rollouts), and our
+        #: Our own policy's table (for its choice and our rollouts), and our
         #: estimate of the opponent's (bumped while it is stopped).
         self.num_need: list[int] = list(INITIAL_NUM_NEED)
         self.opp_need: list[int] = list(INITIAL_NUM_NEED)
@@ -463,8 +466,8 @@ class ExpertPlayer:
             extend = would_extend(me, op, obs.memory, obs.trip_length, obs.deck_count)
             base = EXTEND if extend else NO_EXTENSION
             return self._search(obs, [base, NO_EXTENSION if extend else EXTEND], hm, rng)
-        # The BSD choice, on its own copy of the table (rolled on our dice
-        # exactly as the BSD player would roll them).
+        # The policy's choice, on its own copy of the table (rolled on our
+        # dice exactly as the policy alone would roll them).
         need = self.num_need[:]
         base = plus_decide(me, op, obs.memory, obs.trip_length, obs.deck_count, need, rng).move
         self._need_after = need
@@ -613,7 +616,7 @@ class ExpertPlayer:
     def _search(self, obs: Observation, candidates: list[Move], hm: _HandMemory, dice: GlibcRandom) -> Move:
         """Roll every candidate out in common sampled worlds; the best by paired evidence.
 
-        ``candidates[0]`` is the BSD choice.
+        ``candidates[0]`` is the policy's choice.
         """
         settings = self.settings
         budget = settings.budget
@@ -659,7 +662,7 @@ class ExpertPlayer:
                 continue
             if race > 0:
                 # Racing: drop what is clearly worse than the leader (paired,
-                # on the worlds both saw); stop once the BSD choice is alone
+                # on the worlds both saw); stop once the policy's choice is alone
                 # or clearly beaten by a lone rival.
                 if len(values[0]) < settings.min_worlds:
                     continue
@@ -671,7 +674,7 @@ class ExpertPlayer:
                 if len(alive) == 2 and abs(_paired_z(values[alive[1]], values[0])) >= race + 1.0:
                     break
             elif len(alive) > 2:
-                # Successive halving: keep the better half (and the BSD choice).
+                # Successive halving: keep the better half (and the policy's choice).
                 alive.sort(key=lambda c: -sums[c])
                 keep = alive[: max(2, (len(alive) + 1) // 2)]
                 if 0 not in keep:
@@ -739,7 +742,7 @@ def _dice_state(rng: GlibcRandom) -> tuple[tuple[int, ...], int, int]:
 
 
 def _candidates(obs: Observation, base: Move) -> list[Move]:
-    """Legal moves, one per distinct (kind, card), the BSD choice ``base`` first."""
+    """Legal moves, one per distinct (kind, card), the policy's choice ``base`` first."""
     hand = obs.players[obs.seat].hand
 
     def key(move: Move) -> tuple[MoveType, int]:
