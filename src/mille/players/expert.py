@@ -936,7 +936,7 @@ class _Particles:
         self._normalize()
 
     def _normalize(self) -> None:
-        """Rescale the weights; resample when they are uneven or some hand is impossible."""
+        """Rescale the weights; resample when they are uneven (an impossible hand keeps weight 0)."""
         weights = self.weights
         total = sum(weights)
         count = len(weights)
@@ -949,8 +949,8 @@ class _Particles:
             w = weights[k] * scale
             weights[k] = w
             square += w * w
-        if square * 2.0 <= count * count and 0.0 not in weights:
-            return  # effective sample size count**2 / square at least half, and none impossible
+        if square * 2.0 <= count * count:
+            return  # effective sample size count**2 / square at least half
         # Systematic resampling.
         u = self.rng.uniform()
         hands = self.hands
