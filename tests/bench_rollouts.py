@@ -4,6 +4,7 @@
     python tests/bench_rollouts.py                  # rollouts/s, moves/s, think time at the default level
     python tests/bench_rollouts.py --level 2 --hands 6
     python tests/bench_rollouts.py --profile        # cProfile of the rollouts, top functions
+    python tests/bench_rollouts.py --compare /tmp/old-checkout --rounds 5
 
 Rollouts: BSD-against-BSD play to the end of the hand from positions
 collected along real hands (``rollout``, with the draw and the discard
@@ -11,17 +12,30 @@ applied inline, and ``rollout_reference``, through ``rules.push`` only).
 Think time: the expert (at ``--level``) against ``bsd`` for ``--hands``
 hands, every call of ``choose`` timed (draws included), and the searched
 decisions alone.
+
+``--compare TREE`` times the rollouts of this checkout and of another one
+(``TREE/src``, say an older commit checked out with ``git worktree add``)
+in alternating subprocesses, the same positions in both, and prints each
+one's best and median and the ratio, in CPU time (``time.process_time``,
+the best of five passes in each subprocess): on a shared machine only
+interleaved runs in CPU time are comparable.  A checkout from before the expert's rollout took the
+seat of its own policy (``rollout(game, needs, dice)``, both seats BSD) is
+timed through that signature.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import inspect
+import json
 import os
 import pstats
 import statistics
+import subprocess
 import sys
 import time
+from typing import Any
 
 try:
     import mille  # noqa: F401
@@ -58,16 +72,50 @@ def positions(count: int, seed: int) -> list[Game]:
     return found[:count]
 
 
-def time_rollouts(games: list[Game], fast: bool) -> tuple[float, float]:
-    """(rollouts per second, moves per second) over copies of ``games``."""
-    run = rollout if fast else rollout_reference
+def time_rollouts(games: list[Game], fast: bool, clock: Any = time.perf_counter) -> tuple[float, float]:
+    """(rollouts per second, moves per second) over copies of ``games``.
+
+    The expert's policy sits in seat 0 and 1 alternately.  The dice are
+    seeded before the clock starts: seeding a generator (310 discarded
+    draws) costs a quarter of a rollout, and the search never does it (it
+    sets a generator's state).
+    """
+    run: Any = rollout if fast else rollout_reference
+    seated = len(inspect.signature(run).parameters) == 4
+    dice = [GlibcRandom(i + 1) for i in range(len(games))]
     moves = 0
-    start = time.perf_counter()
+    start = clock()
     for i, game in enumerate(games):
         world = game.copy(share_rng=True)
-        moves += run(world, [list(INITIAL_NUM_NEED), list(INITIAL_NUM_NEED)], GlibcRandom(i + 1))
-    seconds = time.perf_counter() - start
+        needs = [list(INITIAL_NUM_NEED), list(INITIAL_NUM_NEED)]
+        moves += run(world, i % 2, needs, dice[i]) if seated else run(world, needs, dice[i])
+    seconds = clock() - start
     return len(games) / seconds, moves / seconds
+
+
+def compare(other: str, rounds: int, count: int) -> None:
+    """This checkout's rollouts against ``other``'s, in alternating subprocesses."""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    trees = {"this": os.path.abspath(here), "other": os.path.abspath(other)}
+    rates: dict[str, list[tuple[float, float]]] = {name: [] for name in trees}
+    for _ in range(rounds):
+        for name, tree in trees.items():
+            env = dict(os.environ, PYTHONPATH=os.path.join(tree, "src"))
+            command = [sys.executable, os.path.abspath(__file__), "--child", "--positions", str(count)]
+            out = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
+            rollouts, moves = json.loads(out.strip().splitlines()[-1])
+            rates[name].append((rollouts, moves))
+    for name, tree in trees.items():
+        best = max(rates[name])
+        middle = statistics.median(r for r, _ in rates[name])
+        print(f"{name:5} {best[0]:8.0f} rollouts/s best, {middle:8.0f} median; {best[1]:10.0f} moves/s  ({tree})")
+    for k in (0, 1):
+        ratios = [a[k] / b[k] for a, b in zip(rates["this"], rates["other"])]
+        what = "rollouts/s" if k == 0 else "moves/s"
+        print(
+            f"this / other, {what}: best {max(r[k] for r in rates['this']) / max(r[k] for r in rates['other']):.2f}, "
+            f"per round {' '.join(f'{r:.2f}' for r in ratios)}"
+        )
 
 
 def think_times(level: int, hands: int, seed: int) -> tuple[list[float], list[float], ExpertPlayer]:
@@ -113,8 +161,17 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--compare", metavar="TREE", help="time this checkout's rollouts against TREE's, interleaved")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of --compare")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.compare:
+        compare(args.compare, args.rounds, args.positions)
+        return 0
     games = positions(args.positions, args.seed)
+    if args.child:
+        print(json.dumps(max(time_rollouts(games, True, time.process_time) for _ in range(5))))
+        return 0
     if args.profile:
         profiler = cProfile.Profile()
         profiler.enable()

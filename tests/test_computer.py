@@ -455,11 +455,11 @@ def test_never_discards_a_safety() -> None:
 
 def test_no_crash_when_every_card_values_above_101(monkeypatch: pytest.MonkeyPatch) -> None:
     # §12.1: the binary crashed here; the port picks the minimum (ties last).
-    calls: list[bool] = []
+    calls: list[tuple[bool, list[int]]] = []
     original = computer._extreme
 
     def spy(values: list[int], hand: list[int], *, lowest: bool) -> int:
-        calls.append(lowest)
+        calls.append((lowest, values[:]))
         return original(values, hand, lowest=lowest)
 
     monkeypatch.setattr(computer, "_extreme", spy)
@@ -468,31 +468,14 @@ def test_no_crash_when_every_card_values_above_101(monkeypatch: pytest.MonkeyPat
     player_of(game).num_need[GO] = 400
     player_of(game).num_need[GAS] = player_of(game).num_need[SPARE] = player_of(game).num_need[REP] = 100
     decision = decide(game)
-    assert calls == [True]
-    table = (seen_by_computer(game), 0, player_of(game).num_need, game.trip_length, game.deck_count)
-    values, _, nummin, cango = computer._valuation(
-        table,
-        game.players[1],
-        game.players[0],
-        computer.own_safeties(game.players[1]),
-        _counts(hand),
-        [False] * 7,
-        False,
-        False,
-    )
-    assert not cango and nummin == -1 and min(values) > 101
+    # The valuation found no card at 101 or below, and the fallback was asked for the lowest.
+    assert [lowest for lowest, _ in calls] == [True]
+    values = calls[0][1]
+    assert min(values) > 101
     lowest = min(values)
     expected = max(i for i, v in enumerate(values) if v == lowest)
     assert decision == computer.Decision(discard(expected), considered=True)
     assert rules.push(game, decision.move).error is None
-
-
-def _counts(hand: list[int]) -> list[int]:
-    count = [0] * 20
-    for c in hand:
-        if c >= 0:
-            count[c] += 1
-    return count
 
 
 def test_extreme_ties_and_empties() -> None:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
+
 import pytest
 
 from mille import cards, rules
 from mille.observation import Observation, observe, sample_world
+from mille.players import Player, make_player
 from mille.players.bsd import INITIAL_NUM_NEED, BsdPlayer
 from mille.players.expert import DEFAULT_LEVEL, LEVELS, ExpertPlayer, Level, rollout, rollout_reference, win_probability
+from mille.players.plus import PlusPlayer
 from mille.rng import GlibcRandom
 from mille.rules import EXTEND, NO_EXTENSION, Move, MoveType, Phase
 from mille.sim import Simulator
@@ -51,12 +56,12 @@ def test_the_fast_rollout_is_the_engine_s_own_play() -> None:
     """The rollout applies draws and discards itself: exactly as ``rules.push`` would."""
     for seed in range(40, 52):
         for game, _obs in positions(seed, 4, seed % 2):
-            for dice_seed in (1, 2):
+            for seat, dice_seed in ((0, 1), (1, 2)):
                 fast, slow = game.copy(), game.copy()
                 needs_fast = [list(INITIAL_NUM_NEED), list(INITIAL_NUM_NEED)]
                 needs_slow = [list(INITIAL_NUM_NEED), list(INITIAL_NUM_NEED)]
-                moves = rollout(fast, needs_fast, GlibcRandom(dice_seed))
-                assert moves == rollout_reference(slow, needs_slow, GlibcRandom(dice_seed))
+                moves = rollout(fast, seat, needs_fast, GlibcRandom(dice_seed))
+                assert moves == rollout_reference(slow, seat, needs_slow, GlibcRandom(dice_seed))
                 assert fast == slow and needs_fast == needs_slow
                 assert fast.finished
 
@@ -65,9 +70,9 @@ def test_the_level_knob() -> None:
     assert set(LEVELS) >= {0, 1, 2, 3}
     with pytest.raises(ValueError):
         ExpertPlayer(level=99)
-    # Level 0 is the BSD choice itself.
-    _game, obs = positions(11, 1, 1)[0]
-    assert ExpertPlayer(0).choose(obs, GlibcRandom(2)) == BsdPlayer().choose(obs, GlibcRandom(2))
+    # Level 0 is the policy's choice itself.
+    for _game, obs in positions(11, 8, 1):
+        assert ExpertPlayer(0).choose(obs, GlibcRandom(2)) == PlusPlayer().choose(obs, GlibcRandom(2))
 
 
 @pytest.mark.parametrize("seat", [0, 1])
@@ -95,11 +100,11 @@ def test_the_same_seed_gives_the_same_game() -> None:
 
 def test_the_search_changes_some_decisions() -> None:
     player = ExpertPlayer(1, settings=Level(budget=6000, z=1.0))
-    bsd = BsdPlayer()
+    policy = PlusPlayer()
     differ = 0
     for _game, obs in positions(31, 16, 0):
         move = player.think(obs, GlibcRandom(5))
-        differ += move != bsd.choose(obs, GlibcRandom(5))
+        differ += move != policy.choose(obs, GlibcRandom(5))
     assert player.searches > 0
     assert differ > 0
 
@@ -143,3 +148,120 @@ def test_the_command_line_seats_the_chosen_computer() -> None:
     player, dice = computer_player("expert", 5)
     assert isinstance(player, ExpertPlayer) and player.level == DEFAULT_LEVEL
     assert dice is not None and dice != GlibcRandom(5)  # its own dice: the deals stay the seed's
+
+
+def fingerprint(make: Callable[[], Player], hands: int) -> tuple[str, int, int]:
+    """Hands of ``make()`` against ``bsd`` from fixed deals and dice: a hash of its moves.
+
+    Returns (the hash, its moves, how many of them were not the BSD choice).
+    Every move is checked legal on the way.
+    """
+    moves: list[str] = []
+    differ = 0
+    for hand in range(hands):
+        game = Game(rng=GlibcRandom(500 + hand))
+        rules.start_hand(game)
+        seat = hand % 2
+        player, bsd = make(), BsdPlayer()
+        shadow = BsdPlayer()  # the BSD choice in the player's seat, on a copy of its dice
+        dice = (GlibcRandom(700 + hand), GlibcRandom(900 + hand))
+        while not game.finished:
+            who = game.to_move
+            if rules.phase(game) is Phase.EMPTY_HAND:
+                rules.push(game, rules.PASS)
+                continue
+            obs = observe(game, who)
+            if who == seat:
+                shadow.num_need = list(getattr(player, "num_need", INITIAL_NUM_NEED))
+                base = shadow.choose(obs, dice[who].copy())
+                move = player.choose(obs, dice[who])
+                assert move in obs.legal_moves()
+                moves.append(str(move))
+                differ += move != base
+            else:
+                move = bsd.choose(obs, dice[who])
+            rules.push(game, move)
+    return hashlib.sha256(" ".join(moves).encode()).hexdigest()[:16], len(moves), differ
+
+
+def test_expert_2026_is_a_built_in_player() -> None:
+    from mille.players import expert_2026
+
+    player = make_player("expert-2026")
+    assert isinstance(player, expert_2026.ExpertPlayer)
+    assert player.name == "expert-2026" and player.level == expert_2026.DEFAULT_LEVEL == 3
+    _game, obs = positions(11, 1, 1)[0]
+    assert player.choose(obs, GlibcRandom(2)) in obs.legal_moves()
+
+
+def test_expert_2026_plays_as_it_always_has() -> None:
+    """Its default level, the safety net lifted, keeps the moves recorded when it was frozen.
+
+    The recorded hash is of the moves today's expert made at commit 027295c
+    (122 moves over two hands, 7 of them not the BSD choice).  If this fails
+    the frozen player has changed: restore its play; never re-record it.
+    """
+    from mille.players import expert_2026
+
+    level = expert_2026.LEVELS[expert_2026.DEFAULT_LEVEL]
+    settings = expert_2026.Level(level.budget, z=level.z, race=level.race, deadline=60.0)
+
+    def make() -> Player:
+        return expert_2026.ExpertPlayer(settings=settings)
+
+    assert fingerprint(make, 2) == ("3896c1a684517baf", 122, 7)
+
+
+def test_the_policy_declines_a_too_close_card_but_still_finishes_the_trip() -> None:
+    """BSD discards when a 25 leaves it "too close", even holding the 100 that finishes; the policy plays the 100."""
+    game = Game(rng=GlibcRandom(1))
+    rules.start_hand(game)
+    me = game.players[1]
+    me.mileage = 600
+    me.battle = cards.GO
+    me.can_go = True
+    me.hand = [
+        cards.MILES_25,
+        cards.MILES_100,
+        cards.GASOLINE,
+        cards.GASOLINE,
+        cards.SPARE_TIRE,
+        cards.REPAIRS,
+        cards.GO,
+    ]
+    game.to_move = 1
+    obs = observe(game, 1)
+    assert BsdPlayer().choose(obs, GlibcRandom(1)).kind is MoveType.DISCARD
+    assert PlusPlayer().choose(obs, GlibcRandom(1)) == Move(MoveType.PLAY, 1)
+
+
+def test_the_particle_filter_keeps_hands_the_opponent_could_hold() -> None:
+    """``Level(particles=N)``: every particle with weight is a hand of the right size, of unseen cards."""
+    player = ExpertPlayer(1, settings=Level(budget=600, batch=4, particles=24))
+    bsd = BsdPlayer()
+    checked = 0
+    for seed in (61, 62):
+        game = Game(rng=GlibcRandom(seed))
+        rules.start_hand(game)
+        seat = seed % 2
+        dice = (GlibcRandom(seed + 1), GlibcRandom(seed + 2))
+        while not game.finished:
+            who = game.to_move
+            if rules.phase(game) is Phase.EMPTY_HAND:
+                rules.push(game, rules.PASS)
+                continue
+            obs = observe(game, who)
+            move = (player if who == seat else bsd).choose(obs, dice[who])
+            assert move in obs.legal_moves()
+            hand = player._hand
+            if who == seat and hand is not None and hand.particles is not None:
+                unseen = obs.unseen()
+                for held, weight in zip(hand.particles.hands, hand.particles.weights):
+                    if weight == 0.0:
+                        continue  # impossible since, never drawn
+                    cards_held = [c for c in held if c != cards.EMPTY]
+                    assert len(cards_held) == obs.opponent_hand_size
+                    assert all(cards_held.count(c) <= unseen[c] for c in cards_held)
+                checked += 1
+            rules.push(game, move)
+    assert checked > 20

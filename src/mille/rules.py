@@ -38,7 +38,7 @@ from .cards import (
 )
 from .record import FrozenRecord
 from .scoring import ALL_SAFETIES_BONUS, COUP_BONUS, GAME_POINTS, SAFETY_POINTS, apply_end_of_hand_bonuses
-from .state import EXTENDED_TRIP, SEATS, TRIP, Game, Memory, SafetyStatus, Seat, Slot, Tableau
+from .state import EXTENDED_TRIP, MOVES_NUM_GOS, SEATS, TRIP, Game, Memory, SafetyStatus, Seat, Slot, Tableau
 
 _RIGHT_OF_WAY_INDEX = RIGHT_OF_WAY - SAFETY_BASE
 _PLAYED: int = SafetyStatus.PLAYED
@@ -542,16 +542,19 @@ def draw_card(game: Game, seat: Seat) -> None:
     pp = game.players[seat]
     hand = pp.hand
     deck = game.deck
-    count = game.memory[seat].count
+    memory = game.memory[seat]
     deck_count = game.deck_count - 1
     card = deck[deck_count]
     hand[0] = card
-    count(card, True)
+    if MOVES_NUM_GOS[card]:
+        memory.count(card, True)
+    else:  # (most cards: only the count of cards seen moves)
+        memory.num_seen[card] += 1
     if hand[1] == EMPTY and deck_count > 0:
         deck_count -= 1
         card = deck[deck_count]
         hand[1] = card
-        count(card, True)
+        memory.count(card, True)
     game.deck_count = deck_count
     pp.fresh_hazard = False
     pp.fresh_limit = False
@@ -698,6 +701,14 @@ def tidy_hand(pp: Tableau, *, sort: bool) -> None:
     hand = pp.hand
     if sort:
         hand.sort()
+        return
+    if hand[0] != EMPTY and hand.count(EMPTY) == 1:
+        # A full hand that has just lost one card (the common case, after a
+        # draw): the loop below would move the card in the P slot into the
+        # hole.
+        hole = hand.index(EMPTY)
+        hand[hole] = hand[0]
+        hand[0] = EMPTY
         return
     for i in range(1, cards.HAND_SIZE):
         if hand[i] == EMPTY:

@@ -88,6 +88,14 @@ class Memory(Record):
                 self.num_gos += 1
 
 
+#: Per card: counting it on the counter's own turn can move ``num_gos``
+#: (:meth:`Memory.count`); for every other card only ``num_seen`` moves,
+#: which the draw, the hot path of every rollout, does without the call.
+MOVES_NUM_GOS: tuple[bool, ...] = tuple(
+    cards.EXTRA_TANK <= c < cards.RIGHT_OF_WAY or cards.OUT_OF_GAS <= c <= cards.STOP for c in range(cards.NUM_CODES)
+)
+
+
 class Tableau(Record):
     """One player's hand and the cards in front of them."""
 

@@ -11,6 +11,8 @@ Built in, by name (:func:`make_player`):
 
 * ``bsd``: the original's computer (:mod:`mille.players.bsd`);
 * ``expert``: the searching player (:mod:`mille.players.expert`);
+* ``expert-2026``: the searching player as first measured, frozen
+  (:mod:`mille.players.expert_2026`), to match later experts against;
 * ``first``: the first legal move;
 * ``random``: a uniformly random legal move.
 
@@ -75,10 +77,17 @@ def _expert() -> Player:
     return ExpertPlayer()
 
 
+def _expert_2026() -> Player:
+    from .expert_2026 import ExpertPlayer
+
+    return ExpertPlayer()
+
+
 #: Players known by name.
 BUILTIN: dict[str, Callable[[], Player]] = {
     "bsd": _bsd,
     "expert": _expert,
+    "expert-2026": _expert_2026,
     "first": FirstPlayer,
     "random": RandomPlayer,
 }

@@ -27,6 +27,7 @@ from ..cards import (
     COPIES,
     EMPTY,
     END_OF_LIMIT,
+    GASOLINE,
     GO,
     MILES,
     MILES_25,
@@ -35,7 +36,6 @@ from ..cards import (
     MILES_100,
     MILES_200,
     OPPOSITE,
-    OUT_OF_GAS,
     REPAIRS,
     RIGHT_OF_WAY,
     SAFETY_BASE,
@@ -58,7 +58,6 @@ from ..rules import (
     MoveType,
     Phase,
     answer_extension,
-    can_play,
     discard_card,
     draw_card,
     pass_turn,
@@ -67,6 +66,9 @@ from ..rules import (
 from ..state import EXTENDED_TRIP, TRIP, Game, Memory, SafetyStatus, Tableau
 
 _ROW = RIGHT_OF_WAY - SAFETY_BASE
+_HAND_SIZE = cards.HAND_SIZE
+_NUM_TABLE = cards.NUM_TABLE
+_QUARTER_DECK = cards.DECK_SIZE // 4
 # Plain ints for the hot paths (IntEnum comparisons are slower).
 _UNKNOWN: int = SafetyStatus.UNKNOWN
 _IN_HAND: int = SafetyStatus.IN_HAND
@@ -98,11 +100,6 @@ class Decision(FrozenRecord):
     def __init__(self, move: Move, considered: bool = False) -> None:
         object.__setattr__(self, "move", move)
         object.__setattr__(self, "considered", considered)
-
-
-#: The numbers the valuation reads besides the two tableaus: (seen, num_gos,
-#: need, trip length, deck count).  A plain tuple: built once per decision.
-_Table = tuple[list[int], int, list[int], int, int]
 
 
 # Decisions are values: every one the procedure can make, made once.
@@ -177,6 +174,8 @@ def would_extend(pp: Tableau, op: Tableau, memory: Memory, trip: int, deck_count
     """
     if trip != TRIP:
         return False
+    if max(pp.hand) < SAFETY_BASE and pp.safety.count(_PLAYED) < 2:
+        return False  # fewer than two safeties known (the common case, decided cheaply)
     own = own_safeties(pp)
     known = sum(1 for s in own if s != _UNKNOWN)
     if known < 2:
@@ -192,58 +191,103 @@ def would_extend(pp: Tableau, op: Tableau, memory: Memory, trip: int, deck_count
 
 
 def decide(
-    pp: Tableau, op: Tableau, memory: Memory, trip: int, deck_count: int, num_need: list[int], dice: GlibcRandom
+    pp: Tableau,
+    op: Tableau,
+    memory: Memory,
+    trip: int,
+    deck_count: int,
+    num_need: list[int],
+    dice: GlibcRandom,
+    repaired: bool = False,
 ) -> Decision:
     """Choose a move in the ``MOVE`` phase for the owner of ``pp``.
 
     ``op`` is read only for what lies on the table.  Consumes a die roll
     from ``dice`` when timing a safety, and bumps ``num_need``.
+
+    ``repaired``: the expert's policy (:mod:`mille.players.plus`), the
+    procedure step for step (the same dice, the same ``num_need`` bumps)
+    but for its "too close" quirk: a 25 or 50 that would leave the player
+    too close to the end is declined (valued -1, never the play chosen)
+    instead of switching the whole valuation to discard mode, which happens
+    only if nothing is then worth playing (the best value is 0 or less).
+
+    This is the hot path of every rollout: the legality test of step 1
+    (:func:`mille.rules.can_play`) and :func:`own_safeties` are written out
+    inline, with the tableaus' fields read once; the decisions are exactly
+    those of the procedure as §6.3 states it (``tests/test_computer.py``
+    and the recorded engine games check them).
     """
     hand = pp.hand
     battle = pp.battle
+    limited = pp.speed == SPEED_LIMIT
     if hand[0] == EMPTY and deck_count > 0:
         # Steps 1 and 2 when the player has yet to draw: a safety that
         # answers the hazard showing is played at once, else it draws (the
         # rest of step 1's scan decides nothing here).
-        limited = pp.speed == SPEED_LIMIT
-        for i in range(cards.HAND_SIZE):
+        for i in range(_HAND_SIZE):
             card = hand[i]
             if card >= SAFETY_BASE and (battle == OPPOSITE[card] or (limited and card == RIGHT_OF_WAY)):
                 return _SILENT_PLAY[i]
         return _DRAW_DECISION
     seen = memory.num_seen
-    end = trip
-    own = own_safeties(pp)
+    can_go = pp.can_go
+    mileage = pp.mileage
+    played = pp.safety
+    # own_safeties(pp), the hand's safeties marked in the scan below.
+    own = [
+        _PLAYED if played[0] == _PLAYED else _UNKNOWN,
+        _PLAYED if played[1] == _PLAYED else _UNKNOWN,
+        _PLAYED if played[2] == _PLAYED else _UNKNOWN,
+        _PLAYED if played[3] == _PLAYED else _UNKNOWN,
+    ]
     safe = 0
     cango = False
     canstop = False
     foundend = False
-    count = [0] * cards.NUM_TABLE
-    playit = [False] * cards.HAND_SIZE
+    count = [0] * _NUM_TABLE
+    playit = [False] * _HAND_SIZE
 
     # Step 1: scan the hand; a safety that answers the hazard showing is
-    # played at once (a coup fourré if the hazard is new).
-    for i in range(cards.HAND_SIZE):
+    # played at once (a coup fourré if the hazard is new).  can_play inline.
+    for i in range(_HAND_SIZE):
         card = hand[i]
-        if card >= SAFETY_BASE:
-            if pp.battle == OPPOSITE[card] or (pp.speed == SPEED_LIMIT and card == RIGHT_OF_WAY):
+        if card < 0:
+            continue
+        count[card] += 1
+        if card <= MILES_200:
+            if (
+                can_go
+                and not (card >= MILES_75 and (limited or (card == MILES_200 and pp.nummiles[MILES_200] == 2)))
+                and not (card >= MILES_50 and mileage + MILES[card] > trip)
+            ):
+                playit[i] = cango = True
+                if mileage + MILES[card] == trip:
+                    foundend = True
+        elif card <= STOP:
+            if op.can_go and op.safety[SAFETY_FOR[card] - SAFETY_BASE] != _PLAYED:
+                playit[i] = cango = canstop = True
+        elif card == SPEED_LIMIT:
+            if op.speed != SPEED_LIMIT and op.safety[_ROW] != _PLAYED and op.mileage + 50 < trip:
+                playit[i] = cango = True
+                if seen[MILES_25] == COPIES[MILES_25] and seen[MILES_50] == COPIES[MILES_50]:
+                    canstop = True
+        elif card <= REPAIRS:
+            if battle == OPPOSITE[card]:
+                playit[i] = cango = True
+        elif card == GO:
+            if not can_go and (battle == EMPTY or battle == STOP or GASOLINE <= battle <= REPAIRS):
+                playit[i] = cango = True
+        elif card == END_OF_LIMIT:
+            if limited:
+                playit[i] = cango = True
+        else:  # a safety
+            if battle == OPPOSITE[card] or (limited and card == RIGHT_OF_WAY):
                 return _SILENT_PLAY[i]
             safe += 1
             playit[i] = True
-        else:
-            ok = can_play(trip, pp, op, card)
-            playit[i] = ok
-            if ok:
-                cango = True
-                if OUT_OF_GAS <= card <= STOP:
-                    canstop = True
-                elif card == SPEED_LIMIT:
-                    if seen[MILES_25] == COPIES[MILES_25] and seen[MILES_50] == COPIES[MILES_50]:
-                        canstop = True
-                elif 0 <= card <= MILES_200 and pp.mileage + MILES[card] == end:
-                    foundend = True
-        if card >= 0:
-            count[card] += 1
+            if own[card - SAFETY_BASE] != _PLAYED:
+                own[card - SAFETY_BASE] = _IN_HAND
 
     # Step 2 (draw first) was taken above, before the scan.
 
@@ -253,39 +297,221 @@ def decide(
 
     # Step 4: when to play a safety instead of holding it for a coup.
     i = 0
-    while safe and i < cards.HAND_SIZE:
+    while safe and i < _HAND_SIZE:
         card = hand[i]
         if card >= SAFETY_BASE:
-            if one_card(seen, end, op) or (foundend and cango and not canstop):
+            if one_card(seen, trip, op) or (foundend and cango and not canstop):
                 return _SILENT_PLAY[i]
             hazard = OPPOSITE[card]
             if seen[hazard] == COPIES[hazard] and not (
                 card == RIGHT_OF_WAY and seen[SPEED_LIMIT] != COPIES[SPEED_LIMIT]
             ):
                 return _SILENT_PLAY[i]
-            if not cango and (op.can_go or not pp.can_go):
+            if not cango and (op.can_go or not can_go):
                 x = deck_count - dice.roll(10)
-                if (pp.mileage == 0) != (op.mileage == 0):
+                if (mileage == 0) != (op.mileage == 0):
                     x -= 7
-                if x < cards.DECK_SIZE // 4:
+                if x < _QUARTER_DECK:
                     return _SILENT_PLAY[i]
             safe -= 1
             playit[i] = cango
         i += 1
 
     # Step 5: the first of two bumps of the never-reset "needed" table.
-    stopped = not pp.can_go and not is_repair_or_empty(pp.battle)
+    stopped = not can_go and battle != EMPTY and not (GASOLINE <= battle <= REPAIRS)
     if stopped:
-        num_need[OPPOSITE[pp.battle]] += 1
+        num_need[OPPOSITE[battle]] += 1
 
     # Step 6: value every card; restarts in discard mode if a small
-    # distance card would bring the player "too close" to the end.
-    table: _Table = (seen, memory.num_gos, num_need, trip, deck_count)
-    values, nummax, nummin, cango = _valuation(table, pp, op, own, count, playit, cango, canstop)
+    # distance card would bring the player "too close" to the end (or, the
+    # quirk repaired, if nothing but such a card is worth playing).  The
+    # remedy and attack formulas are written out inline, and ``one_card``
+    # of the opponent is computed once (it reads nothing the pass changes).
+    num_gos = memory.num_gos
+    need = num_need
+    end = trip
+    row_status = own[_ROW]
+    op_safety = op.safety
+    op_mileage = op.mileage
+    op_limited = op.speed == SPEED_LIMIT
+    op_can_go = op.can_go
+    oc: bool | None = None  # one_card(seen, end, op), once needed
+    while True:
+        restart = False
+        foundlow = (
+            cango or count[END_OF_LIMIT] != 0 or seen[SPEED_LIMIT] == COPIES[SPEED_LIMIT] or row_status != _UNKNOWN
+        )
+        foundend = False
+        count200 = pp.nummiles[MILES_200]
+        badcount = 0
+        curmax = -1
+        curmin = 101
+        nummax = -1
+        nummin = -1
+        values = [0] * _HAND_SIZE
+        for i in range(_HAND_SIZE):
+            card = hand[i]
+            if card < 0:
+                continue  # an empty slot: 0, never chosen
+            if card >= SAFETY_BASE:
+                value = 0 if cango else 101
+            elif playit[i] != cango:
+                value = 0 if cango else 101
+            elif card <= MILES_200:
+                if card <= MILES_50:
+                    diff = end - mileage
+                    if (
+                        deck_count > 0
+                        and cango
+                        and diff <= 100
+                        and diff // MILES[card] > count[card]
+                        and (card == MILES_25 or diff % 50 == 0)
+                        and not (card == MILES_50 and diff == 75 and count[MILES_25] > 0)
+                    ):
+                        if repaired:
+                            # Too close: not this card (the original gives up playing).
+                            values[i] = -1
+                            if curmax <= -1:
+                                nummax = i
+                                curmax = -1
+                            if curmin >= -1:
+                                nummin = i
+                                curmin = -1
+                            continue
+                        # Too close: switch to discard mode and start over.
+                        cango = False
+                        restart = True
+                        break
+                    value = MILES[card] >> 3
+                    value += 1 if limited else -1
+                    if not foundlow and (card == MILES_50 or count[MILES_50] == 0):
+                        value = 10 if mileage else 20
+                        foundlow = True
+                    miles = True
+                else:
+                    if card == MILES_200:
+                        count200 += 1
+                    miles = card != MILES_200 or count200 <= 2
+                    value = (MILES[card] >> 3) + (-1 if limited else 1) if miles else 0
+                if miles:
+                    reach = mileage + MILES[card]
+                    if reach > end:
+                        value = card if end == TRIP else 0
+                    elif reach == end:
+                        value = card if foundend else _VALUABLE
+                        foundend = True
+            elif card == END_OF_LIMIT:
+                if row_status != _UNKNOWN:
+                    value = -1 if row_status == _PLAYED else 1
+                elif limited and end - mileage <= 50:
+                    value = 1
+                elif limited or seen[SPEED_LIMIT] != COPIES[SPEED_LIMIT]:
+                    value = COPIES[SPEED_LIMIT] * 6 + seen[card] - seen[SPEED_LIMIT]
+                    if not cango:
+                        square = count[card] * count[card]
+                        value = value // square if value >= 0 and square > 0 else _cdiv(value, square)
+                    count[card] -= 1
+                else:
+                    value = 0
+                    count[END_OF_LIMIT] -= 1
+            elif GASOLINE <= card <= REPAIRS:
+                status = own[SAFETY_FOR[card] - SAFETY_BASE]
+                hazard = OPPOSITE[card]
+                if status != _UNKNOWN:
+                    value = -1 if status == _PLAYED else 1
+                elif pp.battle != hazard and (
+                    seen[hazard] == COPIES[hazard] or seen[hazard] + count[card] > COPIES[hazard]
+                ):
+                    value = 0
+                    count[card] -= 1
+                else:
+                    value = COPIES[hazard] * 6 + seen[card] - seen[hazard]
+                    if not cango:
+                        square = count[card] * count[card]
+                        value = value // square if value >= 0 and square > 0 else _cdiv(value, square)
+                    count[card] -= 1
+            elif card == GO:
+                if row_status != _UNKNOWN:
+                    value = -1 if row_status == _PLAYED else 2
+                elif pp.can_go and num_gos + count[GO] == need[GO]:
+                    value = 0
+                    count[GO] -= 1
+                else:
+                    value = need[GO] * 3 + (seen[GO] - num_gos)
+                    square = count[GO] * count[GO]
+                    value = value // square if value >= 0 and square > 0 else _cdiv(value, square)
+                    count[GO] -= 1
+            elif card == STOP:
+                if op_safety[_ROW] == _PLAYED:
+                    value = -1
+                else:
+                    value = (3 if row_status != _UNKNOWN else 4) * (COPIES[STOP] + seen[GO])
+                    if oc is None:
+                        oc = one_card(seen, end, op)
+                    if not mileage or foundend or oc:
+                        value += 5
+                    if not cango:
+                        badcount += 1
+                        value = value // badcount if value >= 0 else _cdiv(value, badcount)
+                    if op_mileage == 0:
+                        value += 5
+                    if not op_can_go:
+                        value -= 5
+                    if cango and row_status != _UNKNOWN:
+                        value += 5
+            else:
+                # A hazard (Out of Gas, Flat Tire, Accident) or Speed Limit:
+                # the original's ``normbad`` formula.
+                if card == SPEED_LIMIT:
+                    if op_mileage + 50 >= end:
+                        value = 1 if (end == TRIP and not cango) else 0
+                        sidx = -1
+                    elif canstop or (cango and not op_can_go):
+                        value = 1
+                        sidx = -1
+                    else:
+                        value = 2 if row_status != _UNKNOWN else 3
+                        sidx = _ROW
+                        remedy = END_OF_LIMIT
+                else:
+                    sidx = SAFETY_FOR[card] - SAFETY_BASE
+                    value = 3 if own[sidx] != _UNKNOWN else 4
+                    remedy = OPPOSITE[card]
+                if sidx >= 0:
+                    if op_safety[sidx] == _PLAYED:
+                        value = -1
+                    else:
+                        value *= need[remedy] + seen[remedy] + 2
+                        if oc is None:
+                            oc = one_card(seen, end, op)
+                        if not mileage or foundend or oc:
+                            value += 5
+                        if op_mileage == 0 or oc:
+                            value += 5
+                        if op_limited:
+                            value -= 3
+                        if cango and own[sidx] != _UNKNOWN:
+                            value += 3
+                        if not cango:
+                            badcount += 1
+                            value = value // badcount if value >= 0 else _cdiv(value, badcount)
+            values[i] = value
+            if value >= curmax:
+                nummax = i
+                curmax = value
+            if value <= curmin:
+                nummin = i
+                curmin = value
+        if repaired and cango and curmax <= 0:
+            # Nothing worth playing: discard mode, from the start.
+            cango = False
+            restart = True
+        if not restart:
+            break
 
     # Step 7: the second bump.
     if stopped:
-        num_need[OPPOSITE[pp.battle]] += 1
+        num_need[OPPOSITE[battle]] += 1
 
     # Step 8: choose.
     if cango:
@@ -332,25 +558,36 @@ class BsdPlayer:
         return self.decide(obs, rng).move
 
 
-def play_out(game: Game, needs: tuple[list[int], list[int]], dice: tuple[GlibcRandom, GlibcRandom]) -> tuple[int, int]:
+def play_out(
+    game: Game,
+    needs: tuple[list[int], list[int]],
+    dice: tuple[GlibcRandom, GlibcRandom],
+    repaired: tuple[bool, bool] = (False, False),
+) -> tuple[int, int]:
     """Play ``game`` to the end of the hand with the BSD procedure in both seats.
 
     ``needs[seat]`` and ``dice[seat]`` are each seat's ``num_need`` table and
-    dice (they may be the same object).  Returns ``(moves, answers)``: the
-    moves made (draws, plays, discards, passes of an empty hand) and the
-    answers to ``Extension?``.
+    dice (they may be the same object); ``repaired[seat]``: that seat plays
+    the procedure with its "too close" quirk repaired (:func:`decide`), as
+    the expert's own seat does in its rollouts.  Returns ``(moves,
+    answers)``: the moves made (draws, plays, discards, passes of an empty
+    hand) and the answers to ``Extension?``.
 
-    The game is exactly the one that pushing every decision of two
-    :class:`BsdPlayer` seats through :func:`mille.rules.push` gives (a test
-    checks it): each move is made by the engine's own part of a move
+    The game is exactly the one that pushing every decision of the two
+    seats through :func:`mille.rules.push` gives (tests check it): each
+    move is made by the engine's own part of a move
     (:func:`mille.rules.draw_card`, ``play_card``, ``discard_card``,
     ``answer_extension``, ``pass_turn``), without the legality checks,
     since the procedure only makes legal ones.  This is the hot loop of
-    the simulator and of every searching player's rollouts: it hands the
-    procedure the tableaus themselves, not observations, which is
-    sound because the procedure reads of the other tableau only what lies on
-    the table (the observation's contract; ``tests/test_sim.py`` plays the
-    same games both ways).
+    the simulator (the hand driver's fast path) and of every searching
+    player's rollouts: it hands the procedure the tableaus themselves, not
+    observations, which is sound because the procedure reads of the other
+    tableau only what lies on the table (the observation's contract;
+    ``tests/test_sim.py`` plays the same games both ways).  It takes the
+    procedure's own first steps itself when they are certain: before
+    drawing, a safety that answers the hazard showing is played, else the
+    player draws, and after a draw that fills the hand the decision follows
+    at once.
     """
     players = game.players
     memory = game.memory
@@ -365,25 +602,39 @@ def play_out(game: Game, needs: tuple[list[int], list[int]], dice: tuple[GlibcRa
             answer_extension(game, would_extend(pp, players[1 - seat], memory[seat], game.trip_length, game.deck_count))
             continue
         moves += 1
-        deck_count = game.deck_count
         if hand[0] == EMPTY:
-            if hand[1] == EMPTY and hand.count(EMPTY) == cards.HAND_SIZE:
+            if hand[1] == EMPTY and hand.count(EMPTY) == _HAND_SIZE:
                 pass_turn(game, seat)
                 continue
-            if deck_count > 0:
+            if game.deck_count > 0:
                 # The procedure before drawing: a safety against the hazard
                 # showing is played at once, else it draws.
-                battle = pp.battle
-                limited = pp.speed == SPEED_LIMIT
-                for i in range(cards.HAND_SIZE):
-                    card = hand[i]
-                    if card >= SAFETY_BASE and (battle == OPPOSITE[card] or (limited and card == RIGHT_OF_WAY)):
-                        play_card(game, seat, i)
-                        break
-                else:
-                    draw_card(game, seat)
-                continue
-        move = decide(pp, players[1 - seat], memory[seat], game.trip_length, deck_count, needs[seat], dice[seat]).move
+                if max(hand) >= SAFETY_BASE:
+                    battle = pp.battle
+                    limited = pp.speed == SPEED_LIMIT
+                    counter = -1
+                    for i in range(_HAND_SIZE):
+                        card = hand[i]
+                        if card >= SAFETY_BASE and (battle == OPPOSITE[card] or (limited and card == RIGHT_OF_WAY)):
+                            counter = i
+                            break
+                    if counter >= 0:
+                        play_card(game, seat, counter)
+                        continue
+                draw_card(game, seat)
+                if game.deck_count <= 0 or EMPTY in hand:
+                    continue  # the end test, or a short hand: the loop looks again
+                moves += 1  # a full hand and cards left: the decision follows at once
+        move = decide(
+            pp,
+            players[1 - seat],
+            memory[seat],
+            game.trip_length,
+            game.deck_count,
+            needs[seat],
+            dice[seat],
+            repaired[seat],
+        ).move
         if move.kind is _DISCARD:
             discard_card(game, seat, move.slot)
         else:  # after drawing the procedure only plays or discards
@@ -403,193 +654,3 @@ def _extreme(values: list[int], hand: list[int], *, lowest: bool) -> int:
         if best < 0 or (values[i] <= values[best] if lowest else values[i] >= values[best]):
             best = i
     return max(best, 0)
-
-
-def _valuation(
-    table: _Table,
-    pp: Tableau,
-    op: Tableau,
-    own: list[int],
-    count: list[int],
-    playit: list[bool],
-    cango: bool,
-    canstop: bool,
-) -> tuple[list[int], int, int, bool]:
-    """Step 6 of the decision: returns (values, best play slot, worst slot, cango)."""
-    hand = pp.hand
-    seen, num_gos, need, end, deck_count = table
-    mileage = pp.mileage
-    limited = pp.speed == SPEED_LIMIT
-    row_status = own[_ROW]
-    while True:
-        restart = False
-        foundlow = (
-            cango or count[END_OF_LIMIT] != 0 or seen[SPEED_LIMIT] == COPIES[SPEED_LIMIT] or row_status != _UNKNOWN
-        )
-        foundend = False
-        count200 = pp.nummiles[MILES_200]
-        badcount = 0
-        curmax = -1
-        curmin = 101
-        nummax = -1
-        nummin = -1
-        values = [0] * cards.HAND_SIZE
-        for i in range(cards.HAND_SIZE):
-            card = hand[i]
-            if card >= SAFETY_BASE or playit[i] == cango:
-                value = 0
-                miles = False
-                if card == MILES_25 or card == MILES_50:
-                    diff = end - mileage
-                    if (
-                        deck_count > 0
-                        and cango
-                        and diff <= 100
-                        and diff // MILES[card] > count[card]
-                        and (card == MILES_25 or diff % 50 == 0)
-                        and not (card == MILES_50 and diff == 75 and count[MILES_25] > 0)
-                    ):
-                        # Too close: switch to discard mode and start over.
-                        cango = False
-                        restart = True
-                        break
-                    value = MILES[card] >> 3
-                    value += 1 if limited else -1
-                    if not foundlow and (card == MILES_50 or count[MILES_50] == 0):
-                        value = 10 if mileage else 20
-                        foundlow = True
-                    miles = True
-                elif MILES_75 <= card <= MILES_200:
-                    if card == MILES_200:
-                        count200 += 1
-                    if card == MILES_200 and count200 > 2:
-                        value = 0
-                    else:
-                        value = MILES[card] >> 3
-                        value += -1 if limited else 1
-                        miles = True
-                elif card == END_OF_LIMIT:
-                    if row_status != _UNKNOWN:
-                        value = -1 if row_status == _PLAYED else 1
-                    elif limited and end - mileage <= 50:
-                        value = 1
-                    elif limited or seen[SPEED_LIMIT] != COPIES[SPEED_LIMIT]:
-                        value = _remedy_value(seen, count, card, SPEED_LIMIT, cango)
-                    else:
-                        value = 0
-                        count[END_OF_LIMIT] -= 1
-                elif cards.GASOLINE <= card <= REPAIRS:
-                    status = own[SAFETY_FOR[card] - SAFETY_BASE]
-                    hazard = OPPOSITE[card]
-                    if status != _UNKNOWN:
-                        value = -1 if status == _PLAYED else 1
-                    elif pp.battle != hazard and (
-                        seen[hazard] == COPIES[hazard] or seen[hazard] + count[card] > COPIES[hazard]
-                    ):
-                        value = 0
-                        count[card] -= 1
-                    else:
-                        value = _remedy_value(seen, count, card, hazard, cango)
-                elif card == GO:
-                    if row_status != _UNKNOWN:
-                        value = -1 if row_status == _PLAYED else 2
-                    elif pp.can_go and num_gos + count[GO] == need[GO]:
-                        value = 0
-                        count[GO] -= 1
-                    else:
-                        value = need[GO] * 3 + (seen[GO] - num_gos)
-                        value = _cdiv(value, count[GO] * count[GO])
-                        count[GO] -= 1
-                elif card == SPEED_LIMIT:
-                    if op.mileage + 50 >= end:
-                        value = 1 if (end == TRIP and not cango) else 0
-                    elif canstop or (cango and not op.can_go):
-                        value = 1
-                    else:
-                        value = 2 if row_status != _UNKNOWN else 3
-                        value, badcount = _attack_value(
-                            table, pp, op, own, value, _ROW, END_OF_LIMIT, cango, foundend, badcount
-                        )
-                elif OUT_OF_GAS <= card < STOP:
-                    sidx = SAFETY_FOR[card] - SAFETY_BASE
-                    value = 3 if own[sidx] != _UNKNOWN else 4
-                    value, badcount = _attack_value(
-                        table, pp, op, own, value, sidx, OPPOSITE[card], cango, foundend, badcount
-                    )
-                elif card == STOP:
-                    if op.safety[_ROW] == _PLAYED:
-                        value = -1
-                    else:
-                        value = 3 if row_status != _UNKNOWN else 4
-                        value *= COPIES[STOP] + seen[GO]
-                        if not mileage or foundend or one_card(seen, end, op):
-                            value += 5
-                        if not cango:
-                            badcount += 1
-                            value = _cdiv(value, badcount)
-                        if op.mileage == 0:
-                            value += 5
-                        if not op.can_go:
-                            value -= 5
-                        if cango and row_status != _UNKNOWN:
-                            value += 5
-                elif card >= SAFETY_BASE:
-                    value = 0 if cango else 101
-                if miles:
-                    if mileage + MILES[card] > end:
-                        value = card if end == TRIP else 0
-                    elif mileage + MILES[card] == end:
-                        value = card if foundend else _VALUABLE
-                        foundend = True
-            else:
-                value = 0 if cango else 101
-            values[i] = value
-            if card != EMPTY:
-                if value >= curmax:
-                    nummax = i
-                    curmax = value
-                if value <= curmin:
-                    nummin = i
-                    curmin = value
-        if not restart:
-            return values, nummax, nummin, cango
-
-
-def _remedy_value(seen: list[int], count: list[int], card: int, hazard: int, cango: bool) -> int:
-    value = COPIES[hazard] * 6 + seen[card] - seen[hazard]
-    if not cango:
-        value = _cdiv(value, count[card] * count[card])
-    count[card] -= 1
-    return value
-
-
-def _attack_value(
-    table: _Table,
-    pp: Tableau,
-    op: Tableau,
-    own: list[int],
-    value: int,
-    sidx: int,
-    remedy: int,
-    cango: bool,
-    foundend: bool,
-    badcount: int,
-) -> tuple[int, int]:
-    """The original's ``normbad`` formula for hazards and Speed Limit."""
-    if op.safety[sidx] == _PLAYED:
-        return -1, badcount
-    seen, _, need, trip, _ = table
-    value *= need[remedy] + seen[remedy] + 2
-    oc = one_card(seen, trip, op)
-    if not pp.mileage or foundend or oc:
-        value += 5
-    if op.mileage == 0 or oc:
-        value += 5
-    if op.speed == SPEED_LIMIT:
-        value -= 3
-    if cango and own[sidx] != _UNKNOWN:
-        value += 3
-    if not cango:
-        badcount += 1
-        value = _cdiv(value, badcount)
-    return value, badcount

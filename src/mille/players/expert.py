@@ -1,24 +1,27 @@
 """The searching computer player: ``expert`` (see ``docs/expert.md``).
 
-At each decision that matters it samples worlds consistent with what its
-seat has seen, the hidden cards dealt with inference about the opponent's
-hand, rolls every candidate move out to the end of the hand with the BSD
-policy for both seats, and picks the move with the best mean game value.
-The moves are compared on common random numbers: every candidate is played
-out in the same sampled worlds with the same dice, so the comparison sees
-the difference the move makes, not the luck of the deal.  It leaves the BSD
-choice only when the paired evidence says so.
+Its own policy is the BSD procedure with its "too close" quirk repaired
+(:mod:`mille.players.plus`).  At each decision that matters it samples
+worlds consistent with what its seat has seen, the hidden cards dealt with
+inference about the opponent's hand, rolls every candidate move out to the
+end of the hand (its own seat with its policy, the opponent's with the BSD
+procedure), and picks the move with the best mean game value.  The moves
+are compared on common random numbers: every candidate is played out in
+the same sampled worlds with the same dice, so the comparison sees the
+difference the move makes, not the luck of the deal.  It leaves its
+policy's choice only when the paired evidence says so.
 
 Inference (the opponent is modelled as the BSD player):
 
 * it never discards a safety and plays one at once against the hazard it
   faces, so an unseen safety is in its hand with the chance that it drew
   it since it was last seen facing that hazard without playing it;
-* (an option, ``Level(replay=True)``, off by default until measured) its
-  last decision is replayed in each sampled world (its hand before that
-  move is the sampled hand plus the card it played or discarded), and
-  worlds in which the BSD procedure would have done something else are
-  mostly rejected.
+* (an option, ``Level(replay=True)``, off) its last decision is replayed in
+  each sampled world (its hand before that move is the sampled hand plus
+  the card it played or discarded), and worlds in which the BSD procedure
+  would have done something else are mostly rejected;
+* (an option, ``Level(particles=N)``, off) a particle filter over its hand
+  through the whole hand (:class:`_Particles`).
 
 It reads only its :class:`~mille.observation.Observation` and what it
 remembers of its earlier observations of the same hand, never the game.
@@ -52,10 +55,12 @@ from ..rules import (
     MoveType,
     Phase,
     push,
+    tidy_hand,
 )
 from ..scoring import GAME_POINTS
 from ..state import Game, Memory, Tableau
 from .bsd import INITIAL_NUM_NEED, decide, play_out, would_extend
+from .plus import decide as plus_decide
 
 _NUM_SAFETIES = cards.NUM_SAFETIES
 _HAND_SIZE = cards.HAND_SIZE
@@ -73,7 +78,20 @@ _HAND_SD = 1140.0
 class Level:
     """One strength setting of the expert."""
 
-    __slots__ = ("budget", "z", "batch", "tries", "epsilon", "race", "min_worlds", "game", "deadline", "replay")
+    __slots__ = (
+        "budget",
+        "z",
+        "batch",
+        "tries",
+        "epsilon",
+        "race",
+        "min_worlds",
+        "game",
+        "deadline",
+        "replay",
+        "particles",
+        "miss",
+    )
 
     def __init__(
         self,
@@ -87,10 +105,12 @@ class Level:
         game: bool = True,
         deadline: float = 0.8,
         replay: bool = False,
+        particles: int = 0,
+        miss: float = 0.05,
     ) -> None:
         #: Moves simulated per decision (rollouts to the end of the hand).
         self.budget = budget
-        #: Paired z-score a move needs over the BSD choice to be played instead.
+        #: Paired z-score a move needs over the policy's choice to be played instead.
         self.z = z
         #: Worlds added to every remaining move per round of the race.
         self.batch = batch
@@ -113,9 +133,14 @@ class Level:
         #: mostly reject the worlds where the BSD procedure would have done
         #: otherwise (``tries`` and ``epsilon``); off in the measured default.
         self.replay = replay
+        #: Particles of the filter over the opponent's hand (0: the safety
+        #: inference alone).
+        self.particles = particles
+        #: The filter's chance of an opponent's move that BSD would not make.
+        self.miss = miss
 
 
-#: The settings by level: 0 is the BSD choice (no search).
+#: The settings by level: 0 is the policy's choice (no search).
 LEVELS: dict[int, Level] = {
     0: Level(0),
     1: Level(8000),
@@ -149,34 +174,41 @@ def utility(mine: int, theirs: int, margin: int) -> float:
 # Rollouts
 
 
-def rollout(game: Game, needs: list[list[int]], dice: GlibcRandom) -> int:
-    """Play ``game`` out to the end of the hand with the BSD policy for both seats.
+def rollout(game: Game, seat: int, needs: list[list[int]], dice: GlibcRandom) -> int:
+    """Play ``game`` out to the end of the hand: ``seat`` with the expert's policy, the other with BSD's.
 
-    Returns the number of moves made (answers to ``Extension?`` included).
-    The moves are exactly those of :func:`mille.players.bsd.decide` applied
-    by :func:`mille.rules.push` (:func:`mille.players.bsd.play_out`, the
-    engine's fast loop, with both seats rolling the same dice).
+    ``seat`` plays :func:`mille.players.plus.decide` (the BSD procedure with
+    its "too close" quirk repaired), the other seat the BSD procedure
+    itself, each with its ``needs[seat]`` table; both roll ``dice``; both
+    answer ``Extension?`` with the BSD rule.  Returns the number of moves
+    made (answers to ``Extension?`` included).
+
+    This is the search's hot loop: :func:`mille.players.bsd.play_out`, the
+    engine's fast loop for the procedure, whose game is exactly the one
+    that pushing each decision through :func:`mille.rules.push` gives
+    (:func:`rollout_reference`; a test checks it).
     """
-    moves, answers = play_out(game, (needs[0], needs[1]), (dice, dice))
+    moves, answers = play_out(game, (needs[0], needs[1]), (dice, dice), (seat == 0, seat == 1))
     return moves + answers
 
 
-def rollout_reference(game: Game, needs: list[list[int]], dice: GlibcRandom) -> int:
+def rollout_reference(game: Game, seat: int, needs: list[list[int]], dice: GlibcRandom) -> int:
     """:func:`rollout` through the engine's own driver only (for tests and benchmarks)."""
     players = game.players
     memory = game.memory
     moves = 0
     while not game.finished:
-        seat = game.to_move
-        pp = players[seat]
+        mover = game.to_move
+        pp = players[mover]
         if game.pending_extension is not None:
-            extend = would_extend(pp, players[1 - seat], memory[seat], game.trip_length, game.deck_count)
+            extend = would_extend(pp, players[1 - mover], memory[mover], game.trip_length, game.deck_count)
             push(game, EXTEND if extend else NO_EXTENSION)
         elif pp.hand.count(EMPTY) == _HAND_SIZE:
             push(game, PASS)
         else:
+            choose = plus_decide if mover == seat else decide
             trip, count = game.trip_length, game.deck_count
-            push(game, decide(pp, players[1 - seat], memory[seat], trip, count, needs[seat], dice).move)
+            push(game, choose(pp, players[1 - mover], memory[mover], trip, count, needs[mover], dice).move)
         moves += 1
     return moves
 
@@ -214,7 +246,18 @@ class _LastMove:
 class _HandMemory:
     """What we know of the hand beyond the current observation."""
 
-    __slots__ = ("received", "opp_received", "deck_count", "seen_total", "since", "drew", "after", "last")
+    __slots__ = (
+        "received",
+        "opp_received",
+        "deck_count",
+        "seen_total",
+        "seen",
+        "since",
+        "drew",
+        "after",
+        "last",
+        "particles",
+    )
 
     def __init__(self, obs: Observation) -> None:
         drawn = cards.DECK_SIZE - obs.deck_count
@@ -223,6 +266,8 @@ class _HandMemory:
         self.opp_received = drawn - self.received
         self.deck_count = obs.deck_count
         self.seen_total = sum(obs.memory.num_seen)
+        #: Our count at the last observation.
+        self.seen = obs.memory.num_seen[:]
         #: Per safety: cards the opponent has drawn since it was last known
         #: not to hold it (None: nothing known this hand).
         self.since: list[int | None] = [None] * _NUM_SAFETIES
@@ -232,6 +277,8 @@ class _HandMemory:
         self.after: _After | None = None
         #: The opponent's last decision, if it was a plain draw-and-play.
         self.last: _LastMove | None = None
+        #: The filter over the opponent's hand (if the level has one).
+        self.particles: _Particles | None = None
 
 
 def _is_new_hand(obs: Observation, hm: _HandMemory | None) -> bool:
@@ -247,7 +294,7 @@ def _is_new_hand(obs: Observation, hm: _HandMemory | None) -> bool:
 class ExpertPlayer:
     """The searching player: ``expert``.
 
-    ``level`` trades strength for speed (0: the BSD choice, no search;
+    ``level`` trades strength for speed (0: the policy's choice, no search;
     :data:`DEFAULT_LEVEL` is the measured default).  ``infer`` turns the
     inference about the opponent's hand off (uniform worlds), for experiments.
     """
@@ -261,7 +308,7 @@ class ExpertPlayer:
         #: The level's settings (or ``settings``, for experiments and tests).
         self.settings = LEVELS[level] if settings is None else settings
         self.infer = infer
-        #: Our own BSD table (for the BSD choice and our rollouts), and our
+        #: Our own policy's table (for its choice and our rollouts), and our
         #: estimate of the opponent's (bumped while it is stopped).
         self.num_need: list[int] = list(INITIAL_NUM_NEED)
         self.opp_need: list[int] = list(INITIAL_NUM_NEED)
@@ -285,17 +332,17 @@ class ExpertPlayer:
         phase = obs.phase
         if phase is Phase.EMPTY_HAND:
             return PASS
-        hm = self._track(obs)
+        hm = self._track(obs, rng)
         me = obs.players[obs.seat]
         op = obs.players[1 - obs.seat]
         if phase is Phase.EXTENSION:
             extend = would_extend(me, op, obs.memory, obs.trip_length, obs.deck_count)
             base = EXTEND if extend else NO_EXTENSION
             return self._search(obs, [base, NO_EXTENSION if extend else EXTEND], hm, rng)
-        # The BSD choice, on its own copy of the table (rolled on our dice
-        # exactly as the BSD player would roll them).
+        # The policy's choice, on its own copy of the table (rolled on our
+        # dice exactly as the policy alone would roll them).
         need = self.num_need[:]
-        base = decide(me, op, obs.memory, obs.trip_length, obs.deck_count, need, rng).move
+        base = plus_decide(me, op, obs.memory, obs.trip_length, obs.deck_count, need, rng).move
         self._need_after = need
         if base is DRAW or self.settings.budget == 0:
             return base
@@ -331,13 +378,18 @@ class ExpertPlayer:
     def _search_rng(self, rng: GlibcRandom) -> GlibcRandom:
         """The search's own generator, derived from ``rng`` without advancing it.
 
-        The dice the player is handed are then rolled exactly as the BSD
-        player would roll them, so a game where the expert agrees with the
-        BSD choice stays the BSD game (duplicate deals cancel).
+        The dice the player is handed are then rolled exactly as the policy
+        rolls them, so a game where the expert agrees with its policy stays
+        the policy's game.
         """
         self._calls += 1
+        return self._derived_rng(rng, self._calls * 0x9E3779B1)
+
+    @staticmethod
+    def _derived_rng(rng: GlibcRandom, salt: int) -> GlibcRandom:
+        """A generator derived from ``rng``'s state and ``salt``, without advancing ``rng``."""
         words, front, rear = rng.getstate()
-        mix = (self._calls * 0x9E3779B1) & 0xFFFFFFFF
+        mix = salt & 0xFFFFFFFF
         state = tuple((((w ^ mix) * 0x85EBCA6B) + i * 0xC2B2AE35) & 0xFFFFFFFF for i, w in enumerate(words))
         derived = GlibcRandom.__new__(GlibcRandom)
         derived.setstate((state, front, rear))
@@ -346,18 +398,33 @@ class ExpertPlayer:
         return derived
 
     # ------------------------------------------------------------------
-    def _track(self, obs: Observation) -> _HandMemory:
+    def _track(self, obs: Observation, rng: GlibcRandom) -> _HandMemory:
         """Update what we know of this hand with a new observation."""
         hm = self._hand
         if _is_new_hand(obs, hm):
             hm = self._hand = _HandMemory(obs)
             _infer_now(obs, hm)
+            count = self.settings.particles
+            if count:
+                unseen = obs.unseen()
+                rng = self._derived_rng(rng, 0x7F4A7C15)
+                hm.particles = _Particles(unseen, obs.opponent_hand_size, count, rng, self.settings.miss)
             return hm
         assert hm is not None
         drawn = cards.DECK_SIZE - obs.deck_count
+        particles = hm.particles
         if hm.drew:
             hm.received = drawn - hm.opp_received
+            if particles is not None:
+                mine = [c for c in range(cards.NUM_CODES) for _ in range(obs.memory.num_seen[c] - hm.seen[c])]
+                unseen = [COPIES[c] - hm.seen[c] for c in range(cards.NUM_CODES)]
+                particles.our_draw(unseen, hm.deck_count, mine)
         after = hm.after
+        if after is not None and particles is not None:
+            self._filter(obs, after, particles)
+        if particles is not None and particles.lost:
+            count = len(particles.hands)
+            hm.particles = _Particles(obs.unseen(), obs.opponent_hand_size, count, particles.rng, self.settings.miss)
         if after is not None:
             # The opponent has moved since our last move.
             opp_received = drawn - hm.received
@@ -385,15 +452,44 @@ class ExpertPlayer:
             hm.last = _last_move(obs, after, got)
         hm.deck_count = obs.deck_count
         hm.seen_total = sum(obs.memory.num_seen)
+        hm.seen = obs.memory.num_seen[:]
         _infer_now(obs, hm)
         hm.after = None
         return hm
+
+    def _filter(self, obs: Observation, after: _After, particles: _Particles) -> None:
+        """The opponent's turn since ``after``, seen through the particle filter."""
+        seen = obs.memory.num_seen
+        shown = [c for c in range(cards.NUM_CODES) for _ in range(seen[c] - after.seen[c])]
+        drew = after.deck_count - obs.deck_count
+        op = obs.players[1 - obs.seat]
+        plain = (
+            len(shown) == 1
+            and shown[0] < SAFETY_BASE
+            and drew == (1 if after.deck_count > 0 else 0)
+            and obs.trip_length == after.trip
+            and op.safety == after.op.safety
+        )
+        if plain:
+            me = obs.players[obs.seat]
+            card = shown[0]
+            played = (
+                op.mileage != after.op.mileage
+                or op.battle != after.op.battle
+                or op.speed != after.op.speed
+                or me.battle != after.me.battle
+                or me.speed != after.me.speed
+            )
+            kind = _PLAY if played else _DISCARD
+            particles.plain_turn(after, drew == 1, card, kind, obs.memory.num_gos, self.opp_need)
+        else:
+            particles.other_turn(after, drew, shown, obs.opponent_hand_size)
 
     # ------------------------------------------------------------------
     def _search(self, obs: Observation, candidates: list[Move], hm: _HandMemory, dice: GlibcRandom) -> Move:
         """Roll every candidate out in common sampled worlds; the best by paired evidence.
 
-        ``candidates[0]`` is the BSD choice.
+        ``candidates[0]`` is the policy's choice.
         """
         settings = self.settings
         budget = settings.budget
@@ -425,7 +521,7 @@ class ExpertPlayer:
                     roll = GlibcRandom.__new__(GlibcRandom)
                     roll.setstate(dice_state)
                     needs = [my_need[:], opp_need[:]] if seat == 0 else [opp_need[:], my_need[:]]
-                    m = rollout(g, needs, roll) + 1
+                    m = rollout(g, seat, needs, roll) + 1
                     spent += m
                     me = g.players[seat]
                     op = g.players[1 - seat]
@@ -439,7 +535,7 @@ class ExpertPlayer:
                 continue
             if race > 0:
                 # Racing: drop what is clearly worse than the leader (paired,
-                # on the worlds both saw); stop once the BSD choice is alone
+                # on the worlds both saw); stop once the policy's choice is alone
                 # or clearly beaten by a lone rival.
                 if len(values[0]) < settings.min_worlds:
                     continue
@@ -451,7 +547,7 @@ class ExpertPlayer:
                 if len(alive) == 2 and abs(_paired_z(values[alive[1]], values[0])) >= race + 1.0:
                     break
             elif len(alive) > 2:
-                # Successive halving: keep the better half (and the BSD choice).
+                # Successive halving: keep the better half (and the policy's choice).
                 alive.sort(key=lambda c: -sums[c])
                 keep = alive[: max(2, (len(alive) + 1) // 2)]
                 if 0 not in keep:
@@ -519,7 +615,7 @@ def _dice_state(rng: GlibcRandom) -> tuple[tuple[int, ...], int, int]:
 
 
 def _candidates(obs: Observation, base: Move) -> list[Move]:
-    """Legal moves, one per distinct (kind, card), the BSD choice ``base`` first."""
+    """Legal moves, one per distinct (kind, card), the policy's choice ``base`` first."""
     hand = obs.players[obs.seat].hand
 
     def key(move: Move) -> tuple[MoveType, int]:
@@ -538,6 +634,231 @@ def _candidates(obs: Observation, base: Move) -> list[Move]:
 
 
 # --------------------------------------------------------------------------
+# Inference: a particle filter over the opponent's hand
+
+
+class _Particles:
+    """Weighted guesses of the opponent's hand, slot by slot: a particle filter.
+
+    Each particle is a whole hand in slot order, as the engine's tidy-up
+    leaves it at our turn.  They start as uniform deals from the cards we
+    have not seen, and every move we see reweights them:
+
+    * our own draw of a card ``c``: by the chance that ``c`` was in the deck
+      rather than in that hand (a hand holding every unseen copy of ``c``
+      is now impossible);
+    * the opponent's plain turn (one draw, or none from an empty deck, and
+      one play or discard): for every card it could have drawn, the BSD
+      procedure is run on the hand with that card, with the table as it
+      was; the particle is weighted by the chance of the observed move
+      (``1`` when BSD makes it, ``epsilon`` when not, summed over the draws
+      by their chances) and its drawn card is sampled in proportion, so
+      the hand it keeps is the hand BSD would have kept;
+    * any other turn (safeties, two draws, the answer to ``Extension?``):
+      the cards shown leave the hand where it holds them, and the hand is
+      filled up to its size with cards from the deck; a particle that
+      cannot have played them from its hand and its draws is weighted by
+      ``epsilon``.
+
+    When the weights grow uneven (an effective sample size under half)
+    the particles are resampled.  A world for the search is a particle
+    drawn by weight, with the rest of the unseen cards shuffled into the
+    deck.
+    """
+
+    __slots__ = ("hands", "weights", "rng", "epsilon", "lost")
+
+    def __init__(self, unseen: list[int], size: int, count: int, rng: GlibcRandom, epsilon: float) -> None:
+        self.rng = rng
+        self.epsilon = epsilon
+        #: Every particle has become impossible (a move no hand explains).
+        self.lost = False
+        pool = [c for c in range(cards.NUM_CODES) for _ in range(unseen[c])]
+        size = min(size, len(pool))
+        first = 1 if size < _HAND_SIZE else 0
+        hands: list[list[int]] = []
+        for _ in range(count):
+            _partial_shuffle(pool, size, rng)
+            hand = [EMPTY] * _HAND_SIZE
+            hand[first : first + size] = pool[:size]
+            hands.append(hand)
+        self.hands = hands
+        self.weights = [1.0] * count
+
+    def our_draw(self, unseen: list[int], deck_count: int, drawn: list[int]) -> None:
+        """We drew ``drawn`` from a deck of ``deck_count`` (``unseen`` before the draw)."""
+        weights = self.weights
+        for k, hand in enumerate(self.hands):
+            w = weights[k]
+            for i, c in enumerate(drawn):
+                in_deck = unseen[c] - hand.count(c) - drawn[:i].count(c)
+                w *= max(0, in_deck) / max(1, deck_count - i)
+            weights[k] = w
+        self._normalize()
+
+    def plain_turn(
+        self,
+        before: _After,
+        drew: bool,
+        card: int,
+        kind: MoveType,
+        memory_gos: int,
+        need: list[int],
+    ) -> None:
+        """The opponent drew one card (or none, ``drew`` False) and played or discarded ``card``."""
+        unseen = [COPIES[c] - before.seen[c] for c in range(cards.NUM_CODES)]
+        deck_count = before.deck_count
+        # The opponent's count: every card but our hand and the deck, i.e.
+        # ``base`` plus its own hand.
+        mine = before.me.hand
+        base = [COPIES[c] - mine.count(c) - unseen[c] for c in range(cards.NUM_TABLE - 1)] + [0]
+        op = before.op.copy()
+        memory = Memory(base[:], memory_gos)
+        seen = memory.num_seen
+        epsilon = self.epsilon
+        rng = self.rng
+        weights = self.weights
+        hands = self.hands
+        trip = before.trip
+        decide_at = deck_count - 1 if drew else deck_count
+        for k, hand in enumerate(hands):
+            for c in range(cards.NUM_TABLE - 1):
+                seen[c] = base[c]
+            for c in hand:
+                if c >= 0:
+                    seen[c] += 1
+            if drew:
+                options = (
+                    [card] if card not in hand else [c for c in range(cards.NUM_CODES) if unseen[c] > hand.count(c)]
+                )
+            else:
+                options = [-1]
+            total = 0.0
+            chances: list[float] = []
+            slots: list[int] = []
+            for d in options:
+                trial = hand[:]
+                if d >= 0:
+                    p = (unseen[d] - hand.count(d)) / deck_count
+                    if p <= 0.0:
+                        chances.append(0.0)
+                        slots.append(-1)
+                        continue
+                    trial[0] = d
+                    seen[d] += 1
+                else:
+                    p = 1.0
+                op.hand = trial
+                move = decide(op, before.me, memory, trip, decide_at, need[:], rng).move
+                if d >= 0:
+                    seen[d] -= 1
+                if move.kind is kind and trial[move.slot] == card:
+                    chance = p
+                    slot = move.slot
+                else:
+                    chance = p * epsilon
+                    slot = -1
+                chances.append(chance)
+                slots.append(slot)
+                total += chance
+            if total <= 0.0:
+                weights[k] = 0.0
+                continue
+            weights[k] *= total
+            # The card drawn, in proportion to its chance; then the move.
+            x = rng.uniform() * total
+            pick = len(options) - 1
+            for j, chance in enumerate(chances):
+                x -= chance
+                if x < 0.0 and chance > 0.0:
+                    pick = j
+                    break
+            d = options[pick]
+            if d >= 0:
+                hand[0] = d
+            slot = slots[pick]
+            if slot < 0:  # not BSD's move: the card leaves from wherever the hand holds it
+                slot = _HAND_SIZE - 1 - hand[::-1].index(card)
+            hand[slot] = EMPTY
+            op.hand = hand
+            tidy_hand(op, sort=False)
+        self._normalize()
+
+    def other_turn(self, before: _After, drew: int, shown: list[int], size: int) -> None:
+        """A turn that was not a plain draw and play: only what the cards shown and drawn allow."""
+        unseen = [COPIES[c] - before.seen[c] for c in range(cards.NUM_CODES)]
+        rng = self.rng
+        weights = self.weights
+        for k, hand in enumerate(self.hands):
+            from_deck = 0
+            for c in shown:
+                if c in hand:
+                    hand[hand.index(c)] = EMPTY
+                else:
+                    from_deck += 1
+            held = [c for c in hand if c >= 0]
+            pool = [c for c in range(cards.NUM_CODES) for _ in range(unseen[c] - hand.count(c) - shown.count(c))]
+            missing = min(max(0, size - len(held)), len(pool))
+            _partial_shuffle(pool, missing, rng)
+            held.extend(pool[:missing])
+            if from_deck + missing != drew:
+                weights[k] *= self.epsilon
+            first = 1 if len(held) < _HAND_SIZE else 0
+            hand[:] = [EMPTY] * _HAND_SIZE
+            hand[first : first + len(held)] = held
+        self._normalize()
+
+    def _normalize(self) -> None:
+        """Rescale the weights; resample when they are uneven (an impossible hand keeps weight 0)."""
+        weights = self.weights
+        total = sum(weights)
+        count = len(weights)
+        if total <= 0.0:
+            self.lost = True  # no hand explains what was seen: the player deals afresh
+            return
+        scale = count / total
+        square = 0.0
+        for k in range(count):
+            w = weights[k] * scale
+            weights[k] = w
+            square += w * w
+        if square * 2.0 <= count * count:
+            return  # effective sample size count**2 / square at least half
+        # Systematic resampling.
+        u = self.rng.uniform()
+        hands = self.hands
+        chosen: list[list[int]] = []
+        acc = 0.0
+        j = 0
+        for k in range(count):
+            target = u + k
+            while j < count - 1 and acc + weights[j] <= target:
+                acc += weights[j]
+                j += 1
+            chosen.append(hands[j][:])
+        self.hands = chosen
+        self.weights = [1.0] * count
+
+    def draw(self, rng: GlibcRandom) -> list[int]:
+        """One particle's hand, drawn by weight (a copy)."""
+        weights = self.weights
+        x = rng.uniform() * sum(weights)
+        for k, w in enumerate(weights):
+            x -= w
+            if x < 0.0:
+                return self.hands[k][:]
+        return self.hands[-1][:]
+
+
+def _partial_shuffle(pool: list[int], n: int, rng: GlibcRandom) -> None:
+    """Put ``n`` random cards of ``pool`` at its front (the rest in no particular order)."""
+    size = len(pool)
+    for i in range(n):
+        j = i + rng.random() % (size - i)
+        pool[i], pool[j] = pool[j], pool[i]
+
+
+# --------------------------------------------------------------------------
 # Sampling worlds
 
 
@@ -550,6 +871,7 @@ class _Sampler:
         self.obs = obs
         seat = obs.seat
         unseen = obs.unseen()
+        self.unseen = unseen
         self.n = obs.opponent_hand_size
         deck_count = obs.deck_count
         pool: list[int] = []
@@ -582,6 +904,7 @@ class _Sampler:
             if c >= 0:
                 self.my_counts[c] += 1
         self.last = hm.last if epsilon < 1.0 else None
+        self.particles = hm.particles
         self.epsilon = epsilon
         self.tries = tries
         self.opp_need = opp_need
@@ -651,6 +974,8 @@ class _Sampler:
 
     def sample(self, rng: GlibcRandom) -> Game:
         """A world consistent with the observation, weighted by the inference."""
+        if self.particles is not None:
+            return self._from_particle(rng)
         hand_cards, undrawn = self._deal(rng)
         if self.last is not None:
             for _ in range(self.tries - 1):
@@ -659,13 +984,28 @@ class _Sampler:
                     self.accepted += 1
                     break
                 hand_cards, undrawn = self._deal(rng)
-        obs = self.obs
-        seat = obs.seat
-        op = self.op.copy()
         hand = [EMPTY] * _HAND_SIZE
         n = len(hand_cards)
         first = 1 if n < _HAND_SIZE else 0
         hand[first : first + n] = hand_cards
+        return self._world(hand, undrawn)
+
+    def _from_particle(self, rng: GlibcRandom) -> Game:
+        """A world whose opponent's hand is a particle of the filter, the rest of the unseen cards the deck."""
+        assert self.particles is not None
+        hand = self.particles.draw(rng)
+        left = self.unseen[:]
+        for c in hand:
+            if c >= 0:
+                left[c] -= 1
+        undrawn = [c for c in range(cards.NUM_CODES) for _ in range(left[c])]
+        rng.shuffle(undrawn)
+        return self._world(hand, undrawn)
+
+    def _world(self, hand: list[int], undrawn: list[int]) -> Game:
+        obs = self.obs
+        seat = obs.seat
+        op = self.op.copy()
         op.hand = hand
         me = self.me.copy()
         op_memory = Memory(self._opp_seen(undrawn), obs.memory.num_gos)

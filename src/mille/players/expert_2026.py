@@ -1,0 +1,722 @@
+"""The expert as it was in 2026, frozen: the player ``expert-2026``.
+
+A copy of :mod:`mille.players.expert` as it was measured in
+``docs/expert.md`` ("The final measurement", commit 23e2f67 and its speed-ups
+up to b281007): inferred worlds, BSD-policy rollouts on common random
+numbers, racing, and a paired z >= 2 to leave the BSD choice.  It is kept
+so that later experts can be matched against it (``python -m mille.match
+expert expert-2026``), now and later.
+
+**It must keep playing exactly as it did**: the same moves for the same
+observations and dice, for as long as this code lives.  Do not tune it;
+change it only as the engine's API changes, move for move the same
+(``tests/test_expert.py`` checks a recorded fingerprint of its moves).  It
+shares the BSD procedure and its fast rollout loop
+(:mod:`mille.players.bsd`) with the current expert, whose decisions are
+themselves pinned by the BSD tests.
+
+What follows is the original module's description.
+
+The searching computer player: ``expert`` (see ``docs/expert.md``).
+
+At each decision that matters it samples worlds consistent with what its
+seat has seen, the hidden cards dealt with inference about the opponent's
+hand, rolls every candidate move out to the end of the hand with the BSD
+policy for both seats, and picks the move with the best mean game value.
+The moves are compared on common random numbers: every candidate is played
+out in the same sampled worlds with the same dice, so the comparison sees
+the difference the move makes, not the luck of the deal.  It leaves the BSD
+choice only when the paired evidence says so.
+
+Inference (the opponent is modelled as the BSD player):
+
+* it never discards a safety and plays one at once against the hazard it
+  faces, so an unseen safety is in its hand with the chance that it drew
+  it since it was last seen facing that hazard without playing it;
+* (an option, ``Level(replay=True)``, off by default until measured) its
+  last decision is replayed in each sampled world (its hand before that
+  move is the sampled hand plus the card it played or discarded), and
+  worlds in which the BSD procedure would have done something else are
+  mostly rejected.
+
+It reads only its :class:`~mille.observation.Observation` and what it
+remembers of its earlier observations of the same hand, never the game.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from .. import cards
+from ..cards import (
+    COPIES,
+    EMPTY,
+    OPPOSITE,
+    OUT_OF_GAS,
+    RIGHT_OF_WAY,
+    SAFETY_BASE,
+    SAFETY_FOR,
+    SPEED_LIMIT,
+    STOP,
+)
+from ..observation import Observation
+from ..rng import GlibcRandom
+from ..rules import (
+    DRAW,
+    EXTEND,
+    NO_EXTENSION,
+    PASS,
+    Move,
+    MoveType,
+    Phase,
+    push,
+)
+from ..scoring import GAME_POINTS
+from ..state import Game, Memory, Tableau
+from .bsd import INITIAL_NUM_NEED, decide, play_out, would_extend
+
+_NUM_SAFETIES = cards.NUM_SAFETIES
+_HAND_SIZE = cards.HAND_SIZE
+_ROW = RIGHT_OF_WAY - SAFETY_BASE
+_PLAYED = 2
+_PLAY = MoveType.PLAY
+_DISCARD = MoveType.DISCARD
+
+#: A player scores about this many points a hand, and one hand's margin has
+#: about this standard deviation (BSD against BSD, 3000 hands).
+_HAND_POINTS = 1100.0
+_HAND_SD = 1140.0
+
+
+class Level:
+    """One strength setting of the expert."""
+
+    __slots__ = ("budget", "z", "batch", "tries", "epsilon", "race", "min_worlds", "game", "deadline", "replay")
+
+    def __init__(
+        self,
+        budget: int,
+        z: float = 2.0,
+        batch: int = 8,
+        tries: int = 4,
+        epsilon: float = 0.1,
+        race: float = 2.0,
+        min_worlds: int = 16,
+        game: bool = True,
+        deadline: float = 0.8,
+        replay: bool = False,
+    ) -> None:
+        #: Moves simulated per decision (rollouts to the end of the hand).
+        self.budget = budget
+        #: Paired z-score a move needs over the BSD choice to be played instead.
+        self.z = z
+        #: Worlds added to every remaining move per round of the race.
+        self.batch = batch
+        #: Candidate worlds drawn per world kept by the inference filter.
+        self.tries = tries
+        #: Chance of keeping a world in which the opponent's last move is not the BSD move.
+        self.epsilon = epsilon
+        #: Racing: drop a move this many paired standard errors behind the
+        #: leader (0: successive halving instead).
+        self.race = race
+        #: Worlds every move sees before any is dropped.
+        self.min_worlds = min_worlds
+        #: Value a hand by the chance to win the game (else by its margin).
+        self.game = game
+        #: A safety net, in seconds: the search stops early past it (the
+        #: budget alone keeps it far below on an unloaded machine, and the
+        #: decision is then a function of the seed alone).
+        self.deadline = deadline
+        #: Replay the opponent's last decision in each sampled world and
+        #: mostly reject the worlds where the BSD procedure would have done
+        #: otherwise (``tries`` and ``epsilon``); off in the measured default.
+        self.replay = replay
+
+
+#: The settings by level: 0 is the BSD choice (no search).
+LEVELS: dict[int, Level] = {
+    0: Level(0),
+    1: Level(8000),
+    2: Level(16000),
+    3: Level(30000),
+    4: Level(60000),
+}
+DEFAULT_LEVEL = 3
+
+
+def _phi(z: float) -> float:
+    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+
+
+def win_probability(mine: int, theirs: int) -> float:
+    """Chance to win the 5000-point game from these totals at the end of a hand."""
+    if mine >= GAME_POINTS or theirs >= GAME_POINTS:
+        if mine == theirs:
+            return 0.5
+        return 1.0 if mine > theirs else 0.0
+    left = max(1.0, (GAME_POINTS - 0.5 * (mine + theirs)) / _HAND_POINTS)
+    return _phi((mine - theirs) / (_HAND_SD * math.sqrt(left)))
+
+
+def utility(mine: int, theirs: int, margin: int) -> float:
+    """What a finished hand is worth: the game-win chance, the margin breaking ties."""
+    return win_probability(mine, theirs) + margin * 1e-5
+
+
+# --------------------------------------------------------------------------
+# Rollouts
+
+
+def rollout(game: Game, needs: list[list[int]], dice: GlibcRandom) -> int:
+    """Play ``game`` out to the end of the hand with the BSD policy for both seats.
+
+    Returns the number of moves made (answers to ``Extension?`` included).
+    The moves are exactly those of :func:`mille.players.bsd.decide` applied
+    by :func:`mille.rules.push` (:func:`mille.players.bsd.play_out`, the
+    engine's fast loop, with both seats rolling the same dice).
+    """
+    moves, answers = play_out(game, (needs[0], needs[1]), (dice, dice))
+    return moves + answers
+
+
+def rollout_reference(game: Game, needs: list[list[int]], dice: GlibcRandom) -> int:
+    """:func:`rollout` through the engine's own driver only (for tests and benchmarks)."""
+    players = game.players
+    memory = game.memory
+    moves = 0
+    while not game.finished:
+        seat = game.to_move
+        pp = players[seat]
+        if game.pending_extension is not None:
+            extend = would_extend(pp, players[1 - seat], memory[seat], game.trip_length, game.deck_count)
+            push(game, EXTEND if extend else NO_EXTENSION)
+        elif pp.hand.count(EMPTY) == _HAND_SIZE:
+            push(game, PASS)
+        else:
+            trip, count = game.trip_length, game.deck_count
+            push(game, decide(pp, players[1 - seat], memory[seat], trip, count, needs[seat], dice).move)
+        moves += 1
+    return moves
+
+
+# --------------------------------------------------------------------------
+# What the player remembers of the hand
+
+
+class _After:
+    """The table just after one of our moves that passed the turn."""
+
+    __slots__ = ("me", "op", "deck_count", "seen", "trip")
+
+    def __init__(self, me: Tableau, op: Tableau, deck_count: int, seen: list[int], trip: int) -> None:
+        self.me = me
+        self.op = op
+        self.deck_count = deck_count
+        self.seen = seen
+        self.trip = trip
+
+
+class _LastMove:
+    """The opponent's last decision, as seen: the card, and played or discarded."""
+
+    __slots__ = ("before", "card", "kind", "deck_count", "drew")
+
+    def __init__(self, before: _After, card: int, kind: MoveType, deck_count: int, drew: bool) -> None:
+        self.before = before
+        self.card = card
+        self.kind = kind
+        self.deck_count = deck_count
+        self.drew = drew
+
+
+class _HandMemory:
+    """What we know of the hand beyond the current observation."""
+
+    __slots__ = ("received", "opp_received", "deck_count", "seen_total", "since", "drew", "after", "last")
+
+    def __init__(self, obs: Observation) -> None:
+        drawn = cards.DECK_SIZE - obs.deck_count
+        # At the start of a hand each seat was dealt six; later, guess halves.
+        self.received = 6 if obs.deck_count >= cards.DECK_SIZE - 14 else drawn - drawn // 2
+        self.opp_received = drawn - self.received
+        self.deck_count = obs.deck_count
+        self.seen_total = sum(obs.memory.num_seen)
+        #: Per safety: cards the opponent has drawn since it was last known
+        #: not to hold it (None: nothing known this hand).
+        self.since: list[int | None] = [None] * _NUM_SAFETIES
+        #: Our last move was a draw (the turn goes on).
+        self.drew = False
+        #: The table after our last move, if it passed the turn.
+        self.after: _After | None = None
+        #: The opponent's last decision, if it was a plain draw-and-play.
+        self.last: _LastMove | None = None
+
+
+def _is_new_hand(obs: Observation, hm: _HandMemory | None) -> bool:
+    if hm is None:
+        return True
+    return obs.deck_count > hm.deck_count or sum(obs.memory.num_seen) < hm.seen_total
+
+
+# --------------------------------------------------------------------------
+# The player
+
+
+class ExpertPlayer:
+    """The searching player of 2026: ``expert-2026``.
+
+    ``level`` trades strength for speed (0: the BSD choice, no search;
+    :data:`DEFAULT_LEVEL` is the measured default).  ``infer`` turns the
+    inference about the opponent's hand off (uniform worlds), for experiments.
+    """
+
+    name = "expert-2026"
+
+    def __init__(self, level: int = DEFAULT_LEVEL, *, infer: bool = True, settings: Level | None = None) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"level must be one of {sorted(LEVELS)}")
+        self.level = level
+        #: The level's settings (or ``settings``, for experiments and tests).
+        self.settings = LEVELS[level] if settings is None else settings
+        self.infer = infer
+        #: Our own BSD table (for the BSD choice and our rollouts), and our
+        #: estimate of the opponent's (bumped while it is stopped).
+        self.num_need: list[int] = list(INITIAL_NUM_NEED)
+        self.opp_need: list[int] = list(INITIAL_NUM_NEED)
+        self._hand: _HandMemory | None = None
+        self._calls = 0
+        self._need_after: list[int] | None = None
+        #: Counters for benchmarks.
+        self.rollouts = 0
+        self.simulated_moves = 0
+        self.searches = 0
+
+    # ------------------------------------------------------------------
+    def choose(self, obs: Observation, rng: GlibcRandom) -> Move:
+        """A legal move for ``obs.seat`` (the player protocol)."""
+        move = self.think(obs, rng)
+        self.remember(obs, move)
+        return move
+
+    def think(self, obs: Observation, rng: GlibcRandom) -> Move:
+        """The move to make (without noting it as made: see :meth:`remember`)."""
+        phase = obs.phase
+        if phase is Phase.EMPTY_HAND:
+            return PASS
+        hm = self._track(obs)
+        me = obs.players[obs.seat]
+        op = obs.players[1 - obs.seat]
+        if phase is Phase.EXTENSION:
+            extend = would_extend(me, op, obs.memory, obs.trip_length, obs.deck_count)
+            base = EXTEND if extend else NO_EXTENSION
+            return self._search(obs, [base, NO_EXTENSION if extend else EXTEND], hm, rng)
+        # The BSD choice, on its own copy of the table (rolled on our dice
+        # exactly as the BSD player would roll them).
+        need = self.num_need[:]
+        base = decide(me, op, obs.memory, obs.trip_length, obs.deck_count, need, rng).move
+        self._need_after = need
+        if base is DRAW or self.settings.budget == 0:
+            return base
+        candidates = _candidates(obs, base)
+        if len(candidates) <= 1:
+            return base
+        return self._search(obs, candidates, hm, rng)
+
+    def remember(self, obs: Observation, move: Move) -> None:
+        """Note ``move`` as made from ``obs`` (what happens after it is inferred later)."""
+        if obs.phase is Phase.EMPTY_HAND:
+            return
+        hm = self._hand
+        if hm is None:
+            return
+        if obs.phase is Phase.MOVE:
+            need = self._need_after
+            if need is not None:
+                self.num_need = need
+                self._need_after = None
+        hm.drew = move.kind is MoveType.DRAW
+        hm.after = None
+        if hm.drew:
+            return
+        game = obs.public_game()
+        push(game, move)
+        seat = obs.seat
+        if game.to_move == seat or game.finished:
+            return  # a safety (the turn goes on), or the hand is over
+        seen = obs.memory.num_seen[:]
+        hm.after = _After(game.players[seat], game.players[1 - seat], game.deck_count, seen, game.trip_length)
+
+    def _search_rng(self, rng: GlibcRandom) -> GlibcRandom:
+        """The search's own generator, derived from ``rng`` without advancing it.
+
+        The dice the player is handed are then rolled exactly as the BSD
+        player would roll them, so a game where the expert agrees with the
+        BSD choice stays the BSD game (duplicate deals cancel).
+        """
+        self._calls += 1
+        words, front, rear = rng.getstate()
+        mix = (self._calls * 0x9E3779B1) & 0xFFFFFFFF
+        state = tuple((((w ^ mix) * 0x85EBCA6B) + i * 0xC2B2AE35) & 0xFFFFFFFF for i, w in enumerate(words))
+        derived = GlibcRandom.__new__(GlibcRandom)
+        derived.setstate((state, front, rear))
+        for _ in range(40):
+            derived.random()
+        return derived
+
+    # ------------------------------------------------------------------
+    def _track(self, obs: Observation) -> _HandMemory:
+        """Update what we know of this hand with a new observation."""
+        hm = self._hand
+        if _is_new_hand(obs, hm):
+            hm = self._hand = _HandMemory(obs)
+            _infer_now(obs, hm)
+            return hm
+        assert hm is not None
+        drawn = cards.DECK_SIZE - obs.deck_count
+        if hm.drew:
+            hm.received = drawn - hm.opp_received
+        after = hm.after
+        if after is not None:
+            # The opponent has moved since our last move.
+            opp_received = drawn - hm.received
+            got = max(0, opp_received - hm.opp_received)
+            hm.opp_received = opp_received
+            since = hm.since
+            for i in range(_NUM_SAFETIES):
+                s = since[i]
+                if s is not None:
+                    since[i] = s + got
+            op = obs.players[1 - obs.seat]
+            battle = after.op.battle
+            # It faced this all its turn: the BSD player would have played
+            # the safety at once, so it held none at the end of its turn.
+            if OUT_OF_GAS <= battle <= STOP:
+                k = SAFETY_FOR[battle] - SAFETY_BASE
+                if op.safety[k] != _PLAYED:
+                    since[k] = 0
+                elif after.op.safety[k] != _PLAYED:
+                    since[k] = None  # played it: nothing more to know
+                if not after.op.can_go and after.op.safety[SAFETY_FOR[battle] - SAFETY_BASE] != _PLAYED:
+                    self.opp_need[OPPOSITE[battle]] += 2
+            if after.op.speed == SPEED_LIMIT and op.safety[_ROW] != _PLAYED:
+                since[_ROW] = 0
+            hm.last = _last_move(obs, after, got)
+        hm.deck_count = obs.deck_count
+        hm.seen_total = sum(obs.memory.num_seen)
+        _infer_now(obs, hm)
+        hm.after = None
+        return hm
+
+    # ------------------------------------------------------------------
+    def _search(self, obs: Observation, candidates: list[Move], hm: _HandMemory, dice: GlibcRandom) -> Move:
+        """Roll every candidate out in common sampled worlds; the best by paired evidence.
+
+        ``candidates[0]`` is the BSD choice.
+        """
+        settings = self.settings
+        budget = settings.budget
+        base = candidates[0]
+        if budget <= 0 or len(candidates) <= 1:
+            return base
+        rng = self._search_rng(dice)
+        self.searches += 1
+        epsilon = settings.epsilon if self.infer and settings.replay else 1.0
+        sampler = _Sampler(obs, hm, self.opp_need, epsilon, settings.tries, self.infer)
+        seat = obs.seat
+        n = len(candidates)
+        alive = list(range(n))
+        sums = [0.0] * n
+        values: list[list[float]] = [[] for _ in range(n)]
+        spent = 0
+        my_need = self.num_need
+        opp_need = self.opp_need
+        race = settings.race
+        by_game = settings.game
+        give_up = time.perf_counter() + settings.deadline
+        while spent < budget and time.perf_counter() < give_up:
+            for _ in range(settings.batch):
+                world = sampler.sample(rng)
+                dice_state = _dice_state(rng)
+                for c in alive:
+                    g = world.copy(share_rng=True)
+                    push(g, candidates[c])
+                    roll = GlibcRandom.__new__(GlibcRandom)
+                    roll.setstate(dice_state)
+                    needs = [my_need[:], opp_need[:]] if seat == 0 else [opp_need[:], my_need[:]]
+                    m = rollout(g, needs, roll) + 1
+                    spent += m
+                    me = g.players[seat]
+                    op = g.players[1 - seat]
+                    margin = me.hand_total - op.hand_total
+                    u = utility(me.total, op.total, margin) if by_game else float(margin)
+                    values[c].append(u)
+                    sums[c] += u
+                    self.rollouts += 1
+                    self.simulated_moves += m
+            if len(alive) <= 1 or spent >= budget:
+                continue
+            if race > 0:
+                # Racing: drop what is clearly worse than the leader (paired,
+                # on the worlds both saw); stop once the BSD choice is alone
+                # or clearly beaten by a lone rival.
+                if len(values[0]) < settings.min_worlds:
+                    continue
+                leader = max(alive, key=lambda c: sums[c])
+                keep = [c for c in alive if c == leader or c == 0 or _paired_z(values[leader], values[c]) < race]
+                alive = keep
+                if len(alive) == 1:
+                    break
+                if len(alive) == 2 and abs(_paired_z(values[alive[1]], values[0])) >= race + 1.0:
+                    break
+            elif len(alive) > 2:
+                # Successive halving: keep the better half (and the BSD choice).
+                alive.sort(key=lambda c: -sums[c])
+                keep = alive[: max(2, (len(alive) + 1) // 2)]
+                if 0 not in keep:
+                    keep.append(0)
+                alive = keep
+        best = max(alive, key=lambda c: sums[c])
+        if best == 0:
+            return base
+        return candidates[best] if _paired_z(values[best], values[0]) >= settings.z else base
+
+
+def _paired_z(a: list[float], b: list[float]) -> float:
+    """How far the mean of ``a - b`` (on their common worlds) is above 0, in standard errors."""
+    k = min(len(a), len(b))
+    if k < 2:
+        return 0.0
+    diffs = [a[i] - b[i] for i in range(k)]
+    mean = sum(diffs) / k
+    var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
+    if var <= 0.0:
+        return math.copysign(math.inf, mean) if mean else 0.0
+    return mean / math.sqrt(var / k)
+
+
+def _infer_now(obs: Observation, hm: _HandMemory) -> None:
+    """A hazard showing on the opponent now: it holds no safety against it."""
+    op = obs.players[1 - obs.seat]
+    battle = op.battle
+    if OUT_OF_GAS <= battle <= STOP:
+        k = SAFETY_FOR[battle] - SAFETY_BASE
+        if op.safety[k] != _PLAYED:
+            hm.since[k] = 0
+    if op.speed == SPEED_LIMIT and op.safety[_ROW] != _PLAYED:
+        hm.since[_ROW] = 0
+
+
+def _last_move(obs: Observation, after: _After, got: int) -> _LastMove | None:
+    """The opponent's single play or discard since ``after``, if its turn was just that."""
+    seen = obs.memory.num_seen
+    shown = [c for c in range(cards.NUM_CODES) for _ in range(seen[c] - after.seen[c])]
+    if len(shown) != 1 or got > 2:
+        return None
+    card = shown[0]
+    if card >= SAFETY_BASE:
+        return None
+    op = obs.players[1 - obs.seat]
+    me = obs.players[obs.seat]
+    if op.safety != after.op.safety:
+        return None
+    played = (
+        op.mileage != after.op.mileage
+        or op.battle != after.op.battle
+        or op.speed != after.op.speed
+        or me.battle != after.me.battle
+        or me.speed != after.me.speed
+    )
+    if not played and obs.discard != card:
+        return None
+    return _LastMove(after, card, _PLAY if played else _DISCARD, obs.deck_count, got > 0)
+
+
+def _dice_state(rng: GlibcRandom) -> tuple[tuple[int, ...], int, int]:
+    words = tuple(((rng.random() << 1) | (rng.random() & 1)) for _ in range(31))
+    return words, 3, 0
+
+
+def _candidates(obs: Observation, base: Move) -> list[Move]:
+    """Legal moves, one per distinct (kind, card), the BSD choice ``base`` first."""
+    hand = obs.players[obs.seat].hand
+
+    def key(move: Move) -> tuple[MoveType, int]:
+        card = hand[move.slot] if move.kind is _PLAY or move.kind is _DISCARD else -2
+        return (move.kind, card)
+
+    seen: set[tuple[MoveType, int]] = {key(base)}
+    out: list[Move] = [base]
+    for move in obs.legal_moves():
+        k = key(move)
+        if k in seen:
+            continue
+        seen.add(k)
+        out.append(move)
+    return out
+
+
+# --------------------------------------------------------------------------
+# Sampling worlds
+
+
+class _Sampler:
+    """Deals the cards hidden from a seat, with inference about the opponent's hand."""
+
+    def __init__(
+        self, obs: Observation, hm: _HandMemory, opp_need: list[int], epsilon: float, tries: int, infer: bool
+    ) -> None:
+        self.obs = obs
+        seat = obs.seat
+        unseen = obs.unseen()
+        self.n = obs.opponent_hand_size
+        deck_count = obs.deck_count
+        pool: list[int] = []
+        safeties: list[int] = []
+        for c in range(cards.NUM_CODES):
+            if c >= SAFETY_BASE:
+                safeties.extend([c] * unseen[c])
+            else:
+                pool.extend([c] * unseen[c])
+        self.pool = pool
+        self.infer = infer
+        # The BSD player never discards a safety: an unseen safety lies in
+        # its hand if it drew it at any time it could have.
+        probs: list[tuple[int, float]] = []
+        for s in safeties:
+            if not self.infer:
+                total = self.n + deck_count
+                probs.append((s, self.n / total if total else 1.0))
+                continue
+            since = hm.since[s - SAFETY_BASE]
+            drawn = max(0, hm.opp_received if since is None else since)
+            p = drawn / (drawn + deck_count) if deck_count > 0 else 1.0
+            probs.append((s, p))
+        self.safeties = probs
+        self.uniform_safeties = not self.infer
+        self.me = obs.players[seat].copy()
+        self.op = obs.players[1 - seat].copy()
+        self.my_counts = [0] * cards.NUM_TABLE
+        for c in self.me.hand:
+            if c >= 0:
+                self.my_counts[c] += 1
+        self.last = hm.last if epsilon < 1.0 else None
+        self.epsilon = epsilon
+        self.tries = tries
+        self.opp_need = opp_need
+        self.accepted = 0
+        self.tried = 0
+
+    def _deal(self, rng: GlibcRandom) -> tuple[list[int], list[int]]:
+        """The opponent's hand and the undrawn deck (in draw order from the end)."""
+        n = self.n
+        pool = self.pool[:]
+        hand_cards: list[int] = []
+        deck_extra: list[int] = []
+        if self.uniform_safeties:
+            pool.extend(s for s, _ in self.safeties)
+        else:
+            for s, p in self.safeties:
+                if len(hand_cards) < n and rng.uniform() < p:
+                    hand_cards.append(s)
+                else:
+                    deck_extra.append(s)
+        need = min(n - len(hand_cards), len(pool))
+        size = len(pool)
+        for i in range(need):
+            j = i + rng.random() % (size - i)
+            pool[i], pool[j] = pool[j], pool[i]
+        hand_cards.extend(pool[:need])
+        undrawn = pool[need:] + deck_extra
+        while len(hand_cards) < n and undrawn:  # only if the deck is nearly empty
+            hand_cards.append(undrawn.pop())
+        rng.shuffle(undrawn)
+        return hand_cards, undrawn
+
+    def _opp_seen(self, undrawn: list[int]) -> list[int]:
+        seen = [COPIES[c] - self.my_counts[c] for c in range(cards.NUM_TABLE)]
+        for c in undrawn:
+            seen[c] -= 1
+        seen[cards.NUM_TABLE - 1] = 0
+        return seen
+
+    def _plausible(self, hand_cards: list[int], undrawn: list[int], rng: GlibcRandom) -> bool:
+        """Would the BSD player have made its last move with this hand?"""
+        last = self.last
+        if last is None:
+            return True
+        before = last.before
+        op = before.op.copy()
+        hand = [EMPTY] * _HAND_SIZE
+        if last.drew:
+            hand[0] = last.card
+            hand[1 : 1 + len(hand_cards)] = hand_cards
+        else:
+            hand[1 : 1 + len(hand_cards)] = hand_cards
+            for i in range(_HAND_SIZE):
+                if hand[i] == EMPTY:
+                    hand[i] = last.card
+                    break
+        op.hand = hand
+        seen = self._opp_seen(undrawn)
+        memory = Memory(seen, self.obs.memory.num_gos)
+        roll = GlibcRandom.__new__(GlibcRandom)
+        roll.setstate(_dice_state(rng))
+        move = decide(op, before.me, memory, before.trip, last.deck_count, self.opp_need[:], roll).move
+        kind = move.kind
+        if kind is last.kind and hand[move.slot] == last.card:
+            return True
+        return rng.uniform() < self.epsilon
+
+    def sample(self, rng: GlibcRandom) -> Game:
+        """A world consistent with the observation, weighted by the inference."""
+        hand_cards, undrawn = self._deal(rng)
+        if self.last is not None:
+            for _ in range(self.tries - 1):
+                self.tried += 1
+                if self._plausible(hand_cards, undrawn, rng):
+                    self.accepted += 1
+                    break
+                hand_cards, undrawn = self._deal(rng)
+        obs = self.obs
+        seat = obs.seat
+        op = self.op.copy()
+        hand = [EMPTY] * _HAND_SIZE
+        n = len(hand_cards)
+        first = 1 if n < _HAND_SIZE else 0
+        hand[first : first + n] = hand_cards
+        op.hand = hand
+        me = self.me.copy()
+        op_memory = Memory(self._opp_seen(undrawn), obs.memory.num_gos)
+        players = [me, op] if seat == 0 else [op, me]
+        memory = [obs.memory.copy(), op_memory]
+        if seat != 0:
+            memory.reverse()
+        return Game(
+            deck=undrawn,
+            deck_count=len(undrawn),
+            discard=obs.discard,
+            players=players,
+            trip_length=obs.trip_length,
+            finished=False,
+            to_move=obs.to_move,
+            hand_starter=obs.hand_starter,
+            order=False,
+            pending_extension=obs.pending_extension,
+            memory=memory,
+            rng=_SHARED_RNG,
+        )
+
+
+_SHARED_RNG = GlibcRandom(1)
+
+__all__ = [
+    "DEFAULT_LEVEL",
+    "LEVELS",
+    "ExpertPlayer",
+    "Level",
+    "rollout",
+    "rollout_reference",
+    "utility",
+    "win_probability",
+]

@@ -1,0 +1,59 @@
+"""The expert's own policy: the BSD procedure with its "too close" quirk repaired.
+
+The BSD procedure (:mod:`mille.players.bsd`) values a 25 or 50 that would
+leave the player "too close" to the end of the trip by giving up on playing
+anything at all: its ``cango`` is a boolean, so the first such card flips
+the whole valuation into discard mode, and the player discards a card even
+when it holds the 100 that finishes the trip (§6.3 "too close").  This
+policy only declines the small card itself (it is valued -1, below any
+play) and discards only when no other play is worth anything.  That one
+change, with the rest of the procedure as it is (its counting, its safety
+timing, its never-reset "cards needed" table, its extension rule), wins
+about two games in three against the original with no search at all
+(``docs/expert.md``).
+
+The expert plays this policy for its own seat, as the move it keeps unless
+the search finds a better one and in its rollouts, and models the
+opponent with the BSD procedure itself.  A player that plays it alone is
+:class:`PlusPlayer` (``python -m mille.match mille.players.plus:PlusPlayer
+bsd``).
+"""
+
+from __future__ import annotations
+
+from ..observation import Observation
+from ..rng import GlibcRandom
+from ..rules import EXTEND, NO_EXTENSION, PASS, Move, Phase
+from ..state import Memory, Tableau
+from . import bsd
+from .bsd import INITIAL_NUM_NEED, Decision, would_extend
+
+
+def decide(
+    pp: Tableau, op: Tableau, memory: Memory, trip: int, deck_count: int, num_need: list[int], dice: GlibcRandom
+) -> Decision:
+    """The policy's move in the ``MOVE`` phase: :func:`mille.players.bsd.decide` with the quirk repaired."""
+    return bsd.decide(pp, op, memory, trip, deck_count, num_need, dice, True)
+
+
+class PlusPlayer:
+    """The policy alone, as a player (no search): for matches and tests."""
+
+    name = "bsd-plus"
+
+    def __init__(self) -> None:
+        self.num_need: list[int] = list(INITIAL_NUM_NEED)
+
+    def choose(self, obs: Observation, rng: GlibcRandom) -> Move:
+        phase = obs.phase
+        me = obs.players[obs.seat]
+        op = obs.players[1 - obs.seat]
+        if phase is Phase.MOVE:
+            return decide(me, op, obs.memory, obs.trip_length, obs.deck_count, self.num_need, rng).move
+        if phase is Phase.EXTENSION:
+            extend = would_extend(me, op, obs.memory, obs.trip_length, obs.deck_count)
+            return EXTEND if extend else NO_EXTENSION
+        return PASS
+
+
+__all__ = ["PlusPlayer", "decide"]
