@@ -20,7 +20,8 @@ one's best and median and the ratio, in CPU time (``time.process_time``,
 the best of five passes in each subprocess): on a shared machine only
 interleaved runs in CPU time are comparable.  A checkout from before the expert's rollout took the
 seat of its own policy (``rollout(game, needs, dice)``, both seats BSD) is
-timed through that signature.
+timed through that signature, and one from before the rollout returned
+the hand driver's account of it through its count of moves.
 """
 
 from __future__ import annotations
@@ -81,14 +82,16 @@ def time_rollouts(games: list[Game], fast: bool, clock: Any = time.perf_counter)
     sets a generator's state).
     """
     run: Any = rollout if fast else rollout_reference
-    seated = len(inspect.signature(run).parameters) == 4
+    seated = len(inspect.signature(run).parameters) >= 4
     dice = [GlibcRandom(i + 1) for i in range(len(games))]
     moves = 0
     start = clock()
     for i, game in enumerate(games):
         world = game.copy(share_rng=True)
         needs = [list(INITIAL_NUM_NEED), list(INITIAL_NUM_NEED)]
-        moves += run(world, i % 2, needs, dice[i]) if seated else run(world, needs, dice[i])
+        played = run(world, i % 2, needs, dice[i]) if seated else run(world, needs, dice[i])
+        # The moves made: a count from older checkouts, the driver's HandPlay now.
+        moves += played if isinstance(played, int) else played.moves + played.answers
     seconds = clock() - start
     return len(games) / seconds, moves / seconds
 

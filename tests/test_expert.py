@@ -56,12 +56,12 @@ def test_the_fast_rollout_is_the_engine_s_own_play() -> None:
     """The rollout applies draws and discards itself: exactly as ``rules.push`` would."""
     for seed in range(40, 52):
         for game, _obs in positions(seed, 4, seed % 2):
-            for seat, dice_seed in ((0, 1), (1, 2)):
+            for seat, dice_seed, repaired in ((0, 1, True), (1, 2, True), (0, 3, False), (1, 4, False)):
                 fast, slow = game.copy(), game.copy()
                 needs_fast = [list(INITIAL_NUM_NEED), list(INITIAL_NUM_NEED)]
                 needs_slow = [list(INITIAL_NUM_NEED), list(INITIAL_NUM_NEED)]
-                moves = rollout(fast, seat, needs_fast, GlibcRandom(dice_seed))
-                assert moves == rollout_reference(slow, seat, needs_slow, GlibcRandom(dice_seed))
+                played = rollout(fast, seat, needs_fast, GlibcRandom(dice_seed), repaired)
+                assert played == rollout_reference(slow, seat, needs_slow, GlibcRandom(dice_seed), repaired)
                 assert fast == slow and needs_fast == needs_slow
                 assert fast.finished
 
@@ -188,8 +188,9 @@ def test_expert_2026_is_a_built_in_player() -> None:
     from mille.players import expert_2026
 
     player = make_player("expert-2026")
-    assert isinstance(player, expert_2026.ExpertPlayer)
+    assert isinstance(player, expert_2026.Expert2026Player)
     assert player.name == "expert-2026" and player.level == expert_2026.DEFAULT_LEVEL == 3
+    assert player.settings is expert_2026.LEVELS[3] and not player.settings.repaired
     _game, obs = positions(11, 1, 1)[0]
     assert player.choose(obs, GlibcRandom(2)) in obs.legal_moves()
 
@@ -204,10 +205,10 @@ def test_expert_2026_plays_as_it_always_has() -> None:
     from mille.players import expert_2026
 
     level = expert_2026.LEVELS[expert_2026.DEFAULT_LEVEL]
-    settings = expert_2026.Level(level.budget, z=level.z, race=level.race, deadline=60.0)
+    settings = expert_2026.Level(level.budget, z=level.z, race=level.race, deadline=60.0, repaired=False)
 
     def make() -> Player:
-        return expert_2026.ExpertPlayer(settings=settings)
+        return expert_2026.Expert2026Player(settings=settings)
 
     assert fingerprint(make, 2) == ("3896c1a684517baf", 122, 7)
 

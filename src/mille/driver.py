@@ -212,13 +212,17 @@ def describe_exception(exc: BaseException) -> str:
 
 
 def _fast(game: Game, players: Sequence[Player], dice: Sequence[GlibcRandom]) -> tuple[int, int] | None:
-    """Two plain BSD players: the hand played by the BSD fast loop; None otherwise."""
+    """Two BSD players (repaired or not): the hand played by the BSD fast loop; None otherwise."""
     from .players.bsd import BsdPlayer, play_out
+    from .players.plus import PlusPlayer
 
     first, second = players
-    if type(first) is not BsdPlayer or type(second) is not BsdPlayer:
+    fast = (BsdPlayer, PlusPlayer)
+    if type(first) not in fast or type(second) not in fast:
         return None
-    return play_out(game, (first.num_need, second.num_need), (dice[0], dice[1]))
+    assert isinstance(first, BsdPlayer) and isinstance(second, BsdPlayer)
+    needs = (first.num_need, second.num_need)
+    return play_out(game, needs, (dice[0], dice[1]), (first.repaired, second.repaired))
 
 
 __all__ = [

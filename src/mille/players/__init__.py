@@ -78,9 +78,9 @@ def _expert() -> Player:
 
 
 def _expert_2026() -> Player:
-    from .expert_2026 import ExpertPlayer
+    from .expert_2026 import Expert2026Player
 
-    return ExpertPlayer()
+    return Expert2026Player()
 
 
 #: Players known by name.

@@ -536,9 +536,13 @@ class BsdPlayer:
     """
 
     name = "bsd"
+    #: The procedure with its "too close" quirk repaired (:func:`decide`);
+    #: only :class:`mille.players.plus.PlusPlayer` sets it.
+    repaired = False
 
-    def __init__(self) -> None:
-        self.num_need: list[int] = list(INITIAL_NUM_NEED)
+    def __init__(self, num_need: list[int] | None = None) -> None:
+        #: The table, bumped in place (``num_need``, if given, is used as it is).
+        self.num_need: list[int] = list(INITIAL_NUM_NEED) if num_need is None else num_need
 
     def decide(self, obs: Observation, rng: GlibcRandom) -> Decision:
         """The move, and whether it was considered (see :class:`Decision`)."""
@@ -546,7 +550,7 @@ class BsdPlayer:
         me = obs.players[obs.seat]
         op = obs.players[1 - obs.seat]
         if phase is Phase.MOVE:
-            return decide(me, op, obs.memory, obs.trip_length, obs.deck_count, self.num_need, rng)
+            return decide(me, op, obs.memory, obs.trip_length, obs.deck_count, self.num_need, rng, self.repaired)
         if phase is Phase.EXTENSION:
             extend = would_extend(me, op, obs.memory, obs.trip_length, obs.deck_count)
             return _EXTEND_DECISION if extend else _NO_EXTENSION_DECISION

@@ -44,6 +44,7 @@ from ..cards import (
     SPEED_LIMIT,
     STOP,
 )
+from ..driver import HandPlay, play_hand
 from ..observation import Observation
 from ..rng import GlibcRandom
 from ..rules import (
@@ -59,7 +60,8 @@ from ..rules import (
 )
 from ..scoring import GAME_POINTS
 from ..state import Game, Memory, Tableau
-from .bsd import INITIAL_NUM_NEED, decide, play_out, would_extend
+from .bsd import INITIAL_NUM_NEED, BsdPlayer, decide, would_extend
+from .plus import PlusPlayer
 from .plus import decide as plus_decide
 
 _NUM_SAFETIES = cards.NUM_SAFETIES
@@ -91,6 +93,7 @@ class Level:
         "replay",
         "particles",
         "miss",
+        "repaired",
     )
 
     def __init__(
@@ -107,6 +110,7 @@ class Level:
         replay: bool = False,
         particles: int = 0,
         miss: float = 0.05,
+        repaired: bool = True,
     ) -> None:
         #: Moves simulated per decision (rollouts to the end of the hand).
         self.budget = budget
@@ -138,6 +142,10 @@ class Level:
         self.particles = particles
         #: The filter's chance of an opponent's move that BSD would not make.
         self.miss = miss
+        #: Our own policy: the BSD procedure with its "too close" quirk
+        #: repaired (:mod:`mille.players.plus`), or the BSD procedure itself
+        #: (``False``: ``expert-2026``).
+        self.repaired = repaired
 
 
 #: The settings by level: 0 is the policy's choice (no search).
@@ -174,43 +182,37 @@ def utility(mine: int, theirs: int, margin: int) -> float:
 # Rollouts
 
 
-def rollout(game: Game, seat: int, needs: list[list[int]], dice: GlibcRandom) -> int:
+def rollout(game: Game, seat: int, needs: list[list[int]], dice: GlibcRandom, repaired: bool = True) -> HandPlay:
     """Play ``game`` out to the end of the hand: ``seat`` with the expert's policy, the other with BSD's.
 
     ``seat`` plays :func:`mille.players.plus.decide` (the BSD procedure with
-    its "too close" quirk repaired), the other seat the BSD procedure
-    itself, each with its ``needs[seat]`` table; both roll ``dice``; both
-    answer ``Extension?`` with the BSD rule.  Returns the number of moves
-    made (answers to ``Extension?`` included).
+    its "too close" quirk repaired; the procedure itself if not
+    ``repaired``), the other seat the BSD procedure, each with its
+    ``needs[seat]`` table (bumped in place); both roll ``dice``; both answer
+    ``Extension?`` with the BSD rule.  Returns the hand driver's account of
+    it: the hand's result (:func:`mille.scoring.hand_result`) and the moves
+    and answers made.
 
-    This is the search's hot loop: :func:`mille.players.bsd.play_out`, the
-    engine's fast loop for the procedure, whose game is exactly the one
-    that pushing each decision through :func:`mille.rules.push` gives
+    This is the search's hot loop: the driver's fast path for two BSD
+    seats (:func:`mille.players.bsd.play_out`), whose game is exactly the
+    one the driver's general loop gives by asking the players
     (:func:`rollout_reference`; a test checks it).
     """
-    moves, answers = play_out(game, (needs[0], needs[1]), (dice, dice), (seat == 0, seat == 1))
-    return moves + answers
+    return play_hand(game, _seats(seat, needs, repaired), (dice, dice))
 
 
-def rollout_reference(game: Game, seat: int, needs: list[list[int]], dice: GlibcRandom) -> int:
-    """:func:`rollout` through the engine's own driver only (for tests and benchmarks)."""
-    players = game.players
-    memory = game.memory
-    moves = 0
-    while not game.finished:
-        mover = game.to_move
-        pp = players[mover]
-        if game.pending_extension is not None:
-            extend = would_extend(pp, players[1 - mover], memory[mover], game.trip_length, game.deck_count)
-            push(game, EXTEND if extend else NO_EXTENSION)
-        elif pp.hand.count(EMPTY) == _HAND_SIZE:
-            push(game, PASS)
-        else:
-            choose = plus_decide if mover == seat else decide
-            trip, count = game.trip_length, game.deck_count
-            push(game, choose(pp, players[1 - mover], memory[mover], trip, count, needs[mover], dice).move)
-        moves += 1
-    return moves
+def rollout_reference(
+    game: Game, seat: int, needs: list[list[int]], dice: GlibcRandom, repaired: bool = True
+) -> HandPlay:
+    """:func:`rollout` through the driver's general loop: each seat shown its observation and asked."""
+    return play_hand(game, _seats(seat, needs, repaired), (dice, dice), fast=False)
+
+
+def _seats(seat: int, needs: list[list[int]], repaired: bool) -> tuple[BsdPlayer, BsdPlayer]:
+    own = PlusPlayer if repaired else BsdPlayer
+    if seat == 0:
+        return own(needs[0]), BsdPlayer(needs[1])
+    return BsdPlayer(needs[0]), own(needs[1])
 
 
 # --------------------------------------------------------------------------
@@ -342,7 +344,8 @@ class ExpertPlayer:
         # The policy's choice, on its own copy of the table (rolled on our
         # dice exactly as the policy alone would roll them).
         need = self.num_need[:]
-        base = plus_decide(me, op, obs.memory, obs.trip_length, obs.deck_count, need, rng).move
+        policy = plus_decide if self.settings.repaired else decide
+        base = policy(me, op, obs.memory, obs.trip_length, obs.deck_count, need, rng).move
         self._need_after = need
         if base is DRAW or self.settings.budget == 0:
             return base
@@ -510,6 +513,7 @@ class ExpertPlayer:
         opp_need = self.opp_need
         race = settings.race
         by_game = settings.game
+        repaired = settings.repaired
         give_up = time.perf_counter() + settings.deadline
         while spent < budget and time.perf_counter() < give_up:
             for _ in range(settings.batch):
@@ -521,12 +525,12 @@ class ExpertPlayer:
                     roll = GlibcRandom.__new__(GlibcRandom)
                     roll.setstate(dice_state)
                     needs = [my_need[:], opp_need[:]] if seat == 0 else [opp_need[:], my_need[:]]
-                    m = rollout(g, seat, needs, roll) + 1
+                    played = rollout(g, seat, needs, roll, repaired)
+                    m = played.moves + played.answers + 1
                     spent += m
-                    me = g.players[seat]
-                    op = g.players[1 - seat]
-                    margin = me.hand_total - op.hand_total
-                    u = utility(me.total, op.total, margin) if by_game else float(margin)
+                    result = played.result
+                    margin = result.hand_totals[seat] - result.hand_totals[1 - seat]
+                    u = utility(result.totals[seat], result.totals[1 - seat], margin) if by_game else float(margin)
                     values[c].append(u)
                     sums[c] += u
                     self.rollouts += 1

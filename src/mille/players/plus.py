@@ -21,12 +21,10 @@ bsd``).
 
 from __future__ import annotations
 
-from ..observation import Observation
 from ..rng import GlibcRandom
-from ..rules import EXTEND, NO_EXTENSION, PASS, Move, Phase
 from ..state import Memory, Tableau
 from . import bsd
-from .bsd import INITIAL_NUM_NEED, Decision, would_extend
+from .bsd import BsdPlayer, Decision
 
 
 def decide(
@@ -36,24 +34,11 @@ def decide(
     return bsd.decide(pp, op, memory, trip, deck_count, num_need, dice, True)
 
 
-class PlusPlayer:
-    """The policy alone, as a player (no search): for matches and tests."""
+class PlusPlayer(BsdPlayer):
+    """The policy alone, as a player (no search): for matches, tests and rollouts."""
 
     name = "bsd-plus"
-
-    def __init__(self) -> None:
-        self.num_need: list[int] = list(INITIAL_NUM_NEED)
-
-    def choose(self, obs: Observation, rng: GlibcRandom) -> Move:
-        phase = obs.phase
-        me = obs.players[obs.seat]
-        op = obs.players[1 - obs.seat]
-        if phase is Phase.MOVE:
-            return decide(me, op, obs.memory, obs.trip_length, obs.deck_count, self.num_need, rng).move
-        if phase is Phase.EXTENSION:
-            extend = would_extend(me, op, obs.memory, obs.trip_length, obs.deck_count)
-            return EXTEND if extend else NO_EXTENSION
-        return PASS
+    repaired = True
 
 
 __all__ = ["PlusPlayer", "decide"]
