@@ -214,15 +214,28 @@ def describe_exception(exc: BaseException) -> str:
 def _fast(game: Game, players: Sequence[Player], dice: Sequence[GlibcRandom]) -> tuple[int, int] | None:
     """Two BSD players (repaired or not): the hand played by the BSD fast loop; None otherwise."""
     from .players.bsd import BsdPlayer, play_out
-    from .players.plus import PlusPlayer
 
     first, second = players
-    fast = (BsdPlayer, PlusPlayer)
-    if type(first) not in fast or type(second) not in fast:
-        return None
+    if type(first) not in _FAST or type(second) not in _FAST:
+        if _FAST:
+            return None
+        _FAST.extend(_fast_players())
+        return _fast(game, players, dice)
     assert isinstance(first, BsdPlayer) and isinstance(second, BsdPlayer)
     needs = (first.num_need, second.num_need)
     return play_out(game, needs, (dice[0], dice[1]), (first.repaired, second.repaired))
+
+
+def _fast_players() -> tuple[type, ...]:
+    # Imported when first needed: the players import the driver.
+    from .players.bsd import BsdPlayer
+    from .players.plus import PlusPlayer
+
+    return (BsdPlayer, PlusPlayer)
+
+
+#: The player classes the fast path plays itself (filled when first needed).
+_FAST: list[type] = []
 
 
 __all__ = [

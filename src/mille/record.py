@@ -10,6 +10,8 @@ supply the rest, as a dataclass would.
 
 from __future__ import annotations
 
+_set = object.__setattr__
+
 
 class Record:
     """A mutable record: equal when of the same type with equal fields.
@@ -36,7 +38,7 @@ class FrozenRecord(Record):
 
     def _init(self, **values: object) -> None:
         for name, value in values.items():
-            object.__setattr__(self, name, value)
+            _set(self, name, value)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"cannot assign to field {name!r} of a frozen {type(self).__name__}")

@@ -520,10 +520,19 @@ def _finish_move(game: Game, seat: Seat, passed: bool, sort: bool, end_test: boo
     of every rollout.)
     """
     pp = game.players[seat]
+    hand = pp.hand
     if sort and game.order and seat == 0:
-        pp.hand.sort()
-    elif EMPTY in pp.hand:  # a hand without a hole needs no tidying
-        tidy_hand(pp, sort=False)
+        hand.sort()
+    elif EMPTY in hand:  # a hand without a hole needs no tidying
+        if hand[0] != EMPTY and hand.count(EMPTY) == 1:
+            # The common case (a full hand that has just lost one card),
+            # without the call: tidy_hand would move the card in the P slot
+            # into the hole.
+            hole = hand.index(EMPTY)
+            hand[hole] = hand[0]
+            hand[0] = EMPTY
+        else:
+            tidy_hand(pp, sort=False)
     if end_test and game.deck_count <= 0:
         check_go(game)
     if passed:
@@ -582,7 +591,7 @@ def discard_card(game: Game, seat: Seat, slot: Slot) -> None:
     card = pp.hand[slot]
     game.discard = card
     pp.hand[slot] = EMPTY
-    game.memory[1 - seat].count(card, False)
+    game.memory[1 - seat].num_seen[card] += 1  # Memory.count, not on the counter's turn
     _finish_move(game, seat, True, True)
 
 
@@ -653,10 +662,10 @@ def _play(game: Game, seat: Seat, pp: Tableau, slot: Slot) -> bool:
         pp.speed = END_OF_LIMIT
     else:
         _play_safety(pp, card)
-        game.memory[1 - seat].count(card, False)
+        game.memory[1 - seat].num_seen[card] += 1  # Memory.count, not on the counter's turn
         pp.hand[slot] = EMPTY
         return False
-    game.memory[1 - seat].count(card, False)
+    game.memory[1 - seat].num_seen[card] += 1
     pp.hand[slot] = EMPTY
     return True
 
@@ -701,14 +710,6 @@ def tidy_hand(pp: Tableau, *, sort: bool) -> None:
     hand = pp.hand
     if sort:
         hand.sort()
-        return
-    if hand[0] != EMPTY and hand.count(EMPTY) == 1:
-        # A full hand that has just lost one card (the common case, after a
-        # draw): the loop below would move the card in the P slot into the
-        # hole.
-        hole = hand.index(EMPTY)
-        hand[hole] = hand[0]
-        hand[0] = EMPTY
         return
     for i in range(1, cards.HAND_SIZE):
         if hand[i] == EMPTY:
