@@ -266,3 +266,34 @@ def test_the_particle_filter_keeps_hands_the_opponent_could_hold() -> None:
                 checked += 1
             rules.push(game, move)
     assert checked > 20
+
+
+@pytest.mark.parametrize("infer", [True, False])
+def test_the_expert_s_worlds_are_worlds_the_seat_could_be_in(infer: bool) -> None:
+    """Its own sampler keeps ``sample_world``'s contract where a rollout reads it.
+
+    The seat observes the same in every world (but for the Order toggle,
+    which only sorts seat 0's hand on the screen: rollouts leave it off),
+    and the cards dealt to the other hand and the undrawn deck are exactly
+    the ones the seat has not seen.
+    """
+    from mille.players.expert import _Sampler
+
+    checked = 0
+    for seat in (0, 1):
+        for game, obs in positions(31 + seat, 8, seat):
+            player = ExpertPlayer(settings=QUICK, infer=infer)
+            dice = GlibcRandom(5)
+            hm = player._track(obs, dice)
+            sampler = _Sampler(obs, hm, player.opp_need, 1.0, 4, infer)
+            unseen = obs.unseen()
+            for _ in range(6):
+                world = sampler.sample(dice)
+                hidden = [c for c in world.players[1 - seat].hand if c != cards.EMPTY]
+                hidden += world.deck[: world.deck_count]
+                assert sorted(hidden) == sorted(c for c in range(cards.NUM_CODES) for _ in range(unseen[c]))
+                seen = observe(world, seat)
+                assert seen.order is False
+                assert all(getattr(seen, f) == getattr(obs, f) for f in Observation.__slots__ if f != "order")
+                checked += 1
+    assert checked == 2 * 8 * 6

@@ -14,7 +14,11 @@ either.
 the cards hidden from the seat (the other hand and the undrawn deck) at
 random from the cards that seat has not seen, and returns a whole game
 that the seat could not tell from the real one (observing it again gives
-the same observation).
+the same observation).  It is the uniform, complete sampler a bot can
+start from; the ``expert`` deals its worlds with its own sampler instead
+(inference about the opponent's hand, and only what a rollout reads:
+:class:`mille.players.expert._Sampler`), held to the same contract by
+``tests/test_expert.py``.
 
 >>> from mille import rules
 >>> from mille.state import Game
