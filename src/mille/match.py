@@ -48,7 +48,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from . import cards, rules
 from .driver import EndlessHand, PlayerError, play_hand
@@ -1091,6 +1091,62 @@ def add_run_arguments(parser: argparse.ArgumentParser, seed_help: str, json_help
     )
 
 
+def check_run_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """The errors of :func:`add_run_arguments`' options that go together badly (one line each)."""
+    if args.jobs is not None and args.cluster is not None:
+        parser.error("--jobs and --cluster do not go together (the cluster's workers are the jobs)")
+    if args.upload and args.cluster is None:
+        parser.error("--upload goes with --cluster")
+    if args.max_think_ms is not None and args.max_think_ms <= 0:
+        parser.error("--max-think-ms must be positive")
+
+
+class RunFailure(Exception):
+    """The cluster could not be used, or lost the work (the message says which, in one line)."""
+
+    def __init__(self, message: str, *, lost: bool) -> None:
+        super().__init__(message)
+        #: The work was under way (what finished may be kept), not refused at the start.
+        self.lost = lost
+
+
+class _Bar(Protocol):
+    def start(self) -> None: ...
+
+
+def execute(
+    run: Callable[..., dict[str, Any]],
+    args: argparse.Namespace,
+    jobs: int,
+    players: Sequence[str],
+    bar: _Bar | None,
+    own_errors: tuple[type[Exception], ...],
+) -> dict[str, Any]:
+    """``run`` on ``jobs`` local processes or on ``args.cluster``, the progress bar started once the work can start.
+
+    Shared by ``mille.match`` and ``mille.tournament``.  The tool's
+    ``own_errors`` go through as they are; anything else the cluster raises
+    is a :class:`RunFailure`.
+    """
+    if args.cluster is None:
+        if bar is not None:
+            bar.start()
+        return run(jobs=jobs)
+    from .cluster import ClusterError, cluster_executor
+
+    try:
+        with cluster_executor(args.cluster, players=players, uploads=args.upload) as (pool, workers):
+            if bar is not None:
+                bar.start()
+            return run(executor=pool, workers=workers)
+    except own_errors:
+        raise
+    except ClusterError as exc:
+        raise RunFailure(str(exc), lost=False) from exc
+    except Exception as exc:  # the cluster lost the work: a task's workers kept dying, the scheduler went
+        raise RunFailure(f"the cluster failed ({type(exc).__name__}: {exc})", lost=True) from exc
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m mille.match",
@@ -1117,12 +1173,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--hands must be at least 1")
     if args.jobs is not None and args.jobs < 1:
         parser.error("--jobs must be at least 1")
-    if args.jobs is not None and args.cluster is not None:
-        parser.error("--jobs and --cluster do not go together (the cluster's workers are the jobs)")
-    if args.upload and args.cluster is None:
-        parser.error("--upload goes with --cluster")
-    if args.max_think_ms is not None and args.max_think_ms <= 0:
-        parser.error("--max-think-ms must be positive")
+    check_run_arguments(parser, args)
     try:
         make_player(args.a)
         make_player(args.b)
@@ -1146,28 +1197,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         progress=bar,
     )
     try:
-        if args.cluster is None:
-            if bar is not None:
-                bar.start()
-            report = run(jobs=jobs)
-        else:
-            from .cluster import ClusterError, cluster_executor
-
-            try:
-                with cluster_executor(args.cluster, players=(args.a, args.b), uploads=args.upload) as (pool, workers):
-                    if bar is not None:
-                        bar.start()
-                    report = run(executor=pool, workers=workers)
-            except MatchError:
-                raise
-            except Exception as exc:  # ClusterError, or the cluster lost the work (workers kept dying)
-                if bar is not None:
-                    bar.clear()
-                what = (
-                    str(exc) if isinstance(exc, ClusterError) else f"the cluster failed ({type(exc).__name__}: {exc})"
-                )
-                print(f"mille.match: {what}", file=sys.stderr)
-                return 1
+        report = execute(run, args, jobs, (args.a, args.b), bar, (MatchError,))
+    except RunFailure as exc:
+        if bar is not None:
+            bar.clear()
+        print(f"mille.match: {exc}", file=sys.stderr)
+        return 1
     except MatchError as exc:
         if bar is not None:
             bar.clear()

@@ -49,10 +49,13 @@ from .match import (
     MatchConfig,
     MatchError,
     PairResult,
+    RunFailure,
     StatusLine,
     add_run_arguments,
+    check_run_arguments,
     default_jobs,
     derive_seed,
+    execute,
     format_elapsed,
     format_rate,
     plural,
@@ -808,12 +811,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ):
         if value is not None and value < least:
             parser.error(f"{option} must be at least {least}")
-    if args.jobs is not None and args.cluster is not None:
-        parser.error("--jobs and --cluster do not go together (the cluster's workers are the jobs)")
-    if args.upload and args.cluster is None:
-        parser.error("--upload goes with --cluster")
-    if args.max_think_ms is not None and args.max_think_ms <= 0:
-        parser.error("--max-think-ms must be positive")
+    check_run_arguments(parser, args)
     if args.resume is not None and not args.resume.is_file():
         parser.error(f"--resume {args.resume}: no such file")
     for spec in args.players:
@@ -844,26 +842,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return status
 
     try:
-        if args.cluster is None:
-            if bar is not None:
-                bar.start()
-            report = run(jobs=jobs)
-        else:
-            from .cluster import ClusterError, cluster_executor
-
-            try:
-                with cluster_executor(args.cluster, players=args.players, uploads=args.upload) as (pool, workers):
-                    if bar is not None:
-                        bar.start()
-                    report = run(executor=pool, workers=workers)
-            except ClusterError as exc:
-                return fail(str(exc))
-            except (TournamentError, MatchError):
-                raise
-            except Exception as exc:  # the cluster lost the work: a task's workers kept dying, the scheduler went
-                record = args.out or args.resume
-                kept = f"; what finished is in {record}: --resume {record} goes on" if record else ""
-                return fail(f"the cluster failed ({type(exc).__name__}: {exc}){kept}")
+        report = execute(run, args, jobs, args.players, bar, (TournamentError, MatchError))
+    except RunFailure as exc:
+        record = args.out or args.resume
+        kept = f"; what finished is in {record}: --resume {record} goes on" if record and exc.lost else ""
+        return fail(f"{exc}{kept}")
     except (TournamentError, MatchError) as exc:
         return fail(str(exc))
     except KeyboardInterrupt:
