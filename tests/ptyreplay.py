@@ -41,8 +41,10 @@ drive.py's default "action" pacing does) we read output until
       the terminal (read(0, ...) in /proc/PID/syscall; also select/pselect
       with only fd 0, and poll/ppoll on the single fd 0) for 3 ms with no new
       output, or - fallback - there has been no output for 40 ms; a child
-      that is running or asleep on a timer (nanosleep) counts as active, so
-      the quiet time restarts; and
+      that is running, asleep on a timer (nanosleep), or has not yet read
+      every key sent (whatever it is doing: on a loaded machine the tty can
+      take a while to pass keys on) counts as active, so the quiet time
+      restarts, until keys unread for 2 s say our count was wrong; and
   (2) the screen shows mille waiting for input (cursor parked at a prompt
       on row 10) or the expected screen, or the child exited,
 or the step timeout (5 s) passes.  When a snapshot differs from the
@@ -88,6 +90,10 @@ PRESETS = {
     "clone": "{python} -m mille --seed {seed}",
     "bsd": "env LD_PRELOAD={shim} MILLE_SEED={seed} /usr/games/mille",
 }
+
+#: How long keys may stay unread before the count of what the tty passes on
+#: is taken to be wrong (seconds).
+_STUCK_GRACE = 2.0
 
 # x86_64 syscall numbers
 _NR_READ, _NR_POLL, _NR_SELECT = 0, 7, 23
@@ -541,7 +547,7 @@ class PtySession:
 
     def _probe(self) -> str:
         """ "idle": consumed every key sent and asleep waiting for the tty;
-        "busy": running, on a timer, or about to read pending keys;
+        "busy": running, on a timer, or not yet done reading the keys sent;
         "other": no verdict (use the quiet timer)."""
         if self.pid is None or self.exited:
             return "other"
@@ -550,20 +556,24 @@ class PtySession:
             return "other"
         if sc == "running" or sc[0] in _TIMER_SLEEPS:
             return "busy"
-        if not self._waiting_for_tty(sc):
-            return "other"
+        waiting = self._waiting_for_tty(sc)
         rc = self._rchar()
         if rc is None or self._expect_rchar is None:
             return "other"
         if rc >= self._expect_rchar:
             self._stuck_since = None
-            return "idle"
-        # asleep with keys apparently unread: it normally wakes at once; if
-        # not, our count of what the line discipline swallows was wrong
+            return "idle" if waiting else "other"
+        # Keys sent but not read yet: whatever the child is doing, the screen
+        # is not the step's answer.  On a loaded machine the line discipline
+        # can take a long while to pass keys on (the child sleeps in read(0)
+        # meanwhile), so only a long wait means our count of what the tty
+        # swallows was wrong.
         now = time.monotonic()
         if self._stuck_since is None:
             self._stuck_since = now
-        return "idle" if now - self._stuck_since > 0.05 else "busy"
+        if now - self._stuck_since > _STUCK_GRACE:
+            return "idle" if waiting else "other"
+        return "busy"
 
     def _readable(self, data: bytes) -> int | None:
         """How many bytes of `data` the child will read(): the tty turns

@@ -281,7 +281,7 @@ def test_the_expert_s_worlds_are_worlds_the_seat_could_be_in(infer: bool) -> Non
 
     checked = 0
     for seat in (0, 1):
-        for game, obs in positions(31 + seat, 8, seat):
+        for _game, obs in positions(31 + seat, 8, seat):
             player = ExpertPlayer(settings=QUICK, infer=infer)
             dice = GlibcRandom(5)
             hm = player._track(obs, dice)
