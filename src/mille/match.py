@@ -53,7 +53,7 @@ from typing import Any, Protocol, TextIO
 from . import cards, rules
 from .driver import EndlessHand, PlayerError, play_hand
 from .observation import Observation
-from .players import Player, PlayerSpecError, make_player
+from .players import BUILTIN, Player, PlayerSpecError, make_player
 from .rng import GlibcRandom
 from .rules import Move
 from .scoring import GAME_POINTS
@@ -1152,7 +1152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m mille.match",
         description="Play duplicate pairs of 5000-point games between two players and report "
         "A's game score and score margin per hand with 95% confidence intervals.",
-        epilog="Players: bsd, first, random, expert, or module:attribute (a class or factory "
+        epilog=f"Players: {', '.join(BUILTIN)}, or module:attribute (a class or factory "
         "importable from the current directory; see docs/bots.md).",
     )
     parser.add_argument("a", metavar="A", help="player A")

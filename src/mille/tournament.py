@@ -68,7 +68,7 @@ from .match import (
 from .match import (
     TIMING_FIELDS as MATCH_TIMING_FIELDS,
 )
-from .players import PlayerSpecError, make_player
+from .players import BUILTIN, PlayerSpecError, make_player
 from .scoring import GAME_POINTS
 from .stats import PairingScores, ThinkStats, rate_players
 
@@ -765,7 +765,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="A round robin of duplicate-deal matches between the players named: a crosstable of game "
         "scores and margins per hand with 95% confidence intervals, and Bradley-Terry ratings (Elo scale, "
         "bsd = 1500, or the first player without bsd) with bootstrap intervals.  See docs/tournaments.md.",
-        epilog="Players: bsd, first, random, expert, or module:attribute (a class or factory importable from "
+        epilog=f"Players: {', '.join(BUILTIN)}, or module:attribute (a class or factory importable from "
         "the current directory; see docs/bots.md).",
     )
     parser.add_argument("players", metavar="PLAYER", nargs="+", help="two or more players")
