@@ -11,6 +11,7 @@ the screen, independently of the record of games.
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -158,3 +159,20 @@ def resume(path: str, seed: int) -> Game:
     game.to_move = YOU
     game.rng.seed(seed)
     return game
+
+
+def run_mille(*args: str, state: Path | None = None, config: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m mille ARGS`` with no terminal, its state and config directories where given."""
+    env = {**os.environ, "PYTHONPATH": SRC}
+    if state is not None:
+        env["XDG_STATE_HOME"] = str(state)
+    if config is not None:
+        env["XDG_CONFIG_HOME"] = str(config)
+    return subprocess.run(
+        [sys.executable, "-m", "mille", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )

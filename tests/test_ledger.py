@@ -20,6 +20,7 @@ from mille import driver, ledger, rules
 from mille.players.bsd import BsdPlayer
 from mille.rng import GlibcRandom
 from mille.state import Game
+from player_helpers import run_mille
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")
 
@@ -398,20 +399,6 @@ def test_a_simulated_game_is_recorded_hand_by_hand(tmp_path: Path) -> None:
 
 # --------------------------------------------------------------------------
 # mille --stats
-
-
-def run_mille(*args: str, state: Path, config: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": SRC, "XDG_STATE_HOME": str(state)}
-    if config is not None:
-        env["XDG_CONFIG_HOME"] = str(config)
-    return subprocess.run(
-        [sys.executable, "-m", "mille", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-    )
 
 
 def test_stats_prints_the_table_and_json(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ import pytest
 import ui_helpers as H
 from mille import cli, save
 from mille.settings import Settings, SettingsError, cache_path, config_path, load, load_cached, parse
+from player_helpers import run_mille
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")
 
@@ -160,20 +161,6 @@ def write_config(home: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
     return path
-
-
-def run_mille(*args: str, config: Path, state: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": SRC, "XDG_CONFIG_HOME": str(config)}
-    if state is not None:
-        env["XDG_STATE_HOME"] = str(state)
-    return subprocess.run(
-        [sys.executable, "-m", "mille", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-    )
 
 
 def test_config_path_option(tmp_path: Path) -> None:

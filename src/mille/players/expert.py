@@ -474,16 +474,8 @@ class ExpertPlayer:
             and op.safety == after.op.safety
         )
         if plain:
-            me = obs.players[obs.seat]
             card = shown[0]
-            played = (
-                op.mileage != after.op.mileage
-                or op.battle != after.op.battle
-                or op.speed != after.op.speed
-                or me.battle != after.me.battle
-                or me.speed != after.me.speed
-            )
-            kind = _PLAY if played else _DISCARD
+            kind = _PLAY if _table_changed(obs, after) else _DISCARD
             particles.plain_turn(after, drew == 1, card, kind, obs.memory.num_gos, self.opp_need)
         else:
             particles.other_turn(after, drew, shown, obs.opponent_hand_size)
@@ -597,20 +589,28 @@ def _last_move(obs: Observation, after: _After, got: int) -> _LastMove | None:
     card = shown[0]
     if card >= SAFETY_BASE:
         return None
-    op = obs.players[1 - obs.seat]
-    me = obs.players[obs.seat]
-    if op.safety != after.op.safety:
+    if obs.players[1 - obs.seat].safety != after.op.safety:
         return None
-    played = (
+    played = _table_changed(obs, after)
+    if not played and obs.discard != card:
+        return None
+    return _LastMove(after, card, _PLAY if played else _DISCARD, obs.deck_count, got > 0)
+
+
+def _table_changed(obs: Observation, after: _After) -> bool:
+    """Whether the opponent's one card since ``after`` went on the table (played), not on the discard pile.
+
+    A play changes its mileage, battle or speed pile, or ours (an attack).
+    """
+    me = obs.players[obs.seat]
+    op = obs.players[1 - obs.seat]
+    return (
         op.mileage != after.op.mileage
         or op.battle != after.op.battle
         or op.speed != after.op.speed
         or me.battle != after.me.battle
         or me.speed != after.me.speed
     )
-    if not played and obs.discard != card:
-        return None
-    return _LastMove(after, card, _PLAY if played else _DISCARD, obs.deck_count, got > 0)
 
 
 def _dice_state(rng: GlibcRandom) -> tuple[tuple[int, ...], int, int]:
