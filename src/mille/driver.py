@@ -44,9 +44,11 @@ from .state import Game, Seat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Protocol
 
     from .players import Player
+    from .players.bsd import BsdPlayer
 
     class Observer(Protocol):
         """Watches a hand being played (the screen, a recorder, a checker)."""
@@ -213,29 +215,24 @@ def describe_exception(exc: BaseException) -> str:
 
 def _fast(game: Game, players: Sequence[Player], dice: Sequence[GlibcRandom]) -> tuple[int, int] | None:
     """Two BSD players (repaired or not): the hand played by the BSD fast loop; None otherwise."""
-    from .players.bsd import BsdPlayer, play_out
+    global _FAST
+    if _FAST is None:
+        # Imported when first needed: the players import the driver.
+        from .players.bsd import BsdPlayer, play_out
+        from .players.plus import PlusPlayer
 
+        _FAST = (BsdPlayer, PlusPlayer), play_out
+    kinds, play_out = _FAST
     first, second = players
-    if type(first) not in _FAST or type(second) not in _FAST:
-        if _FAST:
-            return None
-        _FAST.extend(_fast_players())
-        return _fast(game, players, dice)
-    assert isinstance(first, BsdPlayer) and isinstance(second, BsdPlayer)
+    if type(first) not in kinds or type(second) not in kinds:
+        return None
+    assert isinstance(first, kinds) and isinstance(second, kinds)
     needs = (first.num_need, second.num_need)
     return play_out(game, needs, (dice[0], dice[1]), (first.repaired, second.repaired))
 
 
-def _fast_players() -> tuple[type, ...]:
-    # Imported when first needed: the players import the driver.
-    from .players.bsd import BsdPlayer
-    from .players.plus import PlusPlayer
-
-    return (BsdPlayer, PlusPlayer)
-
-
-#: The player classes the fast path plays itself (filled when first needed).
-_FAST: list[type] = []
+#: The player classes the fast path plays itself, and its loop (set when first needed).
+_FAST: tuple[tuple[type[BsdPlayer], ...], Callable[..., tuple[int, int]]] | None = None
 
 
 __all__ = [

@@ -161,11 +161,7 @@ def _create(path: str) -> None:
     tmp = os.path.join(directory, f".{FILE_NAME}.{os.urandom(4).hex()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
     try:
-        try:
-            _write_all(fd, HEADER)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        _write_header(fd)
         try:
             os.link(tmp, path)
         except FileExistsError:
@@ -176,17 +172,22 @@ def _create(path: str) -> None:
             except FileExistsError:
                 pass
             else:
-                try:
-                    _write_all(fd, HEADER)
-                    os.fsync(fd)
-                finally:
-                    os.close(fd)
+                _write_header(fd)
     finally:
         try:
             os.unlink(tmp)
         except OSError:
             pass
     sync_directory(directory)
+
+
+def _write_header(fd: int) -> None:
+    """The record's first line into the new file ``fd``, synced; the file closed."""
+    try:
+        _write_all(fd, HEADER)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _write_all(fd: int, data: bytes) -> None:

@@ -80,17 +80,19 @@ class Memory(Record):
         if card == cards.EMPTY:
             return
         self.num_seen[card] += 1
-        if own_turn:
-            if cards.EXTRA_TANK <= card < cards.RIGHT_OF_WAY:
+        if own_turn and MOVES_NUM_GOS[card]:
+            if card >= cards.SAFETY_BASE:  # a safety but Right of Way: its hazard's unseen copies
                 hazard = cards.OPPOSITE[card]
                 self.num_gos += cards.COPIES[hazard] - self.num_seen[hazard]
-            elif cards.OUT_OF_GAS <= card <= cards.STOP:
+            else:  # a hazard
                 self.num_gos += 1
 
 
-#: Per card: counting it on the counter's own turn can move ``num_gos``
-#: (:meth:`Memory.count`); for every other card only ``num_seen`` moves,
-#: which the draw, the hot path of every rollout, does without the call.
+#: Per card: counting it on the counter's own turn moves ``num_gos``
+#: (:meth:`Memory.count`: the safeties but Right of Way, and the hazards);
+#: for every other card only ``num_seen`` moves, which the draw, the hot
+#: path of every rollout, and the other seat's count of a card played or
+#: discarded do without the call.
 MOVES_NUM_GOS: tuple[bool, ...] = tuple(
     cards.EXTRA_TANK <= c < cards.RIGHT_OF_WAY or cards.OUT_OF_GAS <= c <= cards.STOP for c in range(cards.NUM_CODES)
 )

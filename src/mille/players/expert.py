@@ -62,7 +62,6 @@ from ..scoring import GAME_POINTS
 from ..state import Game, Memory, Tableau
 from .bsd import INITIAL_NUM_NEED, BsdPlayer, decide, would_extend
 from .plus import PlusPlayer
-from .plus import decide as plus_decide
 
 _NUM_SAFETIES = cards.NUM_SAFETIES
 _HAND_SIZE = cards.HAND_SIZE
@@ -185,11 +184,11 @@ def utility(mine: int, theirs: int, margin: int) -> float:
 def rollout(game: Game, seat: int, needs: list[list[int]], dice: GlibcRandom, repaired: bool = True) -> HandPlay:
     """Play ``game`` out to the end of the hand: ``seat`` with the expert's policy, the other with BSD's.
 
-    ``seat`` plays :func:`mille.players.plus.decide` (the BSD procedure with
-    its "too close" quirk repaired; the procedure itself if not
-    ``repaired``), the other seat the BSD procedure, each with its
-    ``needs[seat]`` table (bumped in place); both roll ``dice``; both answer
-    ``Extension?`` with the BSD rule.  Returns the hand driver's account of
+    ``seat`` plays the BSD procedure with its "too close" quirk repaired
+    (:mod:`mille.players.plus`; the procedure itself if not ``repaired``),
+    the other seat the BSD procedure, each with its ``needs[seat]`` table
+    (bumped in place); both roll ``dice``; both answer ``Extension?`` with
+    the BSD rule.  Returns the hand driver's account of
     it: the hand's result (:func:`mille.scoring.hand_result`) and the moves
     and answers made.
 
@@ -344,8 +343,8 @@ class ExpertPlayer:
         # The policy's choice, on its own copy of the table (rolled on our
         # dice exactly as the policy alone would roll them).
         need = self.num_need[:]
-        policy = plus_decide if self.settings.repaired else decide
-        base = policy(me, op, obs.memory, obs.trip_length, obs.deck_count, need, rng).move
+        repaired = self.settings.repaired
+        base = decide(me, op, obs.memory, obs.trip_length, obs.deck_count, need, rng, repaired).move
         self._need_after = need
         if base is DRAW or self.settings.budget == 0:
             return base
@@ -521,7 +520,7 @@ class ExpertPlayer:
                     m = played.moves + played.answers + 1
                     spent += m
                     result = played.result
-                    margin = result.hand_totals[seat] - result.hand_totals[1 - seat]
+                    margin = result.margin(seat)
                     u = utility(result.totals[seat], result.totals[1 - seat], margin) if by_game else float(margin)
                     values[c].append(u)
                     sums[c] += u

@@ -5,8 +5,9 @@ leave the player "too close" to the end of the trip by giving up on playing
 anything at all: its ``cango`` is a boolean, so the first such card flips
 the whole valuation into discard mode, and the player discards a card even
 when it holds the 100 that finishes the trip (§6.3 "too close").  This
-policy only declines the small card itself (it is valued -1, below any
-play) and discards only when no other play is worth anything.  That one
+policy (:func:`mille.players.bsd.decide` with ``repaired``) only declines
+the small card itself (it is valued -1, below any play) and discards only
+when no other play is worth anything.  That one
 change, with the rest of the procedure as it is (its counting, its safety
 timing, its never-reset "cards needed" table, its extension rule), wins
 about two games in three against the original with no search at all
@@ -21,17 +22,7 @@ bsd``).
 
 from __future__ import annotations
 
-from ..rng import GlibcRandom
-from ..state import Memory, Tableau
-from . import bsd
-from .bsd import BsdPlayer, Decision
-
-
-def decide(
-    pp: Tableau, op: Tableau, memory: Memory, trip: int, deck_count: int, num_need: list[int], dice: GlibcRandom
-) -> Decision:
-    """The policy's move in the ``MOVE`` phase: :func:`mille.players.bsd.decide` with the quirk repaired."""
-    return bsd.decide(pp, op, memory, trip, deck_count, num_need, dice, True)
+from .bsd import BsdPlayer
 
 
 class PlusPlayer(BsdPlayer):
@@ -41,4 +32,4 @@ class PlusPlayer(BsdPlayer):
     repaired = True
 
 
-__all__ = ["PlusPlayer", "decide"]
+__all__ = ["PlusPlayer"]
