@@ -36,7 +36,7 @@ from collections.abc import Sequence
 
 from . import cards, rules
 from .observation import observe
-from .record import FrozenRecord
+from .record import FrozenRecord, set_field
 from .rng import GlibcRandom
 from .rules import Move, MoveType, Outcome, Phase
 from .scoring import GAME_POINTS, HandResult, hand_result
@@ -105,7 +105,10 @@ class HandPlay(FrozenRecord):
     answers: int
 
     def __init__(self, result: HandResult, moves: int, answers: int) -> None:
-        self._init(result=result, moves=moves, answers=answers)
+        # Field by field: every rollout of the expert makes one.
+        set_field(self, "result", result)
+        set_field(self, "moves", moves)
+        set_field(self, "answers", answers)
 
 
 def play_hand(

@@ -524,15 +524,16 @@ def _finish_move(game: Game, seat: Seat, passed: bool, sort: bool, end_test: boo
     if sort and game.order and seat == 0:
         hand.sort()
     elif EMPTY in hand:  # a hand without a hole needs no tidying
-        if hand[0] != EMPTY and hand.count(EMPTY) == 1:
+        if hand.count(EMPTY) != 1:
+            tidy_hand(pp, sort=False)
+        elif hand[0] != EMPTY:
             # The common case (a full hand that has just lost one card),
             # without the call: tidy_hand would move the card in the P slot
             # into the hole.
             hole = hand.index(EMPTY)
             hand[hole] = hand[0]
             hand[0] = EMPTY
-        else:
-            tidy_hand(pp, sort=False)
+        # else the one hole is the P slot, where tidy_hand leaves it.
     if end_test and game.deck_count <= 0:
         check_go(game)
     if passed:

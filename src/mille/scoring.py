@@ -9,7 +9,7 @@ position, so the score window can show them without remembering anything.
 from __future__ import annotations
 
 from .cards import MILES_200, NUM_SAFETIES
-from .record import FrozenRecord
+from .record import FrozenRecord, set_field
 from .state import EXTENDED_TRIP, Game
 
 SAFETY_POINTS = 100
@@ -41,9 +41,12 @@ class Bonuses(FrozenRecord):
         extension: bool = False,
         shut_out: bool = False,
     ) -> None:
-        self._init(
-            trip=trip, safe_trip=safe_trip, delayed_action=delayed_action, extension=extension, shut_out=shut_out
-        )
+        # Field by field: a rollout of the expert ends with one of these.
+        set_field(self, "trip", trip)
+        set_field(self, "safe_trip", safe_trip)
+        set_field(self, "delayed_action", delayed_action)
+        set_field(self, "extension", extension)
+        set_field(self, "shut_out", shut_out)
 
     @property
     def points(self) -> int:
@@ -134,17 +137,16 @@ class HandResult(FrozenRecord):
         game_over: bool,
         game_winner: int | None,
     ) -> None:
-        self._init(
-            hand_totals=hand_totals,
-            totals=totals,
-            mileage=mileage,
-            bonuses=bonuses,
-            trip_length=trip_length,
-            starter=starter,
-            deck_left=deck_left,
-            game_over=game_over,
-            game_winner=game_winner,
-        )
+        # Field by field: every rollout of the expert makes one.
+        set_field(self, "hand_totals", hand_totals)
+        set_field(self, "totals", totals)
+        set_field(self, "mileage", mileage)
+        set_field(self, "bonuses", bonuses)
+        set_field(self, "trip_length", trip_length)
+        set_field(self, "starter", starter)
+        set_field(self, "deck_left", deck_left)
+        set_field(self, "game_over", game_over)
+        set_field(self, "game_winner", game_winner)
 
     def margin(self, seat: int) -> int:
         """``seat``'s hand total less the other's."""

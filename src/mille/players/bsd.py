@@ -296,11 +296,16 @@ def decide(
         foundend = not would_extend(pp, op, memory, trip, deck_count)
 
     # Step 4: when to play a safety instead of holding it for a coup.
+    # ``one_card`` of the opponent is computed once, when first needed (it
+    # reads nothing this step or step 6 changes).
+    oc: bool | None = None
     i = 0
     while safe and i < _HAND_SIZE:
         card = hand[i]
         if card >= SAFETY_BASE:
-            if one_card(seen, trip, op) or (foundend and cango and not canstop):
+            if oc is None:
+                oc = one_card(seen, trip, op)
+            if oc or (foundend and cango and not canstop):
                 return _SILENT_PLAY[i]
             hazard = OPPOSITE[card]
             if seen[hazard] == COPIES[hazard] and not (
@@ -326,7 +331,7 @@ def decide(
     # distance card would bring the player "too close" to the end (or, the
     # quirk repaired, if nothing but such a card is worth playing).  The
     # remedy and attack formulas are written out inline, and ``one_card``
-    # of the opponent is computed once (it reads nothing the pass changes).
+    # of the opponent is computed once (``oc``, from step 4).
     num_gos = memory.num_gos
     need = num_need
     end = trip
@@ -335,7 +340,6 @@ def decide(
     op_mileage = op.mileage
     op_limited = op.speed == SPEED_LIMIT
     op_can_go = op.can_go
-    oc: bool | None = None  # one_card(seen, end, op), once needed
     while True:
         restart = False
         foundlow = (
