@@ -109,6 +109,40 @@ def test_the_search_changes_some_decisions() -> None:
     assert differ > 0
 
 
+def test_the_safety_net_is_looked_at_before_every_world(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the deadline the search stops at the next world, not at the end of a batch.
+
+    A clock that moves 0.1 s at every look: the deadline (0.35 s) passes
+    after three worlds, inside the first batch of eight.
+    """
+    import mille.players.expert as expert_module
+
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 0.1
+        return now[0]
+
+    monkeypatch.setattr(expert_module.time, "perf_counter", clock)
+    worlds = [0]
+    sample = expert_module._Sampler.sample
+
+    def counted(self: object, rng: GlibcRandom) -> Game:
+        worlds[0] += 1
+        return sample(self, rng)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(expert_module._Sampler, "sample", counted)
+    player = ExpertPlayer(1, settings=Level(budget=10**9, batch=8, deadline=0.35))
+    searched = 0
+    for _game, obs in positions(31, 16, 0):
+        before = (player.searches, worlds[0])
+        player.choose(obs, GlibcRandom(5))
+        if player.searches > before[0]:
+            searched += 1
+            assert worlds[0] - before[1] == 3
+    assert searched > 0
+
+
 def extension_position() -> Observation:
     """The computer has just reached 700 with a 200: Extension?"""
     game = Game(rng=GlibcRandom(1))
