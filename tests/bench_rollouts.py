@@ -6,9 +6,11 @@
     python tests/bench_rollouts.py --profile        # cProfile of the rollouts, top functions
     python tests/bench_rollouts.py --compare /tmp/old-checkout --rounds 5
 
-Rollouts: BSD-against-BSD play to the end of the hand from positions
-collected along real hands (``rollout``, with the draw and the discard
-applied inline, and ``rollout_reference``, through ``rules.push`` only).
+Rollouts: the expert's rollouts to the end of the hand (its repaired
+policy in one seat, BSD's procedure in the other) from positions collected
+along BSD-against-BSD hands: ``rollout``, the hand driver's fast path
+(``bsd.play_out``), and ``rollout_reference``, the driver's general loop
+(each seat shown its observation and asked).
 Think time: the expert (at ``--level``) against ``bsd`` for ``--hands``
 hands, every call of ``choose`` timed (draws included), and the searched
 decisions alone.
