@@ -143,6 +143,35 @@ def test_the_safety_net_is_looked_at_before_every_world(monkeypatch: pytest.Monk
     assert searched > 0
 
 
+def need_error(exact_need: bool, seed: int, hands: int) -> int:
+    """The largest gap between the opponent's ``num_need`` table and the expert's estimate of it.
+
+    The expert at level 0 (the policy; its memory of the hand is kept all
+    the same) against ``bsd``, ``hands`` hands of one simulated run, the
+    table never reset (as in a game and in the original).
+    """
+    expert = ExpertPlayer(0, settings=Level(0, exact_need=exact_need))
+    bsd = BsdPlayer()
+    sim = Simulator(seed, players=(expert, bsd) if seed % 2 else (bsd, expert))
+    worst = 0
+    for _ in range(hands):
+        sim.play_hand()
+        worst = max(worst, *(abs(t - e) for t, e in zip(bsd.num_need, expert.opp_need)))
+    return worst
+
+
+def test_the_estimate_of_the_opponent_s_needs_follows_the_bsd_player() -> None:
+    """Bumped twice for each turn it spent stopped, but not for a turn in which it answered the hazard.
+
+    Not exact: a decision that ends in playing a safety from the hand keeps
+    the turn, and a second decision bumps the table again (the estimate
+    cannot tell it from a safety played before the bumps).  The 2026
+    estimate (``exact_need=False``) also bumped it after a coup fourré.
+    """
+    assert max(need_error(True, seed, 30) for seed in (5, 6, 7)) <= 2
+    assert max(need_error(False, seed, 30) for seed in (5, 6, 7)) > 2
+
+
 def extension_position() -> Observation:
     """The computer has just reached 700 with a 200: Extension?"""
     game = Game(rng=GlibcRandom(1))

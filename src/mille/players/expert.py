@@ -93,6 +93,7 @@ class Level:
         "particles",
         "miss",
         "repaired",
+        "exact_need",
     )
 
     def __init__(
@@ -110,6 +111,7 @@ class Level:
         particles: int = 0,
         miss: float = 0.05,
         repaired: bool = True,
+        exact_need: bool = True,
     ) -> None:
         #: Moves simulated per decision (rollouts to the end of the hand).
         self.budget = budget
@@ -145,6 +147,11 @@ class Level:
         #: repaired (:mod:`mille.players.plus`), or the BSD procedure itself
         #: (``False``: ``expert-2026``).
         self.repaired = repaired
+        #: The estimate of the opponent's ``num_need`` table is not bumped
+        #: for a turn in which it played the safety against the hazard it
+        #: faced: the BSD procedure plays that safety before its bumps
+        #: (``False``, the 2026 estimate, bumped it all the same).
+        self.exact_need = exact_need
 
 
 #: The settings by level: 0 is the policy's choice (no search).
@@ -447,7 +454,12 @@ class ExpertPlayer:
                     since[k] = 0
                 elif after.op.safety[k] != _PLAYED:
                     since[k] = None  # played it: nothing more to know
-                if not after.op.can_go and after.op.safety[SAFETY_FOR[battle] - SAFETY_BASE] != _PLAYED:
+                # Stopped all its turn: the BSD procedure bumps the table
+                # twice at its decision, unless it played that safety (a
+                # coup fourré, or at the start of its decision), which it
+                # does before the bumps.
+                played = (op if self.settings.exact_need else after.op).safety[k] == _PLAYED
+                if not after.op.can_go and not played:
                     self.opp_need[OPPOSITE[battle]] += 2
             if after.op.speed == SPEED_LIMIT and op.safety[_ROW] != _PLAYED:
                 since[_ROW] = 0

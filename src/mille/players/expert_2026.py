@@ -42,6 +42,7 @@ LEVELS: dict[int, Level] = {
         replay=False,
         particles=0,
         repaired=False,
+        exact_need=False,
     )
     for n, budget in ((0, 0), (1, 8000), (2, 16000), (3, 30000), (4, 60000))
 }
