@@ -454,7 +454,7 @@ class ExpertPlayer:
                     since[k] = 0
                 elif after.op.safety[k] != _PLAYED:
                     since[k] = None  # played it: nothing more to know
-                # Stopped all its turn: the BSD procedure bumps the table
+                # Stopped as its turn began: the BSD procedure bumps the table
                 # twice at its decision, unless it played that safety (a
                 # coup fourré, or at the start of its decision), which it
                 # does before the bumps.
@@ -523,8 +523,9 @@ class ExpertPlayer:
         while spent < budget and not late:
             for _ in range(settings.batch):
                 if clock() >= give_up:
-                    # The safety net, looked at before every world (a batch
-                    # at a third of a core can take a tenth of a second).
+                    # The safety net, looked at before every world: a
+                    # batch of eight is tens of milliseconds on a loaded
+                    # machine, a world a few.
                     late = True
                     break
                 world = sampler.sample(rng)
