@@ -14,7 +14,6 @@ from __future__ import annotations
 #: hot path (one per rollout of the expert) sets its fields with this, one by
 #: one, instead of through ``_init``'s keywords: a third less time.
 set_field = object.__setattr__
-_set = set_field
 
 
 class Record:
@@ -42,7 +41,7 @@ class FrozenRecord(Record):
 
     def _init(self, **values: object) -> None:
         for name, value in values.items():
-            _set(self, name, value)
+            set_field(self, name, value)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"cannot assign to field {name!r} of a frozen {type(self).__name__}")
