@@ -210,7 +210,9 @@ def decide(
     but for its "too close" quirk: a 25 or 50 that would leave the player
     too close to the end is declined (valued -1, never the play chosen)
     instead of switching the whole valuation to discard mode, which happens
-    only if nothing is then worth playing (the best value is 0 or less).
+    only if nothing is then worth playing (the best value is 0 or less);
+    and it attacks first: a hazard's value is doubled when it is choosing
+    a play.
 
     This is the hot path of every rollout: the legality test of step 1
     (:func:`mille.rules.can_play`) and :func:`own_safeties` are written out
@@ -499,6 +501,12 @@ def decide(
                         if not cango:
                             badcount += 1
                             value = value // badcount if value >= 0 else _cdiv(value, badcount)
+                        elif repaired and card != SPEED_LIMIT and value > 0:
+                            # The repaired policy attacks first: a hazard's
+                            # value is doubled against the plays it competes
+                            # with (+12 a hand against BSD; docs/expert.md,
+                            # "Experiments of the fourth round").
+                            value *= 2
             values[i] = value
             if value >= curmax:
                 nummax = i
