@@ -299,6 +299,34 @@ def test_the_policy_declines_a_too_close_card_but_still_finishes_the_trip() -> N
     assert PlusPlayer().choose(obs, GlibcRandom(1)) == Move(MoveType.PLAY, 1)
 
 
+def test_the_policy_attacks_first_where_bsd_runs() -> None:
+    """Both rolling at 300 miles: BSD plays its 200 (valued 26, above the Accident's 16); the policy attacks.
+
+    The policy doubles a hazard's value when it chooses a play (docs/expert.md,
+    "Experiments of the fourth round").
+    """
+    game = Game(rng=GlibcRandom(1))
+    rules.start_hand(game)
+    me, op = game.players[1], game.players[0]
+    for player in (me, op):
+        player.mileage = 300
+        player.battle = cards.GO
+        player.can_go = True
+    me.hand = [
+        cards.MILES_200,
+        cards.ACCIDENT,
+        cards.GASOLINE,
+        cards.SPARE_TIRE,
+        cards.REPAIRS,
+        cards.GASOLINE,
+        cards.SPARE_TIRE,
+    ]
+    game.to_move = 1
+    obs = observe(game, 1)
+    assert BsdPlayer().choose(obs, GlibcRandom(1)) == Move(MoveType.PLAY, 0)
+    assert PlusPlayer().choose(obs, GlibcRandom(1)) == Move(MoveType.PLAY, 1)
+
+
 def test_the_particle_filter_keeps_hands_the_opponent_could_hold() -> None:
     """``Level(particles=N)``: every particle with weight is a hand of the right size, of unseen cards."""
     player = ExpertPlayer(1, settings=Level(budget=600, batch=4, particles=24))
