@@ -1,7 +1,7 @@
 """The searching computer player: ``expert`` (see ``docs/expert.md``).
 
-Its own policy is the BSD procedure with its "too close" quirk repaired
-(:mod:`mille.players.plus`).  At each decision that matters it samples
+Its own policy is the BSD procedure with its "too close" quirk repaired,
+attacking first (:mod:`mille.players.plus`).  At each decision that matters it samples
 worlds consistent with what its seat has seen, the hidden cards dealt with
 inference about the opponent's hand, rolls every candidate move out to the
 end of the hand (its own seat with its policy, the opponent's with the BSD
@@ -144,7 +144,7 @@ class Level:
         #: The filter's chance of an opponent's move that BSD would not make.
         self.miss = miss
         #: Our own policy: the BSD procedure with its "too close" quirk
-        #: repaired (:mod:`mille.players.plus`), or the BSD procedure itself
+        #: repaired, attacking first (:mod:`mille.players.plus`), or the BSD procedure itself
         #: (``False``: ``expert-2026``).
         self.repaired = repaired
         #: The estimate of the opponent's ``num_need`` table is not bumped
@@ -191,8 +191,8 @@ def utility(mine: int, theirs: int, margin: int) -> float:
 def rollout(game: Game, seat: int, needs: list[list[int]], dice: GlibcRandom, repaired: bool = True) -> HandPlay:
     """Play ``game`` out to the end of the hand: ``seat`` with the expert's policy, the other with BSD's.
 
-    ``seat`` plays the BSD procedure with its "too close" quirk repaired
-    (:mod:`mille.players.plus`; the procedure itself if not ``repaired``),
+    ``seat`` plays the BSD procedure repaired (:mod:`mille.players.plus`:
+    the "too close" quirk, a hazard first; the procedure itself if not ``repaired``),
     the other seat the BSD procedure, each with its ``needs[seat]`` table
     (bumped in place); both roll ``dice``; both answer ``Extension?`` with
     the BSD rule.  Returns the hand driver's account of
