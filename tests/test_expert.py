@@ -276,25 +276,26 @@ def test_expert_2026_plays_as_it_always_has() -> None:
     assert fingerprint(make, 2) == ("3896c1a684517baf", 122, 7)
 
 
-def test_the_policy_declines_a_too_close_card_but_still_finishes_the_trip() -> None:
-    """BSD discards when a 25 leaves it "too close", even holding the 100 that finishes; the policy plays the 100."""
+def _rolling(hand: list[int], mileage: int, opponent_mileage: int | None = None) -> Observation:
+    """Seat 1 to move, rolling at ``mileage`` with ``hand``; seat 0 rolling too at ``opponent_mileage``, if given."""
     game = Game(rng=GlibcRandom(1))
     rules.start_hand(game)
-    me = game.players[1]
-    me.mileage = 600
-    me.battle = cards.GO
-    me.can_go = True
-    me.hand = [
-        cards.MILES_25,
-        cards.MILES_100,
-        cards.GASOLINE,
-        cards.GASOLINE,
-        cards.SPARE_TIRE,
-        cards.REPAIRS,
-        cards.GO,
-    ]
+    rolling = [(game.players[1], mileage)]
+    if opponent_mileage is not None:
+        rolling.append((game.players[0], opponent_mileage))
+    for player, miles in rolling:
+        player.mileage = miles
+        player.battle = cards.GO
+        player.can_go = True
+    game.players[1].hand = hand
     game.to_move = 1
-    obs = observe(game, 1)
+    return observe(game, 1)
+
+
+def test_the_policy_declines_a_too_close_card_but_still_finishes_the_trip() -> None:
+    """BSD discards when a 25 leaves it "too close", even holding the 100 that finishes; the policy plays the 100."""
+    hand = [cards.MILES_25, cards.MILES_100, cards.GASOLINE, cards.GASOLINE, cards.SPARE_TIRE, cards.REPAIRS, cards.GO]
+    obs = _rolling(hand, 600)
     assert BsdPlayer().choose(obs, GlibcRandom(1)).kind is MoveType.DISCARD
     assert PlusPlayer().choose(obs, GlibcRandom(1)) == Move(MoveType.PLAY, 1)
 
@@ -305,14 +306,7 @@ def test_the_policy_attacks_first_where_bsd_runs() -> None:
     The policy doubles a hazard's value when it chooses a play (docs/expert.md,
     "Experiments of the fourth round").
     """
-    game = Game(rng=GlibcRandom(1))
-    rules.start_hand(game)
-    me, op = game.players[1], game.players[0]
-    for player in (me, op):
-        player.mileage = 300
-        player.battle = cards.GO
-        player.can_go = True
-    me.hand = [
+    hand = [
         cards.MILES_200,
         cards.ACCIDENT,
         cards.GASOLINE,
@@ -321,8 +315,7 @@ def test_the_policy_attacks_first_where_bsd_runs() -> None:
         cards.GASOLINE,
         cards.SPARE_TIRE,
     ]
-    game.to_move = 1
-    obs = observe(game, 1)
+    obs = _rolling(hand, 300, opponent_mileage=300)
     assert BsdPlayer().choose(obs, GlibcRandom(1)) == Move(MoveType.PLAY, 0)
     assert PlusPlayer().choose(obs, GlibcRandom(1)) == Move(MoveType.PLAY, 1)
 
