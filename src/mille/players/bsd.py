@@ -501,11 +501,12 @@ def decide(
                         if not cango:
                             badcount += 1
                             value = value // badcount if value >= 0 else _cdiv(value, badcount)
-                        elif repaired and card != SPEED_LIMIT and value > 0:
+                        elif repaired and card != SPEED_LIMIT:
                             # The repaired policy attacks first: a hazard's
-                            # value is doubled against the plays it competes
-                            # with (+12 a hand against BSD; docs/expert.md,
-                            # "Experiments of the fourth round").
+                            # value (never below 3 here) is doubled against
+                            # the plays it competes with (+12 a hand against
+                            # BSD; docs/expert.md, "Experiments of the fourth
+                            # round").
                             value *= 2
             values[i] = value
             if value >= curmax:

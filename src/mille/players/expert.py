@@ -1,15 +1,15 @@
 """The searching computer player: ``expert`` (see ``docs/expert.md``).
 
 Its own policy is the BSD procedure with its "too close" quirk repaired,
-attacking first (:mod:`mille.players.plus`).  At each decision that matters it samples
-worlds consistent with what its seat has seen, the hidden cards dealt with
-inference about the opponent's hand, rolls every candidate move out to the
-end of the hand (its own seat with its policy, the opponent's with the BSD
-procedure), and picks the move with the best mean game value.  The moves
-are compared on common random numbers: every candidate is played out in
-the same sampled worlds with the same dice, so the comparison sees the
-difference the move makes, not the luck of the deal.  It leaves its
-policy's choice only when the paired evidence says so.
+attacking first (:mod:`mille.players.plus`).  At each decision that matters
+it samples worlds consistent with what its seat has seen, the hidden cards
+dealt with inference about the opponent's hand, rolls every candidate move
+out to the end of the hand (its own seat with its policy, the opponent's
+with the BSD procedure), and picks the move with the best mean game value.
+The moves are compared on common random numbers: every candidate is
+played out in the same sampled worlds with the same dice, so the
+comparison sees the difference the move makes, not the luck of the deal.
+It leaves its policy's choice only when the paired evidence says so.
 
 Inference (the opponent is modelled as the BSD player):
 
@@ -144,8 +144,8 @@ class Level:
         #: The filter's chance of an opponent's move that BSD would not make.
         self.miss = miss
         #: Our own policy: the BSD procedure with its "too close" quirk
-        #: repaired, attacking first (:mod:`mille.players.plus`), or the BSD procedure itself
-        #: (``False``: ``expert-2026``).
+        #: repaired, attacking first (:mod:`mille.players.plus`), or the BSD
+        #: procedure itself (``False``: ``expert-2026``).
         self.repaired = repaired
         #: The estimate of the opponent's ``num_need`` table is not bumped
         #: for a turn in which it played the safety against the hazard it
