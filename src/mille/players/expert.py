@@ -143,9 +143,8 @@ class Level:
         self.particles = particles
         #: The filter's chance of an opponent's move that BSD would not make.
         self.miss = miss
-        #: Our own policy: the BSD procedure with its "too close" quirk
-        #: repaired, attacking first (:mod:`mille.players.plus`), or the BSD
-        #: procedure itself (``False``: ``expert-2026``).
+        #: Our own policy: the repaired BSD procedure (:mod:`mille.players.plus`),
+        #: or the BSD procedure itself (``False``: ``expert-2026``).
         self.repaired = repaired
         #: The estimate of the opponent's ``num_need`` table is not bumped
         #: for a turn in which it played the safety against the hazard it
@@ -191,13 +190,12 @@ def utility(mine: int, theirs: int, margin: int) -> float:
 def rollout(game: Game, seat: int, needs: list[list[int]], dice: GlibcRandom, repaired: bool = True) -> HandPlay:
     """Play ``game`` out to the end of the hand: ``seat`` with the expert's policy, the other with BSD's.
 
-    ``seat`` plays the BSD procedure repaired (:mod:`mille.players.plus`:
-    the "too close" quirk, a hazard first; the procedure itself if not ``repaired``),
-    the other seat the BSD procedure, each with its ``needs[seat]`` table
-    (bumped in place); both roll ``dice``; both answer ``Extension?`` with
-    the BSD rule.  Returns the hand driver's account of
-    it: the hand's result (:func:`mille.scoring.hand_result`) and the moves
-    and answers made.
+    ``seat`` plays the expert's policy (:mod:`mille.players.plus`; the BSD
+    procedure itself if not ``repaired``), the other seat the BSD
+    procedure, each with its ``needs[seat]`` table (bumped in place); both
+    roll ``dice``; both answer ``Extension?`` with the BSD rule.  Returns
+    the hand driver's account of it: the hand's result
+    (:func:`mille.scoring.hand_result`) and the moves and answers made.
 
     This is the search's hot loop: the driver's fast path for two BSD
     seats (:func:`mille.players.bsd.play_out`), whose game is exactly the
