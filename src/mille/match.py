@@ -800,7 +800,13 @@ def _stop_pool(pool: concurrent.futures.Executor) -> None:
 
     Nothing is cancelled first: on Python 3.10 and 3.11 the pool's manager
     thread, finding its workers gone, sets an exception on every pending
-    future and fails with a traceback on one already cancelled.
+    future and fails with a traceback on one already cancelled.  The
+    manager thread is then waited for (it only reaps the dead workers and
+    closes its pipes): left running, it races the interpreter's exit
+    handler, which on Python 3.10 writes to the thread's wake-up pipe as
+    the thread closes it, and the process printed a traceback or, once in
+    some tens of runs under load, hung at exit after its report (seen in
+    CI, ``tests/test_tournament.py``'s Ctrl-C test).
     """
     terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
     if terminate is not None:
@@ -809,7 +815,7 @@ def _stop_pool(pool: concurrent.futures.Executor) -> None:
     processes = list((getattr(pool, "_processes", None) or {}).values())
     for process in processes:
         process.terminate()
-    pool.shutdown(wait=False)
+    pool.shutdown(wait=True)
 
 
 def run_match(
