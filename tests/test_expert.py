@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from mille import cards, rules
+from mille.driver import play_hand
 from mille.observation import Observation, observe, sample_world
 from mille.players import Player, make_player
 from mille.players.bsd import INITIAL_NUM_NEED, BsdPlayer
@@ -350,6 +351,23 @@ def test_the_particle_filter_keeps_hands_the_opponent_could_hold() -> None:
                 checked += 1
             rules.push(game, move)
     assert checked > 20
+
+
+def test_the_particle_filter_survives_a_discard_from_an_empty_deck() -> None:
+    """A turn with no draw whose card a particle does not hold makes that particle impossible.
+
+    Deal 900033, the expert in seat 0 with 512 particles: once the deck is
+    empty the opponent discards a card some particles do not hold; the
+    filter used to keep them at weight ``miss`` and then look for the card
+    in their hands (a ``ValueError`` that ended the game).
+    """
+    deal = 900033
+    game = Game(rng=GlibcRandom(deal))
+    game.hand_starter = deal % 2
+    rules.start_hand(game)
+    players: list[Player] = [ExpertPlayer(settings=Level(0, particles=512, miss=0.05)), BsdPlayer()]
+    play_hand(game, players, (GlibcRandom(deal * 7 + 1), GlibcRandom(deal * 7 + 2)), fast=False)
+    assert game.finished and game.deck_count == 0
 
 
 @pytest.mark.parametrize("infer", [True, False])

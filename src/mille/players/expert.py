@@ -752,8 +752,11 @@ class _Particles:
                 options = (
                     [card] if card not in hand else [c for c in range(cards.NUM_CODES) if unseen[c] > hand.count(c)]
                 )
-            else:
+            elif card in hand:
                 options = [-1]
+            else:  # no draw (an empty deck), and a card this hand does not hold
+                weights[k] = 0.0
+                continue
             total = 0.0
             chances: list[float] = []
             slots: list[int] = []
@@ -788,12 +791,13 @@ class _Particles:
             weights[k] *= total
             # The card drawn, in proportion to its chance; then the move.
             x = rng.uniform() * total
-            pick = len(options) - 1
+            pick = -1
             for j, chance in enumerate(chances):
-                x -= chance
-                if x < 0.0 and chance > 0.0:
-                    pick = j
-                    break
+                if chance > 0.0:
+                    pick = j  # the last possible draw, should rounding leave x at or above 0
+                    x -= chance
+                    if x < 0.0:
+                        break
             d = options[pick]
             if d >= 0:
                 hand[0] = d
