@@ -21,7 +21,8 @@ Inference (the opponent is modelled as the BSD player):
   the card it played or discarded), and worlds in which the BSD procedure
   would have done something else are mostly rejected;
 * (an option, ``Level(particles=N)``, off) a particle filter over its hand
-  through the whole hand (:class:`_Particles`).
+  through the whole hand, its particles rejuvenated by replaying their
+  histories (:class:`_Particles`).
 
 It reads only its :class:`~mille.observation.Observation` and what it
 remembers of its earlier observations of the same hand, never the game.
@@ -92,6 +93,7 @@ class Level:
         "replay",
         "particles",
         "miss",
+        "sweeps",
         "repaired",
         "exact_need",
     )
@@ -110,6 +112,7 @@ class Level:
         replay: bool = False,
         particles: int = 0,
         miss: float = 0.05,
+        sweeps: int = 4,
         repaired: bool = True,
         exact_need: bool = True,
     ) -> None:
@@ -143,6 +146,9 @@ class Level:
         self.particles = particles
         #: The filter's chance of an opponent's move that BSD would not make.
         self.miss = miss
+        #: Rejuvenation moves per particle after each plain turn of the
+        #: opponent (0: the filter without rejuvenation, as it was in 2026).
+        self.sweeps = sweeps
         #: Our own policy: the repaired BSD procedure (:mod:`mille.players.plus`),
         #: or the BSD procedure itself (``False``: ``expert-2026``).
         self.repaired = repaired
@@ -415,7 +421,9 @@ class ExpertPlayer:
             if count:
                 unseen = obs.unseen()
                 rng = self._derived_rng(rng, 0x7F4A7C15)
-                hm.particles = _Particles(unseen, obs.opponent_hand_size, count, rng, self.settings.miss)
+                hm.particles = _Particles(
+                    unseen, obs.opponent_hand_size, count, rng, self.settings.miss, self.settings.sweeps
+                )
             return hm
         assert hm is not None
         drawn = cards.DECK_SIZE - obs.deck_count
@@ -431,7 +439,9 @@ class ExpertPlayer:
             self._filter(obs, after, particles)
         if particles is not None and particles.lost:
             count = len(particles.hands)
-            hm.particles = _Particles(obs.unseen(), obs.opponent_hand_size, count, particles.rng, self.settings.miss)
+            hm.particles = _Particles(
+                obs.unseen(), obs.opponent_hand_size, count, particles.rng, self.settings.miss, self.settings.sweeps
+            )
         if after is not None:
             # The opponent has moved since our last move.
             opp_received = drawn - hm.received
@@ -658,12 +668,37 @@ def _candidates(obs: Observation, base: Move) -> list[Move]:
 # Inference: a particle filter over the opponent's hand
 
 
+class _Turn:
+    """One plain turn of the opponent, as the filter replays it: the table as it was, and what it did."""
+
+    __slots__ = ("op", "me", "base", "gos", "trip", "decide_at", "need", "drew", "card", "kind")
+
+    def __init__(self, before: _After, drew: bool, card: int, kind: MoveType, gos: int, need: list[int]) -> None:
+        unseen = [COPIES[c] - before.seen[c] for c in range(cards.NUM_CODES)]
+        mine = before.me.hand
+        #: The opponent's tableau (its hand is set to each trial hand in turn).
+        self.op = before.op.copy()
+        self.me = before.me
+        #: Its count of seen cards, but for its own hand.
+        self.base = [COPIES[c] - mine.count(c) - unseen[c] for c in range(cards.NUM_TABLE - 1)] + [0]
+        self.gos = gos
+        self.trip = before.trip
+        self.decide_at = before.deck_count - 1 if drew else before.deck_count
+        self.need = need[:]
+        self.drew = drew
+        self.card = card
+        self.kind = kind
+
+
 class _Particles:
-    """Weighted guesses of the opponent's hand, slot by slot: a particle filter.
+    """Weighted guesses of the opponent's hand, slot by slot: a particle filter with rejuvenation.
 
     Each particle is a whole hand in slot order, as the engine's tidy-up
-    leaves it at our turn.  They start as uniform deals from the cards we
-    have not seen, and every move we see reweights them:
+    leaves it at our turn, together with the history that explains it:
+    the hand it started from (at the deal, or at the last turn the filter
+    does not replay) and the card it drew at every turn since.  They start
+    as uniform deals from the cards we have not seen, and every move we
+    see reweights them:
 
     * our own draw of a card ``c``: by the chance that ``c`` was in the deck
       rather than in that hand (a hand holding every unseen copy of ``c``
@@ -679,19 +714,38 @@ class _Particles:
       the cards shown leave the hand where it holds them, and the hand is
       filled up to its size with cards from the deck; a particle that
       cannot have played them from its hand and its draws is weighted by
-      ``epsilon``.
+      ``epsilon``; the histories start again from there.
 
     When the weights grow uneven (an effective sample size under half)
-    the particles are resampled.  A world for the search is a particle
-    drawn by weight, with the rest of the unseen cards shuffled into the
-    deck.
+    the particles are resampled.  Resampling alone soon leaves a few
+    copies of a few hands: the cards BSD never gives up stay as they were
+    first dealt, and nothing tests them again.  So after every plain turn
+    each particle is *rejuvenated* (resample-move): ``sweeps`` times, one
+    card of its history (a card of the starting hand, or one draw) is
+    swapped for an unseen card, and the swap is kept with the
+    Metropolis-Hastings chance ``epsilon ** (new misses - old misses)``,
+    the whole history replayed through the BSD procedure (a history in
+    which the opponent could not have played what it played is refused).
+    Every assignment of unseen copies is equally likely a priori and the
+    swap is symmetric, so the chain keeps the filter's posterior while it
+    spreads the particles over the hands that explain what was seen.
+    (The chance of our own draws is not replayed: a small approximation.)
+    Scored against true hands, this is what made the filter better
+    calibrated than a uniform deal or the safety inference
+    (``docs/expert.md``, the seventh round).
+
+    A world for the search is a particle drawn by weight, with the rest of
+    the unseen cards shuffled into the deck.
     """
 
-    __slots__ = ("hands", "weights", "rng", "epsilon", "lost")
+    __slots__ = ("hands", "weights", "rng", "epsilon", "lost", "sweeps", "starts", "draws", "misses", "turns", "unseen")
 
-    def __init__(self, unseen: list[int], size: int, count: int, rng: GlibcRandom, epsilon: float) -> None:
+    def __init__(
+        self, unseen: list[int], size: int, count: int, rng: GlibcRandom, epsilon: float, sweeps: int = 0
+    ) -> None:
         self.rng = rng
         self.epsilon = epsilon
+        self.sweeps = sweeps
         #: Every particle has become impossible (a move no hand explains).
         self.lost = False
         pool = [c for c in range(cards.NUM_CODES) for _ in range(unseen[c])]
@@ -705,6 +759,20 @@ class _Particles:
             hands.append(hand)
         self.hands = hands
         self.weights = [1.0] * count
+        #: The cards we have not seen, now.
+        self.unseen = unseen[:]
+        self.starts: list[list[int]] = []
+        self.draws: list[list[int]] = []
+        self.misses: list[int] = []
+        self.turns: list[_Turn] = []
+        self._restart()
+
+    def _restart(self) -> None:
+        """The histories start again from the hands as they are."""
+        self.starts = [hand[:] for hand in self.hands]
+        self.draws = [[] for _ in self.hands]
+        self.misses = [0] * len(self.hands)
+        self.turns = []
 
     def our_draw(self, unseen: list[int], deck_count: int, drawn: list[int]) -> None:
         """We drew ``drawn`` from a deck of ``deck_count`` (``unseen`` before the draw)."""
@@ -715,7 +783,32 @@ class _Particles:
                 in_deck = unseen[c] - hand.count(c) - drawn[:i].count(c)
                 w *= max(0, in_deck) / max(1, deck_count - i)
             weights[k] = w
+        self.unseen = unseen[:]
+        for c in drawn:
+            self.unseen[c] -= 1
         self._normalize()
+
+    def _bsd_slot(self, turn: _Turn, trial: list[int]) -> int:
+        """The slot BSD plays the observed card from, holding ``trial``; -1 if it would do otherwise."""
+        seen = turn.base[:]
+        for c in trial:
+            if c >= 0:
+                seen[c] += 1
+        op = turn.op
+        op.hand = trial
+        move = decide(op, turn.me, Memory(seen, turn.gos), turn.trip, turn.decide_at, turn.need[:], self.rng).move
+        if move.kind is turn.kind and trial[move.slot] == turn.card:
+            return move.slot
+        return -1
+
+    def _leave(self, turn: _Turn, hand: list[int], slot: int) -> None:
+        """The card leaves ``hand`` (from BSD's slot, or the last that holds it) and the hand closes up."""
+        if slot < 0:
+            slot = _HAND_SIZE - 1 - hand[::-1].index(turn.card)
+        hand[slot] = EMPTY
+        op = turn.op
+        op.hand = hand
+        tidy_hand(op, sort=False)
 
     def plain_turn(
         self,
@@ -729,25 +822,13 @@ class _Particles:
         """The opponent drew one card (or none, ``drew`` False) and played or discarded ``card``."""
         unseen = [COPIES[c] - before.seen[c] for c in range(cards.NUM_CODES)]
         deck_count = before.deck_count
-        # The opponent's count: every card but our hand and the deck, i.e.
-        # ``base`` plus its own hand.
-        mine = before.me.hand
-        base = [COPIES[c] - mine.count(c) - unseen[c] for c in range(cards.NUM_TABLE - 1)] + [0]
-        op = before.op.copy()
-        memory = Memory(base[:], memory_gos)
-        seen = memory.num_seen
+        turn = _Turn(before, drew, card, kind, memory_gos, need)
+        self.turns.append(turn)
         epsilon = self.epsilon
         rng = self.rng
         weights = self.weights
-        hands = self.hands
-        trip = before.trip
-        decide_at = deck_count - 1 if drew else deck_count
-        for k, hand in enumerate(hands):
-            for c in range(cards.NUM_TABLE - 1):
-                seen[c] = base[c]
-            for c in hand:
-                if c >= 0:
-                    seen[c] += 1
+        for k, hand in enumerate(self.hands):
+            draws = self.draws[k]
             if drew:
                 options = (
                     [card] if card not in hand else [c for c in range(cards.NUM_CODES) if unseen[c] > hand.count(c)]
@@ -756,6 +837,7 @@ class _Particles:
                 options = [-1]
             else:  # no draw (an empty deck), and a card this hand does not hold
                 weights[k] = 0.0
+                draws.append(-1)
                 continue
             total = 0.0
             chances: list[float] = []
@@ -769,24 +851,16 @@ class _Particles:
                         slots.append(-1)
                         continue
                     trial[0] = d
-                    seen[d] += 1
                 else:
                     p = 1.0
-                op.hand = trial
-                move = decide(op, before.me, memory, trip, decide_at, need[:], rng).move
-                if d >= 0:
-                    seen[d] -= 1
-                if move.kind is kind and trial[move.slot] == card:
-                    chance = p
-                    slot = move.slot
-                else:
-                    chance = p * epsilon
-                    slot = -1
+                slot = self._bsd_slot(turn, trial)
+                chance = p if slot >= 0 else p * epsilon
                 chances.append(chance)
                 slots.append(slot)
                 total += chance
             if total <= 0.0:
                 weights[k] = 0.0
+                draws.append(-1)
                 continue
             weights[k] *= total
             # The card drawn, in proportion to its chance; then the move.
@@ -799,15 +873,18 @@ class _Particles:
                     if x < 0.0:
                         break
             d = options[pick]
+            draws.append(d)
             if d >= 0:
                 hand[0] = d
-            slot = slots[pick]
-            if slot < 0:  # not BSD's move: the card leaves from wherever the hand holds it
-                slot = _HAND_SIZE - 1 - hand[::-1].index(card)
-            hand[slot] = EMPTY
-            op.hand = hand
-            tidy_hand(op, sort=False)
+            if slots[pick] < 0:
+                self.misses[k] += 1
+            self._leave(turn, hand, slots[pick])
+        unseen[card] -= 1
+        self.unseen = unseen
         self._normalize()
+        if not self.lost:
+            for _ in range(self.sweeps):
+                self._rejuvenate()
 
     def other_turn(self, before: _After, drew: int, shown: list[int], size: int) -> None:
         """A turn that was not a plain draw and play: only what the cards shown and drawn allow."""
@@ -831,7 +908,79 @@ class _Particles:
             first = 1 if len(held) < _HAND_SIZE else 0
             hand[:] = [EMPTY] * _HAND_SIZE
             hand[first : first + len(held)] = held
+        for c in shown:
+            unseen[c] -= 1
+        self.unseen = unseen
         self._normalize()
+        self._restart()
+
+    def _replay(self, start: list[int], draws: list[int], allowed: int) -> tuple[list[int], int] | None:
+        """The hand a history ends in, and its misses; None if impossible or missing more than ``allowed``."""
+        hand = start[:]
+        misses = 0
+        for turn, d in zip(self.turns, draws):
+            if turn.drew:
+                hand[0] = d
+            if turn.card not in hand:
+                return None
+            slot = self._bsd_slot(turn, hand)
+            if slot < 0:
+                misses += 1
+                if misses > allowed:
+                    return None
+            self._leave(turn, hand, slot)
+        return hand, misses
+
+    def _rejuvenate(self) -> None:
+        """One Metropolis-Hastings move for every particle: a card of its history swapped for an unseen one."""
+        rng = self.rng
+        unseen = self.unseen
+        log_epsilon = math.log(self.epsilon) if self.epsilon > 0.0 else 0.0
+        for k, hand in enumerate(self.hands):
+            if self.weights[k] <= 0.0:
+                continue  # impossible already: resampling drops it
+            start = self.starts[k]
+            draws = self.draws[k]
+            places = [i for i in range(_HAND_SIZE) if start[i] >= 0]
+            places.extend(-1 - t for t, d in enumerate(draws) if d >= 0)
+            if not places:
+                continue
+            place = places[rng.random() % len(places)]
+            old = start[place] if place >= 0 else draws[-1 - place]
+            # Any unseen copy that this hand does not hold, each copy alike.
+            free = [max(0, unseen[c] - hand.count(c)) for c in range(cards.NUM_CODES)]
+            total = sum(free)
+            if total <= 0:
+                continue
+            r = rng.random() % total
+            new = 0
+            while r >= free[new]:
+                r -= free[new]
+                new += 1
+            if new == old:
+                continue
+            # Accept with chance epsilon ** (extra misses): at most this many extra.
+            u = rng.uniform()
+            if log_epsilon < 0.0:
+                allowed = self.misses[k] + int(math.log(max(u, 1e-300)) / log_epsilon)
+            else:
+                allowed = self.misses[k] if self.epsilon <= 0.0 else len(draws)
+            new_start = start[:]
+            new_draws = draws[:]
+            if place >= 0:
+                new_start[place] = new
+            else:
+                new_draws[-1 - place] = new
+            replayed = self._replay(new_start, new_draws, allowed)
+            if replayed is None:
+                continue
+            end, misses = replayed
+            if any(end.count(c) > unseen[c] for c in end if c >= 0):
+                continue
+            self.starts[k] = new_start
+            self.draws[k] = new_draws
+            self.hands[k] = end
+            self.misses[k] = misses
 
     def _normalize(self) -> None:
         """Rescale the weights; resample when they are uneven (an impossible hand keeps weight 0)."""
@@ -849,10 +998,9 @@ class _Particles:
             square += w * w
         if square * 2.0 <= count * count:
             return  # effective sample size count**2 / square at least half
-        # Systematic resampling.
+        # Systematic resampling, histories and all.
         u = self.rng.uniform()
-        hands = self.hands
-        chosen: list[list[int]] = []
+        chosen: list[int] = []
         acc = 0.0
         j = 0
         for k in range(count):
@@ -860,8 +1008,11 @@ class _Particles:
             while j < count - 1 and acc + weights[j] <= target:
                 acc += weights[j]
                 j += 1
-            chosen.append(hands[j][:])
-        self.hands = chosen
+            chosen.append(j)
+        self.hands = [self.hands[j][:] for j in chosen]
+        self.starts = [self.starts[j][:] for j in chosen]
+        self.draws = [self.draws[j][:] for j in chosen]
+        self.misses = [self.misses[j] for j in chosen]
         self.weights = [1.0] * count
 
     def draw(self, rng: GlibcRandom) -> list[int]:
