@@ -728,8 +728,10 @@ class _Particles:
     the whole history replayed through the BSD procedure (a history in
     which the opponent could not have played what it played is refused).
     Every assignment of unseen copies is equally likely a priori and the
-    swap is symmetric, so the chain keeps the filter's posterior while it
-    spreads the particles over the hands that explain what was seen.
+    swap is (nearly: the copies free to swap in are counted on the hand
+    as it ends) its own reverse, so the chain keeps the filter's posterior
+    while it spreads the particles over the hands that explain what was
+    seen.
     (The chance of our own draws is not replayed: a small approximation.)
     Scored against true hands, this is what made the filter better
     calibrated than a uniform deal or the safety inference
