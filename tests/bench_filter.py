@@ -35,36 +35,38 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 def measure(deals: list[int], particles: int, sweeps: int) -> dict[str, float]:
     """CPU time of the filter along ``deals``, both seats (imports from ``sys.path``)."""
     from mille import rules
-    from mille.observation import observe
+    from mille.driver import play_hand
+    from mille.observation import Observation
+    from mille.players import Player
     from mille.players.bsd import BsdPlayer
     from mille.players.expert import ExpertPlayer, Level
     from mille.rng import GlibcRandom
-    from mille.rules import Phase
+    from mille.rules import Move
     from mille.state import Game
 
     calls: list[float] = []
+
+    class Timed:
+        """The expert, every call of ``choose`` timed in CPU time."""
+
+        def __init__(self) -> None:
+            self.expert = ExpertPlayer(settings=Level(0, particles=particles, sweeps=sweeps))
+
+        def choose(self, obs: Observation, rng: GlibcRandom) -> Move:
+            start = time.process_time()
+            move = self.expert.choose(obs, rng)
+            calls.append(time.process_time() - start)
+            return move
+
     hands = 0
     for deal in deals:
         for seat in (0, 1):
             game = Game(rng=GlibcRandom(deal))
             game.hand_starter = deal % 2
             rules.start_hand(game)
-            expert = ExpertPlayer(settings=Level(0, particles=particles, sweeps=sweeps))
-            bsd = BsdPlayer()
-            dice = (GlibcRandom(deal * 7 + 1), GlibcRandom(deal * 7 + 2))
-            while not game.finished:
-                who = game.to_move
-                if rules.phase(game) is Phase.EMPTY_HAND:
-                    rules.push(game, rules.PASS)
-                    continue
-                obs = observe(game, who)
-                if who == seat:
-                    start = time.process_time()
-                    move = expert.choose(obs, dice[who])
-                    calls.append(time.process_time() - start)
-                else:
-                    move = bsd.choose(obs, dice[who])
-                rules.push(game, move)
+            players: list[Player] = [BsdPlayer(), BsdPlayer()]
+            players[seat] = Timed()
+            play_hand(game, players, (GlibcRandom(deal * 7 + 1), GlibcRandom(deal * 7 + 2)), fast=False)
             hands += 1
     calls.sort()
     return {

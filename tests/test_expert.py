@@ -321,35 +321,53 @@ def test_the_policy_attacks_first_where_bsd_runs() -> None:
     assert PlusPlayer().choose(obs, GlibcRandom(1)) == Move(MoveType.PLAY, 1)
 
 
+def _filter_along(
+    deals: tuple[int, ...], settings: Level, look: Callable[[Observation, Move, ExpertPlayer, Game], None]
+) -> None:
+    """Play the expert (``settings``) against BSD on ``deals``, both seats; ``look`` at each of its moves."""
+
+    class Watched:
+        """The expert, looked at after each of its choices."""
+
+        def __init__(self, game: Game) -> None:
+            self.game = game
+            self.expert = ExpertPlayer(settings=settings)
+
+        def choose(self, obs: Observation, rng: GlibcRandom) -> Move:
+            move = self.expert.choose(obs, rng)
+            look(obs, move, self.expert, self.game)
+            return move
+
+    for deal in deals:
+        for seat in (0, 1):
+            game = Game(rng=GlibcRandom(deal))
+            game.hand_starter = deal % 2
+            rules.start_hand(game)
+            players: list[Player] = [BsdPlayer(), BsdPlayer()]
+            players[seat] = Watched(game)
+            play_hand(game, players, (GlibcRandom(deal * 7 + 1), GlibcRandom(deal * 7 + 2)), fast=False)
+
+
 def test_the_particle_filter_keeps_hands_the_opponent_could_hold() -> None:
     """``Level(particles=N)``: every particle with weight is a hand of the right size, of unseen cards."""
-    player = ExpertPlayer(1, settings=Level(budget=600, batch=4, particles=24))
-    bsd = BsdPlayer()
     checked = 0
-    for seed in (61, 62):
-        game = Game(rng=GlibcRandom(seed))
-        rules.start_hand(game)
-        seat = seed % 2
-        dice = (GlibcRandom(seed + 1), GlibcRandom(seed + 2))
-        while not game.finished:
-            who = game.to_move
-            if rules.phase(game) is Phase.EMPTY_HAND:
-                rules.push(game, rules.PASS)
-                continue
-            obs = observe(game, who)
-            move = (player if who == seat else bsd).choose(obs, dice[who])
-            assert move in obs.legal_moves()
-            hand = player._hand
-            if who == seat and hand is not None and hand.particles is not None:
-                unseen = obs.unseen()
-                for held, weight in zip(hand.particles.hands, hand.particles.weights):
-                    if weight == 0.0:
-                        continue  # impossible since, never drawn
-                    cards_held = [c for c in held if c != cards.EMPTY]
-                    assert len(cards_held) == obs.opponent_hand_size
-                    assert all(cards_held.count(c) <= unseen[c] for c in cards_held)
-                checked += 1
-            rules.push(game, move)
+
+    def look(obs: Observation, move: Move, player: ExpertPlayer, game: Game) -> None:
+        nonlocal checked
+        assert move in obs.legal_moves()
+        hand = player._hand
+        if hand is None or hand.particles is None:
+            return
+        unseen = obs.unseen()
+        for held, weight in zip(hand.particles.hands, hand.particles.weights):
+            if weight == 0.0:
+                continue  # impossible since, never drawn
+            cards_held = [c for c in held if c != cards.EMPTY]
+            assert len(cards_held) == obs.opponent_hand_size
+            assert all(cards_held.count(c) <= unseen[c] for c in cards_held)
+        checked += 1
+
+    _filter_along((61,), Level(budget=600, batch=4, particles=24), look)
     assert checked > 20
 
 
@@ -370,30 +388,6 @@ def test_the_particle_filter_survives_a_discard_from_an_empty_deck() -> None:
     assert game.finished and game.deck_count == 0
 
 
-def _filter_along(
-    deals: tuple[int, ...], settings: Level, look: Callable[[Observation, ExpertPlayer, Game], None]
-) -> None:
-    """Play the expert (``settings``) against BSD on ``deals``, both seats; ``look`` at each of its moves."""
-    for deal in deals:
-        for seat in (0, 1):
-            game = Game(rng=GlibcRandom(deal))
-            game.hand_starter = deal % 2
-            rules.start_hand(game)
-            player = ExpertPlayer(settings=settings)
-            bsd = BsdPlayer()
-            dice = (GlibcRandom(deal * 7 + 1), GlibcRandom(deal * 7 + 2))
-            while not game.finished:
-                who = game.to_move
-                if rules.phase(game) is Phase.EMPTY_HAND:
-                    rules.push(game, rules.PASS)
-                    continue
-                obs = observe(game, who)
-                move = (player if who == seat else bsd).choose(obs, dice[who])
-                if who == seat and obs.phase is Phase.MOVE:
-                    look(obs, player, game)
-                rules.push(game, move)
-
-
 def test_rejuvenated_particles_keep_histories_that_end_in_their_hands() -> None:
     """Each particle's history (starting hand, draws) replays through the opponent's turns to its hand.
 
@@ -403,8 +397,10 @@ def test_rejuvenated_particles_keep_histories_that_end_in_their_hands() -> None:
     """
     checked = 0
 
-    def look(obs: Observation, player: ExpertPlayer, game: Game) -> None:
+    def look(obs: Observation, move: Move, player: ExpertPlayer, game: Game) -> None:
         nonlocal checked
+        if obs.phase is not Phase.MOVE:
+            return
         hand = player._hand
         assert hand is not None and hand.particles is not None
         particles = hand.particles
@@ -433,7 +429,9 @@ def test_rejuvenation_makes_the_filter_better_calibrated_than_a_uniform_deal(swe
     """
     error = {"filter": 0.0, "uniform": 0.0}
 
-    def look(obs: Observation, player: ExpertPlayer, game: Game) -> None:
+    def look(obs: Observation, move: Move, player: ExpertPlayer, game: Game) -> None:
+        if obs.phase is not Phase.MOVE:
+            return
         hand = player._hand
         assert hand is not None and hand.particles is not None
         particles = hand.particles
