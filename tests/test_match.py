@@ -461,6 +461,21 @@ def test_main_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert (data["a"], data["b"], data["seed"], data["games"]) == ("bsd", "random", 9, 2)
 
 
+def test_main_json_by_pair_adds_up_and_repeats_on_the_same_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    """``by_pair`` is every pair in order, its sums are the report's figures, and a second run repeats it."""
+    runs = []
+    for _ in range(2):
+        assert match.main(["bsd", "random", "--games", "6", "--seed", "4", "--jobs", "1", "--json"]) == 0
+        runs.append(json.loads(capsys.readouterr().out))
+    data = runs[0]
+    by_pair = data["by_pair"]
+    assert [p["pair"] for p in by_pair] == [1, 2, 3]
+    assert sum(p["hands"] for p in by_pair) == data["hands"]
+    assert sum(p["margin"] for p in by_pair) / data["hands"] == pytest.approx(data["margin_per_hand"], abs=1e-3)
+    assert sum(p["a_score"] for p in by_pair) / data["games"] == pytest.approx(data["a_game_win_rate"], abs=1e-6)
+    assert runs[1]["by_pair"] == by_pair
+
+
 def test_main_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert match.main(["bsd", "bsd", "--games", "2", "--jobs", "1"]) == 0
     out = capsys.readouterr().out

@@ -505,6 +505,9 @@ def summarize(
         "margin_se_unpaired": _r(unpaired, 3),
         "think_ms": {"a": think_summary(think[0]), "b": think_summary(think[1])},
         "errors": errors,
+        # Pair by pair (same seed, same deals and dice: two runs with one
+        # player changed can be compared pair against pair).
+        "by_pair": [{"pair": p.pair + 1, "a_score": p.a_score, "margin": p.margin, "hands": p.hands} for p in pairs],
         "interrupted": interrupted,
         "seconds": round(seconds, 3),
         "games_per_second": round(len(games) / seconds, 4) if seconds > 0 else 0.0,
