@@ -676,8 +676,9 @@ class _Turn:
 
     __slots__ = ("op", "me", "base", "gos", "trip", "decide_at", "need", "drew", "card", "kind")
 
-    def __init__(self, before: _After, drew: bool, card: int, kind: MoveType, gos: int, need: list[int]) -> None:
-        unseen = [COPIES[c] - before.seen[c] for c in range(cards.NUM_CODES)]
+    def __init__(
+        self, before: _After, unseen: list[int], drew: bool, card: int, kind: MoveType, gos: int, need: list[int]
+    ) -> None:
         mine = before.me.hand
         #: The opponent's tableau (its hand is set to each trial hand in turn).
         self.op = before.op.copy()
@@ -743,7 +744,7 @@ class _Particles:
     the unseen cards shuffled into the deck.
     """
 
-    __slots__ = ("hands", "weights", "rng", "epsilon", "lost", "sweeps", "starts", "draws", "misses", "turns", "unseen")
+    __slots__ = ("hands", "weights", "rng", "epsilon", "lost", "sweeps", "starts", "draws", "misses", "turns")
 
     def __init__(
         self, unseen: list[int], size: int, count: int, rng: GlibcRandom, epsilon: float, sweeps: int = 0
@@ -764,8 +765,6 @@ class _Particles:
             hands.append(hand)
         self.hands = hands
         self.weights = [1.0] * count
-        #: The cards we have not seen, now.
-        self.unseen = unseen[:]
         self.starts: list[list[int]] = []
         self.draws: list[list[int]] = []
         self.misses: list[int] = []
@@ -788,9 +787,6 @@ class _Particles:
                 in_deck = unseen[c] - hand.count(c) - drawn[:i].count(c)
                 w *= max(0, in_deck) / max(1, deck_count - i)
             weights[k] = w
-        self.unseen = unseen[:]
-        for c in drawn:
-            self.unseen[c] -= 1
         self._normalize()
 
     def _bsd_slot(self, turn: _Turn, trial: list[int]) -> int:
@@ -827,7 +823,7 @@ class _Particles:
         """The opponent drew one card (or none, ``drew`` False) and played or discarded ``card``."""
         unseen = [COPIES[c] - before.seen[c] for c in range(cards.NUM_CODES)]
         deck_count = before.deck_count
-        turn = _Turn(before, drew, card, kind, memory_gos, need)
+        turn = _Turn(before, unseen, drew, card, kind, memory_gos, need)
         self.turns.append(turn)
         epsilon = self.epsilon
         rng = self.rng
@@ -885,11 +881,10 @@ class _Particles:
                 self.misses[k] += 1
             self._leave(turn, hand, slots[pick])
         unseen[card] -= 1
-        self.unseen = unseen
         self._normalize()
         if not self.lost:
             for _ in range(self.sweeps):
-                self._rejuvenate()
+                self._rejuvenate(unseen)
 
     def other_turn(self, before: _After, drew: int, shown: list[int], size: int) -> None:
         """A turn that was not a plain draw and play: only what the cards shown and drawn allow."""
@@ -913,9 +908,6 @@ class _Particles:
             first = 1 if len(held) < _HAND_SIZE else 0
             hand[:] = [EMPTY] * _HAND_SIZE
             hand[first : first + len(held)] = held
-        for c in shown:
-            unseen[c] -= 1
-        self.unseen = unseen
         self._normalize()
         self._restart()
 
@@ -936,10 +928,9 @@ class _Particles:
             self._leave(turn, hand, slot)
         return hand, misses
 
-    def _rejuvenate(self) -> None:
-        """One Metropolis-Hastings move for every particle: a card of its history swapped for an unseen one."""
+    def _rejuvenate(self, unseen: list[int]) -> None:
+        """One Metropolis-Hastings move for every particle: a card of its history swapped for one of ``unseen``."""
         rng = self.rng
-        unseen = self.unseen
         log_epsilon = math.log(self.epsilon) if self.epsilon > 0.0 else 0.0
         for k, hand in enumerate(self.hands):
             if self.weights[k] <= 0.0:
