@@ -110,6 +110,33 @@ def test_the_search_changes_some_decisions() -> None:
     assert differ > 0
 
 
+def test_a_close_call_may_spend_more_than_the_budget() -> None:
+    """``stretch`` goes on past the budget only while a rival is within a standard error of being played.
+
+    The same seeds, with and without it: the stretched search is the plain
+    one until the budget is spent, so it never spends less; it spends more
+    on some decisions (the close calls) and never past its cap by more than
+    the batch that crossed it.
+    """
+    budget, stretch, batch = 1500, 3.0, 4
+    plain = ExpertPlayer(1, settings=Level(budget=budget, batch=batch))
+    stretched = ExpertPlayer(1, settings=Level(budget=budget, batch=batch, stretch=stretch))
+    longer = 0
+    for _game, obs in positions(31, 24, 0) + positions(32, 24, 1):
+        spent = []
+        for player in (plain, stretched):
+            before = (player.searches, player.simulated_moves)
+            player.think(obs, GlibcRandom(5))
+            spent.append(player.simulated_moves - before[1] if player.searches > before[0] else None)
+        if spent[0] is None:
+            assert spent[1] is None
+            continue
+        assert spent[1] is not None and spent[1] >= spent[0]
+        assert spent[1] < budget * stretch + batch * len(obs.legal_moves()) * 200
+        longer += spent[1] > spent[0]
+    assert longer > 0
+
+
 def test_the_safety_net_is_looked_at_before_every_world(monkeypatch: pytest.MonkeyPatch) -> None:
     """Past the deadline the search stops at the next world, not at the end of a batch.
 

@@ -99,6 +99,7 @@ class Level:
         "sweeps",
         "repaired",
         "exact_need",
+        "stretch",
     )
 
     def __init__(
@@ -118,6 +119,7 @@ class Level:
         sweeps: int = 4,
         repaired: bool = True,
         exact_need: bool = True,
+        stretch: float = 1.0,
     ) -> None:
         #: Moves simulated per decision (rollouts to the end of the hand).
         self.budget = budget
@@ -160,6 +162,11 @@ class Level:
         #: faced: the BSD procedure plays that safety before its bumps
         #: (``False``, the 2026 estimate, bumped it all the same).
         self.exact_need = exact_need
+        #: A close call may spend up to this many times the budget: once
+        #: the budget is spent, the search goes on while the best rival's
+        #: paired z-score over the policy's choice is within 1 of ``z``
+        #: (1: never).
+        self.stretch = stretch
 
 
 #: The settings by level: 0 is the policy's choice (no search).
@@ -170,7 +177,7 @@ LEVELS: dict[int, Level] = {
     3: Level(30000),
     4: Level(60000),
 }
-DEFAULT_LEVEL = 3
+DEFAULT_LEVEL = 4
 
 
 def _phi(z: float) -> float:
@@ -531,7 +538,10 @@ class ExpertPlayer:
         clock = time.perf_counter
         give_up = clock() + settings.deadline
         late = False
-        while spent < budget and not late:
+        cap = budget * settings.stretch
+        while not late:
+            if spent >= budget and (spent >= cap or not _close(values, sums, alive, settings.z)):
+                break
             for _ in range(settings.batch):
                 if clock() >= give_up:
                     # The safety net, looked at before every world: a
@@ -557,8 +567,8 @@ class ExpertPlayer:
                     sums[c] += u
                     self.rollouts += 1
                     self.simulated_moves += m
-            if len(alive) <= 1 or spent >= budget:
-                continue
+            if len(alive) <= 1:
+                break
             if race > 0:
                 # Racing: drop what is clearly worse than the leader (paired,
                 # on the worlds both saw); stop once the policy's choice is alone
@@ -583,6 +593,14 @@ class ExpertPlayer:
         if best == 0:
             return base
         return candidates[best] if _paired_z(values[best], values[0]) >= settings.z else base
+
+
+def _close(values: list[list[float]], sums: list[float], alive: list[int], z: float) -> bool:
+    """Whether the best rival of the policy's choice (index 0) is within one standard error of being played."""
+    if len(alive) < 2:
+        return False
+    leader = max(alive, key=lambda c: sums[c])
+    return leader != 0 and z - 1.0 <= _paired_z(values[leader], values[0]) < z
 
 
 def _paired_z(a: list[float], b: list[float]) -> float:
