@@ -15,7 +15,14 @@ Inference (the opponent is modelled as the BSD player):
 
 * it never discards a safety and plays one at once against the hazard it
   faces, so an unseen safety is in its hand with the chance that it drew
-  it since it was last seen facing that hazard without playing it;
+  it since it was last seen facing that hazard without playing it, or
+  since a turn in which the procedure would have played it (its hazards
+  all on the table, or we one card from the end: :func:`_infer_turn`,
+  the default since the ninth round);
+* (an option, ``Level(hazard_rules=True)``, off) a hazard it could have
+  played on us and did not is one it held none of (:func:`_infer_attacks`):
+  true to 98%, and it did not pay in the screen (``docs/expert.md``, the
+  ninth round);
 * (an option, ``Level(replay=True)``, off) its last decision is replayed in
   each sampled world (its hand before that move is the sampled hand plus
   the card it played or discarded), and worlds in which the BSD procedure
@@ -64,12 +71,13 @@ from ..rules import (
 )
 from ..scoring import GAME_POINTS
 from ..state import Game, Memory, Tableau
-from .bsd import INITIAL_NUM_NEED, BsdPlayer, decide, would_extend
+from .bsd import INITIAL_NUM_NEED, BsdPlayer, decide, one_card, would_extend
 from .plus import PlusPlayer
 
 _NUM_SAFETIES = cards.NUM_SAFETIES
 _HAND_SIZE = cards.HAND_SIZE
 _ROW = RIGHT_OF_WAY - SAFETY_BASE
+_NUM_HAZARDS = SPEED_LIMIT - OUT_OF_GAS + 1
 _PLAYED = 2
 _PLAY = MoveType.PLAY
 _DISCARD = MoveType.DISCARD
@@ -100,6 +108,8 @@ class Level:
         "repaired",
         "exact_need",
         "stretch",
+        "safety_rules",
+        "hazard_rules",
     )
 
     def __init__(
@@ -120,6 +130,8 @@ class Level:
         repaired: bool = True,
         exact_need: bool = True,
         stretch: float = 1.0,
+        safety_rules: bool = False,
+        hazard_rules: bool = False,
     ) -> None:
         #: Moves simulated per decision (rollouts to the end of the hand).
         self.budget = budget
@@ -167,15 +179,23 @@ class Level:
         #: paired z-score over the policy's choice is within 1 of ``z``
         #: (1: never).
         self.stretch = stretch
+        #: Read back two more of the BSD procedure's safety rules from each
+        #: of the opponent's turns (:func:`_infer_turn`): a safety whose
+        #: hazards are all on the table, and every safety when we are one
+        #: card from the end, would have been played.
+        self.safety_rules = safety_rules
+        #: Read back its attacks (:func:`_infer_attacks`): a hazard it could
+        #: have played on us and did not is one it did not hold.
+        self.hazard_rules = hazard_rules
 
 
 #: The settings by level: 0 is the policy's choice (no search).
 LEVELS: dict[int, Level] = {
     0: Level(0),
-    1: Level(8000),
-    2: Level(16000),
-    3: Level(30000),
-    4: Level(60000),
+    1: Level(8000, safety_rules=True),
+    2: Level(16000, safety_rules=True),
+    3: Level(30000, safety_rules=True),
+    4: Level(60000, safety_rules=True),
 }
 DEFAULT_LEVEL = 4
 
@@ -275,6 +295,7 @@ class _HandMemory:
         "seen_total",
         "seen",
         "since",
+        "absent",
         "drew",
         "after",
         "last",
@@ -293,6 +314,9 @@ class _HandMemory:
         #: Per safety: cards the opponent has drawn since it was last known
         #: not to hold it (None: nothing known this hand).
         self.since: list[int | None] = [None] * _NUM_SAFETIES
+        #: Per hazard (Out of Gas to Speed Limit): cards the opponent has
+        #: drawn since it was last known to hold none (None: nothing known).
+        self.absent: list[int | None] = [None] * _NUM_HAZARDS
         #: Our last move was a draw (the turn goes on).
         self.drew = False
         #: The table after our last move, if it passed the turn.
@@ -481,6 +505,10 @@ class ExpertPlayer:
                     self.opp_need[OPPOSITE[battle]] += 2
             if after.op.speed == SPEED_LIMIT and op.safety[_ROW] != _PLAYED:
                 since[_ROW] = 0
+            if self.settings.safety_rules:
+                _infer_turn(obs, after, since)
+            if self.settings.hazard_rules:
+                _infer_attacks(obs, after, hm.absent, got)
             hm.last = _last_move(obs, after, got)
         hm.deck_count = obs.deck_count
         hm.seen_total = sum(obs.memory.num_seen)
@@ -626,6 +654,69 @@ def _infer_now(obs: Observation, hm: _HandMemory) -> None:
             hm.since[k] = 0
     if op.speed == SPEED_LIMIT and op.safety[_ROW] != _PLAYED:
         hm.since[_ROW] = 0
+
+
+def _infer_turn(obs: Observation, after: _After, since: list[int | None]) -> None:
+    """What the opponent's turn since ``after`` says of its safeties, by step 4 of the BSD procedure.
+
+    Step 4 of the procedure (§6.3 of the behaviour reference) plays a
+    safety from the hand, before anything else is valued, when every copy
+    of its hazard has been seen (for Right of Way: every Stop and every
+    Speed Limit), and plays any safety when its opponent could finish the
+    trip with one more card (``one_card``).  A safety played keeps the
+    turn, so the procedure plays them one after another: at the end of a
+    turn in which either held, it holds no such safety.  The procedure's
+    count of seen cards is the table and the discards plus its own hand,
+    so a hazard all of whose copies are on the table or the discard pile
+    is one it has seen to the last copy; ``one_card`` is read with the
+    same public count, on our table as it was when its turn began.
+    Scored along 4,000 hands of the policy against ``bsd``, the opponent
+    held such a safety at 5 in 1,000 of our decisions (hazards all seen)
+    and never (one card from the end), where the safety inference before
+    these rules gave it some 20% (docs/expert.md, the ninth round).
+    """
+    seen = obs.memory.num_seen
+    mine = obs.players[obs.seat].hand
+    public = [seen[c] - mine.count(c) for c in range(len(seen))]
+    played = obs.players[1 - obs.seat].safety
+    every = one_card(public, after.trip, after.me)
+    for k in range(_NUM_SAFETIES):
+        if played[k] == _PLAYED:
+            continue
+        hazard = OPPOSITE[SAFETY_BASE + k]
+        if every or (public[hazard] == COPIES[hazard] and (k != _ROW or public[SPEED_LIMIT] == COPIES[SPEED_LIMIT])):
+            since[k] = 0
+
+
+def _infer_attacks(obs: Observation, after: _After, absent: list[int | None], got: int) -> None:
+    """What the opponent's turn since ``after`` says of its hazards: the BSD procedure attacks when it can.
+
+    Step 1 of the procedure marks a hazard playable when it would stop us
+    (we were rolling and lack its safety; a Speed Limit: we were not
+    limited, lack Right of Way and were more than 50 miles from the end),
+    and its valuation puts such an attack above nearly everything else.
+    Along 3,000 hands of the policy against ``bsd``, after a turn in which
+    it could have played a hazard on us and played none, it held that
+    hazard at 2% of our decisions, against 13% when it could not have
+    played it (docs/expert.md, the ninth round).  So such a turn is read
+    as "it holds none"; the cards it draws later may bring one.
+    """
+    for i in range(_NUM_HAZARDS):
+        a = absent[i]
+        if a is not None:
+            absent[i] = a + got
+    me = obs.players[obs.seat]
+    was = after.me
+    if me.battle != was.battle or me.speed != was.speed:
+        return  # it attacked: it may hold another
+    for i in range(_NUM_HAZARDS):
+        hazard = OUT_OF_GAS + i
+        if hazard == SPEED_LIMIT:
+            could = was.speed != SPEED_LIMIT and was.safety[_ROW] != _PLAYED and was.mileage + 50 < after.trip
+        else:
+            could = was.can_go and was.safety[SAFETY_FOR[hazard] - SAFETY_BASE] != _PLAYED
+        if could:
+            absent[i] = 0
 
 
 def _last_move(obs: Observation, after: _After, got: int) -> _LastMove | None:
@@ -1071,6 +1162,20 @@ class _Sampler:
                 safeties.extend([c] * unseen[c])
             else:
                 pool.extend([c] * unseen[c])
+        # A hazard it is known to have held none of (``_infer_attacks``)
+        # is dealt like a safety: each unseen copy is in its hand only if
+        # it drew it since.
+        held: list[tuple[int, float]] = []
+        absent = hm.absent
+        if infer and absent.count(None) != _NUM_HAZARDS:
+            rest: list[int] = []
+            for c in pool:
+                a = absent[c - OUT_OF_GAS] if OUT_OF_GAS <= c <= SPEED_LIMIT else None
+                if a is None:
+                    rest.append(c)
+                else:
+                    held.append((c, a / (a + deck_count) if deck_count > 0 else 1.0))
+            pool = rest
         self.pool = pool
         self.infer = infer
         # The BSD player never discards a safety: an unseen safety lies in
@@ -1085,7 +1190,9 @@ class _Sampler:
             drawn = max(0, hm.opp_received if since is None else since)
             p = drawn / (drawn + deck_count) if deck_count > 0 else 1.0
             probs.append((s, p))
-        self.safeties = probs
+        #: The cards dealt one by one, each with its chance to be in the
+        #: opponent's hand: the unseen safeties, and the hazards above.
+        self.safeties = probs + held
         self.uniform_safeties = not self.infer
         self.me = obs.players[seat].copy()
         self.op = obs.players[1 - seat].copy()
