@@ -519,11 +519,14 @@ def test_the_expert_s_worlds_are_worlds_the_seat_could_be_in(infer: bool, reads:
 def _safety_log_loss(settings: Level, deals: tuple[int, ...]) -> tuple[float, int]:
     """Log loss of the expert's chance that the opponent holds each unseen safety, against its true hand.
 
-    The chance is the sampler's (``d / (d + deck)``, ``d`` the cards the
-    opponent drew since it was last known not to hold it), at each of the
-    expert's moves from a full hand.
+    The chance is the one the expert's sampler deals each unseen safety
+    with (``d / (d + deck)``, ``d`` the cards the opponent drew since it
+    was last known not to hold it), at each of the expert's moves while
+    the opponent holds cards.
     """
     import math
+
+    from mille.players.expert import _Sampler
 
     total = [0.0, 0]
 
@@ -532,15 +535,8 @@ def _safety_log_loss(settings: Level, deals: tuple[int, ...]) -> tuple[float, in
         if obs.phase is not Phase.MOVE or hm is None or obs.opponent_hand_size == 0:
             return
         truth = game.players[1 - obs.seat].hand
-        unseen = obs.unseen()
-        for k in range(cards.NUM_SAFETIES):
-            safety = cards.SAFETY_BASE + k
-            if unseen[safety] == 0:
-                continue
-            since = hm.since[k]
-            drawn = max(0, hm.opp_received if since is None else since)
-            p = drawn / (drawn + obs.deck_count) if obs.deck_count else 1.0
-            p = min(max(p, 1e-3), 1 - 1e-3)
+        for safety, chance in _Sampler(obs, hm, player.opp_need, 1.0, 1, True).safeties:
+            p = min(max(chance, 1e-3), 1 - 1e-3)
             total[0] -= math.log(p if safety in truth else 1 - p)
             total[1] += 1
 

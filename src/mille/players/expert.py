@@ -66,6 +66,7 @@ from ..rules import (
     Move,
     MoveType,
     Phase,
+    can_play,
     push,
     tidy_hand,
 )
@@ -692,8 +693,9 @@ def _infer_attacks(obs: Observation, after: _After, absent: list[int | None], go
     """What the opponent's turn since ``after`` says of its hazards: the BSD procedure attacks when it can.
 
     Step 1 of the procedure marks a hazard playable when it would stop us
-    (we were rolling and lack its safety; a Speed Limit: we were not
-    limited, lack Right of Way and were more than 50 miles from the end),
+    (:func:`mille.rules.can_play`: we were rolling and lack its safety; a
+    Speed Limit: we were not limited, lack Right of Way and were more than
+    50 miles from the end),
     and its valuation puts such an attack above nearly everything else.
     Along 3,000 hands of the policy against ``bsd``, after a turn in which
     it could have played a hazard on us and played none, it held that
@@ -710,12 +712,7 @@ def _infer_attacks(obs: Observation, after: _After, absent: list[int | None], go
     if me.battle != was.battle or me.speed != was.speed:
         return  # it attacked: it may hold another
     for i in range(_NUM_HAZARDS):
-        hazard = OUT_OF_GAS + i
-        if hazard == SPEED_LIMIT:
-            could = was.speed != SPEED_LIMIT and was.safety[_ROW] != _PLAYED and was.mileage + 50 < after.trip
-        else:
-            could = was.can_go and was.safety[SAFETY_FOR[hazard] - SAFETY_BASE] != _PLAYED
-        if could:
+        if can_play(after.trip, after.op, was, OUT_OF_GAS + i):
             absent[i] = 0
 
 
