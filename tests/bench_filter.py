@@ -34,15 +34,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def measure(deals: list[int], particles: int, sweeps: int) -> dict[str, float]:
     """CPU time of the filter along ``deals``, both seats (imports from ``sys.path``)."""
-    from mille import rules
-    from mille.driver import play_hand
-    from mille.observation import Observation
+    from mille.engine import rules
+    from mille.engine.driver import play_hand
+    from mille.engine.observation import Observation
+    from mille.engine.rng import GlibcRandom
+    from mille.engine.rules import Move
+    from mille.engine.state import Game
     from mille.players import Player
     from mille.players.bsd import BsdPlayer
     from mille.players.expert import ExpertPlayer, Level
-    from mille.rng import GlibcRandom
-    from mille.rules import Move
-    from mille.state import Game
 
     calls: list[float] = []
 

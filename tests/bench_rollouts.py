@@ -45,12 +45,12 @@ try:
 except ImportError:  # running from a checkout without installing
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
 
-from mille import rules
-from mille.observation import observe
+from mille.engine import rules
+from mille.engine.observation import observe
+from mille.engine.rng import GlibcRandom
+from mille.engine.state import Game
 from mille.players.bsd import INITIAL_NUM_NEED, BsdPlayer
 from mille.players.expert import DEFAULT_LEVEL, ExpertPlayer, rollout, rollout_reference
-from mille.rng import GlibcRandom
-from mille.state import Game
 
 
 def positions(count: int, seed: int) -> list[Game]:

@@ -32,7 +32,7 @@ try:
 except ImportError:  # running from a checkout without installing
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
 
-from mille.sim import Simulator
+from mille.lab.sim import Simulator
 
 TARGET = 1500.0
 
@@ -48,10 +48,10 @@ def one_run(hands: int, seed: int, protocol: bool = False) -> tuple[float, int]:
 
 def breakdown(seed: int, hands: int = 4) -> None:
     """Microseconds per call of each part of a move, on positions of a real run."""
-    from mille import rules
-    from mille.observation import observe
+    from mille.engine import rules
+    from mille.engine.observation import observe
+    from mille.engine.rng import GlibcRandom
     from mille.players.bsd import BsdPlayer
-    from mille.rng import GlibcRandom
 
     games = []
     sim = Simulator(seed, observer=lambda game, step: games.append(game.copy()))

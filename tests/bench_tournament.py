@@ -7,8 +7,8 @@ Not collected by pytest (its name does not start with ``test_``).
 **Overhead.**  The same N pairs of ``bsd`` against ``bsd`` (the second
 named ``mille.players.bsd:BsdPlayer``, since a tournament names each
 player once: the same player, and the same games), played two ways in
-this process: a bare loop of :func:`mille.match.play_pair` (the games
-themselves), and :func:`mille.tournament.run_tournament` with ``--jobs 1``
+this process: a bare loop of :func:`mille.lab.match.play_pair` (the games
+themselves), and :func:`mille.lab.tournament.run_tournament` with ``--jobs 1``
 and a results file (``--out``, every pair fsynced), report and bootstrap
 included.  The overhead is the difference per pair over the bare loop's
 time.  The runs alternate (A, B, A, B, ...) so that other work on the
@@ -33,16 +33,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from mille import match
-from mille.match import play_pair
-from mille.tournament import Settings, build_report, load_results, pairing_seed, run_tournament
+from mille.lab import match
+from mille.lab.match import play_pair
+from mille.lab.tournament import Settings, build_report, load_results, pairing_seed, run_tournament
 
 PLAYERS = ["bsd", "mille.players.bsd:BsdPlayer"]
 
 
 def bare(pairs: int) -> tuple[float, float]:
     """(wall seconds, CPU seconds of this process) of the games alone."""
-    from mille.match import MatchConfig
+    from mille.lab.match import MatchConfig
 
     config = MatchConfig(PLAYERS[0], PLAYERS[1], pairing_seed(1, *PLAYERS))
     start, cpu = time.perf_counter(), time.process_time()

@@ -1,6 +1,6 @@
 """Helpers for the engine tests: positions built by hand, and a key driver.
 
-``position()`` builds a :class:`~mille.state.Game` from a few keyword
+``position()`` builds a :class:`~mille.engine.state.Game` from a few keyword
 arguments (anything not given is as right after a deal), so a test states
 only what matters to the rule it checks.
 
@@ -24,13 +24,13 @@ try:
 except ImportError:  # a checkout that is not installed
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
 
-from mille import cards, rules
-from mille.cards import BY_NAME, EMPTY
-from mille.observation import observe
+from mille.engine import cards, rules
+from mille.engine.cards import BY_NAME, EMPTY
+from mille.engine.observation import observe
+from mille.engine.rng import GlibcRandom
+from mille.engine.rules import DRAW, EXTEND, NO_EXTENSION, ORDER, PASS, Move, MoveType, Outcome, Phase
+from mille.engine.state import Game, SafetyStatus, Tableau
 from mille.players.bsd import BsdPlayer, Decision
-from mille.rng import GlibcRandom
-from mille.rules import DRAW, EXTEND, NO_EXTENSION, ORDER, PASS, Move, MoveType, Outcome, Phase
-from mille.state import Game, SafetyStatus, Tableau
 
 C = cards  # short alias for card codes in tests
 P25, P50, P75, P100, P200 = C.MILES_25, C.MILES_50, C.MILES_75, C.MILES_100, C.MILES_200

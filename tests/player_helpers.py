@@ -21,12 +21,12 @@ SRC = os.path.join(os.path.dirname(TESTS), "src")
 if SRC not in sys.path:
     sys.path.insert(0, SRC)
 
-from mille import ledger, save  # noqa: E402
-from mille.observation import observe  # noqa: E402
+from mille.engine.observation import observe  # noqa: E402
+from mille.engine.rng import GlibcRandom  # noqa: E402
+from mille.engine.rules import MoveType  # noqa: E402
+from mille.engine.state import Game  # noqa: E402
+from mille.files import ledger, save  # noqa: E402
 from mille.players.bsd import BsdPlayer  # noqa: E402
-from mille.rng import GlibcRandom  # noqa: E402
-from mille.rules import MoveType  # noqa: E402
-from mille.state import Game  # noqa: E402
 from mille.ui import app as ui  # noqa: E402
 from mille.ui.layout import YOU  # noqa: E402
 from mille.ui.surface import HANGUP, VirtualTerminal  # noqa: E402

@@ -33,12 +33,13 @@ SAVES = os.path.join(REPO, "saves")
 if SRC not in sys.path:
     sys.path.insert(0, SRC)
 
-from mille import cards, rules, save  # noqa: E402
-from mille.observation import observe  # noqa: E402
+from mille.engine import cards, rules  # noqa: E402
+from mille.engine.observation import observe  # noqa: E402
+from mille.engine.rng import GlibcRandom  # noqa: E402
+from mille.engine.rules import EXTEND, NO_EXTENSION, ORDER, PASS, Move, MoveType, Phase  # noqa: E402
+from mille.engine.state import Game  # noqa: E402
+from mille.files import save  # noqa: E402
 from mille.players.bsd import BsdPlayer  # noqa: E402
-from mille.rng import GlibcRandom  # noqa: E402
-from mille.rules import EXTEND, NO_EXTENSION, ORDER, PASS, Move, MoveType, Phase  # noqa: E402
-from mille.state import Game  # noqa: E402
 from mille.ui.layout import YOU  # noqa: E402
 
 MOVE = "move"

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import pytest
 
-from mille import rules, save
-from mille.observation import Observation
-from mille.rng import GlibcRandom
-from mille.rules import DRAW, Move, MoveType, Phase
-from mille.state import Game
+from mille.engine import rules
+from mille.engine.observation import Observation
+from mille.engine.rng import GlibcRandom
+from mille.engine.rules import DRAW, Move, MoveType, Phase
+from mille.engine.state import Game
+from mille.files import save
 from mille.ui.app import MilleApp
 from mille.ui.layout import COMPUTER
 from mille.ui.surface import HANGUP, INTERRUPT, LEAVE, VirtualTerminal

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from engine_helpers import C
-from mille.cards import Card, Kind
+from mille.engine.cards import Card, Kind
 
 NAMES = [
     "25", "50", "75", "100", "200",
@@ -98,7 +98,7 @@ def test_constants() -> None:
 
 def test_the_code_ranges_of_the_hot_paths_are_the_tables() -> None:
     """The rules and the computer's valuation test kinds with code ranges, as the original did."""
-    from mille import cards
+    from mille.engine import cards
 
     kinds = cards.KIND
     assert {c for c in range(cards.NUM_CODES) if kinds[c] == cards.Kind.DISTANCE} == set(

@@ -22,8 +22,8 @@ distributed = pytest.importorskip(
     "distributed", reason="the cluster extra is not installed: pip install -e '.[cluster]'"
 )
 
-from mille import match, tournament  # noqa: E402
-from mille.tournament import run_tournament, without_timing  # noqa: E402
+from mille.lab import match, tournament  # noqa: E402
+from mille.lab.tournament import run_tournament, without_timing  # noqa: E402
 
 pytestmark = pytest.mark.cluster
 
@@ -141,7 +141,7 @@ def test_a_bot_the_workers_cannot_import(
 def test_cluster_command_lines(
     client: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from mille import cluster
+    from mille.lab import cluster
 
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1.0)  # nobody listens: do not wait the full 30 s
     assert tournament.main(["bsd", "first", "--cluster", "local:0"]) == 1

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import ui_helpers as H
-from mille import cards
+from mille.engine import cards
 from mille.ui import palette
 from mille.ui.app import MilleApp
 from mille.ui.layout import ERR_X, ERR_Y

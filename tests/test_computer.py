@@ -36,10 +36,10 @@ from engine_helpers import (
     rules,
     tableau,
 )
-from mille.observation import observe
+from mille.engine.observation import observe
+from mille.engine.state import Memory, Tableau
 from mille.players import bsd as computer
 from mille.players.bsd import BsdPlayer
-from mille.state import Memory, Tableau
 
 #: The BSD player sitting in each test position's computer seat, by game
 #: (its never-reset ``num_need`` table lives in the player, not the game).

@@ -29,6 +29,7 @@ def test_docstring_examples(name: str) -> None:
 
 def test_some_modules_have_examples() -> None:
     attempted = sum(
-        doctest.testmod(importlib.import_module(n)).attempted for n in ("mille.position", "mille.observation")
+        doctest.testmod(importlib.import_module(n)).attempted
+        for n in ("mille.engine.position", "mille.engine.observation")
     )
     assert attempted >= 8

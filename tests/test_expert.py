@@ -7,17 +7,17 @@ from collections.abc import Callable
 
 import pytest
 
-from mille import cards, rules
-from mille.driver import play_hand
-from mille.observation import Observation, observe, sample_world
+from mille.engine import cards, rules
+from mille.engine.driver import play_hand
+from mille.engine.observation import Observation, observe, sample_world
+from mille.engine.rng import GlibcRandom
+from mille.engine.rules import EXTEND, NO_EXTENSION, Move, MoveType, Phase
+from mille.engine.state import Game
+from mille.lab.sim import Simulator
 from mille.players import Player, make_player
 from mille.players.bsd import INITIAL_NUM_NEED, BsdPlayer
 from mille.players.expert import DEFAULT_LEVEL, LEVELS, ExpertPlayer, Level, rollout, rollout_reference, win_probability
 from mille.players.plus import PlusPlayer
-from mille.rng import GlibcRandom
-from mille.rules import EXTEND, NO_EXTENSION, Move, MoveType, Phase
-from mille.sim import Simulator
-from mille.state import Game
 
 #: A quick setting for tests: few rollouts, but every code path of the search.
 QUICK = Level(budget=600, batch=4)

@@ -33,9 +33,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from mille import cards, ledger, rules, save
-from mille.rules import DRAW, NO_EXTENSION, Move
-from mille.state import Game
+from mille.engine import cards, rules
+from mille.engine.rules import DRAW, NO_EXTENSION, Move
+from mille.engine.state import Game
+from mille.files import ledger, save
 from mille.ui.layout import COMPUTER, YOU, ScoreView
 from ptyreplay import PtySession, Snapshot
 from save_helpers import EXIT_AFTER_SIGNAL_S, MOVE, REPO, SRC, extension_position, move_keys, simulate

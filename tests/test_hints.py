@@ -14,12 +14,13 @@ from typing import Any
 
 import pytest
 
-from mille import hints, ledger
-from mille.observation import Observation, observe, sample_world
+from mille.engine.observation import Observation, observe, sample_world
+from mille.engine.rng import GlibcRandom
+from mille.engine.rules import DRAW, Move, MoveType, Phase
+from mille.engine.state import Game
+from mille.files import ledger
 from mille.players.expert import ExpertPlayer, Level
-from mille.rng import GlibcRandom
-from mille.rules import DRAW, Move, MoveType, Phase
-from mille.state import Game
+from mille.ui import hints
 from mille.ui.app import EXTENSION_PROMPT, MilleApp
 from mille.ui.layout import COMPUTER, YOU
 from mille.ui.surface import VirtualTerminal
@@ -151,7 +152,7 @@ def test_describe() -> None:
     hand = obs.hand
     slot = next(i for i in range(1, 7) if hand[i] >= 0)
     assert hints.describe(DRAW, obs) == "hint: pick"
-    from mille.cards import name
+    from mille.engine.cards import name
 
     assert hints.describe(Move(MoveType.PLAY, slot), obs) == f"hint: use {slot} ({name(hand[slot])})"
     assert hints.describe(Move(MoveType.DISCARD, 0), obs).startswith("hint: discard P (")

@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from mille import driver, ledger, rules
+from mille.engine import driver, rules
+from mille.engine.rng import GlibcRandom
+from mille.engine.state import Game
+from mille.files import ledger
 from mille.players.bsd import BsdPlayer
-from mille.rng import GlibcRandom
-from mille.state import Game
 from player_helpers import run_mille
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")
@@ -298,10 +299,11 @@ def test_recorder_never_writes_into_a_damaged_or_foreign_file(tmp_path: Path) ->
 WRITER = textwrap.dedent(
     """
     import os, sys, time
-    from mille import driver, ledger, rules
+    from mille.engine import driver, rules
+    from mille.files import ledger
     from mille.players.bsd import BsdPlayer
-    from mille.rng import GlibcRandom
-    from mille.state import Game
+    from mille.engine.rng import GlibcRandom
+    from mille.engine.state import Game
 
     path, seed, me, other, extra = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
     recorder = ledger.Recorder(path)
@@ -358,7 +360,7 @@ def test_concurrent_creation_leaves_one_header(tmp_path: Path) -> None:
     script = textwrap.dedent(
         """
         import sys, time
-        from mille import ledger
+        from mille.files import ledger
         start = float(sys.argv[2])
         while time.time() < start:
             pass
@@ -460,8 +462,8 @@ def test_a_quit_imports_neither_json_nor_secrets(tmp_path: Path) -> None:
     probe = textwrap.dedent(
         f"""
         import sys
-        from mille import ledger
-        from mille.state import Game
+        from mille.files import ledger
+        from mille.engine.state import Game
         r = ledger.Recorder({str(tmp_path / "stats.jsonl")!r})
         r.moved()
         r.leaving(Game(), "bsd")

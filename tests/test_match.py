@@ -15,16 +15,17 @@ from typing import Any
 
 import pytest
 
-from mille import cards, match, stats
-from mille.match import MatchConfig, play_game, play_pair, run_match
-from mille.state import Game
+from mille.engine import cards
+from mille.engine.state import Game
+from mille.lab import match, stats
+from mille.lab.match import MatchConfig, play_game, play_pair, run_match
 
 #: Plug-in players for the tests, importable as ``match_testbots:NAME`` from the current directory.
 BOTS = textwrap.dedent(
     """
     import time
 
-    from mille.rules import Move, MoveType
+    from mille.engine.rules import Move, MoveType
 
     SEATS_SEEN = []
 
@@ -730,7 +731,8 @@ def test_optional_modules_are_not_imported_without_cluster(tmp_path: Path) -> No
     code = (
         "import sys; from mille.match import main; main(['bsd', 'bsd', '--games', '2', '--jobs', '1']); "
         "import mille.cli; "
-        "print(sorted(m for m in sys.modules if m == 'mille.cluster' or m.split('.')[0] in ('dask', 'distributed')))"
+        "print(sorted(m for m in sys.modules "
+        "if m == 'mille.lab.cluster' or m.split('.')[0] in ('dask', 'distributed')))"
     )
     done = subprocess.run(
         [sys.executable, "-c", code],
@@ -742,7 +744,7 @@ def test_optional_modules_are_not_imported_without_cluster(tmp_path: Path) -> No
         check=True,
     )
     assert done.stdout.splitlines()[-1] == "[]"
-    assert "mille.cluster" not in done.stdout
+    assert "mille.lab.cluster" not in done.stdout
 
 
 def test_tasks_grow_to_a_quarter_second_and_never_mix_matches() -> None:

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mille import cards, rules
-from mille.observation import Observation, observe, sample_world
-from mille.rng import GlibcRandom
+from mille.engine import cards, rules
+from mille.engine.observation import Observation, observe, sample_world
+from mille.engine.rng import GlibcRandom
 from test_state import position_after
 
 

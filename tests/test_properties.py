@@ -7,11 +7,11 @@ Every move of every hand is checked:
   played (counted as they are played), the cards discarded and the undrawn
   cards add up to the 101-card deck, card for card;
 * the scores always recompute from the tableaus
-  (:func:`mille.scoring.recompute_hand_total`), and overall totals move in
+  (:func:`mille.engine.scoring.recompute_hand_total`), and overall totals move in
   step with hand totals;
 * the computer's card counting matches a recount of what it has seen;
 * no illegal move is ever applied: every move chosen is one of
-  :func:`mille.rules.legal_moves` and push() accepts it;
+  :func:`mille.engine.rules.legal_moves` and push() accepts it;
 * every hand ends (the simulator's move cap raises otherwise).
 
 Two kinds of games: the BSD computer in both seats (the simulator), and the
@@ -29,14 +29,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine_helpers import EMPTY, C, Game, SafetyStatus, rules
-from mille import position
-from mille.driver import MAX_MOVES_PER_HAND
-from mille.observation import Observation
+from mille.engine import position
+from mille.engine.driver import MAX_MOVES_PER_HAND
+from mille.engine.observation import Observation
+from mille.engine.rng import GlibcRandom
+from mille.engine.rules import Move, MoveType
+from mille.engine.scoring import recompute_hand_total
+from mille.lab.sim import SimulationError, Simulator, Step
 from mille.players.bsd import BsdPlayer
-from mille.rng import GlibcRandom
-from mille.rules import Move, MoveType
-from mille.scoring import recompute_hand_total
-from mille.sim import SimulationError, Simulator, Step
 
 SORTED_DECK = sorted(C.INITIAL_DECK)
 COPIES = list(C.COPIES[: C.NUM_CODES])

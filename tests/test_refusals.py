@@ -5,7 +5,7 @@ foreign files, seeds, names, links and plug-ins.
   refilled (the seats would pass to each other forever), a hand the end
   test would have ended, the computer's own ``Extension?`` left open, and
   hands with holes are refused (the invariants are the engine's,
-  :mod:`mille.position`, except the last of the save format's).
+  :mod:`mille.engine.position`, except the last of the save format's).
 * What the writer can produce the reader accepts (the games count).
 * A save file of the original program is named as such.
 * ``--seed`` outside the original's range is refused with the range.
@@ -25,12 +25,13 @@ import sys
 import pytest
 
 import ui_helpers as H
-from mille import cards, position, rules, save
-from mille.observation import observe
+from mille.engine import cards, position, rules
+from mille.engine.observation import observe
+from mille.engine.rules import PASS, Phase
+from mille.engine.state import Game
+from mille.files import save
 from mille.players import make_player
 from mille.players.bsd import BsdPlayer
-from mille.rules import PASS, Phase
-from mille.state import Game
 from mille.ui.layout import COMPUTER, YOU
 from ptyreplay import PtySession
 from save_helpers import REPO, SAVES, SRC

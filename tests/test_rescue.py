@@ -1,6 +1,6 @@
 """Files the game names on its own: hangup and crash saves, their places and names (mille.rescue).
 
-In-process tests of :func:`mille.save.write_new` and :func:`mille.rescue.keep`:
+In-process tests of :func:`mille.files.save.write_new` and :func:`mille.files.rescue.keep`:
 names claimed atomically and never reused, the fallback places in order
 (state directory, current directory, temporary directory), what is said
 when every place fails, and faults at write, fsync and link.  Faults a test
@@ -23,8 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from mille import rescue, rules, save
-from mille.state import Game
+from mille.engine import rules
+from mille.engine.state import Game
+from mille.files import rescue, save
 
 posix = pytest.mark.skipif(os.name != "posix", reason="POSIX file semantics")
 STAMP = r"\d{8}-\d{6}"

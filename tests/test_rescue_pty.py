@@ -37,9 +37,10 @@ from pathlib import Path
 import pytest
 
 import ui_helpers as H
-from mille import cards, ledger, rules, save
-from mille.rules import DRAW, Move, MoveType
-from mille.state import Game
+from mille.engine import cards, rules
+from mille.engine.rules import DRAW, Move, MoveType
+from mille.engine.state import Game
+from mille.files import ledger, save
 from mille.ui.layout import COMPUTER, YOU
 from save_helpers import EXIT_AFTER_SIGNAL_S, SAVES, SRC
 
@@ -64,7 +65,7 @@ if os.environ.get("MILLE_TEST_TMP"):
 _fault = os.environ.get("MILLE_TEST_FAULT")
 if _fault:
     from mille.players import bsd as _bsd
-    from mille.rules import Move, MoveType
+    from mille.engine.rules import Move, MoveType
 
     def _move():
         if _fault == "crash":
@@ -318,7 +319,7 @@ def test_a_busy_game_hears_the_interrupt_key(tmp_path, inject):
 
 WRITER = """
 import sys
-from mille import rescue, save
+from mille.files import rescue, save
 games = [save.read_game(path).game for path in sys.argv[2:4]]
 save.write_game(sys.argv[1], games[0])
 print("ready", flush=True)

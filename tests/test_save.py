@@ -18,8 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mille import cards, cli, rules, save
-from mille.state import Game, Tableau
+from mille import cli
+from mille.engine import cards, rules
+from mille.engine.state import Game, Tableau
+from mille.files import save
 from save_helpers import ANOTHER, EXTENSION, MOVE, REPO, SAVE_GAME, SAVES, continue_play, simulate
 
 SAMPLES = ("mid-hand", "extension", "end-of-hand")

@@ -1,6 +1,6 @@
 """The loader against thousands of damaged files.
 
-Every input must end in :class:`mille.save.SaveError` (one line) or in a
+Every input must end in :class:`mille.files.save.SaveError` (one line) or in a
 game that satisfies the invariants below and can be played on; never in
 any other exception, a hang, or a game the engine chokes on.
 """
@@ -15,8 +15,9 @@ import time
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mille import cards, save
-from mille.state import Game
+from mille.engine import cards
+from mille.engine.state import Game
+from mille.files import save
 from save_helpers import SAVES, continue_play
 
 #: The version-2 samples in saves/ and the version-1 files they replaced.

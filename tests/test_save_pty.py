@@ -15,8 +15,9 @@ import time
 
 import pytest
 
-from mille import cards, save
-from mille.state import Game
+from mille.engine import cards
+from mille.engine.state import Game
+from mille.files import save
 from mille.ui.board import fit_message
 from mille.ui.layout import COMPUTER, YOU
 from ptyreplay import PtySession
@@ -144,7 +145,7 @@ def test_bad_file_leaves_the_terminal_alone(tmp_path):
 
 
 def test_restore_at_extension_asks_again(tmp_path):
-    from mille import rules
+    from mille.engine import rules
     from save_helpers import extension_position
 
     game, move = extension_position()

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from mille import cards, rescue, rules, save
-from mille.state import Game
+from mille.engine import cards, rules
+from mille.engine.state import Game
+from mille.files import rescue, save
 from mille.ui.app import MilleApp
 from mille.ui.layout import YOU
 from mille.ui.surface import HANGUP, VirtualTerminal

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine_helpers import EMPTY, C, Game, play, position, push_answering, rules, tableau
-from mille import scoring
-from mille.scoring import Bonuses, end_of_hand_bonuses, recompute_hand_total
+from mille.engine import scoring
+from mille.engine.scoring import Bonuses, end_of_hand_bonuses, recompute_hand_total
 
 
 def test_amounts() -> None:

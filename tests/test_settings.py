@@ -20,8 +20,9 @@ from pathlib import Path
 import pytest
 
 import ui_helpers as H
-from mille import cli, save
-from mille.settings import Settings, SettingsError, cache_path, config_path, load, load_cached, parse
+from mille import cli
+from mille.files import save
+from mille.files.settings import Settings, SettingsError, cache_path, config_path, load, load_cached, parse
 from player_helpers import run_mille
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")
@@ -117,7 +118,7 @@ def test_an_unchanged_file_is_not_parsed_again(tmp_path: Path, monkeypatch: pyte
     assert first == Settings(computer="expert", hints=True)
     assert Path(cache_path()).exists()
     probe = (
-        "import sys; from mille.settings import load_cached; "
+        "import sys; from mille.files.settings import load_cached; "
         f"print(load_cached({str(path)!r}), 'tomllib' in sys.modules, 'tomli' in sys.modules)"
     )
     env = {**os.environ, "PYTHONPATH": SRC, "XDG_CACHE_HOME": str(tmp_path / "cache")}

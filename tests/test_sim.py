@@ -19,12 +19,12 @@ from typing import Any
 import pytest
 
 from engine_helpers import EMPTY, C, Game, KeyDriver, SafetyStatus, rules
-from mille import sim
-from mille.observation import Observation, observe
+from mille.engine.observation import Observation, observe
+from mille.engine.rng import GlibcRandom
+from mille.engine.rules import Move, MoveType
+from mille.lab import sim
+from mille.lab.sim import Simulator, Step
 from mille.players.bsd import BsdPlayer
-from mille.rng import GlibcRandom
-from mille.rules import Move, MoveType
-from mille.sim import Simulator, Step
 
 GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden_engine")
 
@@ -341,7 +341,7 @@ def read_screen(screen: list[str]) -> dict[str, Any]:
 
 def engine_screen(game: Game, *, finished: bool) -> dict[str, Any]:
     """The same, from the engine's state."""
-    from mille.scoring import end_of_hand_bonuses
+    from mille.engine.scoring import end_of_hand_bonuses
 
     shown: dict[str, Any] = {
         "hand": [C.name(c) for c in game.players[0].hand],

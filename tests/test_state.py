@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine_helpers import bsd_decide
-from mille import cards, rules
+from mille.engine import cards, rules
+from mille.engine.state import Game
 from mille.players.bsd import BsdPlayer
-from mille.state import Game
 
 
 def position_after(seed: int, moves: int) -> Game:

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from mille import match, stats, tournament
-from mille.match import run_match
-from mille.tournament import Settings, pairing_seed, run_tournament, without_timing
+from mille.lab import match, stats, tournament
+from mille.lab.match import run_match
+from mille.lab.tournament import Settings, pairing_seed, run_tournament, without_timing
 
 FAST = 1000  # game points in most tests: a game is a hand or two
 SRC = str(Path(tournament.__file__).resolve().parents[1])

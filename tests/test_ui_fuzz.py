@@ -25,8 +25,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ui_helpers as H
-from mille import cards, save, scoring
-from mille.state import Game
+from mille.engine import cards, scoring
+from mille.engine.state import Game
+from mille.files import save
 from mille.ui.app import MilleApp
 from mille.ui.surface import END_OF_INPUT, HANGUP, INTERRUPT, VirtualTerminal
 

@@ -26,7 +26,8 @@ from typing import Any
 import pytest
 
 import ui_helpers as H
-from mille import __version__, save
+from mille import __version__
+from mille.files import save
 from save_helpers import EXIT_AFTER_SIGNAL_S
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs Linux ptys, job control and /proc")

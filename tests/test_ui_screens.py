@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 
 import ui_helpers as H
-from mille import cards, save
+from mille.engine import cards
+from mille.files import save
 from mille.ui.app import MilleApp
 from mille.ui.layout import COMPUTER, YOU
 from mille.ui.surface import END_OF_INPUT, HANGUP, INTERRUPT, RESIZED, VirtualTerminal, VirtualWindow

@@ -67,7 +67,7 @@ except ImportError:  # pragma: no cover - depends on how the tests are run
     sys.path.insert(0, SRC)
 
 import mille as _mille  # noqa: E402
-from mille.state import Game  # noqa: E402
+from mille.engine.state import Game  # noqa: E402
 from mille.ui.app import MilleApp  # noqa: E402
 from mille.ui.surface import HANGUP, INTERRUPT, VirtualTerminal  # noqa: E402
 
@@ -507,7 +507,7 @@ def as_utf8_terminal(snap: dict[str, Any]) -> dict[str, Any]:
 
 def replay_fixture(sc: dict[str, Any], workdir: str) -> list[dict[str, Any]]:
     """Play a recorded scenario's keys headless, in ``workdir``; snapshots align with ``sc["steps"]``."""
-    from mille import save
+    from mille.files import save
 
     phase1 = [st["keys"] for st in sc["steps"] if st.get("phase", 1) == 1][1:]
     for name in sc.get("files", ()):

@@ -3,7 +3,7 @@
 Wires the engine, saves, the settings, the record of games and the screen.
 Start-up time is part of the game's feel (and a measured target), so modules
 that the first board does not need (argparse, the save code, the fault
-handling of :mod:`mille.rescue`, the settings reader when there is no
+handling of :mod:`mille.files.rescue`, the settings reader when there is no
 settings file, the hints and the colours when they are off) are imported
 only when they are needed.
 
@@ -21,10 +21,10 @@ import os
 import sys
 
 from . import __version__
-from .places import settings_file
+from .engine.rng import GlibcRandom
+from .engine.state import Game
+from .files.places import settings_file
 from .players import OPPONENTS
-from .rng import GlibcRandom
-from .state import Game
 from .ui.layout import YOU, ScoreView
 
 DEFAULT_COMPUTER = OPPONENTS[0]
@@ -41,10 +41,10 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     import argparse
 
-    from .ledger import Recorder
+    from .engine.rng import GlibcRandom
+    from .files.ledger import Recorder
+    from .files.settings import Settings
     from .players import Player
-    from .rng import GlibcRandom
-    from .settings import Settings
     from .ui.surface import Terminal
 
 #: Switches that turn a player's option on or off: (setting, value).  They
@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     class Parser(argparse.ArgumentParser):
         def error(self, message: str) -> None:  # type: ignore[override]
-            from .rescue import shown  # arguments are echoed: no raw escape sequences
+            from .files.rescue import shown  # arguments are echoed: no raw escape sequences
 
             self.print_usage(sys.stderr)
             self.exit(1, f"{self.prog}: {shown(message)}\n")
@@ -136,7 +136,7 @@ def _settings() -> Settings | None:
         st = os.stat(path)
     except (OSError, ValueError):
         return None
-    from .settings import load_cached
+    from .files.settings import load_cached
 
     return load_cached(path, st)
 
@@ -198,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         if (args.stats or args.config_path) and (args.file or args.seed is not None or args.computer or switches):
             parser.error("--stats and --config-path take no other arguments")
         if args.config_path:
-            from .settings import config_path
+            from .files.settings import config_path
 
             try:
                 print(config_path())
@@ -207,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
             return 0
         if args.stats:
-            from .ledger import print_stats
+            from .files.ledger import print_stats
 
             return print_stats(as_json=args.json)
         if args.json:
@@ -226,12 +226,12 @@ def main(argv: list[str] | None = None) -> int:
     window: int = ScoreView.SMALL
     saved_computer: str | None = None
     if file is not None:
-        from . import save
+        from .files import save
 
         try:
             loaded = save.read_game(file)
         except save.SaveError as exc:
-            from .rescue import shown
+            from .files.rescue import shown
 
             print(f"mille: {shown(file)}: {exc}", file=sys.stderr)
             return 1
@@ -291,7 +291,8 @@ def play(
     record of games) is said after the board is gone.
     """
     from .ui.app import MilleApp
-    from .ui.cursesterm import CursesTerminal, TerminalError
+    from .ui.cursesterm import CursesTerminal
+    from .ui.surface import TerminalError
 
     dice: GlibcRandom | None = None
     if computer is None:
@@ -302,14 +303,14 @@ def play(
     restored = game.copy() if file is not None and record else None
 
     def make_recorder() -> Recorder:
-        from .ledger import Recorder
+        from .files.ledger import Recorder
 
         recorder.append(Recorder(restored=restored))
         return recorder[0]
 
     adviser = None
     if hints:
-        from .hints import Adviser
+        from .ui.hints import Adviser
 
         adviser = Adviser()
     keeper = _Keeper()
@@ -363,7 +364,7 @@ class _Keeper:
         self.saved = True
 
     def keep(self, game: Game, window: int, computer: str) -> None:
-        from . import rescue
+        from .files import rescue
 
         try:
             kept = rescue.keep_game(game, window, computer)
@@ -376,7 +377,7 @@ class _Keeper:
         if self.line is None:
             return status
         _say(self.line)
-        from .rescue import NOT_SAVED_STATUS
+        from .files.rescue import NOT_SAVED_STATUS
 
         return status if self.saved else NOT_SAVED_STATUS
 
@@ -398,7 +399,7 @@ def _crashed(exc: Exception, app: object, file: str | None) -> int:
     the game, and three short lines say what happened and where both went.
     """
     try:
-        from . import rescue
+        from .files import rescue
 
         snapshot = getattr(app, "last_good", None)
         kept = None
@@ -477,6 +478,6 @@ def computer_player(name: str, seed: int) -> tuple[Player | None, GlibcRandom | 
 
 
 def _write_game(name: str, game: Game, window: int, computer: str) -> None:
-    from . import save
+    from .files import save
 
     save.write_game(name, game, window, computer)

@@ -45,8 +45,8 @@ SPECS: dict[str, tuple[int, str, int]] = {
 def sim_keys(seed: int, hands: int) -> list[str]:
     """The human seat's moves of a simulated run, as key steps for drive.py."""
     sys.path.insert(0, os.path.join(REPO, "src"))
-    from mille.rules import MoveType
-    from mille.sim import Simulator, Step
+    from mille.engine.rules import MoveType
+    from mille.lab.sim import Simulator, Step
 
     keys: list[str] = []
     asked: list[bool] = []

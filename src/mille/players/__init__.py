@@ -1,7 +1,7 @@
 """Players: anything that is shown what one seat may see and answers with a move.
 
 A player follows the :class:`Player` protocol: ``choose(observation, rng)``
-is handed an :class:`~mille.observation.Observation` (never the game) and a
+is handed an :class:`~mille.engine.observation.Observation` (never the game) and a
 generator of its own, and returns one of ``observation.legal_moves()``.  It
 is asked in every phase that needs a decision: ``MOVE`` (draw, play or
 discard) and ``EXTENSION`` (answer ``EXTEND`` or ``NO_EXTENSION``).  Seats
@@ -32,9 +32,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Protocol
 
-    from ..observation import Observation
-    from ..rng import GlibcRandom
-    from ..rules import Move
+    from ..engine.observation import Observation
+    from ..engine.rng import GlibcRandom
+    from ..engine.rules import Move
 
     class Player(Protocol):
         """The player protocol."""

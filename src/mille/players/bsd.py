@@ -22,8 +22,8 @@ lowest-valued card is chosen anyway (§12.1).
 
 from __future__ import annotations
 
-from .. import cards
-from ..cards import (
+from ..engine import cards
+from ..engine.cards import (
     COPIES,
     EMPTY,
     END_OF_LIMIT,
@@ -44,10 +44,10 @@ from ..cards import (
     STOP,
     is_repair_or_empty,
 )
-from ..observation import Observation
-from ..record import FrozenRecord
-from ..rng import GlibcRandom
-from ..rules import (
+from ..engine.observation import Observation
+from ..engine.record import FrozenRecord
+from ..engine.rng import GlibcRandom
+from ..engine.rules import (
     DISCARDS,
     DRAW,
     EXTEND,
@@ -63,7 +63,7 @@ from ..rules import (
     pass_turn,
     play_card,
 )
-from ..state import EXTENDED_TRIP, TRIP, Game, Memory, SafetyStatus, Tableau
+from ..engine.state import EXTENDED_TRIP, TRIP, Game, Memory, SafetyStatus, Tableau
 
 _ROW = RIGHT_OF_WAY - SAFETY_BASE
 _HAND_SIZE = cards.HAND_SIZE
@@ -215,7 +215,7 @@ def decide(
     a play.
 
     This is the hot path of every rollout: the legality test of step 1
-    (:func:`mille.rules.can_play`) and :func:`own_safeties` are written out
+    (:func:`mille.engine.rules.can_play`) and :func:`own_safeties` are written out
     inline, with the tableaus' fields read once; the decisions are exactly
     those of the procedure as §6.3 states it (``tests/test_computer.py``
     and the recorded engine games check them).
@@ -591,9 +591,9 @@ def play_out(
     hand) and the answers to ``Extension?``.
 
     The game is exactly the one that pushing every decision of the two
-    seats through :func:`mille.rules.push` gives (tests check it): each
+    seats through :func:`mille.engine.rules.push` gives (tests check it): each
     move is made by the engine's own part of a move
-    (:func:`mille.rules.draw_card`, ``play_card``, ``discard_card``,
+    (:func:`mille.engine.rules.draw_card`, ``play_card``, ``discard_card``,
     ``answer_extension``, ``pass_turn``), without the legality checks,
     since the procedure only makes legal ones.  This is the hot loop of
     the simulator (the hand driver's fast path) and of every searching

@@ -25,9 +25,9 @@ import os
 import time
 from collections.abc import Callable
 
-from .. import cards, rules
-from ..rules import DRAW, EXTEND, NO_EXTENSION, ORDER, Move, MoveType, Phase
-from ..state import Game
+from ..engine import cards, rules
+from ..engine.rules import DRAW, EXTEND, NO_EXTENSION, ORDER, Move, MoveType, Phase
+from ..engine.state import Game
 from . import keys
 from .board import Board
 from .keys import Answer, Command, unctrl
@@ -42,12 +42,12 @@ from .surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
-    from ..hints import Adviser
-    from ..ledger import Recorder
-    from ..observation import Observation
+    from ..engine.observation import Observation
+    from ..engine.rng import GlibcRandom
+    from ..engine.rules import Outcome
+    from ..files.ledger import Recorder
     from ..players import Player
-    from ..rng import GlibcRandom
-    from ..rules import Outcome
+    from .hints import Adviser
     from .surface import Terminal
 
 __all__ = [
@@ -106,7 +106,7 @@ class GameExit(Exception):
 
 #: Saves a game: (file name, copy of the game, score window, computer
 #: player's name) -> None; raises OSError (shown with its strerror) when the
-#: file cannot be written.  :func:`mille.save.write_game` is one.
+#: file cannot be written.  :func:`mille.files.save.write_game` is one.
 SaveWriter = Callable[[str, Game, int, str], None]
 #: Saves a game when the terminal goes away: (game, window, computer).
 HangupSaver = Callable[[Game, int, str], None]
@@ -178,7 +178,7 @@ class MilleApp:
 
     @property
     def stats(self) -> Recorder | None:
-        """The player's record of games (:class:`mille.ledger.Recorder`), or None when it is not kept."""
+        """The player's record of games (:class:`mille.files.ledger.Recorder`), or None when it is not kept."""
         if self._stats is None and self._make_stats is not None:
             self._stats = self._make_stats()
         return self._stats
@@ -253,7 +253,7 @@ class MilleApp:
                     break
 
     def play_hand(self) -> None:
-        """Play the hand to its end through the engine's hand driver (:mod:`mille.driver`).
+        """Play the hand to its end through the engine's hand driver (:mod:`mille.engine.driver`).
 
         The person's seat reads keys (:class:`_PersonSeat`), the computer's
         asks its player (:meth:`computer_move`), and the screen is an
@@ -261,7 +261,7 @@ class MilleApp:
         the original's ``domove`` and main loop made.
         """
         # Imported here, not at the top: the first board does not need them.
-        from ..driver import play_hand
+        from ..engine.driver import play_hand
 
         seats = (_PersonSeat(self), _ComputerSeat(self))
         play_hand(self.game, seats, (self.computer_dice, self.computer_dice), observer=_Screen(self), strict=False)
@@ -657,7 +657,7 @@ class MilleApp:
         is; ``thinking...`` goes up first if it takes more than a blink.
         """
         assert self.hints is not None
-        from ..observation import observe
+        from ..engine.observation import observe
 
         def thinking() -> None:
             self.display.show_message("thinking...")

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import os
 
-from .. import cards, scoring
-from ..cards import EMPTY, NAMES
-from ..state import EXTENDED_TRIP, Game, SafetyStatus
+from ..engine import cards, scoring
+from ..engine.cards import EMPTY, NAMES
+from ..engine.state import EXTENDED_TRIP, Game, SafetyStatus
 from .layout import (
     ACTION_CARD_WIDTH,
     ACTION_CARD_Y,

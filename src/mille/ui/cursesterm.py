@@ -47,10 +47,6 @@ MIN_COLS = SCREEN_COLS
 _CTRL_D = 0x04
 
 
-class TerminalError(Exception):
-    """The terminal cannot show the game (no usable ``TERM``); the message is one line."""
-
-
 class _Wakeup(Exception):
     """Raised by a signal handler to break out of a blocking read."""
 

@@ -11,7 +11,7 @@ known at run time, and the readers compare them themselves.
 
 from __future__ import annotations
 
-from ..cards import HAND_SIZE
+from ..engine.cards import HAND_SIZE
 
 NUL = 0x00
 LF = 0x0A

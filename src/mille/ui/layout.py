@@ -12,14 +12,14 @@ full score layout when the layout changes), and listed in the order it
 drew them: the bytes ncurses sends depend on the order of the calls, and
 each group is drawn by one loop over its table.
 
-Bonus values are not typed here: they are :mod:`mille.scoring`'s amounts,
+Bonus values are not typed here: they are :mod:`mille.engine.scoring`'s amounts,
 formatted as the screen shows them.
 """
 
 from __future__ import annotations
 
-from ..cards import NUM_SAFETIES
-from ..scoring import (
+from ..engine.cards import NUM_SAFETIES
+from ..engine.scoring import (
     ALL_SAFETIES_BONUS,
     COUP_BONUS,
     DELAYED_ACTION_BONUS,
@@ -201,7 +201,7 @@ SCORE_LABELS: tuple[Label, ...] = (
     (SCORE, COUP_Y, POINTS_X, points(COUP_BONUS)),
 )
 
-#: The end-of-hand bonus rows, in :meth:`mille.scoring.Bonuses.rows` order.
+#: The end-of-hand bonus rows, in :meth:`mille.engine.scoring.Bonuses.rows` order.
 BONUS_Y = 5
 BONUS_POINTS = (TRIP_BONUS, SAFE_TRIP_BONUS, DELAYED_ACTION_BONUS, EXTENSION_BONUS, SHUT_OUT_BONUS)
 #: An earned bonus overwrites the first two columns of its ``  0`` cell

@@ -29,7 +29,7 @@ screen, quietly.
 
 from __future__ import annotations
 
-from .. import cards
+from ..engine import cards
 from .layout import (
     ACTION_CARD_Y,
     BATTLE_Y,

@@ -15,6 +15,11 @@ from .layout import BOARD_WINDOW, MILES_WINDOW, SCORE_WINDOW, SCREEN_COLS, SCREE
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 
+
+class TerminalError(Exception):
+    """The terminal cannot show the game (no usable ``TERM``); the message is one line."""
+
+
 #: Returned by :meth:`Terminal.read_byte` when the interrupt key (SIGINT) was
 #: pressed while waiting for input.
 INTERRUPT = -2

@@ -15,7 +15,7 @@ from __future__ import annotations
 import curses
 import os
 
-from .cursesterm import TerminalError
+from .surface import TerminalError
 
 #: Name patterns of xterm-compatible families, each with the base entries
 #: to try, nearest first.  Only the cursor addressing, clearing and standout
@@ -46,7 +46,7 @@ def fall_back(name: str, fd: int, known: bool) -> str:
     terminal per process).  Raises :class:`TerminalError` when there is no
     entry to use: ``name`` is empty, of no known family, or such a terminal.
     """
-    from ..rescue import shown
+    from ..files.rescue import shown
 
     shown_name = shown(name)
     if not name or name == "unknown":

@@ -34,7 +34,7 @@ Inference (the opponent is modelled as the BSD player):
   it was measured on a held-out seed and not adopted: the same margin at
   twice the work (``docs/expert.md``, the seventh round).
 
-It reads only its :class:`~mille.observation.Observation` and what it
+It reads only its :class:`~mille.engine.observation.Observation` and what it
 remembers of its earlier observations of the same hand, never the game.
 """
 
@@ -43,8 +43,8 @@ from __future__ import annotations
 import math
 import time
 
-from .. import cards
-from ..cards import (
+from ...engine import cards
+from ...engine.cards import (
     COPIES,
     EMPTY,
     OPPOSITE,
@@ -55,10 +55,10 @@ from ..cards import (
     SPEED_LIMIT,
     STOP,
 )
-from ..driver import HandPlay, play_hand
-from ..observation import Observation
-from ..rng import GlibcRandom
-from ..rules import (
+from ...engine.driver import HandPlay, play_hand
+from ...engine.observation import Observation
+from ...engine.rng import GlibcRandom
+from ...engine.rules import (
     DRAW,
     EXTEND,
     NO_EXTENSION,
@@ -70,10 +70,10 @@ from ..rules import (
     push,
     tidy_hand,
 )
-from ..scoring import GAME_POINTS
-from ..state import Game, Memory, Tableau
-from .bsd import INITIAL_NUM_NEED, BsdPlayer, decide, one_card, would_extend
-from .plus import PlusPlayer
+from ...engine.scoring import GAME_POINTS
+from ...engine.state import Game, Memory, Tableau
+from ..bsd import INITIAL_NUM_NEED, BsdPlayer, decide, one_card, would_extend
+from ..plus import PlusPlayer
 
 _NUM_SAFETIES = cards.NUM_SAFETIES
 _HAND_SIZE = cards.HAND_SIZE
@@ -232,7 +232,7 @@ def rollout(game: Game, seat: int, needs: list[list[int]], dice: GlibcRandom, re
     procedure, each with its ``needs[seat]`` table (bumped in place); both
     roll ``dice``; both answer ``Extension?`` with the BSD rule.  Returns
     the hand driver's account of it: the hand's result
-    (:func:`mille.scoring.hand_result`) and the moves and answers made.
+    (:func:`mille.engine.scoring.hand_result`) and the moves and answers made.
 
     This is the search's hot loop: the driver's fast path for two BSD
     seats (:func:`mille.players.bsd.play_out`), whose game is exactly the
@@ -693,7 +693,7 @@ def _infer_attacks(obs: Observation, after: _After, absent: list[int | None], go
     """What the opponent's turn since ``after`` says of its hazards: the BSD procedure attacks when it can.
 
     Step 1 of the procedure marks a hazard playable when it would stop us
-    (:func:`mille.rules.can_play`: we were rolling and lack its safety; a
+    (:func:`mille.engine.rules.can_play`: we were rolling and lack its safety; a
     Speed Limit: we were not limited, lack Right of Way and were more than
     50 miles from the end),
     and its valuation puts such an attack above nearly everything else.

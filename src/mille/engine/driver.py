@@ -1,12 +1,12 @@
 """The hand driver: the one loop that plays a hand between two players.
 
 Given a game with a hand dealt and a player per seat, :func:`play_hand`
-asks :func:`mille.rules.phase` what comes next, shows the seat to move its
-:func:`~mille.observation.observe` view, pushes the move it answers, and
+asks :func:`mille.engine.rules.phase` what comes next, shows the seat to move its
+:func:`~mille.engine.observation.observe` view, pushes the move it answers, and
 stops when the hand is over, returning how it ended as a value
-(:class:`~mille.scoring.HandResult`).  Everything that plays hands plays
-them here: the simulator (:mod:`mille.sim`), the match tool
-(:mod:`mille.match`), the interactive game (:mod:`mille.ui.app`, whose
+(:class:`~mille.engine.scoring.HandResult`).  Everything that plays hands plays
+them here: the simulator (:mod:`mille.lab.sim`), the match tool
+(:mod:`mille.lab.match`), the interactive game (:mod:`mille.ui.app`, whose
 person's seat reads keys and whose observer draws the screen), and a
 searching player's reference rollout.
 
@@ -14,7 +14,7 @@ Two ways of refereeing:
 
 * ``strict`` (the tools): a player must answer one of
   ``observation.legal_moves()``.  Anything else (a refused move, the
-  Order toggle, a pass, something that is not a :class:`~mille.rules.Move`)
+  Order toggle, a pass, something that is not a :class:`~mille.engine.rules.Move`)
   and any exception raised while choosing become a :class:`PlayerError`
   naming the seat; a hand that runs past :data:`MAX_MOVES_PER_HAND` moves
   (an engine bug) is an :class:`EndlessHand`.
@@ -47,8 +47,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Protocol
 
-    from .players import Player
-    from .players.bsd import BsdPlayer
+    from ..players import Player
+    from ..players.bsd import BsdPlayer
 
     class Observer(Protocol):
         """Watches a hand being played (the screen, a recorder, a checker)."""
@@ -221,8 +221,8 @@ def _fast(game: Game, players: Sequence[Player], dice: Sequence[GlibcRandom]) ->
     global _FAST
     if _FAST is None:
         # Imported when first needed: the players import the driver.
-        from .players.bsd import BsdPlayer, play_out
-        from .players.plus import PlusPlayer
+        from ..players.bsd import BsdPlayer, play_out
+        from ..players.plus import PlusPlayer
 
         _FAST = (BsdPlayer, PlusPlayer), play_out
     kinds, play_out = _FAST

@@ -34,12 +34,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from . import cards, position
-from .cards import BY_NAME, EMPTY, NAMES
+from ..engine import cards, position
+from ..engine.cards import BY_NAME, EMPTY, NAMES
+from ..engine.rng import GlibcRandom
+from ..engine.state import EXTENDED_TRIP, SEATS, TRIP, Game, Memory, SafetyStatus, Tableau
+from ..players import OPPONENTS
 from .places import sync_directory
-from .players import OPPONENTS
-from .rng import GlibcRandom
-from .state import EXTENDED_TRIP, SEATS, TRIP, Game, Memory, SafetyStatus, Tableau
 
 FORMAT = "bsd-mille-save"
 VERSION = 2
@@ -117,7 +117,7 @@ _PLAYER_FIELDS_V1 = (
     "total",
     "games",
 )
-#: A player's fields, as the engine's :class:`~mille.state.Tableau` names
+#: A player's fields, as the engine's :class:`~mille.engine.state.Tableau` names
 #: them (version 2 took the engine's names; ``docs/save-format.md`` and the
 #: tests pin the list, so a renamed slot cannot change the format unnoticed).
 PLAYER_FIELDS: tuple[str, ...] = Tableau.__slots__
@@ -864,7 +864,7 @@ def _plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
-#: Version-1 names of what :mod:`mille.position` reports in version-2 (engine) terms.
+#: Version-1 names of what :mod:`mille.engine.position` reports in version-2 (engine) terms.
 _V1_FIELDS = (
     ("trip_length", "end"),
     ("memory[1].num_seen", "numseen"),
@@ -877,7 +877,7 @@ _V1_FIELDS = (
 def check_game(game: Game, version: int = VERSION) -> None:
     """Raise :class:`SaveError` unless the engine says ``game`` is a position the rules can reach.
 
-    The engine's check (:func:`mille.position.check`) names the field at
+    The engine's check (:func:`mille.engine.position.check`) names the field at
     fault as version 2 of the format does; a version-1 file's older names
     are put back.  Every position a saved game can be in passes (the tests
     save positions from thousands of simulated games); the checks catch

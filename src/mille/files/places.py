@@ -43,7 +43,7 @@ def config_directory() -> str:
 
 
 def settings_file() -> str:
-    """``$XDG_CONFIG_HOME/mille/config.toml``, the player's settings (:mod:`mille.settings`)."""
+    """``$XDG_CONFIG_HOME/mille/config.toml``, the player's settings (:mod:`mille.files.settings`)."""
     return os.path.join(config_directory(), "config.toml")
 
 

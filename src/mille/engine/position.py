@@ -1,7 +1,7 @@
 """Is this a position the rules can reach?  The engine's own check of a game.
 
 As python-chess's ``Board.status()`` says whether a board is one chess can
-have, :func:`check` says whether a :class:`~mille.state.Game` is one mille
+have, :func:`check` says whether a :class:`~mille.engine.state.Game` is one mille
 can have: every card is somewhere exactly once, every card on the table or
 in a hand came from the dealt part of the deck, each seat's card counting
 agrees with what it can have seen, the scores add up, the piles fit the
@@ -15,12 +15,12 @@ tests check that over thousands of hands).
 A problem is reported as an :class:`InvalidPosition` naming the field at
 fault in the engine's own terms (``players[0].hand_total``,
 ``memory[1].num_seen["Go"]``, ``deck``, ...), which are also the names of
-the version-2 save format; :mod:`mille.save` asks this module about every
+the version-2 save format; :mod:`mille.files.save` asks this module about every
 game it loads and translates the names of older formats.
 
 >>> from mille import rules
->>> from mille.rng import GlibcRandom
->>> from mille.state import Game
+>>> from mille.engine.rng import GlibcRandom
+>>> from mille.engine.state import Game
 >>> game = Game(rng=GlibcRandom(7))
 >>> rules.start_hand(game)
 >>> is_valid(game)
@@ -29,7 +29,7 @@ True
 >>> check(game)
 Traceback (most recent call last):
     ...
-mille.position.InvalidPosition: players[0].mileage: 75, but the distance cards played add up to 0
+mille.engine.position.InvalidPosition: players[0].mileage: 75, but the distance cards played add up to 0
 """
 
 from __future__ import annotations

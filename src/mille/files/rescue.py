@@ -16,7 +16,7 @@ Where: the first of these places that works (``docs/save-format.md``):
 
 Names: ``hangup-YYYYmmdd-HHMMSS.json`` (``crash-...`` for a crash), then
 ``-2``, ``-3``, ... before ``.json``; each name is claimed atomically
-(:func:`mille.save.write_new`), so any number of games stopped in the same
+(:func:`mille.files.save.write_new`), so any number of games stopped in the same
 second each keep their own file.  If every place fails, the caller is told
 what was tried and why, and says so.
 """
@@ -29,9 +29,9 @@ import sys
 import time
 from collections.abc import Callable
 
+from ..engine.state import Game
 from . import save
 from .places import make_private_dirs, state_directory
-from .state import Game
 
 HANGUP = "hangup"
 CRASH = "crash"
@@ -166,7 +166,7 @@ def crash_report(exc: BaseException, kept: Kept | None, extra: str = "") -> str:
     import platform
     import traceback
 
-    from . import __version__
+    from .. import __version__
 
     lines = [
         f"mille (bsd-mille) {__version__} on Python {platform.python_version()} ({sys.platform})",

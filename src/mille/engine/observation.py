@@ -1,6 +1,6 @@
 """What one seat may see, and worlds consistent with it.
 
-:func:`observe` cuts out of a :class:`~mille.state.Game` exactly what one
+:func:`observe` cuts out of a :class:`~mille.engine.state.Game` exactly what one
 seat may know: its own hand, both tableaus as they lie on the table, the
 discard pile's top card, how many cards are left in the deck and in the
 other hand, the trip length, the scores, and its own card counting.  The
@@ -21,8 +21,8 @@ start from; the ``expert`` deals its worlds with its own sampler instead
 ``tests/test_expert.py``.
 
 >>> from mille import rules
->>> from mille.state import Game
->>> from mille.rng import GlibcRandom
+>>> from mille.engine.state import Game
+>>> from mille.engine.rng import GlibcRandom
 >>> game = Game(rng=GlibcRandom(7))
 >>> rules.start_hand(game)
 >>> obs = observe(game, 1)

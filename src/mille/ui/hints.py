@@ -2,7 +2,7 @@
 
 ``mille --hints`` (or ``hints = true`` in the settings) makes ``h`` (or
 ``?``) at the move prompt and at ``Extension?`` ask the expert player.  It
-is shown the person's :class:`~mille.observation.Observation` and nothing
+is shown the person's :class:`~mille.engine.observation.Observation` and nothing
 else, the boundary every player has: the hint cannot use the computer's
 hand or the order of the deck.  It is a fresh expert each time, rolling
 dice of its own seeded from the observation, so the hint is a function of
@@ -21,15 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .observation import Observation
-from .rng import GlibcRandom
-from .rules import Move, MoveType
+from ..engine.observation import Observation
+from ..engine.rng import GlibcRandom
+from ..engine.rules import Move, MoveType
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from .players import Player
+    from ..players import Player
 
 #: Seconds of silence before ``thinking...`` is shown.
 BLINK = 0.1
@@ -44,7 +44,7 @@ def slot_key(slot: int) -> str:
 
 def describe(move: Move, observation: Observation) -> str:
     """A move as the message line shows a hint: ``hint: use 3 (Go)``, ``hint: pick``, ``hint: n (do not extend)``."""
-    from . import cards
+    from ..engine import cards
 
     kind = move.kind
     if kind is MoveType.DRAW:
@@ -73,7 +73,7 @@ def expert() -> Player:
     waiting, so a level whose net is further away is held to about a
     second (on a copy of its settings: the level itself is shared).
     """
-    from .players.expert import ExpertPlayer
+    from ..players.expert import ExpertPlayer
 
     player = ExpertPlayer()
     settings: Any = getattr(player, "settings", None)

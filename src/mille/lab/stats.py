@@ -1,7 +1,7 @@
 """Interval statistics for matches and tournaments: proportions, ratios, t quantiles, think times.
 
-The arithmetic behind the reports of :mod:`mille.match` and
-:mod:`mille.tournament`, written once: the Wilson interval for a score, a
+The arithmetic behind the reports of :mod:`mille.lab.match` and
+:mod:`mille.lab.tournament`, written once: the Wilson interval for a score, a
 design effect for duplicate pairs (Kish), the delta-method ratio interval
 for a margin per hand over clusters, Student's t (through the regularized
 incomplete beta function, so the standard library suffices), and a

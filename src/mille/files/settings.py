@@ -34,9 +34,9 @@ from __future__ import annotations
 import os
 import sys
 
-from . import __version__
+from .. import __version__
+from ..players import OPPONENTS
 from .places import cache_directory, settings_file
-from .players import OPPONENTS
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ class Settings:
 
 
 def config_path() -> str:
-    """Where the settings are read: ``$XDG_CONFIG_HOME/mille/config.toml`` (:func:`mille.places.settings_file`)."""
+    """Where the settings are read: ``$XDG_CONFIG_HOME/mille/config.toml`` (:func:`.places.settings_file`)."""
     return settings_file()
 
 
@@ -154,7 +154,7 @@ def _show(value: object) -> str:
 
 
 def cache_path() -> str:
-    """``$XDG_CACHE_HOME/mille/settings`` (:func:`mille.places.cache_directory`)."""
+    """``$XDG_CACHE_HOME/mille/settings`` (:func:`mille.files.places.cache_directory`)."""
     return os.path.join(cache_directory(), "settings")
 
 

@@ -1,7 +1,7 @@
 """Scoring: points during play, the end-of-hand bonuses, the 5000-point game.
 
 Points for mileage, safeties and coups fourrés are added as cards are played
-(see :mod:`mille.rules`); this module holds the amounts and the bonuses that
+(see :mod:`mille.engine.rules`); this module holds the amounts and the bonuses that
 are added once when a hand ends.  The bonuses are a function of the final
 position, so the score window can show them without remembering anything.
 """

@@ -4,13 +4,13 @@ The fields mirror what 4.4BSD mille keeps (and saves), minus its display
 caches and the score-window setting, which belong to the front end, and minus
 the computer's private "cards needed" estimates, which belong to the
 computer player (:mod:`mille.players.bsd`).  Cards are plain ints (see
-:mod:`mille.cards`); per-player and per-card tables are plain lists so that
+:mod:`mille.engine.cards`); per-player and per-card tables are plain lists so that
 ``copy()`` is a handful of list slices, which matters to a searching player
 that clones a position thousands of times per move.
 
 A :class:`Tableau` holds only what lies on the table for everyone to see
 (piles, safeties played, mileage, scores) plus the player's hand; what one
-seat may know is cut out of a game by :func:`mille.observation.observe`.
+seat may know is cut out of a game by :func:`mille.engine.observation.observe`.
 Each seat has its own card-counting :class:`Memory` (the original kept one,
 for the computer), updated by the rules as cards come into view.
 """
@@ -193,7 +193,7 @@ class Game(Record):
     ``pending_extension`` is set while the player to move is being asked
     ``Extension?``: the slot of the mileage card that reached 700, which is
     counted (mileage, points) but still in the hand, exactly as in the
-    original at that moment; :func:`mille.rules.push` with an ``EXTEND`` or
+    original at that moment; :func:`mille.engine.rules.push` with an ``EXTEND`` or
     ``NO_EXTENSION`` move finishes it.  The value ``-1`` means the card has
     already left the hand (a version-1 save made at the question).
     """

@@ -25,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
-from . import __version__
+from .. import __version__
 
 #: What to install for ``--cluster``.
 INSTALL = "pip install 'bsd-mille[cluster]'"
@@ -41,7 +41,7 @@ class ClusterError(RuntimeError):
 
 def check_worker(players: Sequence[str]) -> dict[str, Any]:
     """Run on each worker: this :mod:`mille`'s version, and why each player cannot be made there (if so)."""
-    from .players import PlayerSpecError, make_player
+    from ..players import PlayerSpecError, make_player
 
     problems = []
     for spec in players:

@@ -51,7 +51,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from typing import Any
 
-    from .state import Game
+    from ..engine.state import Game
 
 FILE_NAME = "stats.jsonl"
 #: The first line of every record file.
@@ -84,7 +84,7 @@ class DamagedLedger(LedgerError):
 def stats_path() -> str:
     """``$XDG_STATE_HOME/mille/stats.jsonl`` (``~/.local/state`` by default; a relative value is ignored).
 
-    The same rule as the hangup file's (:func:`mille.save.hangup_path`), so a
+    The same rule as the hangup file's (:func:`mille.files.save.hangup_path`), so a
     player finds everything mille keeps in one place.
     """
     try:
@@ -530,7 +530,7 @@ def position_key(game: Game) -> str:
     """
     import hashlib
 
-    from .state import Memory, Tableau
+    from ..engine.state import Memory, Tableau
 
     def plain(value: object) -> object:
         if isinstance(value, (list, tuple)):
@@ -625,7 +625,7 @@ class Recorder:
                 "against": them.hand_total,
             }
         )
-        from .rules import game_over
+        from ..engine.rules import game_over
 
         if game_over(game):
             result = "won" if me.total > them.total else "lost" if me.total < them.total else "tied"

@@ -8,7 +8,7 @@ decision is a move, ``Extension?`` included.  Every check runs in the
 original's order, because the order decides which message a player sees
 (``limit of 50`` beats ``cannot move now``, and so on).
 
-Moves mutate the :class:`~mille.state.Game` in place; callers that search
+Moves mutate the :class:`~mille.engine.state.Game` in place; callers that search
 copy the game first (``game.copy()`` is cheap).
 """
 

@@ -1,0 +1,285 @@
+"""Headless games between two players; by default the BSD computer against itself.
+
+    python -m mille.sim --hands 1000 --seed 7 [--json] [--human NAME] [--computer NAME]
+
+plays whole hands with no screen, games running on across hands with the
+5000-point rule exactly as in the interactive program (the starter
+alternates every hand, across games too; a game is settled after the hand
+in which a total reaches 5000, and a tie wins nobody the game).
+
+Hands are played by the engine's hand driver (:func:`mille.engine.driver.play_hand`):
+each seat is a :class:`~mille.players.Player`, shown its seat's
+:func:`~mille.engine.observation.observe` and answering with a move, ``Extension?``
+included; a seat with no cards passes.  Each seat's card counting is its
+own, kept by the rules (:class:`~mille.engine.state.Memory`).  Dice:
+
+* the **computer seat** rolls on the game's own generator, which also
+  shuffles, exactly as in the real program;
+* the **human seat** rolls on a generator of its own, seeded from the run's
+  seed (:func:`human_seat_seed`).
+
+So with the BSD player in the computer seat, a simulated game is one the
+real binary plays identically when the human seat's moves are typed into it
+with the same seed.  Two plain BSD seats with nobody watching are played
+by the driver's fast path (``tests/test_sim.py`` checks that it plays the
+same games as the observations do).
+
+A player that answers something other than a legal move or raises, and a
+hand that does not end (:data:`mille.engine.driver.MAX_MOVES_PER_HAND`), stop the
+run with a :class:`SimulationError` (on the command line: one line, status 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from .. import __version__
+from ..engine import rules
+from ..engine.driver import EndlessHand, HandPlay, PlayerError, play_hand
+from ..engine.rng import GlibcRandom
+from ..engine.rules import Move, MoveType, Outcome
+from ..engine.state import EXTENDED_TRIP, SEATS, Game
+from ..players import BUILTIN, Player, PlayerSpecError, make_player
+from ..players.bsd import BsdPlayer
+
+#: How the summary names the seats: as in the interactive program, whose
+#: computer sits at seat 1 (the ``--human`` and ``--computer`` options).
+SEAT_LABELS = ("human", "computer")
+
+_DRAW = MoveType.DRAW
+_PLAY = MoveType.PLAY
+_DISCARD = MoveType.DISCARD
+_EXTEND = MoveType.EXTEND
+
+
+class SimulationError(RuntimeError):
+    """The simulated game went wrong: a player broke the protocol, or a hand did not end."""
+
+
+def human_seat_seed(seed: int) -> int:
+    """Seed of the human seat's own dice, derived from the run's seed."""
+    return (seed * 2654435761 + 0x9E3779B9) & 0xFFFFFFFF
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One move of a simulated hand, for observers (the property tests).
+
+    ``cards`` are the cards the move took out of the deck (a draw: one or
+    two) or out of the mover's hand (a successful play or discard).
+    """
+
+    player: int
+    move: Move
+    outcome: Outcome
+    cards: tuple[int, ...]
+
+
+class StepRecorder:
+    """The driver's observer that tells a callback each move as a :class:`Step`."""
+
+    def __init__(self, callback: Callable[[Game, Step], None]) -> None:
+        self.callback = callback
+        self._deck_count = 0
+        self._hand: list[int] = []
+
+    def before_move(self, game: Game) -> None:
+        self._deck_count = game.deck_count
+        self._hand = game.players[game.to_move].hand[:]
+
+    def after_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
+        kind = move.kind
+        if kind is _DRAW:
+            moved = tuple(game.deck[i] for i in range(self._deck_count - 1, game.deck_count - 1, -1))
+        elif kind is _PLAY or kind is _DISCARD:
+            moved = (self._hand[move.slot],)
+        else:
+            moved = ()
+        self.callback(game, Step(seat, move, outcome, moved))
+
+
+@dataclass(slots=True)
+class Summary:
+    seed: int
+    hands: int = 0
+    games: int = 0
+    points: list[int] = field(default_factory=lambda: [0, 0])
+    games_won: list[int] = field(default_factory=lambda: [0, 0])
+    hands_won: list[int] = field(default_factory=lambda: [0, 0])
+    trips: list[int] = field(default_factory=lambda: [0, 0])
+    extensions: int = 0
+    moves: int = 0
+    seconds: float = 0.0
+
+    @property
+    def hands_per_second(self) -> float:
+        return self.hands / self.seconds if self.seconds > 0 else 0.0
+
+    def as_dict(self) -> dict[str, object]:
+        label = SEAT_LABELS
+        return {
+            "seed": self.seed,
+            "hands": self.hands,
+            "games": self.games,
+            "points": {label[0]: self.points[0], label[1]: self.points[1]},
+            "games_won": {label[0]: self.games_won[0], label[1]: self.games_won[1]},
+            "hands_won": {label[0]: self.hands_won[0], label[1]: self.hands_won[1]},
+            "trips": {label[0]: self.trips[0], label[1]: self.trips[1]},
+            "extensions": self.extensions,
+            "moves": self.moves,
+            "seconds": round(self.seconds, 3),
+            "hands_per_second": round(self.hands_per_second, 1),
+        }
+
+
+#: Fields of :meth:`Summary.as_dict` that depend on the machine, not the seed.
+TIMING_FIELDS = ("seconds", "hands_per_second")
+
+
+class Simulator:
+    """A run of games between two players (the BSD computer in both seats by default).
+
+    ``observer`` (if given) is called after every move with the game and the
+    :class:`Step`; it may inspect but must not change the game.
+    """
+
+    def __init__(
+        self,
+        seed: int,
+        *,
+        players: tuple[Player, Player] | None = None,
+        observer: Callable[[Game, Step], None] | None = None,
+        names: tuple[str, str] | None = None,
+    ) -> None:
+        self.seed = seed
+        game = Game()
+        game.rng = GlibcRandom(seed)
+        self.game = game
+        self.players: tuple[Player, Player] = players if players is not None else (BsdPlayer(), BsdPlayer())
+        #: The players' names, for messages.
+        self.names = names
+        #: Each seat's dice: the human seat's own, the computer seat the game's.
+        self.dice = (GlibcRandom(human_seat_seed(seed)), game.rng)
+        self.observer = observer
+        self.summary = Summary(seed)
+        #: Let the driver play two plain BSD seats with its fast loop (see
+        #: the module documentation); False drives every decision through
+        #: observations.
+        self.fast = True
+
+    def _where(self, seat: int) -> str:
+        name = f" ({self.names[seat]})" if self.names is not None else ""
+        return f"seed {self.seed}, hand {self.summary.hands + 1}: the {SEAT_LABELS[seat]} seat{name}"
+
+    def play_hand(self) -> HandPlay:
+        """Deal and play one whole hand; settle the game if it is over."""
+        game = self.game
+        summary = self.summary
+        rules.start_hand(game)
+        self.dealt()
+        recorder = StepRecorder(self.observer) if self.observer is not None else None
+        try:
+            played = play_hand(game, self.players, self.dice, observer=recorder, fast=self.fast)
+        except PlayerError as exc:
+            verb = "raised " if exc.kind == "exception" else ""
+            raise SimulationError(f"{self._where(exc.seat)} {verb}{exc.message}") from None
+        except EndlessHand as exc:
+            raise SimulationError(f"seed {self.seed}, hand {summary.hands + 1}: {exc}") from None
+        result = played.result
+        summary.hands += 1
+        summary.moves += played.moves
+        for seat in SEATS:
+            summary.points[seat] += result.hand_totals[seat]
+            summary.trips[seat] += result.trip_completed[seat]
+        if result.winner is not None:
+            summary.hands_won[result.winner] += 1
+        if result.trip_length == EXTENDED_TRIP:
+            summary.extensions += 1
+        if result.game_over:
+            rules.settle_game(game)
+            summary.games += 1
+            summary.games_won[0] = game.players[0].games
+            summary.games_won[1] = game.players[1].games
+        return played
+
+    def dealt(self) -> None:
+        """Called after each deal, before the hand's first move (for recorders and checkers); does nothing."""
+
+    def run(self, hands: int) -> Summary:
+        start = time.perf_counter()
+        for _ in range(hands):
+            self.play_hand()
+        self.summary.seconds += time.perf_counter() - start
+        return self.summary
+
+
+def simulate(
+    hands: int, seed: int, players: tuple[Player, Player] | None = None, names: tuple[str, str] | None = None
+) -> Summary:
+    """Play ``hands`` hands from a fresh program run with this seed."""
+    return Simulator(seed, players=players, names=names).run(hands)
+
+
+def format_summary(summary: Summary, names: tuple[str, str] = ("bsd", "bsd")) -> str:
+    rows = [
+        f"mille.sim: {summary.hands} hands, seed {summary.seed}, {names[0]} (human seat) against {names[1]}",
+        f"{'':22}{'human':>10}{'computer':>10}",
+        f"{'points':22}{summary.points[0]:>10}{summary.points[1]:>10}",
+        f"{'hands won':22}{summary.hands_won[0]:>10}{summary.hands_won[1]:>10}",
+        f"{'trips completed':22}{summary.trips[0]:>10}{summary.trips[1]:>10}",
+        f"{'games won':22}{summary.games_won[0]:>10}{summary.games_won[1]:>10}",
+        f"games completed: {summary.games}; extensions: {summary.extensions}; moves: {summary.moves}",
+        f"{summary.seconds:.2f} s, {summary.hands_per_second:.1f} hands/s",
+    ]
+    return "\n".join(rows)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m mille.sim",
+        description="Play whole hands of mille headless between two players "
+        "(the BSD computer in both seats by default).",
+        epilog=f"Players: {', '.join(BUILTIN)}, or module:attribute (a class or factory importable "
+        "from the current directory; see docs/bots.md).",
+    )
+    parser.add_argument("--version", action="version", version=f"mille.sim (bsd-mille) {__version__}")
+    parser.add_argument("--hands", type=int, default=100, help="number of hands to play (default 100)")
+    parser.add_argument("--seed", type=int, default=1, help="the program run's seed, as the real getpid() (default 1)")
+    parser.add_argument("--json", action="store_true", help="print one JSON line instead of the summary")
+    parser.add_argument("--human", default="bsd", metavar="NAME", help="the human seat's player (default bsd)")
+    parser.add_argument("--computer", default="bsd", metavar="NAME", help="the computer seat's player (default bsd)")
+    args = parser.parse_args(argv)
+    if args.hands < 0:
+        parser.error("--hands must not be negative")
+    try:
+        players = (make_player(args.human), make_player(args.computer))
+    except PlayerSpecError as exc:
+        parser.error(str(exc))
+    try:
+        summary = simulate(args.hands, args.seed, players, (args.human, args.computer))
+    except SimulationError as exc:
+        print(f"mille.sim: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(summary.as_dict(), sort_keys=True))
+    else:
+        print(format_summary(summary, (args.human, args.computer)))
+    return 0
+
+
+__all__ = [
+    "SimulationError",
+    "Simulator",
+    "Step",
+    "StepRecorder",
+    "Summary",
+    "format_summary",
+    "human_seat_seed",
+    "main",
+    "simulate",
+]
