@@ -66,7 +66,7 @@ def measure(deals: list[int], particles: int, sweeps: int) -> dict[str, float]:
             rules.start_hand(game)
             players: list[Player] = [BsdPlayer(), BsdPlayer()]
             players[seat] = Timed()
-            play_hand(game, players, (GlibcRandom(deal * 7 + 1), GlibcRandom(deal * 7 + 2)), fast=False)
+            play_hand(game, players, (GlibcRandom(deal * 7 + 1), GlibcRandom(deal * 7 + 2)))
             hands += 1
     calls.sort()
     return {

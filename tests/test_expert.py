@@ -372,7 +372,7 @@ def _filter_along(
             rules.start_hand(game)
             players: list[Player] = [BsdPlayer(), BsdPlayer()]
             players[seat] = Watched(game)
-            play_hand(game, players, (GlibcRandom(deal * 7 + 1), GlibcRandom(deal * 7 + 2)), fast=False)
+            play_hand(game, players, (GlibcRandom(deal * 7 + 1), GlibcRandom(deal * 7 + 2)))
 
 
 def test_the_particle_filter_keeps_hands_the_opponent_could_hold() -> None:
@@ -411,7 +411,7 @@ def test_the_particle_filter_survives_a_discard_from_an_empty_deck() -> None:
     game.hand_starter = deal % 2
     rules.start_hand(game)
     players: list[Player] = [ExpertPlayer(settings=Level(0, particles=512, miss=0.05)), BsdPlayer()]
-    play_hand(game, players, (GlibcRandom(deal * 7 + 1), GlibcRandom(deal * 7 + 2)), fast=False)
+    play_hand(game, players, (GlibcRandom(deal * 7 + 1), GlibcRandom(deal * 7 + 2)))
     assert game.finished and game.deck_count == 0
 
 

@@ -23,10 +23,19 @@ Two ways of refereeing:
   Order toggle is a move, and exceptions (the person quitting) pass through.
 
 An observer sees every move, before it is chosen and after it is made;
-it may look at the game but must not change it.  With two plain BSD
-players, no observer and ``fast`` (the default), the hand is played by
-:func:`mille.players.bsd.play_out`, the BSD procedure's fast loop: the same
-moves and the same game (``tests/test_sim.py`` plays both ways).
+it may look at the game but must not change it.
+
+The driver knows the player protocol and nothing else of the players
+(:class:`Player`, which :mod:`mille.players` re-exports).  Besides
+``choose``, a player may define ``inform(event)``: it is then told every
+move made at the table as both seats see it (an :class:`Event`: who, what
+kind, the card played or discarded; never a card drawn or the other seat's
+slot), its own moves included, as OpenSpiel tells each player every public
+action; and ``hand_over(result)``: told the :class:`~mille.engine.scoring.HandResult`
+when the hand ends.  A bot in another process learns the table this way
+(:mod:`mille.players`).  Playing two BSD procedures against each other
+faster than through observations is the BSD player's business
+(:func:`mille.players.bsd.play_hand`), not the driver's.
 """
 
 from __future__ import annotations
@@ -45,10 +54,16 @@ from .state import Game, Seat
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Protocol
+    from typing import Any, Protocol
 
-    from ..players import Player
-    from ..players.bsd import BsdPlayer
+    from .observation import Observation
+
+    class Player(Protocol):
+        """The player protocol: shown one seat's observation, it answers a move."""
+
+        def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
+            """A legal move for ``observation.seat`` (one of ``observation.legal_moves()``)."""
+            ...
 
     class Observer(Protocol):
         """Watches a hand being played (the screen, a recorder, a checker)."""
@@ -58,6 +73,9 @@ if TYPE_CHECKING:
 
         def after_move(self, game: Game, seat: Seat, move: Move, outcome: Outcome) -> None:
             """``seat``'s ``move`` was pushed and had ``outcome``."""
+
+else:
+    Player = object  # the protocol is structural; only the type checker needs it
 
 
 #: No real hand comes near this (the longest in 5000 simulated hands had 190
@@ -111,6 +129,32 @@ class HandPlay(FrozenRecord):
         set_field(self, "answers", answers)
 
 
+class Event(FrozenRecord):
+    """A move made at the table, as both seats see it: who made it, what kind, and the card shown.
+
+    ``card`` is the card played or discarded (a code of :mod:`mille.engine.cards`);
+    :data:`~mille.engine.cards.EMPTY` for a draw (the card drawn is seen by its
+    seat alone, in its hand), an answer to ``Extension?`` and a pass.  The
+    slot a card came from is the mover's business and is not shown.
+    Refused moves and the Order toggle are not moves at the table, so no
+    event tells of them.
+    """
+
+    __slots__ = ("seat", "kind", "card")
+    seat: Seat
+    kind: MoveType
+    card: int
+
+    def __init__(self, seat: Seat, kind: MoveType, card: int = _EMPTY) -> None:
+        set_field(self, "seat", seat)
+        set_field(self, "kind", kind)
+        set_field(self, "card", card)
+
+    def __str__(self) -> str:
+        shown = f" {cards.name(self.card)}" if self.card != _EMPTY else ""
+        return f"seat {self.seat}: {self.kind.name.lower()}{shown}"
+
+
 def play_hand(
     game: Game,
     players: Sequence[Player],
@@ -118,32 +162,32 @@ def play_hand(
     *,
     observer: Observer | None = None,
     strict: bool = True,
-    fast: bool = True,
     game_points: int = GAME_POINTS,
 ) -> HandPlay:
     """Play the hand dealt in ``game`` to its end; ``players[seat]`` rolls ``dice[seat]``.
 
     ``game_points`` (for the result's ``game_over``) shortens games for tests.
     """
-    if fast and observer is None and strict:
-        played = _fast(game, players, dice)
-        if played is not None:
-            moves, answers = played
-            return HandPlay(hand_result(game, game_points), moves, answers)
+    informed = _hooks(players, "inform")
     moves = answers = 0
     push = rules.push
     while True:
         phase = rules.phase(game)
         if phase is Phase.HAND_OVER:
-            return HandPlay(hand_result(game, game_points), moves, answers)
+            result = hand_result(game, game_points)
+            _tell(_hooks(players, "hand_over"), result, strict)
+            return HandPlay(result, moves, answers)
         if observer is not None:
             observer.before_move(game)
         seat = game.to_move
+        shown = _EMPTY
         if phase is Phase.EMPTY_HAND:
             move: Move = rules.PASS
             outcome = push(game, move)
         else:
             choice = _ask(players[seat], game, seat, dice[seat], strict)
+            if informed:
+                shown = _card_shown(game, seat, choice)
             outcome = _referee(game, seat, choice) if strict else push(game, choice)
             move = choice
         if phase is Phase.EXTENSION:
@@ -152,8 +196,43 @@ def play_hand(
             moves += 1
             if strict and moves > MAX_MOVES_PER_HAND:
                 raise EndlessHand(f"no end after {MAX_MOVES_PER_HAND} moves ({_context(game)})")
+        if informed and outcome.refusal is None and move.kind is not _ORDER:
+            _tell(informed, Event(seat, move.kind, shown), strict)
         if observer is not None:
             observer.after_move(game, seat, move, outcome)
+
+
+def _hooks(players: Sequence[Player], name: str) -> list[tuple[Seat, Callable[[Any], object]]]:
+    """The seats whose players define the optional method ``name``, with it."""
+    found = []
+    for seat, player in enumerate(players):
+        hook = getattr(player, name, None)
+        if hook is not None:
+            found.append((seat, hook))
+    return found
+
+
+def _tell(hooks: list[tuple[Seat, Callable[[Any], object]]], what: object, strict: bool) -> None:
+    """Tell each player ``what``; under strict refereeing one that raises is a :class:`PlayerError`."""
+    for seat, hook in hooks:
+        if not strict:
+            hook(what)
+            continue
+        try:
+            hook(what)
+        except PlayerError:
+            raise
+        except (Exception, SystemExit) as exc:
+            raise PlayerError(seat, "exception", describe_exception(exc)) from exc
+
+
+def _card_shown(game: Game, seat: Seat, move: object) -> int:
+    """The card ``move`` would put on the table or the discard pile (EMPTY for any other move)."""
+    if isinstance(move, Move) and (move.kind is _PLAY or move.kind is _DISCARD):
+        slot = move.slot
+        if type(slot) is int and 0 <= slot < _HAND_SIZE:
+            return game.players[seat].hand[slot]
+    return _EMPTY
 
 
 def _ask(player: Player, game: Game, seat: Seat, dice: GlibcRandom, strict: bool) -> Move:
@@ -216,32 +295,12 @@ def describe_exception(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}{where}" if text else f"{type(exc).__name__}{where}"
 
 
-def _fast(game: Game, players: Sequence[Player], dice: Sequence[GlibcRandom]) -> tuple[int, int] | None:
-    """Two BSD players (repaired or not): the hand played by the BSD fast loop; None otherwise."""
-    global _FAST
-    if _FAST is None:
-        # Imported when first needed: the players import the driver.
-        from ..players.bsd import BsdPlayer, play_out
-        from ..players.plus import PlusPlayer
-
-        _FAST = (BsdPlayer, PlusPlayer), play_out
-    kinds, play_out = _FAST
-    first, second = players
-    if type(first) not in kinds or type(second) not in kinds:
-        return None
-    assert isinstance(first, kinds) and isinstance(second, kinds)
-    needs = (first.num_need, second.num_need)
-    return play_out(game, needs, (dice[0], dice[1]), (first.repaired, second.repaired))
-
-
-#: The player classes the fast path plays itself, and its loop (set when first needed).
-_FAST: tuple[tuple[type[BsdPlayer], ...], Callable[..., tuple[int, int]]] | None = None
-
-
 __all__ = [
     "MAX_MOVES_PER_HAND",
     "EndlessHand",
+    "Event",
     "HandPlay",
+    "Player",
     "PlayerError",
     "describe_exception",
     "play_hand",

@@ -20,9 +20,10 @@ own, kept by the rules (:class:`~mille.engine.state.Memory`).  Dice:
 
 So with the BSD player in the computer seat, a simulated game is one the
 real binary plays identically when the human seat's moves are typed into it
-with the same seed.  Two plain BSD seats with nobody watching are played
-by the driver's fast path (``tests/test_sim.py`` checks that it plays the
-same games as the observations do).
+with the same seed.  Two plain BSD seats with nobody watching play the
+BSD procedure's fast loop (:func:`mille.players.bsd.play_hand`;
+``tests/test_sim.py`` checks that it plays the same games as the
+observations do).
 
 A player that answers something other than a legal move or raises, and a
 hand that does not end (:data:`mille.engine.driver.MAX_MOVES_PER_HAND`), stop the
@@ -44,7 +45,7 @@ from ..engine.driver import EndlessHand, HandPlay, PlayerError, play_hand
 from ..engine.rng import GlibcRandom
 from ..engine.rules import Move, MoveType, Outcome
 from ..engine.state import EXTENDED_TRIP, SEATS, Game
-from ..players import BUILTIN, Player, PlayerSpecError, make_player
+from ..players import BUILTIN, Player, PlayerSpecError, bsd, make_player
 from ..players.bsd import BsdPlayer
 
 #: How the summary names the seats: as in the interactive program, whose
@@ -167,9 +168,9 @@ class Simulator:
         self.dice = (GlibcRandom(human_seat_seed(seed)), game.rng)
         self.observer = observer
         self.summary = Summary(seed)
-        #: Let the driver play two plain BSD seats with its fast loop (see
-        #: the module documentation); False drives every decision through
-        #: observations.
+        #: Two plain BSD seats play their fast loop (:func:`mille.players.bsd.play_hand`,
+        #: see the module documentation); False drives every decision
+        #: through observations.
         self.fast = True
 
     def _where(self, seat: int) -> str:
@@ -184,7 +185,10 @@ class Simulator:
         self.dealt()
         recorder = StepRecorder(self.observer) if self.observer is not None else None
         try:
-            played = play_hand(game, self.players, self.dice, observer=recorder, fast=self.fast)
+            if self.fast and recorder is None:
+                played = bsd.play_hand(game, self.players, self.dice)
+            else:
+                played = play_hand(game, self.players, self.dice, observer=recorder)
         except PlayerError as exc:
             verb = "raised " if exc.kind == "exception" else ""
             raise SimulationError(f"{self._where(exc.seat)} {verb}{exc.message}") from None

@@ -1,11 +1,26 @@
 """Players: anything that is shown what one seat may see and answers with a move.
 
-A player follows the :class:`Player` protocol: ``choose(observation, rng)``
-is handed an :class:`~mille.engine.observation.Observation` (never the game) and a
+A player follows the protocol of the hand driver
+(:class:`mille.engine.driver.Player`, re-exported here):
+``choose(observation, rng)`` is handed an
+:class:`~mille.engine.observation.Observation` (never the game) and a
 generator of its own, and returns one of ``observation.legal_moves()``.  It
 is asked in every phase that needs a decision: ``MOVE`` (draw, play or
 discard) and ``EXTENSION`` (answer ``EXTEND`` or ``NO_EXTENSION``).  Seats
-with no cards pass without being asked.
+with no cards pass without being asked.  Three methods are optional; a
+player defines the ones it wants, and whatever drives it (the driver, the
+board) asks for them by name, never by the player's kind:
+
+* ``inform(event)``: told every move made at the table, as both seats see
+  it (:class:`mille.engine.driver.Event`), and ``hand_over(result)``: told
+  the hand's :class:`~mille.engine.scoring.HandResult` (the hand driver
+  calls both);
+* ``decide(observation, rng)``: the move as a :class:`Decision`, which
+  also says whether the player weighed its hand to choose it.  The board
+  announces such a move (``PLAY`` or ``DISCARD`` with the card, §8.6), as
+  the original announced its computer's; for a player without ``decide``,
+  :func:`decision` announces every discard and every play of a card that
+  is not a safety.
 
 Built in, by name (:func:`make_player`):
 
@@ -28,23 +43,54 @@ import os
 import sys
 from collections.abc import Callable
 
+from ..engine.cards import SAFETY_BASE
+from ..engine.record import FrozenRecord
+from ..engine.rules import MoveType
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Protocol
-
+    from ..engine.driver import Player
     from ..engine.observation import Observation
     from ..engine.rng import GlibcRandom
     from ..engine.rules import Move
-
-    class Player(Protocol):
-        """The player protocol."""
-
-        def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
-            """A legal move for ``observation.seat`` (one of ``observation.legal_moves()``)."""
-            ...
-
 else:
-    Player = object  # the protocol is structural; only the type checker needs it
+    Player = object  # the protocol is structural; only the type checker needs it (mille.engine.driver)
+
+
+class Decision(FrozenRecord):
+    """A move, and whether the player weighed its hand to choose it.
+
+    ``considered`` is true for a move chosen by weighing the hand (for the
+    BSD procedure, its valuation, step 8 of §6.3) and false for the moves
+    made on the spot (a draw, a safety played at once, an answer to
+    ``Extension?``).  The original's board announces the considered ones
+    (``PLAY`` or ``DISCARD`` with the card, §8.6); what the screen shows is
+    the front end's business, this is only the fact it needs.
+    """
+
+    __slots__ = ("move", "considered")
+    move: Move
+    considered: bool
+
+    def __init__(self, move: Move, considered: bool = False) -> None:
+        object.__setattr__(self, "move", move)
+        object.__setattr__(self, "considered", considered)
+
+
+def decision(player: Player, observation: Observation, rng: GlibcRandom) -> Decision:
+    """``player``'s move as a :class:`Decision`: its own ``decide`` if it has one.
+
+    A player that only chooses is taken to have weighed every discard and
+    every play of a card that is not a safety (a safety is the move made on
+    the spot).
+    """
+    decide: Callable[[Observation, GlibcRandom], Decision] | None = getattr(player, "decide", None)
+    if decide is not None:
+        return decide(observation, rng)
+    move = player.choose(observation, rng)
+    kind = move.kind
+    considered = kind is MoveType.DISCARD or (kind is MoveType.PLAY and observation.hand[move.slot] < SAFETY_BASE)
+    return Decision(move, considered)
 
 
 class FirstPlayer:
@@ -143,4 +189,14 @@ def make_player(spec: str) -> Player:
     return player
 
 
-__all__ = ["BUILTIN", "OPPONENTS", "FirstPlayer", "Player", "PlayerSpecError", "RandomPlayer", "make_player"]
+__all__ = [
+    "BUILTIN",
+    "OPPONENTS",
+    "Decision",
+    "FirstPlayer",
+    "Player",
+    "PlayerSpecError",
+    "RandomPlayer",
+    "decision",
+    "make_player",
+]

@@ -22,7 +22,9 @@ lowest-valued card is chosen anyway (§12.1).
 
 from __future__ import annotations
 
-from ..engine import cards
+from collections.abc import Sequence
+
+from ..engine import cards, driver
 from ..engine.cards import (
     COPIES,
     EMPTY,
@@ -45,7 +47,6 @@ from ..engine.cards import (
     is_repair_or_empty,
 )
 from ..engine.observation import Observation
-from ..engine.record import FrozenRecord
 from ..engine.rng import GlibcRandom
 from ..engine.rules import (
     DISCARDS,
@@ -63,7 +64,9 @@ from ..engine.rules import (
     pass_turn,
     play_card,
 )
+from ..engine.scoring import GAME_POINTS, hand_result
 from ..engine.state import EXTENDED_TRIP, TRIP, Game, Memory, SafetyStatus, Tableau
+from . import Decision
 
 _ROW = RIGHT_OF_WAY - SAFETY_BASE
 _HAND_SIZE = cards.HAND_SIZE
@@ -80,26 +83,6 @@ _VALUABLE = 40
 #: The starting "cards needed" estimates, by card code (§6.1).  The original
 #: keeps this table for the whole program run and never resets it.
 INITIAL_NUM_NEED: tuple[int, ...] = (0, 0, 0, 0, 0, 2, 2, 2, 4, 3, 2, 2, 2, 10, 3, 1, 1, 1, 1, 0)
-
-
-class Decision(FrozenRecord):
-    """What the procedure does, and whether it weighed the hand to choose it.
-
-    ``considered`` is true for a move chosen by the valuation (step 8 of
-    §6.3) and false for the moves made on the spot: a draw, a safety played
-    at once (steps 1 and 4), an answer to ``Extension?``.  The original's
-    board announces the considered ones (``PLAY`` or ``DISCARD`` with the
-    card, §8.6); what the screen shows is the front end's business
-    (:mod:`mille.ui.app`), this is only the fact it needs.
-    """
-
-    __slots__ = ("move", "considered")
-    move: Move
-    considered: bool
-
-    def __init__(self, move: Move, considered: bool = False) -> None:
-        object.__setattr__(self, "move", move)
-        object.__setattr__(self, "considered", considered)
 
 
 # Decisions are values: every one the procedure can make, made once.
@@ -596,7 +579,7 @@ def play_out(
     (:func:`mille.engine.rules.draw_card`, ``play_card``, ``discard_card``,
     ``answer_extension``, ``pass_turn``), without the legality checks,
     since the procedure only makes legal ones.  This is the hot loop of
-    the simulator (the hand driver's fast path) and of every searching
+    the simulator (:func:`play_hand`) and of every searching
     player's rollouts: it hands the procedure the tableaus themselves, not
     observations, which is sound because the procedure reads of the other
     tableau only what lies on the table (the observation's contract;
@@ -660,6 +643,43 @@ def play_out(
 
 
 _DISCARD = MoveType.DISCARD
+
+
+def play_hand(
+    game: Game,
+    players: Sequence[driver.Player],
+    dice: Sequence[GlibcRandom],
+    *,
+    game_points: int = GAME_POINTS,
+) -> driver.HandPlay:
+    """The hand driver's :func:`~mille.engine.driver.play_hand` (strict), faster for two BSD procedures.
+
+    When both seats hold the procedure itself (:class:`BsdPlayer`, or a
+    subclass that changes nothing but ``repaired``, as
+    :class:`~mille.players.plus.PlusPlayer` does), the hand is played by
+    :func:`play_out`: the same moves and the same game as through
+    observations (``tests/test_sim.py`` plays both ways); otherwise by the
+    driver.
+    """
+    first, second = players
+    if _is_procedure(first) and _is_procedure(second):
+        assert isinstance(first, BsdPlayer) and isinstance(second, BsdPlayer)
+        needs = (first.num_need, second.num_need)
+        moves, answers = play_out(game, needs, (dice[0], dice[1]), (first.repaired, second.repaired))
+        return driver.HandPlay(hand_result(game, game_points), moves, answers)
+    return driver.play_hand(game, players, dice, game_points=game_points)
+
+
+def _is_procedure(player: object) -> bool:
+    """Whether ``player`` plays the procedure and nothing more (no method of it overridden, nothing to be told)."""
+    kind = type(player)
+    return (
+        issubclass(kind, BsdPlayer)
+        and kind.decide is BsdPlayer.decide
+        and kind.choose is BsdPlayer.choose
+        and not hasattr(player, "inform")
+        and not hasattr(player, "hand_over")
+    )
 
 
 def _extreme(values: list[int], hand: list[int], *, lowest: bool) -> int:

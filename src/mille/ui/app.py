@@ -25,7 +25,7 @@ import os
 import time
 from collections.abc import Callable
 
-from ..engine import cards, rules
+from ..engine import rules
 from ..engine.rules import DRAW, EXTEND, NO_EXTENSION, ORDER, Move, MoveType, Phase
 from ..engine.state import Game
 from . import keys
@@ -271,27 +271,21 @@ class MilleApp:
 
         The board announces a move the player weighed its hand for, ``PLAY``
         or ``DISCARD`` with the card; draws and safeties played on the spot
-        are silent.  The original's procedure says which of its moves it
-        weighed (:class:`~mille.players.bsd.Decision`); for any other player
-        every play of a card that is not a safety, and every discard, counts.
-        ``Extension?`` is answered silently.
+        are silent.  The player says which of its moves it weighed
+        (:func:`mille.players.decision`; the original's procedure does, and
+        for a player that does not, every play of a card that is not a
+        safety, and every discard, counts).  ``Extension?`` is answered
+        silently.
         """
-        from ..players.bsd import BsdPlayer
+        from ..players import decision
 
         player = self.computer
         if observation.phase is Phase.EXTENSION:
             return player.choose(observation, self.computer_dice)
         self.display.clear_message()
-        if isinstance(player, BsdPlayer):
-            decision = player.decide(observation, self.computer_dice)
-            move, considered = decision.move, decision.considered
-        else:
-            move = player.choose(observation, self.computer_dice)
-            kind = move.kind
-            considered = kind is MoveType.DISCARD or (
-                kind is MoveType.PLAY and observation.hand[move.slot] < cards.SAFETY_BASE
-            )
-        if considered:
+        made = decision(player, observation, self.computer_dice)
+        move = made.move
+        if made.considered:
             word = "DISCARD" if move.kind is MoveType.DISCARD else "PLAY"
             self.display.show_action(word, observation.hand[move.slot])
         return move

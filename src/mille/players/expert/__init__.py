@@ -72,6 +72,7 @@ from ...engine.rules import (
 )
 from ...engine.scoring import GAME_POINTS
 from ...engine.state import Game, Memory, Tableau
+from .. import bsd
 from ..bsd import INITIAL_NUM_NEED, BsdPlayer, decide, one_card, would_extend
 from ..plus import PlusPlayer
 
@@ -234,19 +235,19 @@ def rollout(game: Game, seat: int, needs: list[list[int]], dice: GlibcRandom, re
     the hand driver's account of it: the hand's result
     (:func:`mille.engine.scoring.hand_result`) and the moves and answers made.
 
-    This is the search's hot loop: the driver's fast path for two BSD
-    seats (:func:`mille.players.bsd.play_out`), whose game is exactly the
-    one the driver's general loop gives by asking the players
+    This is the search's hot loop: the BSD procedure's fast loop for two
+    seats (:func:`mille.players.bsd.play_hand`), whose game is exactly the
+    one the hand driver gives by asking the players
     (:func:`rollout_reference`; a test checks it).
     """
-    return play_hand(game, _seats(seat, needs, repaired), (dice, dice))
+    return bsd.play_hand(game, _seats(seat, needs, repaired), (dice, dice))
 
 
 def rollout_reference(
     game: Game, seat: int, needs: list[list[int]], dice: GlibcRandom, repaired: bool = True
 ) -> HandPlay:
-    """:func:`rollout` through the driver's general loop: each seat shown its observation and asked."""
-    return play_hand(game, _seats(seat, needs, repaired), (dice, dice), fast=False)
+    """:func:`rollout` through the hand driver: each seat shown its observation and asked."""
+    return play_hand(game, _seats(seat, needs, repaired), (dice, dice))
 
 
 def _seats(seat: int, needs: list[list[int]], repaired: bool) -> tuple[BsdPlayer, BsdPlayer]:
