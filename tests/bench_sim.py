@@ -15,6 +15,13 @@ general path instead, where each seat is shown its observation and answers
 through the player protocol (the path any other player takes).
 ``--breakdown`` times the parts of a move separately (observation, decision,
 push) over positions collected from a run.
+
+``--compare TREE`` times this checkout against another one (``TREE/src``,
+say the commit before a change, checked out with ``git worktree add``):
+subprocesses of each in turn, the same seeds in both, CPU time
+(``time.process_time``); on a shared machine only interleaved runs in CPU
+time are comparable.  It prints each tree's best and median hands/s and
+their ratio, for the fast loop and (with ``--protocol``) the general path.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import cProfile
 import os
 import pstats
 import statistics
+import subprocess
 import sys
 import time
 
@@ -44,6 +52,43 @@ def one_run(hands: int, seed: int, protocol: bool = False) -> tuple[float, int]:
     for _ in range(hands):
         sim.play_hand()
     return time.perf_counter() - start, sim.summary.moves
+
+
+#: Run in a subprocess of either tree: hands/s of one run, in CPU time.  The
+#: simulator moved from ``mille.sim`` to ``mille.lab.sim`` with the layers.
+_CHILD = """
+import sys, time
+try:
+    from mille.lab.sim import Simulator
+except ImportError:
+    from mille.sim import Simulator
+hands, seed, protocol = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"
+sim = Simulator(seed)
+sim.fast = not protocol
+start = time.process_time()
+for _ in range(hands):
+    sim.play_hand()
+print(hands / (time.process_time() - start))
+"""
+
+
+def compare(tree: str, hands: int, rounds: int, seed: int, protocol: bool) -> None:
+    """This checkout against ``tree``, in alternating subprocesses (CPU time)."""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    trees = {"this": os.path.abspath(here), "other": os.path.abspath(tree)}
+    rates: dict[str, list[float]] = {name: [] for name in trees}
+    for r in range(rounds):
+        for name, root in trees.items():
+            env = dict(os.environ, PYTHONPATH=os.path.join(root, "src"))
+            args = [sys.executable, "-c", _CHILD, str(hands), str(seed + r), "1" if protocol else "0"]
+            out = subprocess.run(args, env=env, capture_output=True, text=True, check=True, cwd=root)
+            rates[name].append(float(out.stdout))
+    path = "through the player protocol" if protocol else "the fast loop"
+    for name, root in trees.items():
+        rs = rates[name]
+        print(f"{name:5} {root}: best {max(rs):.0f}, median {statistics.median(rs):.0f} hands/s ({path})")
+    ratio = statistics.median(rates["this"]) / statistics.median(rates["other"])
+    print(f"this / other: {ratio:.3f} (medians of {rounds} interleaved runs of {hands} hands, CPU time)")
 
 
 def breakdown(seed: int, hands: int = 4) -> None:
@@ -90,7 +135,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--breakdown", action="store_true", help="time observe / decide / push separately")
     parser.add_argument("--protocol", action="store_true", help="every decision through observe() and choose()")
+    parser.add_argument("--compare", metavar="TREE", help="time this checkout against TREE/src, interleaved")
     args = parser.parse_args(argv)
+
+    if args.compare:
+        compare(args.compare, args.hands, max(args.runs, 5), args.seed, args.protocol)
+        return 0
 
     if args.breakdown:
         breakdown(args.seed)

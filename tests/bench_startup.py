@@ -5,7 +5,11 @@ measurement from the harness in ``../shared/bsdref``; runs the two programs
 interleaved so machine load affects both alike, with byte-compiled sources
 as an installed package would have them.  Usage::
 
-    python tests/bench_startup.py [--runs 31]
+    python tests/bench_startup.py [--runs 31] [--compare TREE]
+
+``--compare TREE`` adds a second checkout (``TREE/src``, say the commit
+before a change, checked out with ``git worktree add``), run in turn with
+the others, and prints the ratio of the two medians.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ HARNESS = os.path.join(ROOT, "..", "shared", "bsdref")
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--runs", type=int, default=31)
+    ap.add_argument("--compare", metavar="TREE", help="also time the checkout TREE, interleaved")
     args = ap.parse_args()
     sys.path.insert(0, HARNESS)
     import startup  # type: ignore[import-not-found]
@@ -34,6 +39,10 @@ def main() -> int:
         "mille": f"{env} PYTHONPATH={src} {sys.executable} -m mille --seed {{seed}}",
         "bare curses": f"{env} {sys.executable} {os.path.join(ROOT, 'tests', 'bench', 'bare_board.py')}",
     }
+    if args.compare:
+        other = os.path.join(os.path.abspath(args.compare), "src")
+        compileall.compile_dir(other, quiet=1)
+        programs["other tree"] = f"{env} PYTHONPATH={other} {sys.executable} -m mille --seed {{seed}}"
     times: dict[str, list[float]] = {name: [] for name in programs}
     for _ in range(args.runs):
         for name, cmd in programs.items():
@@ -42,6 +51,8 @@ def main() -> int:
     for name, ts in times.items():
         print(f"{name:12s} median {medians[name]:6.1f} ms  (min {min(ts):.1f}, max {max(ts):.1f}, runs {len(ts)})")
     print(f"ratio mille / bare curses: {medians['mille'] / medians['bare curses']:.2f} (target <= 1.20)")
+    if args.compare:
+        print(f"ratio mille / other tree ({args.compare}): {medians['mille'] / medians['other tree']:.3f}")
     return 0
 
 
