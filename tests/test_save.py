@@ -499,7 +499,7 @@ def test_directory(tmp_path):
 def test_fifo_does_not_hang(tmp_path):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    with pytest.raises(save.SaveError, match=r"^not a regular file$"):
+    with pytest.raises(save.SaveError, match=r"^not a regular file \(a FIFO\)$"):
         save.read_game(str(fifo))
 
 

@@ -173,7 +173,7 @@ def test_a_bad_setting_stops_the_program_with_one_line(tmp_path: Path) -> None:
     path = write_config(tmp_path, 'computer = "expert"\nhints = maybe\n')
     shown = run_mille("--seed", "3", config=tmp_path)
     assert shown.returncode == 1 and shown.stdout == ""
-    assert shown.stderr == f"mille: {path}: line 2: Invalid value\n"
+    assert shown.stderr == f'mille: {path}: line 2: Invalid value in "hints = maybe"; expected hints = true or false\n'
 
 
 pty_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs Linux ptys")
