@@ -733,6 +733,11 @@ class Recorder:
                 for event in read_events(self.path):
                     if event.get("t") == "save" and event["key"] == key:
                         found = event
+            except DamagedLedger as exc:
+                if exc.kept is None:
+                    self._failed(exc)
+                else:
+                    self._report(str(exc))  # set aside: a new record starts
             except Exception as exc:  # never a reason to stop the game
                 self._failed(exc)
             if found is not None:
