@@ -163,7 +163,8 @@ def _syntax_error(text: str, path: str, number: int, message: str) -> str:
     lines = text.splitlines()
     line = lines[number - 1].strip() if 0 < number <= len(lines) else ""
     quoted = _show(line if len(line) <= 60 else line[:57] + "...")
-    key = line.split("=", 1)[0].strip().strip("\"'") if "=" in line else ""
+    words = line.split("=", 1)[0].split()
+    key = words[0].strip("\"'") if words else ""
     if message.startswith(("Cannot overwrite", "Cannot declare")):
         expected = "each setting once"
     elif key in _EXPECTED:
