@@ -117,3 +117,22 @@ def run_python(
         timeout=timeout,
         stdin=subprocess.DEVNULL,
     )
+
+
+def short_then_failing(code: int) -> Callable[[int, bytes], int]:
+    """An ``os.write`` for a full disk: the first call takes half the data, every later one fails with ``code``.
+
+    A first call that failed outright would never reach the code that
+    carries on after a short write, which is where a full disk starts.
+    """
+    real = os.write
+
+    def write(fd: int, data: bytes) -> int:
+        if not write.calls and len(data) > 1:  # type: ignore[attr-defined]
+            write.calls.append(len(data))  # type: ignore[attr-defined]
+            return real(fd, bytes(data[: len(data) // 2]))
+        write.calls.append(len(data))  # type: ignore[attr-defined]
+        raise OSError(code, os.strerror(code))
+
+    write.calls = []  # type: ignore[attr-defined]
+    return write
