@@ -15,7 +15,14 @@ its first line saying what it is (a temporary file linked into place), so
 a file without that line is someone else's.  A file that is damaged or
 foreign is never summed wrongly, reset or overwritten: it is renamed aside
 (``stats.jsonl.damaged-YYYYmmdd-HHMMSS``), the player is told where it
-went, and a new record starts.
+went, and a new record starts; one that cannot be renamed is left as it
+is and the record is not kept for the run.  A line cut short by a full
+disk is skipped, not a reason to set the history aside (the next event
+starts a line of its own).  A FIFO, a device, a file past
+:data:`MAX_SIZE` or a state directory that is not the player's alone is
+refused in one line (:func:`read_record` says what happens to each), and
+nothing is ever waited on: the reading and writing go through
+:mod:`mille.files.safeio`.
 
 **The events** (``"t"``):
 

@@ -13,6 +13,12 @@ these, or a value of the wrong kind, is an error naming the file and the
 line, and the game does not start: a setting silently ignored would look
 like a program that does not listen.
 
+Nothing from outside is trusted (:mod:`mille.files.safeio`): a file
+larger than :data:`MAX_SIZE` is refused whole (never read in part), a FIFO
+or a device is refused without waiting, a file others may write or a
+directory that is another user's or open to others is refused, and values
+are escaped in the messages.
+
 The file is read only if it exists (the caller looks first, with a
 ``stat``, so that a player without one pays nothing at start-up), with
 the standard library's :mod:`tomllib` (Python 3.11 and later) or the
@@ -25,7 +31,9 @@ small cache (:func:`cache_path`), keyed by everything ``stat`` says about
 the file; while the file is unchanged, a start reads the cache and never
 imports the reader.  Any change to the file (its time, size or inode), a
 new version of mille, or a cache that does not read back exactly, and the
-file is parsed again.  A file with a mistake is never cached: it is
+file is parsed again.  The cache is written whole under a name nobody can
+guess (never through a link), and a cache directory that is not the
+player's alone is not used at all.  A file with a mistake is never cached: it is
 reported at every start until it is mended.
 """
 
