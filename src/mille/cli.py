@@ -248,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
         except save.SaveError as exc:
             from .files.safeio import shown
 
-            print(f"mille: {shown(file)}: {exc}", file=sys.stderr)
+            print(f"mille: {shown(file)}: {shown(str(exc))}", file=sys.stderr)
             return 1
         game = loaded.game
         if game.finished:
