@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
 
+from fault_helpers import as_other_user, full_disk, other_user, run_python, shared_directory
 from mille.engine import driver, rules
 from mille.engine.rng import GlibcRandom
 from mille.engine.state import Game
@@ -24,6 +25,7 @@ from mille.players.bsd import BsdPlayer
 from player_helpers import run_mille
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")
+posix = pytest.mark.skipif(os.name != "posix", reason="POSIX files and limits")
 
 
 def hand(game: str, n: int, mine: int, theirs: int, computer: str = "bsd") -> dict[str, object]:
@@ -355,22 +357,33 @@ def test_two_games_ending_at_once_are_both_counted(tmp_path: Path) -> None:
 
 
 def test_concurrent_creation_leaves_one_header(tmp_path: Path) -> None:
-    """Many processes creating the file at once: one header, every event kept."""
+    """Many processes creating the file at once: one header, every event kept.
+
+    The same barrier as the two games above: each writer says it is ready
+    (a file of its own) and waits until every writer is, however loaded
+    the machine, so that they all race for the missing file together.
+    """
     path = str(tmp_path / "mille" / "stats.jsonl")
     script = textwrap.dedent(
         """
-        import sys, time
+        import os, sys, time
         from mille.files import ledger
-        start = float(sys.argv[2])
-        while time.time() < start:
-            pass
-        ledger.append(sys.argv[1], {"t": "hand", "game": sys.argv[3], "n": 1, "computer": "c", "for": 1, "against": 0})
+        me, writers = sys.argv[3], int(sys.argv[4])
+        open(f"ready-{me}", "w").close()
+        deadline = time.monotonic() + 120
+        while sum(os.path.exists(f"ready-g{i}") for i in range(writers)) < writers:
+            if time.monotonic() > deadline:
+                sys.exit("the other writers never came")
+            time.sleep(0.0005)
+        ledger.append(sys.argv[1], {"t": "hand", "game": me, "n": 1, "computer": "c", "for": 1, "against": 0})
         """
     )
-    start = time.time() + 2.0
     env = {**os.environ, "PYTHONPATH": SRC}
-    procs = [subprocess.Popen([sys.executable, "-c", script, path, str(start), f"g{i}"], env=env) for i in range(6)]
-    assert [p.wait(timeout=120) for p in procs] == [0] * 6
+    procs = [
+        subprocess.Popen([sys.executable, "-c", script, path, "", f"g{i}", "6"], cwd=tmp_path, env=env)
+        for i in range(6)
+    ]
+    assert [p.wait(timeout=300) for p in procs] == [0] * 6
     lines = Path(path).read_bytes().splitlines()
     assert sum(b'"format"' in line for line in lines) == 1 and b'"format"' in lines[0]
     assert sorted(e["game"] for e in ledger.read_events(path)) == [f"g{i}" for i in range(6)]
@@ -478,3 +491,210 @@ def test_a_quit_imports_neither_json_nor_secrets(tmp_path: Path) -> None:
     )
     assert shown.stdout == "[]\n", shown.stderr
     assert [e["result"] for e in ledger.read_events(str(tmp_path / "stats.jsonl"))] == ["abandoned"] * 2
+
+
+# --------------------------------------------------------------------------
+# Real faults: a full disk, a FIFO, a device, a huge file, deep nesting, another user
+
+
+def game_events(path: Path, games: int) -> None:
+    for g in range(games):
+        write(path, hand(f"g{g}", 1, 900, 100), ended(f"g{g}", "won", 5100, 300))
+
+
+QUIT_ON_A_FULL_DISK = textwrap.dedent(
+    """
+    import os, sys
+    from mille.files import ledger
+    from mille.engine.state import Game
+    path = sys.argv[1]
+    {full_disk}
+    recorder = ledger.Recorder(path)
+    recorder.moved()
+    recorder.leaving(Game(), "bsd")  # a quit: the game is abandoned, and the line is cut short
+    print("\\n".join(recorder.problems))
+    """
+)
+
+
+@posix
+def test_a_full_disk_cuts_a_line_short_and_the_history_is_kept(tmp_path: Path) -> None:
+    """RLIMIT_FSIZE in a child: its one write is cut short; the next run keeps every game and skips the piece."""
+    path = tmp_path / "mille" / "stats.jsonl"
+    game_events(path, 3)
+    size = path.stat().st_size
+    code = QUIT_ON_A_FULL_DISK.replace("{full_disk}", full_disk(size + 20))
+    shown = run_python(code, str(path))
+    assert shown.returncode == 0 and shown.stderr == "", shown.stderr
+    [problem] = shown.stdout.splitlines()
+    assert problem.startswith(f"statistics not recorded: {path}: write cut short (20 of ")
+    torn = path.read_bytes()[size:]
+    assert torn.startswith(b'{"t":"game","game":"') and len(torn) == 20  # what a full disk leaves
+    # The next run: the three games are still the record, and the piece is skipped, not summed.
+    record = ledger.read_record(str(path))
+    assert ledger.summarize(record.events)["bsd"]["games_won"] == 3 and record.cut_short == 1
+    assert not list(tmp_path.glob("mille/*.damaged-*"))
+    # The next event goes on a line of its own, after the piece.
+    write(path, ended("g9", "lost", 10, 5000))
+    record = ledger.read_record(str(path))
+    table = ledger.summarize(record.events)["bsd"]
+    assert (table["games_won"], table["games_lost"], record.cut_short) == (3, 1, 1)
+    listed = run_mille("--stats", state=tmp_path)
+    assert listed.returncode == 0 and "1 line cut short by a failed write" in listed.stdout
+
+
+def test_a_piece_and_a_whole_event_on_one_line_keep_the_event(tmp_path: Path) -> None:
+    """Two writers: one cut short, the other's line written just after it, before anyone saw the tear."""
+    path = tmp_path / "stats.jsonl"
+    write(path, hand("a", 1, 900, 100))
+    with open(path, "ab") as f:
+        f.write(b'{"t":"hand","ga' + ledger._dumps(hand("b", 1, 800, 200)).encode() + b"\n")
+    record = ledger.read_record(str(path))
+    assert [e["game"] for e in record.events] == ["a", "b"] and record.cut_short == 1
+
+
+@posix
+def test_a_fifo_is_refused_never_waited_on(tmp_path: Path) -> None:
+    """A FIFO at the record's name: --stats and a game's quit each say so in one line, at once."""
+    path = tmp_path / "mille" / "stats.jsonl"
+    path.parent.mkdir(parents=True, mode=0o700)
+    os.mkfifo(path)
+    shown = run_mille("--stats", state=tmp_path)  # the timeout is only against a hang
+    assert shown.returncode == 1 and shown.stdout == ""
+    assert shown.stderr == f"mille: {path}: not a regular file (a FIFO); not read\n"
+    quit_code = QUIT_ON_A_FULL_DISK.replace("{full_disk}", "")
+    quit_run = run_python(quit_code, str(path))
+    assert quit_run.returncode == 0, quit_run.stderr
+    assert quit_run.stdout.startswith(f"statistics not recorded: {path}: not a regular file (a FIFO); the record is")
+    assert stat.S_ISFIFO(os.lstat(path).st_mode)  # left as it is
+
+
+@posix
+def test_a_link_to_a_device_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A link to /dev/zero: never read without end (it took all the memory there was)."""
+    path = tmp_path / "mille" / "stats.jsonl"
+    path.parent.mkdir(parents=True, mode=0o700)
+    os.symlink("/dev/zero", path)
+    shown = run_mille("--stats", state=tmp_path)
+    assert shown.returncode == 1
+    assert shown.stderr == f"mille: {path}: not a regular file (a character device); not read\n"
+    recorder = ledger.Recorder(str(path))
+    recorder.moved()
+    recorder.leaving(Game(), "bsd")
+    assert len(recorder.problems) == 1 and "a character device" in recorder.problems[0]
+    assert os.readlink(path) == "/dev/zero"
+
+
+@posix
+def test_a_file_past_the_limit_is_refused_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "mille" / "stats.jsonl"
+    game_events(path, 1)
+    before = path.read_bytes()
+    with open(path, "ab") as f:
+        f.truncate(ledger.MAX_SIZE + 1)  # sparse: no disk used
+    shown = run_mille("--stats", state=tmp_path)
+    assert shown.returncode == 1 and shown.stdout == ""
+    assert shown.stderr == (
+        f"mille: {path}: too large ({ledger.MAX_SIZE + 1} bytes or more; the limit is {ledger.MAX_SIZE}); not read\n"
+    )
+    recorder = ledger.Recorder(str(path))
+    recorder.moved()
+    recorder.leaving(Game(), "bsd")
+    assert len(recorder.problems) == 1 and "too large" in recorder.problems[0]
+    assert path.stat().st_size == ledger.MAX_SIZE + 1 and path.read_bytes()[: len(before)] == before
+    assert not list(tmp_path.glob("mille/*.damaged-*"))
+
+
+def deeply_nested(path: Path) -> bytes:
+    game_events(path, 1)
+    with open(path, "ab") as f:
+        f.write(b'{"t":"hand","game":' + b"[" * 200_000 + b"]" * 200_000 + b"}\n")
+    return path.read_bytes()
+
+
+def test_deep_nesting_is_one_line_for_stats(tmp_path: Path) -> None:
+    path = tmp_path / "mille" / "stats.jsonl"
+    content = deeply_nested(path)
+    shown = run_mille("--stats", state=tmp_path)
+    assert shown.returncode == 1 and "Traceback" not in shown.stderr and shown.stderr.count("\n") == 1
+    assert shown.stderr.startswith(f"mille: {path}: line 4: not a JSON line (nested too deeply); kept as ")
+    [aside] = list(tmp_path.glob("mille/stats.jsonl.damaged-*"))
+    assert aside.read_bytes() == content
+
+
+def test_deep_nesting_never_stops_a_game(tmp_path: Path) -> None:
+    """A restored game's quit looks the record up: a deeply nested line was an internal error there."""
+    path = tmp_path / "stats.jsonl"
+    deeply_nested(path)
+    recorder = ledger.Recorder(str(path), restored=Game())
+    recorder.moved()
+    recorder.leaving(Game(), "bsd")
+    assert len(recorder.problems) == 1 and "nested too deeply" in recorder.problems[0]
+    assert [e["result"] for e in ledger.read_events(str(path))] == ["abandoned"]  # a new record
+
+
+@posix
+def test_a_damaged_record_that_cannot_be_set_aside_is_not_written_into(tmp_path: Path) -> None:
+    """The player's own directory, read-only: the file stays as it was, and the message says the record is not kept."""
+    with shared_directory() as shared:
+        state = shared / "mille"
+        state.mkdir(mode=0o700)
+        path = state / "stats.jsonl"
+        path.write_bytes(b"somebody's notes\n")
+        uid, gid = other_user()
+        os.chown(path, uid, gid)
+        os.chown(state, uid, gid)
+        os.chmod(state, 0o500)  # nobody may not rename in it, but may append to the file
+
+        def quit_game() -> str:
+            recorder = ledger.Recorder(str(path))
+            recorder.moved()
+            recorder.leaving(Game(), "bsd")
+            return "\n".join(recorder.problems)
+
+        problems = as_other_user(quit_game)
+        assert path.read_bytes() == b"somebody's notes\n"  # nothing appended
+        assert problems == (
+            f"statistics not recorded: {path}: not a mille statistics file (line 1); left as it is "
+            "(it could not be set aside: Permission denied); the record is not kept for the rest of this run"
+        )
+        assert os.listdir(state) == ["stats.jsonl"]
+
+
+@posix
+def test_a_state_directory_of_another_user_is_not_used(tmp_path: Path) -> None:
+    with shared_directory() as shared:
+        state = shared / "mille"
+        as_other_user(lambda: os.mkdir(state, 0o755))
+        recorder = ledger.Recorder(str(state / "stats.jsonl"))
+        recorder.moved()
+        recorder.leaving(Game(), "bsd")
+        uid = other_user()[0]
+        assert recorder.problems == [
+            f"statistics not recorded: {state}: belongs to another user (uid {uid}), not used; "
+            "the record is not kept for the rest of this run"
+        ]
+        assert os.listdir(state) == []
+        shown = run_mille("--stats", state=shared)
+        assert (
+            shown.returncode == 1 and shown.stderr == f"mille: {state}: belongs to another user (uid {uid}), not used\n"
+        )
+
+
+@posix
+def test_a_state_directory_open_to_others_is_not_used(tmp_path: Path) -> None:
+    state = tmp_path / "mille"
+    state.mkdir()
+    os.chmod(state, 0o777)
+    recorder = ledger.Recorder(str(state / "stats.jsonl"))
+    recorder.moved()
+    recorder.leaving(Game(), "bsd")
+    assert len(recorder.problems) == 1 and "writable by others (mode 0777)" in recorder.problems[0]
+    assert os.listdir(state) == []
+
+
+def test_names_from_outside_are_escaped_on_the_terminal(tmp_path: Path) -> None:
+    state = tmp_path / "a\x1b]0;owned\x07b"
+    shown = run_mille("--stats", state=state)
+    assert shown.returncode == 0 and "\x1b" not in shown.stdout and "\x07" not in shown.stdout
+    assert "a\\x1b]0;owned\\x07b" in shown.stdout

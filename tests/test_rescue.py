@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from fault_helpers import full_disk, run_python, short_then_failing
 from mille.engine import rules
 from mille.engine.state import Game
 from mille.files import rescue, save
@@ -106,7 +107,8 @@ def test_write_new_failure_leaves_nothing_behind(tmp_path, monkeypatch, failing,
     def boom(*args: object) -> None:
         raise OSError(code, os.strerror(code))
 
-    monkeypatch.setattr(save.os, failing, boom)
+    # A full disk cuts the write short first: the rest is tried, and that fails.
+    monkeypatch.setattr(save.os, failing, short_then_failing(code) if failing == "write" else boom)
     with pytest.raises(OSError) as info:
         save.write_new(str(tmp_path), "s", b"new")
     assert info.value.errno == code
@@ -236,8 +238,13 @@ def test_a_full_state_directory_falls_back_and_leaves_nothing_there(places, monk
         path = os.readlink(f"/proc/self/fd/{arg}") if isinstance(arg, int) else str(arg)
         return path.startswith(str(state))
 
+    cut_short: list[int] = []
+
     def faulty(*args: object) -> object:
         if in_state(args[0]):
+            if failing == "write" and not cut_short:  # a full disk cuts the first write short
+                cut_short.append(len(args[1]))  # type: ignore[arg-type]
+                return real(args[0], bytes(args[1][:100]))  # type: ignore[index]
             raise OSError(code, os.strerror(code))
         return real(*args)
 
@@ -289,3 +296,46 @@ def test_a_crash_report_goes_beside_its_game(places):
 )
 def test_names_are_shown_escaped(name, expected):
     assert rescue.shown(name) == expected
+
+
+@posix
+def test_a_directory_open_to_others_is_passed_over_and_said(places):
+    state = places / "state" / "mille"
+    state.mkdir(parents=True)
+    os.chmod(state, 0o777)
+    kept = rescue.keep_game(game(), 0, "bsd")
+    assert kept.path is not None and os.path.dirname(kept.path) == str(places / "work")
+    assert kept.tried == [(str(state), "writable by others (mode 0777), not used: chmod go-w it")]
+    assert listing(state) == []
+    assert "(not saved in " in rescue.saved_line(kept) and "writable by others" in rescue.saved_line(kept)
+
+
+KEEP_ON_A_FULL_DISK = """
+import os, sys, tempfile
+from mille.engine import rules
+from mille.engine.state import Game
+from mille.files import rescue
+tempfile.tempdir = sys.argv[1]
+{full_disk}
+game = Game()
+game.rng.seed(5)
+rules.start_hand(game)
+print(rescue.saved_line(rescue.keep_game(game, 0, "bsd")))
+"""
+
+
+@posix
+def test_a_real_full_disk_everywhere_is_said_and_leaves_nothing(places):
+    """RLIMIT_FSIZE in a child: in every place the write is cut short, then fails; no piece is left anywhere."""
+    shown = run_python(
+        KEEP_ON_A_FULL_DISK.replace("{full_disk}", full_disk(1000)),
+        str(places / "temp"),
+        env={"XDG_STATE_HOME": str(places / "state")},
+    )
+    assert shown.stderr == ""
+    too_large = os.strerror(errno.EFBIG)
+    assert shown.stdout == (
+        f"mille: the game could not be saved anywhere ({places}/state/mille: {too_large}; "
+        f"{places}/work: {too_large}; {places}/temp: {too_large})\n"
+    )
+    assert listing(places / "state" / "mille") == listing(places / "work") == listing(places / "temp") == []

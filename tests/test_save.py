@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fault_helpers import full_disk, run_python, short_then_failing
 from mille import cli
 from mille.engine import cards, rules
 from mille.engine.state import Game, Tableau
@@ -499,7 +500,7 @@ def test_directory(tmp_path):
 def test_fifo_does_not_hang(tmp_path):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    with pytest.raises(save.SaveError, match=r"^not a regular file$"):
+    with pytest.raises(save.SaveError, match=r"^not a regular file \(a FIFO\)$"):
         save.read_game(str(fifo))
 
 
@@ -690,11 +691,16 @@ def test_failure_leaves_the_previous_file(tmp_path, monkeypatch, failing, code):
     def boom(*args: object) -> None:
         raise OSError(code, os.strerror(code))
 
-    monkeypatch.setattr(save.os, failing, boom)
+    # A full disk cuts the write short first: the rest is tried, and that fails.
+    fault = short_then_failing(code) if failing == "write" else boom
+    monkeypatch.setattr(save.os, failing, fault)
     with pytest.raises(OSError) as info:
         save.write_game(str(path), _game(2))
     assert info.value.strerror == os.strerror(code)
     monkeypatch.undo()
+    if failing == "write":
+        calls = fault.calls  # type: ignore[attr-defined]
+        assert len(calls) == 2 and calls[1] == calls[0] - calls[0] // 2  # the rest was tried
     assert path.read_bytes() == before
     assert os.listdir(tmp_path) == ["g"]
 
@@ -768,3 +774,31 @@ def test_player_fields_are_the_format_s() -> None:
         "total",
         "games",
     )
+
+
+SAVE_ON_A_FULL_DISK = """
+import sys
+from mille.engine import rules
+from mille.engine.state import Game
+from mille.files import save
+{full_disk}
+game = Game()
+game.rng.seed(7)
+rules.start_hand(game)
+try:
+    save.write_game(sys.argv[1], game)
+except OSError as exc:
+    print(exc.strerror)
+"""
+
+
+@posix
+def test_a_real_full_disk_keeps_the_previous_save(tmp_path):
+    """RLIMIT_FSIZE in a child: the new save's write is cut short, then fails; the old save is untouched."""
+    path = tmp_path / "g"
+    save.write_game(str(path), _game(1))
+    before = path.read_bytes()
+    shown = run_python(SAVE_ON_A_FULL_DISK.replace("{full_disk}", full_disk(len(before) // 2)), str(path))
+    assert shown.stderr == "" and shown.stdout == f"{os.strerror(errno.EFBIG)}\n"
+    assert path.read_bytes() == before
+    assert os.listdir(tmp_path) == ["g"]

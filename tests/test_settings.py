@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +21,7 @@ from pathlib import Path
 import pytest
 
 import ui_helpers as H
+from fault_helpers import as_other_user, other_user, posix_only, shared_directory
 from mille import cli
 from mille.files import save
 from mille.files.settings import Settings, SettingsError, cache_path, config_path, load, load_cached, parse
@@ -124,9 +126,14 @@ def test_an_unchanged_file_is_not_parsed_again(tmp_path: Path, monkeypatch: pyte
     env = {**os.environ, "PYTHONPATH": SRC, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     shown = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=60)
     assert shown.stdout == f"{first!r} False False\n", shown.stderr
-    # Changed (even to the same length): read again.
-    os.utime(path, ns=(1, 1))
-    path.write_text('computer = "bsd"\nhints = false\n\n')
+    # Changed to the same length, with the same modification time: read again (the change time says so).
+    before = path.stat()
+    changed = 'computer = "bsd"  \nhints = false\n'
+    assert len(changed) == before.st_size
+    path.write_text(changed)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = path.stat()
+    assert (after.st_size, after.st_mtime_ns, after.st_ino) == (before.st_size, before.st_mtime_ns, before.st_ino)
     assert load_cached(str(path)) == Settings(computer="bsd", hints=False)
 
 
@@ -173,7 +180,7 @@ def test_a_bad_setting_stops_the_program_with_one_line(tmp_path: Path) -> None:
     path = write_config(tmp_path, 'computer = "expert"\nhints = maybe\n')
     shown = run_mille("--seed", "3", config=tmp_path)
     assert shown.returncode == 1 and shown.stdout == ""
-    assert shown.stderr == f"mille: {path}: line 2: Invalid value\n"
+    assert shown.stderr == f'mille: {path}: line 2: Invalid value in "hints = maybe"; expected hints = true or false\n'
 
 
 pty_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs Linux ptys")
@@ -293,3 +300,181 @@ def test_defaults_spelled_out_or_overridden_send_the_original_bytes(tmp_path: Pa
     coloured = plain_run(tmp_path, "color = true\n")
     assert colours(coloured)
     assert colours(plain_run(tmp_path, "", "--color", env={"NO_COLOR": "1"}))
+
+
+# ---------------------------------------------------------------------------
+# Files from outside: too large, not a file, a loop, another user, escape sequences
+
+
+def test_a_setting_past_the_size_limit_is_never_dropped_silently(tmp_path: Path) -> None:
+    """2 MiB of comments, then stats = false: the whole file is refused in one line (it was cut at 1 MiB)."""
+    text = ("# " + "x" * 97 + "\n") * (2 * 1024 * 1024 // 100) + "stats = false\n"
+    path = write_config(tmp_path, text)
+    shown = run_mille("--seed", "3", config=tmp_path)
+    assert shown.returncode == 1 and shown.stdout == ""
+    size = len(text)
+    assert shown.stderr == (
+        f"mille: {path}: too large for a settings file ({size} bytes or more; the limit is 1048576), not read\n"
+    )
+
+
+@posix_only
+def test_a_config_that_is_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "mille" / "config.toml"
+    path.parent.mkdir(parents=True)
+    os.mkfifo(path)
+    shown = run_mille("--seed", "3", config=tmp_path)  # the timeout only against a hang
+    assert shown.returncode == 1 and shown.stderr == f"mille: {path}: not a regular file (a FIFO)\n"
+
+
+@posix_only
+def test_a_looping_config_path_is_said_not_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "mille" / "config.toml"
+    path.parent.mkdir(parents=True)
+    os.symlink("config.toml", path)  # a link to itself
+    shown = run_mille("--seed", "3", config=tmp_path)
+    assert shown.returncode == 1 and shown.stderr == f"mille: {path}: Too many levels of symbolic links\n"
+    path.unlink()
+    os.symlink("elsewhere.toml", path)  # a dangling link: the settings the player meant are missing
+    shown = run_mille("--seed", "3", config=tmp_path)
+    assert shown.stderr == f"mille: {path}: a symbolic link to a file that does not exist\n"
+
+
+@posix_only
+def test_a_config_directory_that_may_not_be_searched_is_said(tmp_path: Path) -> None:
+    """As nobody, with its own settings directory closed to itself (mode 0): one line, not silence."""
+    with shared_directory() as shared:
+        directory = shared / "mille"
+        path = directory / "config.toml"
+
+        def start() -> str:
+            directory.mkdir(mode=0o700)
+            path.write_text("stats = false\n")
+            os.chmod(directory, 0)
+            try:
+                cli._settings()
+            except SettingsError as exc:
+                return str(exc)
+            return "no error"
+
+        os.environ["XDG_CONFIG_HOME"] = str(shared)
+        try:
+            said = as_other_user(start)
+        finally:
+            del os.environ["XDG_CONFIG_HOME"]
+        assert said == f"{path}: Permission denied"
+
+
+@posix_only
+def test_settings_in_a_directory_of_another_user_are_not_read(tmp_path: Path) -> None:
+    with shared_directory() as shared:
+        directory = shared / "mille"
+
+        def plant() -> None:
+            directory.mkdir(mode=0o755)
+            (directory / "config.toml").write_text("stats = false\n")
+
+        as_other_user(plant)
+        shown = run_mille("--seed", "3", config=shared)
+        uid = other_user()[0]
+        assert shown.returncode == 1
+        assert shown.stderr == (
+            f"mille: {directory}: belongs to another user (uid {uid}), not used (the settings in it are not read)\n"
+        )
+
+
+@posix_only
+def test_settings_open_to_others_are_not_read(tmp_path: Path) -> None:
+    path = write_config(tmp_path, "hints = true\n")
+    os.chmod(path, 0o666)
+    shown = run_mille("--seed", "3", config=tmp_path)
+    assert shown.returncode == 1
+    assert shown.stderr == f"mille: {path}: writable by others (mode 0666), not used: chmod go-w it\n"
+    os.chmod(path, 0o644)
+    os.chmod(path.parent, 0o777)
+    shown = run_mille("--seed", "3", config=tmp_path)
+    assert shown.stderr == (
+        f"mille: {path.parent}: writable by others (mode 0777), not used: chmod go-w it "
+        "(the settings in it are not read)\n"
+    )
+
+
+@posix_only
+def test_another_users_planted_cache_file_is_never_written_through(tmp_path: Path, monkeypatch) -> None:
+    """A shared cache directory (like /tmp): the other user makes mille's cache directory and plants links there.
+
+    The temporary file used to be ``settings.PID.tmp``, opened following
+    links: the victim's own file was overwritten.  Now the directory is
+    not the player's and is not used at all (and the temporary name could
+    not be guessed, nor a link there followed, anyway).
+    """
+    victim = tmp_path / "precious.txt"
+    victim.write_text("the player's own file\n")
+    os.chmod(tmp_path, 0o755)  # the other user can reach the file to aim a link at it
+    with shared_directory() as shared:
+        cache = shared / "mille"
+        me = os.getpid()
+
+        def plant() -> None:
+            cache.mkdir(mode=0o777)
+            os.chmod(cache, 0o777)
+            for name in (f"settings.{me}.tmp", "settings"):
+                os.symlink(victim, cache / name)
+
+        as_other_user(plant)
+        monkeypatch.setenv("XDG_CACHE_HOME", str(shared))
+        config = write_config(tmp_path / "config", "hints = true\n")
+        assert load_cached(str(config)) == Settings(hints=True)
+        assert victim.read_text() == "the player's own file\n"
+        assert sorted(os.listdir(cache)) == ["settings", f"settings.{me}.tmp"]
+
+
+@posix_only
+def test_the_cache_is_written_whole_under_a_name_nobody_can_guess(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    config = write_config(tmp_path / "config", "hints = true\n")
+    opened: list[tuple[str, int]] = []
+    real_open = os.open
+
+    def spy(path, flags, *args):  # type: ignore[no-untyped-def]
+        opened.append((str(path), flags))
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(os, "open", spy)
+    load_cached(str(config))
+    monkeypatch.undo()
+    [(tmp, flags)] = [(p, f) for p, f in opened if p.endswith(".tmp")]
+    assert os.path.basename(tmp).startswith(".settings.") and len(os.path.basename(tmp)) == len(".settings..tmp") + 16
+    assert flags & os.O_EXCL and flags & os.O_NOFOLLOW and flags & os.O_CREAT
+    assert stat.S_IMODE(os.stat(cache_path()).st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(os.path.dirname(cache_path())).st_mode) == 0o700
+
+
+def test_an_escape_sequence_in_a_setting_never_reaches_the_terminal(tmp_path: Path) -> None:
+    write_config(tmp_path, 'computer = "\\u001b]0;owned\\u0007"\n')
+    shown = run_mille("--seed", "3", config=tmp_path)
+    assert shown.returncode == 1
+    assert "\x1b" not in shown.stderr and "\x07" not in shown.stderr
+    assert shown.stderr.endswith('computer must be "bsd" or "expert", not "\\u001b]0;owned\\u0007"\n')
+    write_config(tmp_path, '"\\u001b[2J" = true\n')
+    shown = run_mille("--seed", "3", config=tmp_path)
+    assert shown.returncode == 1 and "\x1b" not in shown.stderr and "unknown setting '\\x1b[2J'" in shown.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("hints = maybe\n", 'line 1: Invalid value in "hints = maybe"; expected hints = true or false'),
+        ('computer = "bsd\n', 'in "computer = \\"bsd"; expected computer = "bsd" or "expert" (in double quotes)'),
+        (
+            "hints\n",
+            "line 1: Expected '=' after a key in a key/value pair in \"hints\"; expected hints = true or false",
+        ),
+        ("just words here\n", 'in "just words here"; expected a setting on each line, as NAME = VALUE'),
+        ("hints = true\nhints = false\n", 'line 2: Cannot overwrite a value in "hints = false"; expected each setting'),
+    ],
+)
+def test_a_syntax_error_quotes_the_line_and_says_what_was_expected(text: str, message: str) -> None:
+    with pytest.raises(SettingsError) as caught:
+        parse(text, "cfg")
+    assert message in str(caught.value), str(caught.value)

@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     class Parser(argparse.ArgumentParser):
         def error(self, message: str) -> None:  # type: ignore[override]
-            from .files.rescue import shown  # arguments are echoed: no raw escape sequences
+            from .files.safeio import shown  # arguments are echoed: no raw escape sequences
 
             self.print_usage(sys.stderr)
             self.exit(1, f"{self.prog}: {shown(message)}\n")
@@ -130,12 +130,24 @@ def _take_switches(argv: list[str]) -> tuple[dict[str, bool], list[str]]:
 
 
 def _settings() -> Settings | None:
-    """The settings file's settings, or None when there is none (one stat: the reader is not imported)."""
+    """The settings file's settings, or None when there is none (one stat: the reader is not imported).
+
+    Only a file that is not there at all (nor a link by its name) is no
+    settings: one that cannot be looked at (a loop of links, a directory
+    that may not be searched) is said in one line, as a bad setting is.
+    """
     try:
         path = settings_file()
-        st = os.stat(path)
-    except (OSError, ValueError):
+    except OSError:  # no home directory: no settings
         return None
+    st: os.stat_result | None = None
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        if not os.path.islink(path):
+            return None
+    except (OSError, ValueError):
+        pass
     from .files.settings import load_cached
 
     return load_cached(path, st)
@@ -198,10 +210,11 @@ def main(argv: list[str] | None = None) -> int:
         if (args.stats or args.config_path) and (args.file or args.seed is not None or args.computer or switches):
             parser.error("--stats and --config-path take no other arguments")
         if args.config_path:
+            from .files.safeio import shown
             from .files.settings import config_path
 
             try:
-                print(config_path())
+                print(shown(config_path()))
             except OSError as exc:  # no home directory
                 print(f"mille: {exc.strerror}", file=sys.stderr)
                 return 1
@@ -217,7 +230,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = _settings()
     except ValueError as exc:  # settings.SettingsError: one line naming the file and the line
-        print(f"mille: {exc}", file=sys.stderr)
+        from .files.safeio import shown
+
+        print(f"mille: {shown(str(exc))}", file=sys.stderr)
         return 1
 
     seed_value = seed if seed is not None else os.getpid()
@@ -231,9 +246,9 @@ def main(argv: list[str] | None = None) -> int:
         try:
             loaded = save.read_game(file)
         except save.SaveError as exc:
-            from .files.rescue import shown
+            from .files.safeio import shown
 
-            print(f"mille: {shown(file)}: {exc}", file=sys.stderr)
+            print(f"mille: {shown(file)}: {shown(str(exc))}", file=sys.stderr)
             return 1
         game = loaded.game
         if game.finished:
@@ -340,7 +355,7 @@ def play(
         status = app.run(restore=file is not None)
     except TerminalError as exc:
         term.stop()
-        print(f"mille: {exc}", file=sys.stderr)
+        _say(f"mille: {exc}")
         return 1
     except KeyboardInterrupt:
         term.stop()
@@ -383,9 +398,11 @@ class _Keeper:
 
 
 def _say(line: str) -> None:
-    """A line on standard error, if it is still there (after a hangup it may not be)."""
+    """A line on standard error, if it is still there (after a hangup it may not be); escaped for the terminal."""
+    from .files.safeio import shown
+
     try:
-        os.write(2, (line + "\n").encode("utf-8", "backslashreplace"))
+        os.write(2, (shown(line) + "\n").encode("utf-8", "backslashreplace"))
     except OSError:
         pass
 
@@ -417,15 +434,15 @@ def _crashed(exc: Exception, app: object, file: str | None) -> int:
         else:
             report = rescue.keep(text.encode("utf-8", "backslashreplace"), rescue.CRASH, ".txt")
         what = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
-        _say(f"mille: internal error: {rescue.shown(what)}")
+        _say(f"mille: internal error: {what}")
         if kept is not None:
             _say(rescue.saved_line(kept, "the game, as it was before the move that failed,"))
         elif file is not None:
-            _say(f"mille: no move was made; the game is still in {rescue.shown(file)}")
+            _say(f"mille: no move was made; the game is still in {file}")
         else:
             _say("mille: no game was in progress")
         if report.path is not None:
-            _say(f"mille: the full report is in {rescue.shown(report.path)}")
+            _say(f"mille: the full report is in {report.path}")
         else:
             _say(f"mille: the report could not be written ({report.failures()})")
         return rescue.NOT_SAVED_STATUS if kept is not None and kept.path is None else 1
@@ -438,7 +455,7 @@ def _report(recorder: list[Recorder]) -> None:
     """What went wrong with the record of games, once the terminal is back (never on the game screen)."""
     for made in recorder:
         for problem in made.problems:
-            print(f"mille: {problem}", file=sys.stderr)
+            _say(f"mille: {problem}")
 
 
 def choose_options(

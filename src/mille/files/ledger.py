@@ -15,7 +15,14 @@ its first line saying what it is (a temporary file linked into place), so
 a file without that line is someone else's.  A file that is damaged or
 foreign is never summed wrongly, reset or overwritten: it is renamed aside
 (``stats.jsonl.damaged-YYYYmmdd-HHMMSS``), the player is told where it
-went, and a new record starts.
+went, and a new record starts; one that cannot be renamed is left as it
+is and the record is not kept for the run.  A line cut short by a full
+disk is skipped, not a reason to set the history aside (the next event
+starts a line of its own).  A FIFO, a device, a file past
+:data:`MAX_SIZE` or a state directory that is not the player's alone is
+refused in one line (:func:`read_record` says what happens to each), and
+nothing is ever waited on: the reading and writing go through
+:mod:`mille.files.safeio`.
 
 **The events** (``"t"``):
 
@@ -45,7 +52,18 @@ from __future__ import annotations
 
 import os
 
-from .places import make_private_dirs, state_directory, sync_directory
+from .places import state_directory
+from .safeio import (
+    AppendOnly,
+    TooLarge,
+    check_private,
+    create_exclusive,
+    make_private_dirs,
+    open_regular,
+    private_directory,
+    read_regular,
+    shown,
+)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -99,6 +117,10 @@ def stats_path() -> str:
 
 #: The first line of a record file, as this program writes it.
 HEADER = b'{"format": "mille-stats", "version": 1}\n'
+#: How every event line this program writes begins ("t" is always the first key).
+_EVENT_START = b'{"t":"'
+#: The largest record file read (about 200,000 events: a game every day for decades).
+MAX_SIZE = 32 * 1024 * 1024
 #: Characters a string may hold to be written without the json module.
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ._:+-_")
 
@@ -124,102 +146,69 @@ def _dumps(event: dict[str, Any]) -> str:
     return "{" + ",".join(parts) + "}"
 
 
-def _looks_whole(path: str) -> bool:
-    """Does the file start with this program's first line and end with a whole line (or not exist)?
+def _open(path: str) -> AppendOnly:
+    """The record file, for appending: made (with its first line, whole) if there is none yet.
 
-    The cheap check made before the first line a run adds (the whole file
-    is read only when this fails, to say what is wrong and set it aside).
+    The file is made as a temporary file linked into place, so of two games
+    creating it at once one wins and the other appends to it, and nobody
+    ever sees a record file without its first line.  Whatever is at the
+    name must be a regular file (a FIFO or a device is refused, never
+    waited on).
     """
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        return AppendOnly.open(path, follow=True, shared=True)
     except FileNotFoundError:
-        return True
-    except OSError:
-        return False
-    try:
-        size = os.fstat(fd).st_size
-        if size < len(HEADER) or os.read(fd, len(HEADER)) != HEADER:
-            return False
-        os.lseek(fd, size - 1, os.SEEK_SET)  # (no pread on Windows)
-        return os.read(fd, 1) == b"\n"
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
-
-
-def _create(path: str) -> None:
-    """Create the record file with its first line, whole: a temporary file linked into place.
-
-    Linking fails if the name exists, so of two games creating the file at
-    once one wins and the other appends to it; nobody ever sees a record
-    file without its first line.  Where links are not possible the file is
-    created exclusively and the line written at once.
-    """
-    directory = os.path.dirname(path)
-    make_private_dirs(directory)
-    tmp = os.path.join(directory, f".{FILE_NAME}.{os.urandom(4).hex()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
-    try:
-        _write_header(fd)
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            pass  # another game made it first
-        except OSError:
-            try:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
-            except FileExistsError:
-                pass
-            else:
-                _write_header(fd)
-    finally:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-    sync_directory(directory)
-
-
-def _write_header(fd: int) -> None:
-    """The record's first line into the new file ``fd``, synced; the file closed."""
-    try:
-        _write_all(fd, HEADER)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    written = os.write(fd, data)
-    if written != len(data):
-        # A regular file takes a whole write unless the disk is full: a
-        # partial line would damage the record, so say so.
-        import errno
-
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        make_private_dirs(os.path.dirname(path))
+        create_exclusive(path, HEADER)  # False: another game made it first
+        return AppendOnly.open(path, follow=True, shared=True)
 
 
 def append(path: str, event: dict[str, Any]) -> None:
     """Add one event at the end of the record file, in one write, synced to disk.
 
-    Raises :class:`OSError` if it cannot be written.
+    If the file does not end with a whole line (a write cut short by a full
+    disk, earlier), the event starts on a line of its own, and the torn
+    piece is left as a line that the reader skips.  Raises :class:`OSError`
+    if it cannot be written (:class:`~mille.files.safeio.ShortWrite` if the
+    system took only part of the line).
     """
     import time
 
     event = {**event, "at": round(time.time(), 3)}
     data = (_dumps(event) + "\n").encode()
-    flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_CLOEXEC", 0)
+    record = _open(path)
     try:
-        fd = os.open(path, flags)
+        if not record.ends_whole():
+            data = b"\n" + data
+        record.append(data)
+    finally:
+        record.close(sync=False)
+
+
+def _inspect(path: str) -> None:
+    """The cheap look at the record before a run's first line is added to it (the whole file is read only if it fails).
+
+    Raises :class:`LedgerError` for a file that cannot be used (not a
+    regular file, too large, damaged and not set aside); returns for a file
+    that starts as a record does, for none, and for a damaged one that was
+    set aside (the :class:`DamagedLedger` is raised, with ``kept`` set).
+    """
+    try:
+        fd, st = open_regular(path)
     except FileNotFoundError:
-        _create(path)
-        fd = os.open(path, flags)
+        return
+    except OSError as exc:
+        raise LedgerError(f"{path}: {exc.strerror or exc}") from None
     try:
-        _write_all(fd, data)
-        os.fsync(fd)
+        if st.st_size > MAX_SIZE:
+            raise LedgerError(f"{path}: {TooLarge(st.st_size, MAX_SIZE).strerror}")
+        whole = os.read(fd, len(HEADER)) == HEADER
+    except OSError as exc:
+        raise LedgerError(f"{path}: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
+    if not whole:
+        read_events(path)  # says what is wrong, and sets it aside
 
 
 # --------------------------------------------------------------------------
@@ -262,14 +251,20 @@ def _check_field(kind: str, value: object) -> bool:
     return value in RESULTS
 
 
-def _problem(line: bytes) -> str | None:
-    """What is wrong with one event line (None: nothing)."""
+def _decode(line: bytes) -> object:
+    """The JSON value of one line; ValueError for anything that is not one (deep nesting included)."""
     import json
 
     try:
-        event = json.loads(line)
-    except (ValueError, UnicodeDecodeError):
-        return "not a JSON line"
+        return json.loads(line)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _problem(event: object) -> str | None:
+    """What is wrong with one decoded event line (None: nothing)."""
     if not isinstance(event, dict):
         return "not a JSON object"
     kind = event.get("t")
@@ -286,15 +281,20 @@ def _problem(line: bytes) -> str | None:
     return None
 
 
-def _set_aside(path: str, fd: int) -> str | None:
-    """Rename the damaged file (still the one open as ``fd``) to a free ``.damaged-...`` name."""
+def _is_torn(piece: bytes) -> bool:
+    """Is ``piece`` what a write cut short leaves: the start of an event line, without its end?"""
+    return not piece.endswith(b"}") and (piece.startswith(_EVENT_START) or _EVENT_START.startswith(piece))
+
+
+def _set_aside(path: str, st: os.stat_result) -> tuple[str | None, str]:
+    """Rename the damaged file (the one read, ``st``) to a free ``.damaged-...`` name: (new name, why not)."""
     import time
 
     try:
-        if not os.path.samestat(os.fstat(fd), os.stat(path)):
-            return None  # another game set it aside already (and perhaps started a new one)
-    except OSError:
-        return None
+        if not os.path.samestat(st, os.stat(path)):
+            return None, "another game set it aside first"
+    except OSError as exc:
+        return None, exc.strerror or str(exc)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     candidate = f"{path}.damaged-{stamp}"
     suffix = 2
@@ -303,73 +303,116 @@ def _set_aside(path: str, fd: int) -> str | None:
         suffix += 1
     try:
         os.rename(path, candidate)
-    except OSError:
-        return None
-    return candidate
+    except OSError as exc:
+        return None, exc.strerror or str(exc)
+    return candidate, ""
+
+
+class Record:
+    """A record file read: its events, oldest first, and the lines cut short that were skipped."""
+
+    def __init__(self, events: list[dict[str, Any]], cut_short: int = 0) -> None:
+        self.events = events
+        #: Pieces of lines left by writes a full disk cut short (not counted).
+        self.cut_short = cut_short
+
+
+def read_record(path: str) -> Record:
+    """The record file at ``path`` (an empty one if there is none yet).
+
+    What is done with each kind of trouble (``README.md``, "The record of
+    games"):
+
+    * a line cut short by a full disk (the start of an event line without
+      its end, last or not, alone or followed by a whole event) is skipped
+      and counted in :attr:`Record.cut_short`: the rest is the record;
+    * a file that is not a record file, or has a line that is not an event
+      (deep nesting included), is renamed aside and :class:`DamagedLedger`
+      raised, with the line and where the file went; if it cannot be
+      renamed, the message says so, and the file is left as it is;
+    * anything that is not a regular file (a FIFO, a device, a link to
+      one), a file larger than :data:`MAX_SIZE`, a file that cannot be
+      read: :class:`LedgerError`, and nothing is touched.
+
+    Nothing is ever silently dropped, and nothing blocks.
+    """
+    try:
+        data, st = read_regular(path, MAX_SIZE)
+    except FileNotFoundError:
+        return Record([])
+    except OSError as exc:
+        raise LedgerError(f"{path}: {exc.strerror or exc}; not read") from None
+    problem, record = _parse(data)
+    if problem is not None:
+        kept, why = _set_aside(path, st)
+        if kept is not None:
+            raise DamagedLedger(f"{path}: {problem}; kept as {kept}, and a new record starts", kept)
+        raise DamagedLedger(f"{path}: {problem}; left as it is (it could not be set aside: {why})", None)
+    return record
 
 
 def read_events(path: str) -> list[dict[str, Any]]:
-    """The events of the record file, oldest first; [] if there is none yet.
-
-    A file that is not a record file, or has a line that is not an event,
-    is renamed aside and :class:`DamagedLedger` raised (with the line and
-    where the file went); a file that cannot be read raises
-    :class:`LedgerError`.  Nothing is ever silently dropped.
-    """
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-    except FileNotFoundError:
-        return []
-    except OSError as exc:
-        raise LedgerError(f"{path}: {exc.strerror or exc}") from None
-    try:
-        try:
-            chunks = []
-            while True:
-                chunk = os.read(fd, 1 << 16)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-        except OSError as exc:
-            raise LedgerError(f"{path}: {exc.strerror or exc}") from None
-        data = b"".join(chunks)
-        problem, events = _parse(data)
-        if problem is not None:
-            kept = _set_aside(path, fd)
-            where = f"kept as {kept}" if kept is not None else "left in place"
-            raise DamagedLedger(f"{path}: {problem}; {where}, and a new record starts", kept)
-    finally:
-        os.close(fd)
-    return events
+    """The events of the record file, oldest first; [] if there is none yet (see :func:`read_record`)."""
+    return read_record(path).events
 
 
-def _parse(data: bytes) -> tuple[str | None, list[dict[str, Any]]]:
-    """(what is wrong, the events): the first line must be the header, every other an event."""
-    import json
+def _parse(data: bytes) -> tuple[str | None, Record]:
+    """(what is wrong, the record): the first line must be the header, every other an event or a torn piece."""
+    import sys
 
     if not data:
-        return "empty (not a record file)", []
+        return "empty (not a record file)", Record([])
     lines = data.split(b"\n")
-    if lines[-1] == b"":
-        lines.pop()
-    else:
-        return f"line {len(lines)}: cut short (no end of line)", []
+    last = lines.pop()  # b"" after a final newline
     try:
-        header = json.loads(lines[0])
-    except (ValueError, UnicodeDecodeError):
+        header = _decode(lines[0] if lines else last)
+    except ValueError:
         header = None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
-        return "not a mille statistics file (line 1)", []
+        return "not a mille statistics file (line 1)", Record([])
     version = header.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= VERSION:
-        return f"line 1: statistics of version {version!r}, which this mille does not read", []
+        return f"line 1: statistics of version {version!r}, which this mille does not read", Record([])
+    if not lines:
+        return "line 1: cut short (no end of line)", Record([])
+    if last:
+        lines.append(last)  # a last line without its end: a torn write, or one being written now
     events: list[dict[str, Any]] = []
+    torn = 0
+    intern = sys.intern
     for number, line in enumerate(lines[1:], 2):
-        problem = _problem(line)
+        try:
+            event: object = _decode(line)
+        except ValueError as exc:
+            event = None
+            if _is_torn(line):
+                torn += 1
+                continue
+            # A torn piece with a whole event written after it on the same line.
+            at = line.find(_EVENT_START, 1)
+            if at > 0 and _is_torn(line[:at]):
+                try:
+                    event = _decode(line[at:])
+                except ValueError:
+                    event = None
+                else:
+                    torn += 1
+            if event is None:
+                if last and number == len(lines):
+                    return f"line {number}: cut short (no end of line)", Record([])
+                detail = " (nested too deeply)" if "nested" in str(exc) else ""
+                return f"line {number}: not a JSON line{detail}", Record([])
+        problem = _problem(event)
         if problem is not None:
-            return f"line {number}: {problem}", []
-        events.append(json.loads(line))
-    return None, events
+            return f"line {number}: {problem}", Record([])
+        assert isinstance(event, dict)
+        for key in ("t", "computer", "result", "game"):
+            value = event.get(key)
+            if type(value) is str:
+                event[key] = intern(value)  # many events share them: a long record in less memory
+        event.pop("at", None)
+        events.append(event)
+    return None, Record(events, torn)
 
 
 # --------------------------------------------------------------------------
@@ -484,10 +527,15 @@ _ROWS = (
 )
 
 
-def format_table(summary: dict[str, dict[str, Any]], path: str) -> str:
-    """The record as a table, a column per computer (``mille --stats``)."""
+def _cut_short_note(cut_short: int) -> str:
+    lines = "1 line" if cut_short == 1 else f"{cut_short} lines"
+    return f"{lines} cut short by a failed write (a full disk?) not counted.\n" if cut_short else ""
+
+
+def format_table(summary: dict[str, dict[str, Any]], path: str, cut_short: int = 0) -> str:
+    """The record as a table, a column per computer (``mille --stats``); ``cut_short``: lines skipped."""
     if not summary:
-        return f"No games recorded yet ({path}).\n"
+        return f"No games recorded yet ({path}).\n" + _cut_short_note(cut_short)
     width = max(9, *(len(name) + 2 for name in summary))
     lines = ["computer".ljust(20) + "".join(name.rjust(width) for name in summary)]
     for label, key in _ROWS:
@@ -506,14 +554,14 @@ def format_table(summary: dict[str, dict[str, Any]], path: str) -> str:
         lines.append(label.ljust(20) + "".join(cell.rjust(width) for cell in cells))
     lines.append("")
     lines.append(f"Recorded in {path}.")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + _cut_short_note(cut_short)
 
 
-def format_json(summary: dict[str, dict[str, Any]], path: str) -> str:
-    """The record as JSON (``mille --stats --json``): the file and an entry per computer."""
+def format_json(summary: dict[str, dict[str, Any]], path: str, cut_short: int = 0) -> str:
+    """The record as JSON (``mille --stats --json``): the file, an entry per computer, the lines cut short."""
     import json
 
-    return json.dumps({"file": path, "computers": summary}, indent=2) + "\n"
+    return json.dumps({"file": path, "computers": summary, "cut_short": cut_short}, indent=2) + "\n"
 
 
 # --------------------------------------------------------------------------
@@ -587,8 +635,10 @@ class Recorder:
         self.problems: list[str] = []
         # The file is looked at once a run, before the first line is added
         # to it, so that a damaged or foreign file is set aside (and said
-        # so) instead of written into.
+        # so) instead of written into; a file that may not be used is not
+        # used for the rest of the run.
         self._checked = False
+        self._usable = True
 
     @property
     def path(self) -> str:
@@ -683,16 +733,20 @@ class Recorder:
         if self.game_id is not None:
             return self.game_id
         restored, self._restored = self._restored, None
-        if restored is not None:
+        if restored is not None and self._prepare():
             key = position_key(restored)
             found: dict[str, Any] | None = None
-            self._checked = True
             try:
                 for event in read_events(self.path):
                     if event.get("t") == "save" and event["key"] == key:
                         found = event
-            except LedgerError as exc:
-                self._report(str(exc))
+            except DamagedLedger as exc:
+                if exc.kept is None:
+                    self._failed(exc)
+                else:
+                    self._report(str(exc))  # set aside: a new record starts
+            except Exception as exc:  # never a reason to stop the game
+                self._failed(exc)
             if found is not None:
                 name: str = found["game"]
                 self.game_id = name
@@ -702,23 +756,51 @@ class Recorder:
         self.game_id = _new_name()
         return self.game_id
 
-    def _write(self, event: dict[str, Any]) -> None:
+    def _prepare(self) -> bool:
+        """The run's one look before it uses the file: False (and why, in :attr:`problems`) if it may not.
+
+        The directory must be the player's own (made if missing, refused if
+        another user's or open to others); the file must be a record, or
+        none, or damaged and set aside (said so, and a new record starts).
+        Anything else (not a regular file, too large, damaged and not set
+        aside, unreadable) and the record is not kept for this run.
+        """
+        if self._checked:
+            return self._usable
+        self._checked = True
         try:
-            if not self._checked:
-                self._checked = True
-                if not _looks_whole(self.path):
-                    try:
-                        read_events(self.path)
-                    except DamagedLedger as exc:
-                        self._report(str(exc))
-                    except LedgerError:
-                        pass  # unreadable: the write below says why
+            private_directory(os.path.dirname(self.path))
+            _inspect(self.path)
+        except DamagedLedger as exc:
+            if exc.kept is None:
+                self._failed(exc)
+            else:
+                self._report(str(exc))  # set aside: a new record starts
+        except Exception as exc:
+            self._failed(exc)
+        return self._usable
+
+    def _write(self, event: dict[str, Any]) -> None:
+        if not self._prepare():
+            return
+        try:
             append(self.path, event)
-        except (OSError, LedgerError) as exc:
-            detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            self._report(f"statistics not recorded: {self._path or 'no file'}: {detail}")
+        except Exception as exc:
+            self._failed(exc)
+
+    def _failed(self, exc: BaseException) -> None:
+        """The record is not kept for the rest of this run, and one line says why."""
+        self._usable = False
+        if isinstance(exc, LedgerError):
+            detail = str(exc)
+        elif isinstance(exc, OSError):
+            detail = f"{exc.filename or self._path or 'no file'}: {exc.strerror or exc}"
+        else:
+            detail = f"{self._path or 'no file'}: internal error ({type(exc).__name__}: {exc})"
+        self._report(f"statistics not recorded: {detail}; the record is not kept for the rest of this run")
 
     def _report(self, message: str) -> None:
+        message = shown(" ".join(message.split()))
         if message not in self.problems:
             self.problems.append(message)
 
@@ -727,13 +809,27 @@ def print_stats(as_json: bool = False) -> int:
     """``mille --stats [--json]``: print the record; 1 (and a line on standard error) if it cannot be read."""
     import sys
 
+    path = "the record of games"
     try:
         path = stats_path()
-        summary = summarize(read_events(path))
+        directory = os.path.dirname(path)
+        if os.path.isdir(directory):
+            check_private(directory)
+        record = read_record(path)
+        summary = summarize(record.events)
     except LedgerError as exc:
-        print(f"mille: {exc}", file=sys.stderr)
+        print(f"mille: {shown(str(exc))}", file=sys.stderr)
         return 1
-    sys.stdout.write(format_json(summary, path) if as_json else format_table(summary, path))
+    except OSError as exc:
+        print(f"mille: {shown(exc.filename or path)}: {shown(exc.strerror or str(exc))}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # never a traceback
+        print(f"mille: {shown(path)}: cannot be read ({type(exc).__name__})", file=sys.stderr)
+        return 1
+    if as_json:
+        sys.stdout.write(format_json(summary, path, record.cut_short))
+    else:
+        sys.stdout.write(format_table(summary, shown(path), record.cut_short))
     return 0
 
 
@@ -741,6 +837,8 @@ __all__ = [
     "FILE_NAME",
     "DamagedLedger",
     "LedgerError",
+    "MAX_SIZE",
+    "Record",
     "Recorder",
     "append",
     "format_json",
@@ -748,6 +846,7 @@ __all__ = [
     "position_key",
     "print_stats",
     "read_events",
+    "read_record",
     "stats_path",
     "summarize",
 ]

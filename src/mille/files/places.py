@@ -1,4 +1,4 @@
-"""Where mille keeps its files, by the XDG base directory rules, and how it makes them.
+"""Where mille keeps its files, by the XDG base directory rules (:mod:`.safeio` makes and checks them).
 
 Everything the game writes on its own goes under the player's XDG
 directories: hangup and crash saves and the record of games in the state
@@ -52,43 +52,9 @@ def cache_directory() -> str:
     return _xdg(_CACHE)
 
 
-def make_private_dirs(directory: str) -> None:
-    """Create ``directory`` and any missing parents with mode 0700 (what is kept there is the player's).
-
-    A file in the way is a :class:`NotADirectoryError`.
-    """
-    if os.path.isdir(directory):
-        return
-    parent = os.path.dirname(directory)
-    if parent and parent != directory:
-        make_private_dirs(parent)
-    try:
-        os.mkdir(directory, 0o700)
-    except FileExistsError:
-        if not os.path.isdir(directory):
-            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), directory) from None
-
-
-def sync_directory(directory: str) -> None:
-    """Make a new or renamed name in ``directory`` durable (best effort: not every system can)."""
-    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(directory, flags)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 __all__ = [
     "cache_directory",
     "config_directory",
-    "make_private_dirs",
     "settings_file",
     "state_directory",
-    "sync_directory",
 ]

@@ -9,14 +9,17 @@ when one of those happens: none of it runs on the way to the first board.
 Where: the first of these places that works (``docs/save-format.md``):
 
 1. the state directory, ``$XDG_STATE_HOME/mille`` (``~/.local/state/mille``
-   when ``XDG_STATE_HOME`` is unset or not absolute), made with mode 0700;
+   when ``XDG_STATE_HOME`` is unset or not absolute), made with mode 0700,
+   and passed over (the line that says where the game went says why) if it
+   belongs to another user or others may write in it
+   (:func:`mille.files.safeio.check_private`);
 2. the current directory;
 3. the temporary directory (``$TMPDIR``, ``/tmp``, ...), under a name
    nobody can guess.
 
 Names: ``hangup-YYYYmmdd-HHMMSS.json`` (``crash-...`` for a crash), then
 ``-2``, ``-3``, ... before ``.json``; each name is claimed atomically
-(:func:`mille.files.save.write_new`), so any number of games stopped in the same
+(:func:`mille.files.safeio.write_new`), so any number of games stopped in the same
 second each keep their own file.  If every place fails, the caller is told
 what was tried and why, and says so.
 """
@@ -31,7 +34,9 @@ from collections.abc import Callable
 
 from ..engine.state import Game
 from . import save
-from .places import make_private_dirs, state_directory
+from .places import state_directory
+from .safeio import private_directory, write_new
+from .safeio import shown as shown  # its home is safeio; here for the callers that know it here
 
 HANGUP = "hangup"
 CRASH = "crash"
@@ -82,11 +87,11 @@ def keep(data: bytes, kind: str, suffix: str = ".json", now: float | None = None
         try:
             place = locate()
             if make:
-                make_private_dirs(place)
+                private_directory(place)  # made 0700, or refused if another's or open to others
             # A shared directory (/tmp): a private file under a name nobody
             # can predict, so nobody can plant a file or a link there first.
             stem = f"mille-{kind}-{stamp}-{secrets.token_hex(6)}" if unguessable else f"{kind}-{stamp}"
-            path = save.write_new(place, stem, data, suffix)
+            path = write_new(place, stem, data, suffix)
         except OSError as exc:
             tried.append((place, exc.strerror or str(exc)))
             continue
@@ -114,33 +119,10 @@ def write_beside(json_path: str, text: str) -> Kept:
     directory, name = os.path.split(json_path)
     stem = name[: -len(".json")] if name.endswith(".json") else name
     try:
-        path = save.write_new(directory, stem, text.encode("utf-8", "backslashreplace"), ".txt")
+        path = write_new(directory, stem, text.encode("utf-8", "backslashreplace"), ".txt")
     except OSError as exc:
         return Kept(None, [(directory, exc.strerror or str(exc))])
     return Kept(path, [])
-
-
-def shown(name: str) -> str:
-    """A file name as it can be printed on a terminal: control and undecodable characters escaped.
-
-    Names come from the command line or the environment and may hold
-    anything; printed raw, an escape sequence in one would act on the
-    terminal.  A plain name is shown as it is.
-    """
-    if name.isprintable():
-        return name
-    out = []
-    for ch in name:
-        code = ord(ch)
-        if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte (surrogateescape)
-            out.append(f"\\x{code - 0xDC00:02x}")
-        elif ch.isprintable():
-            out.append(ch)
-        elif code < 0x100:
-            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(ch, f"\\x{code:02x}"))
-        else:
-            out.append(f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
-    return "".join(out)
 
 
 def saved_line(kept: Kept, what: str = "the game") -> str:

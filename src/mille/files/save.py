@@ -27,7 +27,6 @@ import errno
 import json
 import os
 import re
-import secrets
 import stat
 import time
 from collections import Counter
@@ -39,7 +38,8 @@ from ..engine.cards import BY_NAME, EMPTY, NAMES
 from ..engine.rng import GlibcRandom
 from ..engine.state import EXTENDED_TRIP, SEATS, TRIP, Game, Memory, SafetyStatus, Tableau
 from ..players import OPPONENTS
-from .places import sync_directory
+from .safeio import TooLarge, read_regular, sync_directory, write_temporary
+from .safeio import write_new as write_new  # where callers and tests have known it
 
 FORMAT = "bsd-mille-save"
 VERSION = 2
@@ -287,7 +287,7 @@ def write_game(path: str, game: Game, window: int = 0, computer: str = "bsd") ->
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
         keep_mode = stat.S_IMODE(st.st_mode)
     directory = os.path.dirname(target) or os.curdir
-    tmp = _write_temporary(directory, os.path.basename(target), data, keep_mode)
+    tmp = write_temporary(directory, os.path.basename(target), data, keep_mode)
     try:
         os.replace(tmp, target)
     except BaseException:
@@ -296,101 +296,11 @@ def write_game(path: str, game: Game, window: int = 0, computer: str = "bsd") ->
     sync_directory(directory)
 
 
-_EXCLUSIVE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-
-
-def _write_temporary(directory: str, base: str, data: bytes, mode: int | None) -> str:
-    """``data`` in a new file ``.BASE.XXXXXXXX.tmp`` of ``directory``, written and synced; its path.
-
-    The name is claimed with ``O_EXCL`` (never an existing file, whatever
-    another process does meanwhile).  The file gets ``mode`` exactly (an
-    existing file's bits, or 0600 for a private file), or with None 0644
-    less the umask, as the original's ``creat(name, 0644)`` gave it.  On
-    failure nothing is left behind and the :class:`OSError` is raised.
-    """
-    while True:
-        tmp = os.path.join(directory, f".{base[:64]}.{secrets.token_hex(4)}.tmp")
-        try:
-            fd = os.open(tmp, _EXCLUSIVE, 0o644 if mode is None else 0o600)
-        except FileExistsError:
-            continue
-        break
-    try:
-        try:
-            if mode is not None and hasattr(os, "fchmod"):
-                os.fchmod(fd, mode)
-            view = memoryview(data)
-            while view:
-                written = os.write(fd, view)
-                view = view[written:]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    except BaseException:
-        _remove(tmp)
-        raise
-    return tmp
-
-
 def _remove(path: str) -> None:
     try:
         os.unlink(path)
     except OSError:
         pass
-
-
-#: Errors of link(2) that mean the file system has no hard links, not that
-#: this name is taken: then the name is claimed with O_EXCL instead.
-_NO_LINKS = frozenset(
-    getattr(errno, name) for name in ("EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EMLINK") if hasattr(errno, name)
-)
-
-
-def write_new(directory: str, stem: str, data: bytes, suffix: str = ".json", *, mode: int = 0o600) -> str:
-    """Write ``data`` to a file of ``directory`` that did not exist before; its path.
-
-    The name is ``STEM.json``, or ``STEM-2.json``, ``STEM-3.json``, ... for
-    the first that is free, and it is claimed atomically: the data go to a
-    temporary file, written and synced, which is then hard-linked to the
-    name (``link(2)`` fails if the name exists, so two programs can never
-    take the same one, and the name never shows a partial file).  Where the
-    file system has no hard links the name is claimed with ``O_EXCL`` and the
-    temporary file renamed over the claim.  The file gets ``mode`` (0600:
-    hangup and crash files are private).  Any :class:`OSError` leaves no
-    temporary file behind.  This is how every file the game names on its
-    own is made (hangup and crash saves, crash reports).
-    """
-    tmp = _write_temporary(directory, stem, data, mode)
-    try:
-        number = 1
-        while True:
-            name = f"{stem}{suffix}" if number == 1 else f"{stem}-{number}{suffix}"
-            path = os.path.join(directory, name)
-            number += 1
-            try:
-                os.link(tmp, path)
-            except FileExistsError:
-                continue
-            except OSError as exc:
-                if exc.errno not in _NO_LINKS:
-                    raise
-                try:
-                    os.close(os.open(path, _EXCLUSIVE, 0o600))
-                except FileExistsError:
-                    continue
-                try:
-                    os.replace(tmp, path)
-                except BaseException:
-                    _remove(path)
-                    raise
-                break
-            _remove(tmp)
-            break
-    except BaseException:
-        _remove(tmp)
-        raise
-    sync_directory(directory)
-    return path
 
 
 def _follow_link(path: str) -> str:
@@ -444,39 +354,15 @@ def loads(data: bytes | str) -> LoadedGame:
 
 
 def _read_bytes(path: str, limit: int = MAX_SIZE) -> bytes:
-    """At most ``limit`` bytes of a regular file, never blocking on a pipe."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    flags |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    """At most ``limit`` bytes of a regular file, never blocking on a pipe (:func:`.safeio.read_regular`)."""
     try:
-        fd = os.open(path, flags)
+        data, st = read_regular(path, limit)
+    except TooLarge as exc:
+        raise SaveError(_too_large(exc.size, limit)) from None
     except OSError as exc:
         raise SaveError(exc.strerror or str(exc)) from None
-    except ValueError:  # an embedded NUL
-        raise SaveError("invalid file name") from None
-    chunks: list[bytes] = []
-    try:
-        st = os.fstat(fd)
-        if stat.S_ISDIR(st.st_mode):
-            raise SaveError(os.strerror(errno.EISDIR))
-        if not stat.S_ISREG(st.st_mode):
-            raise SaveError("not a regular file")
-        if st.st_size > limit:
-            raise SaveError(_too_large(st.st_size, limit))
-        total = 0
-        while total <= limit:
-            chunk = os.read(fd, limit + 1 - total)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-        if total > limit:
-            raise SaveError(_too_large(total, limit))
-        _read_mtimes[path] = st.st_mtime
-    except OSError as exc:
-        raise SaveError(exc.strerror or str(exc)) from None
-    finally:
-        os.close(fd)
-    return b"".join(chunks)
+    _read_mtimes[path] = st.st_mtime
+    return data
 
 
 def _too_large(size: int, limit: int) -> str:

@@ -13,6 +13,12 @@ these, or a value of the wrong kind, is an error naming the file and the
 line, and the game does not start: a setting silently ignored would look
 like a program that does not listen.
 
+Nothing from outside is trusted (:mod:`mille.files.safeio`): a file
+larger than :data:`MAX_SIZE` is refused whole (never read in part), a FIFO
+or a device is refused without waiting, a file others may write or a
+directory that is another user's or open to others is refused, and values
+are escaped in the messages.
+
 The file is read only if it exists (the caller looks first, with a
 ``stat``, so that a player without one pays nothing at start-up), with
 the standard library's :mod:`tomllib` (Python 3.11 and later) or the
@@ -25,7 +31,9 @@ small cache (:func:`cache_path`), keyed by everything ``stat`` says about
 the file; while the file is unchanged, a start reads the cache and never
 imports the reader.  Any change to the file (its time, size or inode), a
 new version of mille, or a cache that does not read back exactly, and the
-file is parsed again.  A file with a mistake is never cached: it is
+file is parsed again.  The cache is written whole under a name nobody can
+guess (never through a link), and a cache directory that is not the
+player's alone is not used at all.  A file with a mistake is never cached: it is
 reported at every start until it is mended.
 """
 
@@ -37,6 +45,16 @@ import sys
 from .. import __version__
 from ..players import OPPONENTS
 from .places import cache_directory, settings_file
+from .safeio import (
+    NotPrivate,
+    TooLarge,
+    check_owned,
+    check_private,
+    private_directory,
+    read_regular,
+    replace_file,
+    shown,
+)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -113,12 +131,13 @@ def parse(text: str, path: str) -> Settings:
         message = str(exc)
         found = re.search(r"\s*\(at line (\d+), column \d+\)$", message)
         if found:
-            raise SettingsError(f"{path}: line {found.group(1)}: {message[: found.start()]}") from None
-        found = re.search(r"\s*\(at end of document\)$", message)
-        if found:
-            last = max(1, len(text.splitlines()))
-            raise SettingsError(f"{path}: line {last}: {message[: found.start()]}") from None
-        raise SettingsError(f"{path}: {message}") from None
+            number = int(found.group(1))
+        else:
+            found = re.search(r"\s*\(at end of document\)$", message)
+            number = max(1, len(text.splitlines()))
+        if found is None:
+            raise SettingsError(f"{path}: {message}") from None
+        raise SettingsError(_syntax_error(text, path, number, message[: found.start()])) from None
     settings = Settings()
     for key, value in data.items():
         where = f"{path}: line {_line_of(text, key)}"
@@ -127,7 +146,7 @@ def parse(text: str, path: str) -> Settings:
 
             close = difflib.get_close_matches(key.lower(), KEYS, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(KEYS)})"
-            raise SettingsError(f"{where}: unknown setting {key!r}{hint}")
+            raise SettingsError(f"{where}: unknown setting {shown(repr(key))}{hint}")
         if key == "computer":
             if not isinstance(value, str) or value not in OPPONENTS:
                 names = " or ".join(f'"{name}"' for name in OPPONENTS)
@@ -138,12 +157,40 @@ def parse(text: str, path: str) -> Settings:
     return settings
 
 
+#: What each setting takes, for the messages.
+_EXPECTED = {
+    "computer": " or ".join(f'"{name}"' for name in OPPONENTS) + " (in double quotes)",
+    "hints": "true or false",
+    "color": "true or false",
+    "stats": "true or false",
+}
+
+
+def _syntax_error(text: str, path: str, number: int, message: str) -> str:
+    """``FILE: line N: WHAT in 'THE LINE'; expected ...``: the line quoted, and what it should hold."""
+    lines = text.splitlines()
+    line = lines[number - 1].strip() if 0 < number <= len(lines) else ""
+    quoted = _show(line if len(line) <= 60 else line[:57] + "...")
+    words = line.split("=", 1)[0].split()
+    key = words[0].strip("\"'") if words else ""
+    if message.startswith(("Cannot overwrite", "Cannot declare")):
+        expected = "each setting once"
+    elif key in _EXPECTED:
+        expected = f"{key} = {_EXPECTED[key]}"
+    else:
+        expected = 'a setting on each line, as NAME = VALUE (hints = true, computer = "expert")'
+    where = f" in {quoted}" if line else ""
+    return f"{path}: line {number}: {message}{where}; expected {expected}"
+
+
 def _show(value: object) -> str:
-    """A value as TOML would spell it, for a message (short)."""
+    """A value as TOML would spell it, for a message (short, control characters escaped)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        text = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        import json
+
+        text = shown(json.dumps(value, ensure_ascii=False))  # \u001b, not the raw byte
     elif isinstance(value, dict):
         text = "a table"
     elif isinstance(value, list):
@@ -196,50 +243,108 @@ def _from_cache(text: str, key: str) -> Settings | None:
     return settings if _cache_text(key, settings) == text else None
 
 
+#: The largest settings file read (a real one is a few lines).
+MAX_SIZE = 1 << 20
+#: The largest cache read (a real one is about 200 bytes).
+_MAX_CACHE = 4096
+
+
+def _check_directory(path: str) -> None:
+    """Refuse the settings unless their directory is the player's own and closed to others."""
+    try:
+        check_private(os.path.dirname(path) or os.curdir)
+    except NotPrivate as exc:
+        raise SettingsError(f"{exc.filename}: {exc.strerror} (the settings in it are not read)") from None
+    except OSError:
+        pass  # no directory: the file cannot be opened either, and load says why
+
+
+def _private_cache(make: bool) -> str | None:
+    """The cache file's path if its directory is private (made if ``make``), else None: no cache is used.
+
+    A cache directory that belongs to someone else or is open to others
+    is neither read nor written, and nothing is said: the settings are
+    read from their file at every start instead, which is only slower.
+    """
+    try:
+        cache = cache_path()
+        directory = os.path.dirname(cache)
+        if make:
+            private_directory(directory)
+        else:
+            check_private(directory)
+    except OSError:
+        return None
+    return cache
+
+
 def load_cached(path: str, st: os.stat_result | None = None) -> Settings:
     """The settings in ``path``: from the cache while the file is unchanged, else read (and cached).
 
     Raises :class:`SettingsError` as :func:`load` does; a cache that cannot
-    be read or written is only a slower start.
+    be read or written, or whose directory is not private, is only a
+    slower start.
     """
-    try:
-        st = os.stat(path) if st is None else st
-    except OSError as exc:
-        raise SettingsError(f"{path}: {exc.strerror or exc}") from None
+    if st is None:
+        try:
+            st = os.stat(path)
+        except OSError as exc:
+            why = exc.strerror or str(exc)
+            if isinstance(exc, FileNotFoundError) and os.path.islink(path):
+                why = "a symbolic link to a file that does not exist"
+            raise SettingsError(f"{path}: {why}") from None
+    _check_directory(path)
     key = _cache_key(path, st)
-    cache = cache_path()
-    try:
-        with open(cache, encoding="utf-8") as f:
-            cached = _from_cache(f.read(4096), key)
-    except (OSError, ValueError):
-        cached = None
-    if cached is not None:
-        return cached
-    settings = load(path)
-    try:
-        os.makedirs(os.path.dirname(cache), mode=0o700, exist_ok=True)
-        tmp = f"{cache}.{os.getpid()}.tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(_cache_text(key, settings))
-        os.replace(tmp, cache)
-    except OSError:
-        pass
+    cache = _private_cache(make=False)
+    if cache is not None:
+        try:
+            data, _ = read_regular(cache, _MAX_CACHE, follow=False)
+            cached = _from_cache(data.decode("utf-8"), key)
+        except (OSError, ValueError):
+            cached = None
+        if cached is not None:
+            return cached
+    settings, st = _load(path)
+    cache = _private_cache(make=True)
+    if cache is not None:
+        try:
+            replace_file(cache, _cache_text(_cache_key(path, st), settings).encode("utf-8"), 0o600)
+        except OSError:
+            pass
     return settings
 
 
 def load(path: str) -> Settings:
-    """Read and check the settings file at ``path``; :class:`SettingsError` for anything wrong."""
+    """Read and check the settings file at ``path``; :class:`SettingsError` for anything wrong.
+
+    Never blocks (a FIFO or a device is refused), never reads past
+    :data:`MAX_SIZE` (a larger file is refused whole: a setting past the
+    limit would otherwise be ignored without a word), and reads nothing
+    from a directory that is another user's or open to others.
+    """
+    _check_directory(path)
+    return _load(path)[0]
+
+
+def _load(path: str) -> tuple[Settings, os.stat_result]:
     try:
-        with open(path, "rb") as f:
-            data = f.read(1 << 20)
+        data, st = read_regular(path, MAX_SIZE)
+    except TooLarge as exc:
+        raise SettingsError(
+            f"{path}: too large for a settings file ({exc.size} bytes or more; the limit is {MAX_SIZE}), not read"
+        ) from None
     except OSError as exc:
         raise SettingsError(f"{path}: {exc.strerror or exc}") from None
+    try:
+        check_owned(st, path)  # as the directory: nobody else's hand in the settings
+    except NotPrivate as exc:
+        raise SettingsError(f"{path}: {exc.strerror}") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise SettingsError(f"{path}: line {line}: not UTF-8 text") from None
-    return parse(text, path)
+    return parse(text, path), st
 
 
-__all__ = ["KEYS", "Settings", "SettingsError", "cache_path", "config_path", "load", "load_cached", "parse"]
+__all__ = ["KEYS", "MAX_SIZE", "Settings", "SettingsError", "cache_path", "config_path", "load", "load_cached", "parse"]
