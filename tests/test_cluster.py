@@ -29,7 +29,7 @@ pytestmark = pytest.mark.cluster
 
 FAST = 1000
 PLAYERS = ["bsd", "first", "random"]
-SRC = str(Path(tournament.__file__).resolve().parents[1])
+SRC = str(Path(__file__).resolve().parents[1] / "src")
 ENV = {"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin"}
 
 

@@ -515,7 +515,7 @@ def test_run_match_arguments() -> None:
 def test_python_dash_m(tmp_path: Path) -> None:
     import subprocess
 
-    src = str(Path(match.__file__).resolve().parents[1])
+    src = str(Path(__file__).resolve().parents[1] / "src")
     out = subprocess.run(
         [sys.executable, "-m", "mille.match", "bsd", "bsd", "--games", "4", "--jobs", "2", "--json"],
         capture_output=True,
@@ -533,7 +533,7 @@ def test_python_dash_m(tmp_path: Path) -> None:
 
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-SRC = str(Path(match.__file__).resolve().parents[1])
+SRC = str(Path(__file__).resolve().parents[1] / "src")
 
 
 def test_docs_example_is_the_example_file() -> None:

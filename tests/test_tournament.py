@@ -20,7 +20,7 @@ from mille.lab.match import run_match
 from mille.lab.tournament import Settings, pairing_seed, run_tournament, without_timing
 
 FAST = 1000  # game points in most tests: a game is a hand or two
-SRC = str(Path(tournament.__file__).resolve().parents[1])
+SRC = str(Path(__file__).resolve().parents[1] / "src")
 ENV = {"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin"}
 
 
