@@ -3,7 +3,7 @@
 ``python -m mille.match`` and ``python -m mille.tournament`` take the same
 options of a run (:func:`add_run_arguments`: ``--seed``, ``--jobs``,
 ``--json``, ``--max-think-ms``, ``--cluster``, ``--upload``), check them
-alike, and run alike (:func:`run_command`): on local processes or a Dask
+alike, and run alike (:func:`run`): on local processes or a Dask
 cluster, a progress line on a terminal, the report as text or JSON, and
 one line on standard error for what went wrong, with the exit status
 (1 for a failure, 130 for Ctrl-C, 141 for a reader gone).
@@ -144,9 +144,9 @@ class ReportText(Protocol):
     def __call__(self, report: dict[str, Any], *, jobs: int | None, cluster: str | None) -> str: ...
 
 
-def run_command(
+def run(
     prog: str,
-    run: Callable[..., dict[str, Any]],
+    work: Callable[..., dict[str, Any]],
     args: argparse.Namespace,
     *,
     players: Sequence[str],
@@ -155,7 +155,7 @@ def run_command(
     text: ReportText,
     kept: str = "",
 ) -> int:
-    """Run as :func:`execute` does, print the report, and return the command's exit status.
+    """Run ``work`` as :func:`execute` does, print its report, and return the command's exit status.
 
     The report is one JSON line with ``--json``, else ``text``.  A failure
     (a :class:`RunFailure`, or one of the tool's ``own_errors``) is one
@@ -174,7 +174,7 @@ def run_command(
         return status
 
     try:
-        report = execute(run, args, jobs, players, bar, own_errors)
+        report = execute(work, args, jobs, players, bar, own_errors)
     except RunFailure as exc:
         return fail(f"{exc}{kept if exc.lost else ''}")
     except own_errors as exc:
@@ -201,6 +201,6 @@ __all__ = [
     "check_players",
     "execute",
     "players_epilog",
-    "run_command",
+    "run",
     "version_text",
 ]

@@ -42,15 +42,7 @@ from typing import Any, TextIO
 
 from ..engine.scoring import GAME_POINTS
 from ..players import make_player
-from .command import (
-    add_run_arguments,
-    check_at_least,
-    check_players,
-    check_run_arguments,
-    players_epilog,
-    run_command,
-    version_text,
-)
+from . import command
 from .console import StatusLine, format_elapsed, gauge
 from .pairs import MatchConfig, MatchError
 from .records import PairResult
@@ -233,23 +225,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m mille.match",
         description="Play duplicate pairs of 5000-point games between two players and report "
         "A's game score and score margin per hand with 95% confidence intervals.",
-        epilog=players_epilog(),
+        epilog=command.players_epilog(),
     )
     parser.add_argument("a", metavar="A", help="player A")
     parser.add_argument("b", metavar="B", help="player B")
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--games", type=int, metavar="N", help="play N games, rounded up to pairs (default 200)")
     size.add_argument("--hands", type=int, metavar="N", help="play pairs until at least N hands are played")
-    add_run_arguments(
+    command.add_run_arguments(
         parser, "the match seed: deals and dice (default 1)", "print one JSON line instead of the text report"
     )
-    parser.add_argument("--version", action="version", version=version_text("mille.match"))
+    parser.add_argument("--version", action="version", version=command.version_text("mille.match"))
     args = parser.parse_args(argv)
     if args.games is None and args.hands is None:
         args.games = 200
-    check_at_least(parser, ("--games", args.games, 1), ("--hands", args.hands, 1), ("--jobs", args.jobs, 1))
-    check_run_arguments(parser, args)
-    check_players(parser, (args.a, args.b))
+    command.check_at_least(parser, ("--games", args.games, 1), ("--hands", args.hands, 1), ("--jobs", args.jobs, 1))
+    command.check_run_arguments(parser, args)
+    command.check_players(parser, (args.a, args.b))
     target_games = None if args.games is None else 2 * ((args.games + 1) // 2)
     bar = (
         ProgressBar(sys.stderr, args.a, args.b, target_games=target_games, target_hands=args.hands)
@@ -266,7 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         max_think_ms=args.max_think_ms,
         progress=bar,
     )
-    return run_command(
+    return command.run(
         "mille.match", run, args, players=(args.a, args.b), bar=bar, own_errors=(MatchError,), text=format_report
     )
 

@@ -42,15 +42,7 @@ from typing import Any, TextIO
 
 from ..engine.scoring import GAME_POINTS
 from ..players import make_player
-from .command import (
-    add_run_arguments,
-    check_at_least,
-    check_players,
-    check_run_arguments,
-    players_epilog,
-    run_command,
-    version_text,
-)
+from . import command
 from .console import StatusLine, format_elapsed, gauge
 from .pairs import MatchError
 from .records import PairResult
@@ -180,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="A round robin of duplicate-deal matches between the players named: a crosstable of game "
         "scores and margins per hand with 95% confidence intervals, and Bradley-Terry ratings (Elo scale, "
         "bsd = 1500, or the first player without bsd) with bootstrap intervals.  See docs/tournaments.md.",
-        epilog=players_epilog(),
+        epilog=command.players_epilog(),
     )
     parser.add_argument("players", metavar="PLAYER", nargs="+", help="two or more players")
     parser.add_argument(
@@ -190,7 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=DEFAULT_GAMES,
         help=f"games per pairing, rounded up to pairs (default {DEFAULT_GAMES})",
     )
-    add_run_arguments(parser, "the tournament seed (default 1)", "print the report as one JSON document")
+    command.add_run_arguments(parser, "the tournament seed (default 1)", "print the report as one JSON document")
     files = parser.add_mutually_exclusive_group()
     files.add_argument("--out", metavar="FILE", type=Path, help="record every finished pair in FILE (a new file)")
     files.add_argument(
@@ -210,24 +202,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="pairs in one unit of work (default: one in process; with workers, as many as take about "
         f"{TASK_SECONDS:g} s)",
     )
-    parser.add_argument("--version", action="version", version=version_text("mille.tournament"))
+    parser.add_argument("--version", action="version", version=command.version_text("mille.tournament"))
     args = parser.parse_args(argv)
     if len(args.players) < 2:
         parser.error("name at least two players")
     twice = sorted({p for p in args.players if args.players.count(p) > 1})
     if twice:
         parser.error(f"player {twice[0]} is named twice")
-    check_at_least(
+    command.check_at_least(
         parser,
         ("--games", args.games, 1),
         ("--jobs", args.jobs, 1),
         ("--bootstrap", args.bootstrap, 0),
         ("--pairs-per-task", args.pairs_per_task, 1),
     )
-    check_run_arguments(parser, args)
+    command.check_run_arguments(parser, args)
     if args.resume is not None and not args.resume.is_file():
         parser.error(f"--resume {args.resume}: no such file")
-    check_players(parser, args.players)
+    command.check_players(parser, args.players)
     pairs_total = (args.games + 1) // 2 * len(args.players) * (len(args.players) - 1) // 2
     bar = TournamentBar(sys.stderr, pairs_total) if sys.stderr.isatty() else None
     run = functools.partial(
@@ -247,7 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return format_report(report, bars=sys.stdout.isatty(), jobs=jobs, cluster=cluster)
 
     record = args.out or args.resume
-    return run_command(
+    return command.run(
         "mille.tournament",
         run,
         args,
