@@ -118,6 +118,10 @@ def summarize(
     }
 
 
+# --------------------------------------------------------------------------
+# Text (the tournament's report and the progress lines write numbers alike)
+
+
 def percent(x: float) -> str:
     """``61.9%``."""
     return f"{100.0 * x:.1f}%"
@@ -147,6 +151,13 @@ def listing(title: str, indent: str, items: Sequence[str], most: int = 10) -> li
     return rows
 
 
+def ran_on(jobs: int | None, cluster: str | None) -> str:
+    """Where a run ran, for the end of its timing line: ``, cluster ADDRESS``, ``, 2 jobs``, or nothing."""
+    if cluster is not None:
+        return f", cluster {cluster}"
+    return "" if jobs is None else f", {plural(jobs, 'job')}"
+
+
 def format_think(t: dict[str, float] | None) -> str:
     return "no decisions" if t is None else f"median {t['median']:.3f} ms, p95 {t['p95']:.3f} ms, max {t['max']:.3f} ms"
 
@@ -154,12 +165,7 @@ def format_think(t: dict[str, float] | None) -> str:
 def format_report(report: dict[str, Any], *, jobs: int | None = None, cluster: str | None = None) -> str:
     """The report as text, in lines of at most 79 columns (apart from long player names and error messages)."""
     a, b = report["a"], report["b"]
-    jobs_text = ""
-    if cluster is not None:
-        jobs_text = f", cluster {cluster}"
-    elif jobs is not None:
-        jobs_text = f", {plural(jobs, 'job')}"
-    timing = f"  {report['seconds']:.2f} s, {format_rate(report['games_per_second'])} games/s{jobs_text}"
+    timing = f"  {report['seconds']:.2f} s, {format_rate(report['games_per_second'])} games/s{ran_on(jobs, cluster)}"
     points = f"; {report['game_points']}-point games" if report["game_points"] != GAME_POINTS else ""
     rows = [f"mille.match: A = {a}, B = {b}"]
     if report["pairs"] == 0:
@@ -216,6 +222,7 @@ __all__ = [
     "listing",
     "percent",
     "plural",
+    "ran_on",
     "rounded",
     "summarize",
     "think_summary",

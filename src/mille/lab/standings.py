@@ -20,7 +20,7 @@ from ..engine.scoring import GAME_POINTS
 from .pairs import derive_seed
 from .records import PairResult
 from .report import TIMING_FIELDS as MATCH_TIMING_FIELDS
-from .report import format_rate, listing, plural, rounded, summarize, think_summary
+from .report import format_rate, listing, plural, ran_on, rounded, summarize, think_summary
 from .schedule import TournamentConfig
 from .stats import PairingScores, ThinkStats, rate_players
 
@@ -316,11 +316,10 @@ def format_report(
             )
         else:
             rows.append("Forfeits: none")
-    where = f", cluster {cluster}" if cluster is not None else "" if jobs is None else f", {plural(jobs, 'job')}"
     played = report["pairs"] - report["resumed_pairs"]
     rows.append(
         f"{report['seconds']:.2f} s, {plural(played, 'pair')} played, "
-        f"{format_rate(report['pairs_per_second'])} pairs/s{where}"
+        f"{format_rate(report['pairs_per_second'])} pairs/s{ran_on(jobs, cluster)}"
     )
     return "\n".join(rows)
 
