@@ -7,7 +7,7 @@ Not collected by pytest (its name does not start with ``test_``).
 **Overhead.**  The same N pairs of ``bsd`` against ``bsd`` (the second
 named ``mille.players.bsd:BsdPlayer``, since a tournament names each
 player once: the same player, and the same games), played two ways in
-this process: a bare loop of :func:`mille.lab.match.play_pair` (the games
+this process: a bare loop of :func:`mille.lab.pairs.play_pair` (the games
 themselves), and :func:`mille.lab.tournament.run_tournament` with ``--jobs 1``
 and a results file (``--out``, every pair fsynced), report and bootstrap
 included.  The overhead is the difference per pair over the bare loop's
@@ -33,16 +33,19 @@ import time
 from pathlib import Path
 from typing import Any
 
-from mille.lab import match
-from mille.lab.match import play_pair
-from mille.lab.tournament import Settings, build_report, load_results, pairing_seed, run_tournament
+from mille.lab import runner
+from mille.lab.pairs import play_pair
+from mille.lab.results import load_results
+from mille.lab.schedule import TournamentConfig, pairing_seed
+from mille.lab.standings import build_report
+from mille.lab.tournament import run_tournament
 
 PLAYERS = ["bsd", "mille.players.bsd:BsdPlayer"]
 
 
 def bare(pairs: int) -> tuple[float, float]:
     """(wall seconds, CPU seconds of this process) of the games alone."""
-    from mille.lab.match import MatchConfig
+    from mille.lab.pairs import MatchConfig
 
     config = MatchConfig(PLAYERS[0], PLAYERS[1], pairing_seed(1, *PLAYERS))
     start, cpu = time.perf_counter(), time.process_time()
@@ -74,10 +77,10 @@ def main() -> int:
     # ---------------------------------------------------------------- overhead
     # Within each tournament run: the CPU time of the whole call (every thread of the process,
     # the kernel's time for the fsyncs included) against the CPU time spent inside the games
-    # (mille.match.play_pairs, timed by a wrapper).  Both come from the same run, so the load of
-    # the machine, which moves a run's time by 10% or more, cancels out.  Alternated with a bare
-    # loop of play_pair, whose CPU time is the cross-check.
-    real_play_pairs = match.play_pairs
+    # (mille.lab.pairs.play_pairs as mille.lab.runner calls it, timed by a wrapper).  Both come
+    # from the same run, so the load of the machine, which moves a run's time by 10% or more,
+    # cancels out.  Alternated with a bare loop of play_pair, whose CPU time is the cross-check.
+    real_play_pairs = runner.play_pairs
     inside = [0.0]
 
     def timed_play_pairs(config: Any, start: int, stop: int) -> Any:
@@ -92,11 +95,11 @@ def main() -> int:
         for r in range(args.rounds):
             bare_cpu.append(bare(args.pairs)[1])
             inside[0] = 0.0
-            match.play_pairs = timed_play_pairs
+            runner.play_pairs = timed_play_pairs
             try:
                 wall, cpu, _ = tournament(args.pairs, jobs=1, out=Path(tmp) / f"results-{r}.jsonl", resamples=0)
             finally:
-                match.play_pairs = real_play_pairs
+                runner.play_pairs = real_play_pairs
             whole_cpu.append(cpu)
             games_cpu.append(inside[0])
             whole_wall.append(wall)
@@ -116,13 +119,13 @@ def main() -> int:
     print(f"cross-check, the tournament's CPU time over the bare loop's: {cross:+.2f}%")
     # The report once at the end (the bootstrap's 1000 refits above all): a fixed cost, not a
     # cost per pair (a resample costs O(sqrt(pairs))).
-    settings = Settings(tuple(PLAYERS), args.pairs)
+    config = TournamentConfig(tuple(PLAYERS), args.pairs)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "results.jsonl"
         run_tournament(PLAYERS, games=2 * args.pairs, seed=1, jobs=1, out=path, resamples=0)
-        done, _ = load_results(path, settings)
+        done, _ = load_results(path, config)
     began = time.process_time()
-    build_report(settings, done)
+    build_report(config, done)
     print(f"the report with 1000 bootstrap refits, once: {1000 * (time.process_time() - began):.0f} ms of CPU")
 
     # -------------------------------------------------------------- throughput

@@ -18,7 +18,11 @@ import pytest
 from mille.engine import cards
 from mille.engine.state import Game
 from mille.lab import match, stats
-from mille.lab.match import MatchConfig, play_game, play_pair, run_match
+from mille.lab.match import run_match
+from mille.lab.pairs import MatchConfig, deal_hand, deal_seed, dice_seed, play_game, play_pair
+from mille.lab.records import GameRecord, PairResult
+from mille.lab.report import TIMING_FIELDS, format_report, summarize
+from mille.lab.runner import MAX_PAIRS_PER_TASK, Batch, run_batches
 
 #: Plug-in players for the tests, importable as ``match_testbots:NAME`` from the current directory.
 BOTS = textwrap.dedent(
@@ -112,7 +116,7 @@ def bots(bots_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 
 
 def without_timing(report: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in report.items() if k not in match.TIMING_FIELDS}
+    return {k: v for k, v in report.items() if k not in TIMING_FIELDS}
 
 
 # --------------------------------------------------------------------------
@@ -226,20 +230,20 @@ def test_think_stats_quantiles() -> None:
 
 
 def test_seeds_are_stable_and_distinct() -> None:
-    assert match.deal_seed(1, 0, 0) == match.deal_seed(1, 0, 0)
-    seeds = {match.deal_seed(s, p, h) for s in (1, 2) for p in range(5) for h in range(5)}
+    assert deal_seed(1, 0, 0) == deal_seed(1, 0, 0)
+    seeds = {deal_seed(s, p, h) for s in (1, 2) for p in range(5) for h in range(5)}
     assert len(seeds) == 50
-    assert match.dice_seed(1, 0, 0) != match.dice_seed(1, 0, 1)
+    assert dice_seed(1, 0, 0) != dice_seed(1, 0, 1)
     assert all(0 <= s < 2**32 for s in seeds)
 
 
 def test_deal_depends_only_on_its_seed() -> None:
     fresh = Game()
-    match.deal_hand(fresh, 1234, 0)
+    deal_hand(fresh, 1234, 0)
     played = Game()
-    match.deal_hand(played, 99, 1)
+    deal_hand(played, 99, 1)
     played.players[0].total = 3000  # totals carry over, the deck does not
-    match.deal_hand(played, 1234, 0)
+    deal_hand(played, 1234, 0)
     assert played.deck == fresh.deck
     assert sorted(played.deck) == sorted(cards.INITIAL_DECK)
     assert played.deck_count == fresh.deck_count == cards.DECK_SIZE - 12
@@ -248,7 +252,7 @@ def test_deal_depends_only_on_its_seed() -> None:
     assert played.players[0].total == 3000
 
 
-def _deals(config: MatchConfig, pair: int, second: bool) -> tuple[match.GameRecord, list[Any]]:
+def _deals(config: MatchConfig, pair: int, second: bool) -> tuple[GameRecord, list[Any]]:
     seen: list[Any] = []
 
     def on_deal(hand: int, game: Game) -> None:
@@ -439,7 +443,7 @@ def test_progress_and_interrupt() -> None:
     assert report["interrupted"] is True
     assert report["games"] == 4 and report["pairs"] == 2
     assert [c.games for c in calls] == [2, 4] and calls[-1].target_games == 20
-    text = match.format_report(report)
+    text = format_report(report)
     assert "INTERRUPTED" in text
 
 
@@ -515,7 +519,7 @@ def test_run_match_arguments() -> None:
 def test_python_dash_m(tmp_path: Path) -> None:
     import subprocess
 
-    src = str(Path(match.__file__).resolve().parents[1])
+    src = str(Path(__file__).resolve().parents[1] / "src")
     out = subprocess.run(
         [sys.executable, "-m", "mille.match", "bsd", "bsd", "--games", "4", "--jobs", "2", "--json"],
         capture_output=True,
@@ -533,7 +537,7 @@ def test_python_dash_m(tmp_path: Path) -> None:
 
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-SRC = str(Path(match.__file__).resolve().parents[1])
+SRC = str(Path(__file__).resolve().parents[1] / "src")
 
 
 def test_docs_example_is_the_example_file() -> None:
@@ -560,14 +564,14 @@ def test_pair_result_json_round_trips_exactly(bots: Any) -> None:
     assert faulty.games[1].fault is not None and plain.think[0].count > 0
     for result in (faulty, plain):
         text = json.dumps(result.to_json())
-        back = match.PairResult.from_json(json.loads(text))
+        back = PairResult.from_json(json.loads(text))
         assert back == result  # games, faults, think-time buckets, counts and the exact max
         assert back.think[0].max_seconds == result.think[0].max_seconds
         assert summarize_both(back) == summarize_both(result)
 
 
-def summarize_both(result: match.PairResult) -> dict[str, Any]:
-    return match.summarize(MatchConfig("x", "y", 1), [result])
+def summarize_both(result: PairResult) -> dict[str, Any]:
+    return summarize(MatchConfig("x", "y", 1), [result])
 
 
 @pytest.mark.parametrize(
@@ -586,7 +590,7 @@ def test_pair_result_json_rejects_damage(damage: Any) -> None:
     data = play_pair(MatchConfig("bsd", "random", seed=3, game_points=FAST), 0).to_json()
     damage(data)
     with pytest.raises(ValueError):
-        match.PairResult.from_json(data)
+        PairResult.from_json(data)
 
 
 # --------------------------------------------------------------------------
@@ -641,7 +645,7 @@ def test_interrupted_before_any_pair_says_no_result(bots: Any) -> None:
     assert report["interrupted"] is True and report["pairs"] == 0
     assert report["a_game_win_rate"] is None and report["a_game_win_rate_ci95"] == [None, None]
     assert report["think_ms"] == {"a": None, "b": None}
-    text = match.format_report(report, jobs=1)
+    text = format_report(report, jobs=1)
     assert "interrupted before any pair finished, so no result" in text
     assert "%" not in text and "0 ms" not in text and "think" not in text
 
@@ -650,7 +654,7 @@ def test_report_lines_fit_80_columns() -> None:
     report = run_match("bsd", "random", games=8, seed=6, jobs=1, game_points=2000)
     report["margin_se_unpaired"] = 1234.5  # the widest the figures get
     report["margin_se"] = 123.4
-    for line in match.format_report(report, jobs=2).splitlines():
+    for line in format_report(report, jobs=2).splitlines():
         assert len(line) <= 79, line
 
 
@@ -751,23 +755,23 @@ def test_tasks_grow_to_a_quarter_second_and_never_mix_matches() -> None:
     """With workers, consecutive pairs of one match share a task once the time of a pair is known."""
     configs = [MatchConfig("bsd", "random", 1, game_points=FAST), MatchConfig("first", "random", 2, game_points=FAST)]
     wanted = [(c, p) for c in configs for p in range(40)]
-    seen: list[match.Batch] = []
+    seen: list[Batch] = []
 
-    def record(batch: match.Batch, results: list[match.PairResult]) -> bool:
+    def record(batch: Batch, results: list[PairResult]) -> bool:
         assert [r.pair for r in results] == list(range(batch.start, batch.stop))
         seen.append(batch)
         return False
 
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        assert match.run_batches(iter(wanted), record, executor=pool, workers=1, max_in_flight=1) is False
+        assert run_batches(iter(wanted), record, executor=pool, workers=1, max_in_flight=1) is False
     assert seen[0].stop - seen[0].start == 1  # no time known yet
     assert max(b.stop - b.start for b in seen) > 1  # pairs of a few milliseconds: many to a task
-    assert all(b.stop - b.start <= match.MAX_PAIRS_PER_TASK for b in seen)
+    assert all(b.stop - b.start <= MAX_PAIRS_PER_TASK for b in seen)
     played = sorted((configs.index(b.config), p) for b in seen for p in range(b.start, b.stop))
     assert played == [(k, p) for k in range(2) for p in range(40)]
     # A fixed size, in process: exactly that, cut at the end of a match.
     seen.clear()
-    match.run_batches(iter(wanted), record, jobs=1, pairs_per_task=16)
+    run_batches(iter(wanted), record, jobs=1, pairs_per_task=16)
     assert [(configs.index(b.config), b.start, b.stop) for b in seen] == [
         (0, 0, 16),
         (0, 16, 32),

@@ -24,6 +24,7 @@ from mille.engine.rng import GlibcRandom
 from mille.engine.rules import Move, MoveType
 from mille.lab import sim
 from mille.lab.sim import Simulator, Step
+from mille.players import BUILTIN
 from mille.players.bsd import BsdPlayer
 
 GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden_engine")
@@ -498,7 +499,7 @@ def test_a_plug_in_that_misbehaves_is_one_line_not_a_traceback(tmp_path: Any, bo
 
 def test_help_names_the_players_and_version_is_there(tmp_path: Any) -> None:
     help_text = _run_sim(["--help"], str(tmp_path)).stdout
-    assert f"Players: {', '.join(sim.BUILTIN)}, or module:attribute" in " ".join(help_text.split())
-    assert "bsd" in sim.BUILTIN and "expert" in sim.BUILTIN
+    assert f"Players: {', '.join(BUILTIN)}, or module:attribute" in " ".join(help_text.split())
+    assert "bsd" in BUILTIN and "expert" in BUILTIN
     version = _run_sim(["--version"], str(tmp_path))
     assert version.returncode == 0 and version.stdout.startswith("mille.sim (bsd-mille) ")

@@ -15,12 +15,16 @@ from typing import Any
 
 import pytest
 
-from mille.lab import match, stats, tournament
+from mille.lab import stats, tournament
 from mille.lab.match import run_match
-from mille.lab.tournament import Settings, pairing_seed, run_tournament, without_timing
+from mille.lab.pairs import MatchConfig
+from mille.lab.results import FORMAT, ResultsWriter, header
+from mille.lab.schedule import TournamentConfig, pairing_seed
+from mille.lab.standings import CELL, _cell_lines, format_crosstable, format_report, interval_bar, without_timing
+from mille.lab.tournament import run_tournament
 
 FAST = 1000  # game points in most tests: a game is a hand or two
-SRC = str(Path(tournament.__file__).resolve().parents[1])
+SRC = str(Path(__file__).resolve().parents[1] / "src")
 ENV = {"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin"}
 
 
@@ -124,9 +128,9 @@ def test_a_clean_sweep_gets_an_interval_like_wilson() -> None:
 
 
 def test_interval_bar() -> None:
-    assert tournament.interval_bar(10, 15, 20, (0, 40), 41) == "." * 10 + "[====|====]" + "." * 20
-    assert tournament.interval_bar(0, 0, 0, (0, 40), 41) == "|" + "." * 40
-    assert tournament.interval_bar(30, 35, 40, (0, 40), 41).endswith("[====|====]")
+    assert interval_bar(10, 15, 20, (0, 40), 41) == "." * 10 + "[====|====]" + "." * 20
+    assert interval_bar(0, 0, 0, (0, 40), 41) == "|" + "." * 40
+    assert interval_bar(30, 35, 40, (0, 40), 41).endswith("[====|====]")
 
 
 # --------------------------------------------------------------------------
@@ -169,7 +173,7 @@ def test_crosstable_cells_mirror(small: dict[str, Any]) -> None:
         assert b["score_ci95"] == pytest.approx([1 - a["score_ci95"][1], 1 - a["score_ci95"][0]])
         assert b["margin_per_hand"] == -a["margin_per_hand"]
         assert b["margin_ci95"] == [-a["margin_ci95"][1], -a["margin_ci95"][0]]
-    text = "\n".join(tournament.format_crosstable(small))
+    text = "\n".join(format_crosstable(small))
     row_bsd = next(line for line in text.splitlines() if line.startswith("  1 bsd"))
     first = cells[0][1]
     assert (
@@ -188,7 +192,7 @@ def test_ratings_list(small: dict[str, Any]) -> None:
         low, high = r["rating_ci95"]
         assert low <= r["rating"] <= high
     assert sum(r["score"] for r in small["ratings"]) == pytest.approx(1.5)  # half a point a game, 3 pairings
-    text = tournament.format_report(small, bars=True, jobs=1)
+    text = format_report(small, bars=True, jobs=1)
     assert "bsd = 1500" in text and "anchor" in text
     lines = text.splitlines()
     scale = next(
@@ -197,7 +201,7 @@ def test_ratings_list(small: dict[str, Any]) -> None:
         if line.strip() and line.split()[-1].isdigit() and "  " in line and "[" not in line and "." not in line
     )
     assert len([line for line in lines[scale + 1 : scale + 4] if "|" in line]) == 3
-    plain = tournament.format_report(small, bars=False, jobs=1)
+    plain = format_report(small, bars=False, jobs=1)
     assert len(plain.splitlines()) == len(lines) - 5  # the blank line, the scale and three bars
 
 
@@ -225,7 +229,7 @@ def test_out_then_resume_plays_nothing_more(tmp_path: Path, small: dict[str, Any
     report = run_tournament(PLAYERS, games=4, seed=7, jobs=1, game_points=FAST, resamples=200, out=path)
     assert without_timing(report) == without_timing(small)
     records = _records(path)
-    assert records[0]["format"] == tournament.FORMAT and records[0]["players"] == PLAYERS
+    assert records[0]["format"] == FORMAT and records[0]["players"] == PLAYERS
     assert len(records) == 1 + 6
     again = run_tournament(PLAYERS, games=4, seed=7, jobs=1, game_points=FAST, resamples=200, resume=path)
     assert again["resumed_pairs"] == 6
@@ -320,7 +324,7 @@ def test_ctrl_c_keeps_what_is_finished(tmp_path: Path, small: dict[str, Any]) ->
     )
     assert report["interrupted"] is True and report["pairs"] == 3 and seen == [1, 2, 3]
     assert len(_records(path)) == 1 + 3
-    assert "INTERRUPTED" in tournament.format_report(report)
+    assert "INTERRUPTED" in format_report(report)
     rest = run_tournament(PLAYERS, games=4, seed=7, jobs=1, game_points=FAST, resamples=200, resume=path)
     assert without_timing(rest) == without_timing({**small, "resumed_pairs": 3})
 
@@ -454,12 +458,12 @@ def test_progress_line_at_once() -> None:
     bar.clear()
 
 
-def test_settings_header_names_every_setting() -> None:
-    settings = Settings(("bsd", "first"), 5, seed=3, max_think_ms=20.0, game_points=FAST)
-    header = settings.header()
-    assert header["players"] == ["bsd", "first"] and header["pairs_per_pairing"] == 5
-    assert (header["seed"], header["max_think_ms"], header["game_points"]) == (3, 20.0, FAST)
-    assert settings.config(0, 1) == match.MatchConfig("bsd", "first", pairing_seed(3, "bsd", "first"), 20.0, FAST)
+def test_results_header_names_every_setting() -> None:
+    config = TournamentConfig(("bsd", "first"), 5, seed=3, max_think_ms=20.0, game_points=FAST)
+    first = header(config)
+    assert first["players"] == ["bsd", "first"] and first["pairs_per_pairing"] == 5
+    assert (first["seed"], first["max_think_ms"], first["game_points"]) == (3, 20.0, FAST)
+    assert config.match_config(0, 1) == MatchConfig("bsd", "first", pairing_seed(3, "bsd", "first"), 20.0, FAST)
 
 
 def test_ctrl_c_on_the_command_line_keeps_every_finished_pair(tmp_path: Path) -> None:
@@ -507,7 +511,7 @@ def test_ctrl_c_on_the_command_line_keeps_every_finished_pair(tmp_path: Path) ->
 def test_many_players_with_long_names_fit_79_columns() -> None:
     players = [*PLAYERS, "mille.players:FirstPlayer", "mille.players:RandomPlayer", "mille.players.bsd:BsdPlayer"]
     report = run_tournament(players, games=2, seed=1, jobs=1, game_points=FAST, resamples=50)
-    text = tournament.format_report(report, bars=True, jobs=1)
+    text = format_report(report, bars=True, jobs=1)
     lines = text.splitlines()
     assert all(len(line) <= 79 and line == line.rstrip() for line in lines)
     headers = [line for line in lines if line.startswith(" " * 16 + "1 bsd") or line.startswith(" " * 16 + "6 ")]
@@ -517,7 +521,7 @@ def test_many_players_with_long_names_fit_79_columns() -> None:
     assert "-0 " not in text  # a mirrored zero margin is +0
     # The widest score cell still leaves a space before the next.
     widest = {"score": 1.0, "score_ci95": [1.0, 1.0], "margin_per_hand": 1.0, "margin_ci95": [0.5, 1.5]}
-    assert tournament._cell_lines(widest)[0] == "100 100-100" and len("100 100-100") < tournament.CELL
+    assert _cell_lines(widest)[0] == "100 100-100" and len("100 100-100") < CELL
 
 
 def test_the_documented_example_is_what_the_program_prints() -> None:
@@ -528,7 +532,7 @@ def test_the_documented_example_is_what_the_program_prints() -> None:
     marker = "`python -m mille.tournament bsd first random --games 40\n--jobs 2` on a terminal):\n\n```\n"
     documented = text[text.index(marker) + len(marker) :].split("```", 1)[0].splitlines()
     report = run_tournament(PLAYERS, games=40, seed=1, jobs=1)
-    printed = tournament.format_report(report, bars=True, jobs=2).splitlines()
+    printed = format_report(report, bars=True, jobs=2).splitlines()
 
     def steady(lines: list[str]) -> list[str]:
         return [re.sub(r"[\d.]+ ms, [\d.]+ ms", "T", line) for line in lines[:-1]]
@@ -538,7 +542,7 @@ def test_the_documented_example_is_what_the_program_prints() -> None:
 
 def test_results_writer_flushes_each_record_at_once_and_groups_fsyncs(tmp_path: Path) -> None:
     path = tmp_path / "r.jsonl"
-    writer = tournament.ResultsWriter(path, truncate_to=None, header={"h": 1})
+    writer = ResultsWriter(path, truncate_to=None, header={"h": 1})
     assert writer.syncs == 1 and path.read_bytes() == b'{"h":1}\n'
     for k in range(50):
         writer.append({"k": k})

@@ -5,8 +5,8 @@ asks :func:`mille.engine.rules.phase` what comes next, shows the seat to move it
 :func:`~mille.engine.observation.observe` view, pushes the move it answers, and
 stops when the hand is over, returning how it ended as a value
 (:class:`~mille.engine.scoring.HandResult`).  Everything that plays hands plays
-them here: the simulator (:mod:`mille.lab.sim`), the match tool
-(:mod:`mille.lab.match`), the interactive game (:mod:`mille.ui.app`, whose
+them here: the simulator (:mod:`mille.lab.sim`), the match tool's
+pairs (:mod:`mille.lab.pairs`), the interactive game (:mod:`mille.ui.app`, whose
 person's seat reads keys and whose observer draws the screen), and a
 searching player's reference rollout.
 

@@ -39,14 +39,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .. import __version__
 from ..engine import rules
 from ..engine.driver import EndlessHand, HandPlay, PlayerError, play_hand
 from ..engine.rng import GlibcRandom
 from ..engine.rules import Move, MoveType, Outcome
 from ..engine.state import EXTENDED_TRIP, SEATS, Game
-from ..players import BUILTIN, Player, PlayerSpecError, bsd, make_player
+from ..players import Player, PlayerSpecError, bsd, make_player
 from ..players.bsd import BsdPlayer
+from .command import players_epilog, version_text
 
 #: How the summary names the seats: as in the interactive program, whose
 #: computer sits at seat 1 (the ``--human`` and ``--computer`` options).
@@ -248,10 +248,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m mille.sim",
         description="Play whole hands of mille headless between two players "
         "(the BSD computer in both seats by default).",
-        epilog=f"Players: {', '.join(BUILTIN)}, or module:attribute (a class or factory importable "
-        "from the current directory; see docs/bots.md).",
+        epilog=players_epilog(),
     )
-    parser.add_argument("--version", action="version", version=f"mille.sim (bsd-mille) {__version__}")
+    parser.add_argument("--version", action="version", version=version_text("mille.sim"))
     parser.add_argument("--hands", type=int, default=100, help="number of hands to play (default 100)")
     parser.add_argument("--seed", type=int, default=1, help="the program run's seed, as the real getpid() (default 1)")
     parser.add_argument("--json", action="store_true", help="print one JSON line instead of the summary")

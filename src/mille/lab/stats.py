@@ -1,11 +1,11 @@
 """Interval statistics for matches and tournaments: proportions, ratios, t quantiles, think times.
 
-The arithmetic behind the reports of :mod:`mille.lab.match` and
-:mod:`mille.lab.tournament`, written once: the Wilson interval for a score, a
-design effect for duplicate pairs (Kish), the delta-method ratio interval
-for a margin per hand over clusters, Student's t (through the regularized
-incomplete beta function, so the standard library suffices), and a
-mergeable histogram of think times.  ``docs/bots.md`` explains how the
+The arithmetic behind the reports of matches (:mod:`mille.lab.report`)
+and tournaments (:mod:`mille.lab.standings`), written once: the Wilson
+interval for a score, a design effect for duplicate pairs (Kish), the
+delta-method ratio interval for a margin per hand over clusters, Student's
+t (through the regularized incomplete beta function, so the standard
+library suffices), and a mergeable histogram of think times.  ``docs/bots.md`` explains how the
 match uses them.
 """
 

@@ -1,0 +1,206 @@
+"""What the lab's command lines share: their options and checks, and the run with its failures.
+
+``python -m mille.match`` and ``python -m mille.tournament`` take the same
+options of a run (:func:`add_run_arguments`: ``--seed``, ``--jobs``,
+``--json``, ``--max-think-ms``, ``--cluster``, ``--upload``), check them
+alike, and run alike (:func:`run`): on local processes or a Dask
+cluster, a progress line on a terminal, the report as text or JSON, and
+one line on standard error for what went wrong, with the exit status
+(1 for a failure, 130 for Ctrl-C, 141 for a reader gone).
+``python -m mille.sim`` shares their help's list of players and
+``--version``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from ..players import BUILTIN, PlayerSpecError, make_player
+from .console import StatusLine, write_out
+from .runner import default_jobs
+
+
+def version_text(prog: str) -> str:
+    """What ``--version`` prints."""
+    from .. import __version__
+
+    return f"{prog} (bsd-mille) {__version__}"
+
+
+def players_epilog() -> str:
+    """The end of a command's help: the players it can be given."""
+    return (
+        f"Players: {', '.join(BUILTIN)}, or module:attribute (a class or factory importable from "
+        "the current directory; see docs/bots.md)."
+    )
+
+
+def add_run_arguments(parser: argparse.ArgumentParser, seed_help: str, json_help: str) -> None:
+    """The options of a run, shared by ``mille.match`` and ``mille.tournament``.
+
+    ``--seed``, ``--jobs``, ``--json``, ``--max-think-ms``, and where the
+    pairs are played: ``--cluster`` and ``--upload``.
+    """
+    parser.add_argument("--seed", type=int, default=1, help=seed_help)
+    parser.add_argument(
+        "--jobs", type=int, metavar="J", help=f"worker processes (default: the cores, here {default_jobs()})"
+    )
+    parser.add_argument("--json", action="store_true", help=json_help)
+    parser.add_argument(
+        "--max-think-ms",
+        type=float,
+        metavar="MS",
+        help="a player that thinks longer than MS milliseconds over one decision loses the game (default: no limit)",
+    )
+    parser.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="run the pairs on a Dask distributed scheduler (tcp://host:8786), or on a LocalCluster of "
+        "N worker processes here (local:N); needs Dask, the cluster extra (docs/tournaments.md)",
+    )
+    parser.add_argument(
+        "--upload",
+        metavar="FILE.py",
+        action="append",
+        default=[],
+        help="with --cluster: send this plug-in module to every worker (repeatable)",
+    )
+
+
+def check_at_least(parser: argparse.ArgumentParser, *checks: tuple[str, int | None, int]) -> None:
+    """``OPTION must be at least LEAST`` for the first ``(option, value, least)`` given a smaller value."""
+    for option, value, least in checks:
+        if value is not None and value < least:
+            parser.error(f"{option} must be at least {least}")
+
+
+def check_run_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """The errors of :func:`add_run_arguments`' options that go together badly (one line each)."""
+    if args.jobs is not None and args.cluster is not None:
+        parser.error("--jobs and --cluster do not go together (the cluster's workers are the jobs)")
+    if args.upload and args.cluster is None:
+        parser.error("--upload goes with --cluster")
+    if args.max_think_ms is not None and args.max_think_ms <= 0:
+        parser.error("--max-think-ms must be positive")
+
+
+def check_players(parser: argparse.ArgumentParser, specs: Sequence[str]) -> None:
+    """Make each player once, so that a bad name is one line now rather than a forfeit in every game."""
+    for spec in specs:
+        try:
+            make_player(spec)
+        except PlayerSpecError as exc:
+            parser.error(str(exc))
+
+
+class RunFailure(Exception):
+    """The cluster could not be used, or lost the work (the message says which, in one line)."""
+
+    def __init__(self, message: str, *, lost: bool) -> None:
+        super().__init__(message)
+        #: The work was under way (what finished may be kept), not refused at the start.
+        self.lost = lost
+
+
+def execute(
+    run: Callable[..., dict[str, Any]],
+    args: argparse.Namespace,
+    jobs: int,
+    players: Sequence[str],
+    bar: StatusLine | None,
+    own_errors: tuple[type[Exception], ...],
+) -> dict[str, Any]:
+    """``run`` on ``jobs`` local processes or on ``args.cluster``, the progress bar started once the work can start.
+
+    The tool's ``own_errors`` go through as they are; anything else the
+    cluster raises is a :class:`RunFailure`.
+    """
+    if args.cluster is None:
+        if bar is not None:
+            bar.start()
+        return run(jobs=jobs)
+    from .cluster import ClusterError, cluster_executor
+
+    try:
+        with cluster_executor(args.cluster, players=players, uploads=args.upload) as (pool, workers):
+            if bar is not None:
+                bar.start()
+            return run(executor=pool, workers=workers)
+    except own_errors:
+        raise
+    except ClusterError as exc:
+        raise RunFailure(str(exc), lost=False) from exc
+    except Exception as exc:  # the cluster lost the work: a task's workers kept dying, the scheduler went
+        raise RunFailure(f"the cluster failed ({type(exc).__name__}: {exc})", lost=True) from exc
+
+
+class ReportText(Protocol):
+    """A report as text, saying where it ran: on ``jobs`` local processes, or on ``cluster``."""
+
+    def __call__(self, report: dict[str, Any], *, jobs: int | None, cluster: str | None) -> str: ...
+
+
+def run(
+    prog: str,
+    work: Callable[..., dict[str, Any]],
+    args: argparse.Namespace,
+    *,
+    players: Sequence[str],
+    bar: StatusLine | None,
+    own_errors: tuple[type[Exception], ...],
+    text: ReportText,
+    kept: str = "",
+) -> int:
+    """Run ``work`` as :func:`execute` does, print its report, and return the command's exit status.
+
+    The report is one JSON line with ``--json``, else ``text``.  A failure
+    (a :class:`RunFailure`, or one of the tool's ``own_errors``) is one
+    line on standard error, ``prog: why``, status 1; ``kept`` is added to
+    it when the cluster lost the work under way (where what finished is
+    kept).  Ctrl-C before the run started is status 130, and so is a run
+    that Ctrl-C cut short (its report is printed, marked ``interrupted``);
+    a reader that has gone is 141 (:func:`~mille.lab.console.write_out`).
+    """
+    jobs = default_jobs() if args.jobs is None else args.jobs
+
+    def fail(message: str, status: int = 1) -> int:
+        if bar is not None:
+            bar.clear()
+        print(f"{prog}: {message}", file=sys.stderr)
+        return status
+
+    try:
+        report = execute(work, args, jobs, players, bar, own_errors)
+    except RunFailure as exc:
+        return fail(f"{exc}{kept if exc.lost else ''}")
+    except own_errors as exc:
+        return fail(str(exc))
+    except KeyboardInterrupt:  # before the run started (say, while a cluster started)
+        return fail("interrupted before the run started", 130)
+    if bar is not None:
+        bar.clear()
+    if args.json:
+        status = write_out(json.dumps(report))
+    else:
+        status = write_out(text(report, jobs=None if args.cluster else jobs, cluster=args.cluster))
+    if status:
+        return status
+    return 130 if report["interrupted"] else 0
+
+
+__all__ = [
+    "ReportText",
+    "RunFailure",
+    "add_run_arguments",
+    "check_at_least",
+    "check_run_arguments",
+    "check_players",
+    "execute",
+    "players_epilog",
+    "run",
+    "version_text",
+]

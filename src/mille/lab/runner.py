@@ -1,0 +1,233 @@
+"""The runner of matches and tournaments: pairs grouped into batches, played in process, in a pool or on any executor.
+
+:func:`run_batches` is the one runner of :func:`mille.lab.match.run_match`
+and :func:`mille.lab.tournament.run_tournament`: it is handed the pairs to
+play (a :class:`~mille.lab.pairs.MatchConfig` and a pair index each),
+groups consecutive pairs of one match into a :class:`Batch`, plays them in
+this process, in a :class:`~concurrent.futures.ProcessPoolExecutor` of its
+own, or in any :class:`~concurrent.futures.Executor` it is handed (a Dask
+cluster's, :mod:`mille.lab.cluster`), and hands each batch's results to
+the caller as it finishes.  Ctrl-C stops it with what finished kept.
+What a task runs in a worker is :func:`play_batch`, which an executor
+finds by its module path.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import os
+import signal
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from .pairs import MatchConfig, play_pairs
+from .records import PairResult
+
+
+def default_jobs() -> int:
+    """The machine's cores available to this process."""
+    counter = getattr(os, "process_cpu_count", None)
+    if counter is not None:
+        n = counter()
+    elif hasattr(os, "sched_getaffinity"):
+        n = len(os.sched_getaffinity(0))
+    else:
+        n = os.cpu_count()
+    return max(1, n or 1)
+
+
+#: With a pool or a cluster, a task is made about this long once the time of a pair is known:
+#: submitting one costs a millisecond or so, a bsd pair lasts about ten.
+TASK_SECONDS = 0.25
+#: ... and no longer than this many pairs (what Ctrl-C or a lost worker can waste).
+MAX_PAIRS_PER_TASK = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """A unit of work: pairs ``start`` .. ``stop - 1`` of one match (``config``)."""
+
+    config: MatchConfig
+    start: int
+    stop: int
+
+
+def play_batch(config: MatchConfig, start: int, stop: int) -> tuple[list[PairResult], float]:
+    """:func:`play_pairs`, and how long it took where it ran (to size the next tasks): the task of a pool."""
+    began = time.perf_counter()
+    results = play_pairs(config, start, stop)
+    return results, time.perf_counter() - began
+
+
+def _worker_init() -> None:
+    """Workers leave Ctrl-C to the parent, which cancels the run and reports."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class _Batcher:
+    """Groups the pairs to play, in order, into batches of consecutive pairs of one match.
+
+    ``size`` None sizes them from the time the pairs take (about
+    :data:`TASK_SECONDS` a batch, one pair until a time is known).
+    """
+
+    def __init__(self, pairs: Iterable[tuple[MatchConfig, int]], size: int | None) -> None:
+        self.pairs = iter(pairs)
+        self.fixed = size
+        self.held: tuple[MatchConfig, int] | None = None
+        self.played = 0
+        self.seconds = 0.0
+
+    def observe(self, pairs: int, seconds: float) -> None:
+        self.played += pairs
+        self.seconds += seconds
+
+    def size(self) -> int:
+        if self.fixed is not None:
+            return self.fixed
+        if self.played == 0 or self.seconds <= 0.0:
+            return 1
+        return max(1, min(MAX_PAIRS_PER_TASK, round(TASK_SECONDS * self.played / self.seconds)))
+
+    def next(self) -> Batch | None:
+        first = self.held if self.held is not None else next(self.pairs, None)
+        self.held = None
+        if first is None:
+            return None
+        config, start = first
+        stop = start + 1
+        limit = self.size()
+        while stop - start < limit:
+            following = next(self.pairs, None)
+            if following is None:
+                break
+            if following[0] != config or following[1] != stop:
+                self.held = following
+                break
+            stop += 1
+        return Batch(config, start, stop)
+
+
+def run_batches(
+    pairs: Iterable[tuple[MatchConfig, int]],
+    record: Callable[[Batch, list[PairResult]], bool],
+    *,
+    jobs: int = 1,
+    executor: concurrent.futures.Executor | None = None,
+    workers: int | None = None,
+    max_in_flight: int | None = None,
+    pairs_per_task: int | None = None,
+) -> bool:
+    """Play ``pairs`` (match, pair index) and hand each batch's results to ``record`` as it finishes.
+
+    Returns True if Ctrl-C stopped the run.  This is the one runner of
+    :func:`~mille.lab.match.run_match` and of :mod:`mille.lab.tournament`.  With ``executor``
+    None, ``jobs`` 1 plays in this process, in order, and more in a
+    :class:`~concurrent.futures.ProcessPoolExecutor` of ``jobs`` workers
+    that is stopped at once on Ctrl-C; any other executor is used as given
+    and not shut down.  Consecutive pairs of one match go to a task
+    together: ``pairs_per_task`` of them, or (None) one at a time in
+    process and, in a pool, as many as take about :data:`TASK_SECONDS`
+    (at most :data:`MAX_PAIRS_PER_TASK`), measured as the run goes.  At
+    most ``max_in_flight`` tasks (default four per worker; ``workers`` says
+    how many an executor has) are submitted and not finished at once, so a
+    run of a million pairs holds a few futures, not a million, and an
+    interrupted run wastes little.  ``pairs`` is consumed lazily.  Batches
+    finish in any order; ``record`` returns True once it has all it needs,
+    and the rest is cancelled.  Ctrl-C (KeyboardInterrupt, in the wait or
+    raised by ``record``) stops the run; what was recorded stays recorded.
+    Any other exception (an engine bug, a lost cluster) propagates after
+    the work in flight is cancelled.
+    """
+    try:
+        if executor is None and jobs == 1:
+            batcher = _Batcher(pairs, pairs_per_task or 1)
+            while (batch := batcher.next()) is not None:
+                if record(batch, play_pairs(batch.config, batch.start, batch.stop)):
+                    break
+            return False
+        own = executor is None
+        pool: concurrent.futures.Executor = (
+            concurrent.futures.ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
+            if executor is None
+            else executor
+        )
+        if workers is None:
+            workers = jobs if own else int(getattr(executor, "_max_workers", 0) or 16)
+        window = max(1, max_in_flight if max_in_flight is not None else 4 * workers)
+        try:
+            _run_pool(pool, _Batcher(pairs, pairs_per_task), window, record, cancel=not own)
+        except BaseException:
+            if own:
+                _stop_pool(pool)
+            raise
+        if own:
+            pool.shutdown(wait=True, cancel_futures=True)
+    except KeyboardInterrupt:
+        return True
+    return False
+
+
+def _run_pool(
+    pool: concurrent.futures.Executor,
+    batcher: _Batcher,
+    window: int,
+    record: Callable[[Batch, list[PairResult]], bool],
+    *,
+    cancel: bool,
+) -> None:
+    """Keep ``window`` tasks in flight until the batches run out or ``record`` has enough.
+
+    ``cancel``: on the way out, cancel the tasks not started (an executor
+    handed in); an own pool is shut down by the caller instead.
+    """
+    pending: dict[concurrent.futures.Future[tuple[list[PairResult], float]], Batch] = {}
+    exhausted = False
+    try:
+        while True:
+            while not exhausted and len(pending) < window:
+                batch = batcher.next()
+                if batch is None:
+                    exhausted = True
+                    break
+                pending[pool.submit(play_batch, batch.config, batch.start, batch.stop)] = batch
+            if not pending:
+                return
+            finished, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
+            for future in finished:
+                batch = pending.pop(future)
+                results, seconds = future.result()
+                batcher.observe(len(results), seconds)
+                if record(batch, results):
+                    return
+    finally:
+        if cancel:
+            for future in pending:
+                future.cancel()
+
+
+def _stop_pool(pool: concurrent.futures.Executor) -> None:
+    """Stop an own process pool at once (Ctrl-C, or an error): its workers are terminated.
+
+    Nothing is cancelled first: on Python 3.10 and 3.11 the pool's manager
+    thread, finding its workers gone, sets an exception on every pending
+    future and fails with a traceback on one already cancelled.  The
+    manager thread is then waited for (it only reaps the dead workers and
+    closes its pipes): left running, it races the interpreter's exit
+    handler, which on Python 3.10 writes to the thread's wake-up pipe as
+    the thread closes it, and the process printed a traceback or, once in
+    some tens of runs under load, hung at exit after its report (seen in
+    CI, ``tests/test_tournament.py``'s Ctrl-C test).
+    """
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        process.terminate()
+    pool.shutdown(wait=True)
+
+
+__all__ = ["MAX_PAIRS_PER_TASK", "TASK_SECONDS", "Batch", "default_jobs", "play_batch", "run_batches"]
