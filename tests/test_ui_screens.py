@@ -795,8 +795,8 @@ def test_a_message_as_wide_as_the_error_line_keeps_the_border() -> None:
     stays).  The VirtualTerminal erased row 16."""
     vt = VirtualTerminal()
     app = H.make_app(vt, H.new_game(5))
-    app.newboard()
-    app.prboard()
+    app.display.newboard()
+    app.display.prboard()
     border = vt.lines()[16]
     app.error("x" * 35)
     vt.score.refresh()

@@ -94,10 +94,6 @@ class MilleApp(GameFlow):
         """The score window layout (the ``W`` key, §8.3), saved with the game."""
         return self.display.window
 
-    @window.setter
-    def window(self, window: int) -> None:
-        self.display.window = window
-
     # ------------------------------------------------------------------
     # The flow's questions, asked on the prompt line
 
@@ -161,17 +157,3 @@ class MilleApp(GameFlow):
     def error(self, message: str) -> None:
         """A message on the error line, with the bell; it shows at the next score refresh (§8.5)."""
         self.dialogs.error(message)
-
-    # The board's drawing, for tests that draw without playing
-
-    def newboard(self) -> None:
-        self.display.newboard()
-
-    def newscore(self) -> None:
-        self.display.newscore()
-
-    def prboard(self) -> None:
-        self.display.prboard()
-
-    def prscore(self) -> None:
-        self.display.prscore()

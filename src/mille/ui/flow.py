@@ -10,11 +10,12 @@ told and when, when the game is kept because the terminal went away, and
 the hint.
 
 :class:`GameFlow` decides; a front end shows and asks.  The board
-(:class:`mille.ui.app.MilleApp`) is one: it implements the methods marked
-*front end* below (draw the new hand, read a move, ask a yes/no question,
-read a file name, announce the computer's move, draw after a move, say or
-complain on the message line, hand over what the terminal reported), and
-whatever it does with keys and curses stays its own.  Everything here is
+(:class:`mille.ui.app.MilleApp`) is one: it implements the abstract
+methods, "the front end's part" below (show the new hand, read a move, ask
+a yes/no question, read a file name, announce the computer's move, show a
+move made, say or complain on the message line, hand over what the
+terminal reported, the score window saved with the game), and whatever it
+does with keys and curses stays its own.  Everything here is
 said in the game's terms (moves, questions by number, messages), so a
 front end that shows the game in some other way plays the same game, with
 the same questions in the same order.
