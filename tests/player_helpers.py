@@ -1,7 +1,7 @@
 """A bot that plays whole games at the virtual terminal, for the tests of the player's features.
 
 At each prompt the bot reads which prompt the program is asking
-(``MilleApp.last_prompt``) and types what a player would (the BSD
+(``MilleApp.dialogs.last_prompt``) and types what a player would (the BSD
 procedure's move for the person's seat at the move prompt, ``y`` or ``n``
 at the questions, a file name at ``file:``), or, at planned moments, saves,
 quits or hangs up.  It notes the points of every hand it sees finished on
@@ -27,10 +27,12 @@ from mille.engine.rules import MoveType  # noqa: E402
 from mille.engine.state import Game  # noqa: E402
 from mille.files import ledger, save  # noqa: E402
 from mille.players.bsd import BsdPlayer  # noqa: E402
-from mille.ui import app as ui  # noqa: E402
+from mille.ui import flow as ui  # noqa: E402
+from mille.ui.app import MilleApp  # noqa: E402
 from mille.ui.layout import YOU  # noqa: E402
 from mille.ui.surface import HANGUP, VirtualTerminal  # noqa: E402
 from save_helpers import move_keys  # noqa: E402
+from ui_helpers import make_app  # noqa: E402
 
 #: No game of two BSD players comes near this many decisions of one seat.
 MAX_DECISIONS = 5000
@@ -48,7 +50,7 @@ class Bot(VirtualTerminal):
         super().__init__()
         #: With ``screens``, the screen (text, cursor) each time the program waits for a key.
         self.screens: list[tuple[list[str], tuple[int, int]]] | None = [] if screens else None
-        self.app: ui.MilleApp | None = None
+        self.app: MilleApp | None = None
         self.player = BsdPlayer()
         self.dice = GlibcRandom(seed)
         self.plan = dict(plan or {})
@@ -71,7 +73,7 @@ class Bot(VirtualTerminal):
         app = self.app
         assert app is not None
         game = app.game
-        prompt = app.last_prompt
+        prompt = app.dialogs.last_prompt
         if prompt == ui.MOVE_PROMPT:
             self._noted = False
             self.decisions += 1
@@ -131,7 +133,7 @@ class Table:
         def hangup_saver(g: Game, window: int, computer: str) -> None:
             save.write_game(self.hangup_file, g, window, computer)
 
-        app = ui.MilleApp(
+        app = make_app(
             bot,
             game,
             save_writer=save.write_game,

@@ -29,6 +29,7 @@ from mille.files import save
 from mille.ui.app import MilleApp
 from mille.ui.layout import COMPUTER
 from mille.ui.surface import HANGUP, INTERRUPT, LEAVE, VirtualTerminal
+from ui_helpers import make_app
 
 STUCK = Move(MoveType.DISCARD, 0)  # refused before drawing: the computer keeps the turn
 
@@ -63,7 +64,7 @@ def run(keys: bytes, event: int | None, **kw: object) -> tuple[int, MilleApp, li
     vt = VirtualTerminal(list(keys))
     saved: list[Game] = []
     stuck = Stuck(vt, event)
-    app = MilleApp(
+    app = make_app(
         vt,
         started(),
         hangup_saver=lambda g, window, computer: saved.append(g),
@@ -111,7 +112,7 @@ def test_an_interrupt_answered_no_goes_back_to_the_game():
             return super().choose(observation, rng)
 
     stuck = Then(vt, INTERRUPT, at=20)
-    app = MilleApp(vt, started(), hangup_saver=lambda g, w, c: saved.append(g), computer=stuck)
+    app = make_app(vt, started(), hangup_saver=lambda g, w, c: saved.append(g), computer=stuck)
     assert app.run(restore=True) == 1
     assert len(saved) == 1 and stuck.calls == 21
 
@@ -138,7 +139,7 @@ def test_a_failing_move_leaves_the_game_as_it_was_before_it():
             raise Boom
 
     vt = VirtualTerminal(list(b"pd1\r"))
-    app = MilleApp(vt, started(), computer=Failing())
+    app = make_app(vt, started(), computer=Failing())
     with pytest.raises(Boom):
         app.run(restore=True)
 
@@ -152,7 +153,7 @@ def test_the_snapshot_is_taken_at_key_reads_too():
 
     game, move = extension_position()
     vt = VirtualTerminal(list(move_keys(move) + b"n"))  # Extension? no: the hand ends, Another hand? waits
-    app = MilleApp(vt, game)
+    app = make_app(vt, game)
     assert app.run(restore=True) == 1  # end of input at Another hand?
     assert app.last_good is not None and app.last_good.finished
     assert save.to_dict(app.last_good) == save.to_dict(app.game)
@@ -164,8 +165,8 @@ def test_the_computers_open_question_is_never_noted():
 
     game = computer_at_extension()
     assert rules.phase(game) is Phase.EXTENSION and game.to_move == COMPUTER
-    app = MilleApp(VirtualTerminal(), game)
+    app = make_app(VirtualTerminal(), game)
     earlier = started()
-    app.last_good = earlier
+    app.keeper.last_good = earlier
     app.keep_snapshot()
     assert app.last_good is earlier

@@ -21,7 +21,6 @@ import pytest
 import ui_helpers as H
 from mille.engine import cards
 from mille.ui import palette
-from mille.ui.app import MilleApp
 from mille.ui.layout import ERR_X, ERR_Y
 from player_helpers import Bot, new_game
 
@@ -45,7 +44,7 @@ def play_headless(seed: int, *, colour: bool) -> tuple[Bot, list[tuple[str, int,
             win.attron = attron
             win.attroff = lambda attr: None
         term = palette.PaletteTerminal(bot, ATTRS)  # type: ignore[arg-type]
-    app = MilleApp(term, new_game(seed))
+    app = H.make_app(term, new_game(seed))
     bot.app = app
     assert app.run() == 0
     return bot, asked

@@ -235,8 +235,10 @@ def test_win_probability() -> None:
 def test_the_command_line_seats_the_chosen_computer() -> None:
     from mille.cli import computer_player
 
-    assert computer_player("bsd", 5) == (None, None)  # the original's own path and dice
-    player, dice = computer_player("expert", 5)
+    game = Game(rng=GlibcRandom(5))
+    player, dice = computer_player("bsd", 5, game)
+    assert isinstance(player, BsdPlayer) and dice is game.rng  # the original's dice: the game's generator
+    player, dice = computer_player("expert", 5, game)
     assert isinstance(player, ExpertPlayer) and player.level == DEFAULT_LEVEL
     assert dice is not None and dice != GlibcRandom(5)  # its own dice: the deals stay the seed's
 

@@ -19,12 +19,14 @@ from mille.engine.rng import GlibcRandom
 from mille.engine.rules import DRAW, Move, MoveType, Phase
 from mille.engine.state import Game
 from mille.files import ledger
+from mille.players.bsd import BsdPlayer
 from mille.players.expert import ExpertPlayer, Level
 from mille.ui import hints
-from mille.ui.app import EXTENSION_PROMPT, MilleApp
+from mille.ui.flow import EXTENSION_PROMPT
 from mille.ui.layout import COMPUTER, YOU
 from mille.ui.surface import VirtualTerminal
 from save_helpers import EXTENSION, MOVE, extension_position, move_keys, simulate
+from ui_helpers import make_app
 
 SETTINGS = Level(3000, deadline=60.0)
 
@@ -79,7 +81,7 @@ def test_the_hint_on_the_screen_is_the_same_whatever_the_hidden_cards(tmp_path: 
     shown = []
     for world in (game, sample_world(obs, GlibcRandom(77)), sample_world(obs, GlibcRandom(78))):
         vt = VirtualTerminal(list(b"h"))
-        app = MilleApp(vt, world.copy(), hints=hints.Adviser(small_expert))
+        app = make_app(vt, world.copy(), hints=hints.Adviser(small_expert))
         app.run(restore=True)
         shown.append(message_line(vt))
     expected = hints.describe(small_expert().think(obs, hints.hint_dice(obs)), obs)
@@ -101,29 +103,31 @@ def test_asking_changes_nothing_in_the_game(computer: str) -> None:
     for typed, adviser in ((keys, None), (with_hints, hints.Adviser(small_expert))):
         game = Game(rng=GlibcRandom(3))
         vt = VirtualTerminal(list(typed))
-        player = ExpertPlayer(settings=Level(500, deadline=60.0)) if computer == "expert" else None
-        dice = GlibcRandom(33) if computer == "expert" else None
-        app = MilleApp(vt, game, hints=adviser, computer=player, computer_name=computer, computer_dice=dice)
+        if computer == "expert":
+            player, dice = ExpertPlayer(settings=Level(500, deadline=60.0)), GlibcRandom(33)
+        else:
+            player, dice = BsdPlayer(), game.rng  # the original's: the game's own generator
+        app = make_app(vt, game, hints=adviser, computer=player, computer_name=computer, computer_dice=dice)
         app.run()
         assert adviser is None or adviser.given == 25
-        ends.append((game, game.rng.getstate(), None if dice is None else dice.getstate(), vt.lines()[:15]))
+        ends.append((game, game.rng.getstate(), dice.getstate(), vt.lines()[:15]))
     assert ends[0][0] == ends[1][0]  # the game, hands and deck order and all
     assert ends[0][1:] == ends[1][1:]  # the dealer's and the computer's generators, the board
 
 
 def test_without_hints_the_keys_are_the_originals() -> None:
     vt = VirtualTerminal(list(b"ho?o"))
-    MilleApp(vt, Game(rng=GlibcRandom(5))).run()
+    make_app(vt, Game(rng=GlibcRandom(5))).run()
     assert message_line(vt) == "unknown command: ?"
     vt = VirtualTerminal(list(b"ho"))
-    MilleApp(vt, Game(rng=GlibcRandom(5))).run()
+    make_app(vt, Game(rng=GlibcRandom(5))).run()
     assert message_line(vt) == "unknown command: H" and vt.bells == 1
 
 
 def test_with_hints_h_and_question_mark_answer_at_once_without_a_bell() -> None:
     for key in (b"h", b"H", b"?"):
         vt = VirtualTerminal(list(key))
-        app = MilleApp(vt, Game(rng=GlibcRandom(5)), hints=hints.Adviser(small_expert))
+        app = make_app(vt, Game(rng=GlibcRandom(5)), hints=hints.Adviser(small_expert))
         app.run()
         assert message_line(vt) == "hint: pick" and vt.bells == 0
         assert vt.lines()[10][20:40].rstrip() == ">>:Move:"  # the prompt as it was
@@ -132,9 +136,9 @@ def test_with_hints_h_and_question_mark_answer_at_once_without_a_bell() -> None:
 def test_a_hint_at_extension() -> None:
     game, move = extension_position()
     vt = VirtualTerminal(list(move_keys(move) + b"h"))
-    app = MilleApp(vt, game.copy(), hints=hints.Adviser(small_expert))
+    app = make_app(vt, game.copy(), hints=hints.Adviser(small_expert))
     app.run(restore=True)
-    assert app.last_prompt == EXTENSION_PROMPT and vt.bells == 0
+    assert app.dialogs.last_prompt == EXTENSION_PROMPT and vt.bells == 0
     obs = observe(app.game, YOU)
     assert obs.phase is Phase.EXTENSION
     want = small_expert().think(obs, hints.hint_dice(obs))
@@ -142,9 +146,9 @@ def test_a_hint_at_extension() -> None:
     assert message_line(vt) in ("hint: y (extend)", "hint: n (do not extend)")
     # Without hints, h at Extension? is what it always was: a bell, and the question again.
     vt = VirtualTerminal(list(move_keys(move) + b"h"))
-    app = MilleApp(vt, game.copy())
+    app = make_app(vt, game.copy())
     app.run(restore=True)
-    assert app.last_prompt == EXTENSION_PROMPT and vt.bells == 1 and message_line(vt) == ""
+    assert app.dialogs.last_prompt == EXTENSION_PROMPT and vt.bells == 1 and message_line(vt) == ""
 
 
 def test_describe() -> None:
@@ -175,7 +179,7 @@ class SlowPlayer:
 def test_thinking_is_shown_while_a_slow_hint_is_worked_out() -> None:
     vt = VirtualTerminal(list(b"h"))
     slow = SlowPlayer(vt, 1.0)
-    app = MilleApp(vt, Game(rng=GlibcRandom(5)), hints=hints.Adviser(lambda: slow))
+    app = make_app(vt, Game(rng=GlibcRandom(5)), hints=hints.Adviser(lambda: slow))
     app.run()
     assert slow.seen == "thinking..."
     assert message_line(vt) == "hint: pick"
@@ -225,7 +229,7 @@ def test_the_hint_expert_is_held_to_about_a_second(monkeypatch: pytest.MonkeyPat
 def test_hints_used_are_in_the_record(tmp_path: Any) -> None:
     path = str(tmp_path / "stats.jsonl")
     vt = VirtualTerminal(list(b"hp?hqy"))
-    app = MilleApp(vt, Game(rng=GlibcRandom(5)), hints=hints.Adviser(small_expert), stats=lambda: ledger.Recorder(path))
+    app = make_app(vt, Game(rng=GlibcRandom(5)), hints=hints.Adviser(small_expert), stats=lambda: ledger.Recorder(path))
     assert app.run() == 0
     [event] = ledger.read_events(path)
     assert event["result"] == "abandoned" and event["hints"] == 3

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from mille.files import ledger
-from mille.ui import app as ui
 from player_helpers import Bot, Table, new_game, resume
+from ui_helpers import make_app
 
 
 def expect(row: dict[str, Any], hands: list[tuple[int, int]], games: list[tuple[int, int]], abandoned: int = 0) -> None:
@@ -136,7 +136,7 @@ def test_quitting_before_playing_records_nothing_and_a_restore_left_at_once_is_s
 
 def test_without_a_record_nothing_is_written(tmp_path: Path) -> None:
     bot = Bot(14, plan={60: "quit"})
-    app = ui.MilleApp(bot, new_game(14))
+    app = make_app(bot, new_game(14))
     bot.app = app
     assert app.run() == 0 and app.stats is None
     assert not list(tmp_path.iterdir())

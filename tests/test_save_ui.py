@@ -22,6 +22,7 @@ from mille.ui.app import MilleApp
 from mille.ui.layout import YOU
 from mille.ui.surface import HANGUP, VirtualTerminal
 from save_helpers import extension_position, move_keys
+from ui_helpers import make_app
 
 DATE = r"\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}"
 KILL = b"\x15"
@@ -38,7 +39,7 @@ def play(
 ) -> tuple[VirtualTerminal, MilleApp, int]:
     vt = VirtualTerminal()
     vt.feed(keys)
-    app = MilleApp(vt, game or new_game(), save_writer=save.write_game, from_file=from_file, **kw)  # type: ignore[arg-type]
+    app = make_app(vt, game or new_game(), save_writer=save.write_game, from_file=from_file, **kw)  # type: ignore[arg-type]
     status = app.run(restore=restore)
     return vt, app, status
 
@@ -266,7 +267,7 @@ def test_hangup_saves_to_the_state_directory_and_exits_1(tmp_path):
         saved.append((path, snapshot))
 
     vt = VirtualTerminal([ord("p"), HANGUP])
-    app = MilleApp(vt, game, save_writer=save.write_game, hangup_saver=hangup_saver)
+    app = make_app(vt, game, save_writer=save.write_game, hangup_saver=hangup_saver)
     assert app.run(restore=True) == 1
     [(path, snapshot)] = saved
     assert re.search(r"/state/mille/hangup-\d{8}-\d{6}\.json$", path)
@@ -286,7 +287,7 @@ def test_hangup_at_extension_saves_the_pending_question():
         saved.append(path)
 
     vt = VirtualTerminal(list(keys) + [HANGUP])
-    app = MilleApp(vt, game, save_writer=save.write_game, hangup_saver=hangup_saver)
+    app = make_app(vt, game, save_writer=save.write_game, hangup_saver=hangup_saver)
     assert app.run(restore=True) == 1
     loaded = save.read_game(saved[0])
     assert loaded.game.pending_extension is not None

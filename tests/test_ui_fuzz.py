@@ -234,7 +234,7 @@ def fuzz_game(seed: int, budget: int) -> dict[str, Any]:
     game = H.new_game(seed)
     vt.game = game
     store = FakeStore(random.Random(seed))
-    app = MilleApp(vt, game, save_writer=store.write, hangup_saver=store.hangup)
+    app = H.make_app(vt, game, save_writer=store.write, hangup_saver=store.hangup)
     status = play(seed, vt, app)
     restored = 0
     if store.last is not None:
@@ -243,7 +243,7 @@ def fuzz_game(seed: int, budget: int) -> dict[str, Any]:
         game2.rng.seed(seed)
         vt2 = FuzzTerminal(rng, budget - vt.sent)
         vt2.game = game2
-        app2 = MilleApp(
+        app2 = H.make_app(
             vt2,
             game2,
             save_writer=store.write,
@@ -325,7 +325,7 @@ def test_any_key_sequence_is_safe(seed: int, keys: list[int]) -> None:
     """Hypothesis: any byte sequence (plus ^C) leaves the program and the game sane."""
     vt = VirtualTerminal(list(keys))
     game = H.new_game(seed)
-    app = MilleApp(vt, game)
+    app = H.make_app(vt, game)
     status = app.run()
     assert status in (0, 1)
     check_invariants(game)

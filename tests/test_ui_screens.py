@@ -24,7 +24,6 @@ import pytest
 import ui_helpers as H
 from mille.engine import cards
 from mille.files import save
-from mille.ui.app import MilleApp
 from mille.ui.layout import COMPUTER, YOU
 from mille.ui.surface import END_OF_INPUT, HANGUP, INTERRUPT, RESIZED, VirtualTerminal, VirtualWindow
 
@@ -172,7 +171,7 @@ P                     89                |        Hand Total     0     0
 def test_initial_board_5814_is_the_reference_capture() -> None:
     vt = VirtualTerminal()
     game = H.new_game(5814)
-    assert MilleApp(vt, game).run() == 1  # no keys: end of input
+    assert H.make_app(vt, game).run() == 1  # no keys: end of input
     lines = H.norm_screen(vt.lines())
     assert lines[:18] == REFERENCE_5814
     assert lines[18:] == [""] * 6
@@ -186,7 +185,7 @@ def test_initial_board_5814_is_the_reference_capture() -> None:
 def test_initial_board_draws_nothing_but_the_layout() -> None:
     """§8.1: labels once; §8.2 deck `%2d`; §8.4 mileage titles at (17,0), (17,41)."""
     vt = VirtualTerminal()
-    MilleApp(vt, H.new_game(1)).run()
+    H.make_app(vt, H.new_game(1)).run()
     lines = [line.ljust(80) for line in vt.lines()]
     assert lines[17][0:11] == "--MILEAGE--"
     assert lines[17][41:52] == "--MILEAGE--"
@@ -565,7 +564,7 @@ def test_another_game_no_settles_the_game_before_save_game() -> None:
     keys = [s["keys"] for s in sc["steps"][1:]]
     seen: list[tuple[str, int, int, int, int]] = []
     vt = H.ScriptTerminal(keys)
-    app = MilleApp(vt, H.new_game(sc["seed"]))
+    app = H.make_app(vt, H.new_game(sc["seed"]))
 
     def watch(term: H.ScriptTerminal) -> None:
         g = app.game
@@ -795,9 +794,9 @@ def test_a_message_as_wide_as_the_error_line_keeps_the_border() -> None:
     curses' clrtoeol() does nothing (scenario "message35": the real program's border
     stays).  The VirtualTerminal erased row 16."""
     vt = VirtualTerminal()
-    app = MilleApp(vt, H.new_game(5))
-    app.newboard()
-    app.prboard()
+    app = H.make_app(vt, H.new_game(5))
+    app.display.newboard()
+    app.display.prboard()
     border = vt.lines()[16]
     app.error("x" * 35)
     vt.score.refresh()
@@ -839,7 +838,7 @@ def test_hangup_saves_and_exits_1() -> None:
     vt = VirtualTerminal()
     vt.feed(b"p")
     vt.keys.append(HANGUP)
-    app = MilleApp(vt, H.new_game(5), hangup_saver=lambda g, window, computer: saved.append((g, window, computer)))
+    app = H.make_app(vt, H.new_game(5), hangup_saver=lambda g, window, computer: saved.append((g, window, computer)))
     assert app.run() == 1
     assert len(saved) == 1
     game, window, computer = saved[0]
@@ -855,7 +854,7 @@ def test_hangup_at_extension_saves_a_consistent_game() -> None:
     vt = VirtualTerminal()
     vt.feed(keys)
     vt.keys.append(HANGUP)
-    app = MilleApp(vt, H.new_game(42), hangup_saver=lambda g, window, computer: saved.append(g))
+    app = H.make_app(vt, H.new_game(42), hangup_saver=lambda g, window, computer: saved.append(g))
     assert app.run() == 1
     (game,) = saved
     assert game.pending_extension == 0  # u0: the card in slot P reached 700
@@ -870,7 +869,7 @@ def test_hangup_at_extension_saves_a_consistent_game() -> None:
 
 def test_hangup_without_saver_exits_1() -> None:
     vt = VirtualTerminal([HANGUP])
-    assert MilleApp(vt, H.new_game(5)).run() == 1
+    assert H.make_app(vt, H.new_game(5)).run() == 1
 
 
 def test_end_of_input_exits_1_after_100_empty_reads() -> None:
@@ -883,13 +882,13 @@ def test_end_of_input_exits_1_after_100_empty_reads() -> None:
             return super().read_byte()
 
     vt = Counting()
-    assert MilleApp(vt, H.new_game(5)).run() == 1
+    assert H.make_app(vt, H.new_game(5)).run() == 1
     assert reads == 101
 
 
 def test_resize_events_and_interrupts_between_keys() -> None:
     vt = VirtualTerminal([RESIZED, ord("p"), RESIZED, INTERRUPT, ord("n"), ord("q"), ord("y")])
-    app = MilleApp(vt, H.new_game(5))
+    app = H.make_app(vt, H.new_game(5))
     assert app.run() == 0
     assert app.game.deck_count == 88
     assert END_OF_INPUT == -1

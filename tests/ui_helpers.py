@@ -67,6 +67,7 @@ except ImportError:  # pragma: no cover - depends on how the tests are run
     sys.path.insert(0, SRC)
 
 import mille as _mille  # noqa: E402
+from mille.cli import DEFAULT_COMPUTER, computer_player  # noqa: E402
 from mille.engine.state import Game  # noqa: E402
 from mille.ui.app import MilleApp  # noqa: E402
 from mille.ui.surface import HANGUP, INTERRUPT, VirtualTerminal  # noqa: E402
@@ -165,6 +166,22 @@ def new_game(seed: int) -> Game:
     return game
 
 
+def make_app(term: VirtualTerminal, game: Game, **kwargs: Any) -> MilleApp:
+    """:class:`MilleApp` on ``term``, with the computer ``mille`` seats by default unless ``kwargs`` choose one.
+
+    The default is the original's computer, ``bsd``, rolling the game's own
+    generator (:func:`mille.cli.computer_player`); a ``computer`` given
+    without a name or dice is called ``bsd`` and rolls the game's generator.
+    """
+    if "computer" not in kwargs:
+        player, dice = computer_player(DEFAULT_COMPUTER, 1, game)
+        kwargs["computer"] = player
+        kwargs.setdefault("computer_dice", dice)
+    kwargs.setdefault("computer_name", DEFAULT_COMPUTER)
+    kwargs.setdefault("computer_dice", game.rng)
+    return MilleApp(term, game, **kwargs)
+
+
 def vt_replay(
     seed: int | None,
     steps: Sequence[str],
@@ -182,7 +199,7 @@ def vt_replay(
         assert seed is not None
         game = new_game(seed)
     vt = ScriptTerminal(steps)
-    app = MilleApp(vt, game, **app_kwargs)
+    app = make_app(vt, game, **app_kwargs)
     try:
         status = app.run(**(run_kwargs or {}))
     except EndOfScript:

@@ -24,7 +24,7 @@ from . import __version__
 from .engine.rng import GlibcRandom
 from .engine.state import Game
 from .files.places import settings_file
-from .players import OPPONENTS
+from .players import OPPONENTS, make_player
 from .ui.layout import YOU, ScoreView
 
 DEFAULT_COMPUTER = OPPONENTS[0]
@@ -309,9 +309,8 @@ def play(
     from .ui.cursesterm import CursesTerminal
     from .ui.surface import TerminalError
 
-    dice: GlibcRandom | None = None
     if computer is None:
-        computer, dice = computer_player(computer_name, seed)
+        computer, dice = computer_player(computer_name, seed, game)
     else:
         dice = GlibcRandom((seed ^ _DICE_SALT) & 0xFFFFFFFF)
     recorder: list[Recorder] = []  # made at its first event, after the first board
@@ -479,19 +478,19 @@ def choose_options(
     return computer, hints, color, record
 
 
-def computer_player(name: str, seed: int) -> tuple[Player | None, GlibcRandom | None]:
-    """The computer's player and dice for ``name``; (None, None) for ``bsd``.
+def computer_player(name: str, seed: int, game: Game) -> tuple[Player, GlibcRandom]:
+    """The computer's player for ``name`` (:func:`mille.players.make_player`) and the dice it rolls.
 
-    ``bsd`` is played by the front end's own path, on the game's generator,
-    so that every deal and every screen stays the original's.  Any other
-    player rolls dice of its own, seeded from the game's seed, so that the
-    deals of a seed stay the same whoever sits in the computer's seat.
+    The original's computer, ``bsd``, rolls the game's own generator, as the
+    original did, so that every deal and every screen stays the original's.
+    Any other player rolls dice of its own, seeded from the game's seed, so
+    that the deals of a seed stay the same whoever sits in the computer's
+    seat.
     """
+    player = make_player(name)
     if name == DEFAULT_COMPUTER:
-        return None, None
-    from .players import make_player
-
-    return make_player(name), GlibcRandom((seed ^ _DICE_SALT) & 0xFFFFFFFF)
+        return player, game.rng
+    return player, GlibcRandom((seed ^ _DICE_SALT) & 0xFFFFFFFF)
 
 
 def _write_game(name: str, game: Game, window: int, computer: str) -> None:

@@ -3,7 +3,7 @@
 The original read one byte at a time, in cbreak and no-echo mode, and
 compared it with character constants inside each reader.  Here those
 comparisons are tables and pure functions, so the readers in
-:mod:`mille.ui.app` keep only the reading loops and the echo (whose curses
+:mod:`mille.ui.dialogs` keep only the reading loops and the echo (whose curses
 calls, in the original's order, decide the bytes sent).  The terminal's
 erase and kill characters are not here: they are the terminal's settings,
 known at run time, and the readers compare them themselves.
@@ -155,6 +155,6 @@ def name_echo_backs(byte: int) -> int:
     otherwise.  DEL counts one and bytes from 160 up count two, although
     their echoes are two and one columns wide: the port has always done so,
     and changing it would change the screens.  Long names are redrawn
-    instead (:meth:`mille.ui.app.MilleApp.read_file_name`).
+    instead (:meth:`mille.ui.dialogs.Dialogs.read_file_name`).
     """
     return 2 if byte < 0x20 or byte >= 0x80 else 1

@@ -2,7 +2,7 @@
 
 Every window, fixed label and field position of the original's screen is
 defined here and nowhere else, so :mod:`mille.ui.board` (which draws),
-:mod:`mille.ui.app` (prompts and messages) and the two terminals
+:mod:`mille.ui.dialogs` (prompts and messages) and the two terminals
 (:mod:`mille.ui.surface`, :mod:`mille.ui.cursesterm`) cannot disagree.
 Positions are window-relative ``(row, column)``, as curses takes them.
 

@@ -1,0 +1,267 @@
+"""The board's dialogs: the prompts, the keys read at them and their echo (§9).
+
+A port of the original's ``getmove`` (``move.c``), ``getcard``, ``getyn``,
+``readch``, ``prompt`` and ``error`` (``misc.c``) and the ``file:`` prompt of
+``save.c``.  What a byte means is :mod:`mille.ui.keys`'; what is asked when,
+and what an answer leads to, is the game's flow (:mod:`mille.ui.flow`); here
+are the reading loops and the echo, every curses call in the original's
+order, so that the screen a player sees (and the bytes curses sends) match
+the original's, quirks included: the same prompt asked again only clears
+its answer (§8.7), ``Really? N`` is left on the prompt line after an
+interrupt (§9.5), a message written by the command reader shows only at
+the next score refresh (§8.5).
+"""
+
+from __future__ import annotations
+
+from ..engine.rules import DRAW, ORDER, Move, MoveType
+from . import keys
+from .board import Board
+from .flow import EXTENSION_PROMPT, FILE_PROMPT, MOVE_PROMPT, PROMPTS, GameFlow
+from .keys import Answer, Command, unctrl
+from .layout import BOARD_COLS, MOVE_X, MOVE_Y, ScoreView
+from .surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from .surface import Terminal
+
+__all__ = ["MAX_EOF", "NAME_WIDTH", "Dialogs"]
+
+#: Room on the prompt line for a typed file name; longer names scroll
+#: within it instead of wrapping over the hand (§12.4).
+NAME_WIDTH = BOARD_COLS - (MOVE_X + len(PROMPTS[FILE_PROMPT]) + 1) - 1
+#: Ends of input in a row after which the program leaves (§9.5).
+MAX_EOF = 100
+
+
+class Dialogs:
+    """The prompt line of the board: reads moves, answers and file names from the keys.
+
+    ``flow`` is the game being played (quitting, saving, the hint and the
+    terminal's events are its business); ``display`` is the board, for the
+    keys that change it (``W``, ``O``).
+    """
+
+    def __init__(self, term: Terminal, display: Board, flow: GameFlow) -> None:
+        self.term = term
+        self.display = display
+        self.flow = flow
+        #: The prompt on the prompt line (one of :data:`mille.ui.flow.PROMPTS`), -1 for none yet.
+        self.last_prompt = -1
+        self.eof_count = 0
+
+    def readch(self) -> int:
+        """One key; the terminal's events go to the flow (an interrupt opens ``Really?``, then the read goes on).
+
+        Before waiting the game is noted for a crash save and the record of
+        games is told what happened since the last key.
+        """
+        flow = self.flow
+        flow.keep_snapshot()
+        flow.catch_up()
+        while True:
+            byte = self.term.read_byte()
+            if byte == RESIZED:
+                continue
+            if byte == END_OF_INPUT:
+                self.eof_count += 1
+                if self.eof_count > MAX_EOF:
+                    flow.die(1)
+                continue
+            if byte == INTERRUPT or byte == HANGUP or byte == LEAVE:
+                flow.on_event(byte)
+                continue
+            self.eof_count = 0
+            return byte
+
+    def getmove(self) -> Move:
+        """The move prompt: keys until one makes a move (§9.1)."""
+        board = self.term.board
+        flow = self.flow
+        display = self.display
+        while True:
+            self.prompt(MOVE_PROMPT)
+            board.leaveok(False)
+            board.refresh()
+            c = self.readch()
+            while c == self.term.kill_char or c == self.term.erase_char:
+                c = self.readch()
+            c = keys.upper(c)
+            if keys.echoes_command(c):
+                board.addstr(chr(c))
+                board.refresh()
+            command = keys.decode_command(c)
+            if command == Command.PICK:
+                move = DRAW
+                break
+            if command == Command.USE or command == Command.DISCARD:
+                slot = self.getcard()
+                if slot < 0:
+                    continue
+                move = Move(MoveType.PLAY if command == Command.USE else MoveType.DISCARD, slot)
+                break
+            if command == Command.ORDER:
+                if display.window == ScoreView.SMALL:
+                    display.show_order_help(not flow.game.order)
+                move = ORDER
+                break
+            if command == Command.QUIT:
+                flow.rub()
+            elif command == Command.WINDOW:
+                display.window = ScoreView.FULL if display.window == ScoreView.SMALL else ScoreView.SMALL
+                display.newscore()
+                display.prscore()
+                self.term.score.refresh()
+            elif command == Command.REPRINT:
+                self.term.redraw()
+            elif command == Command.SAVE:
+                flow.save()
+            elif command == Command.EXTRAPOLATE:
+                self.error("E: command not implemented")
+            elif command == Command.IGNORE:
+                pass
+            elif flow.hints is not None and c in keys.HINT_KEYS:
+                flow.hint()
+            else:
+                self.error(f"unknown command: {unctrl(c)}")
+        board.leaveok(True)
+        return move
+
+    def getcard(self) -> int:
+        """The slot after U or D; -1 if the command was cancelled (§9.2)."""
+        board = self.term.board
+        while True:
+            c = self.readch()
+            while c in keys.CONFIRM_KEYS:
+                c = self.readch()
+            c = keys.upper(c)
+            if c == self.term.kill_char or c == self.term.erase_char:
+                return -1
+            board.addstr(unctrl(c))
+            board.clrtoeol()
+            slot = keys.card_slot(c)
+            if slot is None:
+                self.term.bell()
+                board.addstr("\b")
+                if not keys.isprint(c):
+                    board.addstr("\b")
+            board.refresh()
+            if slot is None:
+                continue
+            while True:
+                c1 = self.readch()
+                if c1 in keys.CONFIRM_KEYS:
+                    return slot
+                if c1 == self.term.kill_char:
+                    return -1
+                if c1 == self.term.erase_char:
+                    board.addstr("\b")
+                    board.clrtoeol()
+                    board.refresh()
+                    break
+                self.term.bell()
+
+    def getyn(self, prompt_no: int) -> bool:
+        """A yes/no question; S saves and asks again, ^L repaints (§9.3)."""
+        board = self.term.board
+        flow = self.flow
+        flow.saved = False
+        while True:
+            board.leaveok(False)
+            self.prompt(prompt_no)
+            board.clrtoeol()
+            board.refresh()
+            c = self.readch()
+            reply = keys.answer(c)
+            if reply == Answer.NO or reply == Answer.YES:
+                board.addstr(keys.ANSWER_ECHO[reply])
+                board.refresh()
+                board.leaveok(True)
+                return reply == Answer.YES
+            if reply == Answer.SAVE:
+                board.addstr(keys.ANSWER_ECHO[reply])
+                board.refresh()
+                flow.saved = flow.save()
+                continue
+            if reply == Answer.REPRINT:
+                self.term.redraw()
+            elif prompt_no == EXTENSION_PROMPT and flow.hints is not None and c in keys.HINT_KEYS:
+                flow.hint()
+            else:
+                board.addstr(unctrl(c))
+                board.refresh()
+                self.term.bell()
+
+    def prompt(self, prompt_no: int) -> None:
+        """Show a prompt at (MOVE_Y, MOVE_X); the same one again only clears its answer (§8.7)."""
+        board = self.term.board
+        text = PROMPTS[prompt_no]
+        if prompt_no == self.last_prompt:
+            board.move(MOVE_Y, MOVE_X + len(text) + 1)
+        else:
+            board.move(MOVE_Y, MOVE_X)
+            if prompt_no == MOVE_PROMPT:
+                board.standout()
+            board.addstr(text)
+            if prompt_no == MOVE_PROMPT:
+                board.standend()
+            board.addstr(" ")
+            self.last_prompt = prompt_no
+        board.clrtoeol()
+
+    def error(self, message: str) -> None:
+        """Write a message on the error line; it shows at the next score refresh (§8.5)."""
+        self.display.show_message(message)
+        self.term.bell()
+        self.term.board.refresh()
+
+    def read_file_name(self) -> str:
+        """The ``file:`` prompt with erase and kill; RETURN ends it (§9.4)."""
+        board = self.term.board
+        while True:
+            self.prompt(FILE_PROMPT)
+            board.leaveok(False)
+            board.refresh()
+            typed: list[int] = []
+            killed = False
+            while True:
+                c = self.readch()
+                if c in keys.END_OF_NAME:
+                    break
+                if c == self.term.kill_char:
+                    killed = True
+                    break
+                if c == self.term.erase_char:
+                    if typed:
+                        gone = typed.pop()
+                        if _echo_width(typed) >= NAME_WIDTH:
+                            self._show_name_tail(typed)
+                        else:
+                            for _ in range(keys.name_echo_backs(gone)):
+                                board.addstr("\b")
+                            board.clrtoeol()
+                else:
+                    typed.append(c)
+                    if _echo_width(typed) > NAME_WIDTH:
+                        self._show_name_tail(typed)
+                    else:
+                        board.addstr(unctrl(c))
+                board.refresh()
+            if killed:
+                continue
+            board.leaveok(True)
+            # The original kept the name in a C string: a NUL ends it.
+            return bytes(typed).split(b"\0", 1)[0].decode("utf-8", "surrogateescape")
+
+    def _show_name_tail(self, typed: list[int]) -> None:
+        """Long names scroll within the prompt line instead of wrapping over the hand (§12.4)."""
+        echo = "".join(unctrl(c) for c in typed)
+        board = self.term.board
+        board.move(MOVE_Y, MOVE_X + len(PROMPTS[FILE_PROMPT]) + 1)
+        board.addstr(echo[-NAME_WIDTH:])
+        board.clrtoeol()
+
+
+def _echo_width(typed: list[int]) -> int:
+    return sum(len(unctrl(c)) for c in typed)

@@ -1,0 +1,435 @@
+"""The game's flow: what happens when, and what is asked, whatever shows it.
+
+A port of the deciding half of the original's ``main`` (``mille.c``),
+``domove`` (``move.c``), ``check_more`` (``misc.c``) and ``save``
+(``save.c``): the hands dealt one after another, each played to its end
+through the engine's hand driver (:mod:`mille.engine.driver`) with a seat
+for the person and one for the computer, the questions at the end of a
+hand, ``Really?``, the save dialog's questions, what the record of games is
+told and when, when the game is kept because the terminal went away, and
+the hint.
+
+:class:`GameFlow` decides; a front end shows and asks.  The board
+(:class:`mille.ui.app.MilleApp`) is one: it implements the abstract
+methods, "the front end's part" below (show the new hand, read a move, ask
+a yes/no question, read a file name, announce the computer's move, show a
+move made, say or complain on the message line, hand over what the
+terminal reported, the score window saved with the game), and whatever it
+does with keys and curses stays its own.  Everything here is
+said in the game's terms (moves, questions by number, messages), so a
+front end that shows the game in some other way plays the same game, with
+the same questions in the same order.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+
+from ..engine import rules
+from ..engine.rules import EXTEND, NO_EXTENSION, Move, Phase
+from ..engine.state import Game
+from ..players import decision
+from .keeping import GameKeeper
+from .layout import YOU
+from .recording import DeferredRecord
+from .surface import HANGUP, INTERRUPT, LEAVE
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from ..engine.observation import Observation
+    from ..engine.rng import GlibcRandom
+    from ..engine.rules import Outcome
+    from ..files.ledger import Recorder
+    from ..players import Decision, Player
+    from .hints import Adviser
+    from .keeping import HangupSaver
+    from .recording import RecordEvent
+
+__all__ = [
+    "ANOTHER_GAME_PROMPT",
+    "ANOTHER_HAND_PROMPT",
+    "EXTENSION_PROMPT",
+    "FILE_PROMPT",
+    "MOVE_PROMPT",
+    "OVERWRITE_PROMPT",
+    "PROMPTS",
+    "REALLY_PROMPT",
+    "SAME_FILE_PROMPT",
+    "SAVE_GAME_PROMPT",
+    "GameExit",
+    "GameFlow",
+    "SaveWriter",
+]
+
+#: The questions (§9.1, §9.3, §9.4), by number, and their words.
+MOVE_PROMPT = 0
+REALLY_PROMPT = 1
+ANOTHER_HAND_PROMPT = 2
+ANOTHER_GAME_PROMPT = 3
+SAVE_GAME_PROMPT = 4
+SAME_FILE_PROMPT = 5
+FILE_PROMPT = 6
+EXTENSION_PROMPT = 7
+OVERWRITE_PROMPT = 8
+PROMPTS = (
+    ">>:Move:",
+    "Really?",
+    "Another hand?",
+    "Another game?",
+    "Save game?",
+    "Same file?",
+    "file:",
+    "Extension?",
+    "Overwrite file?",
+)
+
+#: Saves a game: (file name, copy of the game, score window, computer
+#: player's name) -> None; raises OSError (shown with its strerror) when the
+#: file cannot be written.  :func:`mille.files.save.write_game` is one.
+SaveWriter = Callable[[str, Game, int, str], None]
+
+
+class GameExit(Exception):
+    """Leave the program with this status (the original's ``die``)."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class GameFlow(ABC):
+    """One program run's game: the loop, the seats, the questions, the record and the keeping.
+
+    ``computer`` is the computer seat's player, rolling ``computer_dice``;
+    ``computer_name`` is what a save and the record call it.  The caller
+    chooses all three (the front end never names a kind of player).
+    ``stats`` makes the record of games when it is first needed (None: no
+    record is kept); ``hints`` answers the hint (None: no hints).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        computer: Player,
+        computer_name: str,
+        computer_dice: GlibcRandom,
+        save_writer: SaveWriter | None = None,
+        hangup_saver: HangupSaver | None = None,
+        from_file: str | None = None,
+        stats: Callable[[], Recorder] | None = None,
+        hints: Adviser | None = None,
+    ) -> None:
+        self.game = game
+        self.computer = computer
+        self.computer_name = computer_name
+        self.computer_dice = computer_dice
+        self.save_writer = save_writer
+        self.from_file = from_file
+        #: The hint's adviser (``--hints``; None: no hints).
+        self.hints = hints
+        #: The game was saved at the last yes/no question (its ``S``), so
+        #: ``Save game?`` is not asked after it (the original's ``Saved``).
+        self.saved = False
+        #: ``Really?`` is open: another interrupt does not open it again.
+        self.in_interrupt = False
+        self.ledger = DeferredRecord(stats)
+        self.keeper = GameKeeper(hangup_saver)
+
+    # ------------------------------------------------------------------
+    # The front end's part
+
+    @property
+    @abstractmethod
+    def window(self) -> int:
+        """The score window layout (the board's ``W`` key, §8.3), saved with the game."""
+
+    @abstractmethod
+    def begin_hand(self, restored: bool) -> None:
+        """Show the hand just dealt (or, ``restored``, the game just read from its file)."""
+
+    @abstractmethod
+    def read_move(self) -> Move:
+        """The person's move at the move prompt (a draw, a play, a discard or the Order toggle)."""
+
+    @abstractmethod
+    def ask(self, prompt_no: int) -> bool:
+        """A yes/no question (one of :data:`PROMPTS`); the person may save at it (setting :attr:`saved`)."""
+
+    @abstractmethod
+    def read_file_name(self) -> str:
+        """The name typed at ``file:`` ('' for none)."""
+
+    @abstractmethod
+    def announce(self, made: Decision, observation: Observation) -> None:
+        """The computer chose ``made`` in ``observation`` (not yet made; never an ``Extension?`` answer)."""
+
+    @abstractmethod
+    def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
+        """``seat``'s ``move`` was made (or refused: ``outcome.error``); show the game as it now stands."""
+
+    @abstractmethod
+    def tell(self, message: str) -> None:
+        """Say ``message`` now (the message line)."""
+
+    @abstractmethod
+    def error(self, message: str) -> None:
+        """Complain: ``message``, with the bell."""
+
+    @abstractmethod
+    def poll(self) -> int | None:
+        """What the terminal reported while no key was read (:data:`~mille.ui.surface.HANGUP`, ...), or None."""
+
+    # ------------------------------------------------------------------
+    # The record of games and the keeping
+
+    @property
+    def stats(self) -> Recorder | None:
+        """The player's record of games (:class:`mille.files.ledger.Recorder`), or None when it is not kept."""
+        return self.ledger.recorder
+
+    def record(self, event: RecordEvent) -> None:
+        """Tell the record of games of ``event`` once the screen is up to date (:mod:`mille.ui.recording`)."""
+        self.ledger.record(event)
+
+    def catch_up(self) -> None:
+        """Tell the record of games what has happened since the last key read."""
+        self.ledger.catch_up()
+
+    @property
+    def last_good(self) -> Game | None:
+        """The game as it last stood between moves or at a key read, for a crash save; None before the first."""
+        return self.keeper.last_good
+
+    def keep_snapshot(self) -> None:
+        """Note the game as it stands for a crash save (:meth:`mille.ui.keeping.GameKeeper.snapshot`)."""
+        self.keeper.snapshot(self.game)
+
+    # ------------------------------------------------------------------
+    # The main loop (the original's main, §3.1)
+
+    def run(self, restore: bool = False) -> int:
+        """Play until the player quits; returns the exit status."""
+        try:
+            self._main_loop(restore)
+        except GameExit as leave:
+            self.ledger.leaving(self.game, self.computer_name)
+            return leave.status
+        return 0  # pragma: no cover - the loop only ends by GameExit
+
+    def _main_loop(self, restore: bool) -> None:
+        game = self.game
+        while True:
+            # The original settles a restored game whose total reached 5000
+            # even when the save was made in the middle of a hand (totals may
+            # pass 5000 mid-hand, §5.4), which zeroes the totals under the
+            # hand's points; here only a finished hand is settled on restore.
+            if not restore or (game.finished and rules.game_over(game)):
+                rules.settle_game(game)
+            while True:
+                # A save made at the end-of-hand questions restores to a new deal.
+                if not restore or game.finished:
+                    rules.start_hand(game, resumed=restore)
+                self.begin_hand(restore)
+                self.play_hand()
+                ended, name = game.copy(), self.computer_name
+                self.record(lambda stats, ended=ended, name=name: stats.hand_over(ended, name))  # type: ignore[misc]
+                self.check_more()
+                restore = False
+                if rules.game_over(game):
+                    break
+
+    def play_hand(self) -> None:
+        """Play the hand to its end through the engine's hand driver (:mod:`mille.engine.driver`).
+
+        The person's seat asks the front end (:class:`_PersonSeat`), the
+        computer's asks its player and has the front end announce the move
+        (:class:`_ComputerSeat`), and the observer (:class:`_Observer`)
+        acts between moves and has the front end show each: the same
+        calls, in the same order, as the original's ``domove`` and main
+        loop made.
+        """
+        # Imported here, not at the top: the first board does not need it.
+        from ..engine.driver import play_hand
+
+        seats = (_PersonSeat(self), _ComputerSeat(self, self.computer))
+        dice = self.computer_dice
+        play_hand(self.game, seats, (dice, dice), observer=_Observer(self), strict=False)
+
+    def check_more(self) -> None:
+        """End-of-hand questions: another hand or game, then perhaps save (§5.5)."""
+        game = self.game
+        if rules.game_over(game):
+            if self.ask(ANOTHER_GAME_PROMPT):
+                return
+            rules.settle_game(game)
+        elif self.ask(ANOTHER_HAND_PROMPT):
+            return
+        if not self.saved and self.ask(SAVE_GAME_PROMPT) and not self.save():
+            return
+        self.die(0)
+
+    def die(self, status: int) -> None:
+        raise GameExit(status)
+
+    def rub(self) -> None:
+        """The interrupt key or Q: make sure the player really wants to quit (§9.5)."""
+        self.in_interrupt = True
+        try:
+            if self.ask(REALLY_PROMPT):
+                self.die(0)
+        finally:
+            self.in_interrupt = False
+
+    # ------------------------------------------------------------------
+    # What the terminal reports
+
+    def on_event(self, event: int | None) -> None:
+        """Act on a terminal event: a hangup keeps the game and leaves (exit 1), a request
+        to leave from the too-small message leaves, an interrupt opens ``Really?`` as the
+        original's handler did at once (§9.5), unless it is open already."""
+        if event == HANGUP:
+            self.hangup()
+        elif event == LEAVE:
+            self.leave()
+        elif event == INTERRUPT and not self.in_interrupt:
+            self.rub()
+
+    def between_moves(self) -> None:
+        """Act on what the terminal reported while the game moved without reading keys.
+
+        Signals become terminal events, which a key read hands over; a game
+        that moves without reading keys (the computer thinking, a seat with
+        no cards passing, a computer player stuck on a refused move) would
+        otherwise never hear a hangup or an interrupt.  So between moves the
+        game is noted for a crash save, then the front end is polled
+        (:meth:`on_event`).
+        """
+        self.keep_snapshot()
+        self.on_event(self.poll())
+
+    def hangup(self) -> None:
+        """The terminal went away (or we were told to stop): keep the game, leave."""
+        self._keep_game()
+        self.die(1)
+
+    def leave(self) -> None:
+        """Quit from the too-small-terminal message: the game is kept as on a hangup, status 0."""
+        self._keep_game()
+        self.die(0)
+
+    def _keep_game(self) -> None:
+        kept = self.keeper.keep(self.game, self.window, self.computer_name)
+        if kept is not None:
+            computer = self.computer_name
+            self.record(lambda stats: stats.saved(kept, computer))
+
+    # ------------------------------------------------------------------
+    # The save dialog (§10.1) and the hint
+
+    def save(self) -> bool:
+        """The save dialog (§10.1); True if the game was written.
+
+        The game is saved as it is: at ``Extension?`` it holds the question
+        itself (the card counted and still in the hand), so the save is
+        consistent and a restore asks again (§12.3).
+        """
+        name: str
+        if self.from_file is not None and self.ask(SAME_FILE_PROMPT):
+            name = self.from_file
+        else:
+            name = self.read_file_name()
+            if not name:
+                return False
+            # lexists: a dangling symbolic link is an existing name too.
+            if self.from_file is None and os.path.lexists(name) and not self.ask(OVERWRITE_PROMPT):
+                return False
+        if self.save_writer is None:
+            self.error("saving is not available")
+            return False
+        try:
+            self.save_writer(name, self.game.copy(), self.window, self.computer_name)
+        except OSError as exc:
+            self.error(exc.strerror or str(exc))
+            return False
+        saved, computer = self.game.copy(), self.computer_name
+        self.record(lambda stats: stats.saved(saved, computer))
+        self.tell(f"{name} [{time.ctime()}]")  # C ctime() layout
+        return True
+
+    def hint(self) -> None:
+        """The hint (``--hints``): the adviser's move from the person's seat, told.
+
+        The adviser is shown the person's observation only, as any player
+        is (:mod:`mille.ui.hints`); ``thinking...`` is told first if it
+        takes more than a blink.
+        """
+        assert self.hints is not None
+        from ..engine.observation import observe
+
+        text = self.hints.advise(observe(self.game, YOU), lambda: self.tell("thinking..."))
+        self.tell(text)
+        self.record(lambda stats: stats.hint_used())
+
+
+class _PersonSeat:
+    """The person's seat: moves and answers asked of the front end."""
+
+    def __init__(self, flow: GameFlow) -> None:
+        self.flow = flow
+
+    def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
+        if observation.phase is Phase.EXTENSION:
+            return EXTEND if self.flow.ask(EXTENSION_PROMPT) else NO_EXTENSION
+        return self.flow.read_move()
+
+
+class _ComputerSeat:
+    """The computer's seat: its player, with the front end's announcements.
+
+    ``Extension?`` is answered silently.  Otherwise the player is asked
+    for a :class:`~mille.players.Decision` (:func:`mille.players.decision`:
+    its own ``decide``, or its ``choose`` with the move weighed if it is a
+    discard or a play that is not a safety) and the front end announces it
+    (the board: ``PLAY`` or ``DISCARD`` with the card for a weighed move,
+    §8.6).
+
+    The driver's optional hooks (``inform``, ``hand_over``) are the
+    player's own, passed through: the seat has them exactly when its
+    player does, so a player without them costs nothing.
+    """
+
+    def __init__(self, flow: GameFlow, player: Player) -> None:
+        self.flow = flow
+        self.player = player
+        inform = getattr(player, "inform", None)
+        if inform is not None:
+            self.inform = inform
+        hand_over = getattr(player, "hand_over", None)
+        if hand_over is not None:
+            self.hand_over = hand_over
+
+    def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
+        if observation.phase is Phase.EXTENSION:
+            return self.player.choose(observation, rng)
+        made = decision(self.player, observation, rng)
+        self.flow.announce(made, observation)
+        return made.move
+
+
+class _Observer:
+    """The hand driver's observer: between moves, the flow's business; after a move, the front end's."""
+
+    def __init__(self, flow: GameFlow) -> None:
+        self.flow = flow
+
+    def before_move(self, game: Game) -> None:
+        self.flow.between_moves()
+
+    def after_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
+        if seat == YOU:
+            self.flow.record(lambda stats: stats.moved())  # quitting unsaved now abandons the game
+        self.flow.show_move(game, seat, move, outcome)
