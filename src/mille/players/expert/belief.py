@@ -25,13 +25,15 @@ reference), whose procedure gives some of its hand away:
   makes while stopped (steps 5 and 7; §6.1), which weighs its attacks and
   remedies in every rollout: the expert keeps an estimate of it.
 
-Scored against the true hands the first read alone is no better
-calibrated than a uniform deal, the second makes it so (log loss 0.406
-to 0.369); knowing which safeties the opponent holds is two thirds of
-what knowing its whole hand would be worth (``docs/expert-notebook.md``,
-the ninth round).  Two readings of its moves that did not pay were
-removed (a particle filter over its hand, a replay of its last move: the
-notebook's entry for 2026-05).
+Scored against the true hands, the first read alone is overconfident
+where step 4 has played the safety; the second takes the log loss of
+the belief from 0.406 to 0.369 (a constant rate: 0.439).  Knowing which
+safeties the opponent holds is two thirds of what knowing its whole hand
+would be worth (``docs/expert-notebook.md``, the ninth round).  Three
+other readings of its moves, which did not pay, were removed: a particle
+filter over its whole hand, a replay of its last move, and a read of the
+attacks it did not make (``docs/expert-notebook.md``, "2026-11-25: the
+filters removed from the code").
 """
 
 from __future__ import annotations
