@@ -494,6 +494,39 @@ def test_progress_line_at_once() -> None:
     bar.clear()
 
 
+def test_progress_rate_falls_while_a_slow_pair_runs() -> None:
+    """The rate is over the time elapsed: 1 pair in its first second reads 1.0 a second then, 0.07 at 0:14."""
+    import io
+
+    bar = tournament.TournamentBar(io.StringIO(), 3, interval=60)
+    bar.latest = tournament.TournamentProgress(1, 3, 0, 1.0)
+    assert bar.render(1.0) == "[######..............] 1/3 pairs, 0:01, 1.0 pairs/s"
+    assert bar.render(14.0) == "[######..............] 1/3 pairs, 0:14, 0.0714 pairs/s"
+
+
+def test_progress_counts_the_pairs_resumed_from_the_start(tmp_path: Path) -> None:
+    """A file holding one pair of three: the line reads 1/3 at once, not 0/3 until the next pair is in."""
+    import io
+
+    path = tmp_path / "t.jsonl"
+    run_tournament(["bsd", "first"], games=6, seed=1, jobs=1, game_points=FAST, out=path, resamples=0)
+    path.write_bytes(b"".join(path.read_bytes().splitlines(keepends=True)[:2]))
+    seen: list[tournament.TournamentProgress] = []
+    stream = io.StringIO()
+    bar = tournament.TournamentBar(stream, 3, interval=60)
+
+    def progress(p: tournament.TournamentProgress) -> None:
+        seen.append(p)
+        if len(seen) == 1:
+            bar(p)
+            assert "1/3 pairs, 0:00, 1 from the file; the first pair is under way" in stream.getvalue()
+
+    run_tournament(
+        ["bsd", "first"], games=6, seed=1, jobs=1, game_points=FAST, resume=path, resamples=0, progress=progress
+    )
+    assert [(p.pairs, p.resumed) for p in seen] == [(1, 1), (2, 1), (3, 1)]
+
+
 def test_results_header_names_every_setting() -> None:
     config = TournamentConfig(("bsd", "first"), 5, seed=3, max_think_ms=20.0, game_points=FAST)
     first = header(config)

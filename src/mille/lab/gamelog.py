@@ -241,7 +241,13 @@ def _is_text(value: object) -> bool:
 
 def _check_move(move: object) -> str | None:
     """What is wrong with one written move (None: nothing); whether it is legal is the replay's to say."""
-    if not isinstance(move, list) or len(move) < 2 or not _is_int(move[0], 0, 1) or move[1] not in KINDS:
+    if (
+        not isinstance(move, list)
+        or len(move) < 2
+        or not _is_int(move[0], 0, 1)
+        or not isinstance(move[1], str)
+        or move[1] not in KINDS
+    ):
         return "a move is [seat, kind, ...] with seat 0 or 1 and a known kind"
     kind = KINDS[move[1]]
     rest = move[2:]
