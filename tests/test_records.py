@@ -439,3 +439,20 @@ def test_the_command_line(tmp_path: Path) -> None:
     assert shown.returncode == 0 and shown.stderr == ""
     assert shown.stdout.startswith(f"mille.replay: {path}, line 2: bsd (A) against first (B), seed 1\n")
     assert gamelog.FORMAT in path.read_text().splitlines()[0]
+
+
+def test_the_documented_replay_is_what_the_program_prints(tmp_path: Path) -> None:
+    """docs/bots.md's replay is game 3 of ``mille.match bsd bsd --seed 1 --record``."""
+    from mille.lab.replay import format_game
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "bots.md").read_text()
+    marker = "or the forfeit:\n\n```\n"
+    block = text[text.index(marker) + len(marker) :].split("```", 1)[0].splitlines()
+    head, tail = block[: block.index("...")], block[block.index("...") + 1 :]
+    path = tmp_path / "doc.jsonl"
+    run_match("bsd", "bsd", games=4, seed=1, jobs=1, record=path)
+    game = next(g for g in games_of(path) if g.game == 3)
+    printed = list(format_game(game, path=str(path)))
+    start = printed.index(head[0])
+    assert printed[start : start + len(head)] == head
+    assert printed[-len(tail) :] == tail

@@ -210,3 +210,21 @@ def test_bad_options(argv: list[str], needle: str, capsys: pytest.CaptureFixture
 def test_without_sprt_the_report_has_no_sprt_block() -> None:
     report = run_match("bsd", "first", games=2, seed=1, jobs=1)
     assert "sprt" not in report and "SPRT" not in format_report(report)
+
+
+def test_interrupted_undecided(tmp_path: Any) -> None:
+    """Ctrl-C: the test is undecided, not capped; the record holds the games of the report."""
+    from mille.lab.gamelog import read_record
+
+    def progress(p: match.Progress) -> None:
+        if p.games == 4:
+            raise KeyboardInterrupt
+
+    path = tmp_path / "i.jsonl"
+    report = run_match(
+        "bsd", "bsd", games=100, seed=1, jobs=1, game_points=1000, sprt=SprtSettings(), progress=progress, record=path
+    )
+    block = report["sprt"]
+    assert report["interrupted"] and block["accepted"] is None and not block["capped"] and block["pairs"] == 2
+    assert "SPRT             undecided: interrupted after 2 pairs" in format_report(report)
+    assert len(list(read_record(path)[1])) == 4
