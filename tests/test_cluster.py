@@ -226,3 +226,23 @@ def test_a_pair_that_keeps_killing_workers_ends_in_one_line(
     assert err.count("\n") == 1 and "Traceback" not in err
     assert "the cluster failed (KilledWorker" in err and f"--resume {out} goes on" in err
     assert out.read_text().count("\n") == 1  # the header: the file is there to resume
+
+
+def test_a_record_on_the_cluster_is_the_jobs_1_record(client: Any, tmp_path: Path) -> None:
+    """--record: the workers send every move back with the pairs; the match's record is the same bytes."""
+    from mille.lab.gamelog import read_record
+    from mille.lab.replay import check_game
+
+    one, many = tmp_path / "one.jsonl", tmp_path / "many.jsonl"
+    match.run_match("bsd", "random", games=8, seed=2, jobs=1, game_points=FAST, record=one)
+    executor = client.get_executor(pure=False)
+    match.run_match("bsd", "random", games=8, seed=2, executor=executor, workers=2, game_points=FAST, record=many)
+    assert one.read_bytes() == many.read_bytes()
+    path = tmp_path / "t.jsonl"
+    run_tournament(PLAYERS, games=4, seed=5, executor=executor, workers=2, game_points=FAST, resamples=0, record=path)
+    _, games, _ = read_record(path)
+    replayed = 0
+    for game in games:
+        check_game(game)
+        replayed += 1
+    assert replayed == 12

@@ -458,6 +458,14 @@ def test_progress_bar_line() -> None:
     assert stream.getvalue().endswith("\r")
 
 
+def test_progress_rate_falls_while_a_slow_pair_runs() -> None:
+    """The rate is over the time elapsed, not frozen at the last pair's news."""
+    bar = match.ProgressBar(io.StringIO(), "expert", "bsd", target_games=20)
+    bar.latest = match.Progress(2, 20, 8, None, 2.0, 0.5, 0.0)
+    assert ", 1.0 games/s, 0:02;" in bar.render(2.0)
+    assert ", 0.1 games/s, 0:20;" in bar.render(20.0)
+
+
 def test_main_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert match.main(["bsd", "random", "--games", "2", "--seed", "9", "--jobs", "1", "--json"]) == 0
     out, err = capsys.readouterr()

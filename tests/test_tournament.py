@@ -20,7 +20,15 @@ from mille.lab.match import run_match
 from mille.lab.pairs import MatchConfig
 from mille.lab.results import FORMAT, ResultsWriter, header
 from mille.lab.schedule import TournamentConfig, pairing_seed
-from mille.lab.standings import CELL, _cell_lines, format_crosstable, format_report, interval_bar, without_timing
+from mille.lab.standings import (
+    CELL,
+    MIN_PAIRS_TO_RATE,
+    _cell_lines,
+    format_crosstable,
+    format_report,
+    interval_bar,
+    without_timing,
+)
 from mille.lab.tournament import run_tournament
 
 FAST = 1000  # game points in most tests: a game is a hand or two
@@ -182,17 +190,24 @@ def test_crosstable_cells_mirror(small: dict[str, Any]) -> None:
     assert all(len(line) <= 79 for line in text.splitlines())
 
 
-def test_ratings_list(small: dict[str, Any]) -> None:
-    rows = {r["player"]: r for r in small["ratings"]}
+@pytest.fixture(scope="module")
+def rated() -> dict[str, Any]:
+    """The fewest pairs a pairing may have for ratings (MIN_PAIRS_TO_RATE): 20 games."""
+    return run_tournament(PLAYERS, games=2 * MIN_PAIRS_TO_RATE, seed=7, jobs=1, game_points=FAST, resamples=200)
+
+
+def test_ratings_list(rated: dict[str, Any]) -> None:
+    rows = {r["player"]: r for r in rated["ratings"]}
     assert rows["bsd"]["rating"] == 1500.0 and rows["bsd"]["rating_ci95"] == [1500.0, 1500.0]
-    assert small["ratings"][0]["player"] == "bsd"  # it beats both here
-    for r in small["ratings"]:
-        assert r["games"] == 8
+    assert rated["ratings"][0]["player"] == "bsd"  # it beats both here
+    assert "ratings_withheld" not in rated
+    for r in rated["ratings"]:
+        assert r["games"] == 4 * MIN_PAIRS_TO_RATE
         assert r["think_ms"] is not None and set(r["think_ms"]) == {"median", "p95", "max"}
         low, high = r["rating_ci95"]
         assert low <= r["rating"] <= high
-    assert sum(r["score"] for r in small["ratings"]) == pytest.approx(1.5)  # half a point a game, 3 pairings
-    text = format_report(small, bars=True, jobs=1)
+    assert sum(r["score"] for r in rated["ratings"]) == pytest.approx(1.5)  # half a point a game, 3 pairings
+    text = format_report(rated, bars=True, jobs=1)
     assert "bsd = 1500" in text and "anchor" in text
     lines = text.splitlines()
     scale = next(
@@ -201,12 +216,33 @@ def test_ratings_list(small: dict[str, Any]) -> None:
         if line.strip() and line.split()[-1].isdigit() and "  " in line and "[" not in line and "." not in line
     )
     assert len([line for line in lines[scale + 1 : scale + 4] if "|" in line]) == 3
-    plain = format_report(small, bars=False, jobs=1)
+    plain = format_report(rated, bars=False, jobs=1)
     assert len(plain.splitlines()) == len(lines) - 5  # the blank line, the scale and three bars
 
 
+def test_too_few_pairs_to_rate_says_so(small: dict[str, Any]) -> None:
+    """Two pairs a pairing: no rating, no interval that looks exact and means nothing; the text and JSON say why."""
+    assert small["ratings_withheld"] == {
+        "reason": "too few pairs to rate",
+        "least_pairs_per_pairing": 2,
+        "min_pairs_per_pairing": MIN_PAIRS_TO_RATE,
+    }
+    for r in small["ratings"]:
+        assert r["rating"] is None and r["rating_ci95"] == [None, None] and r["games"] == 8
+    assert [r["score"] for r in small["ratings"]] == sorted((r["score"] for r in small["ratings"]), reverse=True)
+    text = format_report(small, bars=True, jobs=1)
+    assert f"too few pairs to rate (2 duplicate pairs in a pairing; at least {MIN_PAIRS_TO_RATE}" in text
+    assert f"--games {2 * MIN_PAIRS_TO_RATE}" in text
+    assert "1500" not in text and "anchor" not in text and "[" not in text  # no rating, no interval, no bar
+    assert all(len(line) <= 79 for line in text.splitlines())
+    # A pair split 1-1 in every pairing once gave "1500  1500 to 1500" for everybody.
+    twins = run_tournament(["first", "mille.players:FirstPlayer"], games=2, seed=1, jobs=1, game_points=FAST)
+    assert twins["ratings_withheld"]["least_pairs_per_pairing"] == 1
+    assert "1500" not in format_report(twins)
+
+
 def test_anchor_is_the_first_named_without_bsd() -> None:
-    report = run_tournament(["random", "first"], games=2, seed=1, jobs=1, game_points=FAST, resamples=50)
+    report = run_tournament(["random", "first"], games=20, seed=1, jobs=1, game_points=FAST, resamples=50)
     assert report["rating_model"]["anchor"] == "random"
     assert {r["player"]: r["rating"] for r in report["ratings"]}["random"] == 1500.0
 
@@ -458,6 +494,39 @@ def test_progress_line_at_once() -> None:
     bar.clear()
 
 
+def test_progress_rate_falls_while_a_slow_pair_runs() -> None:
+    """The rate is over the time elapsed: 1 pair in its first second reads 1.0 a second then, 0.07 at 0:14."""
+    import io
+
+    bar = tournament.TournamentBar(io.StringIO(), 3, interval=60)
+    bar.latest = tournament.TournamentProgress(1, 3, 0, 1.0)
+    assert bar.render(1.0) == "[######..............] 1/3 pairs, 0:01, 1.0 pairs/s"
+    assert bar.render(14.0) == "[######..............] 1/3 pairs, 0:14, 0.0714 pairs/s"
+
+
+def test_progress_counts_the_pairs_resumed_from_the_start(tmp_path: Path) -> None:
+    """A file holding one pair of three: the line reads 1/3 at once, not 0/3 until the next pair is in."""
+    import io
+
+    path = tmp_path / "t.jsonl"
+    run_tournament(["bsd", "first"], games=6, seed=1, jobs=1, game_points=FAST, out=path, resamples=0)
+    path.write_bytes(b"".join(path.read_bytes().splitlines(keepends=True)[:2]))
+    seen: list[tournament.TournamentProgress] = []
+    stream = io.StringIO()
+    bar = tournament.TournamentBar(stream, 3, interval=60)
+
+    def progress(p: tournament.TournamentProgress) -> None:
+        seen.append(p)
+        if len(seen) == 1:
+            bar(p)
+            assert "1/3 pairs, 0:00, 1 from the file; the first pair is under way" in stream.getvalue()
+
+    run_tournament(
+        ["bsd", "first"], games=6, seed=1, jobs=1, game_points=FAST, resume=path, resamples=0, progress=progress
+    )
+    assert [(p.pairs, p.resumed) for p in seen] == [(1, 1), (2, 1), (3, 1)]
+
+
 def test_results_header_names_every_setting() -> None:
     config = TournamentConfig(("bsd", "first"), 5, seed=3, max_think_ms=20.0, game_points=FAST)
     first = header(config)
@@ -510,7 +579,7 @@ def test_ctrl_c_on_the_command_line_keeps_every_finished_pair(tmp_path: Path) ->
 
 def test_many_players_with_long_names_fit_79_columns() -> None:
     players = [*PLAYERS, "mille.players:FirstPlayer", "mille.players:RandomPlayer", "mille.players.bsd:BsdPlayer"]
-    report = run_tournament(players, games=2, seed=1, jobs=1, game_points=FAST, resamples=50)
+    report = run_tournament(players, games=2 * MIN_PAIRS_TO_RATE, seed=1, jobs=1, game_points=FAST, resamples=50)
     text = format_report(report, bars=True, jobs=1)
     lines = text.splitlines()
     assert all(len(line) <= 79 and line == line.rstrip() for line in lines)

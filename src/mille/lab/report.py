@@ -162,6 +162,26 @@ def format_think(t: dict[str, float] | None) -> str:
     return "no decisions" if t is None else f"median {t['median']:.3f} ms, p95 {t['p95']:.3f} ms, max {t['max']:.3f} ms"
 
 
+def format_sprt(sprt: dict[str, Any], *, interrupted: bool = False) -> list[str]:
+    """The report's lines for ``--sprt``: the decision, then the hypotheses."""
+    if sprt["accepted"] is not None:
+        what = f"{sprt['accepted']} accepted after {plural(sprt['pairs'], 'pair')}"
+    elif interrupted:
+        what = f"undecided: interrupted after {plural(sprt['pairs'], 'pair')}"
+    elif sprt["capped"]:
+        cap = f"{sprt['cap_games']} games" if sprt["cap_games"] is not None else f"{sprt['cap_hands']} hands"
+        what = f"undecided after {plural(sprt['pairs'], 'pair')}, the cap of {cap}"
+    else:
+        what = f"undecided after {plural(sprt['pairs'], 'pair')}"
+    return [
+        f"  SPRT             {what}",
+        f"                   LLR {sprt['llr']:+.2f} (bounds {sprt['lower_bound']:+.2f} and "
+        f"{sprt['upper_bound']:+.2f}; alpha {sprt['alpha']:g}, beta {sprt['beta']:g})",
+        f"                   H0: {sprt['elo0']:g} Elo, game score {percent(sprt['score0'])}; "
+        f"H1: {sprt['elo1']:g} Elo, {percent(sprt['score1'])}",
+    ]
+
+
 def format_report(report: dict[str, Any], *, jobs: int | None = None, cluster: str | None = None) -> str:
     """The report as text, in lines of at most 79 columns (apart from long player names and error messages)."""
     a, b = report["a"], report["b"]
@@ -185,6 +205,8 @@ def format_report(report: dict[str, Any], *, jobs: int | None = None, cluster: s
         f"  A's game score   {percent(report['a_game_win_rate'])}  "
         f"(95% CI {percent(low)} to {percent(high)}; a tie counts half)",
     ]
+    if "sprt" in report:
+        rows += format_sprt(report["sprt"], interrupted=report["interrupted"])
     if report["margin_per_hand"] is not None:
         interval = "" if m_low is None else f"  (95% CI {_signed(m_low)} to {_signed(m_high)})"
         rows.append(f"  margin per hand  A {_signed(report['margin_per_hand'])} points{interval}")
@@ -218,6 +240,7 @@ __all__ = [
     "TIMING_FIELDS",
     "format_rate",
     "format_report",
+    "format_sprt",
     "format_think",
     "listing",
     "percent",

@@ -22,7 +22,7 @@ from .records import PairResult
 from .report import TIMING_FIELDS as MATCH_TIMING_FIELDS
 from .report import format_rate, listing, plural, ran_on, rounded, summarize, think_summary
 from .schedule import TournamentConfig
-from .stats import PairingScores, ThinkStats, rate_players
+from .stats import PairingScores, Rating, ThinkStats, rate_players
 
 #: Report fields (at any depth) that depend on the machine and the moment, not on the arguments.
 TIMING_FIELDS = (*MATCH_TIMING_FIELDS, "pairs_per_second")
@@ -32,6 +32,11 @@ ANCHOR_RATING = 1500.0
 
 #: Bootstrap resamples for the rating intervals.
 DEFAULT_RESAMPLES = 1000
+
+#: Fewer duplicate pairs than this in a pairing, and no player is rated: a bootstrap over one or
+#: two pairs gives intervals that look exact (one pair split 1-1 resamples to itself every time)
+#: and mean nothing.  Ten pairs are 20 games a pairing (``--games 20``).
+MIN_PAIRS_TO_RATE = 10
 
 
 def build_report(
@@ -70,14 +75,19 @@ def build_report(
     for report in reports:  # per-pairing timing means nothing in a tournament
         for key in ("seconds", "games_per_second", "interrupted"):
             report.pop(key)
-    ratings = rate_players(
-        n,
-        scores,
-        anchor=config.anchor,
-        anchor_rating=ANCHOR_RATING,
-        resamples=resamples,
-        seed=derive_seed("bootstrap", config.seed),
-    )
+    least = min((len(p.pair_scores) for p in scores if p.pair_scores), default=0)
+    withheld = 0 < least < MIN_PAIRS_TO_RATE
+    if withheld:
+        ratings = [Rating(None, None, None)] * n
+    else:
+        ratings = rate_players(
+            n,
+            scores,
+            anchor=config.anchor,
+            anchor_rating=ANCHOR_RATING,
+            resamples=resamples,
+            seed=derive_seed("bootstrap", config.seed),
+        )
     cells: list[list[dict[str, Any] | None]] = [[None] * n for _ in range(n)]
     for (i, j), report in zip(pairings, reports):
         cells[i][j] = _cell(report, flip=False)
@@ -93,9 +103,9 @@ def build_report(
         }
         for p in range(n)
     ]
-    rating_rows.sort(key=_rating_order)
+    rating_rows.sort(key=_score_order if withheld else _rating_order)
     pairs_done = len(done)
-    return {
+    report = {
         "players": list(config.players),
         "seed": config.seed,
         "games_per_pairing": 2 * config.pairs,
@@ -123,6 +133,18 @@ def build_report(
         "seconds": round(seconds, 3),
         "pairs_per_second": round((pairs_done - resumed) / seconds, 4) if seconds > 0 else 0.0,
     }
+    if withheld:
+        report["ratings_withheld"] = {
+            "reason": "too few pairs to rate",
+            "least_pairs_per_pairing": least,
+            "min_pairs_per_pairing": MIN_PAIRS_TO_RATE,
+        }
+    return report
+
+
+def _score_order(row: dict[str, Any]) -> tuple[float, str]:
+    """Best score first (the ratings withheld); ties by name."""
+    return (-(row["score"] or 0.0), row["player"])
 
 
 def _rating_order(row: dict[str, Any]) -> tuple[bool, float, str]:
@@ -242,8 +264,15 @@ def _ms(x: float) -> str:
 
 
 def format_ratings(report: dict[str, Any], *, bars: bool = False, width: int = 80) -> list[str]:
-    """The rating list; with ``bars``, each player's interval drawn on one shared scale below it."""
+    """The rating list; with ``bars``, each player's interval drawn on one shared scale below it.
+
+    With too few pairs to rate (``ratings_withheld``), the list says so and
+    gives each player's score and think times only.
+    """
     model = report["rating_model"]
+    withheld = report.get("ratings_withheld")
+    if withheld is not None:
+        return _format_unrated(report, withheld)
     rows = [
         f"Ratings: Bradley-Terry on the Elo scale, {model['anchor']} = {model['anchor_rating']:.0f}; "
         "95% CI by bootstrap",
@@ -277,6 +306,26 @@ def format_ratings(report: dict[str, Any], *, bars: bool = False, width: int = 8
         for r, low, high in zip(rated, lows, highs):
             bar = interval_bar(low, r["rating"], high, scale, bar_width)
             rows.append(f"  {_short(r['player'], name_width):<{name_width}}  {bar}")
+    return rows
+
+
+def _format_unrated(report: dict[str, Any], withheld: dict[str, Any]) -> list[str]:
+    least, needed = withheld["least_pairs_per_pairing"], withheld["min_pairs_per_pairing"]
+    rows = [
+        f"Ratings: too few pairs to rate ({plural(least, 'duplicate pair')} in a pairing; at least {needed}",
+        f"in every pairing are needed: --games {2 * needed}).  Think time a decision: median, p95.",
+    ]
+    names = [row["player"] for row in report["ratings"]]
+    name_width = min(18, max(6, *(len(n) for n in names)))
+    rows.append(f"  {'player':<{name_width}}  rating  95% CI         score  games  think median, p95")
+    for row in report["ratings"]:
+        think = row["think_ms"]
+        think_text = "-" if think is None else f"{_ms(think['median'])}, {_ms(think['p95'])}"
+        score = "" if row["score"] is None else f"{100 * row['score']:.1f}%"
+        rows.append(
+            f"  {_short(row['player'], name_width):<{name_width}}  {'-':>6}  {'-':<13} {score:>6} "
+            f"{row['games']:>6}  {think_text}"
+        )
     return rows
 
 
@@ -327,6 +376,7 @@ def format_report(
 __all__ = [
     "ANCHOR_RATING",
     "DEFAULT_RESAMPLES",
+    "MIN_PAIRS_TO_RATE",
     "TIMING_FIELDS",
     "build_report",
     "format_crosstable",
