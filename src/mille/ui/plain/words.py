@@ -292,7 +292,7 @@ def _reasons(game: Game, label: str) -> str:
             bonuses = scoring.end_of_hand_bonuses(game, seat)
             earned = dict(zip(_BONUS_ROWS, bonuses.rows()))
             if earned[label]:
-                parts.append(_BONUS_REASONS[label].format(who=name, trip=game.trip_length))
+                parts.append(_BONUS_REASONS[label].format(who=name, other=who(1 - seat), trip=game.trip_length))
     return "; ".join(parts)
 
 
@@ -301,7 +301,7 @@ _BONUS_REASONS = {
     "Safe Trip": "{who} completed it without a 200",
     "Delayed Action": "{who} completed it after the deck ran out",
     "Extension": "{who} completed the extended trip",
-    "Shut-Out": "the other side had no miles",
+    "Shut-Out": "{other} had no miles",
 }
 
 
@@ -446,9 +446,9 @@ def turn_line(game: Game) -> str:
 
 
 def playable_line(game: Game, plays: list[int], may_pick: bool) -> str:
-    """What you may do now (full detail): pick, the slots you may play, or discard."""
+    """What you may do now (full detail): pick, the cards you may play as the commands that play them, or discard."""
     hand = game.players[YOU].hand
-    named = [f"{'P' if s == 0 else s} {card_words(hand[s])}" for s in plays]
+    named = [f"u {'p' if s == 0 else s} {card_words(hand[s])}" for s in plays]
     if may_pick:
         if named:
             return "Pick a card (p), or play now: " + "; ".join(named) + "."
