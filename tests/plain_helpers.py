@@ -301,11 +301,9 @@ def play_process(
     work = cwd or tempfile.mkdtemp(prefix="plain-")
     env = env or mille_env(os.path.join(work, "state"))
     argv = [sys.executable, "-m", "mille", *args]
-    err_file = tempfile.TemporaryFile()
+    err_file = tempfile.TemporaryFile()  # noqa: SIM115 - closed in the finally below
     if transport == "pipe":
-        proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err_file, cwd=work, env=env
-        )
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err_file, cwd=work, env=env)
         assert proc.stdin is not None and proc.stdout is not None
         read_fd, write_fd, pid = proc.stdout.fileno(), proc.stdin.fileno(), proc.pid
         master = None

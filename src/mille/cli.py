@@ -30,6 +30,8 @@ from .ui.layout import YOU, ScoreView
 DEFAULT_COMPUTER = OPPONENTS[0]
 #: Plain mode's levels of detail (:mod:`mille.ui.plain.app`), the first the default.
 DETAILS = ("brief", "full")
+#: What resumes a game kept in plain mode.
+PLAIN_COMMAND = "mille --plain"
 #: Mixed into the seed for a computer player that is not the original's:
 #: its dice are its own, so the deals stay those of the seed.
 _DICE_SALT = 0x6D696C6C
@@ -443,7 +445,7 @@ def play_plain(
         from .ui.hints import Adviser
 
         adviser = Adviser()
-    keeper = _Keeper()
+    keeper = _Keeper(PLAIN_COMMAND)
     term = LineTerminal()
     app: PlainApp | None = None
     try:
@@ -467,7 +469,7 @@ def play_plain(
     except KeyboardInterrupt:
         status = 1
     except Exception as exc:
-        status = _crashed(exc, app, file)
+        status = _crashed(exc, app, file, PLAIN_COMMAND)
     finally:
         term.stop()
     _report(recorder)
@@ -475,11 +477,15 @@ def play_plain(
 
 
 class _Keeper:
-    """Keeps the game on a hangup and remembers where, to say so once the board is gone."""
+    """Keeps the game on a hangup and remembers where, to say so once the board is gone.
 
-    def __init__(self) -> None:
+    ``command`` is what the line says resumes the game.
+    """
+
+    def __init__(self, command: str = "mille") -> None:
         self.line: str | None = None
         self.saved = True
+        self.command = command
 
     def keep(self, game: Game, window: int, computer: str) -> None:
         from .files import rescue
@@ -489,7 +495,7 @@ class _Keeper:
         except Exception as exc:  # a bug must not cost the exit and the message
             kept = rescue.Kept(None, [("the game", f"{type(exc).__name__}: {exc}")])
         self.saved = kept.path is not None
-        self.line = rescue.saved_line(kept)
+        self.line = rescue.saved_line(kept, command=self.command)
 
     def report(self, status: int) -> int:
         if self.line is None:
@@ -510,7 +516,7 @@ def _say(line: str) -> None:
         pass
 
 
-def _crashed(exc: Exception, app: object, file: str | None) -> int:
+def _crashed(exc: Exception, app: object, file: str | None, command: str = "mille") -> int:
     """An unexpected exception in the game: keep the game as it was before, report, status 1 (2 if not kept).
 
     The terminal is already restored.  The game saved is the app's last
@@ -539,7 +545,7 @@ def _crashed(exc: Exception, app: object, file: str | None) -> int:
         what = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
         _say(f"mille: internal error: {what}")
         if kept is not None:
-            _say(rescue.saved_line(kept, "the game, as it was before the move that failed,"))
+            _say(rescue.saved_line(kept, "the game, as it was before the move that failed,", command))
         elif file is not None:
             _say(f"mille: no move was made; the game is still in {file}")
         else:
