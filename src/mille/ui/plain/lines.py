@@ -146,15 +146,33 @@ class LineTerminal:
     # ------------------------------------------------------------------
     # Output
 
+    def _width(self) -> int:
+        """The terminal's width, if standard output is one that says it (0: not a terminal, or unknown)."""
+        try:
+            return os.get_terminal_size(self.fd_out).columns
+        except OSError:
+            return 0
+
     def write_line(self, text: str) -> None:
         """``text`` as one line, escaped for the terminal (:func:`shown`), written at once.
+
+        On a terminal a line longer than it is wide is broken between
+        words, a row each: a screen reader reads a terminal by its rows, and
+        would otherwise hear a word cut in two where the terminal wrapped it.
+        A pipe or a file gets every line whole.
 
         A failed write (the reader is gone) marks the terminal gone: the
         game is kept at the next look at the events, as on a hangup.
         """
-        data = (shown(text) + "\n").encode("utf-8", "backslashreplace")
         if self.gone:
             return
+        line = shown(text)
+        width = self._width()
+        if width and len(line) >= width:
+            import textwrap
+
+            line = "\n".join(textwrap.wrap(line, width - 1, break_on_hyphens=False)) or line
+        data = (line + "\n").encode("utf-8", "backslashreplace")
         try:
             while data:
                 written = os.write(self.fd_out, data)
