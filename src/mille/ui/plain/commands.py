@@ -100,7 +100,8 @@ def parse(line: str) -> Parsed:
     """What ``line`` asks for.  ``u3``, ``UP`` and ``d0`` are ``u 3``, ``u p`` and ``d 0`` (the original's keys)."""
     words = line.split()
     if not words:
-        return Parsed(Command.EMPTY, "", "")
+        # ^L alone: str.split() takes it for a blank, the original for its redraw key.
+        return Parsed(Command.BOARD, "\x0c", "") if "\x0c" in line else Parsed(Command.EMPTY, "", "")
     first = words[0].lower()
     rest = " ".join(words[1:])
     word = words[0]
