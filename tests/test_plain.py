@@ -235,7 +235,7 @@ class Script(P.Listener):
 def test_appendix_a_the_end_of_a_hand_and_its_questions(tmp_path: os.PathLike[str]) -> None:
     name = os.path.join(tmp_path, "g1")
     script = Script([*appendix_lines(), "n", "w", "s", name, "n"])
-    status, app, term, _ = P.play_here(42, script, save_writer=save.write_game)
+    status, _, term, _ = P.play_here(42, script, save_writer=save.write_game)
     assert status == 0
     tail = term.out[term.out.index("Extension?") - 1 :]
     saved = next(line for line in tail if line.startswith("The game is saved in "))
@@ -376,7 +376,7 @@ def test_the_end_of_input_and_a_hangup_keep_the_game() -> None:
     for answer in (P.EOF_ANSWER, P.HUP_ANSWER):
         kept: list[Game] = []
         script = Script(["p", "u 4", answer])
-        status, app, _, _ = P.play_here(5814, script, hangup_saver=lambda g, w, c: kept.append(g))
+        status, app, _, _ = P.play_here(5814, script, hangup_saver=lambda g, w, c, kept=kept: kept.append(g))
         assert status == 1
         assert len(kept) == 1 and save.to_dict(kept[0]) == save.to_dict(app.game)
         assert kept[0].players[YOU].battle == STOP  # the computer's answer to the Go is in it
@@ -419,7 +419,7 @@ def totals_checked(term: P.HereLines) -> None:
 @pytest.mark.parametrize("seed", [4242, 5814])
 def test_whole_games_every_computer_move_said_and_the_totals_right(seed: int, detail: str) -> None:
     listener = P.Listener(games=2, extend=seed % 2 == 0)
-    status, app, term, computer = P.play_here(seed, listener, detail=detail, check=totals_checked)
+    status, _, term, computer = P.play_here(seed, listener, detail=detail, check=totals_checked)
     assert status == 0 and listener.finished_games == 2
     out = term.out
     assert not any("\x1b" in line for line in out)
