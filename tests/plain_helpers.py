@@ -166,6 +166,22 @@ class Listener:
         return [f"u {s}" for s in "p654321"]
 
 
+class Script(Listener):
+    """Types the lines given, in order, whatever the prompt; notes each prompt it was asked at."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__()
+        self.lines = list(lines)
+        self.asked: list[str] = []
+
+    def respond(self, prompt: str, heard: list[str]) -> str:
+        self.asked.append(prompt)
+        assert self.lines, f"nothing left to type at {prompt!r}"
+        answer = self.lines.pop(0)
+        self.typed.append(answer)
+        return answer
+
+
 # --------------------------------------------------------------------------
 # In this process
 
@@ -290,13 +306,14 @@ def play_process(
     cwd: str | None = None,
     env: dict[str, str] | None = None,
     timeout: float = 120.0,
-    on_prompt: Callable[[int, list[str]], None] | None = None,
+    on_prompt: Callable[[int, list[str]], bool] | None = None,
 ) -> Transcript:
     """Run ``python -m mille ARGS`` with the listener at the other end of a pipe or a pty.
 
     On a pty the terminal echoes what is typed: that line is taken out of
     the transcript, so that it reads as the pipe's.  ``on_prompt(pid,
-    lines)`` may act at each prompt before it is answered (send a signal).
+    lines)`` may act at each prompt before it is answered (send a signal);
+    if it returns True the prompt is not answered.
     """
     work = cwd or tempfile.mkdtemp(prefix="plain-")
     env = env or mille_env(os.path.join(work, "state"))
@@ -344,8 +361,9 @@ def play_process(
                 lines.append(line)
             if partial or not lines or lines[-1] not in PROMPT_LINES or len(lines) <= consumed:
                 continue
-            if on_prompt is not None:
-                on_prompt(pid, lines)
+            if on_prompt is not None and on_prompt(pid, lines):
+                consumed = len(lines)
+                continue
             heard = lines[consumed:-1]
             consumed = len(lines)
             answer = listener.respond(lines[-1], heard)
@@ -361,7 +379,10 @@ def play_process(
                 continue
             if master is not None:
                 echo = answer
-            os.write(write_fd, answer.encode() + b"\n")
+            try:
+                os.write(write_fd, answer.encode() + b"\n")
+            except OSError:  # it has gone: what it said is still to be read
+                pass
     finally:
         status = proc.wait(timeout=max(1.0, deadline - time.monotonic()))
         if master is not None:

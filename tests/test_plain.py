@@ -218,23 +218,9 @@ def appendix_lines() -> list[str]:
     return lines
 
 
-class Script(P.Listener):
-    """Types the lines given, in order, whatever the prompt; notes each prompt it was asked at."""
-
-    def __init__(self, lines: list[str]) -> None:
-        super().__init__()
-        self.lines = list(lines)
-        self.asked: list[str] = []
-
-    def respond(self, prompt: str, heard: list[str]) -> str:
-        self.asked.append(prompt)
-        assert self.lines, f"nothing left to type at {prompt!r}"
-        return self.lines.pop(0)
-
-
 def test_appendix_a_the_end_of_a_hand_and_its_questions(tmp_path: os.PathLike[str]) -> None:
     name = os.path.join(tmp_path, "g1")
-    script = Script([*appendix_lines(), "n", "w", "s", name, "n"])
+    script = P.Script([*appendix_lines(), "n", "w", "s", name, "n"])
     status, _, term, _ = P.play_here(42, script, save_writer=save.write_game)
     assert status == 0
     tail = term.out[term.out.index("Extension?") - 1 :]
@@ -279,7 +265,7 @@ def test_save_questions_cancel_failure_and_quit(tmp_path: os.PathLike[str]) -> N
     with open(existing, "w") as f:
         f.write("x")
     lines = ["s", "", "s", os.path.join(tmp_path, "no", "such"), "s", existing, "n", "s", existing, "y"]
-    script = Script([*lines, "q", "n", "q", "y"])
+    script = P.Script([*lines, "q", "n", "q", "y"])
     status, _, term, _ = P.play_here(5, script, save_writer=save.write_game)
     assert status == 0
     said = [line for line in term.out if not line.startswith(("Your hand", "New hand", "mille,"))]
@@ -305,14 +291,14 @@ def test_save_questions_cancel_failure_and_quit(tmp_path: os.PathLike[str]) -> N
         "Really?",
     ]
     # A restored game offers its own file first.
-    script = Script(["s", "y", "q", "y"])
+    script = P.Script(["s", "y", "q", "y"])
     game = save.read_game(existing).game
     P.play_here(5, script, game=game, save_writer=save.write_game, from_file=existing, restore=True)
     assert script.asked[:2] == ["Your move:", "Same file?"]
 
 
 def test_bad_commands_get_one_line_each() -> None:
-    script = Script(["xyzzy", "u", "u 9", "d", "\x1b[2J", "e", "h", "p", "Y", "q", "maybe", "y"])
+    script = P.Script(["xyzzy", "u", "u 9", "d", "\x1b[2J", "e", "h", "p", "Y", "q", "maybe", "y"])
     _, _, term, _ = P.play_here(5, script)
     start = term.out.index("Your move:")
     assert term.out[start:] == [
@@ -342,7 +328,7 @@ def test_bad_commands_get_one_line_each() -> None:
 
 
 def test_refusals_are_the_originals_alone_on_a_line() -> None:
-    script = Script(["u 1", "p", "p", "u 4", "q", "y"])
+    script = P.Script(["u 1", "p", "p", "u 4", "q", "y"])
     _, _, term, _ = P.play_here(5, script)
     said = [line for line in term.out if line != "Your move:"][3:]
     assert said[:4] == ["must pick first", "You pick Go.", "already picked", "cannot move now"]
@@ -350,7 +336,7 @@ def test_refusals_are_the_originals_alone_on_a_line() -> None:
 
 def test_the_reading_keys_cost_nothing_and_answer_in_full() -> None:
     reads = ["r", "r", "w", "c", "m", "m 2", "m all", "m x", "v", "v", "v full", "v loud", "?"]
-    script = Script(["p", *reads, "q", "y"])
+    script = P.Script(["p", *reads, "q", "y"])
     _, app, term, computer = P.play_here(5, script)
     assert not computer.events and app.game.players[YOU].hand[0] != cards.EMPTY
     out = term.out
@@ -375,7 +361,7 @@ def test_the_reading_keys_cost_nothing_and_answer_in_full() -> None:
 def test_the_end_of_input_and_a_hangup_keep_the_game() -> None:
     for answer in (P.EOF_ANSWER, P.HUP_ANSWER):
         kept: list[Game] = []
-        script = Script(["p", "u 4", answer])
+        script = P.Script(["p", "u 4", answer])
         status, app, _, _ = P.play_here(5814, script, hangup_saver=lambda g, w, c, kept=kept: kept.append(g))
         assert status == 1
         assert len(kept) == 1 and save.to_dict(kept[0]) == save.to_dict(app.game)
@@ -383,7 +369,7 @@ def test_the_end_of_input_and_a_hangup_keep_the_game() -> None:
 
 
 def test_the_interrupt_asks_really_and_the_prompt_comes_back() -> None:
-    class Interrupting(Script):
+    class Interrupting(P.Script):
         def respond(self, prompt: str, heard: list[str]) -> str:
             if not self.asked:  # the interrupt key, pressed at the next wait
                 term.pending.append(INTERRUPT)
