@@ -179,7 +179,7 @@ def test_discards_extension_pass_order() -> None:
     game.order = True
     rules.tidy_hand(game.players[YOU], sort=True)
     assert words.order_sentence(game) == (
-        "Your hand is now kept in order (kept in order): P: empty; 1: 50 miles; 2: 100 miles; 3: 100 miles; "
+        "Your hand is now kept in order: P: empty; 1: 50 miles; 2: 100 miles; 3: 100 miles; "
         "4: 100 miles; 5: Repairs; 6: Go."
     )
 
@@ -497,3 +497,42 @@ def test_a_writer_whose_reader_is_gone_is_a_hangup() -> None:
     term.write_line("anyone?")  # EPIPE (Python ignores SIGPIPE)
     assert term.poll() == HANGUP
     os.close(w)
+
+
+def test_the_hint_says_thinking_once_then_the_hint() -> None:
+    """``h`` with ``--hints``: ``thinking...`` once, as a line, when the adviser takes more than a blink."""
+    import threading
+
+    from mille.players import FirstPlayer
+    from mille.ui.hints import Adviser
+
+    said_thinking = threading.Event()
+
+    class Slow(FirstPlayer):
+        def choose(self, observation, rng):  # type: ignore[no-untyped-def]
+            assert said_thinking.wait(30)  # still thinking when the blink is over
+            return super().choose(observation, rng)
+
+    class Lines(P.HereLines):
+        def write_line(self, text: str) -> None:
+            super().write_line(text)
+            if text == "thinking...":
+                said_thinking.set()
+
+    script = P.Script(["h", "q", "y"])
+    term = Lines(script)
+    game = P.new_game(5)
+    from mille.ui.plain.app import PlainApp
+
+    app = PlainApp(
+        term,  # type: ignore[arg-type]
+        game,
+        computer=P.Counting(),
+        computer_name="bsd",
+        computer_dice=game.rng,
+        hints=Adviser(make_player=Slow, blink=0),
+    )
+    assert app.run() == 0
+    at = term.out.index("thinking...")
+    assert term.out[at - 1 : at + 3] == ["Your move:", "thinking...", "hint: pick", "Your move:"]
+    assert term.out.count("thinking...") == 1

@@ -73,6 +73,31 @@ def test_a_whole_game_through_a_pipe_and_a_pty(transport: str, detail: str) -> N
     assert run.lines[-1] == "Save game?" and "The game is over" in "\n".join(run.lines)
 
 
+def test_the_record_of_games_and_the_settings(tmp_path: Path) -> None:
+    """A game played in plain mode is in the record; ``plain = true`` and ``detail`` make it the default."""
+    env = P.mille_env(str(tmp_path / "state"))
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
+    run = P.play_process(["--plain", "--seed", "5814"], P.Listener(), cwd=str(tmp_path), env=env)
+    assert run.status == 0
+    stats = subprocess.run([sys.executable, "-m", "mille", "--stats", "--json"], capture_output=True, env=env)
+    record = json.loads(stats.stdout)
+    assert record["computers"]["bsd"]["games_played"] == 1, record
+    (tmp_path / "config" / "mille").mkdir(parents=True)
+    (tmp_path / "config" / "mille" / "config.toml").write_text('plain = true\ndetail = "full"\n')
+    run = P.play_process(["--seed", "5814"], P.Listener(plan={1: [P.EOF_ANSWER]}), cwd=str(tmp_path), env=env)
+    assert run.lines[3:6] == [
+        "Your turn. Miles: you 0, computer 0. Overall: you 0, computer 0. 89 cards left.",
+        "Pick a card (p).",
+        "Your move:",
+    ]
+    res = subprocess.run(
+        [sys.executable, "-m", "mille", "--detail", "full", "--no-plain"], capture_output=True, env=env
+    )
+    assert res.returncode == 1 and res.stderr.endswith(
+        b"mille: --detail goes with --plain (or plain = true in the settings)\n"
+    )
+
+
 def test_no_terminal_no_term_no_curses(tmp_path: Path) -> None:
     """``</dev/null``: the opening said, the game kept at the end of input; curses is never imported."""
     blocker = tmp_path / "blocker"

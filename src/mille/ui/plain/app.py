@@ -359,8 +359,12 @@ class PlainApp(GameFlow):
         kind = move.kind
         if kind is MoveType.DRAW:
             if seat == YOU:
-                hand = game.players[YOU].hand
-                new = [hand[s] for s in range(len(hand)) if hand[s] != EMPTY and hand[s] != self._hand_before[s]]
+                # The cards in the hand now that were not before (a draw may be two, §3.3).
+                new = game.players[YOU].hand[:]
+                for card in self._hand_before:
+                    if card in new:
+                        new.remove(card)
+                new = sorted((c for c in new if c != EMPTY), key=game.players[YOU].hand.index)
                 return words.draw_sentence(YOU, new, game.deck_count, self.full)
             if self.full or game.deck_count <= 0:
                 return words.draw_sentence(seat, [], game.deck_count, self.full)

@@ -198,14 +198,15 @@ def table_line(game: Game) -> str:
     return f"{trip}. {deck[0].upper()}{deck[1:]}. Discard pile: {discard}."
 
 
-def hand_line(game: Game, label: str = "Your hand") -> str:
+def hand_line(game: Game, label: str = "") -> str:
     """The person's hand with its slot numbers: ``Your hand: P: empty; 1: 100 miles; 2: Go; ...`` (§8.2)."""
     parts = []
     for slot, card in enumerate(game.players[YOU].hand):
         key = "P" if slot == 0 else str(slot)
         parts.append(f"{key}: {card_words(card) if card != EMPTY else 'empty'}")
-    order = " (kept in order)" if game.order else ""
-    return f"{label}{order}: " + "; ".join(parts) + "."
+    if not label:
+        label = "Your hand (kept in order)" if game.order else "Your hand"
+    return f"{label}: " + "; ".join(parts) + "."
 
 
 def board_lines(game: Game) -> list[str]:
