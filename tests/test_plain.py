@@ -45,6 +45,7 @@ from mille.files import save
 from mille.files.settings import Settings
 from mille.ui.plain import words
 from mille.ui.plain.commands import Command, parse, parse_slot
+from mille.ui.plain.app import FILE_LINE
 from mille.ui.plain.lines import MAX_LINE, TOO_LONG, LineTerminal
 from mille.ui.surface import END_OF_INPUT, HANGUP, INTERRUPT
 from ui_helpers import APPENDIX_A
@@ -258,6 +259,16 @@ def test_appendix_a_the_end_of_a_hand_and_its_questions(tmp_path: os.PathLike[st
         "Another hand?",  # saved at the question: Save game? is not asked (§5.5)
     ]
     assert save.read_game(name).game.players[YOU].total == 1500
+
+
+def test_another_hand_no_then_save_game(tmp_path: os.PathLike[str]) -> None:
+    name = os.path.join(tmp_path, "g2")
+    script = P.Script([*appendix_lines(), "n", "n", "y", name])
+    status, _, term, _ = P.play_here(42, script, save_writer=save.write_game)
+    assert status == 0
+    assert script.asked[-4:] == ["Extension?", "Another hand?", "Save game?", FILE_LINE]
+    assert term.out[-4:-1] == ["Another hand?", "Save game?", FILE_LINE]
+    assert term.out[-1].startswith(f"The game is saved in {name} [")
 
 
 def test_save_questions_cancel_failure_and_quit(tmp_path: os.PathLike[str]) -> None:
