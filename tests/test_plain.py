@@ -44,8 +44,8 @@ from mille.engine.state import Game, SafetyStatus
 from mille.files import save
 from mille.files.settings import Settings
 from mille.ui.plain import words
-from mille.ui.plain.commands import Command, parse, parse_slot
 from mille.ui.plain.app import FILE_LINE
+from mille.ui.plain.commands import Command, parse, parse_slot
 from mille.ui.plain.lines import MAX_LINE, TOO_LONG, LineTerminal
 from mille.ui.surface import END_OF_INPUT, HANGUP, INTERRUPT
 from ui_helpers import APPENDIX_A
