@@ -547,3 +547,26 @@ def test_the_hint_says_thinking_once_then_the_hint() -> None:
     at = term.out.index("thinking...")
     assert term.out[at - 1 : at + 3] == ["Your move:", "thinking...", "hint: pick", "Your move:"]
     assert term.out.count("thinking...") == 1
+
+
+def test_on_a_terminal_long_lines_break_between_words() -> None:
+    import fcntl
+    import struct
+    import termios
+
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 40, 0, 0))
+    term = LineTerminal(os.open(os.devnull, os.O_RDONLY), slave)
+    term.write_line("The computer plays Stop on you: you are stopped and need Go.")
+    data = b""
+    while data.count(b"\n") < 2:
+        data += os.read(master, 1000)
+    assert data == b"The computer plays Stop on you: you are\r\nstopped and need Go.\r\n"
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 5, 0, 0))
+    term.write_line("too narrow to break")  # the terminal wraps it itself
+    data = b""
+    while not data.endswith(b"\n"):
+        data += os.read(master, 1000)
+    assert data == b"too narrow to break\r\n"
+    os.close(master)
+    os.close(slave)

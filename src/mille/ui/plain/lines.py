@@ -36,6 +36,8 @@ __all__ = ["MAX_LINE", "TOO_LONG", "LineTerminal"]
 MAX_LINE = 4096
 #: Returned by :meth:`LineTerminal.read_line` for a line longer than :data:`MAX_LINE`.
 TOO_LONG = -10
+#: The narrowest terminal whose lines are broken between words (a narrower one wraps them itself).
+MIN_WRAP = 20
 #: Bytes asked of one read.
 _CHUNK = 4096
 
@@ -168,7 +170,7 @@ class LineTerminal:
             return
         line = shown(text)
         width = self._width()
-        if width and len(line) >= width:
+        if width >= MIN_WRAP and len(line) >= width:
             import textwrap
 
             line = "\n".join(textwrap.wrap(line, width - 1, break_on_hyphens=False)) or line
