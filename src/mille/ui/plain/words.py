@@ -315,6 +315,8 @@ def hand_over_lines(game: Game, brief: bool) -> list[str]:
     finishers = [seat for seat in (YOU, 1 - YOU) if game.players[seat].mileage == game.trip_length]
     if finishers:
         how = f"{who(finishers[0])} completed the trip of {game.trip_length} miles"
+    elif game.deck_count <= 0:
+        how = "the deck is out and no one can play any more"
     else:
         how = "no one can play any more"
     lines = [f"The hand is over: {how}."]
