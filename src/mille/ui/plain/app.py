@@ -342,7 +342,9 @@ class PlainApp(GameFlow):
     def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
         """Say ``seat``'s move and the state it leaves; a refusal in the original's words; the end of a hand."""
         if outcome.error is not None:
-            self.say(outcome.error)
+            # The person's refusals alone, as the original's message line had them;
+            # the computer's (never seen from the original's) named as its.
+            self.say(outcome.error if seat == YOU else f"The computer's move is refused: {outcome.error}")
         else:
             line = self._sentence(game, seat, move)
             if line:
