@@ -166,6 +166,10 @@ class PlainApp(GameFlow):
             self.show(prompt)
 
     def read_move(self) -> Move:
+        """Lines at ``Your move:`` until one makes a move (§9.1); the reading keys, save, quit and help between.
+
+        The person's tableau and hand are noted first, to say the move once it is made.
+        """
         game = self.game
         me = game.players[YOU]
         self._before = me.copy()
