@@ -28,6 +28,10 @@ from .players import OPPONENTS, make_player
 from .ui.layout import YOU, ScoreView
 
 DEFAULT_COMPUTER = OPPONENTS[0]
+#: Plain mode's levels of detail (:mod:`mille.ui.plain.app`), the first the default.
+DETAILS = ("brief", "full")
+#: What resumes a game kept in plain mode.
+PLAIN_COMMAND = "mille --plain"
 #: Mixed into the seed for a computer player that is not the original's:
 #: its dice are its own, so the deals stay those of the seed.
 _DICE_SALT = 0x6D696C6C
@@ -58,6 +62,8 @@ SWITCHES = {
     "--no-color": ("color", False),
     "--no-colour": ("color", False),
     "--no-stats": ("stats", False),
+    "--plain": ("plain", True),
+    "--no-plain": ("plain", False),
 }
 
 
@@ -104,6 +110,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="cards and piles in colour, on a terminal that has colours (--no-color: off)",
     )
     parser.add_argument("--no-stats", action="store_true", help="keep no record of this run's games")
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="play in lines of text, for screen readers, braille, dumb terminals and pipes (--no-plain: the board)",
+    )
+    parser.add_argument(
+        "--detail", choices=DETAILS, help="with --plain: brief (the default) or full (totals, and what you may play)"
+    )
     parser.add_argument("--stats", action="store_true", help="print the record of your games and exit")
     parser.add_argument("--json", action="store_true", help="with --stats: print the record as JSON")
     parser.add_argument(
@@ -204,10 +218,12 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     switches, argv = _take_switches(argv)
     parsed = _quick_parse(argv)
+    detail: str | None = None
     if parsed is None:
         parser = build_parser()
         args = parser.parse_args(argv)
-        if (args.stats or args.config_path) and (args.file or args.seed is not None or args.computer or switches):
+        others = args.file or args.seed is not None or args.computer or switches or args.detail
+        if (args.stats or args.config_path) and others:
             parser.error("--stats and --config-path take no other arguments")
         if args.config_path:
             from .files.safeio import shown
@@ -226,6 +242,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.json:
             parser.error("--json goes with --stats")
         parsed = (args.file, args.seed, args.computer)
+        detail = args.detail
     file, seed, computer_name = parsed
     try:
         settings = _settings()
@@ -267,8 +284,16 @@ def main(argv: list[str] | None = None) -> int:
         game.rng.seed(seed_value)
     computer_name, hints, color, record = choose_options(computer_name, switches, saved_computer, settings)
 
+    plain, detail = choose_plain(switches, detail, settings)
+    if plain:
+        return play_plain(
+            game, file=file, banner=banner, window=window, computer_name=computer_name, seed=seed_value,
+            hints=hints, record=record, detail=detail,
+        )  # fmt: skip
+    if detail is not None:
+        build_parser().error("--detail goes with --plain (or plain = true in the settings)")
     if not (os.isatty(0) and os.isatty(1)):
-        print("mille: standard input and output must be a terminal", file=sys.stderr)
+        print("mille: standard input and output must be a terminal (mille --plain plays in lines)", file=sys.stderr)
         return 1
     return play(
         game,
@@ -370,12 +395,97 @@ def play(
     return keeper.report(status)
 
 
-class _Keeper:
-    """Keeps the game on a hangup and remembers where, to say so once the board is gone."""
+def choose_plain(switches: dict[str, bool], detail: str | None, settings: Settings | None) -> tuple[bool, str | None]:
+    """(plain mode, its detail) from the command line and the settings (``plain``, ``detail``).
 
-    def __init__(self) -> None:
+    The command line wins.  The detail is None when the board is played
+    and no ``--detail`` was typed (one typed without plain mode is an
+    error: it would be silently ignored).
+    """
+    plain = switches.get("plain", bool(settings and settings.plain))
+    if plain:
+        detail = detail or (settings.detail if settings else None) or DETAILS[0]
+    return plain, detail
+
+
+def play_plain(
+    game: Game,
+    *,
+    file: str | None = None,
+    banner: str | None = None,
+    window: int = ScoreView.SMALL,
+    computer_name: str = DEFAULT_COMPUTER,
+    seed: int = 1,
+    hints: bool = False,
+    record: bool = False,
+    detail: str | None = None,
+) -> int:
+    """Play ``game`` in lines (``--plain``, :mod:`mille.ui.plain`) until it ends; the exit status.
+
+    As :func:`play`, without the board: no terminal is needed (a pipe, a
+    file, ``/dev/null``, ``TERM=dumb``), and curses is never imported.  A
+    hangup, the end of input and a crash keep the game as on the board;
+    where it went is said on standard error once the game has stopped.
+    """
+    from .ui.plain.app import PlainApp
+    from .ui.plain.lines import LineTerminal
+
+    computer, dice = computer_player(computer_name, seed, game)
+    recorder: list[Recorder] = []
+    restored = game.copy() if file is not None and record else None
+
+    def make_recorder() -> Recorder:
+        from .files.ledger import Recorder
+
+        recorder.append(Recorder(restored=restored))
+        return recorder[0]
+
+    adviser = None
+    if hints:
+        from .ui.hints import Adviser
+
+        adviser = Adviser()
+    keeper = _Keeper(PLAIN_COMMAND)
+    term = LineTerminal()
+    app: PlainApp | None = None
+    try:
+        term.start()
+        app = PlainApp(
+            term,
+            game,
+            save_writer=_write_game,
+            hangup_saver=keeper.keep,
+            from_file=file,
+            restore_banner=banner,
+            window=window,
+            computer=computer,
+            computer_name=computer_name,
+            computer_dice=dice,
+            stats=make_recorder if record else None,
+            hints=adviser,
+            detail=detail or DETAILS[0],
+        )
+        status = app.run(restore=file is not None)
+    except KeyboardInterrupt:
+        status = 1
+    except Exception as exc:
+        status = _crashed(exc, app, file, PLAIN_COMMAND)
+    finally:
+        term.stop()
+    _report(recorder)
+    return keeper.report(status)
+
+
+class _Keeper:
+    """Keeps the game on a hangup and remembers where, to say so once the board is gone.
+
+    ``command`` is what the line says resumes the game.
+    """
+
+    def __init__(self, command: str = "mille") -> None:
         self.line: str | None = None
         self.saved = True
+        self.command = command
 
     def keep(self, game: Game, window: int, computer: str) -> None:
         from .files import rescue
@@ -385,7 +495,7 @@ class _Keeper:
         except Exception as exc:  # a bug must not cost the exit and the message
             kept = rescue.Kept(None, [("the game", f"{type(exc).__name__}: {exc}")])
         self.saved = kept.path is not None
-        self.line = rescue.saved_line(kept)
+        self.line = rescue.saved_line(kept, command=self.command)
 
     def report(self, status: int) -> int:
         if self.line is None:
@@ -406,7 +516,7 @@ def _say(line: str) -> None:
         pass
 
 
-def _crashed(exc: Exception, app: object, file: str | None) -> int:
+def _crashed(exc: Exception, app: object, file: str | None, command: str = "mille") -> int:
     """An unexpected exception in the game: keep the game as it was before, report, status 1 (2 if not kept).
 
     The terminal is already restored.  The game saved is the app's last
@@ -435,7 +545,7 @@ def _crashed(exc: Exception, app: object, file: str | None) -> int:
         what = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
         _say(f"mille: internal error: {what}")
         if kept is not None:
-            _say(rescue.saved_line(kept, "the game, as it was before the move that failed,"))
+            _say(rescue.saved_line(kept, "the game, as it was before the move that failed,", command))
         elif file is not None:
             _say(f"mille: no move was made; the game is still in {file}")
         else:
