@@ -252,12 +252,22 @@ def test_a_truncated_last_line_is_dropped_and_replayed(tmp_path: Path, small: di
     assert len(records) == 7 and path.read_bytes().endswith(b"\n")
 
 
-def test_a_file_killed_before_its_header_starts_afresh(tmp_path: Path, small: dict[str, Any]) -> None:
+def test_only_a_missing_or_empty_file_starts_afresh(tmp_path: Path, small: dict[str, Any]) -> None:
+    """An empty file is a tournament not started; a file without one whole line is somebody else's, kept as it is.
+
+    (A results file always has its header whole: it is written before the
+    file has its name, so a kill cannot leave a header cut short.)
+    """
     path = tmp_path / "t.jsonl"
-    path.write_bytes(b'{"format": "mille.tourn')
+    path.write_bytes(b"")
     report = run_tournament(PLAYERS, games=4, seed=7, jobs=1, game_points=FAST, resamples=200, resume=path)
     assert without_timing(report) == without_timing(small)
     assert len(_records(path)) == 7
+    for content in (b'{"format": "mille.tourn', b'{"minified":[1,2,3],"json":true}', b"\x00" * 100):
+        path.write_bytes(content)
+        with pytest.raises(tournament.TournamentError, match="is not a mille.tournament results file"):
+            run_tournament(PLAYERS, games=4, seed=7, jobs=1, game_points=FAST, resamples=200, resume=path)
+        assert path.read_bytes() == content
 
 
 def _main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
