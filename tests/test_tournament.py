@@ -636,6 +636,11 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
         ["bsd", "first", "--resume", "/nonexistent/file"],
         ["bsd", "first", "--jobs", "2", "--cluster", "local:2"],
         ["bsd", "first", "--upload", "bot.py"],
+        ["bsd", "first", "--insecure"],
+        ["bsd", "first", "--cluster", "local:2", "--insecure"],
+        ["bsd", "first", "--cluster", "tcp://host:8786", "--tls-ca", "ca.pem"],
+        ["bsd", "first", "--cluster", "local:2", "--connect-timeout", "3"],
+        ["bsd", "first", "--cluster", "tls://host:8786", "--connect-timeout", "0"],
     ],
 )
 def test_bad_arguments(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:

@@ -197,7 +197,12 @@ def cluster_executor(
                         f"no Dask scheduler answered at {address} within {connect_timeout:g} s: is it running, "
                         "and is the address right? (--connect-timeout S waits longer)"
                     ) from None
-                raise ClusterError(f"cannot connect to the Dask scheduler at {address}: {exc}") from None
+                hint = (
+                    "are --tls-ca, --tls-cert and --tls-key this cluster's?"
+                    if scheme == "tls"
+                    else "a scheduler that speaks TLS is reached at tls://"
+                )
+                raise ClusterError(f"cannot connect to the Dask scheduler at {address} ({exc}): {hint}") from None
         stack.callback(client.close)
         try:
             client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
