@@ -513,6 +513,20 @@ def test_names_and_messages_from_outside_are_printed_escaped(
     assert "\x1b" not in err and "unrecognized arguments: --\\x1b]0;x\\x07" in err
 
 
+def test_a_player_made_once_and_not_again_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A factory that works for the command line's check and fails on the run's own try: one line, no traceback."""
+    (tmp_path / "once.py").write_text(
+        "from mille.players import FirstPlayer\n\nmade = []\n\n\ndef Once():\n    made.append(1)\n"
+        "    if len(made) > 1:\n        raise RuntimeError('only once')\n    return FirstPlayer()\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    status, out, err = _main(["bsd", "once:Once", "--games", "2", "--jobs", "1"], capsys)
+    assert status == 1 and out == "" and err == "mille.tournament: 'once:Once' failed to make a player: only once\n"
+
+
 def test_ctrl_c_keeps_what_is_finished(tmp_path: Path, small: dict[str, Any]) -> None:
     path = tmp_path / "t.jsonl"
     seen: list[int] = []

@@ -233,6 +233,8 @@ def run(
         return fail(f"{exc}{kept if exc.lost else ''}")
     except own_errors as exc:
         return fail(str(exc))
+    except PlayerSpecError as exc:  # a factory that worked for check_players and failed on the run's own try
+        return fail(str(exc))
     except KeyboardInterrupt:  # before the run started (say, while a cluster started)
         return fail("interrupted before the run started", 130)
     if bar is not None:
