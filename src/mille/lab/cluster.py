@@ -104,7 +104,7 @@ def check_address(address: str, *, insecure: bool = False) -> str:
     elif scheme == "tcp" and not insecure:
         raise ClusterError(
             f"--cluster {address} is {PLAIN_TEXT}; use a scheduler at tls://HOST:PORT with certificates "
-            "(docs/tournaments.md, On a cluster), or add --insecure on a network where only you can reach it"
+            "(docs/tournaments.md, Security), or add --insecure on a network where only you can reach it"
         )
     elif scheme not in ("tls", "tcp"):
         raise ClusterError(
@@ -156,7 +156,7 @@ def cluster_executor(
     files = tls or TLSFiles()
     for option, given in (("--tls-ca", files.ca), ("--tls-cert", files.cert), ("--tls-key", files.key)):
         if given is not None and not os.path.isfile(given):
-            raise ClusterError(f"{option} {given}: no such file")
+            raise ClusterError(f"{option} {given}: {'not a regular file' if os.path.exists(given) else 'no such file'}")
     if scheme == "tcp" and warn is not None:
         warn(f"--cluster {address} is {PLAIN_TEXT} (--insecure)")
     try:
