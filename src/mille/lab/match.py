@@ -30,7 +30,6 @@ line shows) and its command line.
 
 from __future__ import annotations
 
-import argparse
 import concurrent.futures
 import functools
 import itertools
@@ -289,7 +288,7 @@ class ProgressBar(StatusLine):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = command.ArgumentParser(
         prog="python -m mille.match",
         description="Play duplicate pairs of 5000-point games between two players and report "
         "A's game score and score margin per hand with 95% confidence intervals.",

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..engine.scoring import GAME_POINTS
+from ..files.safeio import shown
 from .pairs import MatchConfig
 from .records import PairResult
 from .stats import ThinkStats, game_score_interval, ratio_interval
@@ -154,7 +155,7 @@ def listing(title: str, indent: str, items: Sequence[str], most: int = 10) -> li
 def ran_on(jobs: int | None, cluster: str | None) -> str:
     """Where a run ran, for the end of its timing line: ``, cluster ADDRESS``, ``, 2 jobs``, or nothing."""
     if cluster is not None:
-        return f", cluster {cluster}"
+        return f", cluster {shown(cluster)}"
     return "" if jobs is None else f", {plural(jobs, 'job')}"
 
 
@@ -184,7 +185,7 @@ def format_sprt(sprt: dict[str, Any], *, interrupted: bool = False) -> list[str]
 
 def format_report(report: dict[str, Any], *, jobs: int | None = None, cluster: str | None = None) -> str:
     """The report as text, in lines of at most 79 columns (apart from long player names and error messages)."""
-    a, b = report["a"], report["b"]
+    a, b = shown(report["a"]), shown(report["b"])  # names from the command line: anything
     timing = f"  {report['seconds']:.2f} s, {format_rate(report['games_per_second'])} games/s{ran_on(jobs, cluster)}"
     points = f"; {report['game_points']}-point games" if report["game_points"] != GAME_POINTS else ""
     rows = [f"mille.match: A = {a}, B = {b}"]
@@ -224,8 +225,10 @@ def format_report(report: dict[str, Any], *, jobs: int | None = None, cluster: s
             f"  errors           {len(errors)} game(s) forfeited:",
             "    ",
             [
-                f"game {e['game']} (pair {e['pair']}), hand {e['hand']}: "
-                f"{e['player'].upper()} ({e['name']}) {e['kind']}: {e['message']}"
+                shown(
+                    f"game {e['game']} (pair {e['pair']}), hand {e['hand']}: "
+                    f"{e['player'].upper()} ({e['name']}) {e['kind']}: {e['message']}"
+                )
                 for e in errors
             ],
         )

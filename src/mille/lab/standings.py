@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.scoring import GAME_POINTS
+from ..files.safeio import shown
 from .pairs import derive_seed
 from .records import PairResult
 from .report import TIMING_FIELDS as MATCH_TIMING_FIELDS
@@ -211,7 +212,7 @@ def _cell_lines(cell: dict[str, Any] | None) -> tuple[str, str]:
 
 def format_crosstable(report: dict[str, Any], width: int = 80) -> list[str]:
     """The crosstable in blocks of columns that fit ``width``: two lines a row (score and its CI; margin ± half CI)."""
-    players = report["players"]
+    players = [shown(name) for name in report["players"]]  # a name is anything the command line or a file gave
     n = len(players)
     label = 5 + NAME
     per_block = max(1, (width - 1 - label) // CELL)
@@ -274,15 +275,15 @@ def format_ratings(report: dict[str, Any], *, bars: bool = False, width: int = 8
     if withheld is not None:
         return _format_unrated(report, withheld)
     rows = [
-        f"Ratings: Bradley-Terry on the Elo scale, {model['anchor']} = {model['anchor_rating']:.0f}; "
+        f"Ratings: Bradley-Terry on the Elo scale, {shown(model['anchor'])} = {model['anchor_rating']:.0f}; "
         "95% CI by bootstrap",
         f"over duplicate pairs ({model['resamples']} resamples).  Think time per decision: median, p95.",
     ]
-    names = [row["player"] for row in report["ratings"]]
+    names = [shown(row["player"]) for row in report["ratings"]]
     name_width = min(18, max(6, *(len(n) for n in names)))  # a line fits 79 columns
     rows.append(f"  {'player':<{name_width}}  rating  95% CI         score  games  think median, p95")
     for row in report["ratings"]:
-        name = _short(row["player"], name_width)
+        name = _short(shown(row["player"]), name_width)
         think = row["think_ms"]
         think_text = "-" if think is None else f"{_ms(think['median'])}, {_ms(think['p95'])}"
         if row["rating"] is None:
@@ -305,7 +306,7 @@ def format_ratings(report: dict[str, Any], *, bars: bool = False, width: int = 8
         rows.append(" " * (name_width + 4) + left + " " * max(1, bar_width - len(left) - len(right)) + right)
         for r, low, high in zip(rated, lows, highs):
             bar = interval_bar(low, r["rating"], high, scale, bar_width)
-            rows.append(f"  {_short(r['player'], name_width):<{name_width}}  {bar}")
+            rows.append(f"  {_short(shown(r['player']), name_width):<{name_width}}  {bar}")
     return rows
 
 
@@ -358,8 +359,10 @@ def format_report(
                 f"Forfeits: {len(errors)} game(s):",
                 "  ",
                 [
-                    f"{pairing['a']} vs {pairing['b']}, game {e['game']}, hand {e['hand']}: "
-                    f"{e['name']} {e['kind']}: {e['message']}"
+                    shown(
+                        f"{pairing['a']} vs {pairing['b']}, game {e['game']}, hand {e['hand']}: "
+                        f"{e['name']} {e['kind']}: {e['message']}"
+                    )
                     for pairing, e in errors
                 ],
             )

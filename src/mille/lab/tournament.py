@@ -30,7 +30,6 @@ its command line.
 
 from __future__ import annotations
 
-import argparse
 import concurrent.futures
 import functools
 import os
@@ -204,7 +203,7 @@ class TournamentBar(StatusLine):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = command.ArgumentParser(
         prog="python -m mille.tournament",
         description="A round robin of duplicate-deal matches between the players named: a crosstable of game "
         "scores and margins per hand with 95% confidence intervals, and Bradley-Terry ratings (Elo scale, "
