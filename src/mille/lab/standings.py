@@ -316,7 +316,7 @@ def _format_unrated(report: dict[str, Any], withheld: dict[str, Any]) -> list[st
         f"Ratings: too few pairs to rate ({plural(least, 'duplicate pair')} in a pairing; at least {needed}",
         f"in every pairing are needed: --games {2 * needed}).  Think time a decision: median, p95.",
     ]
-    names = [row["player"] for row in report["ratings"]]
+    names = [shown(row["player"]) for row in report["ratings"]]
     name_width = min(18, max(6, *(len(n) for n in names)))
     rows.append(f"  {'player':<{name_width}}  rating  95% CI         score  games  think median, p95")
     for row in report["ratings"]:
@@ -324,7 +324,7 @@ def _format_unrated(report: dict[str, Any], withheld: dict[str, Any]) -> list[st
         think_text = "-" if think is None else f"{_ms(think['median'])}, {_ms(think['p95'])}"
         score = "" if row["score"] is None else f"{100 * row['score']:.1f}%"
         rows.append(
-            f"  {_short(row['player'], name_width):<{name_width}}  {'-':>6}  {'-':<13} {score:>6} "
+            f"  {_short(shown(row['player']), name_width):<{name_width}}  {'-':>6}  {'-':<13} {score:>6} "
             f"{row['games']:>6}  {think_text}"
         )
     return rows
