@@ -250,6 +250,8 @@ class _Bot:
         message is ``late``).
         """
         buf = self.buf
+        if self.out:
+            self.write()  # a pipe has room for a message, nearly always: no poll needed for it
         while True:
             end = buf.find(b"\n")
             if end >= 0:
@@ -259,6 +261,18 @@ class _Bot:
             if len(buf) > wire.MAX_LINE:
                 raise BotFailure("illegal", f"wrote a line longer than {wire.MAX_LINE} bytes")
             self.pump(deadline, late, before)
+
+    def check_quiet(self) -> None:
+        """:class:`BotFailure` if the bot has written since its last answer (a move nobody asked for)."""
+        if not self.buf:
+            data = self.read(self.stdout)  # one read, not a poll: the events queued stay queued
+            if data is None:
+                return
+            if not data:
+                raise BotFailure("exception", f"{self.ended(self.settle())} after its move")
+            self.buf += data
+        if self.buf:
+            raise BotFailure("illegal", f"wrote when it was not asked: {wire.excerpt(bytes(self.buf))}")
 
     def flush(self, deadline: float) -> None:
         """Write what is queued, by ``deadline`` (what the bot says meanwhile is read, and kept)."""
@@ -629,6 +643,7 @@ class ExternalPlayer:
         deadline = time.monotonic() + limit
         legal = observation.legal_moves()
         try:
+            bot.check_quiet()
             if not self._open:
                 self._begin(bot, observation, rng)
             bot.send(

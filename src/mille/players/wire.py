@@ -68,6 +68,8 @@ _MOVES: dict[tuple[str, int | None], Move] = {
     **{("play", slot): move for slot, move in enumerate(PLAYS)},
     **{("discard", slot): move for slot, move in enumerate(DISCARDS)},
 }
+#: ``Memory.num_seen`` has a count more than there are cards, always 0 (as the original's table).
+_PADDING = [0] * (cards.NUM_TABLE - cards.NUM_CODES)
 _BONUSES = ("trip", "safe_trip", "delayed_action", "extension", "shut_out")
 
 
@@ -210,7 +212,7 @@ def observation_from_json(data: object) -> Observation:
         data = _dict(data)
         players = _list(data["players"], 2)
         memory = _dict(data["memory"])
-        seen = _ints(memory["num_seen"], cards.NUM_CODES) + [0] * (cards.NUM_TABLE - cards.NUM_CODES)
+        seen = _ints(memory["num_seen"], cards.NUM_CODES) + _PADDING
         pending = data["pending_extension"]
         return Observation(
             seat=_seat(data["seat"]),
@@ -328,15 +330,16 @@ def _seat(value: object) -> int:
 
 
 def _ints(value: object, size: int) -> list[int]:
-    if not isinstance(value, list) or len(value) != size:
+    """A list of ``size`` integers (its items are the host's, taken as they are: this is every decision's cost)."""
+    if type(value) is not list or len(value) != size:
         raise TypeError(f"{value!r} is not a list of {size} integers")
-    return [_int(v) for v in value]
+    return value
 
 
 def _bools(value: object, size: int) -> list[bool]:
-    if not isinstance(value, list) or len(value) != size:
+    if type(value) is not list or len(value) != size:
         raise TypeError(f"{value!r} is not a list of {size} booleans")
-    return [_bool(v) for v in value]
+    return value
 
 
 def _pair(value: object) -> tuple[int, int]:
