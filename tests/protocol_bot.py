@@ -4,8 +4,9 @@
     protocol_bot.py [MODE] [--once FILE] [--name NAME]
 
 It plays the first legal move.  MODE makes it misbehave at its first
-``decide`` (with ``--once FILE``: only if FILE does not exist yet, which it
-then creates, so that the bot started again after a failure behaves):
+``decide`` (with ``--once FILE``: only if it can create FILE, so that of all
+the bots with that FILE only the first to decide misbehaves, and a bot
+started again after a failure behaves):
 
 ``ok``        behave;
 ``sleep``     never answer;
@@ -40,11 +41,6 @@ def main(argv: list[str]) -> int:
     mode = argv[0] if argv and not argv[0].startswith("--") else "ok"
     once = argv[argv.index("--once") + 1] if "--once" in argv else None
     name = argv[argv.index("--name") + 1] if "--name" in argv else f"protocol-bot-{mode}"
-    if once is not None:
-        if os.path.exists(once):
-            mode = "ok"
-        else:
-            open(once, "w").close()
     greeting = json.loads(sys.stdin.readline())
     assert greeting["type"] == "mille" and greeting["protocol"] == 1
     if mode == "nohello":
@@ -62,6 +58,11 @@ def main(argv: list[str]) -> int:
         if kind != "decide":
             continue
         legal = message["legal"]
+        if once is not None and mode != "ok":
+            try:  # the first bot to get here misbehaves, the others (started after it) do not
+                os.close(os.open(once, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            except FileExistsError:
+                mode = "ok"
         if mode == "sleep":
             time.sleep(3600)
         elif mode == "exit":

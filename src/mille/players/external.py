@@ -336,7 +336,7 @@ class _Bot:
             return
         self.tail = (self.tail + data)[-4096:]
         room = MAX_LOG - self.logged
-        if room > 0:
+        if room >= 0:
             piece = data[:room]
             if len(data) > room:
                 piece += b"\n[mille: the rest of this bot's standard error was not kept]\n"
