@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """A bot written from docs/protocol.md alone (no mille import), that misbehaves on request.
 
-    protocol_bot.py [MODE] [--once FILE] [--name NAME]
+    protocol_bot.py [MODE] [--once FILE] [--name NAME] [--started FILE]
 
 It plays the first legal move.  MODE makes it misbehave at its first
 ``decide`` (with ``--once FILE``: only if it can create FILE, so that of all
 the bots with that FILE only the first to decide misbehaves, and a bot
-started again after a failure behaves):
+started again after a failure behaves; ``--started FILE`` makes FILE as it
+starts, to show that it ran):
 
 ``ok``        behave;
 ``sleep``     never answer;
@@ -41,6 +42,8 @@ def main(argv: list[str]) -> int:
     mode = argv[0] if argv and not argv[0].startswith("--") else "ok"
     once = argv[argv.index("--once") + 1] if "--once" in argv else None
     name = argv[argv.index("--name") + 1] if "--name" in argv else f"protocol-bot-{mode}"
+    if "--started" in argv:
+        open(argv[argv.index("--started") + 1], "w").close()
     greeting = json.loads(sys.stdin.readline())
     assert greeting["type"] == "mille" and greeting["protocol"] == 1
     if mode == "nohello":
