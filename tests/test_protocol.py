@@ -319,3 +319,43 @@ def test_the_match_command_says_what_went_wrong(tmp_path) -> None:
     done = subprocess.run([*argv, "exec:/nonexistent/bot", "bsd"], env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stderr.splitlines()[-1].endswith("No such file or directory"), done.stderr
     assert SRC  # the command ran this tree (PYTHONPATH)
+
+
+# --------------------------------------------------------------------------
+# The page's own bots
+
+DOCS = os.path.join(os.path.dirname(SRC), "docs")
+
+
+def test_the_python_bot_on_the_protocol_page_plays(tmp_path) -> None:
+    """The few lines of Python in docs/protocol.md, as they are: the first legal move, like ``first``."""
+    with open(os.path.join(DOCS, "protocol.md")) as f:
+        page = f.read()
+    code = page.split("## A bot in a few lines", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    bot = tmp_path / "page_bot.py"
+    bot.write_text(code)
+    report = run_match(f"exec:{sys.executable} {bot}", "bsd", games=2, jobs=1, game_points=1000)
+    same_report(report, run_match("first", "bsd", games=2, jobs=1, game_points=1000))
+    assert report["errors"] == []
+
+
+def test_the_javascript_bot_plays() -> None:
+    """docs/examples/first_bot.js under node (skipped without it)."""
+    import shutil
+
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        pytest.skip("no node to run docs/examples/first_bot.js")
+    bot = os.path.join(DOCS, "examples", "first_bot.js")
+    report = run_match(f"exec:{node} {bot}", "bsd", games=2, jobs=1, game_points=1000)
+    same_report(report, run_match("first", "bsd", games=2, jobs=1, game_points=1000))
+    assert report["errors"] == []
+
+
+def test_a_plug_in_named_by_its_file_says_how_to_name_it(tmp_path) -> None:
+    path = tmp_path / "mybot.py"
+    path.write_text("class MyBot:\n    def choose(self, obs, rng):\n        return obs.legal_moves()[0]\n")
+    with pytest.raises(PlayerSpecError) as caught:
+        make_player(f"{path}:MyBot")
+    text = str(caught.value)
+    assert "name it mybot:MyBot" in text and str(tmp_path) in text and "exec:python -m mille.bot mybot:MyBot" in text

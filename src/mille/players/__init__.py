@@ -193,6 +193,14 @@ def make_player(spec: str) -> Player:
         known = ", ".join(sorted(BUILTIN))
         raise PlayerSpecError(f"unknown player {spec!r} (known: {known}; module:attribute; or exec:COMMAND)")
     module_name, _, attribute = spec.partition(":")
+    if "/" in module_name or os.sep in module_name or (module_name.endswith(".py") and os.path.isfile(module_name)):
+        directory, _, file = module_name.rpartition(os.sep if os.sep in module_name else "/")
+        stem = file[:-3] if file.endswith(".py") else file
+        raise PlayerSpecError(
+            f"{spec!r} is a file, not a module: name it {stem}:{attribute} and run from "
+            f"{directory or 'its directory'} (or put that directory on PYTHONPATH), "
+            f"or run it in a process of its own: 'exec:python -m mille.bot {stem}:{attribute}' from there"
+        )
     # The current directory goes first on the path for the plug-in's own
     # import (and the imports that runs), and only then: left there, a stray
     # heapq.py beside the bot would shadow the standard library for the rest

@@ -272,7 +272,7 @@ class _Bot:
                 raise BotFailure("exception", f"{self.ended(self.settle())} after its move")
             self.buf += data
         if self.buf:
-            raise BotFailure("illegal", f"wrote when it was not asked: {wire.excerpt(bytes(self.buf))}")
+            raise BotFailure("illegal", f"wrote more after its move: {wire.excerpt(bytes(self.buf))}")
 
     def flush(self, deadline: float) -> None:
         """Write what is queued, by ``deadline`` (what the bot says meanwhile is read, and kept)."""
