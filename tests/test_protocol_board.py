@@ -48,9 +48,10 @@ EXAMPLE_C = os.path.join(os.path.dirname(TESTS), "docs", "examples", "greedy_bot
 def bots(monkeypatch: pytest.MonkeyPatch, tmp_path) -> Iterator[None]:
     monkeypatch.setenv("PYTHONPATH", BOT_PATH)
     monkeypatch.setenv(external.LOGS_VARIABLE, str(tmp_path / "logs"))
+    before = {pid for pid, _ in children()}
     yield
     external.shutdown()
-    assert not children()
+    assert not [c for c in children() if c[0] not in before], "a bot outlived its test (or is a zombie)"
 
 
 class _Logged(Bot):

@@ -34,8 +34,9 @@ def version_text(prog: str) -> str:
 def players_epilog() -> str:
     """The end of a command's help: the players it can be given."""
     return (
-        f"Players: {', '.join(BUILTIN)}, module:attribute (a class or factory importable from "
-        "the current directory; see docs/bots.md), or exec:COMMAND (a program speaking docs/protocol.md)."
+        f"Players: {', '.join(BUILTIN)}, or module:attribute (a class or factory importable from "
+        "the current directory; see docs/bots.md); or exec:COMMAND, a program in any language speaking "
+        "the bot protocol (docs/protocol.md)."
     )
 
 
