@@ -30,6 +30,14 @@ def quick_expert() -> object:
     return ExpertPlayer(settings=Level(600, safety_rules=True, deadline=600.0))
 
 
+def full_expert() -> object:
+    """The measured expert (level 4) without its safety-net deadline, so that a loaded machine cannot change a move."""
+    from mille.players.expert import DEFAULT_LEVEL, LEVELS, ExpertPlayer, Level
+
+    settings = Level(LEVELS[DEFAULT_LEVEL].budget, safety_rules=True, deadline=600.0)
+    return ExpertPlayer(settings=settings)
+
+
 def children() -> list[tuple[int, str]]:
     """This process's child processes (pid, state letter: Z for a zombie), from /proc."""
     found = []
