@@ -93,10 +93,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--computer",
-        choices=OPPONENTS,
+        type=_computer_argument,
         metavar="NAME",
-        help="the computer player: bsd (the original's, the default) or expert (stronger); "
-        "a restored game keeps its own unless this is given",
+        help="the computer player: bsd (the original's, the default), expert (stronger), or "
+        "exec:COMMAND, a bot program of your own (docs/protocol.md); "
+        "a restored game keeps its own unless this is given (a bot only when named again)",
     )
     parser.add_argument(
         "--hints",
@@ -187,6 +188,18 @@ def _seed_argument(text: str) -> int:
             "(the original seeds its dealer with its process ID, which is in that range)"
         )
     return value
+
+
+def _computer_argument(text: str) -> str:
+    """argparse's ``type`` for ``--computer``: a built-in opponent or ``exec:COMMAND``."""
+    from .players import is_exec_spec
+
+    if text in OPPONENTS or is_exec_spec(text):
+        return text
+    import argparse
+
+    names = ", ".join(OPPONENTS)
+    raise argparse.ArgumentTypeError(f"{text!r} is not a computer: give {names}, or exec:COMMAND (docs/protocol.md)")
 
 
 def _quick_parse(argv: list[str]) -> tuple[str | None, int | None, str | None] | None:
@@ -282,6 +295,12 @@ def main(argv: list[str] | None = None) -> int:
         game = Game(rng=GlibcRandom(seed_value))
     else:
         game.rng.seed(seed_value)
+    not_run = None
+    if computer_name is None and saved_computer is not None and saved_computer not in OPPONENTS:
+        # A save never runs a program by itself: only a --computer typed
+        # again does (docs/protocol.md, "On the board").
+        not_run, saved_computer = saved_computer, DEFAULT_COMPUTER
+        banner = f"{DEFAULT_COMPUTER} plays, not {not_run}"
     computer_name, hints, color, record = choose_options(computer_name, switches, saved_computer, settings)
 
     plain, detail = choose_plain(switches, detail, settings)
@@ -295,6 +314,11 @@ def main(argv: list[str] | None = None) -> int:
     if not (os.isatty(0) and os.isatty(1)):
         print("mille: standard input and output must be a terminal (mille --plain plays in lines)", file=sys.stderr)
         return 1
+    if not_run is not None:
+        _say(
+            f"mille: {file} was saved against {not_run}, which is run only when named again: "
+            f"mille {file} --computer {_quoted(not_run)}; {DEFAULT_COMPUTER} plays instead"
+        )
     return play(
         game,
         file=file,
@@ -335,7 +359,11 @@ def play(
     from .ui.surface import TerminalError
 
     if computer is None:
-        computer, dice = computer_player(computer_name, seed, game)
+        try:
+            computer, dice = computer_player(computer_name, seed, game)
+        except ValueError as exc:  # PlayerSpecError: a bot that cannot be started
+            _say(f"mille: {exc}")
+            return 1
     else:
         dice = GlibcRandom((seed ^ _DICE_SALT) & 0xFFFFFFFF)
     recorder: list[Recorder] = []  # made at its first event, after the first board
@@ -391,6 +419,9 @@ def play(
         term.stop()
     if term.note is not None:
         _say(term.note)
+    failure = getattr(app, "computer_failure", None)
+    if failure is not None:
+        _say(f"mille: the computer {computer_name} failed: {failure}")
     _report(recorder)
     return keeper.report(status)
 
@@ -591,16 +622,25 @@ def choose_options(
 def computer_player(name: str, seed: int, game: Game) -> tuple[Player, GlibcRandom]:
     """The computer's player for ``name`` (:func:`mille.players.make_player`) and the dice it rolls.
 
-    The original's computer, ``bsd``, rolls the game's own generator, as the
-    original did, so that every deal and every screen stays the original's.
-    Any other player rolls dice of its own, seeded from the game's seed, so
-    that the deals of a seed stay the same whoever sits in the computer's
-    seat.
+    A player that declares ``dice = "game"``, the original's procedure
+    (``bsd``, or a bot that says so in its hello, such as ``exec:python -m
+    mille.bot bsd``), rolls the game's own generator, as the original did,
+    so that every deal and every screen stays the original's.  Any other
+    player rolls dice of its own, seeded from the game's seed, so that the
+    deals of a seed stay the same whoever sits in the computer's seat.
+    ``PlayerSpecError`` (a ValueError) if ``name`` names no player or a
+    bot that cannot be started.
     """
     player = make_player(name)
-    if name == DEFAULT_COMPUTER:
+    if getattr(player, "dice", None) == "game":
         return player, game.rng
     return player, GlibcRandom((seed ^ _DICE_SALT) & 0xFFFFFFFF)
+
+
+def _quoted(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
 
 
 def _write_game(name: str, game: Game, window: int, computer: str) -> None:

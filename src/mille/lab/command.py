@@ -2,7 +2,7 @@
 
 ``python -m mille.match`` and ``python -m mille.tournament`` take the same
 options of a run (:func:`add_run_arguments`: ``--seed``, ``--jobs``,
-``--json``, ``--max-think-ms``, and ``--cluster`` with its own), check them
+``--json``, ``--max-think-ms``, ``--bot-logs``, and ``--cluster`` with its own, ``--upload`` among them), check them
 alike, and run alike (:func:`run`): on local processes or a Dask
 cluster, a progress line on a terminal, the report as text or JSON, and
 one line on standard error for what went wrong, with the exit status
@@ -46,7 +46,8 @@ def players_epilog() -> str:
     """The end of a command's help: the players it can be given."""
     return (
         f"Players: {', '.join(BUILTIN)}, or module:attribute (a class or factory importable from "
-        "the current directory; see docs/bots.md)."
+        "the current directory; see docs/bots.md); or exec:COMMAND, a program in any language speaking "
+        "the bot protocol (docs/protocol.md)."
     )
 
 
@@ -66,6 +67,12 @@ def add_run_arguments(parser: argparse.ArgumentParser, seed_help: str, json_help
         type=float,
         metavar="MS",
         help="a player that thinks longer than MS milliseconds over one decision loses the game (default: no limit)",
+    )
+    parser.add_argument(
+        "--bot-logs",
+        metavar="DIR",
+        help="keep the standard error of exec: bots in DIR (default: a temporary directory, kept and named "
+        "in the report when a bot failed)",
     )
     parser.add_argument(
         "--cluster",
@@ -127,6 +134,10 @@ def check_run_arguments(parser: argparse.ArgumentParser, args: argparse.Namespac
         parser.error("--connect-timeout must be positive")
     if args.max_think_ms is not None and args.max_think_ms <= 0:
         parser.error("--max-think-ms must be positive")
+    if args.bot_logs is not None:  # before any bot starts (check_players starts them)
+        from ..players.external import set_log_directory
+
+        set_log_directory(args.bot_logs)
 
 
 def check_players(parser: argparse.ArgumentParser, specs: Sequence[str]) -> None:

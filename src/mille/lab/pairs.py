@@ -168,6 +168,15 @@ class _Timed:
         self.alarm = alarm
         self.max_think_ms = max_think_ms
         self.limit = None if max_think_ms is None else max_think_ms / 1000.0
+        # A bot in another process waits for its answer this long, then is killed (exec:).
+        limit_think = getattr(player, "limit_think", None)
+        if limit_think is not None:
+            limit_think(self.limit)
+        # The driver's optional hooks are the player's own (a bot in another process is told the table).
+        for hook in ("inform", "hand_over"):
+            method = getattr(player, hook, None)
+            if method is not None:
+                setattr(self, hook, method)
 
     def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
         alarm = self.alarm

@@ -532,6 +532,9 @@ class BsdPlayer:
     """
 
     name = "bsd"
+    #: The original's procedure: on the board it rolls the game's own
+    #: generator, as the original did (:func:`mille.cli.computer_player`).
+    dice = "game"
     #: The procedure with its "too close" quirk repaired (:func:`decide`);
     #: only :class:`mille.players.plus.PlusPlayer` sets it.
     repaired = False

@@ -32,6 +32,8 @@ class PlusPlayer(BsdPlayer):
     """The policy alone, as a player (no search): for matches, tests and rollouts."""
 
     name = "bsd-plus"
+    #: Not the original's procedure: it rolls dice of its own.
+    dice = "own"
     repaired = True
 
 
