@@ -33,7 +33,7 @@ sys.path.insert(0, SRC)
 os.environ["PYTHONPATH"] = os.path.abspath(SRC) + os.pathsep + os.environ.get("PYTHONPATH", "")
 
 from mille.lab.match import run_match  # noqa: E402
-from mille.players import external  # noqa: E402
+from mille.players import botprocess  # noqa: E402
 
 BOT = f"exec:{sys.executable} -m mille.bot bsd"
 TIMING = ("think_ms", "seconds", "games_per_second", "a", "b")
@@ -65,8 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args(argv)
-    external._acquire(BOT)  # the bots start before the clock: a match starts them once
-    external._release(external._acquire(BOT))
+    botprocess.acquire(BOT)  # the bots start before the clock: a match starts them once
+    botprocess.release(botprocess.acquire(BOT))
     if args.profile:
         profiler = cProfile.Profile()
         profiler.enable()
@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     one = (best["one seat exec"] - best["in process"]) / a_decisions * 1e6
     two = (best["both seats exec"] - best["in process"]) / (a_decisions + b_decisions) * 1e6
     print(f"protocol cost per decision: {one:.0f} us (one seat), {two:.0f} us (both seats)")
-    external.shutdown()
+    botprocess.shutdown()
     return 0 if same else 1
 
 

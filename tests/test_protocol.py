@@ -35,7 +35,7 @@ from mille.engine.scoring import HandResult
 from mille.engine.state import Game
 from mille.lab.match import run_match
 from mille.lab.pairs import deal_hand
-from mille.players import PlayerSpecError, external, make_player, wire
+from mille.players import PlayerSpecError, botprocess, external, make_player, wire
 from mille.players.bsd import BsdPlayer
 from protocol_helpers import BOT_PATH, SRC, children, protocol_bot, running, served
 
@@ -50,10 +50,10 @@ def bots(monkeypatch: pytest.MonkeyPatch, tmp_path) -> Iterator[str]:
     """Bots find this tree's mille; their logs go to a directory of the test; none is left running after it."""
     monkeypatch.setenv("PYTHONPATH", BOT_PATH)
     logs = str(tmp_path / "logs")
-    monkeypatch.setenv(external.LOGS_VARIABLE, logs)
+    monkeypatch.setenv(botprocess.LOGS_VARIABLE, logs)
     before = {pid for pid, _ in children()}
     yield logs
-    external.shutdown()
+    botprocess.shutdown()
     assert not [c for c in children() if c[0] not in before], "a bot outlived its test (or is a zombie)"
 
 
@@ -212,8 +212,8 @@ def test_a_match_keeps_one_process_per_command(bots: str) -> None:
     assert len(os.listdir(bots)) == 1
     run_match(protocol_bot("ok", "--name", "twin"), protocol_bot("ok", "--name", "twin"), games=4, jobs=1)
     assert len(os.listdir(bots)) == 3
-    external.shutdown()
-    assert not external._running
+    botprocess.shutdown()
+    assert not botprocess._running
 
 
 def test_the_bots_of_a_pool_of_workers_quit_with_them(tmp_path, bots: str) -> None:
@@ -277,10 +277,10 @@ def test_a_bot_that_never_answers_is_stopped_without_a_limit(tmp_path, monkeypat
 
 
 def test_a_bot_that_floods_its_standard_error_is_cut_short(tmp_path, bots: str, monkeypatch) -> None:
-    monkeypatch.setattr(external, "MAX_LOG", 1 << 16)
+    monkeypatch.setattr(botprocess, "MAX_LOG", 1 << 16)
     report = run_match(protocol_bot("stderr", "--once", str(tmp_path / "once")), "bsd", games=2, jobs=1)
     assert report["errors"] == []
-    external.shutdown()
+    botprocess.shutdown()
     (log,) = os.listdir(bots)
     text = read(os.path.join(bots, log))
     assert len(text) < (1 << 16) + 200 and text.endswith("standard error was not kept]\n")
@@ -304,7 +304,7 @@ def test_a_bot_that_cannot_start_is_one_line(spec: str, why: str) -> None:
 
 
 def test_a_bot_that_never_says_hello(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(external, "HANDSHAKE_DEADLINE", 0.5)
+    monkeypatch.setattr(botprocess, "HANDSHAKE_DEADLINE", 0.5)
     with pytest.raises(PlayerSpecError, match=r"did not say hello within 0\.5 s"):
         make_player(protocol_bot("nohello"))
 

@@ -30,7 +30,7 @@ from mille import cli
 from mille.engine.rng import GlibcRandom
 from mille.engine.state import Game
 from mille.files import ledger, save
-from mille.players import external, make_player
+from mille.players import botprocess, make_player
 from mille.ui import flow as ui
 from mille.ui.app import MilleApp
 from player_helpers import Bot
@@ -47,10 +47,10 @@ EXAMPLE_C = os.path.join(os.path.dirname(TESTS), "docs", "examples", "greedy_bot
 @pytest.fixture(autouse=True)
 def bots(monkeypatch: pytest.MonkeyPatch, tmp_path) -> Iterator[None]:
     monkeypatch.setenv("PYTHONPATH", BOT_PATH)
-    monkeypatch.setenv(external.LOGS_VARIABLE, str(tmp_path / "logs"))
+    monkeypatch.setenv(botprocess.LOGS_VARIABLE, str(tmp_path / "logs"))
     before = {pid for pid, _ in children()}
     yield
-    external.shutdown()
+    botprocess.shutdown()
     assert not [c for c in children() if c[0] not in before], "a bot outlived its test (or is a zombie)"
 
 
@@ -162,7 +162,7 @@ def test_the_record_of_games_cuts_a_long_bot_name_short(tmp_path) -> None:
 
 
 def session(*args: str, cwd: str, state: str) -> PtySession:
-    env = {"PYTHONPATH": BOT_PATH, "XDG_STATE_HOME": state, external.LOGS_VARIABLE: os.path.join(cwd, "logs")}
+    env = {"PYTHONPATH": BOT_PATH, "XDG_STATE_HOME": state, botprocess.LOGS_VARIABLE: os.path.join(cwd, "logs")}
     return PtySession([sys.executable, "-m", "mille", *args], env=env, cwd=cwd)
 
 
