@@ -1,4 +1,4 @@
-"""Command line: ``mille [--seed N] [--computer NAME] [--hints] [--color] [--no-stats] [file]``.
+"""Command line: ``mille [--seed N] [--computer NAME] [--[no-]hints] [--[no-]color] [--no-stats] [file]``.
 
 Wires the engine, saves, the settings, the record of games and the screen.
 Start-up time is part of the game's feel (and a measured target), so modules
@@ -92,17 +92,23 @@ def build_parser() -> argparse.ArgumentParser:
         help="the computer player: bsd (the original's, the default) or expert (stronger); "
         "a restored game keeps its own unless this is given",
     )
-    parser.add_argument(
+    # The on/off switches are taken out before parsing (SWITCHES); they are
+    # here for the usage line and the help.
+    hints = parser.add_mutually_exclusive_group()
+    hints.add_argument(
         "--hints",
         action="store_true",
-        help="h or ? at the move prompt and at Extension? asks the expert what it would do (--no-hints: off)",
+        help="h or ? at the move prompt and at Extension? asks the expert what it would do",
     )
-    parser.add_argument(
+    hints.add_argument("--no-hints", action="store_true", help="no hints, whatever the settings say")
+    color = parser.add_mutually_exclusive_group()
+    color.add_argument(
         "--color",
         "--colour",
         action="store_true",
-        help="cards and piles in colour, on a terminal that has colours (--no-color: off)",
+        help="cards and piles in colour, on a terminal that has colours",
     )
+    color.add_argument("--no-color", "--no-colour", action="store_true", help="no colour, whatever the settings say")
     parser.add_argument("--no-stats", action="store_true", help="keep no record of this run's games")
     parser.add_argument("--stats", action="store_true", help="print the record of your games and exit")
     parser.add_argument("--json", action="store_true", help="with --stats: print the record as JSON")
