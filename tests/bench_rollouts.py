@@ -45,10 +45,16 @@ try:
 except ImportError:  # running from a checkout without installing
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
 
-from mille.engine import rules
-from mille.engine.observation import observe
-from mille.engine.rng import GlibcRandom
-from mille.engine.state import Game
+try:
+    from mille.engine import rules
+    from mille.engine.observation import observe
+    from mille.engine.rng import GlibcRandom
+    from mille.engine.state import Game
+except ImportError:  # a checkout from before the engine's package (--compare TREE, the child)
+    from mille import rules  # type: ignore[no-redef]
+    from mille.observation import observe  # type: ignore[no-redef]
+    from mille.rng import GlibcRandom  # type: ignore[no-redef]
+    from mille.state import Game  # type: ignore[no-redef]
 from mille.players.bsd import INITIAL_NUM_NEED, BsdPlayer
 from mille.players.expert import DEFAULT_LEVEL, ExpertPlayer, rollout, rollout_reference
 

@@ -83,10 +83,10 @@ def main() -> int:
     real_play_pairs = runner.play_pairs
     inside = [0.0]
 
-    def timed_play_pairs(config: Any, start: int, stop: int) -> Any:
+    def timed_play_pairs(config: Any, start: int, stop: int, **options: Any) -> Any:
         began = time.thread_time()
         try:
-            return real_play_pairs(config, start, stop)
+            return real_play_pairs(config, start, stop, **options)
         finally:
             inside[0] += time.thread_time() - began
 

@@ -1,4 +1,12 @@
-"""--cluster: a real Dask LocalCluster of two worker processes on loopback; a worker killed in the middle.
+"""--cluster: real Dask clusters on loopback, secured; a worker killed in the middle; who is refused.
+
+The shared cluster is a ``LocalCluster`` of two worker processes speaking
+TLS with certificates the tests make by docs/tournaments.md's own openssl
+block (or with the ``cryptography`` package where there is no openssl), as
+a cluster of several machines would: the command line reaches it with
+``--tls-ca``, ``--tls-cert`` and ``--tls-key``, and is refused without them
+or with another authority's.  ``--cluster local:N`` is checked to refuse
+every client but its own, another user's raw socket included.
 
 Skipped, with the reason, where the ``cluster`` extra (Dask distributed) is
 not installed; ``.ci/run`` installs it, so CI runs these.
@@ -8,21 +16,30 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
+import socket
+import struct
 import subprocess
 import sys
 import textwrap
+import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from fault_helpers import as_other_user
+
 distributed = pytest.importorskip(
     "distributed", reason="the cluster extra is not installed: pip install -e '.[cluster]'"
 )
 
 from mille.lab import match, tournament  # noqa: E402
+from mille.lab.cluster import cluster_executor  # noqa: E402
 from mille.lab.report import TIMING_FIELDS  # noqa: E402
 from mille.lab.standings import without_timing  # noqa: E402
 from mille.lab.tournament import run_tournament  # noqa: E402
@@ -35,11 +52,99 @@ SRC = str(Path(__file__).resolve().parents[1] / "src")
 ENV = {"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin"}
 
 
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "tournaments.md"
+ROLES = ("scheduler", "worker", "client")
+
+
+def make_certificates(directory: Path) -> Path:
+    """In ``directory``: ``ca.pem``, and ``ROLE.pem`` and ``ROLE-key.pem`` signed by it for each of :data:`ROLES`.
+
+    With openssl, by running docs/tournaments.md's block as it is written
+    there (so that the documented steps are tested); else with the
+    ``cryptography`` package; skipped without either.
+    """
+    directory.mkdir(parents=True, exist_ok=True)
+    if shutil.which("openssl"):
+        text = DOCS.read_text()
+        block = text[text.index("**1. Certificates**") :].split("```sh\n", 1)[1].split("```", 1)[0]
+        done = subprocess.run(["sh", "-e", "-c", block], cwd=directory, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return directory
+    try:
+        import datetime
+
+        from cryptography import x509
+        from cryptography.hazmat.primitives import hashes, serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.x509.oid import NameOID
+    except ImportError:
+        pytest.skip("neither openssl nor the cryptography package to make the test certificates")
+
+    def name(text: str) -> x509.Name:
+        return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, text)])
+
+    def write(stem: str, key: ec.EllipticCurvePrivateKey, cert: x509.Certificate) -> None:
+        (directory / f"{stem}.pem").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+        pem = key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+        (directory / f"{stem}-key.pem").write_bytes(pem)
+
+    now = datetime.datetime.now(datetime.timezone.utc)
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca = (
+        x509.CertificateBuilder()
+        .subject_name(name("mille cluster CA"))
+        .issuer_name(name("mille cluster CA"))
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(ca_key, hashes.SHA256())
+    )
+    write("ca", ca_key, ca)
+    for role in ROLES:
+        key = ec.generate_private_key(ec.SECP256R1())
+        cert = (
+            x509.CertificateBuilder()
+            .subject_name(name(f"mille {role}"))
+            .issuer_name(ca.subject)
+            .public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(minutes=5))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .sign(ca_key, hashes.SHA256())
+        )
+        write(role, key, cert)
+    return directory
+
+
+def tls_options(directory: Path) -> list[str]:
+    """The command line's options for the client certificate in ``directory`` (:func:`make_certificates`)."""
+    return [
+        "--tls-ca",
+        str(directory / "ca.pem"),
+        "--tls-cert",
+        str(directory / "client.pem"),
+        "--tls-key",
+        str(directory / "client-key.pem"),
+    ]
+
+
 @pytest.fixture(scope="module")
-def client() -> Iterator[Any]:
-    """Two single-threaded worker processes behind a scheduler on 127.0.0.1."""
+def certificates(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_certificates(tmp_path_factory.mktemp("certificates"))
+
+
+@pytest.fixture(scope="module")
+def client(certificates: Path) -> Iterator[Any]:
+    """Two single-threaded worker processes behind a scheduler on 127.0.0.1, all speaking TLS with our certificates."""
     import logging
 
+    files = {f"tls_{role}_cert": str(certificates / f"{role}.pem") for role in ROLES}
+    files.update({f"tls_{role}_key": str(certificates / f"{role}-key.pem") for role in ROLES})
+    security = distributed.Security(require_encryption=True, tls_ca_file=str(certificates / "ca.pem"), **files)
     cluster = distributed.LocalCluster(
         n_workers=2,
         threads_per_worker=1,
@@ -47,6 +152,7 @@ def client() -> Iterator[Any]:
         host="127.0.0.1",
         dashboard_address="127.0.0.1:0",
         silence_logs=logging.ERROR,
+        security=security,
     )
     client = distributed.Client(cluster)
     try:
@@ -57,7 +163,7 @@ def client() -> Iterator[Any]:
 
 
 def test_cluster_run_is_the_jobs_1_run(client: Any) -> None:
-    assert client.scheduler.address.startswith("tcp://127.0.0.1:")
+    assert client.scheduler.address.startswith("tls://127.0.0.1:")
     assert len(client.nthreads()) == 2
     serial = run_tournament(PLAYERS, games=6, seed=5, jobs=1, game_points=FAST, resamples=100)
     clustered = run_tournament(
@@ -117,42 +223,139 @@ BOT = textwrap.dedent(
 
 
 def test_a_bot_the_workers_cannot_import(
-    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    client: Any,
+    certificates: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Importable here (the current directory), not on the workers: one clear line; with --upload it runs."""
     (tmp_path / "cluster_only_here.py").write_text(BOT)
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     address = client.scheduler.address
-    argv = ["bsd", "cluster_only_here:Bot", "--games", "2", "--bootstrap", "10", "--cluster", address]
+    here = ["bsd", "cluster_only_here:Bot", "--games", "2", "--bootstrap", "10"]
+    argv = [*here, "--cluster", address, *tls_options(certificates)]
     assert tournament.main(argv) == 1
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and "Traceback" not in err
-    assert "cannot import 'cluster_only_here'" in err and "--upload" in err and "worker tcp://127.0.0.1:" in err
-    assert match.main(["bsd", "cluster_only_here:Bot", "--games", "2", "--cluster", address]) == 1
+    assert "cannot import 'cluster_only_here'" in err and "--upload" in err and "worker tls://127.0.0.1:" in err
+    assert match.main(["bsd", "cluster_only_here:Bot", "--games", "2", *argv[-8:]]) == 1
     assert "cannot import 'cluster_only_here'" in capsys.readouterr().err
     # Sent to the workers, it plays (and the result is the local one).
     assert tournament.main([*argv, "--upload", str(tmp_path / "cluster_only_here.py"), "--json"]) == 0
     remote = json.loads(capsys.readouterr().out)
-    assert tournament.main([*argv[:-2], "--jobs", "1", "--json"]) == 0
+    assert tournament.main([*here, "--jobs", "1", "--json"]) == 0
     local = json.loads(capsys.readouterr().out)
     assert without_timing(remote) == without_timing(local)
     assert remote["pairings"][0]["errors"] == []
 
 
 def test_cluster_command_lines(
-    client: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    client: Any, certificates: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    from mille.lab import cluster
+    def one_line(status: int, *needles: str, lines: int = 1) -> str:
+        out, err = capsys.readouterr()
+        assert status == 1 and out == "" and err.count("\n") == lines and "Traceback" not in err, err
+        assert all(needle in err for needle in needles), err
+        return err
 
-    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1.0)  # nobody listens: do not wait the full 30 s
     assert tournament.main(["bsd", "first", "--cluster", "local:0"]) == 1
     assert "local:N needs a number of workers N of at least 1" in capsys.readouterr().err
-    assert match.main(["bsd", "first", "--cluster", "tcp://127.0.0.1:1", "--games", "2"]) == 1
-    err = capsys.readouterr().err
-    assert err.startswith("mille.match: cannot reach a Dask scheduler at tcp://127.0.0.1:1") and err.count("\n") == 1
-    assert tournament.main(["bsd", "first", "--cluster", client.scheduler.address, "--upload", "/no/such.py"]) == 1
+    # Plain tcp:// is refused at once, saying what to do, unless asked for; then it warns.
+    started = time.monotonic()
+    one_line(match.main(["bsd", "first", "--cluster", "tcp://127.0.0.1:1", "--games", "2"]), "plain text", "tls://")
+    one_line(tournament.main(["bsd", "first", "--cluster", "127.0.0.1:1"]), "--insecure")
+    # Nobody listening: given up after --connect-timeout (default 5 s, not Dask's 30), in one line.
+    argv = ["bsd", "first", "--games", "2", "--cluster", "tcp://127.0.0.1:1", "--insecure", "--connect-timeout", "1"]
+    err = one_line(match.main(argv), lines=2)
+    assert err.startswith("mille.match: warning: --cluster tcp://127.0.0.1:1 is plain text") and "(--insecure)" in err
+    assert "mille.match: no Dask scheduler answered at tcp://127.0.0.1:1 within 1 s" in err
+    assert time.monotonic() - started < 15
+    # tls:// without this client's certificates: what it needs, in one line.
+    tls = ["bsd", "first", "--games", "2", "--cluster", client.scheduler.address]
+    one_line(tournament.main(tls), "needs the cluster's CA certificate", "--tls-ca FILE")
+    one_line(tournament.main([*tls, *tls_options(certificates)[:4], "--tls-key", "/no/such.pem"]), "/no/such.pem")
+    one_line(tournament.main([*tls, *tls_options(certificates)[:4], "--tls-key", str(certificates / "ca.pem")]))
+    assert tournament.main([*tls, *tls_options(certificates), "--upload", "/no/such.py"]) == 1
     assert "--upload /no/such.py: no such file" in capsys.readouterr().err
+    one_line(tournament.main(["bsd", "first", "--cluster", "ws://127.0.0.1:1"]), "local:N, tls://HOST:PORT")
+
+
+def test_a_tls_scheduler_takes_the_clients_of_its_authority_only(
+    client: Any, certificates: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With the options the run is --jobs 1's; a client of another authority, or in plain text, is refused."""
+    address = client.scheduler.address
+    argv = ["bsd", "first", "--games", "2", "--bootstrap", "10", "--json"]
+    assert tournament.main([*argv, "--cluster", address, *tls_options(certificates)]) == 0
+    remote = json.loads(capsys.readouterr().out)
+    assert tournament.main([*argv, "--jobs", "1"]) == 0
+    assert without_timing(remote) == without_timing(json.loads(capsys.readouterr().out))
+    # The scheduler refuses a certificate of another authority (this client trusting the cluster's).
+    other = make_certificates(tmp_path / "other")
+    stranger = ["--tls-ca", str(certificates / "ca.pem"), "--tls-cert", str(other / "client.pem")]
+    status = tournament.main([*argv, "--cluster", address, *stranger, "--tls-key", str(other / "client-key.pem")])
+    out, err = capsys.readouterr()
+    assert status == 1 and out == "" and err.count("\n") == 1, err
+    assert err.startswith(f"mille.tournament: cannot connect to the Dask scheduler at {address}")
+    # And plain text to its port.
+    plain = "tcp://" + address.split("://", 1)[1]
+    status = tournament.main([*argv, "--cluster", plain, "--insecure"])
+    out, err = capsys.readouterr()
+    assert status == 1 and out == "" and err.count("\n") == 2, err
+    assert f"cannot connect to the Dask scheduler at {plain}" in err.splitlines()[1]
+
+
+def dask_message(message: dict[str, Any]) -> bytes:
+    """``message`` as Dask's tcp comm puts it on the wire: the length, the frames' lengths, the frames."""
+    from distributed.protocol import dumps
+
+    frames = [bytes(frame) for frame in dumps(message)]
+    prelude = struct.pack(f"Q{len(frames)}Q", len(frames), *(len(frame) for frame in frames))
+    return struct.pack("Q", len(prelude) + sum(len(frame) for frame in frames)) + prelude + b"".join(frames)
+
+
+def test_local_cluster_refuses_everyone_but_its_own_client() -> None:
+    """local:N is secured: the report of --jobs 1; a client without its credentials, and another user, are refused."""
+    serial = run_tournament(PLAYERS, games=6, seed=5, jobs=1, game_points=FAST, resamples=100)
+    with cluster_executor("local:2", players=PLAYERS) as (pool, workers):
+        report = run_tournament(
+            PLAYERS, games=6, seed=5, executor=pool, workers=workers, game_points=FAST, resamples=100
+        )
+        assert without_timing(report) == without_timing(serial)
+        own = pool._client  # type: ignore[attr-defined]  # the executor's client: where the scheduler is
+        address = own.scheduler.address
+        assert address.startswith("tls://127.0.0.1:")
+        host, port = address.split("://", 1)[1].rsplit(":", 1)
+        # A client of this user without the run's credentials: in plain text, or with TLS of its own.
+        with pytest.raises(OSError):
+            distributed.Client(f"tcp://{host}:{port}", timeout=10)
+        with pytest.raises(OSError):
+            distributed.Client(address, security=distributed.Security.temporary(), timeout=10)
+        # Another user of the machine, speaking Dask's protocol to the scheduler's port: a handshake, then a
+        # request for the scheduler's identity.  An open scheduler answers both; this one answers nothing.
+        hello = {"compression": None, "python": tuple(sys.version_info[:3]), "pickle-protocol": 5}
+        knock = dask_message(hello) + dask_message({"op": "identity", "reply": True})
+
+        def knocks() -> bytes:
+            heard = b""
+            with socket.create_connection((host, int(port)), timeout=5) as sock:
+                try:
+                    sock.sendall(knock)
+                    while len(heard) < 100_000 and (chunk := sock.recv(65536)):
+                        heard += chunk
+                except OSError:  # reset, or nothing within the timeout
+                    pass
+            return heard
+
+        assert as_other_user(knocks) == repr(b"")
+        # No web pages either (an open LocalCluster shows its workers' logs there).
+        pages = own.scheduler_info()["services"].get("dashboard")
+        if pages is not None:
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(f"http://{host}:{pages}/info/main/workers.html", timeout=10)
+            assert refused.value.code == 404
 
 
 def test_local_cluster_from_the_command_line(tmp_path: Path) -> None:
@@ -207,7 +410,7 @@ def test_a_pair_that_keeps_killing_workers_ends_in_one_line(
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
-        cluster = distributed.LocalCluster(
+        cluster = distributed.LocalCluster(  # plain tcp://, run with --insecure
             n_workers=1,
             threads_per_worker=1,
             processes=True,
@@ -216,13 +419,35 @@ def test_a_pair_that_keeps_killing_workers_ends_in_one_line(
         )
     try:
         out = tmp_path / "t.jsonl"
-        argv = ["bsd", "worker_killer:Killer", "--games", "4", "--cluster", cluster.scheduler_address]
+        address = cluster.scheduler_address
+        argv = ["bsd", "worker_killer:Killer", "--games", "4", "--cluster", address, "--insecure"]
         status = tournament.main([*argv, "--upload", str(bot), "--out", str(out)])
     finally:
         cluster.close()
     captured = capsys.readouterr()
     assert status == 1 and captured.out == ""
-    err = captured.err
-    assert err.count("\n") == 1 and "Traceback" not in err
+    warning, err = captured.err.splitlines()
+    assert warning.startswith(f"mille.tournament: warning: --cluster {address} is plain text, with no authentication")
+    assert "Traceback" not in err
     assert "the cluster failed (KilledWorker" in err and f"--resume {out} goes on" in err
     assert out.read_text().count("\n") == 1  # the header: the file is there to resume
+
+
+def test_a_record_on_the_cluster_is_the_jobs_1_record(client: Any, tmp_path: Path) -> None:
+    """--record: the workers send every move back with the pairs; the match's record is the same bytes."""
+    from mille.lab.gamelog import read_record
+    from mille.lab.replay import check_game
+
+    one, many = tmp_path / "one.jsonl", tmp_path / "many.jsonl"
+    match.run_match("bsd", "random", games=8, seed=2, jobs=1, game_points=FAST, record=one)
+    executor = client.get_executor(pure=False)
+    match.run_match("bsd", "random", games=8, seed=2, executor=executor, workers=2, game_points=FAST, record=many)
+    assert one.read_bytes() == many.read_bytes()
+    path = tmp_path / "t.jsonl"
+    run_tournament(PLAYERS, games=4, seed=5, executor=executor, workers=2, game_points=FAST, resamples=0, record=path)
+    _, games, _ = read_record(path)
+    replayed = 0
+    for game in games:
+        check_game(game)
+        replayed += 1
+    assert replayed == 12

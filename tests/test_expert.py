@@ -143,7 +143,8 @@ def test_the_safety_net_is_looked_at_before_every_world(monkeypatch: pytest.Monk
     A clock that moves 0.1 s at every look: the deadline (0.35 s) passes
     after three worlds, inside the first batch of eight.
     """
-    import mille.players.expert as expert_module
+    from mille.players.expert import search
+    from mille.players.expert.sampler import Sampler
 
     now = [0.0]
 
@@ -151,15 +152,15 @@ def test_the_safety_net_is_looked_at_before_every_world(monkeypatch: pytest.Monk
         now[0] += 0.1
         return now[0]
 
-    monkeypatch.setattr(expert_module.time, "perf_counter", clock)
+    monkeypatch.setattr(search.time, "perf_counter", clock)
     worlds = [0]
-    sample = expert_module._Sampler.sample
+    sample = Sampler.sample
 
-    def counted(self: object, rng: GlibcRandom) -> Game:
+    def counted(self: Sampler, rng: GlibcRandom) -> Game:
         worlds[0] += 1
-        return sample(self, rng)  # type: ignore[arg-type]
+        return sample(self, rng)
 
-    monkeypatch.setattr(expert_module._Sampler, "sample", counted)
+    monkeypatch.setattr(Sampler, "sample", counted)
     player = ExpertPlayer(1, settings=Level(budget=10**9, batch=8, deadline=0.35))
     searched = 0
     for _game, obs in positions(31, 16, 0):
@@ -333,7 +334,7 @@ def test_the_policy_declines_a_too_close_card_but_still_finishes_the_trip() -> N
 def test_the_policy_attacks_first_where_bsd_runs() -> None:
     """Both rolling at 300 miles: BSD plays its 200 (valued 26, above the Accident's 16); the policy attacks.
 
-    The policy doubles a hazard's value when it chooses a play (docs/expert.md,
+    The policy doubles a hazard's value when it chooses a play (docs/expert-notebook.md,
     "Experiments of the fourth round").
     """
     hand = [
@@ -350,7 +351,7 @@ def test_the_policy_attacks_first_where_bsd_runs() -> None:
     assert PlusPlayer().choose(obs, GlibcRandom(1)) == Move(MoveType.PLAY, 1)
 
 
-def _filter_along(
+def _expert_along(
     deals: tuple[int, ...], settings: Level, look: Callable[[Observation, Move, ExpertPlayer, Game], None]
 ) -> None:
     """Play the expert (``settings``) against BSD on ``deals``, both seats; ``look`` at each of its moves."""
@@ -377,114 +378,8 @@ def _filter_along(
             play_hand(game, players, (GlibcRandom(deal * 7 + 1), GlibcRandom(deal * 7 + 2)))
 
 
-def test_the_particle_filter_keeps_hands_the_opponent_could_hold() -> None:
-    """``Level(particles=N)``: every particle with weight is a hand of the right size, of unseen cards."""
-    checked = 0
-
-    def look(obs: Observation, move: Move, player: ExpertPlayer, game: Game) -> None:
-        nonlocal checked
-        assert move in obs.legal_moves()
-        hand = player._hand
-        if hand is None or hand.particles is None:
-            return
-        unseen = obs.unseen()
-        for held, weight in zip(hand.particles.hands, hand.particles.weights):
-            if weight == 0.0:
-                continue  # impossible since, never drawn
-            cards_held = [c for c in held if c != cards.EMPTY]
-            assert len(cards_held) == obs.opponent_hand_size
-            assert all(cards_held.count(c) <= unseen[c] for c in cards_held)
-        checked += 1
-
-    _filter_along((61,), Level(budget=600, batch=4, particles=24), look)
-    assert checked > 20
-
-
-def test_the_particle_filter_survives_a_discard_from_an_empty_deck() -> None:
-    """A turn with no draw whose card a particle does not hold makes that particle impossible.
-
-    Deal 900033, the expert in seat 0 with 512 particles: once the deck is
-    empty the opponent discards a card some particles do not hold; the
-    filter used to keep them at weight ``miss`` and then look for the card
-    in their hands (a ``ValueError`` that ended the game).
-    """
-    deal = 900033
-    game = Game(rng=GlibcRandom(deal))
-    game.hand_starter = deal % 2
-    rules.start_hand(game)
-    players: list[Player] = [ExpertPlayer(settings=Level(0, particles=512, miss=0.05)), BsdPlayer()]
-    play_hand(game, players, (GlibcRandom(deal * 7 + 1), GlibcRandom(deal * 7 + 2)))
-    assert game.finished and game.deck_count == 0
-
-
-def test_rejuvenated_particles_keep_histories_that_end_in_their_hands() -> None:
-    """Each particle's history (starting hand, draws) replays through the opponent's turns to its hand.
-
-    Rejuvenation swaps cards inside histories; a kept swap must leave the
-    particle's hand the one its new history ends in, or the filter would
-    drift away from what it has seen.
-    """
-    checked = 0
-
-    def look(obs: Observation, move: Move, player: ExpertPlayer, game: Game) -> None:
-        nonlocal checked
-        if obs.phase is not Phase.MOVE:
-            return
-        hand = player._hand
-        assert hand is not None and hand.particles is not None
-        particles = hand.particles
-        for k, weight in enumerate(particles.weights):
-            if weight == 0.0:
-                continue
-            replayed = particles._replay(particles.starts[k], particles.draws[k], 1000)
-            assert replayed is not None
-            assert sorted(replayed[0]) == sorted(particles.hands[k])
-            checked += 1
-
-    _filter_along((71, 72), Level(0, particles=16, sweeps=4), look)
-    assert checked > 500
-
-
-@pytest.mark.parametrize("sweeps", [4, 0])
-def test_rejuvenation_makes_the_filter_better_calibrated_than_a_uniform_deal(sweeps: int) -> None:
-    """Scored against the opponent's true hand, rejuvenated particles beat a uniform deal; plain ones do not.
-
-    The score is the squared error of the expected count of each kind of
-    card in the opponent's hand, summed over kinds, at each of the
-    expert's moves (``docs/expert.md``, the seventh round: 4.97 against
-    5.76 over 60 hands with 512 particles; the filter without
-    rejuvenation 5.92).  Here, 12 hands with 256 particles: 0.92 of the
-    uniform deal's error with rejuvenation, 1.14 without.
-    """
-    error = {"filter": 0.0, "uniform": 0.0}
-
-    def look(obs: Observation, move: Move, player: ExpertPlayer, game: Game) -> None:
-        if obs.phase is not Phase.MOVE:
-            return
-        hand = player._hand
-        assert hand is not None and hand.particles is not None
-        particles = hand.particles
-        truth = [0] * cards.NUM_CODES
-        for c in game.players[1 - obs.seat].hand:
-            if c >= 0:
-                truth[c] += 1
-        unseen = obs.unseen()
-        held = obs.opponent_hand_size
-        total = sum(particles.weights)
-        expected = [0.0] * cards.NUM_CODES
-        for particle, weight in zip(particles.hands, particles.weights):
-            for c in particle:
-                if c >= 0:
-                    expected[c] += weight / total
-        error["filter"] += sum((expected[c] - truth[c]) ** 2 for c in range(cards.NUM_CODES))
-        error["uniform"] += sum((held * unseen[c] / sum(unseen) - truth[c]) ** 2 for c in range(cards.NUM_CODES))
-
-    _filter_along(tuple(range(900000, 900006)), Level(0, particles=256, sweeps=sweeps), look)
-    assert (error["filter"] < 0.95 * error["uniform"]) is (sweeps > 0)
-
-
-@pytest.mark.parametrize(("infer", "reads"), [(True, False), (False, False), (True, True)])
-def test_the_expert_s_worlds_are_worlds_the_seat_could_be_in(infer: bool, reads: bool) -> None:
+@pytest.mark.parametrize("infer", [True, False])
+def test_the_expert_s_worlds_are_worlds_the_seat_could_be_in(infer: bool) -> None:
     """Its own sampler keeps ``sample_world``'s contract where a rollout reads it.
 
     The seat observes the same in every world (but for the Order toggle,
@@ -492,19 +387,15 @@ def test_the_expert_s_worlds_are_worlds_the_seat_could_be_in(infer: bool, reads:
     and the cards dealt to the other hand and the undrawn deck are exactly
     the ones the seat has not seen.
     """
-    from mille.players.expert import _Sampler
+    from mille.players.expert.sampler import Sampler
 
     checked = 0
     for seat in (0, 1):
         for _game, obs in positions(31 + seat, 8, seat):
             player = ExpertPlayer(settings=QUICK, infer=infer)
             dice = GlibcRandom(5)
-            hm = player._track(obs, dice)
-            if reads:
-                # Hazards it is held to none of (the hazard reads), some
-                # with a few draws since.
-                hm.absent = [0, None, 2, 0, 5]
-            sampler = _Sampler(obs, hm, player.opp_need, 1.0, 4, infer)
+            hm = player._track(obs)
+            sampler = Sampler(obs, hm, infer)
             unseen = obs.unseen()
             for _ in range(6):
                 world = sampler.sample(dice)
@@ -528,7 +419,7 @@ def _safety_log_loss(settings: Level, deals: tuple[int, ...]) -> tuple[float, in
     """
     import math
 
-    from mille.players.expert import _Sampler
+    from mille.players.expert.sampler import Sampler
 
     total = [0.0, 0]
 
@@ -537,12 +428,12 @@ def _safety_log_loss(settings: Level, deals: tuple[int, ...]) -> tuple[float, in
         if obs.phase is not Phase.MOVE or hm is None or obs.opponent_hand_size == 0:
             return
         truth = game.players[1 - obs.seat].hand
-        for safety, chance in _Sampler(obs, hm, player.opp_need, 1.0, 1, True).safeties:
+        for safety, chance in Sampler(obs, hm, True).safeties:
             p = min(max(chance, 1e-3), 1 - 1e-3)
             total[0] -= math.log(p if safety in truth else 1 - p)
             total[1] += 1
 
-    _filter_along(deals, settings, look)
+    _expert_along(deals, settings, look)
     return total[0] / total[1], total[1]
 
 
@@ -550,35 +441,10 @@ def test_reading_the_bsd_procedure_s_safety_rules_sharpens_the_safety_inference(
     """``Level(safety_rules=True)``: a turn in which the BSD player would have played a safety says it held none.
 
     Along 4,000 hands the log loss fell from 0.406 to 0.369
-    (``docs/expert.md``, the ninth round); here 40 hands.
+    (``docs/expert-notebook.md``, the ninth round); here 40 hands.
     """
     deals = tuple(range(780000, 780020))
     without, n = _safety_log_loss(Level(0), deals)
     with_rules, m = _safety_log_loss(Level(0, safety_rules=True), deals)
     assert n == m > 1000
     assert with_rules < 0.95 * without
-
-
-def test_a_hazard_the_opponent_could_have_played_on_us_and_did_not_is_one_it_rarely_holds() -> None:
-    """``Level(hazard_rules=True)``: right after such a turn the expert deals it none; the truth agrees.
-
-    Counted at the expert's moves along 40 hands: where the expert holds
-    the opponent to none of a hazard (``absent`` is 0), the opponent's
-    true hand holds one far less often than where nothing is known.
-    """
-    counts = {True: [0, 0], False: [0, 0]}
-
-    def look(obs: Observation, move: Move, player: ExpertPlayer, game: Game) -> None:
-        hm = player._hand
-        if obs.phase is not Phase.MOVE or hm is None or obs.opponent_hand_size == 0:
-            return
-        truth = game.players[1 - obs.seat].hand
-        for i, absent in enumerate(hm.absent):
-            c = counts[absent == 0]
-            c[0] += 1
-            c[1] += (cards.OUT_OF_GAS + i) in truth
-
-    _filter_along(tuple(range(780000, 780020)), Level(0, hazard_rules=True), look)
-    ruled_out, other = counts[True], counts[False]
-    assert ruled_out[0] > 300 and other[0] > 300
-    assert ruled_out[1] / ruled_out[0] < 0.05 < 0.08 < other[1] / other[0]

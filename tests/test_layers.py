@@ -29,7 +29,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("files", ("mille.files",)),
     ("lab", ("mille.lab",)),
     ("faces", ("mille.ui",)),
-    ("commands", ("mille.cli", "mille.match", "mille.tournament", "mille.sim", "mille.__main__")),
+    (
+        "commands",
+        ("mille.cli", "mille.match", "mille.tournament", "mille.sim", "mille.replay", "mille.bot", "mille.__main__"),
+    ),
 )
 #: Commands may not import one another either (each is a door of its own; ``__main__`` runs ``cli``).
 COMMANDS_MAY_IMPORT = {"mille.__main__": {"mille.cli"}}

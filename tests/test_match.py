@@ -20,7 +20,7 @@ from mille.engine.state import Game
 from mille.lab import match, stats
 from mille.lab.match import run_match
 from mille.lab.pairs import MatchConfig, deal_hand, deal_seed, dice_seed, play_game, play_pair
-from mille.lab.records import GameRecord, PairResult
+from mille.lab.records import Fault, GameRecord, PairResult
 from mille.lab.report import TIMING_FIELDS, format_report, summarize
 from mille.lab.runner import MAX_PAIRS_PER_TASK, Batch, run_batches
 
@@ -458,6 +458,14 @@ def test_progress_bar_line() -> None:
     assert stream.getvalue().endswith("\r")
 
 
+def test_progress_rate_falls_while_a_slow_pair_runs() -> None:
+    """The rate is over the time elapsed, not frozen at the last pair's news."""
+    bar = match.ProgressBar(io.StringIO(), "expert", "bsd", target_games=20)
+    bar.latest = match.Progress(2, 20, 8, None, 2.0, 0.5, 0.0)
+    assert ", 1.0 games/s, 0:02;" in bar.render(2.0)
+    assert ", 0.1 games/s, 0:20;" in bar.render(20.0)
+
+
 def test_main_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert match.main(["bsd", "random", "--games", "2", "--seed", "9", "--jobs", "1", "--json"]) == 0
     out, err = capsys.readouterr()
@@ -780,3 +788,41 @@ def test_tasks_grow_to_a_quarter_second_and_never_mix_matches() -> None:
         (1, 16, 32),
         (1, 32, 40),
     ]
+
+
+def test_names_and_messages_are_printed_escaped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A player's name with control characters (a real plug-in's) and a forfeit's message: escaped, in text and bar."""
+    (tmp_path / "evil.py").write_text(
+        'from mille.players import FirstPlayer\n\nglobals()["\\x1b]0;x\\x07"] = FirstPlayer\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    evil = "evil:\x1b]0;x\x07"
+    assert match.main(["bsd", evil, "--games", "2", "--jobs", "1"]) == 0
+    out, err = capsys.readouterr()
+    assert "\x1b" not in out + err and "\x07" not in out + err
+    assert "mille.match: A = bsd, B = evil:\\x1b]0;x\\x07" in out
+    assert match.main(["bsd", evil, "--games", "2", "--jobs", "1", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and json.loads(out)["b"] == evil
+    stream = io.StringIO()
+    bar = match.ProgressBar(stream, evil, "bsd", target_games=2, interval=60)
+    bar(match.Progress(2, 2, 7, 7, 1.0, 0.5, 10.0))
+    assert "\x1b" not in stream.getvalue() and "evil:\\x1b]0;x\\x07 scores 50.0%" in stream.getvalue()
+    # A forfeit's message (a bot's exception text) in the text report.
+    config = MatchConfig("bsd", evil, 1)
+    fault = Fault(1, "exception", "ValueError: \x1b[2J\x1b]2;pwned\x07", 0)
+    game = GameRecord(0, False, 0, (), 0, 0, 0, fault)
+    text = format_report(
+        summarize(
+            config,
+            [
+                PairResult(
+                    0, (game, GameRecord(0, True, 1, (), 0, 0, 0, fault)), (stats.ThinkStats(), stats.ThinkStats())
+                )
+            ],
+        )
+    )
+    assert "\x1b" not in text and "B (evil:\\x1b]0;x\\x07) exception: ValueError: \\x1b[2J\\x1b]2;pwned\\x07" in text

@@ -251,7 +251,7 @@ def test_a_seed_outside_the_original_range_is_refused(value):
 @pytest.mark.parametrize("value", ["1", "2147483647"])
 def test_seeds_at_the_ends_of_the_range_are_taken(value):
     res = run_mille("--seed", value)
-    assert res.stderr.decode() == "mille: standard input and output must be a terminal\n"
+    assert res.stderr.decode() == "mille: standard input and output must be a terminal (mille --plain plays in lines)\n"
 
 
 def test_a_file_name_is_printed_escaped():

@@ -397,7 +397,11 @@ def test_sigkill_at_any_moment_of_a_save_leaves_files_that_load(tmp_path):
         ("foo-unknown", "mille: unknown terminal type TERM=foo-unknown (no terminfo entry); try TERM=xterm-256color"),
         ("", "mille: TERM is not set; set it to your terminal's type, e.g. TERM=xterm-256color"),
         (None, "mille: TERM is not set; set it to your terminal's type, e.g. TERM=xterm-256color"),
-        ("dumb", "mille: TERM=dumb cannot move the cursor; mille needs a full-screen terminal"),
+        (
+            "dumb",
+            "mille: TERM=dumb cannot move the cursor; mille needs a full-screen terminal,"
+            " or mille --plain plays in lines",
+        ),
     ],
     ids=["unknown", "empty", "unset", "dumb"],
 )

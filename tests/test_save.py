@@ -300,7 +300,7 @@ CASES_V2 = [
     (_set(["version"], 0), "unsupported save format version 0"),
     (_delete(["memory"]), 'missing field "memory"'),
     (_set(["on_exit"], True), 'unknown field "on_exit"'),
-    (_set(["computer"], "os:system"), 'computer: "os:system" (must be one of "bsd", "expert")'),
+    (_set(["computer"], "os:system"), 'computer: "os:system" (must be one of "bsd", "expert", or exec: and a command)'),
     (_set(["trip_length"], 800), "trip_length: must be 700 or 1000, not 800"),
     (_set(["to_move"], True), "to_move: must be 0 or 1, not true"),
     (_set(["hand_starter"], 2), "hand_starter: must be 0 or 1, not 2"),

@@ -35,6 +35,7 @@ def test_every_setting() -> None:
     assert parse(text, "f") == Settings(computer="expert", hints=True, color=False, stats=False)
     assert parse("", "f") == Settings()
     assert parse('"hints" = true', "f") == Settings(hints=True)
+    assert parse('plain = true\ndetail = "full"\n', "f") == Settings(plain=True, detail="full")
 
 
 @pytest.mark.parametrize(
@@ -45,7 +46,10 @@ def test_every_setting() -> None:
         ('stats = true\ncomputer = "deep"\n', 'cfg: line 2: computer must be "bsd" or "expert", not "deep"'),
         ("computer = true\n", 'cfg: line 1: computer must be "bsd" or "expert", not true'),
         ("hints = true\ncolour = true\n", "cfg: line 2: unknown setting 'colour' (did you mean 'color'?)"),
-        ("speed = 3\n", "cfg: line 1: unknown setting 'speed' (known: computer, hints, color, stats)"),
+        ("speed = 3\n", "cfg: line 1: unknown setting 'speed' (known: computer, hints, color, stats, plain, detail)"),
+        ('detail = "loud"\n', 'cfg: line 1: detail must be "brief" or "full", not "loud"'),
+        ("plain = 1\n", "cfg: line 1: plain must be true or false, not 1"),
+        ("detail = \n", 'cfg: line 1: Invalid value in "detail ="; expected detail = "brief" or "full"'),
         ("# settings\n[game]\nhints = true\n", "cfg: line 2: unknown setting 'game'"),
         ("hints = [true]\n", "cfg: line 1: hints must be true or false, not a list"),
         ("hints = true\nhints = false\n", "cfg: line 2: Cannot overwrite a value"),

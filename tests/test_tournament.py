@@ -7,6 +7,7 @@ import json
 import math
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -15,12 +16,21 @@ from typing import Any
 
 import pytest
 
-from mille.lab import stats, tournament
+from fault_helpers import full_disk, run_python
+from mille.lab import results, stats, tournament
 from mille.lab.match import run_match
 from mille.lab.pairs import MatchConfig
-from mille.lab.results import FORMAT, ResultsWriter, header
+from mille.lab.results import FORMAT, ResultsWriter, TournamentError, header
 from mille.lab.schedule import TournamentConfig, pairing_seed
-from mille.lab.standings import CELL, _cell_lines, format_crosstable, format_report, interval_bar, without_timing
+from mille.lab.standings import (
+    CELL,
+    MIN_PAIRS_TO_RATE,
+    _cell_lines,
+    format_crosstable,
+    format_report,
+    interval_bar,
+    without_timing,
+)
 from mille.lab.tournament import run_tournament
 
 FAST = 1000  # game points in most tests: a game is a hand or two
@@ -182,17 +192,24 @@ def test_crosstable_cells_mirror(small: dict[str, Any]) -> None:
     assert all(len(line) <= 79 for line in text.splitlines())
 
 
-def test_ratings_list(small: dict[str, Any]) -> None:
-    rows = {r["player"]: r for r in small["ratings"]}
+@pytest.fixture(scope="module")
+def rated() -> dict[str, Any]:
+    """The fewest pairs a pairing may have for ratings (MIN_PAIRS_TO_RATE): 20 games."""
+    return run_tournament(PLAYERS, games=2 * MIN_PAIRS_TO_RATE, seed=7, jobs=1, game_points=FAST, resamples=200)
+
+
+def test_ratings_list(rated: dict[str, Any]) -> None:
+    rows = {r["player"]: r for r in rated["ratings"]}
     assert rows["bsd"]["rating"] == 1500.0 and rows["bsd"]["rating_ci95"] == [1500.0, 1500.0]
-    assert small["ratings"][0]["player"] == "bsd"  # it beats both here
-    for r in small["ratings"]:
-        assert r["games"] == 8
+    assert rated["ratings"][0]["player"] == "bsd"  # it beats both here
+    assert "ratings_withheld" not in rated
+    for r in rated["ratings"]:
+        assert r["games"] == 4 * MIN_PAIRS_TO_RATE
         assert r["think_ms"] is not None and set(r["think_ms"]) == {"median", "p95", "max"}
         low, high = r["rating_ci95"]
         assert low <= r["rating"] <= high
-    assert sum(r["score"] for r in small["ratings"]) == pytest.approx(1.5)  # half a point a game, 3 pairings
-    text = format_report(small, bars=True, jobs=1)
+    assert sum(r["score"] for r in rated["ratings"]) == pytest.approx(1.5)  # half a point a game, 3 pairings
+    text = format_report(rated, bars=True, jobs=1)
     assert "bsd = 1500" in text and "anchor" in text
     lines = text.splitlines()
     scale = next(
@@ -201,12 +218,33 @@ def test_ratings_list(small: dict[str, Any]) -> None:
         if line.strip() and line.split()[-1].isdigit() and "  " in line and "[" not in line and "." not in line
     )
     assert len([line for line in lines[scale + 1 : scale + 4] if "|" in line]) == 3
-    plain = format_report(small, bars=False, jobs=1)
+    plain = format_report(rated, bars=False, jobs=1)
     assert len(plain.splitlines()) == len(lines) - 5  # the blank line, the scale and three bars
 
 
+def test_too_few_pairs_to_rate_says_so(small: dict[str, Any]) -> None:
+    """Two pairs a pairing: no rating, no interval that looks exact and means nothing; the text and JSON say why."""
+    assert small["ratings_withheld"] == {
+        "reason": "too few pairs to rate",
+        "least_pairs_per_pairing": 2,
+        "min_pairs_per_pairing": MIN_PAIRS_TO_RATE,
+    }
+    for r in small["ratings"]:
+        assert r["rating"] is None and r["rating_ci95"] == [None, None] and r["games"] == 8
+    assert [r["score"] for r in small["ratings"]] == sorted((r["score"] for r in small["ratings"]), reverse=True)
+    text = format_report(small, bars=True, jobs=1)
+    assert f"too few pairs to rate (2 duplicate pairs in a pairing; at least {MIN_PAIRS_TO_RATE}" in text
+    assert f"--games {2 * MIN_PAIRS_TO_RATE}" in text
+    assert "1500" not in text and "anchor" not in text and "[" not in text  # no rating, no interval, no bar
+    assert all(len(line) <= 79 for line in text.splitlines())
+    # A pair split 1-1 in every pairing once gave "1500  1500 to 1500" for everybody.
+    twins = run_tournament(["first", "mille.players:FirstPlayer"], games=2, seed=1, jobs=1, game_points=FAST)
+    assert twins["ratings_withheld"]["least_pairs_per_pairing"] == 1
+    assert "1500" not in format_report(twins)
+
+
 def test_anchor_is_the_first_named_without_bsd() -> None:
-    report = run_tournament(["random", "first"], games=2, seed=1, jobs=1, game_points=FAST, resamples=50)
+    report = run_tournament(["random", "first"], games=20, seed=1, jobs=1, game_points=FAST, resamples=50)
     assert report["rating_model"]["anchor"] == "random"
     assert {r["player"]: r["rating"] for r in report["ratings"]}["random"] == 1500.0
 
@@ -252,12 +290,22 @@ def test_a_truncated_last_line_is_dropped_and_replayed(tmp_path: Path, small: di
     assert len(records) == 7 and path.read_bytes().endswith(b"\n")
 
 
-def test_a_file_killed_before_its_header_starts_afresh(tmp_path: Path, small: dict[str, Any]) -> None:
+def test_only_a_missing_or_empty_file_starts_afresh(tmp_path: Path, small: dict[str, Any]) -> None:
+    """An empty file is a tournament not started; a file without one whole line is somebody else's, kept as it is.
+
+    (A results file always has its header whole: it is written before the
+    file has its name, so a kill cannot leave a header cut short.)
+    """
     path = tmp_path / "t.jsonl"
-    path.write_bytes(b'{"format": "mille.tourn')
+    path.write_bytes(b"")
     report = run_tournament(PLAYERS, games=4, seed=7, jobs=1, game_points=FAST, resamples=200, resume=path)
     assert without_timing(report) == without_timing(small)
     assert len(_records(path)) == 7
+    for content in (b'{"format": "mille.tourn', b'{"minified":[1,2,3],"json":true}', b"\x00" * 100):
+        path.write_bytes(content)
+        with pytest.raises(TournamentError, match=r"is not a mille\.tournament results file"):
+            run_tournament(PLAYERS, games=4, seed=7, jobs=1, game_points=FAST, resamples=200, resume=path)
+        assert path.read_bytes() == content
 
 
 def _main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -308,6 +356,211 @@ def test_damaged_files_are_refused(
     path.write_bytes(content)
     status, out, err = _main(["bsd", "first", "--games", "4", "--jobs", "1", "--resume", str(path)], capsys)
     assert status == 1 and out == "" and err.count("\n") == 1 and needle in err, err
+
+
+# --------------------------------------------------------------------------
+# A results file comes from outside: every record is checked before it counts
+
+RESUME = ["bsd", "first", "--games", "4", "--jobs", "1", "--bootstrap", "10"]
+
+
+@pytest.fixture(scope="module")
+def results_lines(tmp_path_factory: pytest.TempPathFactory) -> list[bytes]:
+    """The lines of the results file of ``RESUME`` (two pairs): the header, then lines 2 and 3."""
+    path = tmp_path_factory.mktemp("results") / "t.jsonl"
+    run_tournament(["bsd", "first"], games=4, seed=1, jobs=1, out=path, resamples=0)
+    return path.read_bytes().splitlines(keepends=True)
+
+
+def _edit(line: bytes, change: Any) -> bytes:
+    """``line``'s record changed by ``change(record)`` (which may also return the new line's bytes)."""
+    record = json.loads(line)
+    new = change(record)
+    return new if isinstance(new, bytes) else (json.dumps(record, separators=(",", ":")) + "\n").encode()
+
+
+def _first_game(record: dict[str, Any]) -> dict[str, Any]:
+    game: dict[str, Any] = record["result"]["games"][0]
+    return game
+
+
+def _flip_winner(record: dict[str, Any]) -> None:
+    game = _first_game(record)
+    game["winner"] = 0 if game["winner"] == 1 else 1
+
+
+def _forfeit_by_winner(record: dict[str, Any]) -> None:
+    game = _first_game(record)
+    game.update(margins=[], a_points=0, b_points=0, winner=0)
+    game["fault"] = {"player": 0, "kind": "exception", "message": "boom", "hand": 0}
+
+
+def _max_seconds(record: dict[str, Any], number: str) -> bytes:
+    """The record's line with player A's longest think time written as ``number`` (JSON that Python reads)."""
+    return (
+        re.sub(
+            r'"max_seconds":[^,]*', f'"max_seconds":{number}', json.dumps(record, separators=(",", ":")), count=1
+        ).encode()
+        + b"\n"
+    )
+
+
+def _more_decisions(record: dict[str, Any]) -> None:
+    think = record["result"]["think"][0]
+    think["count"] += 10**3000
+    think["counts"][0] += 10**3000
+
+
+@pytest.mark.parametrize(
+    ("change", "needle"),
+    [
+        # Flipping one game's winner moved a rating by 200 points, silently.
+        (_flip_winner, "the first game: the winner is not the player with more points"),
+        # A 4,000-digit margin was an OverflowError; ten thousand "[", a RecursionError.
+        (lambda r: _first_game(r)["margins"].__setitem__(0, 10**3999), "a hand's margin beyond what a hand can score"),
+        (lambda r: b"[" * 10_000 + b"]" * 10_000 + b"\n", "nested deeper than any line of a results file"),
+        (_more_decisions, "player A: more decisions than two games have"),
+        (lambda r: r["result"]["think"][1]["buckets"].__setitem__(-1, 10**300), "think times beyond the longest"),
+        (lambda r: _max_seconds(r, "1e999"), "player A's longest think time is not a time a decision took"),
+        (lambda r: _max_seconds(r, "NaN"), "NaN is not a number"),
+        (lambda r: _first_game(r)["margins"].__setitem__(0, _first_game(r)["margins"][0] + 1), "do not add up"),
+        (lambda r: _first_game(r).__setitem__("a_seat", 1), "player A in seat 1"),
+        (lambda r: _first_game(r).update(margins=[0], a_points=0, b_points=0, winner=None), "before either player"),
+        (_forfeit_by_winner, "the winner is the player who forfeited"),
+        (lambda r: r["result"].__setitem__("pair", 0), "pair 1 of bsd first is recorded twice"),
+        (lambda r: r["result"].__setitem__("pair", 7), "pair 8 is beyond the 2 of a pairing"),
+        (lambda r: r.__setitem__("pairing", ["bsd", "random"]), "bsd random is not a pairing of this tournament"),
+        (lambda r: _first_game(r).__setitem__("margins", [[[1]]]), "margins must be a list of integers"),
+    ],
+)
+def test_a_record_that_does_not_add_up_is_refused_with_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], results_lines: list[bytes], change: Any, needle: str
+) -> None:
+    path = tmp_path / "t.jsonl"
+    content = b"".join([*results_lines[:2], _edit(results_lines[2], change)])
+    path.write_bytes(content)
+    status, out, err = _main([*RESUME, "--resume", str(path)], capsys)
+    assert status == 1 and out == "" and err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith(f"mille.tournament: {path}, line 3: a damaged record (") and needle in err, err
+    assert path.read_bytes() == content  # untouched
+
+
+def test_a_header_with_fields_of_its_own_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], results_lines: list[bytes]
+) -> None:
+    path = tmp_path / "t.jsonl"
+    first = json.loads(results_lines[0])
+    content = json.dumps({**first, "extra": [[[[]]]]}).encode() + b"\n" + b"".join(results_lines[1:])
+    path.write_bytes(content)
+    status, out, err = _main([*RESUME, "--resume", str(path)], capsys)
+    assert status == 1 and out == "" and err.count("\n") == 1 and f"{path}, line 1: a damaged header" in err, err
+    assert path.read_bytes() == content
+    # A header of other arguments says which, its values escaped and cut short.
+    first["players"] = ["bsd", "\x1b]0;pwned\x07" + "x" * 500]
+    path.write_bytes(json.dumps(first).encode() + b"\n")
+    status, out, err = _main([*RESUME, "--resume", str(path)], capsys)
+    assert status == 1 and err.count("\n") == 1 and "\x1b" not in err and "\x07" not in err, err
+    assert "players bsd \\x1b]0;pwned\\x07xxx" in err and "... there, bsd first here" in err
+
+
+def test_a_results_file_too_large_a_fifo_and_a_full_disk(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, results_lines: list[bytes]
+) -> None:
+    """Refused in one line, never read whole nor waited on; a full disk leaves the file ending with a whole line."""
+    path = tmp_path / "t.jsonl"
+    content = b"".join(results_lines)
+    path.write_bytes(content)
+    monkeypatch.setattr(results, "MAX_FILE", len(content) - 1)
+    status, _, err = _main([*RESUME, "--resume", str(path)], capsys)
+    assert status == 1 and err.count("\n") == 1 and f"cannot read {path}: too large" in err, err
+    assert path.read_bytes() == content
+    monkeypatch.undo()
+    # A FIFO where the results file is to be made: refused as what it is, opened without blocking.
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    done = subprocess.run(
+        [sys.executable, "-m", "mille.tournament", *RESUME, "--out", str(fifo)],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=60,
+    )
+    assert (
+        done.returncode == 1 and done.stderr == f"mille.tournament: cannot write {fifo}: not a regular file (a FIFO)\n"
+    )
+    # A disk that fills up in the middle of the third record: one line, and the file still ends with a whole record.
+    out_path = tmp_path / "full.jsonl"
+    limit = len(b"".join(results_lines[:2])) + 300  # the header and a record, not two
+    main = "import sys\nfrom mille.lab import tournament\nsys.exit(tournament.main(sys.argv[1:]))\n"
+    args = ["bsd", "first", "--games", "6", "--jobs", "1", "--bootstrap", "10"]
+    done = run_python(full_disk(limit) + main, *args, "--out", str(out_path))
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+    assert f"cannot write {out_path}: write cut short" in done.stderr
+    written = out_path.read_bytes()
+    assert written.endswith(b"\n") and len(written.splitlines()) == 2  # the pair cut short is not there, even in part
+    status, out, err = _main([*args, "--resume", str(out_path), "--json"], capsys)
+    assert status == 0 and json.loads(out)["resumed_pairs"] == 1, err
+
+
+def test_a_results_file_is_written_as_it_always_was(tmp_path: Path, results_lines: list[bytes]) -> None:
+    """Through safeio.AppendOnly, the same bytes: compact JSON lines (old files resume, and new ones in old code)."""
+    for line in results_lines:
+        assert line == (json.dumps(json.loads(line), separators=(",", ":")) + "\n").encode()
+    path = tmp_path / "t.jsonl"
+    run_tournament(["bsd", "first"], games=4, seed=1, jobs=1, out=path, resamples=0)
+    assert path.read_bytes().splitlines(keepends=True)[0] == results_lines[0]
+    assert os.stat(path).st_mode & 0o777 == 0o600  # made whole, the user's own
+
+
+#: A player whose name would retitle the terminal if printed raw: ``evil:ESC]0;x BEL`` (a real plug-in).
+EVIL_MODULE = 'from mille.players import FirstPlayer\n\nglobals()["\\x1b]0;x\\x07"] = FirstPlayer\n'
+EVIL = "evil:\x1b]0;x\x07"
+
+
+def test_names_and_messages_from_outside_are_printed_escaped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A player's name from the command line, a forfeit's message from a results file: escaped on the terminal."""
+    (tmp_path / "evil.py").write_text(EVIL_MODULE)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    path = tmp_path / "t.jsonl"
+    argv = ["bsd", EVIL, "--games", "2", "--jobs", "1", "--bootstrap", "10"]
+    status, out, err = _main([*argv, "--out", str(path)], capsys)
+    assert status == 0 and "\x1b" not in out + err and "\x07" not in out + err
+    assert out.count("evil:\\x1b]0;x\\x07") == 1 and "2 evil:\\x1~" in out  # the rating list; the crosstable's head
+    # JSON escapes it as JSON does, and gives it back.
+    status, out, _ = _main([*argv, "--json"], capsys)
+    assert status == 0 and "\x1b" not in out and json.loads(out)["players"] == ["bsd", EVIL]
+    # A forfeit's message read back from the file.
+    lines = path.read_bytes().splitlines(keepends=True)
+    record = json.loads(lines[1])
+    message = "\x1b]2;pwned\x07\x1b[2J"
+    record["result"]["games"][0].update(margins=[], a_points=0, b_points=0, winner=1)
+    record["result"]["games"][0]["fault"] = {"player": 0, "kind": "exception", "message": message, "hand": 0}
+    path.write_bytes(lines[0] + (json.dumps(record) + "\n").encode())
+    status, out, err = _main([*argv, "--resume", str(path)], capsys)
+    assert status == 0 and "\x1b" not in out + err and "\x07" not in out + err, out
+    assert "bsd vs evil:\\x1b]0;x\\x07, game 1, hand 1: bsd exception: \\x1b]2;pwned\\x07\\x1b[2J" in out
+    # The command line's own errors quote it escaped too.
+    with pytest.raises(SystemExit):
+        tournament.main(["bsd", "first", "--\x1b]0;x\x07"])
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "unrecognized arguments: --\\x1b]0;x\\x07" in err
+
+
+def test_a_player_made_once_and_not_again_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A factory that works for the command line's check and fails on the run's own try: one line, no traceback."""
+    (tmp_path / "once.py").write_text(
+        "from mille.players import FirstPlayer\n\nmade = []\n\n\ndef Once():\n    made.append(1)\n"
+        "    if len(made) > 1:\n        raise RuntimeError('only once')\n    return FirstPlayer()\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    status, out, err = _main(["bsd", "once:Once", "--games", "2", "--jobs", "1"], capsys)
+    assert status == 1 and out == "" and err == "mille.tournament: 'once:Once' failed to make a player: only once\n"
 
 
 def test_ctrl_c_keeps_what_is_finished(tmp_path: Path, small: dict[str, Any]) -> None:
@@ -433,6 +686,11 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
         ["bsd", "first", "--resume", "/nonexistent/file"],
         ["bsd", "first", "--jobs", "2", "--cluster", "local:2"],
         ["bsd", "first", "--upload", "bot.py"],
+        ["bsd", "first", "--insecure"],
+        ["bsd", "first", "--cluster", "local:2", "--insecure"],
+        ["bsd", "first", "--cluster", "tcp://host:8786", "--tls-ca", "ca.pem"],
+        ["bsd", "first", "--cluster", "local:2", "--connect-timeout", "3"],
+        ["bsd", "first", "--cluster", "tls://host:8786", "--connect-timeout", "0"],
     ],
 )
 def test_bad_arguments(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
@@ -456,6 +714,39 @@ def test_progress_line_at_once() -> None:
         and "5.0 pairs/s, 5 from the file" in stream.getvalue()
     )
     bar.clear()
+
+
+def test_progress_rate_falls_while_a_slow_pair_runs() -> None:
+    """The rate is over the time elapsed: 1 pair in its first second reads 1.0 a second then, 0.07 at 0:14."""
+    import io
+
+    bar = tournament.TournamentBar(io.StringIO(), 3, interval=60)
+    bar.latest = tournament.TournamentProgress(1, 3, 0, 1.0)
+    assert bar.render(1.0) == "[######..............] 1/3 pairs, 0:01, 1.0 pairs/s"
+    assert bar.render(14.0) == "[######..............] 1/3 pairs, 0:14, 0.0714 pairs/s"
+
+
+def test_progress_counts_the_pairs_resumed_from_the_start(tmp_path: Path) -> None:
+    """A file holding one pair of three: the line reads 1/3 at once, not 0/3 until the next pair is in."""
+    import io
+
+    path = tmp_path / "t.jsonl"
+    run_tournament(["bsd", "first"], games=6, seed=1, jobs=1, game_points=FAST, out=path, resamples=0)
+    path.write_bytes(b"".join(path.read_bytes().splitlines(keepends=True)[:2]))
+    seen: list[tournament.TournamentProgress] = []
+    stream = io.StringIO()
+    bar = tournament.TournamentBar(stream, 3, interval=60)
+
+    def progress(p: tournament.TournamentProgress) -> None:
+        seen.append(p)
+        if len(seen) == 1:
+            bar(p)
+            assert "1/3 pairs, 0:00, 1 from the file; the first pair is under way" in stream.getvalue()
+
+    run_tournament(
+        ["bsd", "first"], games=6, seed=1, jobs=1, game_points=FAST, resume=path, resamples=0, progress=progress
+    )
+    assert [(p.pairs, p.resumed) for p in seen] == [(1, 1), (2, 1), (3, 1)]
 
 
 def test_results_header_names_every_setting() -> None:
@@ -510,7 +801,7 @@ def test_ctrl_c_on_the_command_line_keeps_every_finished_pair(tmp_path: Path) ->
 
 def test_many_players_with_long_names_fit_79_columns() -> None:
     players = [*PLAYERS, "mille.players:FirstPlayer", "mille.players:RandomPlayer", "mille.players.bsd:BsdPlayer"]
-    report = run_tournament(players, games=2, seed=1, jobs=1, game_points=FAST, resamples=50)
+    report = run_tournament(players, games=2 * MIN_PAIRS_TO_RATE, seed=1, jobs=1, game_points=FAST, resamples=50)
     text = format_report(report, bars=True, jobs=1)
     lines = text.splitlines()
     assert all(len(line) <= 79 and line == line.rstrip() for line in lines)

@@ -1,9 +1,9 @@
 """A greedy Mille Bornes bot: python -m mille.match greedy_bot:GreedyBot bsd (from this directory)."""
 
-from mille import cards
-from mille.observation import Observation
-from mille.rng import GlibcRandom
-from mille.rules import EXTEND, NO_EXTENSION, Move, MoveType
+from mille.engine import cards
+from mille.engine.observation import Observation
+from mille.engine.rng import GlibcRandom
+from mille.engine.rules import EXTEND, NO_EXTENSION, Move, MoveType
 
 
 class GreedyBot:

@@ -1,4 +1,4 @@
-"""Command line: ``mille [--seed N] [--computer NAME] [--[no-]hints] [--[no-]color] [--no-stats] [file]``.
+"""Command line: ``mille [--seed N] [--computer NAME] [--[no-]hints] [--[no-]color] [--[no-]plain] [file]``.
 
 Wires the engine, saves, the settings, the record of games and the screen.
 Start-up time is part of the game's feel (and a measured target), so modules
@@ -28,6 +28,10 @@ from .players import OPPONENTS, make_player
 from .ui.layout import YOU, ScoreView
 
 DEFAULT_COMPUTER = OPPONENTS[0]
+#: Plain mode's levels of detail (:mod:`mille.ui.plain.app`), the first the default.
+DETAILS = ("brief", "full")
+#: What resumes a game kept in plain mode.
+PLAIN_COMMAND = "mille --plain"
 #: Mixed into the seed for a computer player that is not the original's:
 #: its dice are its own, so the deals stay those of the seed.
 _DICE_SALT = 0x6D696C6C
@@ -58,6 +62,8 @@ SWITCHES = {
     "--no-color": ("color", False),
     "--no-colour": ("color", False),
     "--no-stats": ("stats", False),
+    "--plain": ("plain", True),
+    "--no-plain": ("plain", False),
 }
 
 
@@ -87,10 +93,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--computer",
-        choices=OPPONENTS,
+        type=_computer_argument,
         metavar="NAME",
-        help="the computer player: bsd (the original's, the default) or expert (stronger); "
-        "a restored game keeps its own unless this is given",
+        help="the computer player: bsd (the original's, the default), expert (stronger), or "
+        "exec:COMMAND, a bot program of your own (docs/protocol.md); "
+        "a restored game keeps its own unless this is given (a bot only when named again)",
     )
     # The on/off switches are taken out before parsing (SWITCHES); they are
     # here for the usage line and the help.
@@ -110,6 +117,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     color.add_argument("--no-color", "--no-colour", action="store_true", help="no colour, whatever the settings say")
     parser.add_argument("--no-stats", action="store_true", help="keep no record of this run's games")
+    plain = parser.add_mutually_exclusive_group()
+    plain.add_argument(
+        "--plain",
+        action="store_true",
+        help="play in lines of text, for screen readers, braille, dumb terminals and pipes",
+    )
+    plain.add_argument("--no-plain", action="store_true", help="the board, whatever the settings say")
+    parser.add_argument(
+        "--detail", choices=DETAILS, help="with --plain: brief (the default) or full (totals, and what you may play)"
+    )
     parser.add_argument("--stats", action="store_true", help="print the record of your games and exit")
     parser.add_argument("--json", action="store_true", help="with --stats: print the record as JSON")
     parser.add_argument(
@@ -181,6 +198,18 @@ def _seed_argument(text: str) -> int:
     return value
 
 
+def _computer_argument(text: str) -> str:
+    """argparse's ``type`` for ``--computer``: a built-in opponent or ``exec:COMMAND``."""
+    from .players import is_exec_spec
+
+    if text in OPPONENTS or is_exec_spec(text):
+        return text
+    import argparse
+
+    names = ", ".join(OPPONENTS)
+    raise argparse.ArgumentTypeError(f"{text!r} is not a computer: give {names}, or exec:COMMAND (docs/protocol.md)")
+
+
 def _quick_parse(argv: list[str]) -> tuple[str | None, int | None, str | None] | None:
     """``[FILE] [--seed N] [--computer NAME]`` in any order, without argparse; None for anything else."""
     file: str | None = None
@@ -210,10 +239,12 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     switches, argv = _take_switches(argv)
     parsed = _quick_parse(argv)
+    detail: str | None = None
     if parsed is None:
         parser = build_parser()
         args = parser.parse_args(argv)
-        if (args.stats or args.config_path) and (args.file or args.seed is not None or args.computer or switches):
+        others = args.file or args.seed is not None or args.computer or switches or args.detail
+        if (args.stats or args.config_path) and others:
             parser.error("--stats and --config-path take no other arguments")
         if args.config_path:
             from .files.safeio import shown
@@ -232,6 +263,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.json:
             parser.error("--json goes with --stats")
         parsed = (args.file, args.seed, args.computer)
+        detail = args.detail
     file, seed, computer_name = parsed
     try:
         settings = _settings()
@@ -271,11 +303,30 @@ def main(argv: list[str] | None = None) -> int:
         game = Game(rng=GlibcRandom(seed_value))
     else:
         game.rng.seed(seed_value)
+    not_run = None
+    if computer_name is None and saved_computer is not None and saved_computer not in OPPONENTS:
+        # A save never runs a program by itself: only a --computer typed
+        # again does (docs/protocol.md, "On the board").
+        not_run, saved_computer = saved_computer, DEFAULT_COMPUTER
+        banner = f"{DEFAULT_COMPUTER} plays, not {not_run}"
     computer_name, hints, color, record = choose_options(computer_name, switches, saved_computer, settings)
 
+    plain, detail = choose_plain(switches, detail, settings)
+    if plain:
+        return play_plain(
+            game, file=file, banner=banner, window=window, computer_name=computer_name, seed=seed_value,
+            hints=hints, record=record, detail=detail,
+        )  # fmt: skip
+    if detail is not None:
+        build_parser().error("--detail goes with --plain (or plain = true in the settings)")
     if not (os.isatty(0) and os.isatty(1)):
-        print("mille: standard input and output must be a terminal", file=sys.stderr)
+        print("mille: standard input and output must be a terminal (mille --plain plays in lines)", file=sys.stderr)
         return 1
+    if not_run is not None:
+        _say(
+            f"mille: {file} was saved against {not_run}, which is run only when named again: "
+            f"mille {file} --computer {_quoted(not_run)}; {DEFAULT_COMPUTER} plays instead"
+        )
     return play(
         game,
         file=file,
@@ -316,7 +367,11 @@ def play(
     from .ui.surface import TerminalError
 
     if computer is None:
-        computer, dice = computer_player(computer_name, seed, game)
+        try:
+            computer, dice = computer_player(computer_name, seed, game)
+        except ValueError as exc:  # PlayerSpecError: a bot that cannot be started
+            _say(f"mille: {exc}")
+            return 1
     else:
         dice = GlibcRandom((seed ^ _DICE_SALT) & 0xFFFFFFFF)
     recorder: list[Recorder] = []  # made at its first event, after the first board
@@ -372,16 +427,104 @@ def play(
         term.stop()
     if term.note is not None:
         _say(term.note)
+    failure = getattr(app, "computer_failure", None)
+    if failure is not None:
+        _say(f"mille: the computer {computer_name} failed: {failure}")
+    _report(recorder)
+    return keeper.report(status)
+
+
+def choose_plain(switches: dict[str, bool], detail: str | None, settings: Settings | None) -> tuple[bool, str | None]:
+    """(plain mode, its detail) from the command line and the settings (``plain``, ``detail``).
+
+    The command line wins.  The detail is None when the board is played
+    and no ``--detail`` was typed (one typed without plain mode is an
+    error: it would be silently ignored).
+    """
+    plain = switches.get("plain", bool(settings and settings.plain))
+    if plain:
+        detail = detail or (settings.detail if settings else None) or DETAILS[0]
+    return plain, detail
+
+
+def play_plain(
+    game: Game,
+    *,
+    file: str | None = None,
+    banner: str | None = None,
+    window: int = ScoreView.SMALL,
+    computer_name: str = DEFAULT_COMPUTER,
+    seed: int = 1,
+    hints: bool = False,
+    record: bool = False,
+    detail: str | None = None,
+) -> int:
+    """Play ``game`` in lines (``--plain``, :mod:`mille.ui.plain`) until it ends; the exit status.
+
+    As :func:`play`, without the board: no terminal is needed (a pipe, a
+    file, ``/dev/null``, ``TERM=dumb``), and curses is never imported.  A
+    hangup, the end of input and a crash keep the game as on the board;
+    where it went is said on standard error once the game has stopped.
+    """
+    from .ui.plain.app import PlainApp
+    from .ui.plain.lines import LineTerminal
+
+    computer, dice = computer_player(computer_name, seed, game)
+    recorder: list[Recorder] = []
+    restored = game.copy() if file is not None and record else None
+
+    def make_recorder() -> Recorder:
+        from .files.ledger import Recorder
+
+        recorder.append(Recorder(restored=restored))
+        return recorder[0]
+
+    adviser = None
+    if hints:
+        from .ui.hints import Adviser
+
+        adviser = Adviser()
+    keeper = _Keeper(PLAIN_COMMAND)
+    term = LineTerminal()
+    app: PlainApp | None = None
+    try:
+        term.start()
+        app = PlainApp(
+            term,
+            game,
+            save_writer=_write_game,
+            hangup_saver=keeper.keep,
+            from_file=file,
+            restore_banner=banner,
+            window=window,
+            computer=computer,
+            computer_name=computer_name,
+            computer_dice=dice,
+            stats=make_recorder if record else None,
+            hints=adviser,
+            detail=detail or DETAILS[0],
+        )
+        status = app.run(restore=file is not None)
+    except KeyboardInterrupt:
+        status = 1
+    except Exception as exc:
+        status = _crashed(exc, app, file, PLAIN_COMMAND)
+    finally:
+        term.stop()
     _report(recorder)
     return keeper.report(status)
 
 
 class _Keeper:
-    """Keeps the game on a hangup and remembers where, to say so once the board is gone."""
+    """Keeps the game on a hangup and remembers where, to say so once the board is gone.
 
-    def __init__(self) -> None:
+    ``command`` is what the line says resumes the game.
+    """
+
+    def __init__(self, command: str = "mille") -> None:
         self.line: str | None = None
         self.saved = True
+        self.command = command
 
     def keep(self, game: Game, window: int, computer: str) -> None:
         from .files import rescue
@@ -391,7 +534,7 @@ class _Keeper:
         except Exception as exc:  # a bug must not cost the exit and the message
             kept = rescue.Kept(None, [("the game", f"{type(exc).__name__}: {exc}")])
         self.saved = kept.path is not None
-        self.line = rescue.saved_line(kept)
+        self.line = rescue.saved_line(kept, command=self.command)
 
     def report(self, status: int) -> int:
         if self.line is None:
@@ -412,7 +555,7 @@ def _say(line: str) -> None:
         pass
 
 
-def _crashed(exc: Exception, app: object, file: str | None) -> int:
+def _crashed(exc: Exception, app: object, file: str | None, command: str = "mille") -> int:
     """An unexpected exception in the game: keep the game as it was before, report, status 1 (2 if not kept).
 
     The terminal is already restored.  The game saved is the app's last
@@ -441,7 +584,7 @@ def _crashed(exc: Exception, app: object, file: str | None) -> int:
         what = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
         _say(f"mille: internal error: {what}")
         if kept is not None:
-            _say(rescue.saved_line(kept, "the game, as it was before the move that failed,"))
+            _say(rescue.saved_line(kept, "the game, as it was before the move that failed,", command))
         elif file is not None:
             _say(f"mille: no move was made; the game is still in {file}")
         else:
@@ -487,16 +630,25 @@ def choose_options(
 def computer_player(name: str, seed: int, game: Game) -> tuple[Player, GlibcRandom]:
     """The computer's player for ``name`` (:func:`mille.players.make_player`) and the dice it rolls.
 
-    The original's computer, ``bsd``, rolls the game's own generator, as the
-    original did, so that every deal and every screen stays the original's.
-    Any other player rolls dice of its own, seeded from the game's seed, so
-    that the deals of a seed stay the same whoever sits in the computer's
-    seat.
+    A player that declares ``dice = "game"``, the original's procedure
+    (``bsd``, or a bot that says so in its hello, such as ``exec:python -m
+    mille.bot bsd``), rolls the game's own generator, as the original did,
+    so that every deal and every screen stays the original's.  Any other
+    player rolls dice of its own, seeded from the game's seed, so that the
+    deals of a seed stay the same whoever sits in the computer's seat.
+    ``PlayerSpecError`` (a ValueError) if ``name`` names no player or a
+    bot that cannot be started.
     """
     player = make_player(name)
-    if name == DEFAULT_COMPUTER:
+    if getattr(player, "dice", None) == "game":
         return player, game.rng
     return player, GlibcRandom((seed ^ _DICE_SALT) & 0xFFFFFFFF)
+
+
+def _quoted(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
 
 
 def _write_game(name: str, game: Game, window: int, computer: str) -> None:

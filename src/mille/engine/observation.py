@@ -17,7 +17,7 @@ that the seat could not tell from the real one (observing it again gives
 the same observation).  It is the uniform, complete sampler a bot can
 start from; the ``expert`` deals its worlds with its own sampler instead
 (inference about the opponent's hand, and only what a rollout reads:
-:class:`mille.players.expert._Sampler`), held to the same contract by
+:class:`mille.players.expert.sampler.Sampler`), held to the same contract by
 ``tests/test_expert.py``.
 
 >>> from mille import rules

@@ -28,12 +28,13 @@ class GlibcRandom:
     bot wants (``randrange``, ``choice``, ``shuffle``, ``uniform``).
     """
 
-    __slots__ = ("_state", "_front", "_rear")
+    __slots__ = ("_state", "_front", "_rear", "_seed")
 
     def __init__(self, seed: int = 1) -> None:
         self._state: list[int] = [0] * _DEG
         self._front = _SEP
         self._rear = 0
+        self._seed: int | None = None
         self.seed(seed)
 
     def seed(self, seed: int) -> None:
@@ -41,6 +42,7 @@ class GlibcRandom:
         s = seed & _MASK
         if s == 0:
             s = 1
+        self._seed = s
         # The first word is the seed read as a signed 32-bit int.
         word = s - (1 << 32) if s >= 1 << 31 else s
         r = [word]
@@ -88,6 +90,25 @@ class GlibcRandom:
         """A float in [0, 1)."""
         return self.random() / 2147483648.0
 
+    @property
+    def seeded_with(self) -> int | None:
+        """The seed of the last :meth:`seed` (1 to 2**32 - 1), or None after :meth:`setstate`.
+
+        Whether the generator has been rolled since is another matter:
+        :meth:`untouched` says.
+        """
+        return getattr(self, "_seed", None)  # an instance made by __new__ and setstate has none
+
+    def untouched(self) -> bool:
+        """True when the generator is exactly as its last :meth:`seed` left it (nothing rolled since).
+
+        A player in another process is then handed the seed instead of the
+        generator (docs/protocol.md, "Dice"); this seeds a generator to
+        compare with, so it is for once a game, not for every roll.
+        """
+        seed = self.seeded_with
+        return seed is not None and self.getstate() == GlibcRandom(seed).getstate()
+
     def getstate(self) -> tuple[tuple[int, ...], int, int]:
         return tuple(self._state), self._front, self._rear
 
@@ -96,6 +117,7 @@ class GlibcRandom:
         self._state = list(words)
         self._front = front
         self._rear = rear
+        self._seed = None
 
     def __eq__(self, other: object) -> bool:
         """Generators are equal when they will produce the same numbers."""
@@ -110,4 +132,5 @@ class GlibcRandom:
         clone._state = list(self._state)
         clone._front = self._front
         clone._rear = self._rear
+        clone._seed = self._seed
         return clone

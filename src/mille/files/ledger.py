@@ -783,6 +783,9 @@ class Recorder:
     def _write(self, event: dict[str, Any]) -> None:
         if not self._prepare():
             return
+        computer = event.get("computer")
+        if isinstance(computer, str) and len(computer) > _MAX_NAME:  # a long exec:COMMAND
+            event["computer"] = computer[: _MAX_NAME - 3] + "..."
         try:
             append(self.path, event)
         except Exception as exc:

@@ -125,12 +125,15 @@ def write_beside(json_path: str, text: str) -> Kept:
     return Kept(path, [])
 
 
-def saved_line(kept: Kept, what: str = "the game") -> str:
-    """``mille: the game is saved in PATH; "mille PATH" resumes it`` (or why it is not)."""
+def saved_line(kept: Kept, what: str = "the game", command: str = "mille") -> str:
+    """``mille: the game is saved in PATH; resume it with: mille PATH`` (or why it is not).
+
+    ``command`` is what resumes it (``mille --plain`` for a game played in lines).
+    """
     if kept.path is None:
         return f"mille: {what} could not be saved anywhere ({kept.failures()})"
     path = shown(kept.path)
-    line = f"mille: {what} is saved in {path}; resume it with: mille {_quoted(path)}"
+    line = f"mille: {what} is saved in {path}; resume it with: {command} {_quoted(path)}"
     if kept.tried:
         line += f" (not saved in {kept.failures()})"
     return line

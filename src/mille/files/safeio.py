@@ -524,11 +524,16 @@ class AppendOnly:
     fsyncs each record; a writer that groups its syncs calls :meth:`sync`
     itself (from a thread, say), and :meth:`close` syncs what is left.
 
-    A results file, for instance::
+    A results file, for instance (:mod:`mille.lab.results`)::
 
         out = AppendOnly.create(path, header_line, shared=False)        # --out FILE
-        out = AppendOnly.open(path, truncate_to=good, shared=False)     # --resume FILE
+        out = AppendOnly.open(path, follow=True, shared=False)          # --resume FILE:
+        data = read_fd(out.fd, limit, out.size(), path)                 #   read through the same descriptor,
+        out.cut_back(good)                                              #   checked, cut to its last whole record
         out.append(line, sync=False); ...; out.sync(); out.close()
+
+    (Reading and cutting through the descriptor that is appended to, the
+    file checked is the file written, whatever happens to its name meanwhile.)
     """
 
     def __init__(self, fd: int, path: str, *, shared: bool) -> None:
@@ -552,14 +557,23 @@ class AppendOnly:
         """The existing regular file at ``path``, for appending (and reading its end); see the class."""
         flags = os.O_RDWR | os.O_APPEND | _NONBLOCK | _NOCTTY | _CLOEXEC | _BINARY
         fd, _ = open_regular(path, follow=follow, flags=flags)
-        try:
-            if truncate_to is not None:
-                os.ftruncate(fd, truncate_to)
-                os.fsync(fd)
-        except BaseException:
-            os.close(fd)
-            raise
-        return cls(fd, path, shared=shared)
+        out = cls(fd, path, shared=shared)
+        if truncate_to is not None:
+            try:
+                out.cut_back(truncate_to)
+            except BaseException:
+                out.close(sync=False)
+                raise
+        return out
+
+    def cut_back(self, size: int) -> None:
+        """Cut a file of one writer back to its first ``size`` bytes (its last whole record), synced.
+
+        Nothing is done to a file no longer than ``size``.
+        """
+        if self.size() > size:
+            os.ftruncate(self.fd, size)
+            os.fsync(self.fd)
 
     def size(self) -> int:
         return os.fstat(self.fd).st_size

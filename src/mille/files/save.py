@@ -37,8 +37,8 @@ from ..engine import cards, position
 from ..engine.cards import BY_NAME, EMPTY, NAMES
 from ..engine.rng import GlibcRandom
 from ..engine.state import EXTENDED_TRIP, SEATS, TRIP, Game, Memory, SafetyStatus, Tableau
-from ..players import OPPONENTS
-from .safeio import TooLarge, read_regular, sync_directory, write_temporary
+from ..players import OPPONENTS, is_exec_spec
+from .safeio import TooLarge, read_regular, replace_file
 from .safeio import write_new as write_new  # where callers and tests have known it
 
 FORMAT = "bsd-mille-save"
@@ -286,21 +286,7 @@ def write_game(path: str, game: Game, window: int = 0, computer: str = "bsd") ->
             # creat() would refuse a file we may not write; so do we.
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
         keep_mode = stat.S_IMODE(st.st_mode)
-    directory = os.path.dirname(target) or os.curdir
-    tmp = write_temporary(directory, os.path.basename(target), data, keep_mode)
-    try:
-        os.replace(tmp, target)
-    except BaseException:
-        _remove(tmp)
-        raise
-    sync_directory(directory)
-
-
-def _remove(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
+    replace_file(target, data, keep_mode)
 
 
 def _follow_link(path: str) -> str:
@@ -637,8 +623,9 @@ def from_dict(data: Any) -> LoadedGame:
         return _from_dict_v1(data)
     d = _fields(data, "", _TOP_FIELDS)
     computer = d["computer"]
-    if computer not in OPPONENTS:
-        _fail("computer", f"{_show(computer)} (must be one of {', '.join(json.dumps(c) for c in OPPONENTS)})")
+    if computer not in OPPONENTS and not is_exec_spec(computer):
+        names = ", ".join(json.dumps(c) for c in OPPONENTS)
+        _fail("computer", f"{_show(computer)} (must be one of {names}, or exec: and a command)")
     players = [_read_player(p, f"players[{i}]", 2) for i, p in enumerate(_list(d["players"], "players", 2))]
     memory = []
     for i, m in enumerate(_list(d["memory"], "memory", 2)):
@@ -653,20 +640,8 @@ def from_dict(data: Any) -> LoadedGame:
     # -1: the question is open but the card has already left the hand (a game
     # restored from a version-1 save at Extension? and saved again there).
     pending = None if pending_raw is None else _int(pending_raw, "pending_extension", -1, cards.HAND_SIZE - 1)
-    game = Game(
-        deck=_read_deck(d["deck"]),
-        deck_count=_int(d["deck_count"], "deck_count", 0, _MAX_DECK_COUNT),
-        discard=_card(d["discard"], "discard"),
-        players=players,
-        trip_length=_one_of(d["trip_length"], "trip_length", (TRIP, EXTENDED_TRIP)),
-        finished=_bool(d["finished"], "finished"),
-        to_move=_one_of(d["to_move"], "to_move", SEATS),
-        hand_starter=_one_of(d["hand_starter"], "hand_starter", SEATS),
-        order=_bool(d["order"], "order"),
-        pending_extension=pending,
-        memory=memory,
-        rng=_NEW_RNG.copy(),  # not saved: the caller seeds it
-    )
+    game = _read_game(d, players, memory, ("trip_length", "to_move", "hand_starter"))
+    game.pending_extension = pending
     window = _one_of(d["window"], "window", (0, 1))
     if pending is not None and game.to_move != _PERSON:
         # The game saves only at your own prompts (and, between moves, never
@@ -675,6 +650,27 @@ def from_dict(data: Any) -> LoadedGame:
         _fail("pending_extension", "set with the computer to move (only your own Extension? can be saved)")
     check_game(game)
     return LoadedGame(game, window, computer, 2)
+
+
+def _read_game(d: dict[str, Any], players: list[Tableau], memory: list[Memory], names: tuple[str, str, str]) -> Game:
+    """The game of a file's top-level fields (``names``: the trip length's, the mover's and the starter's, by version).
+
+    Its generator is not saved: the caller seeds it.
+    """
+    trip, to_move, starter = names
+    return Game(
+        deck=_read_deck(d["deck"]),
+        deck_count=_int(d["deck_count"], "deck_count", 0, _MAX_DECK_COUNT),
+        discard=_card(d["discard"], "discard"),
+        players=players,
+        trip_length=_one_of(d[trip], trip, (TRIP, EXTENDED_TRIP)),
+        finished=_bool(d["finished"], "finished"),
+        to_move=_one_of(d[to_move], to_move, SEATS),
+        hand_starter=_one_of(d[starter], starter, SEATS),
+        order=_bool(d["order"], "order"),
+        memory=memory,
+        rng=_NEW_RNG.copy(),
+    )
 
 
 def _from_dict_v1(data: dict[str, Any]) -> LoadedGame:
@@ -688,19 +684,8 @@ def _from_dict_v1(data: dict[str, Any]) -> LoadedGame:
     """
     d = _fields(data, "", _TOP_FIELDS_V1)
     players = [_read_player(p, f"players[{i}]", 1) for i, p in enumerate(_list(d["players"], "players", 2))]
-    game = Game(
-        deck=_read_deck(d["deck"]),
-        deck_count=_int(d["deck_count"], "deck_count", 0, _MAX_DECK_COUNT),
-        discard=_card(d["discard"], "discard"),
-        players=players,
-        trip_length=_one_of(d["end"], "end", (TRIP, EXTENDED_TRIP)),
-        finished=_bool(d["finished"], "finished"),
-        to_move=_one_of(d["play"], "play", SEATS),
-        hand_starter=_one_of(d["handstart"], "handstart", SEATS),
-        order=_bool(d["order"], "order"),
-        memory=[Memory(), Memory(_read_seen(d["numseen"], "numseen"), _int(d["numgos"], "numgos", 0, cards.DECK_SIZE))],
-        rng=_NEW_RNG.copy(),
-    )
+    memory = [Memory(), Memory(_read_seen(d["numseen"], "numseen"), _int(d["numgos"], "numgos", 0, cards.DECK_SIZE))]
+    game = _read_game(d, players, memory, ("end", "play", "handstart"))
     window = _one_of(d["window"], "window", (0, 1))
     on_exit = _bool(d["on_exit"], "on_exit")
     pending = _bool(d["pending_extension"], "pending_extension")

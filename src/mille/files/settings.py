@@ -7,6 +7,8 @@ time::
     hints = true          # the hint key, h or ?
     color = true          # cards and piles in colour, on a terminal that has colours
     stats = false         # keep no record of games
+    plain = true          # play in lines of text (mille --plain), for screen readers and pipes
+    detail = "full"       # plain mode's detail: "brief" (the default) or "full"
 
 Flags on the command line win over the file.  A setting that is not one of
 these, or a value of the wrong kind, is an error naming the file and the
@@ -61,7 +63,9 @@ if TYPE_CHECKING:
     from typing import Any
 
 #: The settings and what each may be.
-KEYS = ("computer", "hints", "color", "stats")
+KEYS = ("computer", "hints", "color", "stats", "plain", "detail")
+#: The settings whose value is a word, and the words each may be.
+WORDS: dict[str, tuple[str, ...]] = {"computer": OPPONENTS, "detail": ("brief", "full")}
 
 
 class SettingsError(ValueError):
@@ -79,11 +83,15 @@ class Settings:
         hints: bool | None = None,
         color: bool | None = None,
         stats: bool | None = None,
+        plain: bool | None = None,
+        detail: str | None = None,
     ) -> None:
         self.computer = computer
         self.hints = hints
         self.color = color
         self.stats = stats
+        self.plain = plain
+        self.detail = detail
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Settings) and all(getattr(self, k) == getattr(other, k) for k in KEYS)
@@ -147,10 +155,10 @@ def parse(text: str, path: str) -> Settings:
             close = difflib.get_close_matches(key.lower(), KEYS, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else f" (known: {', '.join(KEYS)})"
             raise SettingsError(f"{where}: unknown setting {shown(repr(key))}{hint}")
-        if key == "computer":
-            if not isinstance(value, str) or value not in OPPONENTS:
-                names = " or ".join(f'"{name}"' for name in OPPONENTS)
-                raise SettingsError(f"{where}: computer must be {names}, not {_show(value)}")
+        if key in WORDS:
+            if not isinstance(value, str) or value not in WORDS[key]:
+                names = " or ".join(f'"{name}"' for name in WORDS[key])
+                raise SettingsError(f"{where}: {key} must be {names}, not {_show(value)}")
         elif type(value) is not bool:
             raise SettingsError(f"{where}: {key} must be true or false, not {_show(value)}")
         setattr(settings, key, value)
@@ -163,6 +171,8 @@ _EXPECTED = {
     "hints": "true or false",
     "color": "true or false",
     "stats": "true or false",
+    "plain": "true or false",
+    "detail": '"brief" or "full" (in double quotes)',
 }
 
 
@@ -231,10 +241,10 @@ def _from_cache(text: str, key: str) -> Settings | None:
             return None
         if not value:
             continue
-        if name == "computer":
-            if value not in OPPONENTS:
+        if name in WORDS:
+            if value not in WORDS[name]:
                 return None
-            settings.computer = value
+            setattr(settings, name, value)
         elif value in ("0", "1"):
             setattr(settings, name, value == "1")
         else:

@@ -2,11 +2,14 @@
 
 ``python -m mille.match`` and ``python -m mille.tournament`` take the same
 options of a run (:func:`add_run_arguments`: ``--seed``, ``--jobs``,
-``--json``, ``--max-think-ms``, ``--cluster``, ``--upload``), check them
+``--json``, ``--max-think-ms``, ``--bot-logs``, and ``--cluster`` with its own, ``--upload`` among them), check them
 alike, and run alike (:func:`run`): on local processes or a Dask
 cluster, a progress line on a terminal, the report as text or JSON, and
 one line on standard error for what went wrong, with the exit status
-(1 for a failure, 130 for Ctrl-C, 141 for a reader gone).
+(1 for a failure, 130 for Ctrl-C, 141 for a reader gone).  What reaches
+the terminal from outside (a player's name, a file's, a message from a
+worker or a file) goes through :func:`~mille.files.safeio.shown`, the
+errors of the command line included (:class:`ArgumentParser`).
 ``python -m mille.sim`` shares their help's list of players and
 ``--version``.
 """
@@ -17,11 +20,19 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
+from ..files.safeio import shown
 from ..players import BUILTIN, PlayerSpecError, make_player
 from .console import StatusLine, write_out
 from .runner import default_jobs
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """The lab's command lines: an error is shown escaped, as it may quote the command line (a player's name)."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(shown(message))
 
 
 def version_text(prog: str) -> str:
@@ -35,7 +46,8 @@ def players_epilog() -> str:
     """The end of a command's help: the players it can be given."""
     return (
         f"Players: {', '.join(BUILTIN)}, or module:attribute (a class or factory importable from "
-        "the current directory; see docs/bots.md)."
+        "the current directory; see docs/bots.md); or exec:COMMAND, a program in any language speaking "
+        "the bot protocol (docs/protocol.md)."
     )
 
 
@@ -57,17 +69,40 @@ def add_run_arguments(parser: argparse.ArgumentParser, seed_help: str, json_help
         help="a player that thinks longer than MS milliseconds over one decision loses the game (default: no limit)",
     )
     parser.add_argument(
+        "--bot-logs",
+        metavar="DIR",
+        help="keep the standard error of exec: bots in DIR (default: a temporary directory, kept and named "
+        "in the report when a bot failed)",
+    )
+    parser.add_argument(
         "--cluster",
         metavar="ADDRESS",
-        help="run the pairs on a Dask distributed scheduler (tcp://host:8786), or on a LocalCluster of "
-        "N worker processes here (local:N); needs Dask, the cluster extra (docs/tournaments.md)",
+        help="run the pairs on a Dask distributed scheduler (tls://host:8786, with --tls-*; tcp://host:8786 "
+        "only with --insecure), or on a LocalCluster of N worker processes here (local:N, secured by TLS); "
+        "needs Dask, the cluster extra (docs/tournaments.md)",
     )
     parser.add_argument(
         "--upload",
         metavar="FILE.py",
         action="append",
         default=[],
-        help="with --cluster: send this plug-in module to every worker (repeatable)",
+        help="with --cluster: send this plug-in module to every worker (repeatable); it is kept there and "
+        "run as the workers' user",
+    )
+    parser.add_argument("--tls-ca", metavar="FILE", help="with --cluster tls://...: the cluster's CA certificate")
+    parser.add_argument("--tls-cert", metavar="FILE", help="with --cluster tls://...: this client's certificate")
+    parser.add_argument("--tls-key", metavar="FILE", help="with --cluster tls://...: this client's private key")
+    parser.add_argument(
+        "--insecure",
+        action="store_true",
+        help="allow --cluster tcp://...: plain text, unauthenticated (anyone who reaches the scheduler can run "
+        "code on the workers, and it here)",
+    )
+    parser.add_argument(
+        "--connect-timeout",
+        type=float,
+        metavar="S",
+        help="with --cluster: give up on a scheduler that does not answer within S seconds (default 5)",
     )
 
 
@@ -84,8 +119,25 @@ def check_run_arguments(parser: argparse.ArgumentParser, args: argparse.Namespac
         parser.error("--jobs and --cluster do not go together (the cluster's workers are the jobs)")
     if args.upload and args.cluster is None:
         parser.error("--upload goes with --cluster")
+    scheme = None
+    if args.cluster is not None:
+        from .cluster import address_scheme  # no Dask: the address's scheme only
+
+        scheme = address_scheme(args.cluster)
+    if (args.tls_ca or args.tls_cert or args.tls_key) and scheme != "tls":
+        parser.error("--tls-ca, --tls-cert and --tls-key go with --cluster tls://HOST:PORT")
+    if args.insecure and scheme != "tcp":
+        parser.error("--insecure goes with --cluster tcp://HOST:PORT (local:N and tls:// are secured)")
+    if args.connect_timeout is not None and scheme not in ("tls", "tcp"):
+        parser.error("--connect-timeout goes with --cluster tls://HOST:PORT or tcp://HOST:PORT")
+    if args.connect_timeout is not None and not args.connect_timeout > 0:
+        parser.error("--connect-timeout must be positive")
     if args.max_think_ms is not None and args.max_think_ms <= 0:
         parser.error("--max-think-ms must be positive")
+    if args.bot_logs is not None:  # before any bot starts (check_players starts them)
+        from ..players.external import set_log_directory
+
+        set_log_directory(args.bot_logs)
 
 
 def check_players(parser: argparse.ArgumentParser, specs: Sequence[str]) -> None:
@@ -94,7 +146,7 @@ def check_players(parser: argparse.ArgumentParser, specs: Sequence[str]) -> None
         try:
             make_player(spec)
         except PlayerSpecError as exc:
-            parser.error(str(exc))
+            parser.error(str(exc))  # escaped by the parser (ArgumentParser)
 
 
 class RunFailure(Exception):
@@ -113,20 +165,30 @@ def execute(
     players: Sequence[str],
     bar: StatusLine | None,
     own_errors: tuple[type[Exception], ...],
+    warn: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """``run`` on ``jobs`` local processes or on ``args.cluster``, the progress bar started once the work can start.
 
     The tool's ``own_errors`` go through as they are; anything else the
-    cluster raises is a :class:`RunFailure`.
+    cluster raises is a :class:`RunFailure`.  ``warn`` is told of a
+    cluster used with ``--insecure``.
     """
     if args.cluster is None:
         if bar is not None:
             bar.start()
         return run(jobs=jobs)
-    from .cluster import ClusterError, cluster_executor
+    from .cluster import ClusterError, TLSFiles, cluster_executor
 
     try:
-        with cluster_executor(args.cluster, players=players, uploads=args.upload) as (pool, workers):
+        with cluster_executor(
+            args.cluster,
+            players=players,
+            uploads=args.upload,
+            tls=TLSFiles(args.tls_ca, args.tls_cert, args.tls_key),
+            insecure=args.insecure,
+            connect_timeout=args.connect_timeout,
+            warn=warn,
+        ) as (pool, workers):
             if bar is not None:
                 bar.start()
             return run(executor=pool, workers=workers)
@@ -170,14 +232,19 @@ def run(
     def fail(message: str, status: int = 1) -> int:
         if bar is not None:
             bar.clear()
-        print(f"{prog}: {message}", file=sys.stderr)
+        print(f"{prog}: {shown(message)}", file=sys.stderr)
         return status
 
+    def warn(message: str) -> None:
+        print(f"{prog}: warning: {shown(message)}", file=sys.stderr)
+
     try:
-        report = execute(work, args, jobs, players, bar, own_errors)
+        report = execute(work, args, jobs, players, bar, own_errors, warn)
     except RunFailure as exc:
         return fail(f"{exc}{kept if exc.lost else ''}")
     except own_errors as exc:
+        return fail(str(exc))
+    except PlayerSpecError as exc:  # a factory that worked for check_players and failed on the run's own try
         return fail(str(exc))
     except KeyboardInterrupt:  # before the run started (say, while a cluster started)
         return fail("interrupted before the run started", 130)
@@ -193,6 +260,7 @@ def run(
 
 
 __all__ = [
+    "ArgumentParser",
     "ReportText",
     "RunFailure",
     "add_run_arguments",

@@ -15,6 +15,8 @@ import threading
 import time
 from typing import TextIO
 
+from ..files.safeio import shown
+
 
 def format_elapsed(seconds: float) -> str:
     """``0:07``, ``12:30``, ``1:02:03``."""
@@ -38,7 +40,8 @@ class StatusLine:
     The timer (a daemon thread, every ``interval`` seconds) keeps the
     elapsed time moving while a long unit of work runs (an ``expert``
     pair lasts tens of seconds), so the terminal is never blank and never
-    looks stuck.  ``render(elapsed)`` gives the text; it is cut to the
+    looks stuck.  ``render(elapsed)`` gives the text; it is escaped
+    (:func:`~mille.files.safeio.shown`: it may name players) and cut to the
     terminal's width.
     """
 
@@ -77,7 +80,7 @@ class StatusLine:
         with self._lock:
             if self._stop.is_set() and self._thread is not None:
                 return
-            line = self.render(time.monotonic() - self.started)
+            line = shown(self.render(time.monotonic() - self.started))  # a player's name may be anything
             try:
                 columns = os.get_terminal_size(self.stream.fileno()).columns or 100  # 0: not set
             except (AttributeError, OSError, ValueError, io.UnsupportedOperation):

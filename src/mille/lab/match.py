@@ -30,29 +30,37 @@ line shows) and its command line.
 
 from __future__ import annotations
 
-import argparse
 import concurrent.futures
 import functools
 import itertools
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TextIO
 
 from ..engine.scoring import GAME_POINTS
+from ..files.safeio import shown
 from ..players import make_player
-from . import command
+from . import command, gamelog
 from .console import StatusLine, format_elapsed, gauge
+from .gamelog import RecordError, RecordWriter
 from .pairs import MatchConfig, MatchError
 from .records import PairResult
 from .report import format_rate, format_report, percent, summarize
 from .runner import Batch, default_jobs, run_batches
+from .sprt import DEFAULT_CAP_GAMES, Sprt, SprtSettings
 
 
 @dataclass(slots=True)
 class Progress:
-    """What :func:`run_match`'s progress callback is told after every finished unit of work."""
+    """What :func:`run_match`'s progress callback is told after every finished unit of work.
+
+    With ``--sprt``, ``llr`` is the test's log-likelihood ratio over the
+    pairs it has taken so far (in pair order) and ``llr_bounds`` its bounds.
+    """
 
     games: int
     target_games: int | None
@@ -61,6 +69,8 @@ class Progress:
     seconds: float
     a_score: float
     margin_per_hand: float | None
+    llr: float | None = None
+    llr_bounds: tuple[float, float] | None = None
 
 
 @dataclass(slots=True)
@@ -89,6 +99,8 @@ def run_match(
     pairs_per_task: int | None = None,
     max_in_flight: int | None = None,
     progress: Callable[[Progress], None] | None = None,
+    sprt: SprtSettings | None = None,
+    record: Path | None = None,
 ) -> dict[str, Any]:
     """Play a match and return its report (:func:`~mille.lab.report.summarize`).
 
@@ -101,6 +113,16 @@ def run_match(
     must be able to import :mod:`mille` and the players.  Ctrl-C
     (KeyboardInterrupt) stops the run: the report then covers the pairs
     finished, with ``interrupted`` true.
+
+    ``sprt``: a sequential test (:mod:`mille.lab.sprt`) takes the pairs in
+    index order, one at a time, and the match stops at the pair where it
+    decides; ``games`` or ``hands`` is then the cap of an undecided run.
+    The report gains an ``sprt`` block.  Like ``hands``, the stopping pair
+    is found in pair order, so it does not depend on the parallelism.
+
+    ``record``: every game, move by move, written to this new file as a
+    game record (:mod:`mille.lab.gamelog`), in pair order: the games of
+    the report.
 
     ``game_points`` shortens games for tests (the original: 5000).
     """
@@ -117,25 +139,50 @@ def run_match(
     config = MatchConfig(a, b, seed, max_think_ms, game_points)
     total_pairs = None if games is None else (games + 1) // 2
     jobs = default_jobs() if jobs is None else max(1, jobs)
+    test = None if sprt is None else Sprt(sprt)
+    writer = None
+    if record is not None:
+        first = gamelog.header("mille.match", a=a, b=b, seed=seed, game_points=game_points, max_think_ms=max_think_ms)
+        writer = RecordWriter(record, first)
     start_time = time.perf_counter()
     done: dict[int, PairResult] = {}
     tally = _Tally()
     result: list[PairResult] | None = None
 
+    def write(r: PairResult) -> None:
+        """The pair's two games into the record, and its moves let go."""
+        if writer is None or r.moves is None:
+            return
+        for game, hands_moves in zip(r.games, r.moves):
+            writer.write(gamelog.game_line(a, b, seed, game_points, max_think_ms, game, hands_moves))
+        r.moves = None
+
+    def stopped() -> bool:
+        return (
+            (test is not None and test.accepted is not None)
+            or (total_pairs is not None and tally.prefix_pairs >= total_pairs)
+            or (hands is not None and tally.prefix_hands >= hands)
+        )
+
     def chosen() -> list[PairResult] | None:
-        """The pairs of the result once complete: all of them, or the prefix reaching ``hands``."""
-        if total_pairs is not None:
-            return [done[i] for i in range(total_pairs)] if len(done) >= total_pairs else None
-        assert hands is not None
-        # Extend the run of consecutive pairs from 0 (each pair is looked at once).
-        while tally.prefix_hands < hands and tally.prefix_pairs in done:
-            tally.prefix_hands += done[tally.prefix_pairs].hands
+        """The pairs of the result once complete: the run of pairs from 0 up to where the match stops.
+
+        That is all of them (``games``), the prefix reaching ``hands``, or
+        the prefix up to the pair where the sequential test decides; each
+        pair is looked at once, in order, as the prefix grows.
+        """
+        while not stopped() and tally.prefix_pairs in done:
+            r = done[tally.prefix_pairs]
+            tally.prefix_hands += r.hands
             tally.prefix_pairs += 1
-        if tally.prefix_hands >= hands:
+            if test is not None:
+                test.add(r.a_score)
+            write(r)
+        if stopped():
             return [done[i] for i in range(tally.prefix_pairs)]
         return None
 
-    def record(batch: Batch, results: list[PairResult]) -> bool:
+    def record_batch(batch: Batch, results: list[PairResult]) -> bool:
         nonlocal result
         for r in results:
             done[r.pair] = r
@@ -154,24 +201,39 @@ def run_match(
                     time.perf_counter() - start_time,
                     tally.score / tally.games if tally.games else 0.0,
                     tally.margin / tally.hands if tally.hands else None,
+                    None if test is None else test.llr,
+                    None if test is None else test.settings.bounds,
                 )
             )
         return result is not None
 
     pairs = ((config, pair) for pair in (range(total_pairs) if total_pairs is not None else itertools.count()))
-    interrupted = run_batches(
-        pairs,
-        record,
-        jobs=jobs,
-        executor=executor,
-        workers=workers,
-        max_in_flight=max_in_flight,
-        pairs_per_task=pairs_per_task,
-    )
-    seconds = time.perf_counter() - start_time
-    if result is None:
-        result = list(done.values())
-    return summarize(config, result, seconds=seconds, interrupted=interrupted)
+    try:
+        interrupted = run_batches(
+            pairs,
+            record_batch,
+            jobs=jobs,
+            executor=executor,
+            workers=workers,
+            max_in_flight=max_in_flight,
+            pairs_per_task=pairs_per_task,
+            moves=writer is not None,
+        )
+        seconds = time.perf_counter() - start_time
+        if result is None:
+            result = list(done.values())
+            for r in sorted(result, key=lambda r: r.pair):  # interrupted: the record holds the report's games
+                write(r)
+    finally:
+        if writer is not None:
+            writer.close()
+    report = summarize(config, result, seconds=seconds, interrupted=interrupted)
+    if test is not None:
+        block = test.to_json(capped=not interrupted)
+        block["cap_games"] = None if total_pairs is None else 2 * total_pairs
+        block["cap_hands"] = hands
+        report["sprt"] = block
+    return report
 
 
 class ProgressBar(StatusLine):
@@ -212,16 +274,21 @@ class ProgressBar(StatusLine):
         head = f"{gauge(fraction)} {done}"
         if p is None or p.games == 0:
             return f"{head}, {format_elapsed(elapsed)}; the first pair is under way"
-        rate = p.games / p.seconds if p.seconds > 0 else 0.0
+        # Over the time elapsed, not the time of the last news: while a slow pair runs, the rate falls.
+        seconds = max(p.seconds, elapsed)
+        rate = p.games / seconds if seconds > 0 else 0.0
         margin = "" if p.margin_per_hand is None else f", margin {p.margin_per_hand:+.0f}/hand"
+        llr = ""
+        if p.llr is not None and p.llr_bounds is not None:
+            llr = f"; LLR {p.llr:+.2f} ({p.llr_bounds[0]:+.2f} to {p.llr_bounds[1]:+.2f})"
         return (
-            f"{head}, {format_rate(rate)} games/s, {format_elapsed(elapsed)}; "
+            f"{head}, {format_rate(rate)} games/s, {format_elapsed(elapsed)}{llr}; "
             f"{self.names[0]} scores {percent(p.a_score)}{margin}"
         )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = command.ArgumentParser(
         prog="python -m mille.match",
         description="Play duplicate pairs of 5000-point games between two players and report "
         "A's game score and score margin per hand with 95% confidence intervals.",
@@ -230,17 +297,53 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("a", metavar="A", help="player A")
     parser.add_argument("b", metavar="B", help="player B")
     size = parser.add_mutually_exclusive_group()
-    size.add_argument("--games", type=int, metavar="N", help="play N games, rounded up to pairs (default 200)")
+    size.add_argument(
+        "--games",
+        type=int,
+        metavar="N",
+        help=f"play N games, rounded up to pairs (default 200; with --sprt at most N, default {DEFAULT_CAP_GAMES})",
+    )
     size.add_argument("--hands", type=int, metavar="N", help="play pairs until at least N hands are played")
     command.add_run_arguments(
         parser, "the match seed: deals and dice (default 1)", "print one JSON line instead of the text report"
     )
+    parser.add_argument(
+        "--record", metavar="FILE", type=Path, help="write every game, move by move, to FILE (a new file; docs/bots.md)"
+    )
+    test = parser.add_argument_group(
+        "sequential test",
+        "--sprt plays pairs until a sequential probability ratio test decides between H0: A's game score "
+        "is that of an Elo difference of ELO0, and H1: that of ELO1 (logistic Elo: 1/(1 + 10^(-elo/400))); "
+        "--games or --hands caps an undecided run.  See docs/bots.md.",
+    )
+    test.add_argument("--sprt", action="store_true", help="stop when the test accepts H0 or H1")
+    defaults = SprtSettings()
+    for option, value, meaning in (
+        ("--elo0", defaults.elo0, "the Elo difference of H0"),
+        ("--elo1", defaults.elo1, "the Elo difference of H1"),
+        ("--alpha", defaults.alpha, "the chance of accepting H1 when H0 holds"),
+        ("--beta", defaults.beta, "the chance of accepting H0 when H1 holds"),
+    ):
+        test.add_argument(option, type=float, metavar="X", help=f"{meaning} (default {value:g})")
     parser.add_argument("--version", action="version", version=command.version_text("mille.match"))
     args = parser.parse_args(argv)
+    settings = None
+    given = [o for o in ("elo0", "elo1", "alpha", "beta") if getattr(args, o) is not None]
+    if args.sprt:
+        if args.games is None and args.hands is None:
+            args.games = DEFAULT_CAP_GAMES
+        try:
+            settings = SprtSettings(**{o: getattr(args, o) for o in given})
+        except ValueError as exc:
+            parser.error(f"--sprt: {exc}")
+    elif given:
+        parser.error(f"--{given[0]} goes with --sprt")
     if args.games is None and args.hands is None:
         args.games = 200
     command.check_at_least(parser, ("--games", args.games, 1), ("--hands", args.hands, 1), ("--jobs", args.jobs, 1))
     command.check_run_arguments(parser, args)
+    if args.record is not None and os.path.lexists(args.record):
+        parser.error(f"--record {shown(os.fspath(args.record))}: the file exists (a record is never overwritten)")
     command.check_players(parser, (args.a, args.b))
     target_games = None if args.games is None else 2 * ((args.games + 1) // 2)
     bar = (
@@ -257,9 +360,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         seed=args.seed,
         max_think_ms=args.max_think_ms,
         progress=bar,
+        sprt=settings,
+        record=args.record,
     )
     return command.run(
-        "mille.match", run, args, players=(args.a, args.b), bar=bar, own_errors=(MatchError,), text=format_report
+        "mille.match",
+        run,
+        args,
+        players=(args.a, args.b),
+        bar=bar,
+        own_errors=(MatchError, RecordError),
+        text=format_report,
     )
 
 

@@ -37,6 +37,7 @@ from ..engine.rules import Move
 from ..engine.scoring import GAME_POINTS
 from ..engine.state import Game
 from ..players import Player, make_player
+from .gamelog import MoveRecorder
 from .records import Fault, GameRecord, PairResult
 from .stats import ThinkStats
 
@@ -167,6 +168,15 @@ class _Timed:
         self.alarm = alarm
         self.max_think_ms = max_think_ms
         self.limit = None if max_think_ms is None else max_think_ms / 1000.0
+        # A bot in another process waits for its answer this long, then is killed (exec:).
+        limit_think = getattr(player, "limit_think", None)
+        if limit_think is not None:
+            limit_think(self.limit)
+        # The driver's optional hooks are the player's own (a bot in another process is told the table).
+        for hook in ("inform", "hand_over"):
+            method = getattr(player, hook, None)
+            if method is not None:
+                setattr(self, hook, method)
 
     def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
         alarm = self.alarm
@@ -198,12 +208,14 @@ def play_game(
     think: tuple[ThinkStats, ThinkStats] | None = None,
     *,
     on_deal: Callable[[int, Game], None] | None = None,
+    recorder: MoveRecorder | None = None,
 ) -> GameRecord:
     """Play one game of a duplicate pair (``second``: the seat-swapped one).
 
     ``think`` (A's and B's) collects think times; ``on_deal(hand, game)``
     is called after every deal (for tests and analysis; it must not change
-    the game).  Each hand is played by the engine's hand driver
+    the game); ``recorder`` takes down every move (``--record``).  Each
+    hand is played by the engine's hand driver
     (:func:`mille.engine.driver.play_hand`), which referees the players.
     """
     if think is None:
@@ -232,15 +244,20 @@ def play_game(
     with _Alarm(None if config.max_think_ms is None else config.max_think_ms / 1000.0) as alarm:
         seats = [_Timed(players[seat], seat, think[who[seat]], alarm, config.max_think_ms) for seat in (0, 1)]
         for hand in range(MAX_HANDS_PER_GAME):
-            deal_hand(game, deal_seed(config.seed, pair, hand), hand % 2)
+            seed = deal_seed(config.seed, pair, hand)
+            deal_hand(game, seed, hand % 2)
             if on_deal is not None:
                 on_deal(hand, game)
+            if recorder is not None:
+                recorder.start_hand(hand % 2, seed)
             try:
-                result = play_hand(game, seats, dice, game_points=config.game_points).result
+                result = play_hand(game, seats, dice, observer=recorder, game_points=config.game_points).result
             except PlayerError as exc:
                 return forfeit(who[exc.seat], exc.kind, exc.message, hand)
             except EndlessHand as exc:
                 raise MatchError(f"pair {pair + 1}, hand {hand + 1}: {exc}") from None
+            if recorder is not None:
+                recorder.end_hand(result)
             margins.append(result.margin(a_seat))
             points[0] += result.hand_totals[a_seat]
             points[1] += result.hand_totals[1 - a_seat]
@@ -250,17 +267,22 @@ def play_game(
     raise MatchError(f"pair {pair + 1}: no game end after {MAX_HANDS_PER_GAME} hands")
 
 
-def play_pair(config: MatchConfig, pair: int) -> PairResult:
-    """Both games of duplicate pair ``pair`` (0-based)."""
+def play_pair(config: MatchConfig, pair: int, *, moves: bool = False) -> PairResult:
+    """Both games of duplicate pair ``pair`` (0-based); with ``moves``, every move of both taken down."""
     think = (ThinkStats(), ThinkStats())
-    first = play_game(config, pair, False, think)
-    second = play_game(config, pair, True, think)
-    return PairResult(pair, (first, second), think)
+    if not moves:
+        first = play_game(config, pair, False, think)
+        second = play_game(config, pair, True, think)
+        return PairResult(pair, (first, second), think)
+    recorders = (MoveRecorder(), MoveRecorder())
+    first = play_game(config, pair, False, think, recorder=recorders[0])
+    second = play_game(config, pair, True, think, recorder=recorders[1])
+    return PairResult(pair, (first, second), think, (recorders[0].hands, recorders[1].hands))
 
 
-def play_pairs(config: MatchConfig, start: int, stop: int) -> list[PairResult]:
-    """Pairs ``start`` .. ``stop - 1``: the unit of work handed to an executor."""
-    return [play_pair(config, pair) for pair in range(start, stop)]
+def play_pairs(config: MatchConfig, start: int, stop: int, *, moves: bool = False) -> list[PairResult]:
+    """Pairs ``start`` .. ``stop - 1``: the unit of work handed to an executor (``moves``: see :func:`play_pair`)."""
+    return [play_pair(config, pair, moves=moves) for pair in range(start, stop)]
 
 
 __all__ = [

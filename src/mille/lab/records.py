@@ -107,11 +107,17 @@ class GameRecord:
 
 @dataclass(slots=True)
 class PairResult:
-    """A duplicate pair: both games, and both players' think times over them."""
+    """A duplicate pair: both games, and both players' think times over them.
+
+    ``moves``: with ``--record``, each game's hands move by move as a game
+    record writes them (:mod:`mille.lab.gamelog`); not part of the JSON of
+    a results file.
+    """
 
     pair: int
     games: tuple[GameRecord, GameRecord]
     think: tuple[ThinkStats, ThinkStats]
+    moves: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
 
     @property
     def hands(self) -> int:

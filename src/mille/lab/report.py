@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..engine.scoring import GAME_POINTS
+from ..files.safeio import shown
 from .pairs import MatchConfig
 from .records import PairResult
 from .stats import ThinkStats, game_score_interval, ratio_interval
@@ -154,7 +155,7 @@ def listing(title: str, indent: str, items: Sequence[str], most: int = 10) -> li
 def ran_on(jobs: int | None, cluster: str | None) -> str:
     """Where a run ran, for the end of its timing line: ``, cluster ADDRESS``, ``, 2 jobs``, or nothing."""
     if cluster is not None:
-        return f", cluster {cluster}"
+        return f", cluster {shown(cluster)}"
     return "" if jobs is None else f", {plural(jobs, 'job')}"
 
 
@@ -162,9 +163,29 @@ def format_think(t: dict[str, float] | None) -> str:
     return "no decisions" if t is None else f"median {t['median']:.3f} ms, p95 {t['p95']:.3f} ms, max {t['max']:.3f} ms"
 
 
+def format_sprt(sprt: dict[str, Any], *, interrupted: bool = False) -> list[str]:
+    """The report's lines for ``--sprt``: the decision, then the hypotheses."""
+    if sprt["accepted"] is not None:
+        what = f"{sprt['accepted']} accepted after {plural(sprt['pairs'], 'pair')}"
+    elif interrupted:
+        what = f"undecided: interrupted after {plural(sprt['pairs'], 'pair')}"
+    elif sprt["capped"]:
+        cap = f"{sprt['cap_games']} games" if sprt["cap_games"] is not None else f"{sprt['cap_hands']} hands"
+        what = f"undecided after {plural(sprt['pairs'], 'pair')}, the cap of {cap}"
+    else:
+        what = f"undecided after {plural(sprt['pairs'], 'pair')}"
+    return [
+        f"  SPRT             {what}",
+        f"                   LLR {sprt['llr']:+.2f} (bounds {sprt['lower_bound']:+.2f} and "
+        f"{sprt['upper_bound']:+.2f}; alpha {sprt['alpha']:g}, beta {sprt['beta']:g})",
+        f"                   H0: {sprt['elo0']:g} Elo, game score {percent(sprt['score0'])}; "
+        f"H1: {sprt['elo1']:g} Elo, {percent(sprt['score1'])}",
+    ]
+
+
 def format_report(report: dict[str, Any], *, jobs: int | None = None, cluster: str | None = None) -> str:
     """The report as text, in lines of at most 79 columns (apart from long player names and error messages)."""
-    a, b = report["a"], report["b"]
+    a, b = shown(report["a"]), shown(report["b"])  # names from the command line: anything
     timing = f"  {report['seconds']:.2f} s, {format_rate(report['games_per_second'])} games/s{ran_on(jobs, cluster)}"
     points = f"; {report['game_points']}-point games" if report["game_points"] != GAME_POINTS else ""
     rows = [f"mille.match: A = {a}, B = {b}"]
@@ -185,6 +206,8 @@ def format_report(report: dict[str, Any], *, jobs: int | None = None, cluster: s
         f"  A's game score   {percent(report['a_game_win_rate'])}  "
         f"(95% CI {percent(low)} to {percent(high)}; a tie counts half)",
     ]
+    if "sprt" in report:
+        rows += format_sprt(report["sprt"], interrupted=report["interrupted"])
     if report["margin_per_hand"] is not None:
         interval = "" if m_low is None else f"  (95% CI {_signed(m_low)} to {_signed(m_high)})"
         rows.append(f"  margin per hand  A {_signed(report['margin_per_hand'])} points{interval}")
@@ -202,8 +225,10 @@ def format_report(report: dict[str, Any], *, jobs: int | None = None, cluster: s
             f"  errors           {len(errors)} game(s) forfeited:",
             "    ",
             [
-                f"game {e['game']} (pair {e['pair']}), hand {e['hand']}: "
-                f"{e['player'].upper()} ({e['name']}) {e['kind']}: {e['message']}"
+                shown(
+                    f"game {e['game']} (pair {e['pair']}), hand {e['hand']}: "
+                    f"{e['player'].upper()} ({e['name']}) {e['kind']}: {e['message']}"
+                )
                 for e in errors
             ],
         )
@@ -218,6 +243,7 @@ __all__ = [
     "TIMING_FIELDS",
     "format_rate",
     "format_report",
+    "format_sprt",
     "format_think",
     "listing",
     "percent",

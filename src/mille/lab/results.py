@@ -7,21 +7,33 @@ every other line is one finished pair, ``{"pairing": [A, B], "result":
 ...}`` (:meth:`mille.lab.records.PairResult.to_json`).  With ``--out FILE``
 every finished pair is appended, written, flushed and fsynced by a writer
 thread as soon as it is in (:class:`ResultsWriter`); ``--resume FILE``
-reads it back (:func:`load_results`), so that only the pairs missing are
-played, and goes on appending (:func:`open_results`).
+reads it back (:func:`open_results`), so that only the pairs missing are
+played, and goes on appending.  The writing goes through
+:class:`mille.files.safeio.AppendOnly` (the header written whole before the
+file has its name; each record in one write at the end).
+
+A results file comes from outside: it may have been edited, damaged or
+made by someone else, so it is read as :func:`parse_results` says, with a
+size limit (:data:`MAX_FILE`), and every record is cross-checked
+(:func:`check_pair`) before it counts: a record that does not add up is
+refused with its line number, never summed into a rating.
 """
 
 from __future__ import annotations
 
 import json
-import os
+import math
 import threading
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 from .. import __version__
-from .records import PairResult
+from ..engine.driver import MAX_MOVES_PER_HAND
+from ..files.safeio import AppendOnly, read_fd, shown
+from .pairs import MAX_HANDS_PER_GAME
+from .records import GameRecord, PairResult
 from .schedule import TournamentConfig
+from .stats import ThinkStats
 
 #: The first line of a results file says it is one, and of which format.
 FORMAT = "mille.tournament results"
@@ -57,69 +69,195 @@ _OPTION_OF = {
 }
 
 
-def load_results(path: Path, config: TournamentConfig) -> tuple[dict[tuple[int, int], PairResult], int]:
-    """The pairs recorded in ``path`` by pairing index and pair, and the length of its good part.
+#: The largest results file read back (about a million pairs of cheap players, at a kilobyte a pair).
+MAX_FILE = 1 << 30
 
-    An empty file is a tournament not started.  A last line without its
-    newline is a record cut short by a kill in mid-write: it is left out
-    (that pair is played again) and the file is cut back to the good part
-    before anything is appended.  A file of other arguments, or damaged
-    anywhere else, is a :class:`TournamentError`.
-    """
+#: More than any player scores in one hand (the most is 4,600: 1,000 miles, four safeties and
+#: their bonus, four coups fourrés, and every end-of-hand bonus at once).
+MOST_HAND_POINTS = 10_000
+
+#: Longer than any decision is timed (four months): a think time beyond it is not one.
+MOST_THINK_SECONDS = 1e7
+
+#: More decisions than a player can make in the two games of a pair.
+MOST_DECISIONS = 2 * MAX_HANDS_PER_GAME * MAX_MOVES_PER_HAND
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is not a number")
+
+
+#: JSON as the writer writes it: no NaN or Infinity.
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+
+
+def _parse(line: bytes) -> object:
+    """One line's JSON; ValueError for anything else (invalid UTF-8, NaN, nesting past Python's limit)."""
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise TournamentError(f"cannot read {path}: {exc.strerror or exc}") from None
-    good = data.rfind(b"\n") + 1  # the cut-short line, if any, starts here
-    lines = data[:good].split(b"\n")[:-1]
-    results: dict[tuple[int, int], PairResult] = {}
-    if not lines:
-        return results, 0
-    try:
-        first = json.loads(lines[0])
-    except ValueError:
-        first = None
+        return _DECODER.decode(line.decode("utf-8"))
+    except RecursionError:  # a line of ten thousand "[": no line of a results file nests so deep
+        raise ValueError("nested deeper than any line of a results file") from None
+
+
+def _same(there: object, here: object) -> bool:
+    """A header's value is the one expected: equal, and a boolean only where a boolean is meant."""
+    if isinstance(there, bool) or isinstance(here, bool):
+        return type(there) is type(here) and there == here
+    if isinstance(here, list):
+        return isinstance(there, list) and len(there) == len(here) and all(map(_same, there, here))
+    return there == here
+
+
+def _show(value: object, most: int = 200) -> str:
+    """A header's value as the refusal shows it: escaped (:func:`shown`) and cut to ``most`` characters."""
+
+    def one(v: object) -> str:
+        if v is None:
+            return "none"
+        if isinstance(v, (str, int, float)):
+            return str(v)
+        return "a list" if isinstance(v, list) else "an object"
+
+    text = shown(" ".join(one(v) for v in value[:100]) if isinstance(value, list) else one(value))
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
+def _check_header(first: object, config: TournamentConfig, path: Path) -> None:
+    """A :class:`TournamentError` unless ``first`` is the header of ``config``'s results file."""
     if not isinstance(first, dict) or first.get("format") != FORMAT:
         raise TournamentError(f"{path} is not a mille.tournament results file")
-    if first.get("version") != FORMAT_VERSION:
+    if not _same(first.get("version"), FORMAT_VERSION):
         raise TournamentError(
-            f"{path} is a results file of format version {first.get('version')!r}, not {FORMAT_VERSION}"
+            f"{path} is a results file of format version {_show(first.get('version'))}, not {FORMAT_VERSION}"
         )
     expected = header(config)
     differences = [
         f"{_OPTION_OF.get(key, key)} {_show(first.get(key))} there, {_show(value)} here"
         for key, value in expected.items()
-        if first.get(key) != value
+        if not _same(first.get(key), value)
     ]
     if differences:
         raise TournamentError(
             f"{path} holds a tournament of other arguments ({'; '.join(differences)}): "
             "resume it with the arguments it was started with"
         )
+    if len(first) != len(expected):
+        raise TournamentError(f"{path}, line 1: a damaged header (fields a results file's header does not have)")
+
+
+def _check_game(game: GameRecord, config: TournamentConfig) -> None:
+    """ValueError unless the game's record adds up: its seat, hands, points, margins, winner and forfeit."""
+    which = "the second game" if game.second else "the first game"
+    hands = len(game.margins)
+    a, b = game.a_points, game.b_points
+    if game.a_seat != int(game.second):
+        raise ValueError(f"{which}: player A in seat {game.a_seat}, where it never sits in that game")
+    if hands > MAX_HANDS_PER_GAME:
+        raise ValueError(f"{which}: {hands} hands, more than a game has")
+    if any(abs(m) > MOST_HAND_POINTS for m in game.margins):
+        raise ValueError(f"{which}: a hand's margin beyond what a hand can score")
+    if not (0 <= a <= hands * MOST_HAND_POINTS and 0 <= b <= hands * MOST_HAND_POINTS):
+        raise ValueError(f"{which}: points that its hands cannot have scored")
+    if sum(game.margins) != a - b:
+        raise ValueError(f"{which}: the hands' margins do not add up to the points ({a} to {b})")
+    fault = game.fault
+    if fault is None:
+        if max(a, b) < config.game_points:
+            raise ValueError(f"{which}: it ends before either player has {config.game_points} points")
+        winner = None if a == b else 0 if a > b else 1
+        if game.winner != winner:
+            raise ValueError(f"{which}: the winner is not the player with more points ({a} to {b})")
+        return
+    if fault.hand != hands:
+        raise ValueError(f"{which}: a forfeit in hand {fault.hand + 1} after {hands} hands finished")
+    if game.winner != 1 - fault.player:
+        raise ValueError(f"{which}: the winner is the player who forfeited")
+    if max(a, b) >= config.game_points:
+        raise ValueError(f"{which}: a forfeit after the game was over")
+
+
+def _check_think(think: ThinkStats, who: str) -> None:
+    """ValueError unless the histogram is one of the two games of a pair: sizes and times that can be."""
+    if not (math.isfinite(think.max_seconds) and 0.0 <= think.max_seconds <= MOST_THINK_SECONDS):
+        raise ValueError(f"{who}'s longest think time is not a time a decision took")
+    if think.count > MOST_DECISIONS:
+        raise ValueError(f"{who}: more decisions than two games have")
+    longest = ThinkStats()
+    longest.add(think.max_seconds)
+    top = next(iter(longest.buckets))
+    if any(not 0 <= bucket <= top for bucket in think.buckets):
+        raise ValueError(f"{who}: think times beyond the longest")
+
+
+def check_pair(result: PairResult, config: TournamentConfig) -> None:
+    """ValueError (saying what) unless ``result`` can be a pair of ``config``'s tournament.
+
+    The pair is within the pairing's; each game's winner agrees with its
+    points (or its forfeit), its margins add up to the points, and no
+    number is beyond what a game can give; the think-time histograms have
+    sizes and times that can be.  What cannot be checked without playing
+    the pair again is a record made up whole and consistent.
+    """
+    if result.pair >= config.pairs:
+        raise ValueError(f"pair {result.pair + 1} is beyond the {config.pairs} of a pairing")
+    for game in result.games:
+        _check_game(game, config)
+    for who, think in zip(("player A", "player B"), result.think):
+        _check_think(think, who)
+
+
+def parse_results(data: bytes, config: TournamentConfig, path: Path) -> tuple[dict[tuple[int, int], PairResult], int]:
+    """The pairs recorded in ``data`` (a results file's bytes) by pairing index and pair, and its good part's length.
+
+    Empty ``data`` is a tournament not started.  Anything else must begin
+    with the whole header line of ``config``'s tournament, and every other
+    whole line must be a record that adds up (:func:`check_pair`), of a
+    pairing of the tournament, no pair twice.  A last line without its
+    newline is a record cut short by a kill in mid-write: it is left out
+    (that pair is played again).  Anything else is a
+    :class:`TournamentError`, with the line's number.
+    """
+    results: dict[tuple[int, int], PairResult] = {}
+    if not data:
+        return results, 0
+    good = data.rfind(b"\n") + 1  # the cut-short line, if any, starts here
+    if good == 0:  # not even a header: somebody else's file, never a new one to write over
+        raise TournamentError(f"{path} is not a mille.tournament results file")
+    lines = data[:good].split(b"\n")[:-1]
+    try:
+        first = _parse(lines[0])
+    except ValueError:
+        first = None
+    _check_header(first, config, path)
     index = {(config.players[i], config.players[j]): k for k, (i, j) in enumerate(config.pairings)}
     for number, line in enumerate(lines[1:], start=2):
         try:
-            record = json.loads(line)
+            record = _parse(line)
             if not isinstance(record, dict) or set(record) != {"pairing", "result"}:
                 raise ValueError("a record has exactly the fields pairing and result")
             names = record["pairing"]
             key = tuple(names) if isinstance(names, list) and all(isinstance(n, str) for n in names) else None
-            if key not in index:
-                raise ValueError(f"{names!r} is not a pairing of this tournament")
-            assert key is not None
+            if key is None or key not in index:
+                raise ValueError(f"{_show(names)} is not a pairing of this tournament")
             result = PairResult.from_json(record["result"])
-            if result.pair >= config.pairs:
-                raise ValueError(f"pair {result.pair + 1} is beyond the {config.pairs} of a pairing")
-        except (ValueError, KeyError, TypeError) as exc:
+            check_pair(result, config)
+            if (index[key], result.pair) in results:
+                raise ValueError(f"pair {result.pair + 1} of {_show(names)} is recorded twice")
+        except (ValueError, KeyError, TypeError, OverflowError) as exc:
             raise TournamentError(f"{path}, line {number}: a damaged record ({exc})") from None
-        results.setdefault((index[key], result.pair), result)
+        results[(index[key], result.pair)] = result
     return results, good
 
 
-def _show(value: object) -> str:
-    if isinstance(value, list):
-        return " ".join(str(v) for v in value)
-    return "none" if value is None else str(value)
+def load_results(path: Path, config: TournamentConfig) -> tuple[dict[tuple[int, int], PairResult], int]:
+    """The pairs recorded in the file ``path`` (:func:`parse_results`), read with a size limit; nothing is written."""
+    from ..files.safeio import read_regular
+
+    try:
+        data, _ = read_regular(str(path), MAX_FILE)
+    except OSError as exc:
+        raise TournamentError(f"cannot read {path}: {_why(exc)}") from None
+    return parse_results(data, config, path)
 
 
 def _why(exc: Exception) -> str:
@@ -131,35 +269,54 @@ SYNC_INTERVAL = 0.1
 
 
 class ResultsWriter:
-    """Appends records to a results file: each written and flushed at once, fsynced soon after by a thread.
+    """Appends records to a results file: each written at once, fsynced soon after by a thread.
 
-    :meth:`append` writes and flushes the record's line before it returns,
-    so a process that is killed loses nothing handed in.  A thread fsyncs
-    the file as soon as there is something new, but not twice within
-    :data:`SYNC_INTERVAL` (group commit: a ``bsd`` pair lasts about 13 ms
-    and an fsync costs a fifth of a millisecond of the kernel's time, so
-    one fsync a pair would cost such a tournament a few percent; an
-    ``expert`` pair lasts half a minute and gets its own).  A machine that
-    goes down loses at most the last tenth of a second of records, which
-    ``--resume`` plays again.  :meth:`close` fsyncs what is left.
+    :meth:`append` writes the record's line (one ``write`` at the end of
+    the file, :meth:`mille.files.safeio.AppendOnly.append`) before it
+    returns, so a process that is killed loses nothing handed in.  A
+    thread fsyncs the file as soon as there is something new, but not
+    twice within :data:`SYNC_INTERVAL` (group commit: a ``bsd`` pair lasts
+    about 13 ms and an fsync costs a fifth of a millisecond of the
+    kernel's time, so one fsync a pair would cost such a tournament a few
+    percent; an ``expert`` pair lasts half a minute and gets its own).  A
+    machine that goes down loses at most the last tenth of a second of
+    records, which ``--resume`` plays again.  :meth:`close` fsyncs what is
+    left.
+
+    The file: ``file`` (already open, say for ``--resume``: cut back to
+    ``truncate_to``); else a new file at ``path`` (``truncate_to`` None:
+    made with its header whole, :meth:`~mille.files.safeio.AppendOnly.create`)
+    or the existing one (cut back to ``truncate_to``).  ``header``, if
+    given, is written first and synced.
     """
 
-    def __init__(self, path: Path, *, truncate_to: int | None, header: dict[str, Any] | None) -> None:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        truncate_to: int | None,
+        header: dict[str, Any] | None,
+        file: AppendOnly | None = None,
+    ) -> None:
         self.path = path
-        self._file: BinaryIO
-        try:
-            if truncate_to is None:
-                self._file = open(path, "xb")  # noqa: SIM115 - closed by close()
-            else:
-                self._file = open(path, "r+b")  # noqa: SIM115
-                self._file.truncate(truncate_to)
-                self._file.seek(truncate_to)
-        except OSError as exc:
-            raise TournamentError(f"cannot write {path}: {exc.strerror or exc}") from None
         self._error: Exception | None = None
         self._dirty = threading.Event()
         self._stop = threading.Event()
         self.syncs = 0
+        try:
+            if file is None and truncate_to is None:
+                file = AppendOnly.create(str(path), b"" if header is None else self._line(header))
+                self.syncs += header is not None  # the header is synced with the file's creation
+                header = None
+            elif file is None:
+                file = AppendOnly.open(str(path), truncate_to=truncate_to)
+            elif truncate_to is not None:
+                file.cut_back(truncate_to)
+        except OSError as exc:
+            if file is not None:
+                file.close(sync=False)
+            raise TournamentError(f"cannot write {path}: {_why(exc)}") from None
+        self._file = file
         if header is not None:
             self._write(self._line(header))
             self._sync()
@@ -176,7 +333,7 @@ class ResultsWriter:
         self.append({"pairing": list(pairing), "result": result.to_json()})
 
     def append(self, record: dict[str, Any]) -> None:
-        """Write and flush one record; it is fsynced within :data:`SYNC_INTERVAL`."""
+        """Write one record; it is fsynced within :data:`SYNC_INTERVAL`."""
         self._check()
         self._write(self._line(record))
         self._check()
@@ -197,8 +354,7 @@ class ResultsWriter:
 
     def _write(self, line: bytes) -> None:
         try:
-            self._file.write(line)
-            self._file.flush()
+            self._file.append(line, sync=False)  # a write cut short is cut off again: ShortWrite
         except OSError as exc:
             self._error = exc
 
@@ -206,7 +362,7 @@ class ResultsWriter:
         if self._error is not None:
             return
         try:
-            os.fsync(self._file.fileno())  # the GIL is released meanwhile
+            self._file.sync()  # the GIL is released meanwhile
             self.syncs += 1
         except OSError as exc:
             self._error = exc
@@ -221,8 +377,49 @@ class ResultsWriter:
         self._dirty.set()
         self._thread.join()
         self._sync()
-        self._file.close()
+        self._file.close(sync=False)
         self._check()
+
+
+def _resume(path: Path, config: TournamentConfig) -> tuple[dict[tuple[int, int], PairResult], ResultsWriter]:
+    """``--resume``: the file opened once, read and checked through that descriptor, then cut and appended to.
+
+    Nothing is written to a file refused; what is checked is what is
+    written to, whatever happens to the name meanwhile.
+    """
+    try:
+        file = AppendOnly.open(str(path), follow=True)
+    except OSError as exc:
+        raise TournamentError(f"cannot open {path}: {_why(exc)}") from None
+    try:
+        try:
+            data = read_fd(file.fd, MAX_FILE, file.size(), str(path))
+        except OSError as exc:
+            raise TournamentError(f"cannot read {path}: {_why(exc)}") from None
+        done, good = parse_results(data, config, path)
+    except BaseException:
+        file.close(sync=False)
+        raise
+    return done, ResultsWriter(path, truncate_to=good, header=header(config) if good == 0 else None, file=file)
+
+
+def _start(path: Path, config: TournamentConfig) -> ResultsWriter:
+    """``--out``: a new file, made with its header whole; an existing empty file is taken, anything else refused."""
+    first = header(config)
+    try:
+        file = AppendOnly.create(str(path), ResultsWriter._line(first))
+    except FileExistsError:
+        try:
+            file = AppendOnly.open(str(path))  # a link is not followed: a file started here is this name's own
+        except OSError as exc:
+            raise TournamentError(f"cannot write {path}: {_why(exc)}") from None
+        if file.size() > 0:
+            file.close(sync=False)
+            raise TournamentError(f"{path} exists: --resume {path} goes on with it (or remove it)") from None
+        return ResultsWriter(path, truncate_to=None, header=first, file=file)
+    except OSError as exc:
+        raise TournamentError(f"cannot write {path}: {_why(exc)}") from None
+    return ResultsWriter(path, truncate_to=None, header=None, file=file)
 
 
 def open_results(
@@ -230,28 +427,33 @@ def open_results(
 ) -> tuple[dict[tuple[int, int], PairResult], ResultsWriter | None]:
     """The pairs already recorded (by pairing index and pair), and the writer that records the others.
 
-    ``resume``: a file of the same ``config`` (:func:`load_results`), cut
-    back to its good part and appended to; ``out``: a new file (or an
-    empty one), the header written first.  Neither: nothing recorded, no
-    writer.
+    ``resume``: a results file of the same ``config`` (:func:`parse_results`),
+    cut back to its good part and appended to (an empty file is a
+    tournament not started); ``out``: a new file (or an empty one), the
+    header written first.  Neither: nothing recorded, no writer.  Only a
+    missing or empty file starts a tournament: a file that is anything else
+    is refused, untouched.
     """
     if resume is not None:
-        done, good = load_results(resume, config)
-        return done, ResultsWriter(resume, truncate_to=good, header=header(config) if good == 0 else None)
+        return _resume(resume, config)
     if out is not None:
-        if out.exists() and out.stat().st_size > 0:
-            raise TournamentError(f"{out} exists: --resume {out} goes on with it (or remove it)")
-        return {}, ResultsWriter(out, truncate_to=0 if out.exists() else None, header=header(config))
+        return {}, _start(out, config)
     return {}, None
 
 
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
+    "MAX_FILE",
+    "MOST_DECISIONS",
+    "MOST_HAND_POINTS",
+    "MOST_THINK_SECONDS",
     "SYNC_INTERVAL",
     "ResultsWriter",
     "TournamentError",
+    "check_pair",
     "header",
     "load_results",
     "open_results",
+    "parse_results",
 ]

@@ -53,10 +53,13 @@ class Batch:
     stop: int
 
 
-def play_batch(config: MatchConfig, start: int, stop: int) -> tuple[list[PairResult], float]:
-    """:func:`play_pairs`, and how long it took where it ran (to size the next tasks): the task of a pool."""
+def play_batch(config: MatchConfig, start: int, stop: int, moves: bool = False) -> tuple[list[PairResult], float]:
+    """:func:`play_pairs`, and how long it took where it ran (to size the next tasks): the task of a pool.
+
+    ``moves``: every move of the games is taken down and sent back (``--record``).
+    """
     began = time.perf_counter()
-    results = play_pairs(config, start, stop)
+    results = play_pairs(config, start, stop, moves=moves)
     return results, time.perf_counter() - began
 
 
@@ -118,6 +121,7 @@ def run_batches(
     workers: int | None = None,
     max_in_flight: int | None = None,
     pairs_per_task: int | None = None,
+    moves: bool = False,
 ) -> bool:
     """Play ``pairs`` (match, pair index) and hand each batch's results to ``record`` as it finishes.
 
@@ -138,13 +142,14 @@ def run_batches(
     and the rest is cancelled.  Ctrl-C (KeyboardInterrupt, in the wait or
     raised by ``record``) stops the run; what was recorded stays recorded.
     Any other exception (an engine bug, a lost cluster) propagates after
-    the work in flight is cancelled.
+    the work in flight is cancelled.  ``moves``: the results carry every
+    move of their games (:attr:`~mille.lab.records.PairResult.moves`).
     """
     try:
         if executor is None and jobs == 1:
             batcher = _Batcher(pairs, pairs_per_task or 1)
             while (batch := batcher.next()) is not None:
-                if record(batch, play_pairs(batch.config, batch.start, batch.stop)):
+                if record(batch, play_pairs(batch.config, batch.start, batch.stop, moves=moves)):
                     break
             return False
         own = executor is None
@@ -157,7 +162,7 @@ def run_batches(
             workers = jobs if own else int(getattr(executor, "_max_workers", 0) or 16)
         window = max(1, max_in_flight if max_in_flight is not None else 4 * workers)
         try:
-            _run_pool(pool, _Batcher(pairs, pairs_per_task), window, record, cancel=not own)
+            _run_pool(pool, _Batcher(pairs, pairs_per_task), window, record, cancel=not own, moves=moves)
         except BaseException:
             if own:
                 _stop_pool(pool)
@@ -176,6 +181,7 @@ def _run_pool(
     record: Callable[[Batch, list[PairResult]], bool],
     *,
     cancel: bool,
+    moves: bool = False,
 ) -> None:
     """Keep ``window`` tasks in flight until the batches run out or ``record`` has enough.
 
@@ -191,7 +197,13 @@ def _run_pool(
                 if batch is None:
                     exhausted = True
                     break
-                pending[pool.submit(play_batch, batch.config, batch.start, batch.stop)] = batch
+                # Without moves, the call the runner has always made (an executor may look at it).
+                future = (
+                    pool.submit(play_batch, batch.config, batch.start, batch.stop, True)
+                    if moves
+                    else pool.submit(play_batch, batch.config, batch.start, batch.stop)
+                )
+                pending[future] = batch
             if not pending:
                 return
             finished, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)

@@ -17,12 +17,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.scoring import GAME_POINTS
+from ..files.safeio import shown
 from .pairs import derive_seed
 from .records import PairResult
 from .report import TIMING_FIELDS as MATCH_TIMING_FIELDS
 from .report import format_rate, listing, plural, ran_on, rounded, summarize, think_summary
 from .schedule import TournamentConfig
-from .stats import PairingScores, ThinkStats, rate_players
+from .stats import PairingScores, Rating, ThinkStats, rate_players
 
 #: Report fields (at any depth) that depend on the machine and the moment, not on the arguments.
 TIMING_FIELDS = (*MATCH_TIMING_FIELDS, "pairs_per_second")
@@ -32,6 +33,11 @@ ANCHOR_RATING = 1500.0
 
 #: Bootstrap resamples for the rating intervals.
 DEFAULT_RESAMPLES = 1000
+
+#: Fewer duplicate pairs than this in a pairing, and no player is rated: a bootstrap over one or
+#: two pairs gives intervals that look exact (one pair split 1-1 resamples to itself every time)
+#: and mean nothing.  Ten pairs are 20 games a pairing (``--games 20``).
+MIN_PAIRS_TO_RATE = 10
 
 
 def build_report(
@@ -70,14 +76,19 @@ def build_report(
     for report in reports:  # per-pairing timing means nothing in a tournament
         for key in ("seconds", "games_per_second", "interrupted"):
             report.pop(key)
-    ratings = rate_players(
-        n,
-        scores,
-        anchor=config.anchor,
-        anchor_rating=ANCHOR_RATING,
-        resamples=resamples,
-        seed=derive_seed("bootstrap", config.seed),
-    )
+    least = min((len(p.pair_scores) for p in scores if p.pair_scores), default=0)
+    withheld = 0 < least < MIN_PAIRS_TO_RATE
+    if withheld:
+        ratings = [Rating(None, None, None)] * n
+    else:
+        ratings = rate_players(
+            n,
+            scores,
+            anchor=config.anchor,
+            anchor_rating=ANCHOR_RATING,
+            resamples=resamples,
+            seed=derive_seed("bootstrap", config.seed),
+        )
     cells: list[list[dict[str, Any] | None]] = [[None] * n for _ in range(n)]
     for (i, j), report in zip(pairings, reports):
         cells[i][j] = _cell(report, flip=False)
@@ -93,9 +104,9 @@ def build_report(
         }
         for p in range(n)
     ]
-    rating_rows.sort(key=_rating_order)
+    rating_rows.sort(key=_score_order if withheld else _rating_order)
     pairs_done = len(done)
-    return {
+    report = {
         "players": list(config.players),
         "seed": config.seed,
         "games_per_pairing": 2 * config.pairs,
@@ -123,6 +134,18 @@ def build_report(
         "seconds": round(seconds, 3),
         "pairs_per_second": round((pairs_done - resumed) / seconds, 4) if seconds > 0 else 0.0,
     }
+    if withheld:
+        report["ratings_withheld"] = {
+            "reason": "too few pairs to rate",
+            "least_pairs_per_pairing": least,
+            "min_pairs_per_pairing": MIN_PAIRS_TO_RATE,
+        }
+    return report
+
+
+def _score_order(row: dict[str, Any]) -> tuple[float, str]:
+    """Best score first (the ratings withheld); ties by name."""
+    return (-(row["score"] or 0.0), row["player"])
 
 
 def _rating_order(row: dict[str, Any]) -> tuple[bool, float, str]:
@@ -189,7 +212,7 @@ def _cell_lines(cell: dict[str, Any] | None) -> tuple[str, str]:
 
 def format_crosstable(report: dict[str, Any], width: int = 80) -> list[str]:
     """The crosstable in blocks of columns that fit ``width``: two lines a row (score and its CI; margin ± half CI)."""
-    players = report["players"]
+    players = [shown(name) for name in report["players"]]  # a name is anything the command line or a file gave
     n = len(players)
     label = 5 + NAME
     per_block = max(1, (width - 1 - label) // CELL)
@@ -242,18 +265,25 @@ def _ms(x: float) -> str:
 
 
 def format_ratings(report: dict[str, Any], *, bars: bool = False, width: int = 80) -> list[str]:
-    """The rating list; with ``bars``, each player's interval drawn on one shared scale below it."""
+    """The rating list; with ``bars``, each player's interval drawn on one shared scale below it.
+
+    With too few pairs to rate (``ratings_withheld``), the list says so and
+    gives each player's score and think times only.
+    """
     model = report["rating_model"]
+    withheld = report.get("ratings_withheld")
+    if withheld is not None:
+        return _format_unrated(report, withheld)
     rows = [
-        f"Ratings: Bradley-Terry on the Elo scale, {model['anchor']} = {model['anchor_rating']:.0f}; "
+        f"Ratings: Bradley-Terry on the Elo scale, {shown(model['anchor'])} = {model['anchor_rating']:.0f}; "
         "95% CI by bootstrap",
         f"over duplicate pairs ({model['resamples']} resamples).  Think time per decision: median, p95.",
     ]
-    names = [row["player"] for row in report["ratings"]]
+    names = [shown(row["player"]) for row in report["ratings"]]
     name_width = min(18, max(6, *(len(n) for n in names)))  # a line fits 79 columns
     rows.append(f"  {'player':<{name_width}}  rating  95% CI         score  games  think median, p95")
     for row in report["ratings"]:
-        name = _short(row["player"], name_width)
+        name = _short(shown(row["player"]), name_width)
         think = row["think_ms"]
         think_text = "-" if think is None else f"{_ms(think['median'])}, {_ms(think['p95'])}"
         if row["rating"] is None:
@@ -276,7 +306,27 @@ def format_ratings(report: dict[str, Any], *, bars: bool = False, width: int = 8
         rows.append(" " * (name_width + 4) + left + " " * max(1, bar_width - len(left) - len(right)) + right)
         for r, low, high in zip(rated, lows, highs):
             bar = interval_bar(low, r["rating"], high, scale, bar_width)
-            rows.append(f"  {_short(r['player'], name_width):<{name_width}}  {bar}")
+            rows.append(f"  {_short(shown(r['player']), name_width):<{name_width}}  {bar}")
+    return rows
+
+
+def _format_unrated(report: dict[str, Any], withheld: dict[str, Any]) -> list[str]:
+    least, needed = withheld["least_pairs_per_pairing"], withheld["min_pairs_per_pairing"]
+    rows = [
+        f"Ratings: too few pairs to rate ({plural(least, 'duplicate pair')} in a pairing; at least {needed}",
+        f"in every pairing are needed: --games {2 * needed}).  Think time a decision: median, p95.",
+    ]
+    names = [shown(row["player"]) for row in report["ratings"]]
+    name_width = min(18, max(6, *(len(n) for n in names)))
+    rows.append(f"  {'player':<{name_width}}  rating  95% CI         score  games  think median, p95")
+    for row in report["ratings"]:
+        think = row["think_ms"]
+        think_text = "-" if think is None else f"{_ms(think['median'])}, {_ms(think['p95'])}"
+        score = "" if row["score"] is None else f"{100 * row['score']:.1f}%"
+        rows.append(
+            f"  {_short(shown(row['player']), name_width):<{name_width}}  {'-':>6}  {'-':<13} {score:>6} "
+            f"{row['games']:>6}  {think_text}"
+        )
     return rows
 
 
@@ -309,8 +359,10 @@ def format_report(
                 f"Forfeits: {len(errors)} game(s):",
                 "  ",
                 [
-                    f"{pairing['a']} vs {pairing['b']}, game {e['game']}, hand {e['hand']}: "
-                    f"{e['name']} {e['kind']}: {e['message']}"
+                    shown(
+                        f"{pairing['a']} vs {pairing['b']}, game {e['game']}, hand {e['hand']}: "
+                        f"{e['name']} {e['kind']}: {e['message']}"
+                    )
                     for pairing, e in errors
                 ],
             )
@@ -327,6 +379,7 @@ def format_report(
 __all__ = [
     "ANCHOR_RATING",
     "DEFAULT_RESAMPLES",
+    "MIN_PAIRS_TO_RATE",
     "TIMING_FIELDS",
     "build_report",
     "format_crosstable",

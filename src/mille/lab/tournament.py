@@ -30,9 +30,9 @@ its command line.
 
 from __future__ import annotations
 
-import argparse
 import concurrent.futures
 import functools
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -41,9 +41,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..engine.scoring import GAME_POINTS
+from ..files.safeio import shown
 from ..players import make_player
-from . import command
+from . import command, gamelog
 from .console import StatusLine, format_elapsed, gauge
+from .gamelog import RecordError, RecordWriter
 from .pairs import MatchError
 from .records import PairResult
 from .report import format_rate
@@ -82,11 +84,15 @@ def run_tournament(
     max_in_flight: int | None = None,
     resamples: int = DEFAULT_RESAMPLES,
     progress: Callable[[TournamentProgress], None] | None = None,
+    record: Path | None = None,
 ) -> dict[str, Any]:
     """Play a round robin (``games`` per pairing, rounded up to pairs) and return its report (:func:`build_report`).
 
     ``out`` (a new file) or ``resume`` (a file of the same arguments)
     records every finished pair; ``resume`` plays only the pairs missing.
+    ``record`` (a new file): every game played, move by move, as a game
+    record (:mod:`mille.lab.gamelog`), in the order the pairs finish (the
+    pairs read back from ``resume`` are not played, so not in it).
     ``jobs``, ``executor``, ``workers``, ``max_in_flight`` and
     ``pairs_per_task`` are :func:`mille.lab.runner.run_batches`'.  Ctrl-C stops the run with everything
     finished kept, the report marked ``interrupted``.
@@ -104,39 +110,67 @@ def run_tournament(
         make_player(spec)  # PlayerSpecError now, not a forfeit in every game
     config = TournamentConfig(tuple(players), (games + 1) // 2, seed, max_think_ms, game_points)
     done, writer = open_results(config, out=out, resume=resume)
+    games_writer = None
+    try:
+        if record is not None:
+            first = gamelog.header(
+                "mille.tournament",
+                players=list(players),
+                seed=seed,
+                pairs_per_pairing=config.pairs,
+                game_points=game_points,
+                max_think_ms=max_think_ms,
+            )
+            games_writer = RecordWriter(record, first)
+    except BaseException:
+        if writer is not None:
+            writer.close()
+        raise
     resumed = len(done)
     index = {config.match_config(i, j): k for k, (i, j) in enumerate(config.pairings)}
     target = config.pairs * len(config.pairings)
     start_time = time.perf_counter()
 
-    def record(batch: Batch, results: list[PairResult]) -> bool:
+    def record_batch(batch: Batch, results: list[PairResult]) -> bool:
         k = index[batch.config]
+        m = batch.config
         for result in results:
             if (k, result.pair) in done:
                 continue
             done[(k, result.pair)] = result
             if writer is not None:
-                writer.append_pair((batch.config.a, batch.config.b), result)
+                writer.append_pair((m.a, m.b), result)
+            if games_writer is not None and result.moves is not None:
+                for game, hands in zip(result.games, result.moves):
+                    games_writer.write(gamelog.game_line(m.a, m.b, m.seed, m.game_points, m.max_think_ms, game, hands))
+                result.moves = None
         if progress is not None:
             progress(TournamentProgress(len(done), target, resumed, time.perf_counter() - start_time))
         return len(done) >= target
 
     try:
+        if progress is not None and resumed:  # the pairs from the file count from the start
+            progress(TournamentProgress(resumed, target, resumed, 0.0))
         if len(done) < target:
             interrupted = run_batches(
                 pairs_to_play(config, done),
-                record,
+                record_batch,
                 jobs=default_jobs() if jobs is None else max(1, jobs),
                 executor=executor,
                 workers=workers,
                 max_in_flight=max_in_flight,
                 pairs_per_task=pairs_per_task,
+                moves=games_writer is not None,
             )
         else:
             interrupted = False
     finally:
-        if writer is not None:
-            writer.close()
+        try:
+            if writer is not None:
+                writer.close()
+        finally:
+            if games_writer is not None:
+                games_writer.close()
     seconds = time.perf_counter() - start_time
     return build_report(config, done, seconds=seconds, interrupted=interrupted, resumed=resumed, resamples=resamples)
 
@@ -159,15 +193,17 @@ class TournamentBar(StatusLine):
         head = (
             f"{gauge(done / self.target if self.target else 1.0)} {done}/{self.target} pairs, {format_elapsed(elapsed)}"
         )
+        resumed = f", {p.resumed} from the file" if p is not None and p.resumed else ""
         if p is None or p.pairs == p.resumed:
-            return f"{head}; the first pair is under way"
-        rate = (p.pairs - p.resumed) / p.seconds if p.seconds > 0 else 0.0
-        resumed = f", {p.resumed} from the file" if p.resumed else ""
+            return f"{head}{resumed}; the first pair is under way"
+        # Over the time elapsed, not the time of the last news: while a slow pair runs, the rate falls.
+        seconds = max(p.seconds, elapsed)
+        rate = (p.pairs - p.resumed) / seconds if seconds > 0 else 0.0
         return f"{head}, {format_rate(rate)} pairs/s{resumed}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = command.ArgumentParser(
         prog="python -m mille.tournament",
         description="A round robin of duplicate-deal matches between the players named: a crosstable of game "
         "scores and margins per hand with 95% confidence intervals, and Bradley-Terry ratings (Elo scale, "
@@ -187,6 +223,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     files.add_argument("--out", metavar="FILE", type=Path, help="record every finished pair in FILE (a new file)")
     files.add_argument(
         "--resume", metavar="FILE", type=Path, help="play the pairs missing from FILE (same arguments), adding them"
+    )
+    parser.add_argument(
+        "--record", metavar="FILE", type=Path, help="write every game, move by move, to FILE (a new file; docs/bots.md)"
     )
     parser.add_argument(
         "--bootstrap",
@@ -219,6 +258,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     command.check_run_arguments(parser, args)
     if args.resume is not None and not args.resume.is_file():
         parser.error(f"--resume {args.resume}: no such file")
+    if args.record is not None and os.path.lexists(args.record):
+        parser.error(f"--record {shown(os.fspath(args.record))}: the file exists (a record is never overwritten)")
     command.check_players(parser, args.players)
     pairs_total = (args.games + 1) // 2 * len(args.players) * (len(args.players) - 1) // 2
     bar = TournamentBar(sys.stderr, pairs_total) if sys.stderr.isatty() else None
@@ -233,6 +274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         pairs_per_task=args.pairs_per_task,
         resamples=args.bootstrap,
         progress=bar,
+        record=args.record,
     )
 
     def text(report: dict[str, Any], *, jobs: int | None, cluster: str | None) -> str:
@@ -245,7 +287,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args,
         players=args.players,
         bar=bar,
-        own_errors=(TournamentError, MatchError),
+        own_errors=(TournamentError, MatchError, RecordError),
         text=text,
         kept=f"; what finished is in {record}: --resume {record} goes on" if record else "",
     )

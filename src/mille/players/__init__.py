@@ -33,7 +33,14 @@ Built in, by name (:func:`make_player`):
 
 Any other name of the form ``module:attribute`` names a class or factory
 that makes a player: the module is imported with the current directory
-first on ``sys.path`` for that import only.
+first on ``sys.path`` for that import only.  ``exec:COMMAND`` names a
+program, a bot in a process of its own spoken to over a pipe
+(:mod:`mille.players.external`, ``docs/protocol.md``): the isolated way.
+
+A player may declare ``dice = "game"``: it is the original's procedure,
+which on the board rolls the game's own generator (so that its rolls
+change the later deals, as in the original); any other rolls dice of its
+own (:func:`mille.cli.computer_player`).
 """
 
 from __future__ import annotations
@@ -88,9 +95,13 @@ def decision(player: Player, observation: Observation, rng: GlibcRandom) -> Deci
     if decide is not None:
         return decide(observation, rng)
     move = player.choose(observation, rng)
+    return Decision(move, weighed(move, observation))
+
+
+def weighed(move: Move, observation: Observation) -> bool:
+    """Whether a player that does not say weighed its hand for ``move``: a discard, or a play of a card not a safety."""
     kind = move.kind
-    considered = kind is MoveType.DISCARD or (kind is MoveType.PLAY and observation.hand[move.slot] < SAFETY_BASE)
-    return Decision(move, considered)
+    return kind is MoveType.DISCARD or (kind is MoveType.PLAY and observation.hand[move.slot] < SAFETY_BASE)
 
 
 class FirstPlayer:
@@ -148,15 +159,48 @@ class PlayerSpecError(ValueError):
     """A player name that names no player."""
 
 
+#: How a player spec names a program (:mod:`mille.players.external`).
+EXEC_PREFIX = "exec:"
+#: The longest ``exec:`` spec a save file may name.
+MAX_EXEC_SPEC = 1000
+
+
+def is_exec_spec(spec: object) -> bool:
+    """``spec`` names a program: ``exec:`` and a command, printable, at most :data:`MAX_EXEC_SPEC` characters."""
+    return (
+        isinstance(spec, str)
+        and spec.startswith(EXEC_PREFIX)
+        and bool(spec[len(EXEC_PREFIX) :].strip())
+        and len(spec) <= MAX_EXEC_SPEC
+        and spec.isprintable()
+    )
+
+
 def make_player(spec: str) -> Player:
-    """A new player from a name (``bsd``, ``first``, ...) or ``module:attribute``."""
+    """A new player from a name (``bsd``, ``first``, ...), ``module:attribute`` or ``exec:COMMAND``.
+
+    ``exec:COMMAND`` starts the program (or takes an idle one of the same
+    command) and has it say hello before returning.
+    """
     factory = BUILTIN.get(spec)
     if factory is not None:
         return factory()
+    if spec.startswith(EXEC_PREFIX):
+        from .external import ExternalPlayer
+
+        return ExternalPlayer(spec)
     if ":" not in spec:
         known = ", ".join(sorted(BUILTIN))
-        raise PlayerSpecError(f"unknown player {spec!r} (known: {known}; or module:attribute)")
+        raise PlayerSpecError(f"unknown player {spec!r} (known: {known}; module:attribute; or exec:COMMAND)")
     module_name, _, attribute = spec.partition(":")
+    if "/" in module_name or os.sep in module_name or (module_name.endswith(".py") and os.path.isfile(module_name)):
+        directory, _, file = module_name.rpartition(os.sep if os.sep in module_name else "/")
+        stem = file[:-3] if file.endswith(".py") else file
+        raise PlayerSpecError(
+            f"{spec!r} is a file, not a module: name it {stem}:{attribute} and run from "
+            f"{directory or 'its directory'} (or put that directory on PYTHONPATH), "
+            f"or run it in a process of its own: 'exec:python -m mille.bot {stem}:{attribute}' from there"
+        )
     # The current directory goes first on the path for the plug-in's own
     # import (and the imports that runs), and only then: left there, a stray
     # heapq.py beside the bot would shadow the standard library for the rest
@@ -191,6 +235,8 @@ def make_player(spec: str) -> Player:
 
 __all__ = [
     "BUILTIN",
+    "EXEC_PREFIX",
+    "MAX_EXEC_SPEC",
     "OPPONENTS",
     "Decision",
     "FirstPlayer",
@@ -198,5 +244,7 @@ __all__ = [
     "PlayerSpecError",
     "RandomPlayer",
     "decision",
+    "is_exec_spec",
     "make_player",
+    "weighed",
 ]

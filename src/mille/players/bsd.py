@@ -488,8 +488,8 @@ def decide(
                             # The repaired policy attacks first: a hazard's
                             # value (never below 3 here) is doubled against
                             # the plays it competes with (+12 a hand against
-                            # BSD; docs/expert.md, "Experiments of the fourth
-                            # round").
+                            # BSD; docs/expert-notebook.md, "Experiments of the
+                            # fourth round").
                             value *= 2
             values[i] = value
             if value >= curmax:
@@ -532,6 +532,9 @@ class BsdPlayer:
     """
 
     name = "bsd"
+    #: The original's procedure: on the board it rolls the game's own
+    #: generator, as the original did (:func:`mille.cli.computer_player`).
+    dice = "game"
     #: The procedure with its "too close" quirk repaired (:func:`decide`);
     #: only :class:`mille.players.plus.PlusPlayer` sets it.
     repaired = False

@@ -1,6 +1,6 @@
 """The expert as it was in 2026: the player ``expert-2026``.
 
-The searching player as measured in ``docs/expert.md`` ("The 2026
+The searching player as measured in ``docs/expert-notebook.md`` ("The 2026
 measurement", commit 23e2f67 and its speed-ups up to b281007): inferred
 worlds, BSD-policy rollouts on common random numbers, racing, and a paired
 z >= 2 to leave the BSD choice.  It is kept so that later experts can be
@@ -10,8 +10,12 @@ later.
 It is today's :class:`~mille.players.expert.ExpertPlayer` with its own
 policy set back to the BSD procedure itself (``Level(repaired=False)``):
 the BSD choice is the move it keeps unless the search finds better, and
-its own seat rolls out with BSD's procedure.  Everything else the expert
-gained since (the particle and replay filters) is off in both.
+its own seat rolls out with BSD's procedure; its estimate of the
+opponent's ``num_need`` table is the 2026 one (``exact_need=False``), and
+it does not read the safety rules (``safety_rules=False``).  The replay
+filter it had as an option, off, and the particle filter the expert
+gained later are gone from the code (``docs/expert-notebook.md``,
+"2026-11-25"); they were off in it, and its fingerprint is unchanged.
 
 **It must keep playing exactly as it did**: the same moves for the same
 observations and dice, for as long as this code lives.
@@ -33,16 +37,14 @@ LEVELS: dict[int, Level] = {
         budget,
         z=2.0,
         batch=8,
-        tries=4,
-        epsilon=0.1,
         race=2.0,
         min_worlds=16,
         game=True,
         deadline=0.8,
-        replay=False,
-        particles=0,
         repaired=False,
         exact_need=False,
+        stretch=1.0,
+        safety_rules=False,
     )
     for n, budget in ((0, 0), (1, 8000), (2, 16000), (3, 30000), (4, 60000))
 }

@@ -11,7 +11,7 @@ when no other play is worth anything.  That one
 change, with the rest of the procedure as it is (its counting, its safety
 timing, its never-reset "cards needed" table, its extension rule), wins
 about two games in three against the original with no search at all
-(``docs/expert.md``).  One more, found by screening weights of the
+(``docs/expert.md``, "How it decides").  One more, found by screening weights of the
 procedure's valuation on tens of thousands of hands, adds about 12 points
 a hand: a hazard's value is doubled when the policy is choosing a play
 (against BSD, attack when you can).
@@ -32,6 +32,8 @@ class PlusPlayer(BsdPlayer):
     """The policy alone, as a player (no search): for matches, tests and rollouts."""
 
     name = "bsd-plus"
+    #: Not the original's procedure: it rolls dice of its own.
+    dice = "own"
     repaired = True
 
 

@@ -142,6 +142,8 @@ class GameFlow(ABC):
         self.in_interrupt = False
         self.ledger = DeferredRecord(stats)
         self.keeper = GameKeeper(hangup_saver)
+        #: Why the computer's player (a bot in another process) failed, if it did (:meth:`computer_failed`).
+        self.computer_failure: str | None = None
 
     # ------------------------------------------------------------------
     # The front end's part
@@ -400,6 +402,22 @@ class GameFlow(ABC):
         self._keep_game()
         self.die(0)
 
+    def computer_failed(self, exc: Exception) -> None:
+        """The computer's player raised ``exc``: a bot in another process that failed leaves the game kept.
+
+        Such a bot (:class:`~mille.engine.driver.PlayerError`: it crashed,
+        answered garbage, took too long) is already gone: the game is kept
+        as on a hangup, :attr:`computer_failure` says why, and the program
+        leaves with status 1.  Anything else is a fault of the program
+        itself, and goes on up.
+        """
+        from ..engine.driver import PlayerError
+
+        if isinstance(exc, PlayerError):
+            self.computer_failure = exc.message
+            self._keep_game()
+            self.die(1)
+
     def _keep_game(self) -> None:
         kept = self.keeper.keep(self.game, self.window, self.computer_name)
         if kept is not None:
@@ -501,9 +519,13 @@ class _ComputerSeat:
 
     def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
         player, think = self.player, self.flow.think
-        if observation.phase is Phase.EXTENSION:
-            return think(lambda: player.choose(observation, rng))
-        made = think(lambda: decision(player, observation, rng))
+        try:
+            if observation.phase is Phase.EXTENSION:
+                return think(lambda: player.choose(observation, rng))
+            made = think(lambda: decision(player, observation, rng))
+        except Exception as exc:
+            self.flow.computer_failed(exc)
+            raise
         self.flow.announce(made, observation)
         return made.move
 

@@ -7,7 +7,8 @@ original stopped with ``Error opening terminal: xterm-kitty.``  Those
 emulators all speak xterm's language, so for them (and for ``tmux-*`` and
 ``screen-*`` names) the nearest installed base entry is used instead and a
 note says so after the game.  Any other unknown or empty ``TERM``, and a
-terminal that cannot move its cursor (``dumb``), is refused with one line.
+terminal that cannot move its cursor (``dumb``), is refused with one line
+(which names ``mille --plain``, the game in lines, for such a terminal).
 """
 
 from __future__ import annotations
@@ -52,7 +53,10 @@ def fall_back(name: str, fd: int, known: bool) -> str:
     if not name or name == "unknown":
         raise TerminalError("TERM is not set; set it to your terminal's type, e.g. TERM=xterm-256color")
     if known:
-        raise TerminalError(f"TERM={shown_name} cannot move the cursor; mille needs a full-screen terminal")
+        raise TerminalError(
+            f"TERM={shown_name} cannot move the cursor; mille needs a full-screen terminal, "
+            "or mille --plain plays in lines"
+        )
     for base in candidates(name):
         try:
             curses.setupterm(term=base, fd=fd)

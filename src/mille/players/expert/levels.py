@@ -1,0 +1,97 @@
+"""The expert's strength settings: :class:`Level`, and the levels it ships with.
+
+A level is a bundle of knobs, most of them the search's (its budget, the
+evidence it needs to leave its policy's choice, the racing); the rest say
+which policy is its own and which inference it draws about the
+opponent's hand.  ``expert-2026`` (:mod:`mille.players.expert_2026`) is
+the same player with the settings it had in 2026, written out, so every
+knob a frozen player passes must keep its meaning.  What each default was
+measured against is in ``docs/expert.md`` ("Levels") and the notebook
+(``docs/expert-notebook.md``).
+"""
+
+from __future__ import annotations
+
+
+class Level:
+    """One strength setting of the expert."""
+
+    __slots__ = (
+        "budget",
+        "z",
+        "batch",
+        "race",
+        "min_worlds",
+        "game",
+        "deadline",
+        "repaired",
+        "exact_need",
+        "stretch",
+        "safety_rules",
+    )
+
+    def __init__(
+        self,
+        budget: int,
+        *,
+        z: float = 2.0,
+        batch: int = 8,
+        race: float = 2.0,
+        min_worlds: int = 16,
+        game: bool = True,
+        deadline: float = 0.8,
+        repaired: bool = True,
+        exact_need: bool = True,
+        stretch: float = 1.0,
+        safety_rules: bool = False,
+    ) -> None:
+        #: Moves simulated per decision (rollouts to the end of the hand).
+        self.budget = budget
+        #: Paired z-score a move needs over the policy's choice to be played instead.
+        self.z = z
+        #: Worlds added to every remaining move per round of the race.
+        self.batch = batch
+        #: Racing: drop a move this many paired standard errors behind the
+        #: leader (0: successive halving instead).
+        self.race = race
+        #: Worlds every move sees before any is dropped.
+        self.min_worlds = min_worlds
+        #: Value a hand by the chance to win the game (else by its margin).
+        self.game = game
+        #: A safety net, in seconds: the search stops early past it (the
+        #: budget alone keeps it far below on an unloaded machine, and the
+        #: decision is then a function of the seed alone).
+        self.deadline = deadline
+        #: Our own policy: the repaired BSD procedure (:mod:`mille.players.plus`),
+        #: or the BSD procedure itself (``False``: ``expert-2026``).
+        self.repaired = repaired
+        #: The estimate of the opponent's ``num_need`` table is not bumped
+        #: for a turn in which it played the safety against the hazard it
+        #: faced: the BSD procedure plays that safety before its bumps
+        #: (``False``, the 2026 estimate, bumped it all the same).
+        self.exact_need = exact_need
+        #: A close call may spend up to this many times the budget: once
+        #: the budget is spent, the search goes on while the best rival's
+        #: paired z-score over the policy's choice is within 1 of ``z``
+        #: (1: never).
+        self.stretch = stretch
+        #: Read back two more of the BSD procedure's safety rules from each
+        #: of the opponent's turns (:func:`mille.players.expert.belief.infer_turn`):
+        #: a safety whose hazards are all on the table, and every safety when
+        #: we are one card from the end, would have been played.
+        self.safety_rules = safety_rules
+
+
+#: The settings by level: 0 is the policy's choice (no search).  Level 4
+#: has been the default since the eighth round, the safety reads on since
+#: the ninth (``docs/expert.md``, "Levels").
+LEVELS: dict[int, Level] = {
+    0: Level(0),
+    1: Level(8000, safety_rules=True),
+    2: Level(16000, safety_rules=True),
+    3: Level(30000, safety_rules=True),
+    4: Level(60000, safety_rules=True),
+}
+DEFAULT_LEVEL = 4
+
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "Level"]

@@ -1,0 +1,250 @@
+"""The expert's search: every candidate rolled out in common sampled worlds, the best by paired evidence.
+
+Which decisions are searched, and over what (:func:`candidates`): a draw
+is forced, and a position with one distinct move (plays or discards of
+identical cards count once) is answered at once; ``Extension?`` is
+searched, extend or stop.
+
+How (:func:`search`): each world (from the sampler the player hands in,
+:mod:`mille.players.expert.sampler`) is rolled out once per candidate
+still in the race, to the end of the hand (:func:`rollout`: our seat with
+the expert's policy, the opponent's with the BSD procedure), with the
+same dice for every candidate.  On these common random numbers a
+comparison sees the difference the move makes, not the luck of the deal,
+so the search compares moves pair by pair on the worlds both saw
+(:func:`_paired_z`).  Racing drops a move clearly behind the leader; the
+policy's choice is left only when the best move is ``z`` paired
+standard errors above it (``z`` = 2: with a loose test the best of five
+or six rivals beats a sound heuristic by chance, and a random change to
+its move is a loss; ``docs/expert-notebook.md``, "The 2026 experiments").
+
+What a finished hand is worth (:func:`utility`): the chance to win the
+5000-point game from the totals it ends with (:func:`win_probability`),
+the margin breaking ties.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+
+from ...engine.driver import HandPlay, play_hand
+from ...engine.observation import Observation
+from ...engine.rng import GlibcRandom
+from ...engine.rules import Move, MoveType, push
+from ...engine.scoring import GAME_POINTS
+from ...engine.state import Game
+from .. import bsd
+from ..bsd import BsdPlayer
+from ..plus import PlusPlayer
+from .levels import Level
+
+_PLAY = MoveType.PLAY
+_DISCARD = MoveType.DISCARD
+
+#: A player scores about this many points a hand, and one hand's margin has
+#: about this standard deviation (BSD against BSD, 3000 hands).
+_HAND_POINTS = 1100.0
+_HAND_SD = 1140.0
+
+
+def _phi(z: float) -> float:
+    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+
+
+def win_probability(mine: int, theirs: int) -> float:
+    """Chance to win the 5000-point game from these totals at the end of a hand.
+
+    1 or 0 once the game is over (a tie 1/2); else ``Φ(diff / (1140·√h))``,
+    ``h`` the hands left at about 1,100 points a hand.  Early in a game
+    this is nearly linear in the margin; near 5000 it is not (a lead that
+    is enough is not risked, a deficit calls for variance).
+    """
+    if mine >= GAME_POINTS or theirs >= GAME_POINTS:
+        if mine == theirs:
+            return 0.5
+        return 1.0 if mine > theirs else 0.0
+    left = max(1.0, (GAME_POINTS - 0.5 * (mine + theirs)) / _HAND_POINTS)
+    return _phi((mine - theirs) / (_HAND_SD * math.sqrt(left)))
+
+
+def utility(mine: int, theirs: int, margin: int) -> float:
+    """What a finished hand is worth: the game-win chance, the margin breaking ties."""
+    return win_probability(mine, theirs) + margin * 1e-5
+
+
+# --------------------------------------------------------------------------
+# Rollouts
+
+
+def rollout(game: Game, seat: int, needs: list[list[int]], dice: GlibcRandom, repaired: bool = True) -> HandPlay:
+    """Play ``game`` out to the end of the hand: ``seat`` with the expert's policy, the other with BSD's.
+
+    ``seat`` plays the expert's policy (:mod:`mille.players.plus`; the BSD
+    procedure itself if not ``repaired``), the other seat the BSD
+    procedure, each with its ``needs[seat]`` table (bumped in place); both
+    roll ``dice``; both answer ``Extension?`` with the BSD rule.  Returns
+    the hand driver's account of it: the hand's result
+    (:func:`mille.engine.scoring.hand_result`) and the moves and answers made.
+
+    This is the search's hot loop: the BSD procedure's fast loop for two
+    seats (:func:`mille.players.bsd.play_hand`), whose game is exactly the
+    one the hand driver gives by asking the players
+    (:func:`rollout_reference`; a test checks it).
+    """
+    return bsd.play_hand(game, _seats(seat, needs, repaired), (dice, dice))
+
+
+def rollout_reference(
+    game: Game, seat: int, needs: list[list[int]], dice: GlibcRandom, repaired: bool = True
+) -> HandPlay:
+    """:func:`rollout` through the hand driver: each seat shown its observation and asked."""
+    return play_hand(game, _seats(seat, needs, repaired), (dice, dice))
+
+
+def _seats(seat: int, needs: list[list[int]], repaired: bool) -> tuple[BsdPlayer, BsdPlayer]:
+    own = PlusPlayer if repaired else BsdPlayer
+    if seat == 0:
+        return own(needs[0]), BsdPlayer(needs[1])
+    return BsdPlayer(needs[0]), own(needs[1])
+
+
+# --------------------------------------------------------------------------
+# The search
+
+
+def candidates(obs: Observation, base: Move) -> list[Move]:
+    """Legal moves, one per distinct (kind, card), the policy's choice ``base`` first."""
+    hand = obs.players[obs.seat].hand
+
+    def key(move: Move) -> tuple[MoveType, int]:
+        card = hand[move.slot] if move.kind is _PLAY or move.kind is _DISCARD else -2
+        return (move.kind, card)
+
+    seen: set[tuple[MoveType, int]] = {key(base)}
+    out: list[Move] = [base]
+    for move in obs.legal_moves():
+        k = key(move)
+        if k in seen:
+            continue
+        seen.add(k)
+        out.append(move)
+    return out
+
+
+def search(
+    moves: list[Move],
+    sample: Callable[[GlibcRandom], Game],
+    seat: int,
+    my_need: list[int],
+    opp_need: list[int],
+    settings: Level,
+    rng: GlibcRandom,
+) -> tuple[Move, int, int]:
+    """Roll every candidate out in common sampled worlds; the best by paired evidence.
+
+    ``moves[0]`` is the policy's choice, played unless another move
+    is ``settings.z`` paired standard errors better.  ``sample(rng)``
+    deals a world the seat could be in; ``my_need`` and ``opp_need`` are
+    the two seats' ``num_need`` tables (copied for every rollout); ``rng``
+    is the search's own generator (worlds and dice).  Returns the move
+    and what it cost: the rollouts made and the moves simulated.
+    """
+    n = len(moves)
+    alive = list(range(n))
+    sums = [0.0] * n
+    values: list[list[float]] = [[] for _ in range(n)]
+    spent = 0
+    rollouts = 0
+    budget = settings.budget
+    race = settings.race
+    by_game = settings.game
+    repaired = settings.repaired
+    clock = time.perf_counter
+    give_up = clock() + settings.deadline
+    late = False
+    cap = budget * settings.stretch
+    while not late:
+        if spent >= budget and (spent >= cap or not _close(values, sums, alive, settings.z)):
+            break
+        for _ in range(settings.batch):
+            if clock() >= give_up:
+                # The safety net, looked at before every world: a
+                # batch of eight is tens of milliseconds on a loaded
+                # machine, a world a few.
+                late = True
+                break
+            world = sample(rng)
+            dice_state = _dice_state(rng)
+            for c in alive:
+                g = world.copy(share_rng=True)
+                push(g, moves[c])
+                roll = GlibcRandom.__new__(GlibcRandom)
+                roll.setstate(dice_state)
+                needs = [my_need[:], opp_need[:]] if seat == 0 else [opp_need[:], my_need[:]]
+                played = rollout(g, seat, needs, roll, repaired)
+                m = played.moves + played.answers + 1
+                spent += m
+                result = played.result
+                margin = result.margin(seat)
+                u = utility(result.totals[seat], result.totals[1 - seat], margin) if by_game else float(margin)
+                values[c].append(u)
+                sums[c] += u
+                rollouts += 1
+        if len(alive) <= 1:
+            break
+        if race > 0:
+            # Racing: drop what is clearly worse than the leader (paired,
+            # on the worlds both saw); stop once the policy's choice is alone
+            # or clearly beaten by a lone rival.
+            if len(values[0]) < settings.min_worlds:
+                continue
+            leader = max(alive, key=lambda c: sums[c])
+            keep = [c for c in alive if c == leader or c == 0 or _paired_z(values[leader], values[c]) < race]
+            alive = keep
+            if len(alive) == 1:
+                break
+            if len(alive) == 2 and abs(_paired_z(values[alive[1]], values[0])) >= race + 1.0:
+                break
+        elif len(alive) > 2:
+            # Successive halving: keep the better half (and the policy's choice).
+            alive.sort(key=lambda c: -sums[c])
+            keep = alive[: max(2, (len(alive) + 1) // 2)]
+            if 0 not in keep:
+                keep.append(0)
+            alive = keep
+    best = max(alive, key=lambda c: sums[c])
+    if best != 0 and _paired_z(values[best], values[0]) >= settings.z:
+        return moves[best], rollouts, spent
+    return moves[0], rollouts, spent
+
+
+def _close(values: list[list[float]], sums: list[float], alive: list[int], z: float) -> bool:
+    """Whether the best rival of the policy's choice (index 0) is within one standard error of being played."""
+    if len(alive) < 2:
+        return False
+    leader = max(alive, key=lambda c: sums[c])
+    return leader != 0 and z - 1.0 <= _paired_z(values[leader], values[0]) < z
+
+
+def _paired_z(a: list[float], b: list[float]) -> float:
+    """How far the mean of ``a - b`` (on their common worlds) is above 0, in standard errors."""
+    k = min(len(a), len(b))
+    if k < 2:
+        return 0.0
+    diffs = [a[i] - b[i] for i in range(k)]
+    mean = sum(diffs) / k
+    var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
+    if var <= 0.0:
+        return math.copysign(math.inf, mean) if mean else 0.0
+    return mean / math.sqrt(var / k)
+
+
+def _dice_state(rng: GlibcRandom) -> tuple[tuple[int, ...], int, int]:
+    """A fresh generator state drawn from ``rng``: the dice every candidate rolls in one world."""
+    words = tuple(((rng.random() << 1) | (rng.random() & 1)) for _ in range(31))
+    return words, 3, 0
+
+
+__all__ = ["candidates", "rollout", "rollout_reference", "search", "utility", "win_probability"]

@@ -1,0 +1,751 @@
+"""Any program as a player: ``exec:COMMAND``, a bot in its own process, spoken to over a pipe.
+
+:class:`ExternalPlayer` is the host's side of the bot protocol
+(``docs/protocol.md``; the messages are :mod:`mille.players.wire`'s).  The
+bot is a separate program, run from ``COMMAND`` split as a shell would
+split it (:func:`shlex.split`) but without a shell, with its standard
+input and output as pipes to mille and its standard error kept in a log
+file.  It sees nothing but the messages: its seat's observation at each
+decision, the moves made at the table, the hands' results.
+
+A bot that crashes, answers garbage or an illegal move, or does not answer
+within the time allowed raises :class:`~mille.engine.driver.PlayerError`
+(``exception``, ``illegal``, ``timeout``) with the reason and its log's
+name; it is then killed with its whole process group and reaped, and the
+next game starts a new one.  Nothing it does can stall the host: every
+read and write has a deadline (:data:`DEFAULT_DEADLINE` per decision, or
+the think-time limit a match sets with :meth:`ExternalPlayer.limit_think`;
+:data:`HANDSHAKE_DEADLINE` to say hello), a line is at most
+:data:`~mille.players.wire.MAX_LINE` bytes, a log at most :data:`MAX_LOG`.
+
+Processes are kept in a pool, per command, for the life of the host
+process: a match makes a player for every game, and each takes an idle
+process of its command (or starts one), so a match of thousands of games
+starts a process per worker, not per game.  :func:`shutdown` (at exit)
+sends ``quit`` to all and kills what does not leave.  Needs a POSIX system
+(process groups, ``poll``).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import select
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+import weakref
+
+from ..engine.driver import Event, PlayerError
+from ..engine.observation import Observation
+from ..engine.rng import GlibcRandom
+from ..engine.rules import Move
+from ..engine.scoring import HandResult
+from . import EXEC_PREFIX, Decision, PlayerSpecError, weighed, wire
+
+#: Seconds a bot has for one decision when no think-time limit is set.
+DEFAULT_DEADLINE = 30.0
+#: Seconds a bot has to answer the greeting (a program's start included).
+HANDSHAKE_DEADLINE = 20.0
+#: Seconds a bot has to leave after ``quit`` before it is terminated.
+QUIT_GRACE = 2.0
+#: Seconds between SIGTERM and SIGKILL when a bot that was told to quit does not.
+TERM_GRACE = 0.2
+#: Bytes of a bot's standard error kept in its log; the rest is dropped.
+MAX_LOG = 16 << 20
+#: The environment variable naming the directory of the bots' logs
+#: (``--bot-logs``; it reaches the worker processes of a match).
+LOGS_VARIABLE = "MILLE_BOT_LOGS"
+PREFIX = EXEC_PREFIX
+
+_READ = select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR
+_WRITE = select.POLLOUT | select.POLLHUP | select.POLLERR
+#: How often a wait with nothing to read looks whether the bot has exited
+#: (it may have left a child holding its standard output open).
+_LOOK = 0.25
+
+
+class BotFailure(Exception):
+    """The bot broke the protocol: ``kind`` is a :class:`PlayerError` kind, ``message`` why."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+def split_command(spec: str) -> list[str]:
+    """The argument vector of ``exec:COMMAND``; :class:`PlayerSpecError` if there is none."""
+    command = spec[len(PREFIX) :] if spec.startswith(PREFIX) else spec
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:  # an open quote
+        raise PlayerSpecError(f"{spec!r}: {exc}") from None
+    if not argv:
+        raise PlayerSpecError(f"{spec!r} names no program (exec:COMMAND, docs/protocol.md)")
+    return argv
+
+
+# --------------------------------------------------------------------------
+# The logs
+
+
+class _Logs:
+    """Where the bots' standard error goes: ``--bot-logs``, or a temporary directory of this process.
+
+    The temporary directory is removed at exit unless a bot failed (its
+    failure's message names its log).
+    """
+
+    def __init__(self) -> None:
+        self.temporary: str | None = None
+        self.failed = False
+        self.count = 0
+
+    def directory(self) -> str:
+        chosen = os.environ.get(LOGS_VARIABLE)
+        if chosen:
+            os.makedirs(chosen, exist_ok=True)
+            return chosen
+        if self.temporary is None:
+            import tempfile
+
+            self.temporary = tempfile.mkdtemp(prefix="mille-bots-")
+        return self.temporary
+
+    def open(self, argv: list[str]) -> tuple[str, int]:
+        """A new log file for a bot run from ``argv``: its name and a descriptor to append to."""
+        directory = self.directory()
+        slug = "".join(c if c.isalnum() or c in "._-" else "-" for c in "-".join(os.path.basename(a) for a in argv))
+        slug = slug.strip("-.")[:40] or "bot"
+        while True:
+            with _lock:
+                self.count += 1
+            path = os.path.join(directory, f"{slug}-{os.getpid()}-{self.count}.log")
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
+            except FileExistsError:
+                continue
+            return path, fd
+
+    def clean(self) -> None:
+        if self.temporary is not None and not self.failed:
+            import shutil
+
+            shutil.rmtree(self.temporary, ignore_errors=True)
+            self.temporary = None
+
+
+_logs = _Logs()
+
+
+def set_log_directory(path: str) -> None:
+    """Keep every bot's standard error in ``path`` (made if need be), in this process and those it starts."""
+    os.environ[LOGS_VARIABLE] = os.path.abspath(path)
+
+
+# --------------------------------------------------------------------------
+# One running bot
+
+
+class _Bot:
+    """One running bot program: its process, its pipes, what it said at the handshake.
+
+    ``game_open``: a ``game`` was sent and its ``game_over`` not yet (a
+    player that takes this process over ends it as abandoned first).
+    """
+
+    def __init__(self, spec: str, argv: list[str]) -> None:
+        self.spec = spec
+        self.argv = argv
+        self.log_path, self.log_fd = _logs.open(argv)
+        self.logged = 0
+        self.tail = b""
+        self.out = bytearray()
+        self.buf = bytearray()
+        self.alive = False
+        self.game_open = False
+        self.name = ""
+        self.dice: str | None = None
+        try:
+            self.proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+                close_fds=True,
+                start_new_session=True,
+            )
+        except OSError as exc:
+            os.close(self.log_fd)
+            try:
+                os.unlink(self.log_path)
+            except OSError:
+                pass
+            raise PlayerSpecError(f"{spec!r}: cannot run {argv[0]!r}: {exc.strerror or exc}") from None
+        assert self.proc.stdin is not None and self.proc.stdout is not None and self.proc.stderr is not None
+        self.stdin = self.proc.stdin.fileno()
+        self.stdout = self.proc.stdout.fileno()
+        self.stderr: int | None = self.proc.stderr.fileno()
+        for fd in (self.stdin, self.stdout, self.stderr):
+            os.set_blocking(fd, False)
+        self.poller = select.poll()
+        self.poller.register(self.stdout, _READ)
+        self.poller.register(self.stderr, _READ)
+        self.writing = False
+        self.alive = True
+
+    # -- the handshake -----------------------------------------------------
+    def handshake(self) -> None:
+        """Greet the bot and read its hello; :class:`PlayerSpecError` (the bot killed) if it does not answer one."""
+        try:
+            self.send(wire.encode(wire.greeting()))
+            hello = wire.read_message(
+                self.exchange(
+                    time.monotonic() + HANDSHAKE_DEADLINE,
+                    f"did not say hello within {HANDSHAKE_DEADLINE:g} s",
+                    "before saying hello",
+                )
+            )
+            if hello["type"] != "hello":
+                raise BotFailure("illegal", f"answered the greeting with a {wire.excerpt(str(hello['type']))} message")
+            if hello.get("protocol") != wire.PROTOCOL:
+                raise BotFailure(
+                    "illegal",
+                    f"speaks protocol {wire.excerpt(str(hello.get('protocol')))}, not {wire.PROTOCOL}",
+                )
+            name = hello.get("name")
+            if not isinstance(name, str) or not name:
+                raise BotFailure("illegal", "said hello without a name")
+            dice = hello.get("dice", "own")
+            if dice not in ("own", "game"):
+                raise BotFailure("illegal", f"asked for dice {wire.excerpt(str(dice))} (own or game)")
+        except (BotFailure, wire.WireError) as exc:
+            self.fail()
+            raise PlayerSpecError(f"{self.spec!r}: {self.describe(exc)}") from None
+        except BaseException:
+            self.fail()
+            raise
+        self.name = name if name.isprintable() and len(name) <= 64 else wire.excerpt(name, 40)
+        self.dice = "game" if dice == "game" else None
+
+    # -- talking -----------------------------------------------------------
+    def send(self, data: bytes) -> None:
+        """Queue ``data`` for the bot (written during the next :meth:`exchange` or :meth:`flush`)."""
+        self.out += data
+        if not self.writing:
+            self.poller.register(self.stdin, _WRITE)
+            self.writing = True
+
+    def exchange(self, deadline: float, late: str, before: str) -> bytes:
+        """Write what is queued and read the bot's next line, by ``deadline`` (``time.monotonic``).
+
+        :class:`BotFailure` if it exits or closes its pipes (the message
+        ends with ``before``: "before its move"), writes a line longer than
+        :data:`~mille.players.wire.MAX_LINE`, or nothing in time (the
+        message is ``late``).
+        """
+        buf = self.buf
+        if self.out:
+            self.write()  # a pipe has room for a message, nearly always: no poll needed for it
+        while True:
+            end = buf.find(b"\n")
+            if end >= 0:
+                line = bytes(buf[:end])
+                del buf[: end + 1]
+                return line
+            if len(buf) > wire.MAX_LINE:
+                raise BotFailure("illegal", f"wrote a line longer than {wire.MAX_LINE} bytes")
+            self.pump(deadline, late, before)
+
+    def check_quiet(self) -> None:
+        """:class:`BotFailure` if the bot has written since its last answer (a move nobody asked for)."""
+        if not self.buf:
+            data = self.read(self.stdout)  # one read, not a poll: the events queued stay queued
+            if data is None:
+                return
+            if not data:
+                raise BotFailure("exception", f"{self.ended(self.settle())} after its move")
+            self.buf += data
+        if self.buf:
+            raise BotFailure("illegal", f"wrote more after its move: {wire.excerpt(bytes(self.buf))}")
+
+    def flush(self, deadline: float) -> None:
+        """Write what is queued, by ``deadline`` (what the bot says meanwhile is read, and kept)."""
+        while self.out:
+            self.pump(deadline, "did not read its messages", "before reading its messages")
+
+    def pump(self, deadline: float, late: str, before: str) -> None:
+        """Wait for the pipes, at most until ``deadline``: write, read, log what is ready."""
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise BotFailure("timeout", late)
+        ready = self.poller.poll(min(left, _LOOK) * 1000.0)
+        if not ready:
+            status = _exit_status(self.proc.pid)
+            if status is not None:  # gone, leaving a child that holds its pipes
+                raise BotFailure("exception", f"{self.ended(status)} {before}")
+            return
+        for fd, _ in ready:
+            if fd == self.stdout:
+                data = self.read(fd)
+                if data is None:
+                    continue
+                if not data:
+                    raise BotFailure("exception", f"{self.ended(self.settle())} {before}")
+                self.buf += data
+            elif fd == self.stdin:
+                self.write()
+            else:
+                self.log(self.read(fd))
+
+    def write(self) -> None:
+        try:
+            n = os.write(self.stdin, self.out)
+        except BlockingIOError:
+            return
+        except OSError:  # EPIPE: it closed its standard input, or exited
+            raise BotFailure("exception", f"{self.ended(self.settle())} (its standard input is closed)") from None
+        del self.out[:n]
+        if not self.out:
+            self.poller.unregister(self.stdin)
+            self.writing = False
+
+    @staticmethod
+    def read(fd: int) -> bytes | None:
+        """What the pipe holds (b"": closed; None: nothing yet)."""
+        try:
+            return os.read(fd, 65536)
+        except BlockingIOError:
+            return None
+        except OSError:
+            return b""
+
+    def log(self, data: bytes | None) -> None:
+        """Append ``data`` from the bot's standard error to its log (up to :data:`MAX_LOG`)."""
+        if data is None:
+            return
+        if not data:  # its standard error is closed
+            assert self.stderr is not None
+            self.poller.unregister(self.stderr)
+            self.stderr = None
+            return
+        self.tail = (self.tail + data)[-4096:]
+        room = MAX_LOG - self.logged
+        if room >= 0:
+            piece = data[:room]
+            if len(data) > room:
+                piece += b"\n[mille: the rest of this bot's standard error was not kept]\n"
+            try:
+                os.write(self.log_fd, piece)
+            except OSError:
+                pass
+        self.logged += len(data)
+
+    # -- the end -----------------------------------------------------------
+    def settle(self, wait: float = 0.5) -> int | None:
+        """The bot's exit status, waiting up to ``wait`` seconds for it to exit (None: still running).
+
+        The bot is not reaped here: until :meth:`kill` reaps it, its
+        process ID names its process group and no other.
+        """
+        deadline = time.monotonic() + wait
+        pause = 0.001
+        while True:
+            status = _exit_status(self.proc.pid)
+            if status is not None or time.monotonic() >= deadline:
+                return status
+            time.sleep(pause)
+            pause = min(pause * 2, 0.02)
+
+    @staticmethod
+    def ended(status: int | None) -> str:
+        if status is None:
+            return "closed its standard output"
+        if status < 0:
+            try:
+                name = signal.Signals(-status).name
+            except ValueError:
+                name = f"signal {-status}"
+            return f"was killed by {name}"
+        return f"exited with status {status}"
+
+    def describe(self, exc: Exception) -> str:
+        """``exc``'s message with where to look: the log, and the last line the bot wrote there."""
+        message = exc.message if isinstance(exc, BotFailure) else str(exc)
+        last = self.last_words()
+        said = f"; its last words: {wire.excerpt(last, 100)}" if last else ""
+        return f"{message} (its standard error is in {self.log_path}{said})"
+
+    def last_words(self) -> str:
+        lines = [line for line in self.tail.decode("utf-8", "replace").splitlines() if line.strip()]
+        return lines[-1].strip() if lines else ""
+
+    def fail(self) -> None:
+        """Kill the bot and all its process group at once, reap it, keep its log."""
+        _logs.failed = True
+        self.kill()
+
+    def kill(self, term_first: bool = False) -> None:
+        """Kill the process group (SIGTERM and a grace first if ``term_first``), reap the bot, close everything.
+
+        Signals are held meanwhile, so that an alarm or Ctrl-C cannot
+        leave a process unreaped; they are delivered after.
+        """
+        if not self.alive:
+            return
+        self.alive = False
+        held = _hold_signals()
+        try:
+            pid = self.proc.pid
+            if term_first:
+                _signal_group(pid, signal.SIGTERM)
+                self.settle(TERM_GRACE)
+            # Its ID still names its group (it is not reaped yet): the
+            # children it left in the group go too.
+            _signal_group(pid, signal.SIGKILL)
+            self.proc.wait()
+            self.drain_log()
+            for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+                if stream is not None:
+                    try:
+                        stream.close()
+                    except OSError:
+                        pass
+            os.close(self.log_fd)
+        finally:
+            _release_signals(held)
+        _forget(self)
+
+    def drain_log(self) -> None:
+        """Keep what the bot wrote to its standard error before it died (briefly: a stray child may hold it)."""
+        deadline = time.monotonic() + 0.2
+        while self.stderr is not None and time.monotonic() < deadline:
+            ready = select.select([self.stderr], [], [], max(0.0, deadline - time.monotonic()))[0]
+            if not ready:
+                break
+            self.log(self.read(self.stderr))
+
+    def say_quit(self) -> None:
+        """Queue the end: its game ended as abandoned if open, then ``quit`` (:meth:`leave` waits for it)."""
+        if self.alive:
+            if self.game_open:
+                self.send(_ABANDONED)
+                self.game_open = False
+            self.send(_QUIT)
+
+    def leave(self, deadline: float) -> None:
+        """After :meth:`say_quit`: give the bot until ``deadline`` to read it and leave, then kill its group."""
+        if not self.alive:
+            return
+        try:
+            self.flush(deadline)
+            while _exit_status(self.proc.pid) is None and time.monotonic() < deadline:
+                self.buf.clear()  # whatever it says now is of no use
+                self.pump(deadline, "did not leave", "")
+        except BotFailure:
+            pass
+        except BaseException:
+            self.kill()
+            raise
+        self.kill(term_first=True)
+
+
+_QUIT = wire.encode({"type": "quit"})
+_ABANDONED = wire.encode({"type": "game_over", "finished": False, "totals": None, "winner": None})
+
+
+def _exit_status(pid: int) -> int | None:
+    """How ``pid`` ended (as ``Popen.returncode``: negative for a signal), None if it runs; never reaps it."""
+    try:
+        info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:  # reaped already
+        return 0
+    if info is None:
+        return None
+    return info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+
+
+def _signal_group(pid: int, sig: int) -> None:
+    try:
+        os.killpg(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _hold_signals() -> set[int] | None:
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        return None
+    return set(signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGINT, signal.SIGTERM}))
+
+
+def _release_signals(held: set[int] | None) -> None:
+    if held is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
+# --------------------------------------------------------------------------
+# The pool
+
+
+_lock = threading.Lock()
+#: Idle bots by spec.
+_idle: dict[str, list[_Bot]] = {}
+#: Every bot alive, to quit at exit.
+_running: list[_Bot] = []
+
+
+def _acquire(spec: str) -> _Bot:
+    """An idle bot of ``spec``, or a new one (started and greeted)."""
+    with _lock:
+        idle = _idle.get(spec)
+        while idle:
+            bot = idle.pop()
+            if bot.alive:
+                return bot
+    argv = split_command(spec)
+    _watch_exit()
+    bot = _Bot(spec, argv)
+    with _lock:
+        _running.append(bot)
+    bot.handshake()
+    return bot
+
+
+def _release(bot: _Bot) -> None:
+    """``bot`` is free for another player (if it is still alive)."""
+    if bot.alive:
+        with _lock:
+            _idle.setdefault(bot.spec, []).append(bot)
+
+
+def _forget(bot: _Bot) -> None:
+    with _lock:
+        if bot in _running:
+            _running.remove(bot)
+        idle = _idle.get(bot.spec)
+        if idle is not None and bot in idle:
+            idle.remove(bot)
+
+
+def shutdown() -> None:
+    """Quit every bot of this process (:data:`QUIT_GRACE` seconds for all), then remove a clean log directory."""
+    with _lock:
+        bots = list(_running)
+    for bot in bots:
+        try:
+            bot.say_quit()
+        except Exception:
+            pass
+    deadline = time.monotonic() + QUIT_GRACE
+    for bot in bots:
+        try:
+            bot.leave(deadline)
+        except Exception:
+            bot.kill()
+    _logs.clean()
+
+
+_watching = False
+
+
+def _watch_exit() -> None:
+    """Quit the bots when this process ends: at exit, and at a pool worker's exit (which skips atexit)."""
+    global _watching
+    if _watching:
+        return
+    _watching = True
+    atexit.register(shutdown)
+    if "multiprocessing" in sys.modules:
+        from multiprocessing import util
+
+        util.Finalize(None, shutdown, exitpriority=20)
+
+
+def _after_fork() -> None:
+    """In a forked child: the parent's bots are the parent's; close their pipes here and forget them."""
+    global _watching
+    for bot in _running:
+        for stream in (bot.proc.stdin, bot.proc.stdout, bot.proc.stderr):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+        try:
+            os.close(bot.log_fd)
+        except OSError:
+            pass
+        bot.alive = False
+    _running.clear()
+    _idle.clear()
+    _logs.temporary = None
+    _logs.failed = False
+    _watching = False
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork)
+
+
+# --------------------------------------------------------------------------
+# The player
+
+
+class ExternalPlayer:
+    """The player ``exec:COMMAND``: a bot program spoken to over the protocol.
+
+    Made, it has a running bot that has said hello (:class:`PlayerSpecError`
+    if none can be started): ``name`` is the name the bot gave, ``dice`` is
+    ``"game"`` if the bot declared itself the original's procedure, which
+    rolls the game's own generator (:func:`mille.cli.computer_player` then
+    hands it that), else None.
+
+    The bot's process is its own until :meth:`close` (or until the player
+    is dropped), then idle in the pool for the next player of the same
+    command.  Its first game says ``fresh``; the games after it on the same
+    player (the board's next game) do not.
+    """
+
+    def __init__(self, spec: str) -> None:
+        if not spec.startswith(PREFIX):
+            spec = PREFIX + spec
+        self.spec = spec
+        self._bot: _Bot | None = _acquire(spec)
+        self.name = self._bot.name
+        self.dice = self._bot.dice
+        self._limit: float | None = None
+        self._games = 0
+        self._open = False
+        #: Messages of the game before its first decision (sent after the ``game`` message).
+        self._early: list[bytes] = []
+        self._finalizer = weakref.finalize(self, _release, self._bot)
+
+    def limit_think(self, seconds: float | None) -> None:
+        """Allow ``seconds`` per decision (a match's ``--max-think-ms``); None: :data:`DEFAULT_DEADLINE`."""
+        self._limit = seconds
+
+    # -- the player protocol ---------------------------------------------------
+    def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
+        return self.decide(observation, rng).move
+
+    def decide(self, observation: Observation, rng: GlibcRandom) -> Decision:
+        """The bot's move, and whether it weighed its hand for it (see :class:`~mille.players.Decision`)."""
+        seat = observation.seat
+        bot = self._bot
+        if bot is None or not bot.alive:
+            raise PlayerError(seat, "exception", "the bot is not running (it failed earlier)")
+        limit = DEFAULT_DEADLINE if self._limit is None else self._limit
+        deadline = time.monotonic() + limit
+        legal = observation.legal_moves()
+        try:
+            bot.check_quiet()
+            if not self._open:
+                self._begin(bot, observation, rng)
+            bot.send(
+                wire.encode(
+                    {
+                        "type": "decide",
+                        "observation": wire.observation_json(observation),
+                        "legal": [wire.move_json(m) for m in legal],
+                    }
+                )
+            )
+            while True:
+                answer = wire.read_message(
+                    bot.exchange(deadline, f"did not answer within {limit * 1000:g} ms", "before its move")
+                )
+                kind = answer["type"]
+                if kind == "roll":
+                    bot.send(b'{"type":"rolled","value":%d}\n' % rng.random())
+                    continue
+                if kind != "move":
+                    raise BotFailure("illegal", f"answered a {wire.excerpt(str(kind))} message, not a move")
+                break
+            move = wire.move_from_json(answer.get("move"))
+            if move not in legal:
+                text = " ".join(str(m) for m in legal)
+                raise BotFailure("illegal", f"chose {move}, which is not a legal move (legal: {text})")
+            if bot.buf:
+                raise BotFailure("illegal", f"wrote more after its move: {wire.excerpt(bytes(bot.buf))}")
+            considered = answer.get("considered")
+            if considered is None:
+                considered = weighed(move, observation)
+            elif type(considered) is not bool:
+                raise BotFailure("illegal", "answered 'considered' that is not true or false")
+        except BotFailure as exc:
+            message = bot.describe(exc)
+            bot.fail()
+            raise PlayerError(seat, exc.kind, message) from None
+        except wire.WireError as exc:
+            message = bot.describe(BotFailure("illegal", f"answered garbage: {exc}"))
+            bot.fail()
+            raise PlayerError(seat, "illegal", message) from None
+        except BaseException:  # an alarm, Ctrl-C: the bot is mid-answer, and of no use now
+            bot.fail()
+            raise
+        return Decision(move, considered)
+
+    def inform(self, event: Event) -> None:
+        self._tell(wire.event_line(event))
+
+    def hand_over(self, result: HandResult) -> None:
+        self._tell(wire.encode({"type": "hand_over", "result": wire.result_json(result)}))
+        if result.game_over:
+            over = {"type": "game_over", "finished": True, "totals": list(result.totals), "winner": result.game_winner}
+            self._tell(wire.encode(over))
+            bot = self._bot
+            if self._open and bot is not None:
+                bot.game_open = False
+            self._open = False
+            self._early.clear()
+
+    def close(self) -> None:
+        """Done with the bot: its process goes back to the pool (a game not finished is ended as abandoned)."""
+        self._finalizer()
+        self._bot = None
+
+    # -- inside --------------------------------------------------------------
+    def _begin(self, bot: _Bot, observation: Observation, rng: GlibcRandom) -> None:
+        """Send the ``game`` message (and what the game said before it): the seat, the dice, fresh or not."""
+        if bot.game_open:  # another player's game, never finished on this process
+            bot.send(_ABANDONED)
+        if self.dice == "game":
+            dice = None
+        elif rng.untouched():
+            dice = rng.seeded_with
+        else:
+            dice = rng.random()
+        bot.send(wire.encode({"type": "game", "seat": observation.seat, "dice": dice, "fresh": self._games == 0}))
+        for line in self._early:
+            bot.send(line)
+        self._early.clear()
+        self._games += 1
+        self._open = True
+        bot.game_open = True
+
+    def _tell(self, line: bytes) -> None:
+        bot = self._bot
+        if bot is None or not bot.alive:
+            return
+        if self._open:
+            bot.send(line)
+        else:
+            self._early.append(line)
+
+
+__all__ = [
+    "DEFAULT_DEADLINE",
+    "HANDSHAKE_DEADLINE",
+    "LOGS_VARIABLE",
+    "MAX_LOG",
+    "PREFIX",
+    "ExternalPlayer",
+    "set_log_directory",
+    "shutdown",
+    "split_command",
+]

@@ -1,0 +1,167 @@
+"""The bot's side of the protocol: any player served over standard input and output.
+
+:func:`serve` is what ``python -m mille.bot NAME`` runs: it answers the
+host's greeting, makes the player ``NAME`` names (a built-in or
+``module:attribute``, :func:`mille.players.make_player`), and from then on
+turns each message into what an in-process player is told (``decide``
+into ``decide``/``choose`` with the seat's
+:class:`~mille.engine.observation.Observation`, ``event`` into
+``inform``, ``hand_over`` into ``hand_over``) and each answer into a
+``move`` message.  So a built-in player over the pipe plays exactly as it
+does in the match's own process, which is how the protocol is tested: it
+must carry everything a seat may know.
+
+The dice: a ``game`` message with a seed gives the player a
+:class:`~mille.engine.rng.GlibcRandom` of that seed, as the match hands an
+in-process player its own fresh generator; one without (the player
+declared ``dice = "game"``: the original's procedure, rolling the game's
+own generator on the board) gives it :class:`HostDice`, whose every
+``random()`` asks the host for a roll.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import BinaryIO
+
+from ..engine.rng import GlibcRandom
+from . import EXEC_PREFIX, Player, PlayerSpecError, decision, make_player, wire
+
+#: A player declaring this (an attribute ``dice``) rolls the game's own generator on the board.
+GAME_DICE = "game"
+
+
+class ProtocolError(Exception):
+    """The host said something this side cannot follow (it is told on standard error, and the bot leaves)."""
+
+
+class HostDice(GlibcRandom):
+    """Dice rolled by the host: every ``random()`` is a ``roll`` message and its ``rolled`` answer.
+
+    The generator itself is the host's (on the board, the game's own, whose
+    state would reveal the deck), so it cannot be copied or read.
+    """
+
+    __slots__ = ("_channel",)
+
+    def __init__(self, channel: _Channel) -> None:  # no state of its own: not seeded
+        self._channel = channel
+
+    def random(self) -> int:
+        return self._channel.roll()
+
+    def seed(self, seed: int) -> None:
+        raise TypeError("the host's dice cannot be seeded")
+
+    def getstate(self) -> tuple[tuple[int, ...], int, int]:
+        raise TypeError("the host's dice have no state to read (the player declared dice = 'game')")
+
+    def setstate(self, state: tuple[tuple[int, ...], int, int]) -> None:
+        raise TypeError("the host's dice cannot be set")
+
+    def copy(self) -> GlibcRandom:
+        raise TypeError("the host's dice cannot be copied")
+
+    def untouched(self) -> bool:
+        return False
+
+    @property
+    def seeded_with(self) -> int | None:
+        return None
+
+
+class _Channel:
+    """The pipe to the host: a line in, a line out."""
+
+    def __init__(self, stdin: BinaryIO, stdout: BinaryIO) -> None:
+        self.stdin = stdin
+        self.stdout = stdout
+
+    def read(self) -> dict[str, object] | None:
+        """The host's next message (None: it has gone)."""
+        line = self.stdin.readline(wire.MAX_LINE + 1)
+        if not line:
+            return None
+        if not line.endswith(b"\n"):
+            raise ProtocolError("a line from the host longer than the protocol allows, or cut short")
+        try:
+            return wire.read_message(line)
+        except wire.WireError as exc:
+            raise ProtocolError(str(exc)) from None
+
+    def write(self, message: dict[str, object]) -> None:
+        self.stdout.write(wire.encode(message))
+        self.stdout.flush()
+
+    def roll(self) -> int:
+        self.write({"type": "roll"})
+        answer = self.read()
+        if answer is None:
+            raise ProtocolError("the host went away while rolling")
+        value = answer.get("value")
+        if answer["type"] != "rolled" or type(value) is not int:
+            raise ProtocolError(f"asked to roll, the host answered {wire.excerpt(wire.encode(answer))}")
+        return value
+
+
+def serve(spec: str, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None, name: str | None = None) -> int:
+    """Serve the player ``spec`` over the protocol until the host says ``quit`` or goes; the exit status.
+
+    A player that raises ends the bot (the traceback on standard error,
+    status 1), as any bot that fails: the host scores the game and, in a
+    match, starts the bot again for the next.
+    """
+    if spec.startswith(EXEC_PREFIX):
+        raise PlayerSpecError(f"{spec!r}: a bot serves a player of its own process, not another program")
+    channel = _Channel(stdin or sys.stdin.buffer, stdout or sys.stdout.buffer)
+    player = make_player(spec)  # a bad name fails before the handshake
+    played = False  # the player has begun a game
+    greeting = channel.read()
+    if greeting is None:
+        return 0
+    if greeting["type"] != "mille" or greeting.get("protocol") != wire.PROTOCOL:
+        raise ProtocolError(f"not a greeting this bot understands: {wire.excerpt(wire.encode(greeting))}")
+    hello: dict[str, object] = {"type": "hello", "protocol": wire.PROTOCOL, "name": name or _name(player, spec)}
+    if getattr(player, "dice", None) == GAME_DICE:
+        hello["dice"] = GAME_DICE
+    channel.write(hello)
+    dice: GlibcRandom = HostDice(channel)
+    while True:
+        message = channel.read()
+        if message is None:
+            return 0
+        kind = message["type"]
+        if kind == "decide":
+            observation = wire.observation_from_json(message.get("observation"))
+            made = decision(player, observation, dice)
+            channel.write(
+                {"type": "move", "move": wire.move_json(made.move), "considered": made.considered},
+            )
+        elif kind == "event":
+            inform = getattr(player, "inform", None)
+            if inform is not None:
+                inform(wire.event_from_json(message))
+        elif kind == "hand_over":
+            hand_over = getattr(player, "hand_over", None)
+            if hand_over is not None:
+                hand_over(wire.result_from_json(message.get("result")))
+        elif kind == "game":
+            # A fresh game (every game of a match) has a new player, as the
+            # match makes one in process; the board's next game goes on
+            # with the same one, as the board keeps its computer.
+            if message.get("fresh") is not False and played:
+                player = make_player(spec)
+            played = True
+            seed = message.get("dice")
+            dice = GlibcRandom(seed) if type(seed) is int else HostDice(channel)
+        elif kind == "quit":
+            return 0
+        # Any other message is from a later protocol: not for this bot.
+
+
+def _name(player: Player, spec: str) -> str:
+    name = getattr(player, "name", None)
+    return name if isinstance(name, str) and name else spec
+
+
+__all__ = ["GAME_DICE", "HostDice", "ProtocolError", "serve"]

@@ -1,0 +1,15 @@
+"""Plain mode (``mille --plain``): the whole game as lines of text.
+
+For screen readers, braille displays, dumb terminals, Emacs shell buffers,
+serial consoles and scripts at the other end of a pipe (issue 32; the
+reference ``accessible-play.md``).  A front end of the game's flow beside
+the board, over the same engine, driver and observation:
+
+* :mod:`.app`: :class:`~.app.PlainApp`, the flow's front end (what is said when);
+* :mod:`.words`: the sentences (pure functions of the game);
+* :mod:`.commands`: what a typed line means, and the help;
+* :mod:`.lines`: the terminal of lines (a bounded reader, signals as events).
+
+Nothing here imports curses: plain mode works where curses cannot start
+(``TERM=dumb``, no terminfo, no terminal at all).
+"""

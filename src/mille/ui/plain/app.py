@@ -1,0 +1,420 @@
+"""Plain mode: the game's flow, said and asked in lines (``mille --plain``, issue 32).
+
+:class:`PlainApp` is the game's flow (:class:`mille.ui.flow.GameFlow`: the
+loop, the seats, the questions, the record of games, the keeping on a
+hangup) with a front end of lines instead of the board: the same engine,
+rules, messages, computer and questions, in the same order, for screen
+readers, braille displays, dumb terminals and scripts.  Events are said
+as they happen, one sentence each (:mod:`mille.ui.plain.words`); the board
+is read on request (:mod:`mille.ui.plain.commands`: ``r``, ``w``, ``c``,
+``m``, ``?``), never redrawn; each wait prints its prompt once, as a line;
+input is a line at a time (:mod:`mille.ui.plain.lines`).  Nothing waits on
+time: a coup fourré is the original's, the next move before drawing
+(§3.7).
+
+Two levels of detail (``--detail``, the ``detail`` setting, the ``v`` key):
+*brief* says your picks, the computer's plays and discards, the
+refusals, the questions and the end of each hand; *full* adds the
+computer's picks with the deck's count, the running totals at the start of
+your turn, and what you may play at each move prompt.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+
+from ...engine import rules
+from ...engine.cards import EMPTY
+from ...engine.rules import DRAW, ORDER, Move, MoveType
+from ...engine.state import Game, Tableau
+from ..flow import EXTENSION_PROMPT, PROMPTS, GameFlow
+from ..layout import COMPUTER, YOU, ScoreView
+from ..surface import END_OF_INPUT, HANGUP, INTERRUPT
+from . import words
+from .commands import HELP, Command, Parsed, parse, parse_slot
+from .lines import MAX_LINE, TOO_LONG
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ...engine.observation import Observation
+    from ...engine.rng import GlibcRandom
+    from ...engine.rules import Outcome
+    from ...files.ledger import Recorder
+    from ...players import Decision, Player
+    from ..flow import SaveWriter
+    from ..hints import Adviser
+    from ..keeping import HangupSaver
+    from .lines import LineTerminal
+
+__all__ = ["BRIEF", "DETAILS", "FILE_LINE", "FULL", "HISTORY", "MOVE_LINE", "PlainApp"]
+
+BRIEF = "brief"
+FULL = "full"
+DETAILS = (BRIEF, FULL)
+#: Messages kept for ``m``, and how many it reads unless told.
+HISTORY = 200
+HISTORY_SHOWN = 20
+#: The move prompt, as a line (the board's is ``>>:Move:`` in standout).
+MOVE_LINE = "Your move:"
+#: The file-name prompt: the original's word, and what RETURN alone does.
+FILE_LINE = "file: (a name and RETURN; RETURN alone cancels)"
+
+
+class PlainApp(GameFlow):
+    """One program run in lines: the game's flow, said on :attr:`term`.
+
+    The arguments are :class:`mille.ui.app.MilleApp`'s, less the colours
+    and plus ``detail`` (:data:`BRIEF` or :data:`FULL`).  ``window`` is
+    only kept: the board's score window layout a restored game was saved
+    with goes back into its next save unchanged.
+    """
+
+    def __init__(
+        self,
+        term: LineTerminal,
+        game: Game,
+        *,
+        computer: Player,
+        computer_name: str,
+        computer_dice: GlibcRandom,
+        save_writer: SaveWriter | None = None,
+        hangup_saver: HangupSaver | None = None,
+        from_file: str | None = None,
+        restore_banner: str | None = None,
+        window: int = ScoreView.SMALL,
+        stats: Callable[[], Recorder] | None = None,
+        hints: Adviser | None = None,
+        detail: str = BRIEF,
+    ) -> None:
+        super().__init__(
+            game,
+            computer=computer,
+            computer_name=computer_name,
+            computer_dice=computer_dice,
+            save_writer=save_writer,
+            hangup_saver=hangup_saver,
+            from_file=from_file,
+            stats=stats,
+            hints=hints,
+        )
+        self.term = term
+        self.restore_banner = restore_banner
+        self._window = window
+        if detail not in DETAILS:
+            raise ValueError(f"detail must be one of {DETAILS}, not {detail!r}")
+        self.detail = detail
+        #: What was said (events, refusals, messages), for ``m``; the answers
+        #: to the reading keys and the prompts are not kept.
+        self.history: deque[str] = deque(maxlen=HISTORY)
+        #: The mover's tableau before the move being made, and the card it chose.
+        self._before: Tableau | None = None
+        self._hand_before: list[int] = []
+        self._card = EMPTY
+        self._hands = 0
+        #: The last hand ended the game: the next one begins a new game.
+        self._game_ended = False
+        self._hand_said = False
+        self._turn_said = False
+        self._saving = 0
+        self._save_said = False
+
+    @property
+    def window(self) -> int:
+        return self._window
+
+    @property
+    def full(self) -> bool:
+        return self.detail == FULL
+
+    # ------------------------------------------------------------------
+    # Saying
+
+    def say(self, line: str) -> None:
+        """An event or a message: said, and kept for ``m``."""
+        self.history.append(line)
+        self.term.write_line(line)
+
+    def show(self, line: str) -> None:
+        """An answer to a reading key, a prompt or a status line: said, not kept."""
+        self.term.write_line(line)
+
+    # ------------------------------------------------------------------
+    # The flow's questions, asked in lines
+
+    def _read(self, prompt: str) -> str:
+        """Print ``prompt`` (once for this wait) and read a line.
+
+        Before waiting, the game is noted for a crash save and the record
+        of games is told what happened, as at the board's key reads.  End
+        of input is a hangup (the game is kept, nothing is lost); the
+        interrupt key asks ``Really?`` and, answered no, the prompt again.
+        """
+        self.keep_snapshot()
+        self.catch_up()
+        self.show(prompt)
+        while True:
+            got = self.term.read_line()
+            if isinstance(got, str):
+                return got
+            if got == END_OF_INPUT or got == HANGUP:
+                self.hangup()
+            elif got == INTERRUPT:
+                self.on_event(INTERRUPT)
+            elif got == TOO_LONG:
+                self.say(f"That line is too long (over {MAX_LINE} characters); it is ignored.")
+            self.show(prompt)
+
+    def read_move(self) -> Move:
+        """Lines at ``Your move:`` until one makes a move (§9.1); the reading keys, save, quit and help between.
+
+        The person's tableau and hand are noted first, to say the move once it is made.
+        """
+        game = self.game
+        me = game.players[YOU]
+        self._before = me.copy()
+        self._hand_before = me.hand[:]
+        if self.full:
+            if not self._turn_said:
+                self.show(words.turn_line(game))
+                self._turn_said = True
+            self.show(self._playable())
+        while True:
+            parsed = parse(self._read(MOVE_LINE))
+            command = parsed.command
+            if command == Command.PICK:
+                return DRAW
+            if command == Command.USE or command == Command.DISCARD:
+                slot = parse_slot(parsed.rest)
+                if slot is None:
+                    word = parsed.word.lower()
+                    self.say(f"{word} needs a card: 1 to 6, or p for the card just picked, as in {word} 3.")
+                    continue
+                return Move(MoveType.PLAY if command == Command.USE else MoveType.DISCARD, slot)
+            if command == Command.ORDER:
+                return ORDER
+            if command == Command.QUIT:
+                self.rub()
+            elif command == Command.SAVE:
+                self.save()
+            elif command == Command.EXTRAPOLATE:
+                self.say("E: command not implemented")
+            elif command == Command.HINT:
+                self._hint()
+            elif command != Command.EMPTY and not self._query(parsed):
+                self.say(f"unknown command: {parsed.word}; type ? for help.")
+
+    def ask(self, prompt_no: int) -> bool:
+        """A yes/no question, in the original's words (§9.3); ``s`` saves and asks again."""
+        self.saved = False
+        text = PROMPTS[prompt_no]
+        while True:
+            parsed = parse(self._read(text))
+            command = parsed.command
+            if command == Command.YES:
+                return True
+            if command == Command.NO:
+                return False
+            if command == Command.SAVE:
+                self.saved = self.save()
+            elif command == Command.HINT and prompt_no == EXTENSION_PROMPT:
+                self._hint()
+            elif not self._query(parsed):
+                self.say(f"{text} Answer y or n; s saves first, ? is help.")
+
+    def read_file_name(self) -> str:
+        """The name typed at ``file:``; '' cancels.  Only the name: no command is read here (§9.4)."""
+        line = self._read(FILE_LINE)
+        # The original kept the name in a C string: a NUL ends it.
+        return line.split("\0", 1)[0].strip()
+
+    def poll(self) -> int | None:
+        return self.term.poll()
+
+    # ------------------------------------------------------------------
+    # The reading keys: no turn, no change
+
+    def _query(self, parsed: Parsed) -> bool:
+        """Answer a reading key in full (even when nothing changed since the last); False if it is none."""
+        command = parsed.command
+        game = self.game
+        if command == Command.BOARD:
+            for line in words.board_lines(game):
+                self.show(line)
+        elif command == Command.SCORE:
+            for line in words.score_lines(game):
+                self.show(line)
+        elif command == Command.CARDS:
+            self.show(words.hand_line(game))
+        elif command == Command.MESSAGES:
+            self._messages(parsed.rest)
+        elif command == Command.DETAIL:
+            self._switch_detail(parsed.rest)
+        elif command == Command.HELP:
+            for line in HELP:
+                self.show(line)
+            self.show(f"Detail is {self.detail}." + ("" if self.hints is None else " Hints are on."))
+        else:
+            return False
+        return True
+
+    def _messages(self, rest: str) -> None:
+        kept = list(self.history)
+        wanted = rest.strip().lower()
+        if wanted == "all":
+            count = len(kept)
+        elif wanted.isdigit():
+            count = int(wanted)
+        elif not wanted:
+            count = HISTORY_SHOWN
+        else:
+            self.say(f"m takes a number or all, as in m 5; up to {HISTORY} messages are kept.")
+            return
+        chosen = kept[-count:] if count else []
+        if not chosen:
+            self.show("No messages yet.")
+            return
+        self.show(f"The last {len(chosen)} messages, oldest first:")
+        for line in chosen:
+            self.show(line)
+
+    def _switch_detail(self, rest: str) -> None:
+        wanted = rest.strip().lower()
+        if not wanted:
+            wanted = FULL if self.detail == BRIEF else BRIEF
+        elif wanted not in DETAILS:
+            self.say("v switches the detail; v brief or v full chooses one.")
+            return
+        self.detail = wanted
+        if wanted == FULL:
+            self.show("Detail: full. The computer's picks, the totals at your turn and what you may play are said too.")
+        else:
+            self.show("Detail: brief. Your picks, the computer's moves, refusals and questions are said.")
+
+    def _hint(self) -> None:
+        if self.hints is None:
+            self.say("h gives a hint only when mille is started with --hints.")
+        else:
+            self.hint()
+
+    def _playable(self) -> str:
+        from ...engine.observation import observe
+
+        legal = observe(self.game, YOU).legal_moves()
+        plays = [m.slot for m in legal if m.kind is MoveType.PLAY]
+        return words.playable_line(self.game, plays, DRAW in legal)
+
+    # ------------------------------------------------------------------
+    # Saying what happens
+
+    def begin_hand(self, restored: bool) -> None:
+        """A hand begins: the welcome on the first, a new game, the restored game read in full, or the new deal."""
+        game = self.game
+        if self._hands == 0:
+            self.say(
+                "mille, Mille Bornes against the computer, in lines. "
+                f"Type ? and RETURN for the commands; detail is {self.detail}."
+            )
+        elif self._game_ended:
+            a, b = game.players[YOU].games, game.players[COMPUTER].games
+            self.say(f"A new game: the totals start again at 0. Games won: you {a}, computer {b}.")
+        self._hands += 1
+        self._game_ended = False
+        self._hand_said = False
+        self._turn_said = False
+        if restored:
+            if self.restore_banner is not None:
+                self.say(f"Resumed: {self.restore_banner}.")
+            for line in words.board_lines(game):
+                self.show(line)
+            mover = "your move" if game.to_move == YOU else "the computer's move"
+            self.say(f"It is {mover}.")
+            return
+        starter = "you start" if game.to_move == YOU else "the computer starts"
+        self.say(f"New hand: the trip is {game.trip_length} miles, and {starter}.")
+        self.show(words.hand_line(game))
+
+    def announce(self, made: Decision, observation: Observation) -> None:
+        """The computer chose a move: remember the card and its tableau, to say the move once it is made."""
+        move = made.move
+        self._before = observation.players[observation.seat]
+        if move.kind is MoveType.PLAY or move.kind is MoveType.DISCARD:
+            self._card = observation.hand[move.slot]
+        else:
+            self._card = EMPTY
+
+    def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
+        """Say ``seat``'s move and the state it leaves; a refusal in the original's words; the end of a hand."""
+        if outcome.error is not None:
+            # The person's refusals alone, as the original's message line had them;
+            # the computer's (never seen from the original's) named as its.
+            self.say(outcome.error if seat == YOU else f"The computer's move is refused: {outcome.error}")
+        else:
+            line = self._sentence(game, seat, move)
+            if line:
+                self.say(line)
+            if outcome.passed and game.to_move == YOU:
+                self._turn_said = False
+        if game.finished and game.pending_extension is None and not self._hand_said:
+            self._hand_said = True
+            self._game_ended = rules.game_over(game)
+            for line in words.hand_over_lines(game, brief=not self.full):
+                self.say(line)
+
+    def _sentence(self, game: Game, seat: int, move: Move) -> str:
+        kind = move.kind
+        if kind is MoveType.DRAW:
+            if seat == YOU:
+                # The cards in the hand now that were not before (a draw may be two, §3.3).
+                new = game.players[YOU].hand[:]
+                for card in self._hand_before:
+                    if card in new:
+                        new.remove(card)
+                new = sorted((c for c in new if c != EMPTY), key=game.players[YOU].hand.index)
+                return words.draw_sentence(YOU, new, game.deck_count, self.full)
+            if self.full or game.deck_count <= 0:
+                return words.draw_sentence(seat, [], game.deck_count, self.full)
+            return ""
+        if kind is MoveType.PLAY:
+            card = self._hand_before[move.slot] if seat == YOU else self._card
+            before = self._before if self._before is not None else game.players[seat]
+            return words.play_sentence(seat, card, before, game)
+        if kind is MoveType.DISCARD:
+            card = self._hand_before[move.slot] if seat == YOU else self._card
+            return words.discard_sentence(seat, card)
+        if kind is MoveType.ORDER:
+            return words.order_sentence(game)
+        if kind is MoveType.EXTEND or kind is MoveType.NO_EXTENSION:
+            return words.extension_sentence(seat, kind is MoveType.EXTEND)
+        if kind is MoveType.PASS:
+            return words.pass_sentence(seat)
+        return ""  # pragma: no cover - every kind of move is above
+
+    def tell(self, message: str) -> None:
+        """A message (a save's name and date, the hint, ``thinking...``), as a line."""
+        if self._saving:
+            self._save_said = True
+            self.say(f"The game is saved in {message}.")
+        else:
+            self.say(message)
+
+    def error(self, message: str) -> None:
+        """A complaint (a save that failed), as a line of its own."""
+        if self._saving:
+            self._save_said = True
+            self.say(f"The game is not saved: {message}.")
+        else:
+            self.say(message)
+
+    def save(self) -> bool:
+        """The save dialog (§10.1), saying how it ended: saved where, not saved and why, or cancelled."""
+        self._saving += 1
+        self._save_said = False
+        try:
+            done = super().save()
+        finally:
+            self._saving -= 1
+        if not done and not self._save_said:
+            self.say("The game is not saved.")
+        self._save_said = False
+        return done

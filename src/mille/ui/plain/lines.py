@@ -1,0 +1,183 @@
+"""Plain mode's terminal: lines in, lines out, and the signals as events.
+
+No curses, no terminal settings: standard input is read as it comes (a
+terminal in its ordinary line mode, where the screen reader's and the
+terminal's own line editing work, a pipe, a file, ``/dev/null``), and
+standard output gets whole lines, each written at once.  The bytes are
+the program's alone: every line goes through
+:func:`mille.files.safeio.shown`, so whatever a file name or a typed line
+holds, no escape sequence or other control character is ever written
+(accessible-play.md §2, §4.7-8).
+
+Input is read in binary, a chunk at a time, into a buffer that never holds
+more than :data:`MAX_LINE` bytes of one line: a longer line is read to its
+end and dropped (:data:`TOO_LONG`), so a line of megabytes costs no memory.
+
+Signals become events at a safe point, as on the board
+(:mod:`mille.ui.cursesterm`): SIGINT is :data:`~mille.ui.surface.INTERRUPT`
+(``Really?``, §9.5), SIGHUP and SIGTERM are :data:`~mille.ui.surface.HANGUP`
+(keep the game and leave), and they are there between moves too
+(:meth:`LineTerminal.poll`).  A standard output that has gone away (a
+closed pipe, a hung-up terminal) is a hangup as well.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from types import FrameType
+
+from ...files.safeio import shown
+from ..surface import END_OF_INPUT, HANGUP, INTERRUPT
+
+__all__ = ["MAX_LINE", "TOO_LONG", "LineTerminal"]
+
+#: The longest line read, in bytes; a longer one is dropped whole.
+MAX_LINE = 4096
+#: Returned by :meth:`LineTerminal.read_line` for a line longer than :data:`MAX_LINE`.
+TOO_LONG = -10
+#: The narrowest terminal whose lines are broken between words (a narrower one wraps them itself).
+MIN_WRAP = 20
+#: Bytes asked of one read.
+_CHUNK = 4096
+
+
+class _Wakeup(Exception):
+    """Raised by a signal handler to break out of a blocking read."""
+
+
+class LineTerminal:
+    """Reads lines from ``fd_in`` and writes lines to ``fd_out``; signals arrive as events.
+
+    :meth:`start` installs the signal handlers and :meth:`stop` puts the
+    old ones back; without :meth:`start` (the tests' pipes) it reads and
+    writes all the same.
+    """
+
+    def __init__(self, fd_in: int = 0, fd_out: int = 1) -> None:
+        self.fd_in = fd_in
+        self.fd_out = fd_out
+        self._buffer = bytearray()
+        self._dropping = False
+        self._eof = False
+        self._in_read = False
+        self._pending: list[int] = []
+        self._old_handlers: dict[int, object] = {}
+        #: Standard output is gone: the next look at the events is a hangup.
+        self.gone = False
+
+    def start(self) -> None:
+        for name in ("SIGINT", "SIGHUP", "SIGTERM"):
+            sig = getattr(signal, name, None)  # Windows has only some of them
+            if sig is not None:
+                self._old_handlers[sig] = signal.signal(sig, self._on_signal)
+
+    def stop(self) -> None:
+        for sig, handler in self._old_handlers.items():
+            try:
+                signal.signal(sig, handler)  # type: ignore[arg-type]
+            except (TypeError, ValueError):
+                pass
+        self._old_handlers.clear()
+
+    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
+        self._pending.append(INTERRUPT if signum == signal.SIGINT else HANGUP)
+        if self._in_read:
+            raise _Wakeup
+
+    # ------------------------------------------------------------------
+    # Events
+
+    def poll(self) -> int | None:
+        """A pending INTERRUPT or HANGUP, without waiting; None if there is none."""
+        if self._pending:
+            return self._pending.pop(0)
+        if self.gone:
+            return HANGUP
+        return None
+
+    # ------------------------------------------------------------------
+    # Input
+
+    def read_line(self) -> str | int:
+        """The next line (without its end), or an event: INTERRUPT, HANGUP, END_OF_INPUT, TOO_LONG.
+
+        Bytes are decoded as UTF-8, anything else kept as it came
+        (``surrogateescape``: a file name may be any bytes); a RETURN before
+        the newline is dropped, as a terminal's or a Windows file's.
+        """
+        while True:
+            event = self.poll()
+            if event is not None:
+                return event
+            end = self._buffer.find(b"\n")
+            if end >= 0:
+                line = bytes(self._buffer[:end])
+                del self._buffer[: end + 1]
+                if self._dropping:
+                    self._dropping = False
+                    return TOO_LONG
+                return line.rstrip(b"\r").decode("utf-8", "surrogateescape")
+            if len(self._buffer) > MAX_LINE:
+                self._dropping = True
+                self._buffer.clear()
+            if self._eof:
+                if self._buffer and not self._dropping:
+                    line = bytes(self._buffer)  # a last line without its newline
+                    self._buffer.clear()
+                    return line.rstrip(b"\r").decode("utf-8", "surrogateescape")
+                self._buffer.clear()
+                return END_OF_INPUT
+            try:
+                self._in_read = True
+                try:
+                    data = None if self._pending else os.read(self.fd_in, _CHUNK)
+                finally:
+                    self._in_read = False
+            except _Wakeup:
+                continue
+            except OSError:
+                data = b""  # a read error: the input is gone
+            if data is None:
+                continue
+            if not data:
+                self._eof = True
+            else:
+                self._buffer += data
+
+    # ------------------------------------------------------------------
+    # Output
+
+    def _width(self) -> int:
+        """The terminal's width, if standard output is one that says it (0: not a terminal, or unknown)."""
+        try:
+            return os.get_terminal_size(self.fd_out).columns
+        except OSError:
+            return 0
+
+    def write_line(self, text: str) -> None:
+        """``text`` as one line, escaped for the terminal (:func:`shown`), written at once.
+
+        On a terminal a line longer than it is wide is broken between
+        words, a row each: a screen reader reads a terminal by its rows, and
+        would otherwise hear a word cut in two where the terminal wrapped it.
+        A pipe or a file gets every line whole.
+
+        A failed write (the reader is gone) marks the terminal gone: the
+        game is kept at the next look at the events, as on a hangup.
+        """
+        if self.gone:
+            return
+        line = shown(text)
+        width = self._width()
+        if width >= MIN_WRAP and len(line) >= width:
+            import textwrap
+
+            line = "\n".join(textwrap.wrap(line, width - 1, break_on_hyphens=False)) or line
+        data = (line + "\n").encode("utf-8", "backslashreplace")
+        try:
+            while data:
+                written = os.write(self.fd_out, data)
+                data = data[written:]
+        except OSError:
+            self.gone = True

@@ -1,0 +1,66 @@
+"""What the tests of the bot protocol share: the bots' commands, a quick expert, the processes left behind."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.join(os.path.dirname(TESTS), "src")
+#: The bot written from docs/protocol.md alone, that misbehaves on request.
+PROTOCOL_BOT = os.path.join(TESTS, "protocol_bot.py")
+#: What a bot started by the tests finds on its path: this tree's mille, and the tests' modules.
+BOT_PATH = SRC + os.pathsep + TESTS
+
+
+def served(name: str) -> str:
+    """``exec:`` for a player of this tree served by ``python -m mille.bot``."""
+    return f"exec:{sys.executable} -m mille.bot {name}"
+
+
+def protocol_bot(mode: str = "ok", *args: str) -> str:
+    """``exec:`` for the test bot in ``mode``."""
+    return " ".join([f"exec:{sys.executable}", PROTOCOL_BOT, mode, *args])
+
+
+def quick_expert() -> object:
+    """The expert with a small budget and no deadline in practice: quick, and a function of its dice alone."""
+    from mille.players.expert import ExpertPlayer, Level
+
+    return ExpertPlayer(settings=Level(600, safety_rules=True, deadline=600.0))
+
+
+def full_expert() -> object:
+    """The measured expert (level 4) without its safety-net deadline, so that a loaded machine cannot change a move."""
+    from mille.players.expert import DEFAULT_LEVEL, LEVELS, ExpertPlayer, Level
+
+    settings = Level(LEVELS[DEFAULT_LEVEL].budget, safety_rules=True, deadline=600.0)
+    return ExpertPlayer(settings=settings)
+
+
+def children() -> list[tuple[int, str]]:
+    """This process's child processes (pid, state letter: Z for a zombie), from /proc."""
+    found = []
+    me = os.getpid()
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as f:
+                data = f.read()
+        except OSError:
+            continue
+        fields = data[data.rindex(")") + 2 :].split()
+        if int(fields[1]) == me:
+            found.append((int(name), fields[0]))
+    return found
+
+
+def running(pid: int) -> bool:
+    """``pid`` is a process that has not ended (a zombie has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            data = f.read()
+    except OSError:
+        return False
+    return data[data.rindex(")") + 2] != "Z"

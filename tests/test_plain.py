@@ -1,0 +1,572 @@
+"""Plain mode (``mille --plain``, issue 32), in this process: the sentences, the commands, the reader.
+
+* every kind of event and question, said as a transcript (the sentences
+  of :mod:`mille.ui.plain.words` on positions the engine made, and whole
+  exchanges with the program);
+* whole games in both levels of detail: every move of the computer said,
+  the totals ``w`` reads equal to the engine's at that moment, never an
+  escape byte;
+* the reading keys, the bad commands (one line each), the end of input
+  (the game kept), the interrupt;
+* the reader of lines: bounded, binary, and escaped on the way out.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+import plain_helpers as P
+from mille import cli
+from mille.engine import cards, rules
+from mille.engine.cards import (
+    ACCIDENT,
+    DRIVING_ACE,
+    END_OF_LIMIT,
+    EXTRA_TANK,
+    FLAT_TIRE,
+    GASOLINE,
+    GO,
+    MILES_25,
+    MILES_75,
+    MILES_100,
+    OUT_OF_GAS,
+    PUNCTURE_PROOF,
+    REPAIRS,
+    RIGHT_OF_WAY,
+    SPEED_LIMIT,
+    STOP,
+)
+from mille.engine.rules import Move, MoveType
+from mille.engine.state import Game, SafetyStatus
+from mille.files import save
+from mille.files.settings import Settings
+from mille.ui.plain import words
+from mille.ui.plain.app import FILE_LINE
+from mille.ui.plain.commands import Command, parse, parse_slot
+from mille.ui.plain.lines import MAX_LINE, TOO_LONG, LineTerminal
+from mille.ui.surface import END_OF_INPUT, HANGUP, INTERRUPT
+from ui_helpers import APPENDIX_A
+
+YOU, COMPUTER = 0, 1
+
+
+# --------------------------------------------------------------------------
+# Positions made by the engine, and the sentence for each kind of event
+
+
+def dealt(seed: int = 5) -> Game:
+    game = P.new_game(seed)
+    rules.start_hand(game)
+    return game
+
+
+def play(game: Game, seat: int, card: int, *, picked: bool = True) -> str:
+    """``seat`` plays ``card`` (put in its slot 1) through the engine; the sentence said for it."""
+    pp = game.players[seat]
+    pp.hand[1] = card
+    pp.hand[0] = MILES_25 if picked else cards.EMPTY
+    game.to_move = seat
+    before = pp.copy()
+    outcome = rules.push(game, Move(MoveType.PLAY, 1))
+    assert outcome.error is None, outcome.error
+    return words.play_sentence(seat, card, before, game)
+
+
+def rolling(game: Game, seat: int, mileage: int = 0) -> None:
+    pp = game.players[seat]
+    pp.battle, pp.can_go, pp.mileage = GO, True, mileage
+
+
+def test_picks() -> None:
+    assert words.draw_sentence(YOU, [GO], 50, full=False) == "You pick Go."
+    assert words.draw_sentence(YOU, [GO], 50, full=True) == "You pick Go; 50 cards left."
+    assert words.draw_sentence(YOU, [GO, MILES_75], 49, full=False) == "You pick Go and 75 miles."
+    assert words.draw_sentence(YOU, [MILES_100], 0, full=False) == "You pick 100 miles, the last of the deck."
+    assert words.draw_sentence(COMPUTER, [], 1, full=True) == "The computer picks a card; 1 card left."
+    assert words.draw_sentence(COMPUTER, [], 0, full=False) == "The computer picks a card, the last of the deck."
+
+
+def test_miles() -> None:
+    game = dealt()
+    rolling(game, COMPUTER, 250)
+    assert play(game, COMPUTER, MILES_75) == "The computer plays 75 miles and is at 325 miles."
+    rolling(game, YOU, 600)
+    assert play(game, YOU, MILES_100) == "You play 100 miles and are at 700 miles, the end of the trip."
+
+
+@pytest.mark.parametrize(
+    ("card", "said"),
+    [
+        (OUT_OF_GAS, "The computer plays Out of Gas on you: you are out of gas and need Gasoline, then Go."),
+        (FLAT_TIRE, "The computer plays Flat Tire on you: you have a flat tire and need Spare Tire, then Go."),
+        (ACCIDENT, "The computer plays Accident on you: you have had an accident and need Repairs, then Go."),
+        (STOP, "The computer plays Stop on you: you are stopped and need Go."),
+        (
+            SPEED_LIMIT,
+            "The computer plays Speed Limit on you: you may play 50 miles a card at most, until you play End of Limit.",
+        ),
+    ],
+)
+def test_hazards_on_you(card: int, said: str) -> None:
+    game = dealt()
+    rolling(game, YOU, 100)
+    assert play(game, COMPUTER, card) == said
+
+
+def test_hazards_on_the_computer_and_right_of_way() -> None:
+    game = dealt()
+    rolling(game, COMPUTER)
+    assert play(game, YOU, ACCIDENT) == (
+        "You play Accident on the computer: it has had an accident and needs Repairs, then Go."
+    )
+    game = dealt()
+    rolling(game, COMPUTER)
+    game.players[COMPUTER].safety[RIGHT_OF_WAY - cards.SAFETY_BASE] = SafetyStatus.PLAYED
+    game.players[COMPUTER].speed = SPEED_LIMIT
+    assert play(game, YOU, OUT_OF_GAS) == (
+        "You play Out of Gas on the computer: it is out of gas and needs Gasoline; limited to 50 miles a card."
+    )
+    assert play(game, COMPUTER, GASOLINE) == "The computer plays Gasoline: it can move, 50 miles a card at most."
+
+
+def test_remedies() -> None:
+    game = dealt()
+    game.players[YOU].battle = REPAIRS - 5  # Accident
+    assert play(game, YOU, REPAIRS) == "You play Repairs: you still need Go."
+    assert play(game, YOU, GO) == "You play Go: you can move."
+    game.players[YOU].speed = SPEED_LIMIT
+    assert play(game, YOU, END_OF_LIMIT) == "You play End of Limit: your speed limit is over."
+
+
+def test_safeties_and_coups() -> None:
+    game = dealt()
+    assert play(game, YOU, EXTRA_TANK) == (
+        "You play Extra Tank: you are safe from Out of Gas for the rest of the hand; 100 points. You play again."
+    )
+    game = dealt()
+    game.players[COMPUTER].battle = ACCIDENT  # an old hazard: a counter, not a coup
+    assert play(game, COMPUTER, DRIVING_ACE, picked=False) == (
+        "The computer plays Driving Ace: it is safe from Accident for the rest of the hand and can move; "
+        "100 points. The computer plays again."
+    )
+    game = dealt()
+    rolling(game, YOU)
+    play(game, COMPUTER, STOP)
+    assert play(game, YOU, RIGHT_OF_WAY, picked=False) == (
+        "Coup fourre! You play Right of Way: you are safe from Stop and Speed Limit for the rest of the hand "
+        "and can move; 400 points. You play again."
+    )
+    game = dealt()
+    for safety in (EXTRA_TANK, PUNCTURE_PROOF, DRIVING_ACE):
+        game.players[COMPUTER].safety[safety - cards.SAFETY_BASE] = SafetyStatus.PLAYED
+    game.players[COMPUTER].safety_score = 300
+    game.players[COMPUTER].speed = SPEED_LIMIT
+    assert play(game, COMPUTER, RIGHT_OF_WAY) == (
+        "The computer plays Right of Way: it is safe from Stop and Speed Limit for the rest of the hand "
+        "and can move; all four safeties; 400 points. The computer plays again."
+    )
+
+
+def test_discards_extension_pass_order() -> None:
+    assert words.discard_sentence(COMPUTER, GO) == "The computer discards Go."
+    assert words.discard_sentence(YOU, MILES_25) == "You discard 25 miles."
+    assert words.extension_sentence(YOU, True) == "You extend the trip to 1000 miles."
+    assert words.extension_sentence(COMPUTER, False) == "The computer does not extend the trip."
+    assert words.pass_sentence(COMPUTER) == "The computer has no cards; the turn passes to you."
+    game = dealt(5814)
+    game.order = True
+    rules.tidy_hand(game.players[YOU], sort=True)
+    assert words.order_sentence(game) == (
+        "Your hand is now kept in order: P: empty; 1: 50 miles; 2: 100 miles; 3: 100 miles; "
+        "4: 100 miles; 5: Repairs; 6: Go."
+    )
+
+
+def test_the_board_and_the_score_read_in_lines() -> None:
+    game = dealt(5814)
+    you, it = game.players
+    you.mileage, you.nummiles = 150, [0, 1, 0, 1, 0]
+    you.battle, you.can_go, you.speed = GO, True, SPEED_LIMIT
+    you.safety[0], you.coups[0] = SafetyStatus.PLAYED, True
+    it.battle, it.can_go = STOP, False
+    game.discard = MILES_75
+    assert words.board_lines(game) == [
+        "Trip: 700 miles. Deck: 89 cards left. Discard pile: 75 miles.",
+        "You: 150 miles of 700 (50 and 100). Battle pile: Go. Speed pile: Speed Limit. "
+        "Safeties: Extra Tank (coup fourre). You can move, 50 miles a card at most.",
+        "The computer: 0 miles of 700. Battle pile: Stop. Speed pile: empty. Safeties: none. "
+        "It is stopped and needs Go.",
+        "Your hand: P: empty; 1: 100 miles; 2: 100 miles; 3: Repairs; 4: Go; 5: 50 miles; 6: 100 miles.",
+    ]
+    you.hand_total = you.total = 550
+    assert words.score_lines(game)[0] == "Milestones Played: you 150, computer 0."
+    assert words.score_lines(game)[-2:] == ["Overall Total: you 550, computer 0.", "Games: you 0, computer 0."]
+    assert len(words.score_lines(game)) == 7  # the bonus rows only once the hand is over
+
+
+# --------------------------------------------------------------------------
+# Whole exchanges with the program
+
+
+def appendix_lines() -> list[str]:
+    """Appendix A's keys (seed 42) as lines: ``pu0`` is ``p`` then ``u 0``."""
+    lines = []
+    for keys in APPENDIX_A:
+        lines += [keys[0], f"{keys[1]} {keys[2]}"]
+    return lines
+
+
+def test_appendix_a_the_end_of_a_hand_and_its_questions(tmp_path: os.PathLike[str]) -> None:
+    name = os.path.join(tmp_path, "g1")
+    script = P.Script([*appendix_lines(), "n", "w", "s", name, "n"])
+    status, _, term, _ = P.play_here(42, script, save_writer=save.write_game)
+    assert status == 0
+    tail = term.out[term.out.index("Extension?") - 1 :]
+    saved = next(line for line in tail if line.startswith("The game is saved in "))
+    assert re.fullmatch(re.escape(f"The game is saved in {name} [") + r"[A-Z][a-z]{2} .*\d{4}\]\.", saved)
+    tail[tail.index(saved)] = "SAVED"
+    assert tail == [
+        "You play 25 miles and are at 700 miles, the end of the trip.",
+        "Extension?",
+        "You do not extend the trip.",
+        "The hand is over: you completed the trip of 700 miles.",
+        "Milestones Played: you 700, computer 600.",
+        "Each Safety: you 100, computer 0 (you played 1 safety).",
+        "Trip Completed: you 400, computer 0 (you completed the trip of 700 miles).",
+        "Safe Trip: you 300, computer 0 (you completed it without a 200).",
+        "Hand Total: you 1500, computer 600.",
+        "Overall Total: you 1500, computer 600.",
+        "Games: you 0, computer 0.",
+        "Another hand?",
+        "Milestones Played: you 700, computer 600.",
+        "Each Safety: you 100, computer 0.",
+        "All 4 Safeties: you 0, computer 0.",
+        "Each Coup Fourre: you 0, computer 0.",
+        "Trip Completed: you 400, computer 0.",
+        "Safe Trip: you 300, computer 0.",
+        "Delayed Action: you 0, computer 0.",
+        "Extension: you 0, computer 0.",
+        "Shut-Out: you 0, computer 0.",
+        "Hand Total: you 1500, computer 600.",
+        "Overall Total: you 1500, computer 600.",
+        "Games: you 0, computer 0.",
+        "Another hand?",
+        "file: (a name and RETURN; RETURN alone cancels)",
+        "SAVED",
+        "Another hand?",  # saved at the question: Save game? is not asked (§5.5)
+    ]
+    assert save.read_game(name).game.players[YOU].total == 1500
+
+
+def test_another_hand_no_then_save_game(tmp_path: os.PathLike[str]) -> None:
+    name = os.path.join(tmp_path, "g2")
+    script = P.Script([*appendix_lines(), "n", "n", "y", name])
+    status, _, term, _ = P.play_here(42, script, save_writer=save.write_game)
+    assert status == 0
+    assert script.asked[-4:] == ["Extension?", "Another hand?", "Save game?", FILE_LINE]
+    assert term.out[-4:-1] == ["Another hand?", "Save game?", FILE_LINE]
+    assert term.out[-1].startswith(f"The game is saved in {name} [")
+
+
+def test_save_questions_cancel_failure_and_quit(tmp_path: os.PathLike[str]) -> None:
+    existing = os.path.join(tmp_path, "there")
+    with open(existing, "w") as f:
+        f.write("x")
+    lines = ["s", "", "s", os.path.join(tmp_path, "no", "such"), "s", existing, "n", "s", existing, "y"]
+    script = P.Script([*lines, "q", "n", "q", "y"])
+    status, _, term, _ = P.play_here(5, script, save_writer=save.write_game)
+    assert status == 0
+    said = [line for line in term.out if not line.startswith(("Your hand", "New hand", "mille,"))]
+    said = [re.sub(r" \[.*\]\.$", " [DATE].", line) for line in said]
+    assert said == [
+        "Your move:",
+        "file: (a name and RETURN; RETURN alone cancels)",
+        "The game is not saved.",
+        "Your move:",
+        "file: (a name and RETURN; RETURN alone cancels)",
+        "The game is not saved: No such file or directory.",
+        "Your move:",
+        "file: (a name and RETURN; RETURN alone cancels)",
+        "Overwrite file?",
+        "The game is not saved.",
+        "Your move:",
+        "file: (a name and RETURN; RETURN alone cancels)",
+        "Overwrite file?",
+        f"The game is saved in {existing} [DATE].",
+        "Your move:",
+        "Really?",
+        "Your move:",
+        "Really?",
+    ]
+    # A restored game offers its own file first.
+    script = P.Script(["s", "y", "q", "y"])
+    game = save.read_game(existing).game
+    P.play_here(5, script, game=game, save_writer=save.write_game, from_file=existing, restore=True)
+    assert script.asked[:2] == ["Your move:", "Same file?"]
+
+
+def test_bad_commands_get_one_line_each() -> None:
+    script = P.Script(["xyzzy", "u", "u 9", "d", "\x1b[2J", "e", "h", "p", "Y", "q", "maybe", "y"])
+    _, _, term, _ = P.play_here(5, script)
+    start = term.out.index("Your move:")
+    assert term.out[start:] == [
+        "Your move:",
+        "unknown command: xyzzy; type ? for help.",
+        "Your move:",
+        "u needs a card: 1 to 6, or p for the card just picked, as in u 3.",
+        "Your move:",
+        "u needs a card: 1 to 6, or p for the card just picked, as in u 3.",
+        "Your move:",
+        "d needs a card: 1 to 6, or p for the card just picked, as in d 3.",
+        "Your move:",
+        "unknown command: \\x1b[2J; type ? for help.",
+        "Your move:",
+        "E: command not implemented",
+        "Your move:",
+        "h gives a hint only when mille is started with --hints.",
+        "Your move:",
+        "You pick Go.",
+        "Your move:",
+        "unknown command: Y; type ? for help.",
+        "Your move:",
+        "Really?",
+        "Really? Answer y or n; s saves first, ? is help.",
+        "Really?",
+    ]
+
+
+def test_refusals_are_the_originals_alone_on_a_line() -> None:
+    script = P.Script(["u 1", "p", "p", "u 4", "q", "y"])
+    _, _, term, _ = P.play_here(5, script)
+    said = [line for line in term.out if line != "Your move:"][3:]
+    assert said[:4] == ["must pick first", "You pick Go.", "already picked", "cannot move now"]
+
+
+def test_the_reading_keys_cost_nothing_and_answer_in_full() -> None:
+    reads = ["r", "r", "w", "c", "m", "m 2", "m all", "m x", "v", "v", "v full", "v loud", "?"]
+    script = P.Script(["p", *reads, "q", "y"])
+    _, app, term, computer = P.play_here(5, script)
+    assert not computer.events and app.game.players[YOU].hand[0] != cards.EMPTY
+    out = term.out
+    board = words.board_lines(app.game)
+    first = out.index(board[0])
+    assert out[first : first + 4] == board and out[first + 5 : first + 9] == board  # the same, in full, twice
+    assert "The last 2 messages, oldest first:" in out
+    assert out[out.index("The last 2 messages, oldest first:") + 1 :][:2] == [
+        "New hand: the trip is 700 miles, and you start.",
+        "You pick Go.",
+    ]
+    assert "m takes a number or all, as in m 5; up to 200 messages are kept." in out
+    assert (
+        out.count("Detail: full. The computer's picks, the totals at your turn and what you may play are said too.")
+        == 2
+    )
+    assert "Detail: brief. Your picks, the computer's moves, refusals and questions are said." in out
+    assert "v switches the detail; v brief or v full chooses one." in out
+    assert "Detail is full." in out and app.detail == "full"
+
+
+def test_the_end_of_input_and_a_hangup_keep_the_game() -> None:
+    for answer in (P.EOF_ANSWER, P.HUP_ANSWER):
+        kept: list[Game] = []
+        script = P.Script(["p", "u 4", answer])
+        status, app, _, _ = P.play_here(5814, script, hangup_saver=lambda g, w, c, kept=kept: kept.append(g))
+        assert status == 1
+        assert len(kept) == 1 and save.to_dict(kept[0]) == save.to_dict(app.game)
+        assert kept[0].players[YOU].battle == STOP  # the computer's answer to the Go is in it
+
+
+def test_the_interrupt_asks_really_and_the_prompt_comes_back() -> None:
+    class Interrupting(P.Script):
+        def respond(self, prompt: str, heard: list[str]) -> str:
+            if not self.asked:  # the interrupt key, pressed at the next wait
+                term.pending.append(INTERRUPT)
+            return super().respond(prompt, heard)
+
+    script = Interrupting(["p", "n", "p", "q", "y"])
+    term = P.HereLines(script)
+    game = P.new_game(5)
+    from mille.ui.plain.app import PlainApp
+
+    app = PlainApp(term, game, computer=P.Counting(), computer_name="bsd", computer_dice=game.rng)  # type: ignore[arg-type]
+    assert app.run() == 0
+    assert script.asked == ["Your move:", "Really?", "Your move:", "Your move:", "Really?"]
+
+
+# --------------------------------------------------------------------------
+# Whole games
+
+
+def totals_checked(term: P.HereLines) -> None:
+    """After ``w``: the totals read are the engine's, now."""
+    app = term.app
+    assert app is not None
+    if term.listener.last != "w":
+        return
+    rows = dict(line[:-1].split(": ", 1) for line in term.out[term.mark :] if ": you " in line)
+    for label in ("Milestones Played", "Hand Total", "Overall Total", "Games"):
+        you, it = (words.score_values(app.game, seat)[label] for seat in (YOU, COMPUTER))
+        assert rows[label] == f"you {you}, computer {it}", label
+
+
+@pytest.mark.parametrize("detail", ["brief", "full"])
+@pytest.mark.parametrize("seed", [4242, 5814])
+def test_whole_games_every_computer_move_said_and_the_totals_right(seed: int, detail: str) -> None:
+    listener = P.Listener(games=2, extend=seed % 2 == 0)
+    status, _, term, computer = P.play_here(seed, listener, detail=detail, check=totals_checked)
+    assert status == 0 and listener.finished_games == 2
+    out = term.out
+    assert not any("\x1b" in line for line in out)
+    said = {
+        MoveType.PLAY: sum(line.startswith(("The computer plays", "Coup fourre! The computer")) for line in out),
+        MoveType.DISCARD: sum(line.startswith("The computer discards") for line in out),
+        MoveType.EXTEND: sum(line.startswith("The computer extends") for line in out),
+        MoveType.NO_EXTENSION: sum(line.startswith("The computer does not extend") for line in out),
+        MoveType.PASS: sum(line.startswith("The computer has no cards") for line in out),
+    }
+    for kind, count in said.items():
+        assert count == computer.count(kind), kind
+    picks = sum(line.startswith("The computer picks") for line in out)
+    if detail == "full":
+        assert picks == computer.count(MoveType.DRAW)
+    else:
+        assert picks == sum(line.startswith("The computer picks a card, the last") for line in out)
+    assert sum(line.startswith("The hand is over") for line in out) == out.count("Another hand?") // 2 + 2
+    assert sum(line.startswith("The game is over") for line in out) == 2
+    assert "A new game: the totals start again at 0. Games won: you " in "\n".join(out)
+
+
+# --------------------------------------------------------------------------
+# The commands and the settings
+
+
+def test_parse() -> None:
+    assert parse("  U3 ").command == Command.USE and parse("U3").rest == "3"
+    assert parse("dp").command == Command.DISCARD and parse_slot(parse("dp").rest) == 0
+    assert parse("use 0").command == Command.USE and parse_slot("0") == 0
+    assert parse("\x0c").command == Command.BOARD
+    assert parse("").command == Command.EMPTY and parse("nope").command == Command.UNKNOWN
+    assert parse_slot("7") is None and parse_slot("P") == 0
+
+
+def test_plain_and_its_detail_from_the_flags_and_the_settings() -> None:
+    assert cli.choose_plain({}, None, None) == (False, None)
+    assert cli.choose_plain({"plain": True}, None, None) == (True, "brief")
+    settings = Settings(plain=True, detail="full")
+    assert cli.choose_plain({}, None, settings) == (True, "full")
+    assert cli.choose_plain({}, "brief", settings) == (True, "brief")
+    assert cli.choose_plain({"plain": False}, None, settings) == (False, None)
+
+
+# --------------------------------------------------------------------------
+# The reader of lines
+
+
+def test_the_reader_takes_lines_bounded_and_the_writer_escapes() -> None:
+    r, w = os.pipe()
+    out_r, out_w = os.pipe()
+    term = LineTerminal(r, out_w)
+    os.write(w, b"p\r\nu 3\n" + b"x" * (3 * MAX_LINE) + b"\n\xff\xfe name\nlast")
+    os.close(w)
+    assert term.read_line() == "p"
+    assert term.read_line() == "u 3"
+    assert term.read_line() == TOO_LONG
+    assert len(term._buffer) <= MAX_LINE + 4096
+    assert term.read_line() == "\udcff\udcfe name"  # any bytes, kept for a file name
+    assert term.read_line() == "last"
+    assert term.read_line() == END_OF_INPUT
+    term.write_line("unknown command: \x1b[2J\x07 \udcff")
+    os.close(out_w)
+    assert os.read(out_r, 1000) == b"unknown command: \\x1b[2J\\x07 \\xff\n"
+    os.close(r)
+    os.close(out_r)
+
+
+def test_a_megabyte_line_is_dropped_without_holding_it() -> None:
+    r, w = os.pipe()
+    term = LineTerminal(r, os.open(os.devnull, os.O_WRONLY))
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the writer
+        os.close(r)
+        os.write(w, b"y" * (8 << 20) + b"\nq\n")
+        os._exit(0)
+    os.close(w)
+    assert term.read_line() == TOO_LONG
+    assert term.read_line() == "q"
+    os.waitpid(pid, 0)
+    os.close(r)
+
+
+def test_a_writer_whose_reader_is_gone_is_a_hangup() -> None:
+    r, w = os.pipe()
+    os.close(r)
+    term = LineTerminal(os.open(os.devnull, os.O_RDONLY), w)
+    assert term.poll() is None
+    term.write_line("anyone?")  # EPIPE (Python ignores SIGPIPE)
+    assert term.poll() == HANGUP
+    os.close(w)
+
+
+def test_the_hint_says_thinking_once_then_the_hint() -> None:
+    """``h`` with ``--hints``: ``thinking...`` once, as a line, when the adviser takes more than a blink."""
+    import threading
+
+    from mille.players import FirstPlayer
+    from mille.ui.hints import Adviser
+
+    said_thinking = threading.Event()
+
+    class Slow(FirstPlayer):
+        def choose(self, observation, rng):  # type: ignore[no-untyped-def]
+            assert said_thinking.wait(30)  # still thinking when the blink is over
+            return super().choose(observation, rng)
+
+    class Lines(P.HereLines):
+        def write_line(self, text: str) -> None:
+            super().write_line(text)
+            if text == "thinking...":
+                said_thinking.set()
+
+    script = P.Script(["h", "q", "y"])
+    term = Lines(script)
+    game = P.new_game(5)
+    from mille.ui.plain.app import PlainApp
+
+    app = PlainApp(
+        term,  # type: ignore[arg-type]
+        game,
+        computer=P.Counting(),
+        computer_name="bsd",
+        computer_dice=game.rng,
+        hints=Adviser(make_player=Slow, blink=0),
+    )
+    assert app.run() == 0
+    at = term.out.index("thinking...")
+    assert term.out[at - 1 : at + 3] == ["Your move:", "thinking...", "hint: pick", "Your move:"]
+    assert term.out.count("thinking...") == 1
+
+
+def test_on_a_terminal_long_lines_break_between_words() -> None:
+    import fcntl
+    import struct
+    import termios
+
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 40, 0, 0))
+    term = LineTerminal(os.open(os.devnull, os.O_RDONLY), slave)
+    term.write_line("The computer plays Stop on you: you are stopped and need Go.")
+    data = b""
+    while data.count(b"\n") < 2:
+        data += os.read(master, 1000)
+    assert data == b"The computer plays Stop on you: you are\r\nstopped and need Go.\r\n"
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 5, 0, 0))
+    term.write_line("too narrow to break")  # the terminal wraps it itself
+    data = b""
+    while not data.endswith(b"\n"):
+        data += os.read(master, 1000)
+    assert data == b"too narrow to break\r\n"
+    os.close(master)
+    os.close(slave)
