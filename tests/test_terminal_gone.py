@@ -390,3 +390,28 @@ def test_a_terminal_left_non_blocking_is_waited_on_not_taken_for_the_end_of_inpu
         p.send("y")
         assert p.wait_exit(T.WAIT_S) == 0
     assert not (state / "mille").exists() or [n for n in os.listdir(state / "mille") if n != ledger.FILE_NAME] == []
+
+
+def test_a_terminal_closed_while_a_bot_never_answers_keeps_the_game_at_once(tmp_path):
+    """A bot (``--computer 'exec:BOT'``) that never answers: the game leaves with the terminal, not at its deadline."""
+    from mille.players import external
+    from protocol_helpers import BOT_PATH, protocol_bot
+
+    _, expected = your_move_then_the_computers()
+    state = tmp_path / "state"
+    env = {"XDG_STATE_HOME": str(state), "PYTHONPATH": BOT_PATH, external.LOGS_VARIABLE: str(tmp_path / "logs")}
+    argv = T.in_a_shell(H.mille_argv("--seed", "11", "--computer", protocol_bot("sleep")))
+    with H.Pty(argv, env=env) as p:
+        game_pid = T.game_under(p.pid or 0)
+        assert p.wait_for(lambda q: q.at_move_prompt(), timeout=T.WAIT_S), p.text()
+        p.send("p")
+        assert p.wait_for(lambda q: q.at_move_prompt() and q.lines()[6][2:20] != "", timeout=T.WAIT_S)
+        p.send("d1\r")
+        computer_thinks(p, game_pid)
+        closed = time.monotonic()
+        p.close_master()
+        T.wait_gone(game_pid)
+        took = time.monotonic() - closed
+    assert took < external.DEFAULT_DEADLINE, f"the game waited {took:.1f} s: for the bot's deadline, not the terminal"
+    loaded = kept_game(str(state), None)
+    assert save.to_dict(loaded.game) == save.to_dict(expected)
