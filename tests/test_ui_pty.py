@@ -311,7 +311,7 @@ def test_a_terminal_closed_under_a_shell_keeps_the_game() -> None:
     and setups.)
     """
     want = vt_steps(5, ["p"])
-    for _ in range(3):
+    for _ in range(5):
         with H.Pty(T.in_a_shell(H.mille_argv("--seed", "5"))) as p:
             game_pid = T.game_under(p.pid)
             expect(p, want[0], "first board")
