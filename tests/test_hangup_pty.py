@@ -1,6 +1,6 @@
 """Hangups at every prompt, through the real front end on a pseudo-terminal.
 
-Issue "Seats and decisions", item 9: SIGHUP or SIGTERM at any prompt (the
+Issue "Seats and decisions", item 9: a hangup or SIGTERM at any prompt (the
 move prompt, a card number after ``u``/``d``, a file name half typed,
 ``Same file?``, ``Overwrite file?``, ``Really?``, ``Extension?``,
 ``Another hand?``, ``Another game?``, ``Save game?``) leaves a save that
@@ -8,7 +8,10 @@ restores the same game.
 
 Each case runs ``python3 -m mille`` on an 80x24 pty (tests/ptyreplay.py),
 usually from a file written here, so that the position before the prompt is
-known exactly; drives the keys to the prompt; sends the signal; and checks
+known exactly; drives the keys to the prompt; and then, for a hangup, closes
+the terminal under the interactive shell that runs the game, as an ssh drop
+does (issue 30: nobody signals the game itself; its reads fail at once and
+the shell passes SIGHUP on a moment later), or sends SIGTERM; and checks
 
 * exit status 1 and exactly one ``hangup-*.json`` under ``$XDG_STATE_HOME/mille``
   (and nothing else written: no half-typed file, the restored file untouched);
@@ -33,6 +36,7 @@ from dataclasses import dataclass
 
 import pytest
 
+import terminal_helpers as T
 from mille.engine import cards, rules
 from mille.engine.rules import DRAW, NO_EXTENSION, Move
 from mille.engine.state import Game
@@ -44,12 +48,17 @@ from save_helpers import EXIT_AFTER_SIGNAL_S, MOVE, REPO, SRC, extension_positio
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pty")
 
 SEED = 11  # the dealer's seed for every run (restores and fresh games)
-SIGNALS = [pytest.param(signal.SIGHUP, id="SIGHUP"), pytest.param(signal.SIGTERM, id="SIGTERM")]
+#: SIGHUP: the terminal goes away (closed under a shell); SIGTERM: sent to the game.
+SIGNALS = [pytest.param(signal.SIGHUP, id="terminal-closed"), pytest.param(signal.SIGTERM, id="SIGTERM")]
 HANGUP_NAME = re.compile(r"hangup-\d{8}-\d{6}(-\d+)?\.json\Z")
 
 
-def mille(*args: str, env: dict[str, str] | None = None, cwd: str = REPO) -> PtySession:
-    return PtySession([sys.executable, "-m", "mille", *args], env={"PYTHONPATH": SRC, **(env or {})}, cwd=cwd)
+def mille(*args: str, env: dict[str, str] | None = None, cwd: str = REPO, shell: bool = False) -> PtySession:
+    """The game on a pty; with ``shell``, run by an interactive shell (``T.ShellSession``: ``hang_up()``)."""
+    argv, full_env = [sys.executable, "-m", "mille", *args], {"PYTHONPATH": SRC, **(env or {})}
+    if shell:
+        return T.ShellSession(argv, env=full_env, cwd=cwd)
+    return PtySession(argv, env=full_env, cwd=cwd)
 
 
 # --------------------------------------------------------------------------
@@ -264,7 +273,7 @@ def at_prompt(snap: Snapshot, text: str) -> None:
 
 
 def hang_up(tmp_path, case: Case, sig: int) -> tuple[Snapshot, str, dict[str, str]]:
-    """Start, drive to the prompt, send ``sig``; the screen at the prompt, the hangup file, the env."""
+    """Start, drive to the prompt, close the terminal (SIGHUP) or send ``sig``; the screen, the hangup file, the env."""
     state = tmp_path / "state"
     work = tmp_path / "work"
     work.mkdir()
@@ -278,15 +287,19 @@ def hang_up(tmp_path, case: Case, sig: int) -> tuple[Snapshot, str, dict[str, st
     if case.setup is not None:
         case.setup(str(work))
     before_files = {p.name: p.read_bytes() for p in work.iterdir()}
-    with mille(*args, env=env, cwd=str(work)) as s:
+    closed = sig == signal.SIGHUP
+    with mille(*args, env=env, cwd=str(work), shell=closed) as s:
         snap = s.start()
         assert not snap.exited, "\n".join(snap.screen)
         for keys in case.keys:
             snap = s.step(keys)
         at_prompt(snap, case.prompt)
-        os.kill(s.pid, sig)
-        end = s.wait_exit(EXIT_AFTER_SIGNAL_S)
-        assert end.exited and end.rc == 1, (end.exited, end.rc, end.screen)
+        if closed:
+            s.hang_up()  # type: ignore[attr-defined]  # the terminal goes away; the game must leave
+        else:
+            os.kill(s.pid, sig)
+            end = s.wait_exit(EXIT_AFTER_SIGNAL_S)
+            assert end.exited and end.rc == 1, (end.exited, end.rc, end.screen)
     # Exactly one file, the hangup save, beside the record of games; nothing else written or changed.
     found = [name for name in os.listdir(state / "mille") if name != ledger.FILE_NAME]
     assert len(found) == 1 and HANGUP_NAME.match(found[0]), found

@@ -151,6 +151,7 @@ def test_the_real_program_counts_a_saved_and_restored_game_once(tmp_path: Path) 
     import subprocess
     import sys
 
+    import terminal_helpers as T
     import ui_helpers as H
 
     state = tmp_path / "state"
@@ -159,7 +160,9 @@ def test_the_real_program_counts_a_saved_and_restored_game_once(tmp_path: Path) 
     env = {"XDG_STATE_HOME": str(state)}
 
     def session(*args: str, keys: list[str], hangup: bool = False) -> int | None:
-        with H.Pty(H.mille_argv(*args), env=env, cwd=str(work)) as p:
+        """Play ``keys``; the status, or None with ``hangup``: run by a shell whose terminal then goes away."""
+        argv = T.in_a_shell(H.mille_argv(*args)) if hangup else H.mille_argv(*args)
+        with H.Pty(argv, env=env, cwd=str(work)) as p:
             assert p.wait_for(lambda s: s.at_move_prompt(), timeout=15), p.text()
             for k in keys:
                 p.send(k)
@@ -168,7 +171,10 @@ def test_the_real_program_counts_a_saved_and_restored_game_once(tmp_path: Path) 
                 elif k != "y":
                     assert p.wait_for(lambda s: s.at_move_prompt(), timeout=15), p.text()
             if hangup:
-                p.close_master()
+                game_pid = T.game_under(p.pid or 0)
+                p.close_master()  # an ssh drop: the terminal goes away under the shell
+                T.wait_gone(game_pid)
+                return None
             return p.wait_exit(60)
 
     def stats() -> dict[str, Any]:
@@ -189,7 +195,7 @@ def test_the_real_program_counts_a_saved_and_restored_game_once(tmp_path: Path) 
     assert session("g.json", "--seed", "6", keys=["q", "y"]) == 0
     assert (stats()["games_played"], stats()["saved_unfinished"]) == (0, 1)
     # Restore, play, hang up: saved again (the hangup file), under the same game.
-    assert session("g.json", "--seed", "6", keys=["d1 "], hangup=True) == 1
+    assert session("g.json", "--seed", "6", keys=["d1 "], hangup=True) is None
     [hangup] = [name for name in os.listdir(state / "mille") if name.startswith("hangup-")]
     assert (stats()["games_played"], stats()["saved_unfinished"]) == (0, 1)
     # Restore the hangup file, play, quit without saving: one game, abandoned.

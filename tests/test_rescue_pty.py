@@ -36,6 +36,7 @@ from pathlib import Path
 
 import pytest
 
+import terminal_helpers as T
 import ui_helpers as H
 from mille.engine import cards, rules
 from mille.engine.rules import DRAW, Move, MoveType
@@ -116,6 +117,12 @@ def spawn(*args: str, **kw: object) -> H.Pty:
     return H.Pty(H.mille_argv(*args), **kw)  # type: ignore[arg-type]
 
 
+def spawn_in_a_shell(*args: str, **kw: object) -> tuple[H.Pty, int]:
+    """The game run by an interactive shell in the terminal, as typed at a prompt; (session, the game's pid)."""
+    p = H.Pty(T.in_a_shell(H.mille_argv(*args)), **kw)  # type: ignore[arg-type]
+    return p, T.game_under(p.pid or 0)
+
+
 def at_prompt(p: H.Pty) -> bool:
     return p.at_move_prompt()
 
@@ -132,10 +139,16 @@ def files(directory) -> list[str]:
 
 @pytest.mark.parametrize("count", [2, 5])
 def test_games_hung_up_together_each_keep_their_own_file(tmp_path, count):
-    """Two ssh sessions dropped by one network blip: one state directory, SIGHUP to all at once."""
+    """Two ssh sessions dropped by one network blip: one state directory, every terminal closed at once.
+
+    Each game is run by an interactive shell, as typed at its prompt: the
+    terminals go away under the shells, which pass SIGHUP on a moment
+    later, while the games' reads already fail.
+    """
     state = tmp_path / "state"
     seeds = [21 + i for i in range(count)]
-    sessions = [spawn("--seed", str(seed), env={"XDG_STATE_HOME": str(state)}) for seed in seeds]
+    started = [spawn_in_a_shell("--seed", str(seed), env={"XDG_STATE_HOME": str(state)}) for seed in seeds]
+    sessions = [p for p, _ in started]
     try:
         for p in sessions:
             assert p.wait_for(at_prompt, timeout=WAIT), p.text()
@@ -145,9 +158,9 @@ def test_games_hung_up_together_each_keep_their_own_file(tmp_path, count):
         while time.time() % 1 > 0.2:
             time.sleep(0.005)
         for p in sessions:
-            p.close_master()  # the terminal goes away: the kernel sends SIGHUP
-        for p in sessions:
-            assert p.wait_exit(WAIT) == 1
+            p.close_master()  # the terminal goes away under the shell
+        for _, game_pid in started:
+            T.wait_gone(game_pid)
     finally:
         for p in sessions:
             p.close()
@@ -176,10 +189,11 @@ def test_a_state_directory_that_cannot_be_made_keeps_the_game_in_the_current_dir
     blocker.write_text("a file where the state directory should be")
     work = tmp_path / "work"
     work.mkdir()
-    with spawn("--seed", "11", env={"XDG_STATE_HOME": str(blocker / "state")}, cwd=str(work)) as p:
+    p, game_pid = spawn_in_a_shell("--seed", "11", env={"XDG_STATE_HOME": str(blocker / "state")}, cwd=str(work))
+    with p:
         assert p.wait_for(at_prompt, timeout=WAIT)
-        p.close_master()
-        assert p.wait_exit(WAIT) == 1
+        p.close_master()  # the terminal goes away under the shell that runs the game
+        T.wait_gone(game_pid)
     [name] = files(work)
     assert HANGUP_NAME.match(name)
     assert save.to_dict(save.read_game(str(work / name)).game) == save.to_dict(fresh_game(11))
@@ -278,25 +292,40 @@ def wait_during_output(p: H.Pty, pred, timeout: float = WAIT) -> bool:  # type: 
     return False
 
 
-def stuck_game(env: dict[str, str]) -> H.Pty:
-    """A game whose computer is stuck repeating a refused move (no key is read any more)."""
-    p = spawn("--seed", "11", env={**env, "MILLE_TEST_FAULT": "stuck"})
+def stuck_game(env: dict[str, str], shell: bool = False) -> tuple[H.Pty, int]:
+    """A game whose computer is stuck repeating a refused move (no key is read any more); (session, game's pid).
+
+    With ``shell`` the game is run by an interactive shell in the terminal.
+    """
+    env = {**env, "MILLE_TEST_FAULT": "stuck"}
+    if shell:
+        p, pid = spawn_in_a_shell("--seed", "11", env=env)
+    else:
+        p = spawn("--seed", "11", env=env)
+        pid = p.pid or 0
     assert p.wait_for(at_prompt, timeout=WAIT)
     p.send("p")
     assert p.wait_for(lambda q: at_prompt(q) and q.lines()[6][22:24] == "88", timeout=WAIT)
     p.send("d1\r")
     assert wait_during_output(p, lambda q: "must pick first" in q.lines()[15]), p.text()
-    assert H.proc_state(p.pid) in "RS"  # alive, and not waiting for us: it is the loop
-    return p
+    assert H.proc_state(pid) in "RS"  # alive, and not waiting for us: it is the loop
+    return p, pid
 
 
-@pytest.mark.parametrize("sig", [signal.SIGHUP, signal.SIGTERM], ids=["SIGHUP", "SIGTERM"])
+@pytest.mark.parametrize("sig", [signal.SIGHUP, signal.SIGTERM], ids=["terminal-closed", "SIGTERM"])
 def test_a_busy_game_still_saves_on_a_hangup(tmp_path, inject, sig):
+    """The terminal closed under the shell that runs the busy game (an ssh drop), or SIGTERM: kept."""
     state = tmp_path / "state"
-    with stuck_game({"XDG_STATE_HOME": str(state), "PYTHONPATH": inject}) as p:
-        os.kill(p.pid, sig)
-        assert p.wait_exit(WAIT) == 1
-        assert cooked(p.termios_lflag())
+    closed = sig == signal.SIGHUP
+    p, game_pid = stuck_game({"XDG_STATE_HOME": str(state), "PYTHONPATH": inject}, shell=closed)
+    with p:
+        if closed:
+            p.close_master()
+            T.wait_gone(game_pid)
+        else:
+            os.kill(game_pid, sig)
+            assert p.wait_exit(WAIT) == 1
+            assert cooked(p.termios_lflag())
     [name] = files(state / "mille")
     assert HANGUP_NAME.match(name)
     expected = after(fresh_game(11), DRAW, Move(MoveType.DISCARD, 1))
@@ -304,7 +333,8 @@ def test_a_busy_game_still_saves_on_a_hangup(tmp_path, inject, sig):
 
 
 def test_a_busy_game_hears_the_interrupt_key(tmp_path, inject):
-    with stuck_game({"XDG_STATE_HOME": str(tmp_path / "state"), "PYTHONPATH": inject}) as p:
+    p, _ = stuck_game({"XDG_STATE_HOME": str(tmp_path / "state"), "PYTHONPATH": inject})
+    with p:
         p.send(H.INTR)
         assert wait_during_output(p, lambda q: q.lines()[10][20:28] == "Really? "), p.text()
         p.send("y")

@@ -15,6 +15,7 @@ import time
 
 import pytest
 
+import terminal_helpers as T
 from mille.engine import cards
 from mille.engine.state import Game
 from mille.files import save
@@ -26,8 +27,12 @@ from save_helpers import EXIT_AFTER_SIGNAL_S, REPO, SAVES, SRC
 pytestmark = pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pty")
 
 
-def mille(*args: str, env: dict[str, str] | None = None, cwd: str = REPO) -> PtySession:
-    return PtySession([sys.executable, "-m", "mille", *args], env={"PYTHONPATH": SRC, **(env or {})}, cwd=cwd)
+def mille(*args: str, env: dict[str, str] | None = None, cwd: str = REPO, shell: bool = False) -> PtySession:
+    """The game on a pty; with ``shell``, run by an interactive shell (``T.ShellSession``: ``hang_up()``)."""
+    argv, full_env = [sys.executable, "-m", "mille", *args], {"PYTHONPATH": SRC, **(env or {})}
+    if shell:
+        return T.ShellSession(argv, env=full_env, cwd=cwd)
+    return PtySession(argv, env=full_env, cwd=cwd)
 
 
 def board_rows(lines: list[str]) -> list[str]:
@@ -108,18 +113,23 @@ def test_restore_end_of_hand_lets_you_start_as_the_original_does():
     assert snap.screen[11][20:40].strip() == ""  # and the computer has not played
 
 
-@pytest.mark.parametrize("sig", [signal.SIGHUP, signal.SIGTERM], ids=["SIGHUP", "SIGTERM"])
+@pytest.mark.parametrize("sig", [signal.SIGHUP, signal.SIGTERM], ids=["terminal-closed", "SIGTERM"])
 def test_hangup_saves_and_the_file_restores_the_same_board(tmp_path, sig):
+    """The terminal closed under the shell that runs the game (an ssh drop), or SIGTERM: kept, and it restores."""
     state = tmp_path / "state"
     env = {"XDG_STATE_HOME": str(state)}
-    with mille("--seed", "7", env=env, cwd=str(tmp_path)) as s:
+    closed = sig == signal.SIGHUP
+    with mille("--seed", "7", env=env, cwd=str(tmp_path), shell=closed) as s:
         s.start()
         s.step("p")  # draw: the P slot fills, still your move
         before = s.step("d1\r")  # discard; the computer moves; your move again
         assert before.screen[10][20:29] == ">>:Move: " and not before.exited
-        os.kill(s.pid, sig)
-        after = s.wait_exit(EXIT_AFTER_SIGNAL_S)
-        assert after.exited and after.rc == 1
+        if closed:
+            s.hang_up()  # type: ignore[attr-defined]
+        else:
+            os.kill(s.pid, sig)
+            after = s.wait_exit(EXIT_AFTER_SIGNAL_S)
+            assert after.exited and after.rc == 1
     [path] = glob.glob(str(state / "mille" / "hangup-*.json"))
     assert os.path.basename(path).startswith("hangup-")
     assert (os.stat(state / "mille").st_mode & 0o777) == 0o700
@@ -185,10 +195,9 @@ def test_the_computer_choice_is_saved_and_a_restore_keeps_it(tmp_path):
     assert save.read_game(str(tmp_path / "game.json")).computer == "expert"
 
     def hangup_computer(*args: str) -> str:
-        with mille("game.json", "--seed", "7", *args, env=env, cwd=str(tmp_path)) as s:
+        with mille("game.json", "--seed", "7", *args, env=env, cwd=str(tmp_path), shell=True) as s:
             s.start()
-            os.kill(s.pid, signal.SIGHUP)
-            assert s.wait_exit(EXIT_AFTER_SIGNAL_S).rc == 1
+            s.hang_up()  # type: ignore[attr-defined]  # the terminal goes away under the shell
         [path] = glob.glob(str(state / "mille" / "hangup-*.json"))
         computer = save.read_game(path).computer
         os.unlink(path)

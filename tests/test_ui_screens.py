@@ -872,8 +872,10 @@ def test_hangup_without_saver_exits_1() -> None:
     assert H.make_app(vt, H.new_game(5)).run() == 1
 
 
-def test_end_of_input_exits_1_after_100_empty_reads() -> None:
+def test_end_of_input_is_a_hangup_at_the_first_empty_read() -> None:
+    """Issue 30: the end of input keeps the game and leaves (status 1); the original gave up after ~100 reads."""
     reads = 0
+    saved: list[Any] = []
 
     class Counting(VirtualTerminal):
         def read_byte(self) -> int:
@@ -882,8 +884,12 @@ def test_end_of_input_exits_1_after_100_empty_reads() -> None:
             return super().read_byte()
 
     vt = Counting()
-    assert H.make_app(vt, H.new_game(5)).run() == 1
-    assert reads == 101
+    vt.feed(b"p")
+    app = H.make_app(vt, H.new_game(5), hangup_saver=lambda g, window, computer: saved.append(g))
+    assert app.run() == 1
+    assert reads == 2
+    [game] = saved
+    assert game.deck_count == 88 and game.players[YOU].hand[0] != cards.EMPTY
 
 
 def test_resize_events_and_interrupts_between_keys() -> None:

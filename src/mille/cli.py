@@ -1,4 +1,4 @@
-"""Command line: ``mille [--seed N] [--computer NAME] [--hints] [--color] [--no-stats] [file]``.
+"""Command line: ``mille [--seed N] [--computer NAME] [--[no-]hints] [--[no-]color] [--[no-]plain] [file]``.
 
 Wires the engine, saves, the settings, the record of games and the screen.
 Start-up time is part of the game's feel (and a measured target), so modules
@@ -99,23 +99,31 @@ def build_parser() -> argparse.ArgumentParser:
         "exec:COMMAND, a bot program of your own (docs/protocol.md); "
         "a restored game keeps its own unless this is given (a bot only when named again)",
     )
-    parser.add_argument(
+    # The on/off switches are taken out before parsing (SWITCHES); they are
+    # here for the usage line and the help.
+    hints = parser.add_mutually_exclusive_group()
+    hints.add_argument(
         "--hints",
         action="store_true",
-        help="h or ? at the move prompt and at Extension? asks the expert what it would do (--no-hints: off)",
+        help="h or ? at the move prompt and at Extension? asks the expert what it would do",
     )
-    parser.add_argument(
+    hints.add_argument("--no-hints", action="store_true", help="no hints, whatever the settings say")
+    color = parser.add_mutually_exclusive_group()
+    color.add_argument(
         "--color",
         "--colour",
         action="store_true",
-        help="cards and piles in colour, on a terminal that has colours (--no-color: off)",
+        help="cards and piles in colour, on a terminal that has colours",
     )
+    color.add_argument("--no-color", "--no-colour", action="store_true", help="no colour, whatever the settings say")
     parser.add_argument("--no-stats", action="store_true", help="keep no record of this run's games")
-    parser.add_argument(
+    plain = parser.add_mutually_exclusive_group()
+    plain.add_argument(
         "--plain",
         action="store_true",
-        help="play in lines of text, for screen readers, braille, dumb terminals and pipes (--no-plain: the board)",
+        help="play in lines of text, for screen readers, braille, dumb terminals and pipes",
     )
+    plain.add_argument("--no-plain", action="store_true", help="the board, whatever the settings say")
     parser.add_argument(
         "--detail", choices=DETAILS, help="with --plain: brief (the default) or full (totals, and what you may play)"
     )

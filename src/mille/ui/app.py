@@ -28,7 +28,7 @@ from ..engine.state import Game
 from .board import Board
 from .dialogs import Dialogs
 from .flow import GameFlow
-from .layout import ScoreView
+from .layout import YOU, ScoreView
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -88,6 +88,8 @@ class MilleApp(GameFlow):
         self.display = Board(term, game, window)
         #: The prompt line: the keys read at each prompt, and their echo.
         self.dialogs = Dialogs(term, self.display, self)
+        #: A hint is on the message line: the person's next move clears it.
+        self.hint_shown = False
 
     @property
     def window(self) -> int:
@@ -108,6 +110,9 @@ class MilleApp(GameFlow):
 
     def poll(self) -> int | None:
         return self.term.poll()
+
+    def wait(self, ready: int) -> int | None:
+        return self.term.wait(ready)
 
     # ------------------------------------------------------------------
     # Drawing, in the original's order
@@ -136,18 +141,28 @@ class MilleApp(GameFlow):
         """The screen after a move, as the original's loop drew it.
 
         Nothing while ``Extension?`` is open (its answer comes at once,
-        before anything is drawn).  An error goes to the error line; then
+        before anything is drawn).  A hint on the message line goes once
+        the person has moved (``--hints`` only: the original had none).
+        An error goes to the error line; then
         the score window switches to the full layout if the hand is over,
         and the board is brought up to date.
         """
         if game.pending_extension is not None:
             return
+        display = self.display
+        if self.hint_shown and seat == YOU:
+            # The hint was for the move just made (never shown without --hints).
+            self.hint_shown = False
+            display.clear_message()
         if outcome.error is not None:
             self.error(outcome.error)
-        display = self.display
         if game.finished:
             display.newscore()
         display.prboard()
+
+    def hint(self) -> None:
+        super().hint()
+        self.hint_shown = True
 
     def tell(self, message: str) -> None:
         """A message on the error line, shown at once."""

@@ -8,11 +8,16 @@ original saw.
 
 Signals become input events at a safe point instead of running code inside
 a signal handler: SIGINT while waiting for a key yields
-:data:`~mille.ui.surface.INTERRUPT`, SIGHUP/SIGTERM yield :data:`HANGUP`,
-and SIGWINCH yields :data:`~mille.ui.surface.RESIZED`.  The same events are
-there between moves without waiting for a key (:meth:`CursesTerminal.poll`),
-so a game that is busy without reading keys still hears them.  ncurses keeps
-its own ^Z handling, which restores the terminal and repaints on resume.
+:data:`~mille.ui.surface.INTERRUPT`, SIGHUP, SIGTERM and SIGQUIT (``^\\``)
+yield :data:`HANGUP`, and SIGWINCH yields :data:`~mille.ui.surface.RESIZED`.
+The same events are there between moves without waiting for a key
+(:meth:`CursesTerminal.poll`), and while the computer thinks
+(:meth:`CursesTerminal.wait`, which also hears the terminal go away without
+reading the keys typed ahead), so a game that is busy without reading keys
+still hears them.  A read that fails or finds the end of input (the
+terminal hung up) yields :data:`~mille.ui.surface.END_OF_INPUT`, which the
+game takes for a hangup.  ncurses keeps its own ^Z handling, which restores
+the terminal and repaints on resume.
 
 A ``TERM`` this system has no terminfo entry for is replaced by the nearest
 installed base entry when it names an xterm-compatible emulator (the usual
@@ -132,6 +137,11 @@ class CursesTerminal:
         self.note: str | None = None
         self._quit_asked = False
         self._message_shown = False
+        #: The terminal went away (a failed read, the end of input, SIGHUP):
+        #: a SIGHUP still on its way (a shell passes it on a moment later) is
+        #: ignored once the terminal is put back, instead of killing the
+        #: program while it says where the game went.
+        self.gone = False
 
     def __enter__(self) -> CursesTerminal:
         self.start()
@@ -189,7 +199,7 @@ class CursesTerminal:
         curses.noecho()
         self.erase_char = curses.erasechar()[0]
         self.kill_char = curses.killchar()[0]
-        for name in ("SIGINT", "SIGHUP", "SIGTERM", "SIGWINCH"):
+        for name in ("SIGINT", "SIGHUP", "SIGTERM", "SIGQUIT", "SIGWINCH"):
             sig = getattr(signal, name, None)  # Windows has only some of them
             if sig is not None:
                 self._old_handlers[sig] = signal.signal(sig, self._on_signal)
@@ -211,6 +221,8 @@ class CursesTerminal:
             # curses: clear it, or it stays on the shell's screen.
             self._write(curses.tigetstr("clear") or b"\x1b[H\x1b[2J")
         for sig, handler in self._old_handlers.items():
+            if self.gone and sig == getattr(signal, "SIGHUP", None):
+                handler = signal.SIG_IGN
             try:
                 signal.signal(sig, handler)  # type: ignore[arg-type]
             except (TypeError, ValueError):
@@ -233,6 +245,8 @@ class CursesTerminal:
             event = RESIZED
         else:
             event = HANGUP
+            if signum == getattr(signal, "SIGHUP", None):
+                self.gone = True
         self._pending.append(event)
         if self._in_read:
             raise _Wakeup
@@ -269,6 +283,7 @@ class CursesTerminal:
             except _Wakeup:
                 continue
             except OSError:
+                self.gone = True
                 return END_OF_INPUT
             if data is None:
                 event = self._pending.pop(0)
@@ -280,6 +295,7 @@ class CursesTerminal:
                     return LEAVE
                 return event
             if not data:
+                self.gone = True
                 return END_OF_INPUT
             if self.too_small:
                 # Nothing can be seen, so keys would act blind; only the
@@ -289,9 +305,58 @@ class CursesTerminal:
                 continue
             return data[0]
 
+    def wait(self, ready: int) -> int | None:
+        """Wait until ``ready`` (a descriptor) can be read: None; or return what the terminal reports meanwhile.
+
+        Called while the computer thinks (``ready`` is readable once it
+        has chosen).  A pending event (INTERRUPT, HANGUP, LEAVE, as
+        :meth:`poll` gives them) comes back at once; a terminal that goes
+        away (hung up, standard input closed) gives END_OF_INPUT.  Keys
+        typed meanwhile are not read: they wait for the next prompt, as
+        they did in the original, which read no keys while its computer
+        played.
+        """
+        import select
+
+        if not hasattr(select, "poll"):  # Windows: no poll(2); the computer is waited for
+            os.read(ready, 1)
+            return None
+        poller = select.poll()
+        poller.register(ready, select.POLLIN)
+        # No events asked of the terminal: poll() reports its hangup, an
+        # error or a closed descriptor all the same, and keys typed ahead
+        # do not wake the wait.
+        poller.register(self.fd, 0)
+        while True:
+            event = self.poll()
+            if event is not None:
+                return event
+            try:
+                self._in_read = True
+                try:
+                    found = [] if self._pending else poller.poll()
+                finally:
+                    self._in_read = False
+            except _Wakeup:
+                continue
+            if any(fd == ready for fd, _ in found):
+                return None
+            if found:
+                self.gone = True
+                return END_OF_INPUT
+
     def _read(self) -> bytes:
         if sys.platform != "win32":
-            return os.read(self.fd, 1)
+            while True:
+                try:
+                    return os.read(self.fd, 1)
+                except BlockingIOError:
+                    # Standard input left non-blocking by another program
+                    # sharing the terminal: wait for a key instead of taking
+                    # "nothing yet" for the end of input.
+                    import select
+
+                    select.select([self.fd], [], [])
         # The Windows console has no byte-at-a-time read(2); ask curses.
         key = self.board.win.getch()
         if key < 0:

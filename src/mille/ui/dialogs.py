@@ -9,7 +9,9 @@ order, so that the screen a player sees (and the bytes curses sends) match
 the original's, quirks included: the same prompt asked again only clears
 its answer (§8.7), ``Really? N`` is left on the prompt line after an
 interrupt (§9.5), a message written by the command reader shows only at
-the next score refresh (§8.5).
+the next score refresh (§8.5).  One thing is not the original's: the end of
+input is a hangup (the original gave up after about 100 failed reads and
+kept nothing, §9.5).
 """
 
 from __future__ import annotations
@@ -26,13 +28,11 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from .surface import Terminal
 
-__all__ = ["MAX_EOF", "NAME_WIDTH", "Dialogs"]
+__all__ = ["NAME_WIDTH", "Dialogs"]
 
 #: Room on the prompt line for a typed file name; longer names scroll
 #: within it instead of wrapping over the hand (§12.4).
 NAME_WIDTH = BOARD_COLS - (MOVE_X + len(PROMPTS[FILE_PROMPT]) + 1) - 1
-#: Ends of input in a row after which the program leaves (§9.5).
-MAX_EOF = 100
 
 
 class Dialogs:
@@ -49,13 +49,19 @@ class Dialogs:
         self.flow = flow
         #: The prompt on the prompt line (one of :data:`mille.ui.flow.PROMPTS`), -1 for none yet.
         self.last_prompt = -1
-        self.eof_count = 0
 
     def readch(self) -> int:
         """One key; the terminal's events go to the flow (an interrupt opens ``Really?``, then the read goes on).
 
         Before waiting the game is noted for a crash save and the record of
         games is told what happened since the last key.
+
+        The end of input is a hangup: the game is kept and the program
+        leaves (status 1).  A terminal that goes away (an ssh drop, a
+        closed window) fails every read at once, while the SIGHUP comes
+        later (a shell passes it on to its job a moment after) or never (a
+        game in a session of its own); the original gave up after about
+        100 failed reads and kept nothing (§9.5).
         """
         flow = self.flow
         flow.keep_snapshot()
@@ -64,15 +70,9 @@ class Dialogs:
             byte = self.term.read_byte()
             if byte == RESIZED:
                 continue
-            if byte == END_OF_INPUT:
-                self.eof_count += 1
-                if self.eof_count > MAX_EOF:
-                    flow.die(1)
-                continue
-            if byte == INTERRUPT or byte == HANGUP or byte == LEAVE:
+            if byte == INTERRUPT or byte == HANGUP or byte == LEAVE or byte == END_OF_INPUT:
                 flow.on_event(byte)
                 continue
-            self.eof_count = 0
             return byte
 
     def getmove(self) -> Move:

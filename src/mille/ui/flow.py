@@ -35,10 +35,12 @@ from ..players import decision
 from .keeping import GameKeeper
 from .layout import YOU
 from .recording import DeferredRecord
-from .surface import HANGUP, INTERRUPT, LEAVE
+from .surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
+    from typing import TypeVar
+
     from ..engine.observation import Observation
     from ..engine.rng import GlibcRandom
     from ..engine.rules import Outcome
@@ -47,6 +49,8 @@ if TYPE_CHECKING:
     from .hints import Adviser
     from .keeping import HangupSaver
     from .recording import RecordEvent
+
+    T = TypeVar("T")
 
 __all__ = [
     "ANOTHER_GAME_PROMPT",
@@ -185,6 +189,23 @@ class GameFlow(ABC):
     def poll(self) -> int | None:
         """What the terminal reported while no key was read (:data:`~mille.ui.surface.HANGUP`, ...), or None."""
 
+    def wait(self, ready: int) -> int | None:
+        """While the computer thinks: None once the descriptor ``ready`` can be read, or what the terminal reports.
+
+        :data:`~mille.ui.surface.HANGUP`, :data:`~mille.ui.surface.INTERRUPT`,
+        ... as :meth:`poll` gives them, or :data:`~mille.ui.surface.END_OF_INPUT`
+        when the terminal went away.  This default asks :meth:`poll` every
+        50 ms; a front end that can wait for both at once does.
+        """
+        import select
+
+        while True:
+            event = self.poll()
+            if event is not None:
+                return event
+            if select.select([ready], [], [], 0.05)[0]:
+                return None
+
     # ------------------------------------------------------------------
     # The record of games and the keeping
 
@@ -290,10 +311,11 @@ class GameFlow(ABC):
     # What the terminal reports
 
     def on_event(self, event: int | None) -> None:
-        """Act on a terminal event: a hangup keeps the game and leaves (exit 1), a request
-        to leave from the too-small message leaves, an interrupt opens ``Really?`` as the
-        original's handler did at once (§9.5), unless it is open already."""
-        if event == HANGUP:
+        """Act on a terminal event: a hangup (or the end of input: the terminal went away)
+        keeps the game and leaves (exit 1), a request to leave from the too-small message
+        leaves, an interrupt opens ``Really?`` as the original's handler did at once (§9.5),
+        unless it is open already."""
+        if event == HANGUP or event == END_OF_INPUT:
             self.hangup()
         elif event == LEAVE:
             self.leave()
@@ -312,6 +334,63 @@ class GameFlow(ABC):
         """
         self.keep_snapshot()
         self.on_event(self.poll())
+
+    def think(self, work: Callable[[], T]) -> T:
+        """``work()`` (the computer's choice) on a thread of its own, the terminal heard meanwhile.
+
+        A computer player that takes long, or never returns, must not
+        hang the game: while it thinks, what the terminal reports is acted
+        on at once (:meth:`on_event`: a hangup, the end of input, SIGTERM
+        or ``^\\`` keep the game as it stands, before the computer's move,
+        and leave; ``^C`` opens ``Really?``, where ``S`` saves).  Keys are
+        not read meanwhile: typed ahead, they wait for the next prompt, as
+        in the original, which read none while its computer played.  Only
+        this thread draws; the worker only chooses, from its observation,
+        and is left behind if the program leaves first (a daemon thread).
+        """
+        import signal
+        import threading
+
+        done: list[tuple[bool, object]] = []
+        ready, wake = os.pipe()
+
+        def run() -> None:
+            try:
+                done.append((True, work()))
+            except BaseException as exc:  # handed over to this thread, which raises it
+                done.append((False, exc))
+            finally:
+                try:
+                    os.write(wake, b".")
+                except OSError:  # pragma: no cover - the game left first and closed its end
+                    pass
+                os.close(wake)
+
+        worker = threading.Thread(target=run, name="mille-computer", daemon=True)
+        # Signals are this thread's: the worker starts with them blocked, so
+        # that the kernel never hands one to it while this thread waits.
+        mask = getattr(signal, "pthread_sigmask", None)
+        blocked = None
+        if mask is not None:
+            blocked = mask(signal.SIG_BLOCK, _heard_signals())
+        try:
+            worker.start()
+        finally:
+            if mask is not None and blocked is not None:
+                mask(signal.SIG_SETMASK, blocked)
+        try:
+            while True:
+                event = self.wait(ready)
+                if event is None:
+                    break
+                self.on_event(event)
+        finally:
+            os.close(ready)
+        worker.join()
+        made, value = done[0]
+        if not made:
+            raise value  # type: ignore[misc]
+        return value  # type: ignore[return-value]
 
     def hangup(self) -> None:
         """The terminal went away (or we were told to stop): keep the game, leave."""
@@ -393,6 +472,14 @@ class GameFlow(ABC):
         self.record(lambda stats: stats.hint_used())
 
 
+def _heard_signals() -> set[int]:
+    """The signals the front end turns into events (and ^Z, ncurses'): kept off the computer's thread."""
+    import signal
+
+    names = ("SIGINT", "SIGHUP", "SIGTERM", "SIGQUIT", "SIGWINCH", "SIGTSTP", "SIGCONT")
+    return {getattr(signal, name) for name in names if hasattr(signal, name)}
+
+
 class _PersonSeat:
     """The person's seat: moves and answers asked of the front end."""
 
@@ -431,10 +518,11 @@ class _ComputerSeat:
             self.hand_over = hand_over
 
     def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
+        player, think = self.player, self.flow.think
         try:
             if observation.phase is Phase.EXTENSION:
-                return self.player.choose(observation, rng)
-            made = decision(self.player, observation, rng)
+                return think(lambda: player.choose(observation, rng))
+            made = think(lambda: decision(player, observation, rng))
         except Exception as exc:
             self.flow.computer_failed(exc)
             raise

@@ -216,6 +216,9 @@ class PaletteTerminal:
     def poll(self) -> int | None:
         return self.term.poll()
 
+    def wait(self, ready: int) -> int | None:
+        return self.term.wait(ready)
+
 
 def colour_terminal(term: CursesTerminal) -> CursesTerminal | PaletteTerminal:
     """``term`` drawing in colour, or ``term`` itself where the terminal has no colours (call after start)."""

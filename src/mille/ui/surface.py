@@ -83,6 +83,14 @@ if TYPE_CHECKING:
             game busy without reading keys must still act on them.
             """
 
+        def wait(self, ready: int) -> int | None:
+            """Wait until the descriptor ``ready`` can be read (None), or for what the terminal reports meanwhile.
+
+            An INTERRUPT, HANGUP or LEAVE (as :meth:`poll` gives them), or
+            END_OF_INPUT when the terminal went away; keys are not read.
+            Asked while the computer thinks (``ready``: it has chosen).
+            """
+
 
 class VirtualWindow:
     """A curses window in memory: a cell buffer, a cursor and an attribute.
@@ -250,6 +258,21 @@ class VirtualTerminal:
 
     def poll(self) -> int | None:
         return self.pending.pop(0) if self.pending else None
+
+    def wait(self, ready: int) -> int | None:
+        """The next of :attr:`pending` (it may arrive meanwhile, from another thread), or None once ``ready`` is.
+
+        Keys are not read, so running out of them is not the end of input
+        here: a test that wants the terminal gone puts END_OF_INPUT in
+        :attr:`pending`.
+        """
+        import select
+
+        while True:
+            if self.pending:
+                return self.pending.pop(0)
+            if select.select([ready], [], [], 0.005)[0]:
+                return None
 
     def feed(self, data: bytes | str) -> None:
         raw = data.encode("latin-1") if isinstance(data, str) else data
