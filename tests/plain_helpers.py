@@ -39,7 +39,7 @@ from mille.engine.rules import MoveType  # noqa: E402
 from mille.engine.state import Game  # noqa: E402
 from mille.files.safeio import shown  # noqa: E402
 from mille.players.bsd import BsdPlayer  # noqa: E402
-from mille.ui.flow import PROMPTS  # noqa: E402
+from mille.ui.flow import PROMPTS, Setup  # noqa: E402
 from mille.ui.plain.app import FILE_LINE, MOVE_LINE, PlainApp  # noqa: E402
 from mille.ui.surface import END_OF_INPUT, HANGUP  # noqa: E402
 
@@ -264,11 +264,8 @@ def play_here(
     app = PlainApp(
         term,  # type: ignore[arg-type]
         game,
-        computer=computer,
-        computer_name="bsd",
-        computer_dice=game.rng,
+        Setup(computer, "bsd", game.rng, **kwargs),
         detail=detail,
-        **kwargs,
     )
     term.app = app
     status = app.run(restore=restore)

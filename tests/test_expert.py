@@ -234,7 +234,7 @@ def test_win_probability() -> None:
 
 
 def test_the_command_line_seats_the_chosen_computer() -> None:
-    from mille.cli import computer_player
+    from mille.ui.session import computer_player
 
     game = Game(rng=GlibcRandom(5))
     player, dice = computer_player("bsd", 5, game)

@@ -43,6 +43,7 @@ from mille.engine.rules import Move, MoveType
 from mille.engine.state import Game, SafetyStatus
 from mille.files import save
 from mille.files.settings import Settings
+from mille.ui.flow import Setup
 from mille.ui.plain import words
 from mille.ui.plain.app import FILE_LINE
 from mille.ui.plain.commands import Command, parse, parse_slot
@@ -391,7 +392,7 @@ def test_the_interrupt_asks_really_and_the_prompt_comes_back() -> None:
     game = P.new_game(5)
     from mille.ui.plain.app import PlainApp
 
-    app = PlainApp(term, game, computer=P.Counting(), computer_name="bsd", computer_dice=game.rng)  # type: ignore[arg-type]
+    app = PlainApp(term, game, Setup(P.Counting(), "bsd", game.rng))  # type: ignore[arg-type]
     assert app.run() == 0
     assert script.asked == ["Your move:", "Really?", "Your move:", "Your move:", "Really?"]
 
@@ -538,10 +539,7 @@ def test_the_hint_says_thinking_once_then_the_hint() -> None:
     app = PlainApp(
         term,  # type: ignore[arg-type]
         game,
-        computer=P.Counting(),
-        computer_name="bsd",
-        computer_dice=game.rng,
-        hints=Adviser(make_player=Slow, blink=0),
+        Setup(P.Counting(), "bsd", game.rng, hints=Adviser(make_player=Slow, blink=0)),
     )
     assert app.run() == 0
     at = term.out.index("thinking...")

@@ -26,13 +26,14 @@ from typing import Any
 import pytest
 
 import ui_helpers as H
-from mille import cli
 from mille.engine.rng import GlibcRandom
 from mille.engine.state import Game
 from mille.files import ledger, save
 from mille.players import botprocess, make_player
 from mille.ui import flow as ui
+from mille.ui import session as run
 from mille.ui.app import MilleApp
+from mille.ui.flow import Setup
 from player_helpers import Bot
 from protocol_helpers import BOT_PATH, SRC, TESTS, children, protocol_bot, served
 from ptyreplay import PtySession
@@ -72,8 +73,8 @@ def vt_game(seed: int, computer: str) -> _Logged:
     """A whole game at the virtual terminal against ``computer``, as ``mille --computer`` seats it."""
     game = Game(rng=GlibcRandom(seed))
     bot = _Logged(seed)
-    player, dice = cli.computer_player(computer, seed, game)
-    bot.app = MilleApp(bot, game, computer=player, computer_name=computer, computer_dice=dice)
+    player, dice = run.computer_player(computer, seed, game)
+    bot.app = MilleApp(bot, game, Setup(player, computer, dice))
     assert bot.app.run() == 0
     return bot
 
@@ -89,14 +90,14 @@ def test_the_original_computer_over_the_pipe_shows_the_same_game() -> None:
 
 def test_a_bot_that_declares_the_game_dice_rolls_the_game_generator() -> None:
     game = Game(rng=GlibcRandom(SEED))
-    _, dice = cli.computer_player(served("bsd"), SEED, game)
+    _, dice = run.computer_player(served("bsd"), SEED, game)
     assert dice is game.rng
-    _, dice = cli.computer_player(served("expert"), SEED, game)
+    _, dice = run.computer_player(served("expert"), SEED, game)
     assert dice is not game.rng and dice.untouched()
 
 
 def test_a_bot_that_cannot_start_is_one_line(capfd: pytest.CaptureFixture[str]) -> None:
-    status = cli.play(Game(rng=GlibcRandom(1)), computer_name="exec:/nonexistent/bot")
+    status = run.play_board(Game(rng=GlibcRandom(1)), computer_name="exec:/nonexistent/bot")
     err = capfd.readouterr().err
     assert status == 1 and err.count("\n") == 1
     assert "cannot run '/nonexistent/bot': No such file or directory" in err
@@ -111,10 +112,12 @@ def test_a_bot_that_fails_mid_game_leaves_the_game_kept() -> None:
     bot.app = MilleApp(
         bot,
         game,
-        computer=make_player(spec),
-        computer_name=spec,
-        computer_dice=GlibcRandom(1),
-        hangup_saver=lambda g, window, computer: kept.append((g, computer)),
+        Setup(
+            make_player(spec),
+            spec,
+            GlibcRandom(1),
+            hangup_saver=lambda g, window, computer: kept.append((g, computer)),
+        ),
     )
     assert bot.app.run() == 1
     assert bot.app.computer_failure is not None and "exited with status 3 before its move" in bot.app.computer_failure

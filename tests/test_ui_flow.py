@@ -20,6 +20,7 @@ from mille.players import FirstPlayer
 from mille.players.bsd import BsdPlayer
 from mille.ui import flow
 from mille.ui.app import MilleApp
+from mille.ui.flow import Setup
 from mille.ui.layout import COMPUTER, YOU
 from player_helpers import Bot, new_game
 from ui_helpers import make_app
@@ -68,7 +69,7 @@ def test_a_computer_with_inform_is_told_every_move_of_a_whole_hand_on_the_board(
     bot = OneHand(seed)
     listener = Listener()
     game = new_game(seed)
-    app = Dealt(bot, game, computer=listener, computer_name="bsd", computer_dice=game.rng)
+    app = Dealt(bot, game, Setup(listener, "bsd", game.rng))
     app.dealt = []
     bot.app = app
     assert app.run() == 0

@@ -67,9 +67,11 @@ except ImportError:  # pragma: no cover - depends on how the tests are run
     sys.path.insert(0, SRC)
 
 import mille as _mille  # noqa: E402
-from mille.cli import DEFAULT_COMPUTER, computer_player  # noqa: E402
+from mille.engine.rng import GlibcRandom  # noqa: E402
 from mille.engine.state import Game  # noqa: E402
 from mille.ui.app import MilleApp  # noqa: E402
+from mille.ui.flow import Setup  # noqa: E402
+from mille.ui.session import DEFAULT_COMPUTER, computer_player  # noqa: E402
 from mille.ui.surface import HANGUP, INTERRUPT, VirtualTerminal  # noqa: E402
 
 #: Where the imported package lives: child processes run the same code.
@@ -170,7 +172,7 @@ def make_app(term: VirtualTerminal, game: Game, **kwargs: Any) -> MilleApp:
     """:class:`MilleApp` on ``term``, with the computer ``mille`` seats by default unless ``kwargs`` choose one.
 
     The default is the original's computer, ``bsd``, rolling the game's own
-    generator (:func:`mille.cli.computer_player`); a ``computer`` given
+    generator (:func:`mille.ui.session.computer_player`); a ``computer`` given
     without a name or dice is called ``bsd`` and rolls the game's generator.
     """
     if "computer" not in kwargs:
@@ -179,7 +181,12 @@ def make_app(term: VirtualTerminal, game: Game, **kwargs: Any) -> MilleApp:
         kwargs.setdefault("computer_dice", dice)
     kwargs.setdefault("computer_name", DEFAULT_COMPUTER)
     kwargs.setdefault("computer_dice", game.rng)
-    return MilleApp(term, game, **kwargs)
+    return MilleApp(term, game, setup(**kwargs))
+
+
+def setup(computer: Any, computer_name: str, computer_dice: GlibcRandom, **kwargs: Any) -> Setup:
+    """A run's :class:`~mille.ui.flow.Setup` from keywords (tests name what they set)."""
+    return Setup(computer, computer_name, computer_dice, **kwargs)
 
 
 def vt_replay(

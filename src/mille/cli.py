@@ -24,17 +24,11 @@ from . import __version__
 from .engine.rng import GlibcRandom
 from .engine.state import Game
 from .files.places import settings_file
-from .players import OPPONENTS, make_player
+from .players import OPPONENTS
 from .ui.layout import YOU, ScoreView
+from .ui.plain import DETAILS
+from .ui.session import DEFAULT_COMPUTER, play_board, play_plain, say
 
-DEFAULT_COMPUTER = OPPONENTS[0]
-#: Plain mode's levels of detail (:mod:`mille.ui.plain.app`), the first the default.
-DETAILS = ("brief", "full")
-#: What resumes a game kept in plain mode.
-PLAIN_COMMAND = "mille --plain"
-#: Mixed into the seed for a computer player that is not the original's:
-#: its dice are its own, so the deals stay those of the seed.
-_DICE_SALT = 0x6D696C6C
 #: ``--seed`` stands for the original's process ID (it seeds ``srandom()``
 #: with ``getpid()``, §2.1), a positive ``pid_t``: 1 to 2**31 - 1.  Larger
 #: values and 0 would wrap or repeat (``srandom`` takes 32 bits and treats 0
@@ -45,11 +39,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     import argparse
 
-    from .engine.rng import GlibcRandom
-    from .files.ledger import Recorder
     from .files.settings import Settings
-    from .players import Player
-    from .ui.surface import Terminal
 
 #: Switches that turn a player's option on or off: (setting, value).  They
 #: are taken out of the arguments before the rest is parsed, so the quick
@@ -323,11 +313,11 @@ def main(argv: list[str] | None = None) -> int:
         print("mille: standard input and output must be a terminal (mille --plain plays in lines)", file=sys.stderr)
         return 1
     if not_run is not None:
-        _say(
+        say(
             f"mille: {file} was saved against {not_run}, which is run only when named again: "
             f"mille {file} --computer {_quoted(not_run)}; {DEFAULT_COMPUTER} plays instead"
         )
-    return play(
+    return play_board(
         game,
         file=file,
         banner=banner,
@@ -338,100 +328,6 @@ def main(argv: list[str] | None = None) -> int:
         color=color,
         record=record,
     )
-
-
-def play(
-    game: Game,
-    *,
-    file: str | None = None,
-    banner: str | None = None,
-    window: int = ScoreView.SMALL,
-    computer_name: str = DEFAULT_COMPUTER,
-    seed: int = 1,
-    computer: Player | None = None,
-    hints: bool = False,
-    color: bool = False,
-    record: bool = False,
-) -> int:
-    """Play ``game`` on the terminal until it ends; the exit status.
-
-    ``computer`` overrides the player ``computer_name`` names (the name is
-    still what a save records).  ``hints``, ``color`` and ``record``: the
-    player's options (:func:`choose_options`).  Whatever happens, the
-    terminal is put back and anything to say (where a hangup kept the game,
-    a crash report, the TERM used instead of yours, a problem with the
-    record of games) is said after the board is gone.
-    """
-    from .ui.app import MilleApp
-    from .ui.cursesterm import CursesTerminal
-    from .ui.surface import TerminalError
-
-    if computer is None:
-        try:
-            computer, dice = computer_player(computer_name, seed, game)
-        except ValueError as exc:  # PlayerSpecError: a bot that cannot be started
-            _say(f"mille: {exc}")
-            return 1
-    else:
-        dice = GlibcRandom((seed ^ _DICE_SALT) & 0xFFFFFFFF)
-    recorder: list[Recorder] = []  # made at its first event, after the first board
-    restored = game.copy() if file is not None and record else None
-
-    def make_recorder() -> Recorder:
-        from .files.ledger import Recorder
-
-        recorder.append(Recorder(restored=restored))
-        return recorder[0]
-
-    adviser = None
-    if hints:
-        from .ui.hints import Adviser
-
-        adviser = Adviser()
-    keeper = _Keeper()
-    term = CursesTerminal()
-    app: MilleApp | None = None
-    try:
-        term.start()
-        screen: Terminal = term
-        if color:
-            from .ui.palette import colour_terminal
-
-            screen = colour_terminal(term)
-        app = MilleApp(
-            screen,
-            game,
-            save_writer=_write_game,
-            hangup_saver=keeper.keep,
-            from_file=file,
-            restore_banner=banner,
-            window=window,
-            computer=computer,
-            computer_name=computer_name,
-            computer_dice=dice,
-            stats=make_recorder if record else None,
-            hints=adviser,
-        )
-        status = app.run(restore=file is not None)
-    except TerminalError as exc:
-        term.stop()
-        _say(f"mille: {exc}")
-        return 1
-    except KeyboardInterrupt:
-        term.stop()
-        status = 1
-    except Exception as exc:
-        term.stop()
-        status = _crashed(exc, app, file)
-    else:
-        term.stop()
-    if term.note is not None:
-        _say(term.note)
-    failure = getattr(app, "computer_failure", None)
-    if failure is not None:
-        _say(f"mille: the computer {computer_name} failed: {failure}")
-    _report(recorder)
-    return keeper.report(status)
 
 
 def choose_plain(switches: dict[str, bool], detail: str | None, settings: Settings | None) -> tuple[bool, str | None]:
@@ -445,165 +341,6 @@ def choose_plain(switches: dict[str, bool], detail: str | None, settings: Settin
     if plain:
         detail = detail or (settings.detail if settings else None) or DETAILS[0]
     return plain, detail
-
-
-def play_plain(
-    game: Game,
-    *,
-    file: str | None = None,
-    banner: str | None = None,
-    window: int = ScoreView.SMALL,
-    computer_name: str = DEFAULT_COMPUTER,
-    seed: int = 1,
-    hints: bool = False,
-    record: bool = False,
-    detail: str | None = None,
-) -> int:
-    """Play ``game`` in lines (``--plain``, :mod:`mille.ui.plain`) until it ends; the exit status.
-
-    As :func:`play`, without the board: no terminal is needed (a pipe, a
-    file, ``/dev/null``, ``TERM=dumb``), and curses is never imported.  A
-    hangup, the end of input and a crash keep the game as on the board;
-    where it went is said on standard error once the game has stopped.
-    """
-    from .ui.plain.app import PlainApp
-    from .ui.plain.lines import LineTerminal
-
-    computer, dice = computer_player(computer_name, seed, game)
-    recorder: list[Recorder] = []
-    restored = game.copy() if file is not None and record else None
-
-    def make_recorder() -> Recorder:
-        from .files.ledger import Recorder
-
-        recorder.append(Recorder(restored=restored))
-        return recorder[0]
-
-    adviser = None
-    if hints:
-        from .ui.hints import Adviser
-
-        adviser = Adviser()
-    keeper = _Keeper(PLAIN_COMMAND)
-    term = LineTerminal()
-    app: PlainApp | None = None
-    try:
-        term.start()
-        app = PlainApp(
-            term,
-            game,
-            save_writer=_write_game,
-            hangup_saver=keeper.keep,
-            from_file=file,
-            restore_banner=banner,
-            window=window,
-            computer=computer,
-            computer_name=computer_name,
-            computer_dice=dice,
-            stats=make_recorder if record else None,
-            hints=adviser,
-            detail=detail or DETAILS[0],
-        )
-        status = app.run(restore=file is not None)
-    except KeyboardInterrupt:
-        status = 1
-    except Exception as exc:
-        status = _crashed(exc, app, file, PLAIN_COMMAND)
-    finally:
-        term.stop()
-    _report(recorder)
-    return keeper.report(status)
-
-
-class _Keeper:
-    """Keeps the game on a hangup and remembers where, to say so once the board is gone.
-
-    ``command`` is what the line says resumes the game.
-    """
-
-    def __init__(self, command: str = "mille") -> None:
-        self.line: str | None = None
-        self.saved = True
-        self.command = command
-
-    def keep(self, game: Game, window: int, computer: str) -> None:
-        from .files import rescue
-
-        try:
-            kept = rescue.keep_game(game, window, computer)
-        except Exception as exc:  # a bug must not cost the exit and the message
-            kept = rescue.Kept(None, [("the game", f"{type(exc).__name__}: {exc}")])
-        self.saved = kept.path is not None
-        self.line = rescue.saved_line(kept, command=self.command)
-
-    def report(self, status: int) -> int:
-        if self.line is None:
-            return status
-        _say(self.line)
-        from .files.rescue import NOT_SAVED_STATUS
-
-        return status if self.saved else NOT_SAVED_STATUS
-
-
-def _say(line: str) -> None:
-    """A line on standard error, if it is still there (after a hangup it may not be); escaped for the terminal."""
-    from .files.safeio import shown
-
-    try:
-        os.write(2, (shown(line) + "\n").encode("utf-8", "backslashreplace"))
-    except OSError:
-        pass
-
-
-def _crashed(exc: Exception, app: object, file: str | None, command: str = "mille") -> int:
-    """An unexpected exception in the game: keep the game as it was before, report, status 1 (2 if not kept).
-
-    The terminal is already restored.  The game saved is the app's last
-    snapshot (taken between moves and at every key read), so a move that
-    failed half-way is not in it; the full traceback goes to a file beside
-    the game, and three short lines say what happened and where both went.
-    """
-    try:
-        from .files import rescue
-
-        snapshot = getattr(app, "last_good", None)
-        kept = None
-        if snapshot is not None:
-            window, computer = getattr(app, "window", 0), getattr(app, "computer_name", DEFAULT_COMPUTER)
-            try:
-                kept = rescue.keep_game(snapshot, window, computer, rescue.CRASH)
-            except Exception as inner:
-                kept = rescue.Kept(None, [("the game", f"{type(inner).__name__}: {inner}")])
-        text = rescue.crash_report(exc, kept)
-        if kept is not None and kept.path is not None:
-            report = rescue.write_beside(kept.path, text)
-            if report.path is None:
-                report = rescue.keep(text.encode("utf-8", "backslashreplace"), rescue.CRASH, ".txt")
-        else:
-            report = rescue.keep(text.encode("utf-8", "backslashreplace"), rescue.CRASH, ".txt")
-        what = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
-        _say(f"mille: internal error: {what}")
-        if kept is not None:
-            _say(rescue.saved_line(kept, "the game, as it was before the move that failed,", command))
-        elif file is not None:
-            _say(f"mille: no move was made; the game is still in {file}")
-        else:
-            _say("mille: no game was in progress")
-        if report.path is not None:
-            _say(f"mille: the full report is in {report.path}")
-        else:
-            _say(f"mille: the report could not be written ({report.failures()})")
-        return rescue.NOT_SAVED_STATUS if kept is not None and kept.path is None else 1
-    except BaseException:  # the last word: never a traceback
-        _say("mille: internal error; the game could not be saved")
-        return 2
-
-
-def _report(recorder: list[Recorder]) -> None:
-    """What went wrong with the record of games, once the terminal is back (never on the game screen)."""
-    for made in recorder:
-        for problem in made.problems:
-            _say(f"mille: {problem}")
 
 
 def choose_options(
@@ -627,31 +364,7 @@ def choose_options(
     return computer, hints, color, record
 
 
-def computer_player(name: str, seed: int, game: Game) -> tuple[Player, GlibcRandom]:
-    """The computer's player for ``name`` (:func:`mille.players.make_player`) and the dice it rolls.
-
-    A player that declares ``dice = "game"``, the original's procedure
-    (``bsd``, or a bot that says so in its hello, such as ``exec:python -m
-    mille.bot bsd``), rolls the game's own generator, as the original did,
-    so that every deal and every screen stays the original's.  Any other
-    player rolls dice of its own, seeded from the game's seed, so that the
-    deals of a seed stay the same whoever sits in the computer's seat.
-    ``PlayerSpecError`` (a ValueError) if ``name`` names no player or a
-    bot that cannot be started.
-    """
-    player = make_player(name)
-    if getattr(player, "dice", None) == "game":
-        return player, game.rng
-    return player, GlibcRandom((seed ^ _DICE_SALT) & 0xFFFFFFFF)
-
-
 def _quoted(text: str) -> str:
     import shlex
 
     return shlex.quote(text)
-
-
-def _write_game(name: str, game: Game, window: int, computer: str) -> None:
-    from .files import save
-
-    save.write_game(name, game, window, computer)

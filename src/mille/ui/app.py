@@ -21,25 +21,18 @@ score refresh (§8.5), the previous hand's discard stays on screen (§8.2),
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ..engine.rules import Move, MoveType
 from ..engine.state import Game
 from .board import Board
 from .dialogs import Dialogs
-from .flow import GameFlow
-from .layout import YOU, ScoreView
+from .flow import GameFlow, Setup
+from .layout import YOU
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
     from ..engine.observation import Observation
-    from ..engine.rng import GlibcRandom
     from ..engine.rules import Outcome
-    from ..files.ledger import Recorder
-    from ..players import Decision, Player
-    from .flow import SaveWriter
-    from .hints import Adviser
-    from .keeping import HangupSaver
+    from ..players import Decision
     from .surface import Terminal
 
 __all__ = ["MilleApp"]
@@ -48,44 +41,17 @@ __all__ = ["MilleApp"]
 class MilleApp(GameFlow):
     """One program run on the board: the game's flow, drawn by :attr:`display`, asked by :attr:`dialogs`.
 
-    ``computer``, ``computer_name`` and ``computer_dice`` are the computer
-    seat's player, what it is called and the dice it rolls, all chosen by
-    the caller (:func:`mille.cli.computer_player`).  ``restore_banner`` is
-    shown on the first board of a restored game; ``window`` is the score
-    window layout it was saved with.
+    ``setup`` is what the run was given (:class:`mille.ui.flow.Setup`: the
+    computer seat's player, its name and dice, chosen by the caller; the
+    banner of a restored game's first board; the score window layout it
+    was saved with; the savers, the record, the hints).
     """
 
-    def __init__(
-        self,
-        term: Terminal,
-        game: Game,
-        *,
-        computer: Player,
-        computer_name: str,
-        computer_dice: GlibcRandom,
-        save_writer: SaveWriter | None = None,
-        hangup_saver: HangupSaver | None = None,
-        from_file: str | None = None,
-        restore_banner: str | None = None,
-        window: int = ScoreView.SMALL,
-        stats: Callable[[], Recorder] | None = None,
-        hints: Adviser | None = None,
-    ) -> None:
-        super().__init__(
-            game,
-            computer=computer,
-            computer_name=computer_name,
-            computer_dice=computer_dice,
-            save_writer=save_writer,
-            hangup_saver=hangup_saver,
-            from_file=from_file,
-            stats=stats,
-            hints=hints,
-        )
+    def __init__(self, term: Terminal, game: Game, setup: Setup) -> None:
+        super().__init__(game, setup)
         self.term = term
-        self.restore_banner = restore_banner
         #: The screen: board, score window and miles, with their caches.
-        self.display = Board(term, game, window)
+        self.display = Board(term, game, setup.window)
         #: The prompt line: the keys read at each prompt, and their echo.
         self.dialogs = Dialogs(term, self.display, self)
         #: A hint is on the message line: the person's next move clears it.

@@ -29,11 +29,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 
 from ..engine import rules
+from ..engine.record import Record
 from ..engine.rules import EXTEND, NO_EXTENSION, Move, Phase
 from ..engine.state import Game
 from ..players import decision
 from .keeping import GameKeeper
-from .layout import YOU
+from .layout import YOU, ScoreView
 from .recording import DeferredRecord
 from .surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE
 
@@ -65,6 +66,7 @@ __all__ = [
     "SAVE_GAME_PROMPT",
     "GameExit",
     "GameFlow",
+    "Setup",
     "SaveWriter",
 ]
 
@@ -104,46 +106,84 @@ class GameExit(Exception):
         self.status = status
 
 
-class GameFlow(ABC):
-    """One program run's game: the loop, the seats, the questions, the record and the keeping.
+class Setup(Record):
+    """What a run of the game is given, whichever front end shows it (the command line's choices).
 
     ``computer`` is the computer seat's player, rolling ``computer_dice``;
     ``computer_name`` is what a save and the record call it.  The caller
-    chooses all three (the front end never names a kind of player).
+    chooses all three (the front end never names a kind of player:
+    :func:`mille.ui.session.computer_player`).  ``save_writer`` writes a
+    save (None: saving fails with a message); ``hangup_saver`` keeps the
+    game when the terminal goes away; ``from_file`` is the file a restored
+    game came from (``Same file?``), ``restore_banner`` what its first board
+    says of it, ``window`` the score window layout it was saved with.
     ``stats`` makes the record of games when it is first needed (None: no
     record is kept); ``hints`` answers the hint (None: no hints).
     """
 
+    __slots__ = (
+        "computer",
+        "computer_name",
+        "computer_dice",
+        "save_writer",
+        "hangup_saver",
+        "from_file",
+        "restore_banner",
+        "window",
+        "stats",
+        "hints",
+    )
+
     def __init__(
         self,
-        game: Game,
-        *,
         computer: Player,
         computer_name: str,
         computer_dice: GlibcRandom,
+        *,
         save_writer: SaveWriter | None = None,
         hangup_saver: HangupSaver | None = None,
         from_file: str | None = None,
+        restore_banner: str | None = None,
+        window: int = ScoreView.SMALL,
         stats: Callable[[], Recorder] | None = None,
         hints: Adviser | None = None,
     ) -> None:
-        self.game = game
         self.computer = computer
         self.computer_name = computer_name
         self.computer_dice = computer_dice
         self.save_writer = save_writer
+        self.hangup_saver = hangup_saver
         self.from_file = from_file
-        #: The hint's adviser (``--hints``; None: no hints).
+        self.restore_banner = restore_banner
+        self.window = window
+        self.stats = stats
         self.hints = hints
+
+
+class GameFlow(ABC):
+    """One program run's game: the loop, the seats, the questions, the record and the keeping.
+
+    ``setup`` is what the run was given (:class:`Setup`).
+    """
+
+    def __init__(self, game: Game, setup: Setup) -> None:
+        self.game = game
+        self.computer = setup.computer
+        self.computer_name = setup.computer_name
+        self.computer_dice = setup.computer_dice
+        self.save_writer = setup.save_writer
+        self.from_file = setup.from_file
+        #: What the first board of a restored game says of it (None: nothing).
+        self.restore_banner = setup.restore_banner
+        #: The hint's adviser (``--hints``; None: no hints).
+        self.hints = setup.hints
         #: The game was saved at the last yes/no question (its ``S``), so
         #: ``Save game?`` is not asked after it (the original's ``Saved``).
         self.saved = False
         #: ``Really?`` is open: another interrupt does not open it again.
         self.in_interrupt = False
-        self.ledger = DeferredRecord(stats)
-        self.keeper = GameKeeper(hangup_saver)
-        #: Why the computer's player (a bot in another process) failed, if it did (:meth:`computer_failed`).
-        self.computer_failure: str | None = None
+        self.ledger = DeferredRecord(setup.stats)
+        self.keeper = GameKeeper(setup.hangup_saver)
 
     # ------------------------------------------------------------------
     # The front end's part

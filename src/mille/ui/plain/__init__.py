@@ -13,3 +13,11 @@ the board, over the same engine, driver and observation:
 Nothing here imports curses: plain mode works where curses cannot start
 (``TERM=dumb``, no terminfo, no terminal at all).
 """
+
+#: The levels of detail (``--detail``, the ``detail`` setting, the ``v``
+#: key), the first the default: brief says your picks, the computer's
+#: moves, refusals and questions; full adds the running totals and what you
+#: may play.
+BRIEF = "brief"
+FULL = "full"
+DETAILS = (BRIEF, FULL)

@@ -22,36 +22,27 @@ your turn, and what you may play at each move prompt.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
 
 from ...engine import rules
 from ...engine.cards import EMPTY
 from ...engine.rules import DRAW, ORDER, Move, MoveType
 from ...engine.state import Game, Tableau
-from ..flow import EXTENSION_PROMPT, PROMPTS, GameFlow
-from ..layout import COMPUTER, YOU, ScoreView
+from ..flow import EXTENSION_PROMPT, PROMPTS, GameFlow, Setup
+from ..layout import COMPUTER, YOU
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT
-from . import words
+from . import BRIEF, DETAILS, FULL, words
 from .commands import HELP, Command, Parsed, parse, parse_slot
 from .lines import MAX_LINE, TOO_LONG
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ...engine.observation import Observation
-    from ...engine.rng import GlibcRandom
     from ...engine.rules import Outcome
-    from ...files.ledger import Recorder
-    from ...players import Decision, Player
-    from ..flow import SaveWriter
-    from ..hints import Adviser
-    from ..keeping import HangupSaver
+    from ...players import Decision
     from .lines import LineTerminal
 
 __all__ = ["BRIEF", "DETAILS", "FILE_LINE", "FULL", "HISTORY", "MOVE_LINE", "PlainApp"]
 
-BRIEF = "brief"
-FULL = "full"
-DETAILS = (BRIEF, FULL)
 #: Messages kept for ``m``, and how many it reads unless told.
 HISTORY = 200
 HISTORY_SHOWN = 20
@@ -70,37 +61,10 @@ class PlainApp(GameFlow):
     with goes back into its next save unchanged.
     """
 
-    def __init__(
-        self,
-        term: LineTerminal,
-        game: Game,
-        *,
-        computer: Player,
-        computer_name: str,
-        computer_dice: GlibcRandom,
-        save_writer: SaveWriter | None = None,
-        hangup_saver: HangupSaver | None = None,
-        from_file: str | None = None,
-        restore_banner: str | None = None,
-        window: int = ScoreView.SMALL,
-        stats: Callable[[], Recorder] | None = None,
-        hints: Adviser | None = None,
-        detail: str = BRIEF,
-    ) -> None:
-        super().__init__(
-            game,
-            computer=computer,
-            computer_name=computer_name,
-            computer_dice=computer_dice,
-            save_writer=save_writer,
-            hangup_saver=hangup_saver,
-            from_file=from_file,
-            stats=stats,
-            hints=hints,
-        )
+    def __init__(self, term: LineTerminal, game: Game, setup: Setup, *, detail: str = BRIEF) -> None:
+        super().__init__(game, setup)
         self.term = term
-        self.restore_banner = restore_banner
-        self._window = window
+        self._window = setup.window
         if detail not in DETAILS:
             raise ValueError(f"detail must be one of {DETAILS}, not {detail!r}")
         self.detail = detail

@@ -1,0 +1,329 @@
+"""One run of the interactive game, on the board or in lines: the computer seated, the files kept, the last word said.
+
+What the command line (:mod:`mille.cli`) has decided (the game, new or
+read from a file; the computer; the options) becomes a run here, whichever
+front end shows it: :func:`play_board` (the original's screen, curses) or
+:func:`play_plain` (``--plain``, lines; curses is never imported).  Both
+seat the computer (:func:`computer_player`), make the hint's adviser and
+the record of games (at its first event, after the first board: start-up
+time), keep the game in a file when the terminal goes away or the game
+fails (:mod:`mille.files.rescue`), put the terminal back on every way out,
+and only then say what needs saying (where the game went, a crash report,
+the TERM used instead of the person's, a problem with the record of games,
+a bot that failed), on standard error, escaped.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..engine.rng import GlibcRandom
+from ..engine.state import Game
+from ..players import OPPONENTS, make_player
+from .flow import Setup
+from .layout import ScoreView
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from ..files.ledger import Recorder
+    from ..players import Player
+    from .flow import GameFlow
+    from .surface import Terminal
+
+#: The original's computer, the default.
+DEFAULT_COMPUTER = OPPONENTS[0]
+#: What resumes a game kept in plain mode.
+PLAIN_COMMAND = "mille --plain"
+#: Mixed into the seed for a computer player that is not the original's:
+#: its dice are its own, so the deals stay those of the seed.
+_DICE_SALT = 0x6D696C6C
+
+__all__ = ["DEFAULT_COMPUTER", "PLAIN_COMMAND", "computer_player", "play_board", "play_plain"]
+
+
+def computer_player(name: str, seed: int, game: Game) -> tuple[Player, GlibcRandom]:
+    """The computer's player for ``name`` (:func:`mille.players.make_player`) and the dice it rolls.
+
+    A player that declares ``dice = "game"``, the original's procedure
+    (``bsd``, or a bot that says so in its hello, such as ``exec:python -m
+    mille.bot bsd``), rolls the game's own generator, as the original did,
+    so that every deal and every screen stays the original's.  Any other
+    player rolls dice of its own, seeded from the game's seed, so that the
+    deals of a seed stay the same whoever sits in the computer's seat.
+    ``PlayerSpecError`` (a ValueError) if ``name`` names no player or a
+    bot that cannot be started.
+    """
+    player = make_player(name)
+    if getattr(player, "dice", None) == "game":
+        return player, game.rng
+    return player, GlibcRandom((seed ^ _DICE_SALT) & 0xFFFFFFFF)
+
+
+class _Run:
+    """What both front ends do around the game: the setup, the record of games, the keeper, the last word."""
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        file: str | None,
+        banner: str | None,
+        window: int,
+        computer_name: str,
+        computer: Player,
+        dice: GlibcRandom,
+        hints: bool,
+        record: bool,
+        command: str,
+    ) -> None:
+        self.file = file
+        self.computer_name = computer_name
+        self.recorder: list[Recorder] = []  # made at its first event, after the first board
+        restored = game.copy() if file is not None and record else None
+
+        def make_recorder() -> Recorder:
+            from ..files.ledger import Recorder
+
+            self.recorder.append(Recorder(restored=restored))
+            return self.recorder[0]
+
+        adviser = None
+        if hints:
+            from .hints import Adviser
+
+            adviser = Adviser()
+        self.keeper = _Keeper(command)
+        self.setup = Setup(
+            computer,
+            computer_name,
+            dice,
+            save_writer=_write_game,
+            hangup_saver=self.keeper.keep,
+            from_file=file,
+            restore_banner=banner,
+            window=window,
+            stats=make_recorder if record else None,
+            hints=adviser,
+        )
+
+    def crashed(self, exc: Exception, app: GameFlow | None) -> int:
+        return _crashed(exc, app, self.file, self.keeper.command)
+
+    def end(self, status: int, app: GameFlow | None) -> int:
+        """Say what needs saying now that the terminal is back; the exit status."""
+        failure = getattr(app, "computer_failure", None)
+        if failure is not None:
+            say(f"mille: the computer {self.computer_name} failed: {failure}")
+        for made in self.recorder:
+            for problem in made.problems:
+                say(f"mille: {problem}")
+        return self.keeper.report(status)
+
+
+def _seat(name: str, seed: int, game: Game) -> tuple[Player, GlibcRandom] | None:
+    """:func:`computer_player`, or None after one line saying why it cannot play (a bot that cannot start)."""
+    try:
+        return computer_player(name, seed, game)
+    except ValueError as exc:  # PlayerSpecError
+        say(f"mille: {exc}")
+        return None
+
+
+def play_board(
+    game: Game,
+    *,
+    file: str | None = None,
+    banner: str | None = None,
+    window: int = ScoreView.SMALL,
+    computer_name: str = DEFAULT_COMPUTER,
+    seed: int = 1,
+    computer: Player | None = None,
+    hints: bool = False,
+    color: bool = False,
+    record: bool = False,
+) -> int:
+    """Play ``game`` on the board until it ends; the exit status.
+
+    ``computer`` overrides the player ``computer_name`` names (the name is
+    still what a save records; it then rolls dice of its own).  ``hints``,
+    ``color`` and ``record``: the player's options.  Whatever happens, the
+    terminal is put back before anything is said.
+    """
+    from .app import MilleApp
+    from .cursesterm import CursesTerminal
+    from .surface import TerminalError
+
+    if computer is None:
+        seated = _seat(computer_name, seed, game)
+        if seated is None:
+            return 1
+        computer, dice = seated
+    else:
+        dice = GlibcRandom((seed ^ _DICE_SALT) & 0xFFFFFFFF)
+    run = _Run(
+        game, file=file, banner=banner, window=window, computer_name=computer_name, computer=computer,
+        dice=dice, hints=hints, record=record, command="mille",
+    )  # fmt: skip
+    term = CursesTerminal()
+    app: MilleApp | None = None
+    try:
+        term.start()
+        screen: Terminal = term
+        if color:
+            from .palette import colour_terminal
+
+            screen = colour_terminal(term)
+        app = MilleApp(screen, game, run.setup)
+        status = app.run(restore=file is not None)
+    except TerminalError as exc:
+        term.stop()
+        say(f"mille: {exc}")
+        return 1
+    except KeyboardInterrupt:
+        term.stop()
+        status = 1
+    except Exception as exc:
+        term.stop()
+        status = run.crashed(exc, app)
+    else:
+        term.stop()
+    if term.note is not None:
+        say(term.note)
+    return run.end(status, app)
+
+
+def play_plain(
+    game: Game,
+    *,
+    file: str | None = None,
+    banner: str | None = None,
+    window: int = ScoreView.SMALL,
+    computer_name: str = DEFAULT_COMPUTER,
+    seed: int = 1,
+    hints: bool = False,
+    record: bool = False,
+    detail: str | None = None,
+) -> int:
+    """Play ``game`` in lines (``--plain``, :mod:`mille.ui.plain`) until it ends; the exit status.
+
+    As :func:`play_board`, without the board: no terminal is needed (a
+    pipe, a file, ``/dev/null``, ``TERM=dumb``), and curses is never
+    imported.  A hangup, the end of input and a crash keep the game as on
+    the board; where it went is said on standard error once the game has
+    stopped.
+    """
+    from .plain import DETAILS
+    from .plain.app import PlainApp
+    from .plain.lines import LineTerminal
+
+    seated = _seat(computer_name, seed, game)
+    if seated is None:
+        return 1
+    computer, dice = seated
+    run = _Run(
+        game, file=file, banner=banner, window=window, computer_name=computer_name, computer=computer,
+        dice=dice, hints=hints, record=record, command=PLAIN_COMMAND,
+    )  # fmt: skip
+    term = LineTerminal()
+    app: PlainApp | None = None
+    try:
+        term.start()
+        app = PlainApp(term, game, run.setup, detail=detail or DETAILS[0])
+        status = app.run(restore=file is not None)
+    except KeyboardInterrupt:
+        status = 1
+    except Exception as exc:
+        status = run.crashed(exc, app)
+    finally:
+        term.stop()
+    return run.end(status, app)
+
+
+class _Keeper:
+    """Keeps the game on a hangup and remembers where, to say so once the terminal is back.
+
+    ``command`` is what the line says resumes the game.
+    """
+
+    def __init__(self, command: str = "mille") -> None:
+        self.line: str | None = None
+        self.saved = True
+        self.command = command
+
+    def keep(self, game: Game, window: int, computer: str) -> None:
+        from ..files import rescue
+
+        try:
+            kept = rescue.keep_game(game, window, computer)
+        except Exception as exc:  # a bug must not cost the exit and the message
+            kept = rescue.Kept(None, [("the game", f"{type(exc).__name__}: {exc}")])
+        self.saved = kept.path is not None
+        self.line = rescue.saved_line(kept, command=self.command)
+
+    def report(self, status: int) -> int:
+        if self.line is None:
+            return status
+        say(self.line)
+        from ..files.rescue import NOT_SAVED_STATUS
+
+        return status if self.saved else NOT_SAVED_STATUS
+
+
+def say(line: str) -> None:
+    """A line on standard error, if it is still there (after a hangup it may not be); escaped for the terminal."""
+    from ..files.safeio import shown
+
+    try:
+        os.write(2, (shown(line) + "\n").encode("utf-8", "backslashreplace"))
+    except OSError:
+        pass
+
+
+def _crashed(exc: Exception, app: GameFlow | None, file: str | None, command: str) -> int:
+    """An unexpected exception in the game: keep the game as it was before, report, status 1 (2 if not kept).
+
+    The terminal is already restored.  The game saved is the app's last
+    snapshot (taken between moves and at every key read), so a move that
+    failed half-way is not in it; the full traceback goes to a file beside
+    the game, and three short lines say what happened and where both went.
+    """
+    try:
+        from ..files import rescue
+
+        snapshot = getattr(app, "last_good", None)
+        kept = None
+        if snapshot is not None:
+            window, computer = getattr(app, "window", 0), getattr(app, "computer_name", DEFAULT_COMPUTER)
+            try:
+                kept = rescue.keep_game(snapshot, window, computer, rescue.CRASH)
+            except Exception as inner:
+                kept = rescue.Kept(None, [("the game", f"{type(inner).__name__}: {inner}")])
+        text = rescue.crash_report(exc, kept)
+        if kept is not None and kept.path is not None:
+            report = rescue.write_beside(kept.path, text)
+            if report.path is None:
+                report = rescue.keep(text.encode("utf-8", "backslashreplace"), rescue.CRASH, ".txt")
+        else:
+            report = rescue.keep(text.encode("utf-8", "backslashreplace"), rescue.CRASH, ".txt")
+        what = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+        say(f"mille: internal error: {what}")
+        if kept is not None:
+            say(rescue.saved_line(kept, "the game, as it was before the move that failed,", command))
+        elif file is not None:
+            say(f"mille: no move was made; the game is still in {file}")
+        else:
+            say("mille: no game was in progress")
+        if report.path is not None:
+            say(f"mille: the full report is in {report.path}")
+        else:
+            say(f"mille: the report could not be written ({report.failures()})")
+        return rescue.NOT_SAVED_STATUS if kept is not None and kept.path is None else 1
+    except BaseException:  # the last word: never a traceback
+        say("mille: internal error; the game could not be saved")
+        return 2
+
+
+def _write_game(name: str, game: Game, window: int, computer: str) -> None:
+    from ..files import save
+
+    save.write_game(name, game, window, computer)
