@@ -97,7 +97,7 @@ def test_a_bot_that_declares_the_game_dice_rolls_the_game_generator() -> None:
 
 
 def test_a_bot_that_cannot_start_is_one_line(capfd: pytest.CaptureFixture[str]) -> None:
-    status = run.play_board(Game(rng=GlibcRandom(1)), computer_name="exec:/nonexistent/bot")
+    status = run.play_board(run.Choices(Game(rng=GlibcRandom(1)), computer_name="exec:/nonexistent/bot"))
     err = capfd.readouterr().err
     assert status == 1 and err.count("\n") == 1
     assert "cannot run '/nonexistent/bot': No such file or directory" in err

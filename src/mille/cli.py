@@ -27,7 +27,7 @@ from .files.places import settings_file
 from .players import OPPONENTS
 from .ui.layout import YOU, ScoreView
 from .ui.plain import DETAILS
-from .ui.session import DEFAULT_COMPUTER, play_board, play_plain, say
+from .ui.session import DEFAULT_COMPUTER, Choices, play_board, play_plain, say
 
 #: ``--seed`` stands for the original's process ID (it seeds ``srandom()``
 #: with ``getpid()``, §2.1), a positive ``pid_t``: 1 to 2**31 - 1.  Larger
@@ -302,11 +302,12 @@ def main(argv: list[str] | None = None) -> int:
     computer_name, hints, color, record = choose_options(computer_name, switches, saved_computer, settings)
 
     plain, detail = choose_plain(switches, detail, settings)
+    choices = Choices(
+        game, file=file, banner=banner, window=window, computer_name=computer_name, seed=seed_value,
+        hints=hints, color=color, record=record, detail=detail,
+    )  # fmt: skip
     if plain:
-        return play_plain(
-            game, file=file, banner=banner, window=window, computer_name=computer_name, seed=seed_value,
-            hints=hints, record=record, detail=detail,
-        )  # fmt: skip
+        return play_plain(choices)
     if detail is not None:
         build_parser().error("--detail goes with --plain (or plain = true in the settings)")
     if not (os.isatty(0) and os.isatty(1)):
@@ -317,17 +318,7 @@ def main(argv: list[str] | None = None) -> int:
             f"mille: {file} was saved against {not_run}, which is run only when named again: "
             f"mille {file} --computer {_quoted(not_run)}; {DEFAULT_COMPUTER} plays instead"
         )
-    return play_board(
-        game,
-        file=file,
-        banner=banner,
-        window=window,
-        computer_name=computer_name,
-        seed=seed_value,
-        hints=hints,
-        color=color,
-        record=record,
-    )
+    return play_board(choices)
 
 
 def choose_plain(switches: dict[str, bool], detail: str | None, settings: Settings | None) -> tuple[bool, str | None]:

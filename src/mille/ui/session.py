@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 
+from ..engine.record import Record
 from ..engine.rng import GlibcRandom
 from ..engine.state import Game
 from ..players import OPPONENTS, make_player
@@ -38,7 +39,7 @@ PLAIN_COMMAND = "mille --plain"
 #: its dice are its own, so the deals stay those of the seed.
 _DICE_SALT = 0x6D696C6C
 
-__all__ = ["DEFAULT_COMPUTER", "PLAIN_COMMAND", "computer_player", "play_board", "play_plain"]
+__all__ = ["DEFAULT_COMPUTER", "PLAIN_COMMAND", "Choices", "computer_player", "play_board", "play_plain", "say"]
 
 
 def computer_player(name: str, seed: int, game: Game) -> tuple[Player, GlibcRandom]:
@@ -59,27 +60,53 @@ def computer_player(name: str, seed: int, game: Game) -> tuple[Player, GlibcRand
     return player, GlibcRandom((seed ^ _DICE_SALT) & 0xFFFFFFFF)
 
 
-class _Run:
-    """What both front ends do around the game: the setup, the record of games, the keeper, the last word."""
+class Choices(Record):
+    """What the command line chose for a run (:mod:`mille.cli`): the game and the person's options.
+
+    ``game`` is new or read from ``file`` (whose first board says
+    ``banner``; ``window`` is the score window layout it was saved with);
+    ``computer_name`` names the computer (:func:`computer_player`), dealt
+    with ``seed``; ``hints``, ``color`` (the board only), ``record`` (the
+    record of games) and ``detail`` (plain mode only) are the person's
+    options.
+    """
+
+    __slots__ = ("game", "file", "banner", "window", "computer_name", "seed", "hints", "color", "record", "detail")
 
     def __init__(
         self,
         game: Game,
         *,
-        file: str | None,
-        banner: str | None,
-        window: int,
-        computer_name: str,
-        computer: Player,
-        dice: GlibcRandom,
-        hints: bool,
-        record: bool,
-        command: str,
+        file: str | None = None,
+        banner: str | None = None,
+        window: int = ScoreView.SMALL,
+        computer_name: str = DEFAULT_COMPUTER,
+        seed: int = 1,
+        hints: bool = False,
+        color: bool = False,
+        record: bool = False,
+        detail: str | None = None,
     ) -> None:
+        self.game = game
         self.file = file
+        self.banner = banner
+        self.window = window
         self.computer_name = computer_name
+        self.seed = seed
+        self.hints = hints
+        self.color = color
+        self.record = record
+        self.detail = detail
+
+
+class _Run:
+    """What both front ends do around the game: the setup, the record of games, the keeper, the last word."""
+
+    def __init__(self, choices: Choices, computer: Player, dice: GlibcRandom, command: str) -> None:
+        self.file = choices.file
+        self.computer_name = choices.computer_name
         self.recorder: list[Recorder] = []  # made at its first event, after the first board
-        restored = game.copy() if file is not None and record else None
+        restored = choices.game.copy() if choices.file is not None and choices.record else None
 
         def make_recorder() -> Recorder:
             from ..files.ledger import Recorder
@@ -88,23 +115,33 @@ class _Run:
             return self.recorder[0]
 
         adviser = None
-        if hints:
+        if choices.hints:
             from .hints import Adviser
 
             adviser = Adviser()
         self.keeper = _Keeper(command)
         self.setup = Setup(
             computer,
-            computer_name,
+            choices.computer_name,
             dice,
             save_writer=_write_game,
             hangup_saver=self.keeper.keep,
-            from_file=file,
-            restore_banner=banner,
-            window=window,
-            stats=make_recorder if record else None,
+            from_file=choices.file,
+            restore_banner=choices.banner,
+            window=choices.window,
+            stats=make_recorder if choices.record else None,
             hints=adviser,
         )
+
+    @classmethod
+    def seated(cls, choices: Choices, command: str) -> _Run | None:
+        """The run with the computer :func:`computer_player` seats; None after one line saying why it cannot play."""
+        try:
+            computer, dice = computer_player(choices.computer_name, choices.seed, choices.game)
+        except ValueError as exc:  # PlayerSpecError: a bot that cannot be started
+            say(f"mille: {exc}")
+            return None
+        return cls(choices, computer, dice, command)
 
     def crashed(self, exc: Exception, app: GameFlow | None) -> int:
         return _crashed(exc, app, self.file, self.keeper.command)
@@ -120,61 +157,34 @@ class _Run:
         return self.keeper.report(status)
 
 
-def _seat(name: str, seed: int, game: Game) -> tuple[Player, GlibcRandom] | None:
-    """:func:`computer_player`, or None after one line saying why it cannot play (a bot that cannot start)."""
-    try:
-        return computer_player(name, seed, game)
-    except ValueError as exc:  # PlayerSpecError
-        say(f"mille: {exc}")
-        return None
+def play_board(choices: Choices, computer: Player | None = None) -> int:
+    """Play the game chosen on the board until it ends; the exit status.
 
-
-def play_board(
-    game: Game,
-    *,
-    file: str | None = None,
-    banner: str | None = None,
-    window: int = ScoreView.SMALL,
-    computer_name: str = DEFAULT_COMPUTER,
-    seed: int = 1,
-    computer: Player | None = None,
-    hints: bool = False,
-    color: bool = False,
-    record: bool = False,
-) -> int:
-    """Play ``game`` on the board until it ends; the exit status.
-
-    ``computer`` overrides the player ``computer_name`` names (the name is
-    still what a save records; it then rolls dice of its own).  ``hints``,
-    ``color`` and ``record``: the player's options.  Whatever happens, the
-    terminal is put back before anything is said.
+    ``computer`` overrides the player ``choices.computer_name`` names (the
+    name is still what a save records; it then rolls dice of its own).
+    Whatever happens, the terminal is put back before anything is said.
     """
     from .app import MilleApp
     from .cursesterm import CursesTerminal
     from .surface import TerminalError
 
     if computer is None:
-        seated = _seat(computer_name, seed, game)
-        if seated is None:
-            return 1
-        computer, dice = seated
+        run = _Run.seated(choices, "mille")
     else:
-        dice = GlibcRandom((seed ^ _DICE_SALT) & 0xFFFFFFFF)
-    run = _Run(
-        game, file=file, banner=banner, window=window, computer_name=computer_name, computer=computer,
-        dice=dice, hints=hints, record=record, command="mille",
-    )  # fmt: skip
+        run = _Run(choices, computer, GlibcRandom((choices.seed ^ _DICE_SALT) & 0xFFFFFFFF), "mille")
+    if run is None:
+        return 1
     term = CursesTerminal()
     app: MilleApp | None = None
     try:
         term.start()
         screen: Terminal = term
-        if color:
+        if choices.color:
             from .palette import colour_terminal
 
             screen = colour_terminal(term)
-        app = MilleApp(screen, game, run.setup)
-        status = app.run(restore=file is not None)
+        app = MilleApp(screen, choices.game, run.setup)
+        status = app.run(restore=choices.file is not None)
     except TerminalError as exc:
         term.stop()
         say(f"mille: {exc}")
@@ -192,19 +202,8 @@ def play_board(
     return run.end(status, app)
 
 
-def play_plain(
-    game: Game,
-    *,
-    file: str | None = None,
-    banner: str | None = None,
-    window: int = ScoreView.SMALL,
-    computer_name: str = DEFAULT_COMPUTER,
-    seed: int = 1,
-    hints: bool = False,
-    record: bool = False,
-    detail: str | None = None,
-) -> int:
-    """Play ``game`` in lines (``--plain``, :mod:`mille.ui.plain`) until it ends; the exit status.
+def play_plain(choices: Choices) -> int:
+    """Play the game chosen in lines (``--plain``, :mod:`mille.ui.plain`) until it ends; the exit status.
 
     As :func:`play_board`, without the board: no terminal is needed (a
     pipe, a file, ``/dev/null``, ``TERM=dumb``), and curses is never
@@ -216,20 +215,15 @@ def play_plain(
     from .plain.app import PlainApp
     from .plain.lines import LineTerminal
 
-    seated = _seat(computer_name, seed, game)
-    if seated is None:
+    run = _Run.seated(choices, PLAIN_COMMAND)
+    if run is None:
         return 1
-    computer, dice = seated
-    run = _Run(
-        game, file=file, banner=banner, window=window, computer_name=computer_name, computer=computer,
-        dice=dice, hints=hints, record=record, command=PLAIN_COMMAND,
-    )  # fmt: skip
     term = LineTerminal()
     app: PlainApp | None = None
     try:
         term.start()
-        app = PlainApp(term, game, run.setup, detail=detail or DETAILS[0])
-        status = app.run(restore=file is not None)
+        app = PlainApp(term, choices.game, run.setup, detail=choices.detail or DETAILS[0])
+        status = app.run(restore=choices.file is not None)
     except KeyboardInterrupt:
         status = 1
     except Exception as exc:
