@@ -25,7 +25,8 @@ from mille.engine.observation import observe  # noqa: E402
 from mille.engine.rng import GlibcRandom  # noqa: E402
 from mille.engine.rules import MoveType  # noqa: E402
 from mille.engine.state import Game  # noqa: E402
-from mille.files import ledger, save  # noqa: E402
+from mille.files import ledger, save, tally  # noqa: E402
+from mille.files.recorder import Recorder  # noqa: E402
 from mille.players.bsd import BsdPlayer  # noqa: E402
 from mille.ui import flow as ui  # noqa: E402
 from mille.ui.app import MilleApp  # noqa: E402
@@ -119,14 +120,14 @@ class Table:
     def __init__(self, tmp: Path) -> None:
         self.path = str(tmp / "stats.jsonl")
         self.hangup_file = str(tmp / "hangup.json")
-        self.recorders: list[ledger.Recorder] = []
+        self.recorders: list[Recorder] = []
 
     def play(self, game: Game, bot: Bot, *, from_file: str | None = None) -> int:
         """Run the program on ``game`` (restored from ``from_file`` if given) until it exits."""
         restored = game.copy() if from_file is not None else None
 
-        def make() -> ledger.Recorder:
-            recorder = ledger.Recorder(self.path, restored=restored)
+        def make() -> Recorder:
+            recorder = Recorder(self.path, restored=restored)
             self.recorders.append(recorder)
             return recorder
 
@@ -148,7 +149,7 @@ class Table:
         return status
 
     def summary(self) -> dict[str, Any]:
-        return ledger.summarize(ledger.read_events(self.path)).get("bsd", {})
+        return tally.summarize(ledger.read_events(self.path)).get("bsd", {})
 
 
 def new_game(seed: int) -> Game:

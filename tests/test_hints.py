@@ -19,6 +19,7 @@ from mille.engine.rng import GlibcRandom
 from mille.engine.rules import DRAW, Move, MoveType, Phase
 from mille.engine.state import Game
 from mille.files import ledger
+from mille.files.recorder import Recorder
 from mille.players.bsd import BsdPlayer
 from mille.players.expert import ExpertPlayer, Level
 from mille.ui import hints
@@ -229,7 +230,7 @@ def test_the_hint_expert_is_held_to_about_a_second(monkeypatch: pytest.MonkeyPat
 def test_hints_used_are_in_the_record(tmp_path: Any) -> None:
     path = str(tmp_path / "stats.jsonl")
     vt = VirtualTerminal(list(b"hp?hqy"))
-    app = make_app(vt, Game(rng=GlibcRandom(5)), hints=hints.Adviser(small_expert), stats=lambda: ledger.Recorder(path))
+    app = make_app(vt, Game(rng=GlibcRandom(5)), hints=hints.Adviser(small_expert), stats=lambda: Recorder(path))
     assert app.run() == 0
     [event] = ledger.read_events(path)
     assert event["result"] == "abandoned" and event["hints"] == 3

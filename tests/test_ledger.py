@@ -20,7 +20,8 @@ from fault_helpers import as_other_user, full_disk, other_user, run_python, shar
 from mille.engine import driver, rules
 from mille.engine.rng import GlibcRandom
 from mille.engine.state import Game
-from mille.files import ledger
+from mille.files import ledger, tally
+from mille.files.recorder import Recorder, position_key
 from mille.players.bsd import BsdPlayer
 from player_helpers import run_mille
 
@@ -68,7 +69,7 @@ def test_the_file_starts_with_its_header_and_holds_one_event_a_line(tmp_path: Pa
 
 def test_no_file_is_no_games(tmp_path: Path) -> None:
     assert ledger.read_events(str(tmp_path / "none.jsonl")) == []
-    assert "No games recorded yet" in ledger.format_table({}, "x")
+    assert "No games recorded yet" in tally.format_table({}, "x")
 
 
 @pytest.mark.parametrize(
@@ -123,13 +124,13 @@ def test_events_of_a_later_mille_are_kept_but_not_summed(tmp_path: Path) -> None
     write(path, {"t": "badge", "what": "first win"}, hand("g", 1, 500, 100))
     events = ledger.read_events(str(path))
     assert len(events) == 2
-    assert ledger.summarize(events)["bsd"]["hands_played"] == 1
+    assert tally.summarize(events)["bsd"]["hands_played"] == 1
 
 
 def test_an_unwritable_record_is_reported_once_and_the_game_goes_on(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
-    recorder = ledger.Recorder(str(blocker / "mille" / "stats.jsonl"))
+    recorder = Recorder(str(blocker / "mille" / "stats.jsonl"))
     game = finished_game(1200, 300, 400, 500)
     recorder.hand_over(game, "bsd")
     recorder.hand_over(game, "bsd")
@@ -152,7 +153,7 @@ def test_sums_per_computer() -> None:
         hand("c", 1, 50, 50),
         ended("c", "abandoned", 50, 50),
     ]
-    table = ledger.summarize(events)
+    table = tally.summarize(events)
     assert list(table) == ["bsd", "expert"]
     bsd, expert = table["bsd"], table["expert"]
     assert (bsd["games_played"], bsd["games_won"], bsd["games_lost"], bsd["games_abandoned"]) == (2, 1, 0, 1)
@@ -166,11 +167,11 @@ def test_sums_per_computer() -> None:
 def test_streaks_run_in_the_order_games_ended_and_anything_but_a_win_ends_one() -> None:
     results = ["won", "won", "lost", "won", "won", "won", "abandoned", "won", "tied", "won", "won"]
     events = [ended(f"g{i}", r, 5000 + 10 * i, 4000) for i, r in enumerate(results)]
-    row = ledger.summarize(events)["bsd"]
+    row = tally.summarize(events)["bsd"]
     assert (row["longest_streak"], row["current_streak"]) == (3, 2)
     assert (row["games_won"], row["games_lost"], row["games_tied"], row["games_abandoned"]) == (8, 1, 1, 1)
     assert row["games_played"] == len(results)
-    table = ledger.format_table(ledger.summarize(events), "p")
+    table = tally.format_table(tally.summarize(events), "p")
     assert "  tied" in table  # shown once there is one
 
 
@@ -185,7 +186,7 @@ def test_a_game_counts_once_the_first_finish_wins_and_a_finish_beats_an_abandonm
         hand("g", 3, 0, 4000),  # resumed once more from the same save
         ended("g", "lost", 1000, 5000),  # not counted: the game ended already
     ]
-    row = ledger.summarize(events)["bsd"]
+    row = tally.summarize(events)["bsd"]
     assert (row["games_played"], row["games_won"], row["games_lost"], row["games_abandoned"]) == (1, 1, 0, 0)
     assert row["hands_played"] == 3 and row["points_for"] == 700 + 900 + 4000
     assert row["current_streak"] == 1 and row["best_margin"] == 4100
@@ -193,25 +194,25 @@ def test_a_game_counts_once_the_first_finish_wins_and_a_finish_beats_an_abandonm
 
 def test_a_game_saved_and_not_resumed_is_not_yet_played() -> None:
     save_event = {"t": "save", "game": "s", "key": "k", "hands": 1, "hints": 0, "computer": "expert"}
-    row = ledger.summarize([hand("s", 1, 100, 200, "expert"), save_event])["expert"]
+    row = tally.summarize([hand("s", 1, 100, 200, "expert"), save_event])["expert"]
     assert (row["games_played"], row["saved_unfinished"], row["hands_played"]) == (0, 1, 1)
 
 
 def test_position_key_ignores_whose_move_and_the_generator_only() -> None:
     game = Game(rng=GlibcRandom(5))
     rules.start_hand(game)
-    key = ledger.position_key(game)
+    key = position_key(game)
     other = game.copy()
     other.to_move = 1 - other.to_move
     other.rng.seed(99)
-    assert ledger.position_key(other) == key
+    assert position_key(other) == key
     other.deck_count -= 1
-    assert ledger.position_key(other) != key
+    assert position_key(other) != key
     moved = game.copy()
     hand = moved.players[0].hand
     j = next(j for j in range(2, len(hand)) if hand[j] != hand[1])
     hand[1], hand[j] = hand[j], hand[1]
-    assert ledger.position_key(moved) != key
+    assert position_key(moved) != key
 
 
 # --------------------------------------------------------------------------
@@ -227,7 +228,7 @@ def finished_game(mine_total: int, theirs_total: int, mine_hand: int, theirs_han
 
 def test_recorder_hands_then_the_game_then_a_new_game(tmp_path: Path) -> None:
     path = str(tmp_path / "stats.jsonl")
-    recorder = ledger.Recorder(path)
+    recorder = Recorder(path)
     recorder.moved()
     recorder.hint_used()
     recorder.hand_over(finished_game(2000, 1000, 2000, 1000), "bsd")
@@ -248,14 +249,14 @@ def test_recorder_a_restored_game_goes_on_under_its_name(tmp_path: Path) -> None
     path = str(tmp_path / "stats.jsonl")
     game = Game(rng=GlibcRandom(3))
     rules.start_hand(game)
-    first = ledger.Recorder(path)
+    first = Recorder(path)
     first.moved()
     first.hint_used()
     first.saved(game, "bsd")
     first.leaving(game, "bsd")  # saved: not abandoned
     restored = game.copy()
     restored.to_move = 0
-    again = ledger.Recorder(path, restored=restored)
+    again = Recorder(path, restored=restored)
     again.hint_used()
     again.moved()
     again.leaving(restored, "bsd")
@@ -263,7 +264,7 @@ def test_recorder_a_restored_game_goes_on_under_its_name(tmp_path: Path) -> None
     assert [e["t"] for e in events] == ["save", "game"]
     assert events[1]["game"] == first.game_id and events[1]["result"] == "abandoned" and events[1]["hints"] == 2
     # A position the record never saw is a new game.
-    stranger = ledger.Recorder(path, restored=Game())
+    stranger = Recorder(path, restored=Game())
     stranger.moved()
     stranger.leaving(Game(), "bsd")
     assert ledger.read_events(path)[-1]["game"] not in (first.game_id, None)
@@ -272,7 +273,7 @@ def test_recorder_a_restored_game_goes_on_under_its_name(tmp_path: Path) -> None
 def test_recorder_keeps_a_damaged_file_aside_when_it_looks_up_a_restored_game(tmp_path: Path) -> None:
     path = tmp_path / "stats.jsonl"
     path.write_text("not mine\n")
-    recorder = ledger.Recorder(str(path), restored=Game())
+    recorder = Recorder(str(path), restored=Game())
     recorder.moved()
     recorder.leaving(Game(), "bsd")
     assert len(recorder.problems) == 1 and "kept as" in recorder.problems[0]
@@ -284,7 +285,7 @@ def test_recorder_keeps_a_damaged_file_aside_when_it_looks_up_a_restored_game(tm
 def test_recorder_never_writes_into_a_damaged_or_foreign_file(tmp_path: Path) -> None:
     path = tmp_path / "stats.jsonl"
     path.write_text("somebody else's notes\n")
-    recorder = ledger.Recorder(str(path))
+    recorder = Recorder(str(path))
     recorder.moved()
     recorder.hand_over(finished_game(900, 100, 900, 100), "bsd")
     recorder.leaving(Game(), "bsd")
@@ -303,12 +304,13 @@ WRITER = textwrap.dedent(
     import os, sys, time
     from mille.engine import driver, rules
     from mille.files import ledger
+    from mille.files.recorder import Recorder
     from mille.players.bsd import BsdPlayer
     from mille.engine.rng import GlibcRandom
     from mille.engine.state import Game
 
     path, seed, me, other, extra = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
-    recorder = ledger.Recorder(path)
+    recorder = Recorder(path)
     game = Game(rng=GlibcRandom(seed))
     players, dice = (BsdPlayer(), BsdPlayer()), (GlibcRandom(seed + 1), game.rng)
     while True:
@@ -346,7 +348,7 @@ def test_two_games_ending_at_once_are_both_counted(tmp_path: Path) -> None:
     outputs = [p.communicate(timeout=300)[0] for p in procs]
     assert [p.returncode for p in procs] == [0, 0], outputs
     events = ledger.read_events(path)  # every line whole: the file is not damaged
-    table = ledger.summarize(events)
+    table = tally.summarize(events)
     assert table["bsd"]["games_played"] == 2
     assert table["bsd"]["games_won"] + table["bsd"]["games_lost"] + table["bsd"]["games_tied"] == 2
     assert table["x"]["hands_played"] == 600
@@ -391,7 +393,7 @@ def test_concurrent_creation_leaves_one_header(tmp_path: Path) -> None:
 
 def test_a_simulated_game_is_recorded_hand_by_hand(tmp_path: Path) -> None:
     path = str(tmp_path / "stats.jsonl")
-    recorder = ledger.Recorder(path)
+    recorder = Recorder(path)
     game = Game(rng=GlibcRandom(21))
     players, dice = (BsdPlayer(), BsdPlayer()), (GlibcRandom(22), game.rng)
     hand_points = []
@@ -403,7 +405,7 @@ def test_a_simulated_game_is_recorded_hand_by_hand(tmp_path: Path) -> None:
         recorder.hand_over(game, "bsd")
         if rules.game_over(game):
             break
-    row = ledger.summarize(ledger.read_events(path))["bsd"]
+    row = tally.summarize(ledger.read_events(path))["bsd"]
     mine, theirs = game.players[0].total, game.players[1].total
     assert row["games_played"] == 1 and row["games_won"] == (mine > theirs)
     assert row["hands_played"] == len(hand_points)
@@ -430,7 +432,7 @@ def test_stats_prints_the_table_and_json(tmp_path: Path) -> None:
     data = json.loads(as_json.stdout)
     assert data["file"] == str(path)
     assert data["computers"]["bsd"]["games_won"] == 1 and data["computers"]["expert"]["games_lost"] == 1
-    assert data["computers"] == ledger.summarize(ledger.read_events(str(path)))
+    assert data["computers"] == tally.summarize(ledger.read_events(str(path)))
 
 
 def test_stats_on_a_damaged_file_says_so_in_one_line(tmp_path: Path) -> None:
@@ -475,12 +477,12 @@ def test_a_quit_imports_neither_json_nor_secrets(tmp_path: Path) -> None:
     probe = textwrap.dedent(
         f"""
         import sys
-        from mille.files import ledger
+        from mille.files.recorder import Recorder
         from mille.engine.state import Game
-        r = ledger.Recorder({str(tmp_path / "stats.jsonl")!r})
+        r = Recorder({str(tmp_path / "stats.jsonl")!r})
         r.moved()
         r.leaving(Game(), "bsd")
-        r = ledger.Recorder({str(tmp_path / "stats.jsonl")!r})
+        r = Recorder({str(tmp_path / "stats.jsonl")!r})
         r.moved()
         r.leaving(Game(), "bsd")
         print(sorted(m for m in ("json", "secrets", "re", "random") if m in sys.modules))
@@ -505,11 +507,11 @@ def game_events(path: Path, games: int) -> None:
 QUIT_ON_A_FULL_DISK = textwrap.dedent(
     """
     import os, sys
-    from mille.files import ledger
+    from mille.files.recorder import Recorder
     from mille.engine.state import Game
     path = sys.argv[1]
     {full_disk}
-    recorder = ledger.Recorder(path)
+    recorder = Recorder(path)
     recorder.moved()
     recorder.leaving(Game(), "bsd")  # a quit: the game is abandoned, and the line is cut short
     print("\\n".join(recorder.problems))
@@ -532,12 +534,12 @@ def test_a_full_disk_cuts_a_line_short_and_the_history_is_kept(tmp_path: Path) -
     assert torn.startswith(b'{"t":"game","game":"') and len(torn) == 20  # what a full disk leaves
     # The next run: the three games are still the record, and the piece is skipped, not summed.
     record = ledger.read_record(str(path))
-    assert ledger.summarize(record.events)["bsd"]["games_won"] == 3 and record.cut_short == 1
+    assert tally.summarize(record.events)["bsd"]["games_won"] == 3 and record.cut_short == 1
     assert not list(tmp_path.glob("mille/*.damaged-*"))
     # The next event goes on a line of its own, after the piece.
     write(path, ended("g9", "lost", 10, 5000))
     record = ledger.read_record(str(path))
-    table = ledger.summarize(record.events)["bsd"]
+    table = tally.summarize(record.events)["bsd"]
     assert (table["games_won"], table["games_lost"], record.cut_short) == (3, 1, 1)
     listed = run_mille("--stats", state=tmp_path)
     assert listed.returncode == 0 and "1 line cut short by a failed write" in listed.stdout
@@ -578,7 +580,7 @@ def test_a_link_to_a_device_is_refused_in_one_line(tmp_path: Path) -> None:
     shown = run_mille("--stats", state=tmp_path)
     assert shown.returncode == 1
     assert shown.stderr == f"mille: {path}: not a regular file (a character device); not read\n"
-    recorder = ledger.Recorder(str(path))
+    recorder = Recorder(str(path))
     recorder.moved()
     recorder.leaving(Game(), "bsd")
     assert len(recorder.problems) == 1 and "a character device" in recorder.problems[0]
@@ -597,7 +599,7 @@ def test_a_file_past_the_limit_is_refused_and_left_alone(tmp_path: Path) -> None
     assert shown.stderr == (
         f"mille: {path}: too large ({ledger.MAX_SIZE + 1} bytes or more; the limit is {ledger.MAX_SIZE}); not read\n"
     )
-    recorder = ledger.Recorder(str(path))
+    recorder = Recorder(str(path))
     recorder.moved()
     recorder.leaving(Game(), "bsd")
     assert len(recorder.problems) == 1 and "too large" in recorder.problems[0]
@@ -626,7 +628,7 @@ def test_deep_nesting_never_stops_a_game(tmp_path: Path) -> None:
     """A restored game's quit looks the record up: a deeply nested line was an internal error there."""
     path = tmp_path / "stats.jsonl"
     deeply_nested(path)
-    recorder = ledger.Recorder(str(path), restored=Game())
+    recorder = Recorder(str(path), restored=Game())
     recorder.moved()
     recorder.leaving(Game(), "bsd")
     assert len(recorder.problems) == 1 and "nested too deeply" in recorder.problems[0]
@@ -647,7 +649,7 @@ def test_a_damaged_record_that_cannot_be_set_aside_is_not_written_into(tmp_path:
         os.chmod(state, 0o500)  # nobody may not rename in it, but may append to the file
 
         def quit_game() -> str:
-            recorder = ledger.Recorder(str(path))
+            recorder = Recorder(str(path))
             recorder.moved()
             recorder.leaving(Game(), "bsd")
             return "\n".join(recorder.problems)
@@ -666,7 +668,7 @@ def test_a_state_directory_of_another_user_is_not_used(tmp_path: Path) -> None:
     with shared_directory() as shared:
         state = shared / "mille"
         as_other_user(lambda: os.mkdir(state, 0o755))
-        recorder = ledger.Recorder(str(state / "stats.jsonl"))
+        recorder = Recorder(str(state / "stats.jsonl"))
         recorder.moved()
         recorder.leaving(Game(), "bsd")
         uid = other_user()[0]
@@ -686,7 +688,7 @@ def test_a_state_directory_open_to_others_is_not_used(tmp_path: Path) -> None:
     state = tmp_path / "mille"
     state.mkdir()
     os.chmod(state, 0o777)
-    recorder = ledger.Recorder(str(state / "stats.jsonl"))
+    recorder = Recorder(str(state / "stats.jsonl"))
     recorder.moved()
     recorder.leaving(Game(), "bsd")
     assert len(recorder.problems) == 1 and "writable by others (mode 0777)" in recorder.problems[0]

@@ -3,7 +3,7 @@
 A bot (``player_helpers.Bot``) sits at the virtual terminal and plays,
 saves, quits or hangs up; it notes the points of every hand it sees
 finished on the screen, independently of the record, and the tests
-compare the record (:func:`mille.files.ledger.summarize`) with what was played:
+compare the record (:func:`mille.files.tally.summarize`) with what was played:
 a game finished in one sitting, saved in the middle and resumed, hung up
 and resumed, resumed twice from the same save, quit without saving.
 """

@@ -29,6 +29,7 @@ import ui_helpers as H
 from mille.engine.rng import GlibcRandom
 from mille.engine.state import Game
 from mille.files import ledger, save
+from mille.files.recorder import Recorder
 from mille.players import botprocess, make_player
 from mille.ui import flow as ui
 from mille.ui import session as run
@@ -152,7 +153,7 @@ def test_a_save_may_name_a_bot(computer: str, ok: bool) -> None:
 
 def test_the_record_of_games_cuts_a_long_bot_name_short(tmp_path) -> None:
     path = str(tmp_path / "stats.jsonl")
-    recorder = ledger.Recorder(path)
+    recorder = Recorder(path)
     game = Game(rng=GlibcRandom(1))
     recorder.hand_over(game, "exec:" + "b" * 200)
     assert not recorder.problems

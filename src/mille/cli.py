@@ -247,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
             return 0
         if args.stats:
-            from .files.ledger import print_stats
+            from .files.tally import print_stats
 
             return print_stats(as_json=args.json)
         if args.json:

@@ -46,6 +46,11 @@ without saving and later resumed from an earlier save and finished counts
 as finished), and for each hand the first event of its number: playing on
 again from a save you have already played past does not count again.
 A game saved and not resumed is not counted until it is.
+
+This module is the file: writing an event, reading and checking the
+events.  The game's side, what it tells as it happens, is
+:mod:`mille.files.recorder`; the summing and ``mille --stats`` are
+:mod:`mille.files.tally`.
 """
 
 from __future__ import annotations
@@ -56,20 +61,16 @@ from .places import state_directory
 from .safeio import (
     AppendOnly,
     TooLarge,
-    check_private,
     create_exclusive,
     make_private_dirs,
     open_regular,
-    private_directory,
     read_regular,
-    shown,
 )
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
     from typing import Any
 
-    from ..engine.state import Game
 
 FILE_NAME = "stats.jsonl"
 #: The first line of every record file.
@@ -80,7 +81,7 @@ RESULTS = ("won", "lost", "tied", "abandoned")
 #: The built-in opponents first in the table, then any other name.
 _COLUMN_ORDER = ("bsd", "expert")
 #: The longest name of a game or a computer accepted in a record.
-_MAX_NAME = 64
+MAX_NAME = 64
 
 
 class LedgerError(Exception):
@@ -185,7 +186,7 @@ def append(path: str, event: dict[str, Any]) -> None:
         record.close(sync=False)
 
 
-def _inspect(path: str) -> None:
+def inspect(path: str) -> None:
     """The cheap look at the record before a run's first line is added to it (the whole file is read only if it fails).
 
     Raises :class:`LedgerError` for a file that cannot be used (not a
@@ -220,7 +221,7 @@ def _is_int(value: object, low: int | None = None) -> bool:
 
 
 def _is_name(value: object) -> bool:
-    return isinstance(value, str) and 0 < len(value) <= _MAX_NAME and value.isprintable()
+    return isinstance(value, str) and 0 < len(value) <= MAX_NAME and value.isprintable()
 
 
 #: What each known event must hold (more keys are allowed: a later mille may add some).
@@ -415,441 +416,20 @@ def _parse(data: bytes) -> tuple[str | None, Record]:
     return None, Record(events, torn)
 
 
-# --------------------------------------------------------------------------
-# Summing
-
-
-def _blank() -> dict[str, Any]:
-    return {
-        "games_played": 0,
-        "games_won": 0,
-        "games_lost": 0,
-        "games_tied": 0,
-        "games_abandoned": 0,
-        "hands_played": 0,
-        "hands_won": 0,
-        "points_for": 0,
-        "points_against": 0,
-        "best_margin": None,
-        "current_streak": 0,
-        "longest_streak": 0,
-        "hints": 0,
-        "games_with_hints": 0,
-        "saved_unfinished": 0,
-    }
-
-
-def summarize(events: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """The record per computer, from the events (see the module documentation for the rules).
-
-    Keys of each computer's entry: ``games_played`` (won + lost + tied +
-    abandoned), ``games_won``, ``games_lost``, ``games_tied``,
-    ``games_abandoned``, ``hands_played``, ``hands_won`` (scored more than
-    the computer in the hand), ``points_for``, ``points_against`` (the hands'
-    points), ``best_margin`` (the best final margin of a finished game, None
-    before one), ``current_streak`` and ``longest_streak`` (games won in a
-    row, in the order they ended; a game lost, tied or abandoned ends a
-    streak), ``hints``, ``games_with_hints``, and ``saved_unfinished``
-    (games saved and not yet finished or abandoned).
-    """
-    hands: dict[tuple[str, int], dict[str, Any]] = {}
-    outcome: dict[str, tuple[int, dict[str, Any]]] = {}
-    saved: dict[str, str] = {}
-    for index, event in enumerate(events):
-        kind = event.get("t")
-        if kind == "hand":
-            hands.setdefault((event["game"], event["n"]), event)
-        elif kind == "game":
-            game = event["game"]
-            known = outcome.get(game)
-            if known is None or (known[1]["result"] == "abandoned" and event["result"] != "abandoned"):
-                outcome[game] = (index, event)
-        elif kind == "save":
-            saved[event["game"]] = event["computer"]
-    table: dict[str, dict[str, Any]] = {}
-
-    def entry(computer: str) -> dict[str, Any]:
-        if computer not in table:
-            table[computer] = _blank()
-        return table[computer]
-
-    for event in hands.values():
-        row = entry(event["computer"])
-        row["hands_played"] += 1
-        row["hands_won"] += event["for"] > event["against"]
-        row["points_for"] += event["for"]
-        row["points_against"] += event["against"]
-    for _, event in sorted(outcome.values(), key=lambda item: item[0]):
-        row = entry(event["computer"])
-        result = event["result"]
-        row["games_played"] += 1
-        row[f"games_{result}"] += 1
-        row["hints"] += event["hints"]
-        row["games_with_hints"] += event["hints"] > 0
-        if result == "won":
-            row["current_streak"] += 1
-            row["longest_streak"] = max(row["longest_streak"], row["current_streak"])
-        else:
-            row["current_streak"] = 0
-        if result != "abandoned":
-            margin = event["for"] - event["against"]
-            if row["best_margin"] is None or margin > row["best_margin"]:
-                row["best_margin"] = margin
-    for game, computer in saved.items():
-        if game not in outcome:
-            entry(computer)["saved_unfinished"] += 1
-    return {name: table[name] for name in _columns(table)}
-
-
-def _columns(table: dict[str, Any]) -> list[str]:
-    first = [name for name in _COLUMN_ORDER if name in table]
-    return first + sorted(name for name in table if name not in _COLUMN_ORDER)
-
-
-#: The table's rows: (label, key); "" is a blank line.
-_ROWS = (
-    ("games played", "games_played"),
-    ("  won", "games_won"),
-    ("  lost", "games_lost"),
-    ("  tied", "games_tied"),
-    ("  abandoned", "games_abandoned"),
-    ("  saved, unfinished", "saved_unfinished"),
-    ("", ""),
-    ("hands played", "hands_played"),
-    ("  won", "hands_won"),
-    ("points for", "points_for"),
-    ("points against", "points_against"),
-    ("best game margin", "best_margin"),
-    ("", ""),
-    ("winning streak", "current_streak"),
-    ("longest streak", "longest_streak"),
-    ("hints used", "hints"),
-)
-
-
-def _cut_short_note(cut_short: int) -> str:
-    lines = "1 line" if cut_short == 1 else f"{cut_short} lines"
-    return f"{lines} cut short by a failed write (a full disk?) not counted.\n" if cut_short else ""
-
-
-def format_table(summary: dict[str, dict[str, Any]], path: str, cut_short: int = 0) -> str:
-    """The record as a table, a column per computer (``mille --stats``); ``cut_short``: lines skipped."""
-    if not summary:
-        return f"No games recorded yet ({path}).\n" + _cut_short_note(cut_short)
-    width = max(9, *(len(name) + 2 for name in summary))
-    lines = ["computer".ljust(20) + "".join(name.rjust(width) for name in summary)]
-    for label, key in _ROWS:
-        if not key:
-            lines.append("")
-            continue
-        if key == "games_tied" and not any(row[key] for row in summary.values()):
-            continue  # a tie at 5000 is rare: no row until there is one
-        cells = []
-        for row in summary.values():
-            value = row[key]
-            if key == "best_margin":
-                cells.append("-" if value is None else f"{value:+d}")
-            else:
-                cells.append(str(value))
-        lines.append(label.ljust(20) + "".join(cell.rjust(width) for cell in cells))
-    lines.append("")
-    lines.append(f"Recorded in {path}.")
-    return "\n".join(lines) + "\n" + _cut_short_note(cut_short)
-
-
-def format_json(summary: dict[str, dict[str, Any]], path: str, cut_short: int = 0) -> str:
-    """The record as JSON (``mille --stats --json``): the file, an entry per computer, the lines cut short."""
-    import json
-
-    return json.dumps({"file": path, "computers": summary, "cut_short": cut_short}, indent=2) + "\n"
-
-
-# --------------------------------------------------------------------------
-# The position of a save, known without the save file
-
-
-def position_key(game: Game) -> str:
-    """A digest of everything a save holds about the position, but whose move it is and the generator.
-
-    A restore sets the person to move and seeds a new generator, so those
-    two are left out; everything else (the deck array, the hands, the
-    piles, the scores, the counting, the Order setting and the question
-    open) is in, so a restored game has the key its save was made with.
-    """
-    import hashlib
-
-    from ..engine.state import Memory, Tableau
-
-    def plain(value: object) -> object:
-        if isinstance(value, (list, tuple)):
-            return [plain(v) for v in value]
-        if isinstance(value, int):
-            return int(value)  # bools and IntEnums as plain numbers
-        return value
-
-    fields: list[object] = [
-        game.deck,
-        game.deck_count,
-        game.discard,
-        game.trip_length,
-        game.finished,
-        game.hand_starter,
-        game.order,
-        game.pending_extension,
-        [[getattr(p, name) for name in Tableau.__slots__] for p in game.players],
-        [[getattr(m, name) for name in Memory.__slots__] for m in game.memory],
-    ]
-    text = repr(plain(fields))  # lists of plain ints and None: the same text on every Python
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
-# --------------------------------------------------------------------------
-# The game's side: what happened, as it happens
-
-
-def _new_name() -> str:
-    """A new game's name: 16 random hex digits (``os.urandom``: :mod:`secrets` costs a quit 5 ms to import)."""
-    return os.urandom(8).hex()
-
-
-class Recorder:
-    """Writes a game's events as they happen (the interactive game calls it).
-
-    ``restored`` is the position a game was restored from (None for a new
-    game).  Problems (a file that cannot be written, a damaged file set
-    aside) never stop the game or touch the screen: they are kept in
-    :attr:`problems`, one line each, for the program to print when the
-    terminal is back.
-    """
-
-    def __init__(self, path: str | None = None, *, restored: Game | None = None) -> None:
-        self._path = path
-        self._restored = None if restored is None else restored.copy()
-        #: The game's name; None until the first event needs it.
-        self.game_id: str | None = None
-        #: Hands finished in this game, and hints asked in it.
-        self.hands = 0
-        self.hints = 0
-        #: Something was played since the game started or was last saved.
-        self.dirty = False
-        self.problems: list[str] = []
-        # The file is looked at once a run, before the first line is added
-        # to it, so that a damaged or foreign file is set aside (and said
-        # so) instead of written into; a file that may not be used is not
-        # used for the rest of the run.
-        self._checked = False
-        self._usable = True
-
-    @property
-    def path(self) -> str:
-        if self._path is None:
-            self._path = stats_path()
-        return self._path
-
-    # ------------------------------------------------------------------
-    def moved(self) -> None:
-        """The person made a move: quitting now, without a save, abandons the game.
-
-        A restored game is looked up in the record at its first move, while
-        the person plays, rather than at a quit.
-        """
-        self.dirty = True
-        if self.game_id is None and self._restored is not None:
-            self._resolve()
-
-    def hint_used(self) -> None:
-        self.hints += 1
-
-    def hand_over(self, game: Game, computer: str) -> None:
-        """A hand has just finished (before the game is settled): record it, and the game if it is over."""
-        name = self._resolve()
-        self.hands += 1
-        me, them = game.players
-        self._write(
-            {
-                "t": "hand",
-                "game": name,
-                "n": self.hands,
-                "computer": computer,
-                "for": me.hand_total,
-                "against": them.hand_total,
-            }
-        )
-        from ..engine.rules import game_over
-
-        if game_over(game):
-            result = "won" if me.total > them.total else "lost" if me.total < them.total else "tied"
-            self._game_event(name, computer, result, game)
-            self._new_game()
-        else:
-            self.dirty = True
-
-    def saved(self, game: Game, computer: str) -> None:
-        """``game`` (as it is now) was written to a save file."""
-        name = self._resolve()
-        self._write(
-            {
-                "t": "save",
-                "game": name,
-                "key": position_key(game),
-                "hands": self.hands,
-                "hints": self.hints,
-                "computer": computer,
-            }
-        )
-        self.dirty = False
-
-    def leaving(self, game: Game, computer: str) -> None:
-        """The program is leaving: a game played since its start or its last save is abandoned."""
-        if not self.dirty:
-            return
-        self._game_event(self._resolve(), computer, "abandoned", game)
-        self.dirty = False
-
-    # ------------------------------------------------------------------
-    def _game_event(self, name: str, computer: str, result: str, game: Game) -> None:
-        me, them = game.players
-        self._write(
-            {
-                "t": "game",
-                "game": name,
-                "computer": computer,
-                "result": result,
-                "for": me.total,
-                "against": them.total,
-                "hands": self.hands,
-                "hints": self.hints,
-            }
-        )
-
-    def _new_game(self) -> None:
-        self.game_id = _new_name()
-        self.hands = 0
-        self.hints = 0
-        self.dirty = False
-
-    def _resolve(self) -> str:
-        """The game's name: a restored game's from the record of its save, else a new one."""
-        if self.game_id is not None:
-            return self.game_id
-        restored, self._restored = self._restored, None
-        if restored is not None and self._prepare():
-            key = position_key(restored)
-            found: dict[str, Any] | None = None
-            try:
-                for event in read_events(self.path):
-                    if event.get("t") == "save" and event["key"] == key:
-                        found = event
-            except DamagedLedger as exc:
-                if exc.kept is None:
-                    self._failed(exc)
-                else:
-                    self._report(str(exc))  # set aside: a new record starts
-            except Exception as exc:  # never a reason to stop the game
-                self._failed(exc)
-            if found is not None:
-                name: str = found["game"]
-                self.game_id = name
-                self.hands = found["hands"]
-                self.hints += found["hints"]  # and any asked since the restore
-                return name
-        self.game_id = _new_name()
-        return self.game_id
-
-    def _prepare(self) -> bool:
-        """The run's one look before it uses the file: False (and why, in :attr:`problems`) if it may not.
-
-        The directory must be the player's own (made if missing, refused if
-        another user's or open to others); the file must be a record, or
-        none, or damaged and set aside (said so, and a new record starts).
-        Anything else (not a regular file, too large, damaged and not set
-        aside, unreadable) and the record is not kept for this run.
-        """
-        if self._checked:
-            return self._usable
-        self._checked = True
-        try:
-            private_directory(os.path.dirname(self.path))
-            _inspect(self.path)
-        except DamagedLedger as exc:
-            if exc.kept is None:
-                self._failed(exc)
-            else:
-                self._report(str(exc))  # set aside: a new record starts
-        except Exception as exc:
-            self._failed(exc)
-        return self._usable
-
-    def _write(self, event: dict[str, Any]) -> None:
-        if not self._prepare():
-            return
-        computer = event.get("computer")
-        if isinstance(computer, str) and len(computer) > _MAX_NAME:  # a long exec:COMMAND
-            event["computer"] = computer[: _MAX_NAME - 3] + "..."
-        try:
-            append(self.path, event)
-        except Exception as exc:
-            self._failed(exc)
-
-    def _failed(self, exc: BaseException) -> None:
-        """The record is not kept for the rest of this run, and one line says why."""
-        self._usable = False
-        if isinstance(exc, LedgerError):
-            detail = str(exc)
-        elif isinstance(exc, OSError):
-            detail = f"{exc.filename or self._path or 'no file'}: {exc.strerror or exc}"
-        else:
-            detail = f"{self._path or 'no file'}: internal error ({type(exc).__name__}: {exc})"
-        self._report(f"statistics not recorded: {detail}; the record is not kept for the rest of this run")
-
-    def _report(self, message: str) -> None:
-        message = shown(" ".join(message.split()))
-        if message not in self.problems:
-            self.problems.append(message)
-
-
-def print_stats(as_json: bool = False) -> int:
-    """``mille --stats [--json]``: print the record; 1 (and a line on standard error) if it cannot be read."""
-    import sys
-
-    path = "the record of games"
-    try:
-        path = stats_path()
-        directory = os.path.dirname(path)
-        if os.path.isdir(directory):
-            check_private(directory)
-        record = read_record(path)
-        summary = summarize(record.events)
-    except LedgerError as exc:
-        print(f"mille: {shown(str(exc))}", file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(f"mille: {shown(exc.filename or path)}: {shown(exc.strerror or str(exc))}", file=sys.stderr)
-        return 1
-    except Exception as exc:  # never a traceback
-        print(f"mille: {shown(path)}: cannot be read ({type(exc).__name__})", file=sys.stderr)
-        return 1
-    if as_json:
-        sys.stdout.write(format_json(summary, path, record.cut_short))
-    else:
-        sys.stdout.write(format_table(summary, shown(path), record.cut_short))
-    return 0
-
-
 __all__ = [
     "FILE_NAME",
+    "FORMAT",
+    "MAX_NAME",
+    "HEADER",
+    "MAX_SIZE",
+    "RESULTS",
+    "VERSION",
     "DamagedLedger",
     "LedgerError",
-    "MAX_SIZE",
     "Record",
-    "Recorder",
     "append",
-    "format_json",
-    "format_table",
-    "position_key",
-    "print_stats",
+    "inspect",
     "read_events",
     "read_record",
     "stats_path",
-    "summarize",
 ]

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from ..engine.observation import Observation
     from ..engine.rng import GlibcRandom
     from ..engine.rules import Outcome
-    from ..files.ledger import Recorder
+    from ..files.recorder import Recorder
     from ..players import Decision, Player
     from .hints import Adviser
     from .keeping import HangupSaver
@@ -251,7 +251,7 @@ class GameFlow(ABC):
 
     @property
     def stats(self) -> Recorder | None:
-        """The player's record of games (:class:`mille.files.ledger.Recorder`), or None when it is not kept."""
+        """The player's record of games (:class:`mille.files.recorder.Recorder`), or None when it is not kept."""
         return self.ledger.recorder
 
     def record(self, event: RecordEvent) -> None:

@@ -1,6 +1,6 @@
 """The record of games' events, told once the screen is up to date.
 
-The player's record of games (:class:`mille.files.ledger.Recorder`) is a
+The player's record of games (:class:`mille.files.recorder.Recorder`) is a
 file synced to disk at every event, and read once on a restore.  Writing it
 must not hold up what the player sees: the original drew the next prompt
 at once.  So :class:`DeferredRecord` keeps each event until the next key
@@ -17,7 +17,7 @@ from collections.abc import Callable
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
     from ..engine.state import Game
-    from ..files.ledger import Recorder
+    from ..files.recorder import Recorder
 
 #: Something to tell the record: called with the recorder.
 RecordEvent = Callable[["Recorder"], None]

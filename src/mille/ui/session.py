@@ -26,7 +26,7 @@ from .layout import ScoreView
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
-    from ..files.ledger import Recorder
+    from ..files.recorder import Recorder
     from ..players import Player
     from .flow import GameFlow
     from .surface import Terminal
@@ -109,7 +109,7 @@ class _Run:
         restored = choices.game.copy() if choices.file is not None and choices.record else None
 
         def make_recorder() -> Recorder:
-            from ..files.ledger import Recorder
+            from ..files.recorder import Recorder
 
             self.recorder.append(Recorder(restored=restored))
             return self.recorder[0]
