@@ -1,4 +1,4 @@
-"""The lab: headless play and measurement (``python -m mille.match``, ``mille.tournament``, ``mille.sim``, ``mille.replay``).
+"""The lab: headless play and measurement (``python -m mille.match``, ``.tournament``, ``.sim``, ``.replay``).
 
 A match plays duplicate pairs (``pairs``, ``records``) on a runner of
 processes or a Dask cluster (``runner``, ``cluster``), reports intervals
