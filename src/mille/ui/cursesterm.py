@@ -29,7 +29,6 @@ cannot move its cursor (``TERM=dumb``); see :mod:`mille.ui.termname`.
 from __future__ import annotations
 
 import curses
-import locale
 import os
 import signal
 import sys
@@ -179,9 +178,13 @@ class CursesTerminal:
         # locale, where ncurses may use the terminal's repeat-character
         # capability (the bytes sent then match the original's).  Python
         # starts in the user's locale.
+        # (_locale is what locale.setlocale calls with a string; importing
+        # the locale module would take 3 ms of the start-up, with re.)
+        import _locale
+
         try:
-            locale.setlocale(locale.LC_CTYPE, "C")
-        except locale.Error:
+            _locale.setlocale(_locale.LC_CTYPE, "C")
+        except _locale.Error:  # type: ignore[attr-defined]  # (it is locale.Error; the stubs omit it)
             pass
         curses.initscr()
         self._started = True
