@@ -25,7 +25,6 @@ from typing import Any, NoReturn, Protocol
 from ..files.safeio import shown
 from ..players import BUILTIN, PlayerSpecError, make_player
 from .console import StatusLine, write_out
-from .runner import default_jobs
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -57,6 +56,8 @@ def add_run_arguments(parser: argparse.ArgumentParser, seed_help: str, json_help
     ``--seed``, ``--jobs``, ``--json``, ``--max-think-ms``, and where the
     pairs are played: ``--cluster`` and ``--upload``.
     """
+    from .runner import default_jobs  # here, not at the top: mille.sim reads this module and runs no pool
+
     parser.add_argument("--seed", type=int, default=1, help=seed_help)
     parser.add_argument(
         "--jobs", type=int, metavar="J", help=f"worker processes (default: the cores, here {default_jobs()})"
@@ -227,6 +228,8 @@ def run(
     that Ctrl-C cut short (its report is printed, marked ``interrupted``);
     a reader that has gone is 141 (:func:`~mille.lab.console.write_out`).
     """
+    from .runner import default_jobs
+
     jobs = default_jobs() if args.jobs is None else args.jobs
 
     def fail(message: str, status: int = 1) -> int:
