@@ -44,9 +44,11 @@ def main() -> int:
         compileall.compile_dir(other, quiet=1)
         programs["other tree"] = f"{env} PYTHONPATH={other} {sys.executable} -m mille --seed {{seed}}"
     times: dict[str, list[float]] = {name: [] for name in programs}
-    for _ in range(args.runs):
-        for name, cmd in programs.items():
-            times[name].append(startup.measure(cmd, "1"))
+    names = list(programs)
+    for r in range(args.runs):
+        # The order turns each round, so that no program always runs first.
+        for name in names[r % len(names) :] + names[: r % len(names)]:
+            times[name].append(startup.measure(programs[name], "1"))
     medians = {name: statistics.median(ts) for name, ts in times.items()}
     for name, ts in times.items():
         print(f"{name:12s} median {medians[name]:6.1f} ms  (min {min(ts):.1f}, max {max(ts):.1f}, runs {len(ts)})")
