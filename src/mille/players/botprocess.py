@@ -395,16 +395,20 @@ class Bot:
             _signal_group(pid, signal.SIGKILL)
             self.proc.wait()
             self.drain_log()
-            for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-                if stream is not None:
-                    try:
-                        stream.close()
-                    except OSError:
-                        pass
+            self.close_pipes()
             os.close(self.log_fd)
         finally:
             release_signals(held)
         _forget(self)
+
+    def close_pipes(self) -> None:
+        """Close this side of the bot's three pipes (one already broken is closed as far as it goes)."""
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
 
     def drain_log(self) -> None:
         """Keep what the bot wrote to its standard error before it died (briefly: a stray child may hold it)."""
@@ -555,12 +559,7 @@ def _after_fork() -> None:
     """In a forked child: the parent's bots are the parent's; close their pipes here and forget them."""
     global _watching
     for bot in _running:
-        for stream in (bot.proc.stdin, bot.proc.stdout, bot.proc.stderr):
-            if stream is not None:
-                try:
-                    stream.close()
-                except OSError:
-                    pass
+        bot.close_pipes()
         try:
             os.close(bot.log_fd)
         except OSError:
