@@ -150,6 +150,14 @@ def discard(slot: int) -> Move:
     return Move(MoveType.DISCARD, slot)
 
 
+def after(game: Game, *moves: Move) -> Game:
+    """A copy of ``game`` with ``moves`` made on it (the game itself untouched)."""
+    game = game.copy()
+    for move in moves:
+        rules.push(game, move)
+    return game
+
+
 def new_game(seed: int) -> Game:
     """A program run's game before its first hand."""
     game = Game()

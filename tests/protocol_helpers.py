@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import sys
 
+from proc_helpers import processes
+
 TESTS = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(os.path.dirname(TESTS), "src")
 #: The bot written from docs/protocol.md alone, that misbehaves on request.
@@ -40,20 +42,8 @@ def full_expert() -> object:
 
 def children() -> list[tuple[int, str]]:
     """This process's child processes (pid, state letter: Z for a zombie), from /proc."""
-    found = []
     me = os.getpid()
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat") as f:
-                data = f.read()
-        except OSError:
-            continue
-        fields = data[data.rindex(")") + 2 :].split()
-        if int(fields[1]) == me:
-            found.append((int(name), fields[0]))
-    return found
+    return [(pid, state) for pid, state, parent in processes() if parent == me]
 
 
 def running(pid: int) -> bool:

@@ -42,6 +42,7 @@ from collections.abc import Sequence
 
 import ptyreplay
 import ui_helpers as H
+from proc_helpers import processes
 
 #: The ways a game meets its terminal (see the module's documentation).
 SETUPS = ("shell", "direct", "sh-c", "setsid")
@@ -50,18 +51,7 @@ WAIT_S = 60.0
 
 
 def _children(pid: int) -> list[int]:
-    found = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat") as f:
-                data = f.read()
-        except OSError:
-            continue
-        if int(data[data.rindex(")") + 2 :].split()[1]) == pid:
-            found.append(int(name))
-    return found
+    return [child for child, _, parent in processes() if parent == pid]
 
 
 def _cmdline(pid: int) -> list[str]:

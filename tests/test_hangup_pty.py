@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import pytest
 
 import terminal_helpers as T
+from engine_helpers import after
 from mille.engine import cards, rules
 from mille.engine.rules import DRAW, NO_EXTENSION, Move
 from mille.engine.state import Game
@@ -130,13 +131,6 @@ def next_deal(saved: Game, seed: int) -> Game:
     if rules.game_over(game):
         rules.settle_game(game)
     rules.start_hand(game, resumed=True)
-    return game
-
-
-def after(game: Game, *moves: Move) -> Game:
-    game = game.copy()
-    for move in moves:
-        rules.push(game, move)
     return game
 
 

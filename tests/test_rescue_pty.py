@@ -38,6 +38,7 @@ import pytest
 
 import terminal_helpers as T
 import ui_helpers as H
+from engine_helpers import after
 from mille.engine import cards, rules
 from mille.engine.rules import DRAW, Move, MoveType
 from mille.engine.state import Game
@@ -94,13 +95,6 @@ def fresh_game(seed: int) -> Game:
     rules.settle_game(game)
     rules.start_hand(game)
     assert game.to_move == YOU
-    return game
-
-
-def after(game: Game, *moves: Move) -> Game:
-    game = game.copy()
-    for move in moves:
-        rules.push(game, move)
     return game
 
 

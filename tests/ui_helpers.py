@@ -53,6 +53,8 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from proc_helpers import processes
+
 TESTS = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(TESTS)
 SRC = os.path.join(REPO, "src")
@@ -980,16 +982,9 @@ def job_pid(shell_pid: int, timeout: float = 5.0) -> int:
     """The job started by the job-control parent (its only child)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        for name in os.listdir("/proc"):
-            if not name.isdigit():
-                continue
-            try:
-                with open(f"/proc/{name}/stat") as f:
-                    data = f.read()
-            except OSError:
-                continue
-            if int(data[data.rindex(")") + 2 :].split()[1]) == shell_pid:
-                return int(name)
+        for child, _, parent in processes():
+            if parent == shell_pid:
+                return child
         time.sleep(0.01)
     raise TimeoutError("job did not start")
 
