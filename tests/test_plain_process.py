@@ -30,6 +30,9 @@ import pytest
 
 import plain_helpers as P
 import ui_helpers as H
+from mille.engine import rules
+from mille.engine.rules import DRAW, Move, MoveType
+from mille.engine.state import Game
 from mille.files import save
 from mille.ui.plain import words
 
@@ -158,6 +161,74 @@ def test_the_end_of_input_a_hangup_and_sigterm_keep_the_game(tmp_path: Path, tra
     board = words.board_lines(save.read_game(path).game)
     at = resumed.lines.index("Your move:")
     assert resumed.lines[at + 1 : at + 5] == board
+
+
+#: Put on a child's PYTHONPATH as sitecustomize.py: the computer's move raises.
+CRASH = """
+from mille.players import bsd as _bsd
+
+
+def _fail(self, *args, **kwargs):
+    raise RuntimeError("injected fault in the computer's move")
+
+
+_bsd.BsdPlayer.decide = _fail
+_bsd.BsdPlayer.choose = _fail
+"""
+
+
+def test_a_crash_keeps_the_game_before_the_move_that_failed(tmp_path: Path) -> None:
+    """The computer's move raises: three lines say what and where, no traceback, and the game resumes."""
+    inject = tmp_path / "inject"
+    inject.mkdir()
+    (inject / "sitecustomize.py").write_text(CRASH)
+    env = P.mille_env(str(tmp_path / "state"))
+    env["PYTHONPATH"] = str(inject) + os.pathsep + env["PYTHONPATH"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mille", "--plain", "--seed", "5814"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    try:
+        # Standard input stays open: the crash ends the game, not the end of input.
+        proc.stdin.write(b"p\nd 1\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=60) == 1
+        out, err = proc.stdout.read().decode(), proc.stderr.read().decode()
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stdin.close()
+        proc.stdout.close()
+        proc.stderr.close()
+    assert "Traceback" not in out + err
+    said = err.splitlines()
+    assert said[0] == "mille: internal error: RuntimeError: injected fault in the computer's move"
+    prefix = "mille: the game, as it was before the move that failed, is saved in "
+    assert said[1].startswith(prefix), said
+    path = said[1][len(prefix) :].split("; resume it with: mille --plain ", 1)[1]
+    assert os.path.dirname(path) == str(tmp_path / "state" / "mille")
+    assert os.path.basename(path).startswith("crash-") and path.endswith(".json")
+    report = path[: -len(".json")] + ".txt"
+    assert said[2] == f"mille: the full report is in {report}"
+    assert "injected fault" in Path(report).read_text()
+    # The game as it was before the computer's move: the person's draw and discard made.
+    expected = Game()
+    expected.rng.seed(5814)
+    rules.settle_game(expected)
+    rules.start_hand(expected)
+    rules.push(expected, DRAW)
+    rules.push(expected, Move(MoveType.DISCARD, 1))
+    assert save.to_dict(save.read_game(path).game) == save.to_dict(expected)
+    # Resumed in plain mode (without the fault), the computer moves and it is the person's turn.
+    resumed = P.play_process(["--plain", path], P.Script(["q", "y"]), cwd=str(tmp_path))
+    assert resumed.status == 0, resumed.err
+    assert any(line.startswith("The computer ") for line in resumed.lines), resumed.lines
+    assert "Your move:" in resumed.lines
 
 
 def test_the_interrupt_key_asks_really_on_a_pty(tmp_path: Path) -> None:
