@@ -89,6 +89,40 @@ def test_first_board_matches_the_virtual_terminal(seed: int) -> None:
         assert cooked(p.termios_lflag()), "the terminal is restored after a normal exit"
 
 
+#: Put on the game's PYTHONPATH as sitecustomize.py: when curses starts the
+#: screen, the modules imported so far are written to $MILLE_TEST_MODULES.
+MODULES_AT_INITSCR = """
+import os, sys
+import curses
+
+_initscr = curses.initscr
+
+
+def initscr():
+    with open(os.environ["MILLE_TEST_MODULES"], "w") as f:
+        f.write("\\n".join(sorted(sys.modules)))
+    return _initscr()
+
+
+curses.initscr = initscr
+"""
+
+
+def test_the_start_up_imports_neither_locale_nor_re(tmp_path) -> None:
+    """3 ms of the time to the first board (tests/bench_startup.py) was ``locale``, which imports ``re``."""
+    inject = tmp_path / "inject"
+    inject.mkdir()
+    (inject / "sitecustomize.py").write_text(MODULES_AT_INITSCR)
+    listing = tmp_path / "modules.txt"
+    env = {"PYTHONPATH": f"{inject}{os.pathsep}{H.MILLE_PATH}", "MILLE_TEST_MODULES": str(listing)}
+    with H.Pty(H.mille_argv("--seed", "1", "--no-stats"), env=env, cwd=str(tmp_path)) as p:
+        assert p.wait_for(lambda q: q.at_move_prompt(), timeout=30), p.text()
+        quit_cleanly(p)
+    modules = listing.read_text().split("\n")
+    assert "mille.ui.cursesterm" in modules and "mille.cli" in modules
+    assert "locale" not in modules and "re" not in modules
+
+
 def have_terminfo(term: str) -> bool:
     probe = f"import curses, sys; curses.setupterm({term!r}, sys.stdout.fileno())"
     res = subprocess.run([sys.executable, "-c", probe], capture_output=True, timeout=30)
