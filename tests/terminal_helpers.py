@@ -126,23 +126,7 @@ class GoneTerminal:
     def _spawn(self) -> None:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", H.ROWS, H.COLS, 0, 0))
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - the child
-            try:
-                os.close(master)
-                os.setsid()
-                fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
-                for fd in (0, 1, 2):
-                    os.dup2(slave, fd)
-                if slave > 2:
-                    os.close(slave)
-                os.chdir(self.cwd)
-                os.execvpe(self.argv[0], self.argv, self.env)
-            finally:
-                os._exit(127)
-        os.close(slave)
-        self.pid, self.fd = pid, master
-        os.set_blocking(master, False)
+        self.pid, self.fd = H.fork_on_pty(master, slave, self.argv, self.cwd, self.env), master
 
     # -- the screen -----------------------------------------------------------
     def pump(self, timeout: float) -> None:

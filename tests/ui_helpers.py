@@ -725,6 +725,30 @@ def mille_argv(*args: str) -> list[str]:
     return [sys.executable, "-m", "mille", *args]
 
 
+def fork_on_pty(master: int, slave: int, argv: Sequence[str], cwd: str, env: dict[str, str]) -> int:
+    """Run ``argv`` in ``cwd`` in a session of its own whose controlling terminal is the pty ``slave``.
+
+    Returns the child's pid; this side keeps ``master`` (made non-blocking) and closes ``slave``.
+    """
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - child
+        try:
+            os.close(master)
+            os.setsid()
+            fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+            for fd in (0, 1, 2):
+                os.dup2(slave, fd)
+            if slave > 2:
+                os.close(slave)
+            os.chdir(cwd)
+            os.execvpe(argv[0], list(argv), env)
+        finally:
+            os._exit(127)
+    os.close(slave)
+    os.set_blocking(master, False)
+    return pid
+
+
 class Pty:
     """``argv`` on a pseudo-terminal of ``rows`` x ``cols``; output goes to a pyte screen.
 
@@ -776,23 +800,7 @@ class Pty:
         argv = self.argv
         if self.job_control:
             argv = [sys.executable, "-c", _JOB_SHELL, *argv]
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - child
-            try:
-                os.close(master)
-                os.setsid()
-                fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
-                for fd in (0, 1, 2):
-                    os.dup2(slave, fd)
-                if slave > 2:
-                    os.close(slave)
-                os.chdir(self.cwd)
-                os.execvpe(argv[0], argv, self.env)
-            finally:
-                os._exit(127)
-        os.close(slave)
-        self.pid, self.fd = pid, master
-        os.set_blocking(master, False)
+        self.pid, self.fd = fork_on_pty(master, slave, argv, self.cwd, self.env), master
 
     # -- output --------------------------------------------------------------
     def pump(self, timeout: float) -> int:

@@ -57,7 +57,12 @@ def computer_player(name: str, seed: int, game: Game) -> tuple[Player, GlibcRand
     player = make_player(name)
     if getattr(player, "dice", None) == "game":
         return player, game.rng
-    return player, GlibcRandom((seed ^ _DICE_SALT) & 0xFFFFFFFF)
+    return player, _own_dice(seed)
+
+
+def _own_dice(seed: int) -> GlibcRandom:
+    """The dice of a computer player that does not roll the game's generator, from the run's seed."""
+    return GlibcRandom((seed ^ _DICE_SALT) & 0xFFFFFFFF)
 
 
 class Choices(Record):
@@ -171,7 +176,7 @@ def play_board(choices: Choices, computer: Player | None = None) -> int:
     if computer is None:
         run = _Run.seated(choices, "mille")
     else:
-        run = _Run(choices, computer, GlibcRandom((choices.seed ^ _DICE_SALT) & 0xFFFFFFFF), "mille")
+        run = _Run(choices, computer, _own_dice(choices.seed), "mille")
     if run is None:
         return 1
     term = CursesTerminal()
