@@ -8,13 +8,18 @@ real signal to a real match, a real second user of the machine.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from mille.lab import sim
+from proc_helpers import processes
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 ENV = {"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
@@ -122,3 +127,128 @@ def test_sim_shows_a_name_from_outside_escaped(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "\x1b" not in done.stdout and "\x07" not in done.stdout
     assert "X=\\x1b]0;owned\\x07" in done.stdout.splitlines()[0]
+
+
+# --------------------------------------------------------------------------
+# Stopping is stopping: SIGTERM ends the workers and their bots
+
+
+def _started(pid: int) -> str | None:
+    """The start time of process ``pid`` (to tell it from a later process of the same ID), None if gone or a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return None if fields[0] in ("Z", "X") else fields[19]
+
+
+def _tree(root: int) -> dict[int, int]:
+    """Every process under ``root`` now, with its depth below it (1: a child)."""
+    children: dict[int, list[int]] = {}
+    for pid, _, ppid in processes():
+        children.setdefault(ppid, []).append(pid)
+    found: dict[int, int] = {}
+    level = [root]
+    depth = 0
+    while level:
+        depth += 1
+        level = [child for pid in level for child in children.get(pid, [])]
+        found.update((pid, depth) for pid in level)
+    return found
+
+
+def _terminate_mid_run(
+    argv: list[str], cwd: Path, ready: Callable[[dict[int, int]], bool]
+) -> tuple[subprocess.CompletedProcess[str], list[int]]:
+    """Start ``python -m ARGV``, wait until its process tree is ``ready``, SIGTERM it alone, wait for its exit.
+
+    Returns what it printed and its status, and the processes of its tree
+    (as they were just before the signal) still running once they have had
+    a moment to go (these are then killed).  Its output goes to files, so
+    that a process left behind holding a pipe cannot hang the test.
+    """
+    out_path, err_path = cwd / "stdout", cwd / "stderr"
+    with open(out_path, "w") as out, open(err_path, "w") as err:
+        process = subprocess.Popen(
+            [sys.executable, "-m", *argv],
+            env={**ENV, "HOME": str(cwd)},
+            cwd=cwd,
+            stdout=out,
+            stderr=err,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    seen: dict[int, str] = {}
+    left: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            tree = _tree(process.pid)
+            if ready(tree):
+                break
+            assert process.poll() is None, "finished before it could be stopped"
+            assert time.monotonic() < deadline, f"the run never got under way: {tree}"
+            time.sleep(0.02)
+        seen = {pid: start for pid in tree if (start := _started(pid)) is not None}
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=60)
+        left = _left_behind(seen)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        for pid in seen:  # whatever it left behind goes now
+            if _started(pid) == seen[pid]:
+                os.kill(pid, signal.SIGKILL)
+    done = subprocess.CompletedProcess(argv, process.returncode, out_path.read_text(), err_path.read_text())
+    out_path.unlink()
+    err_path.unlink()
+    return done, left
+
+
+def _left_behind(seen: dict[int, str]) -> list[int]:
+    """Those of ``seen`` still running once they have had a moment to go (polled, with a deadline)."""
+    deadline = time.monotonic() + 5
+    while True:
+        left = [pid for pid, start in seen.items() if _started(pid) == start]
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.02)
+
+
+def test_sigterm_to_a_match_ends_its_workers_and_their_bots(tmp_path: Path) -> None:
+    """``kill PID`` of a match of exec: bots on two workers: the workers and every bot go, the report says so."""
+    bot = f"exec:{sys.executable} -m mille.bot bsd"
+    argv = ["mille.match", bot, bot, "--games", "4000", "--jobs", "2", "--json", "--bot-logs", str(tmp_path / "logs")]
+    # Under way: both workers (children) have their bots (grandchildren).
+    done, left = _terminate_mid_run(argv, tmp_path, lambda tree: sum(1 for d in tree.values() if d == 2) >= 2)
+    assert left == []
+    assert done.returncode == 143, done.stderr
+    assert "Traceback" not in done.stderr
+    report = json.loads(done.stdout)
+    assert report["interrupted"] is True and report["games"] < 4000
+
+
+def test_sigterm_to_a_tournament_keeps_a_resumable_file(tmp_path: Path) -> None:
+    """``kill PID`` of a tournament on two workers: every finished pair is in the file, and --resume finishes it."""
+    path = tmp_path / "t.jsonl"
+    argv = ["mille.tournament", "bsd", "first", "random", "--games", "40", "--jobs", "2", "--bootstrap", "0"]
+    argv += ["--json", "--out", str(path)]
+
+    def lines() -> int:
+        try:
+            return path.read_bytes().count(b"\n")
+        except FileNotFoundError:
+            return 0
+
+    done, left = _terminate_mid_run(argv, tmp_path, lambda tree: lines() >= 1 + 3)
+    assert left == []
+    assert done.returncode == 143, done.stderr
+    report = json.loads(done.stdout)
+    assert report["interrupted"] is True and report["pairs"] < report["pairs_total"]
+    assert lines() == 1 + report["pairs"]
+    rest = _run(*argv[:-2], "--resume", str(path), cwd=tmp_path)
+    assert rest.returncode == 0, rest.stderr
+    finished = json.loads(rest.stdout)
+    assert finished["resumed_pairs"] == report["pairs"] and finished["pairs"] == finished["pairs_total"]

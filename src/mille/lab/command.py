@@ -271,8 +271,10 @@ def run(
     def warn(message: str) -> None:
         print(f"{prog}: warning: {shown(message)}", file=sys.stderr)
 
+    terminated = _Terminated()
     try:
-        report = execute(work, args, jobs, players, bar, own_errors, warn)
+        with terminated:
+            report = execute(work, args, jobs, players, bar, own_errors, warn)
     except RunFailure as exc:
         return fail(f"{exc}{kept if exc.lost else ''}")
     except own_errors as exc:
@@ -280,7 +282,7 @@ def run(
     except PlayerSpecError as exc:  # a factory that worked for check_players and failed on the run's own try
         return fail(str(exc))
     except KeyboardInterrupt:  # before the run started (say, while a cluster started)
-        return fail("interrupted before the run started", 130)
+        return fail("interrupted before the run started", terminated.status)
     if bar is not None:
         bar.clear()
     if args.json:
@@ -289,7 +291,47 @@ def run(
         status = write_out(text(report, jobs=None if args.cluster else jobs, cluster=args.cluster))
     if status:
         return status
-    return 130 if report["interrupted"] else 0
+    return terminated.status if report["interrupted"] else 0
+
+
+class _Terminated:
+    """While the run lasts, SIGTERM stops it as Ctrl-C does (what ``timeout``, ``kill`` and service managers send).
+
+    The signal raises :class:`KeyboardInterrupt` in the main thread, once
+    (a second SIGTERM while the run winds down is ignored, so it cannot cut
+    the winding down short): the runner stops its workers, which kill their
+    bots (:func:`mille.lab.runner._worker_init`), keeps what finished
+    (a tournament's results file stays resumable) and reports.  ``status``:
+    130 after Ctrl-C, 143 (128 + SIGTERM) after SIGTERM.
+    """
+
+    def __init__(self) -> None:
+        self.status = 130
+        self._previous: Any = None
+        self._set = False
+
+    def _handle(self, signum: int, frame: object) -> None:
+        import signal
+
+        if self.status == 130:
+            self.status = 128 + signum
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            raise KeyboardInterrupt
+
+    def __enter__(self) -> _Terminated:
+        import signal
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGTERM, self._handle)
+            self._set = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import signal
+
+        if self._set:
+            signal.signal(signal.SIGTERM, self._previous if self._previous is not None else signal.SIG_DFL)
 
 
 __all__ = [

@@ -539,6 +539,20 @@ def shutdown() -> None:
     _logs.clean()
 
 
+def kill_all() -> None:
+    """Kill every bot of this process with its group at once, without a word, and tidy a clean log directory.
+
+    For a process told to stop now (a pool worker sent SIGTERM, from a
+    signal handler): no lock is taken (the handler may have interrupted its
+    holder), no process is waited for (the bots are reaped by whoever
+    inherits them when this process exits).
+    """
+    for bot in list(_running):
+        if bot.alive:
+            _signal_group(bot.proc.pid, signal.SIGKILL)
+    _logs.clean()
+
+
 _watching = False
 
 
@@ -586,6 +600,7 @@ __all__ = [
     "Bot",
     "BotFailure",
     "acquire",
+    "kill_all",
     "release",
     "set_log_directory",
     "shutdown",
