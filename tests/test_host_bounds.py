@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -252,3 +253,81 @@ def test_sigterm_to_a_tournament_keeps_a_resumable_file(tmp_path: Path) -> None:
     assert rest.returncode == 0, rest.stderr
     finished = json.loads(rest.stdout)
     assert finished["resumed_pairs"] == report["pairs"] and finished["pairs"] == finished["pairs_total"]
+
+
+# --------------------------------------------------------------------------
+# Bounded by the host, not the bot: rolls never read, logs of a whole run
+
+#: A bot that, asked for a move, asks for rolls without end and never reads the answers;
+#: or (``stderr N``) one that writes N KiB to its standard error, its last line numbered, and crashes.
+HOSTILE_BOT = """
+import json, os, sys
+mode = sys.argv[1]
+sys.stdin.readline()
+print(json.dumps({"type": "hello", "protocol": 1, "name": mode}), flush=True)
+for line in sys.stdin:
+    if json.loads(line)["type"] != "decide":
+        continue
+    if mode == "rolls":
+        roll = b'{"type":"roll"}\\n' * 4096
+        while True:
+            os.write(1, roll)
+    kib = int(sys.argv[2])
+    sys.stderr.write(("x" * 1023 + "\\n") * kib + "the end of bot %d\\n" % os.getpid())
+    sys.stderr.flush()
+    sys.exit(3)
+"""
+
+
+@pytest.fixture
+def hostile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, Path]]:
+    """The hostile bot's command (``exec:python FILE``) and its log directory; no bot of it outlives the test."""
+    from mille.players import botprocess
+
+    path = tmp_path / "hostile.py"
+    path.write_text(HOSTILE_BOT)
+    logs = tmp_path / "logs"
+    monkeypatch.setenv(botprocess.LOGS_VARIABLE, str(logs))
+    yield f"exec:{sys.executable} {path}", logs
+    botprocess.shutdown()
+
+
+def test_a_bot_that_asks_for_rolls_and_never_reads_them_forfeits(hostile: tuple[str, Path]) -> None:
+    """Its unread answers stop at a bound (the host's memory with them): a forfeit in one line, not a long wait."""
+    from mille.lab.match import run_match
+    from mille.players import external
+
+    command, _ = hostile
+    began = time.monotonic()
+    report = run_match(f"{command} rolls", "bsd", games=2, jobs=1, max_think_ms=20_000)
+    assert time.monotonic() - began < 15  # the bound, not the think limit, ended it
+    errors = report["errors"]
+    assert errors and all(e["kind"] == "illegal" for e in errors)
+    assert (
+        f"asked for rolls without reading them ({external.MAX_UNREAD_ROLLS} bytes of answers unread)"
+        in (errors[0]["message"])
+    )
+
+
+def test_the_logs_of_a_run_have_a_total_cap_and_keep_each_failure_s_tail(
+    hostile: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot that writes 200 KiB and crashes in every game: each log keeps its end, all of them stay under the cap."""
+    from mille.lab.match import run_match
+    from mille.players import botprocess
+
+    monkeypatch.setattr(botprocess, "MAX_LOG", 64 << 10)
+    monkeypatch.setattr(botprocess, "MAX_LOGS", 256 << 10)
+    command, logs = hostile
+    report = run_match(f"{command} stderr 200", "bsd", games=20, jobs=1)
+    failures = report["errors"]
+    assert len(failures) == 20 and all(e["kind"] == "exception" for e in failures)
+    kept = sorted(logs.iterdir(), key=lambda p: p.stat().st_mtime)
+    assert sum(p.stat().st_size for p in kept) <= 256 << 10
+    assert 3 <= len(kept) < 20  # the newest failures' logs, the oldest gone
+    for log in kept:
+        text = log.read_text()
+        assert len(text) <= (64 << 10) + 100
+        assert text.startswith("[mille: the first ") and re.search(r"\nthe end of bot \d+\n\Z", text)
+    # The last failure's message names a log that is there.
+    assert f"(its standard error is in {kept[-1]};" in failures[-1]["message"]
