@@ -331,3 +331,97 @@ def test_the_logs_of_a_run_have_a_total_cap_and_keep_each_failure_s_tail(
         assert text.startswith("[mille: the first ") and re.search(r"\nthe end of bot \d+\n\Z", text)
     # The last failure's message names a log that is there.
     assert f"(its standard error is in {kept[-1]};" in failures[-1]["message"]
+
+
+# --------------------------------------------------------------------------
+# Another user of the machine
+
+
+@pytest.fixture
+def other_user() -> Iterator[tuple[str, int, int]]:
+    """A second real local user (name, uid, gid), made for the test and removed after it (root only)."""
+    import pwd
+    import shutil
+    import uuid
+
+    if os.geteuid() != 0 or shutil.which("useradd") is None or shutil.which("userdel") is None:
+        pytest.skip("needs root and useradd/userdel to make a second real user")
+    name = "mt" + uuid.uuid4().hex[:10]
+    subprocess.run(["useradd", "--no-create-home", "--shell", "/bin/sh", name], check=True, capture_output=True)
+    try:
+        entry = pwd.getpwnam(name)
+        yield name, entry.pw_uid, entry.pw_gid
+    finally:
+        subprocess.run(["userdel", name], check=False, capture_output=True)
+
+
+# --------------------------------------------------------------------------
+# --resume: what the name is, said in one line; a link never starts a file
+
+
+def _start(path: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return _run("mille.tournament", "bsd", "first", "--games", "2", "--jobs", "1", "--out", str(path), cwd=cwd)
+
+
+def _resume(path: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return _run("mille.tournament", "bsd", "first", "--games", "2", "--jobs", "1", "--resume", str(path), cwd=cwd)
+
+
+def test_resume_through_a_link_to_an_empty_file_is_refused_and_writes_nothing(tmp_path: Path) -> None:
+    target = tmp_path / "target"
+    target.touch()
+    link = tmp_path / "link"
+    link.symlink_to(target)
+    done = _resume(link, tmp_path)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr == (
+        f"mille.tournament: --resume {link} is a symbolic link to an empty file: start a tournament with --out "
+        "on the file itself, not through a link\n"
+    )
+    assert target.read_bytes() == b""
+
+
+def test_resume_through_a_link_to_a_started_file_of_ones_own_goes_on(tmp_path: Path) -> None:
+    target = tmp_path / "t.jsonl"
+    started = _run(
+        "mille.tournament", "bsd", "first", "--games", "2", "--jobs", "1", "--out", str(target), cwd=tmp_path
+    )
+    assert started.returncode == 0, started.stderr
+    lines = target.read_bytes()
+    target.write_bytes(lines.splitlines(keepends=True)[0])  # the header only: the pair to play again
+    link = tmp_path / "link"
+    link.symlink_to(target)
+    done = _resume(link, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert target.read_bytes().count(b"\n") == lines.count(b"\n") == 2  # the header and the pair played again
+
+
+def test_resume_through_a_link_to_another_users_file_is_refused(
+    tmp_path: Path, other_user: tuple[str, int, int]
+) -> None:
+    _, uid, gid = other_user
+    target = tmp_path / "theirs.jsonl"
+    started = _run(
+        "mille.tournament", "bsd", "first", "--games", "2", "--jobs", "1", "--out", str(target), cwd=tmp_path
+    )
+    assert started.returncode == 0, started.stderr
+    before = target.read_bytes()
+    target.write_bytes(before.splitlines(keepends=True)[0])
+    os.chown(target, uid, gid)
+    target.chmod(0o666)  # writable by anyone: only the rule stops the run from writing into it
+    link = tmp_path / "link"
+    link.symlink_to(target)
+    done = _resume(link, tmp_path)
+    assert done.returncode == 1
+    assert (
+        done.stderr == f"mille.tournament: --resume {link} is a symbolic link to a file of another user: not followed\n"
+    )
+    assert target.read_bytes() == before.splitlines(keepends=True)[0]
+
+
+def test_resume_of_a_fifo_says_it_is_a_fifo_and_does_not_wait(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    done = _resume(fifo, tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == f"mille.tournament: cannot open {fifo}: not a regular file (a FIFO)\n"
