@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from fault_helpers import local_user
 from mille.lab import sim
 from proc_helpers import processes
 
@@ -340,19 +341,8 @@ def test_the_logs_of_a_run_have_a_total_cap_and_keep_each_failure_s_tail(
 @pytest.fixture
 def other_user() -> Iterator[tuple[str, int, int]]:
     """A second real local user (name, uid, gid), made for the test and removed after it (root only)."""
-    import pwd
-    import shutil
-    import uuid
-
-    if os.geteuid() != 0 or shutil.which("useradd") is None or shutil.which("userdel") is None:
-        pytest.skip("needs root and useradd/userdel to make a second real user")
-    name = "mt" + uuid.uuid4().hex[:10]
-    subprocess.run(["useradd", "--no-create-home", "--shell", "/bin/sh", name], check=True, capture_output=True)
-    try:
-        entry = pwd.getpwnam(name)
-        yield name, entry.pw_uid, entry.pw_gid
-    finally:
-        subprocess.run(["userdel", name], check=False, capture_output=True)
+    with local_user() as user:
+        yield user
 
 
 # --------------------------------------------------------------------------
