@@ -489,16 +489,19 @@ def _writable_by_others(path: str) -> str | None:
     """
     me = os.geteuid()
     here = os.path.abspath(path or ".")
+    entry = True  # others may not make names in the entry itself, sticky or not
     while True:
         try:
             st = os.stat(here)
         except FileNotFoundError:  # a name that does not exist could be made by whoever may write above it
             here = os.path.dirname(here)
+            entry = True
             continue
         if st.st_uid not in (0, me):
             return f"{here} is user {st.st_uid}'s"
-        if st.st_mode & 0o022 and not st.st_mode & 0o1000:
-            return f"{here} is writable by others ({oct(st.st_mode & 0o777)})"
+        if st.st_mode & 0o022 and (entry or not st.st_mode & 0o1000):
+            return f"{here} is writable by others ({oct(st.st_mode & 0o7777)})"
+        entry = False
         if here == os.path.dirname(here):
             return None
         here = os.path.dirname(here)
