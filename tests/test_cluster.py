@@ -14,6 +14,7 @@ not installed; ``.ci/run`` installs it, so CI runs these.
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import shutil
@@ -456,8 +457,9 @@ def test_a_record_on_the_cluster_is_the_jobs_1_record(client: Any, tmp_path: Pat
 #: The attack on Dask's shared scratch space: a module named as one the standard library has, that says it ran.
 TROJAN = "import os\nopen(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'imported'), 'a').write('x')\n"
 
-#: A local:2 run that says what it put on each sys.path: this process's (the client's and the scheduler's),
-#: the nannies' and the workers', and this process's again once the cluster is gone; and its report.
+#: A local:2 run that checks what is on each sys.path (:func:`_writable_by_others`, put before it): this
+#: process's (the client's and the scheduler's), the nannies' and the workers', and this process's again
+#: once the cluster is gone; and its report.
 SCRATCH_RUN = textwrap.dedent(
     """
     import json, sys
@@ -468,14 +470,19 @@ SCRATCH_RUN = textwrap.dedent(
         import sys
         return list(sys.path)
 
+    def unsafe(paths):  # checked while the directories are there (_writable_by_others, above)
+        return {f"{who}: {entry}": why for who, entries in paths.items() for entry in entries
+                if (why := _writable_by_others(entry)) is not None}
+
     with cluster_executor("local:2", players=["bsd", "first"]) as (pool, workers):
         from distributed import default_client
         client = default_client()
         nannies = client.run(path, nanny=True)
         paths = {"here": path(), **client.run(path), **{"nanny " + k: v for k, v in nannies.items()}}
+        found = unsafe(paths)
         report = run_match("bsd", "first", games=2, executor=pool, workers=workers)
-    paths["here afterwards"] = path()
-    print(json.dumps({"paths": paths, "games": report["games"], "errors": report["errors"]}))
+    found.update(unsafe({"here afterwards": path()}))
+    print(json.dumps({"who": len(paths) + 1, "unsafe": found, "games": report["games"], "errors": report["errors"]}))
     """
 )
 
@@ -526,8 +533,9 @@ def test_local_cluster_scratch_space_is_private(tmp_path: Path) -> None:
             (planted / "typing.py").chmod(0o666)
 
         as_user(uid, gid, plant)
+        script = "import os\n" + inspect.getsource(_writable_by_others) + SCRATCH_RUN
         done = subprocess.run(
-            [sys.executable, "-c", SCRATCH_RUN],
+            [sys.executable, "-c", script],
             capture_output=True,
             text=True,
             env={**ENV, "TMPDIR": str(shared)},
@@ -538,13 +546,6 @@ def test_local_cluster_scratch_space_is_private(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
         result = json.loads(done.stdout)
         assert result["games"] == 2 and result["errors"] == []
-        paths = result["paths"]
-        assert len(paths) == 1 + 2 + 2 + 1  # here, two workers, two nannies, here afterwards
-        unsafe = {
-            f"{who}: {entry}": why
-            for who, entries in paths.items()
-            for entry in entries
-            if (why := _writable_by_others(entry)) is not None
-        }
-        assert unsafe == {}
+        assert result["who"] == 1 + 2 + 2 + 1  # here, two workers, two nannies, here afterwards
+        assert result["unsafe"] == {}
         assert sorted(p.name for p in shared.iterdir()) == ["dask-scratch-space"]  # the run's own directory is gone
