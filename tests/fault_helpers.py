@@ -86,6 +86,47 @@ def as_other_user(action: Callable[[], object]) -> str:
 
 
 @contextmanager
+def local_user() -> Iterator[tuple[str, int, int]]:
+    """A second real local user (name, uid, gid), made with ``useradd`` for the test and removed after it.
+
+    Skipped, with the reason, unless running as root with ``useradd`` and
+    ``userdel`` (a user of the machine other than the person running the
+    tests, as an attacker on a shared machine is).
+    """
+    import pwd
+    import uuid
+
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        pytest.skip("making a second real user needs root")
+    if shutil.which("useradd") is None or shutil.which("userdel") is None:
+        pytest.skip("making a second real user needs useradd and userdel")
+    name = "mt" + uuid.uuid4().hex[:10]
+    subprocess.run(["useradd", "--no-create-home", "--shell", "/bin/sh", name], check=True, capture_output=True)
+    try:
+        entry = pwd.getpwnam(name)
+        yield name, entry.pw_uid, entry.pw_gid
+    finally:
+        subprocess.run(["userdel", name], check=False, capture_output=True)
+
+
+def as_user(uid: int, gid: int, action: Callable[[], object]) -> None:
+    """Run ``action`` as the user ``uid`` in a forked child, and wait for it; AssertionError if it failed."""
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        status = 0
+        try:
+            os.setgroups([])
+            os.setgid(gid)
+            os.setuid(uid)
+            action()
+        except BaseException:
+            status = 1
+        os._exit(status)
+    _, wait_status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(wait_status) == 0, "the other user's action failed"
+
+
+@contextmanager
 def shared_directory() -> Iterator[Path]:
     """A new directory like /tmp (mode 1777, root's), that ``nobody`` can reach and make names in; removed after."""
     path = Path(tempfile.mkdtemp(prefix="mille-two-users-", dir="/tmp" if os.path.isdir("/tmp") else None))

@@ -14,6 +14,7 @@ not installed; ``.ci/run`` installs it, so CI runs these.
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import shutil
@@ -451,3 +452,100 @@ def test_a_record_on_the_cluster_is_the_jobs_1_record(client: Any, tmp_path: Pat
         check_game(game)
         replayed += 1
     assert replayed == 12
+
+
+#: The attack on Dask's shared scratch space: a module named as one the standard library has, that says it ran.
+TROJAN = "import os\nopen(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'imported'), 'a').write('x')\n"
+
+#: A local:2 run that checks what is on each sys.path (:func:`_writable_by_others`, put before it): this
+#: process's (the client's and the scheduler's), the nannies' and the workers', and this process's again
+#: once the cluster is gone; and its report.
+SCRATCH_RUN = textwrap.dedent(
+    """
+    import json, sys
+    from mille.lab.cluster import cluster_executor
+    from mille.lab.match import run_match
+
+    def path():
+        import sys
+        return list(sys.path)
+
+    def unsafe(paths):  # checked while the directories are there (_writable_by_others, above)
+        return {f"{who}: {entry}": why for who, entries in paths.items() for entry in entries
+                if (why := _writable_by_others(entry)) is not None}
+
+    with cluster_executor("local:2", players=["bsd", "first"]) as (pool, workers):
+        from distributed import default_client
+        client = default_client()
+        nannies = client.run(path, nanny=True)
+        paths = {"here": path(), **client.run(path), **{"nanny " + k: v for k, v in nannies.items()}}
+        found = unsafe(paths)
+        report = run_match("bsd", "first", games=2, executor=pool, workers=workers)
+    found.update(unsafe({"here afterwards": path()}))
+    print(json.dumps({"who": len(paths) + 1, "unsafe": found, "games": report["games"], "errors": report["errors"]}))
+    """
+)
+
+
+def _writable_by_others(path: str) -> str | None:
+    """Why another user could put a module at ``path`` (a sys.path entry), or None: it and every directory above it.
+
+    A directory is safe from others if it is root's or this user's and
+    nobody else may write in it, or if it is sticky (as /tmp) and the name
+    in it below is root's or this user's.
+    """
+    me = os.geteuid()
+    here = os.path.abspath(path or ".")
+    entry = True  # others may not make names in the entry itself, sticky or not
+    while True:
+        try:
+            st = os.stat(here)
+        except FileNotFoundError:  # a name that does not exist could be made by whoever may write above it
+            here = os.path.dirname(here)
+            entry = True
+            continue
+        if st.st_uid not in (0, me):
+            return f"{here} is user {st.st_uid}'s"
+        if st.st_mode & 0o022 and (entry or not st.st_mode & 0o1000):
+            return f"{here} is writable by others ({oct(st.st_mode & 0o7777)})"
+        entry = False
+        if here == os.path.dirname(here):
+            return None
+        here = os.path.dirname(here)
+
+
+def test_local_cluster_scratch_space_is_private(tmp_path: Path) -> None:
+    """Another user's $TMPDIR/dask-scratch-space, world-writable with a typing.py in it: a local:2 run never imports it.
+
+    The run succeeds, nothing on the sys.path of this process, the nannies
+    or the workers can be written by another user, and the run's own
+    scratch directory is gone afterwards.
+    """
+    from fault_helpers import as_user, local_user, shared_directory
+
+    with local_user() as (_, uid, gid), shared_directory() as shared:
+        planted = shared / "dask-scratch-space"
+
+        def plant() -> None:
+            planted.mkdir()
+            planted.chmod(0o777)
+            (planted / "typing.py").write_text(TROJAN)
+            (planted / "typing.py").chmod(0o666)
+
+        as_user(uid, gid, plant)
+        script = "import os\n" + inspect.getsource(_writable_by_others) + SCRATCH_RUN
+        done = subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            env={**ENV, "TMPDIR": str(shared)},
+            cwd=tmp_path,
+            timeout=300,
+        )
+        assert not (planted / "imported").exists(), "the other user's typing.py was imported"
+        assert done.returncode == 0, done.stderr
+        result = json.loads(done.stdout)
+        assert result["games"] == 2 and result["errors"] == []
+        assert result["who"] == 1 + 2 + 2 + 1  # here, two workers, two nannies, here afterwards
+        assert result["unsafe"] == {}
+        assert sorted(p.name for p in shared.iterdir()) == ["dask-scratch-space"]  # the run's own directory is gone

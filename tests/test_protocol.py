@@ -277,13 +277,17 @@ def test_a_bot_that_never_answers_is_stopped_without_a_limit(tmp_path, monkeypat
 
 
 def test_a_bot_that_floods_its_standard_error_is_cut_short(tmp_path, bots: str, monkeypatch) -> None:
+    """8 MiB of standard error: the log keeps its last part (where a failure's cause is), under a line saying so."""
     monkeypatch.setattr(botprocess, "MAX_LOG", 1 << 16)
     report = run_match(protocol_bot("stderr", "--once", str(tmp_path / "once")), "bsd", games=2, jobs=1)
     assert report["errors"] == []
     botprocess.shutdown()
     (log,) = os.listdir(bots)
     text = read(os.path.join(bots, log))
-    assert len(text) < (1 << 16) + 200 and text.endswith("standard error was not kept]\n")
+    first, rest = text.split("\n", 1)
+    assert len(text) <= (1 << 16) + 200 and rest.endswith("e" * 1023 + "\n")
+    dropped = int(first.removeprefix("[mille: the first ").split()[0])
+    assert first.endswith(" bytes of this bot's standard error were dropped]") and dropped + len(rest) == 8 << 20
 
 
 @pytest.mark.parametrize(

@@ -21,19 +21,13 @@ import os
 import sys
 
 from . import __version__
-from .engine.rng import GlibcRandom
+from .engine.rng import SEED_RANGE, SEED_RULE, GlibcRandom, parse_seed
 from .engine.state import Game
 from .files.places import settings_file
 from .players import OPPONENTS
 from .ui.layout import YOU, ScoreView
 from .ui.plain import DETAILS
 from .ui.session import DEFAULT_COMPUTER, Choices, play_board, play_plain, say
-
-#: ``--seed`` stands for the original's process ID (it seeds ``srandom()``
-#: with ``getpid()``, §2.1), a positive ``pid_t``: 1 to 2**31 - 1.  Larger
-#: values and 0 would wrap or repeat (``srandom`` takes 32 bits and treats 0
-#: as 1), so they are refused instead of dealing some other seed's cards.
-SEED_RANGE = (1, 2**31 - 1)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -166,25 +160,13 @@ def _settings() -> Settings | None:
     return load_cached(path, st)
 
 
-def _seed(text: str) -> int | None:
-    """The seed ``text`` names (decimal digits only, within :data:`SEED_RANGE`), or None."""
-    if not (text.isascii() and text.isdigit()):
-        return None
-    value = int(text, 10) if len(text) <= 12 else 0
-    low, high = SEED_RANGE
-    return value if low <= value <= high else None
-
-
 def _seed_argument(text: str) -> int:
     """argparse's ``type`` for ``--seed``: the refusal names the range and why."""
-    value = _seed(text)
+    value = parse_seed(text)
     if value is None:
         import argparse
 
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a seed: give a whole number from {SEED_RANGE[0]} to {SEED_RANGE[1]} "
-            "(the original seeds its dealer with its process ID, which is in that range)"
-        )
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seed: {SEED_RULE}")
     return value
 
 
@@ -214,7 +196,7 @@ def _quick_parse(argv: list[str]) -> tuple[str | None, int | None, str | None] |
             computer = value
         elif arg == "--seed" or arg.startswith("--seed="):
             value = arg[len("--seed=") :] if "=" in arg else next(args, "")
-            number = _seed(value)
+            number = parse_seed(value)
             if number is None or seed is not None:
                 return None  # argparse says what is wrong
             seed = number

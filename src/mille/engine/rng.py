@@ -134,3 +134,24 @@ class GlibcRandom:
         clone._rear = self._rear
         clone._seed = self._seed
         return clone
+
+
+#: A seed typed as ``--seed`` (``mille`` and ``python -m mille.sim``) stands for the original's
+#: process ID (it seeds ``srandom()`` with ``getpid()``, reference §2.1), a positive ``pid_t``:
+#: 1 to 2**31 - 1.  Larger values and 0 would wrap or repeat (``srandom`` takes 32 bits and treats
+#: 0 as 1), so they are refused instead of dealing some other seed's cards.
+SEED_RANGE = (1, 2**31 - 1)
+#: What a refused seed is told (after ``'TEXT' is not a seed: ``).
+SEED_RULE = (
+    f"give a whole number from {SEED_RANGE[0]} to {SEED_RANGE[1]} "
+    "(the original seeds its dealer with its process ID, which is in that range)"
+)
+
+
+def parse_seed(text: str) -> int | None:
+    """The seed ``text`` names (decimal digits only, within :data:`SEED_RANGE`), or None."""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    value = int(text, 10) if len(text) <= 12 else 0
+    low, high = SEED_RANGE
+    return value if low <= value <= high else None

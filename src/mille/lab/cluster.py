@@ -13,7 +13,8 @@ cluster is only as safe as who can reach it.  So ``ADDRESS`` is one of
   worker processes on this machine, secured by Dask itself
   (``security=True``: TLS with credentials made for the run and held in
   memory, so that another user of the machine, who can reach its ports on
-  127.0.0.1, is refused), its web pages off;
+  127.0.0.1, is refused), its web pages off, its scratch space a private
+  directory of the run's own (:func:`_private_scratch`);
 * ``tls://HOST:PORT``: a scheduler that speaks TLS and knows its clients
   by certificate; this client's are ``--tls-ca``, ``--tls-cert`` and
   ``--tls-key`` (:class:`TLSFiles`), else Dask's configuration
@@ -167,6 +168,9 @@ def cluster_executor(
         raise ClusterError(f"--cluster needs Dask's distributed scheduler ({exc}); install it: {INSTALL}") from None
     with contextlib.ExitStack() as stack:
         if workers_wanted is not None:
+            scratch = _private_scratch(stack)
+            # Dask's scratch space, for the run: the scheduler (in this process) takes it from the configuration.
+            stack.enter_context(dask.config.set({"temporary-directory": scratch}))
             # No web pages (they would show the workers' logs and call stacks to anyone on this machine).
             quiet: dict[str, object] = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}
             try:
@@ -180,6 +184,7 @@ def cluster_executor(
                         dashboard_address="127.0.0.1:0",
                         scheduler_kwargs={"dashboard": False},
                         silence_logs=logging.ERROR,
+                        local_directory=scratch,  # the nannies' and the workers'
                     )
             except ImportError as exc:  # Security.temporary() makes the credentials with cryptography
                 raise ClusterError(
@@ -216,6 +221,36 @@ def cluster_executor(
         _check_workers(client, players)
         threads = sum(client.nthreads().values())
         yield client.get_executor(pure=False), max(1, threads)
+
+
+def _private_scratch(stack: contextlib.ExitStack) -> str:
+    """A directory of this run's own (0700, :func:`tempfile.mkdtemp`) for Dask's scratch space, removed at exit.
+
+    Dask's default, ``$TMPDIR/dask-scratch-space``, is shared by every
+    user of the machine: Dask takes it when it exists and is writable, and
+    puts it (and the scheduler's and each worker's directory in it) first
+    on ``sys.path`` of the scheduler, which runs in this process, and of the
+    nannies and workers.  Another user who made it first, with a
+    ``typing.py`` in it, had that file imported as the person running the
+    match.  In a directory of the run's own nobody else can put a file.  On
+    leaving (after the cluster has shut down: ``stack`` unwinds in the
+    reverse order) its entries on this process's ``sys.path`` are dropped,
+    as a name that no longer exists could be made again by anyone, and the
+    directory removed.
+    """
+    import shutil
+    import sys
+    import tempfile
+
+    scratch = tempfile.mkdtemp(prefix="mille-dask-")
+
+    def remove() -> None:
+        inside = scratch + os.sep
+        sys.path[:] = [entry for entry in sys.path if entry != scratch and not entry.startswith(inside)]
+        shutil.rmtree(scratch, ignore_errors=True)
+
+    stack.callback(remove)
+    return scratch
 
 
 def _client_security(distributed: Any, address: str, tls: TLSFiles | None) -> Any:

@@ -26,6 +26,10 @@ from ..files.safeio import shown
 from ..players import BUILTIN, PlayerSpecError, make_player
 from .console import StatusLine, write_out
 
+#: The range of ``--max-think-ms``: a finite, positive number of milliseconds, at most a day
+#: (a limit past that is no limit, and one like ``1e308`` or ``inf`` overflows the interval timer).
+MAX_THINK_MS = 86_400_000.0
+
 
 class ArgumentParser(argparse.ArgumentParser):
     """The lab's command lines: an error is shown escaped, as it may quote the command line (a player's name)."""
@@ -67,7 +71,8 @@ def add_run_arguments(parser: argparse.ArgumentParser, seed_help: str, json_help
         "--max-think-ms",
         type=float,
         metavar="MS",
-        help="a player that thinks longer than MS milliseconds over one decision loses the game (default: no limit)",
+        help="a player that thinks longer than MS milliseconds over one decision loses the game (more than 0, "
+        f"at most {MAX_THINK_MS:.0f}, a day; default: no limit)",
     )
     parser.add_argument(
         "--bot-logs",
@@ -133,12 +138,37 @@ def check_run_arguments(parser: argparse.ArgumentParser, args: argparse.Namespac
         parser.error("--connect-timeout goes with --cluster tls://HOST:PORT or tcp://HOST:PORT")
     if args.connect_timeout is not None and not args.connect_timeout > 0:
         parser.error("--connect-timeout must be positive")
-    if args.max_think_ms is not None and args.max_think_ms <= 0:
-        parser.error("--max-think-ms must be positive")
-    if args.bot_logs is not None:  # before any bot starts (check_players starts them)
-        from ..players.external import set_log_directory
+    if args.max_think_ms is not None and not 0 < args.max_think_ms <= MAX_THINK_MS:  # nan fails both
+        parser.error(f"--max-think-ms must be a number of milliseconds more than 0 and at most {MAX_THINK_MS:.0f}")
+    check_bot_logs(parser, args.bot_logs)
 
-        set_log_directory(args.bot_logs)
+
+def check_bot_logs(parser: argparse.ArgumentParser, chosen: str | None) -> None:
+    """``--bot-logs DIR`` (or, without it, ``MILLE_BOT_LOGS``) made now, or one line saying why it cannot be.
+
+    Checked before any bot starts (:func:`check_players` starts them), so
+    that a directory that cannot be made is the command's one line, not a
+    failure in every game.
+    """
+    import os
+
+    from ..players.external import LOGS_VARIABLE, set_log_directory
+
+    if chosen is not None:
+        option = "--bot-logs"
+    else:
+        chosen = os.environ.get(LOGS_VARIABLE) or None
+        option = LOGS_VARIABLE
+    if chosen is None:
+        return
+    try:
+        os.makedirs(chosen, exist_ok=True)
+        if not os.access(chosen, os.W_OK | os.X_OK):
+            raise PermissionError(13, "Permission denied")
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        parser.error(f"{option} {chosen}: cannot make the bots' log directory there ({why})")
+    set_log_directory(chosen)
 
 
 def check_players(parser: argparse.ArgumentParser, specs: Sequence[str]) -> None:
@@ -241,8 +271,10 @@ def run(
     def warn(message: str) -> None:
         print(f"{prog}: warning: {shown(message)}", file=sys.stderr)
 
+    terminated = _Terminated()
     try:
-        report = execute(work, args, jobs, players, bar, own_errors, warn)
+        with terminated:
+            report = execute(work, args, jobs, players, bar, own_errors, warn)
     except RunFailure as exc:
         return fail(f"{exc}{kept if exc.lost else ''}")
     except own_errors as exc:
@@ -250,7 +282,7 @@ def run(
     except PlayerSpecError as exc:  # a factory that worked for check_players and failed on the run's own try
         return fail(str(exc))
     except KeyboardInterrupt:  # before the run started (say, while a cluster started)
-        return fail("interrupted before the run started", 130)
+        return fail("interrupted before the run started", terminated.status)
     if bar is not None:
         bar.clear()
     if args.json:
@@ -259,7 +291,47 @@ def run(
         status = write_out(text(report, jobs=None if args.cluster else jobs, cluster=args.cluster))
     if status:
         return status
-    return 130 if report["interrupted"] else 0
+    return terminated.status if report["interrupted"] else 0
+
+
+class _Terminated:
+    """While the run lasts, SIGTERM stops it as Ctrl-C does (what ``timeout``, ``kill`` and service managers send).
+
+    The signal raises :class:`KeyboardInterrupt` in the main thread, once
+    (a second SIGTERM while the run winds down is ignored, so it cannot cut
+    the winding down short): the runner stops its workers, which kill their
+    bots (:func:`mille.lab.runner._worker_init`), keeps what finished
+    (a tournament's results file stays resumable) and reports.  ``status``:
+    130 after Ctrl-C, 143 (128 + SIGTERM) after SIGTERM.
+    """
+
+    def __init__(self) -> None:
+        self.status = 130
+        self._previous: Any = None
+        self._set = False
+
+    def _handle(self, signum: int, frame: object) -> None:
+        import signal
+
+        if self.status == 130:
+            self.status = 128 + signum
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            raise KeyboardInterrupt
+
+    def __enter__(self) -> _Terminated:
+        import signal
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGTERM, self._handle)
+            self._set = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import signal
+
+        if self._set:
+            signal.signal(signal.SIGTERM, self._previous if self._previous is not None else signal.SIG_DFL)
 
 
 __all__ = [

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -385,13 +386,26 @@ def _resume(path: Path, config: TournamentConfig) -> tuple[dict[tuple[int, int],
     """``--resume``: the file opened once, read and checked through that descriptor, then cut and appended to.
 
     Nothing is written to a file refused; what is checked is what is
-    written to, whatever happens to the name meanwhile.
+    written to, whatever happens to the name meanwhile.  A symbolic link is
+    followed only to a results file of this user's that has been started
+    (not empty): a header is never written through a link (as ``--out``
+    never follows one), so a link planted where a results file is expected
+    cannot make a tournament write into another file.
     """
     try:
         file = AppendOnly.open(str(path), follow=True)
     except OSError as exc:
         raise TournamentError(f"cannot open {path}: {_why(exc)}") from None
     try:
+        if os.path.islink(path):
+            st = os.fstat(file.fd)
+            if st.st_size == 0:
+                raise TournamentError(
+                    f"--resume {path} is a symbolic link to an empty file: start a tournament with --out on the "
+                    "file itself, not through a link"
+                )
+            if hasattr(os, "geteuid") and st.st_uid != os.geteuid():
+                raise TournamentError(f"--resume {path} is a symbolic link to a file of another user: not followed")
         try:
             data = read_fd(file.fd, MAX_FILE, file.size(), str(path))
         except OSError as exc:

@@ -64,8 +64,25 @@ def play_batch(config: MatchConfig, start: int, stop: int, moves: bool = False) 
 
 
 def _worker_init() -> None:
-    """Workers leave Ctrl-C to the parent, which cancels the run and reports."""
+    """Workers leave Ctrl-C to the parent, which cancels the run and reports; SIGTERM ends them and their bots.
+
+    The parent stops its pool with SIGTERM (:func:`_stop_pool`, after
+    Ctrl-C or SIGTERM of its own): the worker kills its ``exec:`` bots'
+    process groups before it goes, as the bots live in sessions of their
+    own and would otherwise outlive it (with PPID 1).
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _worker_terminated)
+
+
+def _worker_terminated(signum: int, frame: object) -> None:
+    """A pool worker's SIGTERM: its bots killed, then its exit at once (what the signal's default would do)."""
+    from ..players.botprocess import kill_all
+
+    try:
+        kill_all()
+    finally:
+        os._exit(128 + signum)
 
 
 class _Batcher:

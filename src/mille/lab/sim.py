@@ -41,12 +41,13 @@ from dataclasses import dataclass, field
 
 from ..engine import rules
 from ..engine.driver import EndlessHand, HandPlay, PlayerError, play_hand
-from ..engine.rng import GlibcRandom
+from ..engine.rng import SEED_RULE, GlibcRandom, parse_seed
 from ..engine.rules import Move, MoveType, Outcome
 from ..engine.state import EXTENDED_TRIP, SEATS, Game
+from ..files.safeio import shown
 from ..players import Player, PlayerSpecError, bsd, make_player
 from ..players.bsd import BsdPlayer
-from .command import players_epilog, version_text
+from .command import ArgumentParser, players_epilog, version_text
 
 #: How the summary names the seats: as in the interactive program, whose
 #: computer sits at seat 1 (the ``--human`` and ``--computer`` options).
@@ -231,7 +232,8 @@ def simulate(
 
 def format_summary(summary: Summary, names: tuple[str, str] = ("bsd", "bsd")) -> str:
     rows = [
-        f"mille.sim: {summary.hands} hands, seed {summary.seed}, {names[0]} (human seat) against {names[1]}",
+        f"mille.sim: {summary.hands} hands, seed {summary.seed}, {shown(names[0])} (human seat) "
+        f"against {shown(names[1])}",
         f"{'':22}{'human':>10}{'computer':>10}",
         f"{'points':22}{summary.points[0]:>10}{summary.points[1]:>10}",
         f"{'hands won':22}{summary.hands_won[0]:>10}{summary.hands_won[1]:>10}",
@@ -243,8 +245,20 @@ def format_summary(summary: Summary, names: tuple[str, str] = ("bsd", "bsd")) ->
     return "\n".join(rows)
 
 
+def _seed_argument(text: str) -> int:
+    """argparse's ``type`` for ``--seed``: the rule of ``mille --seed`` (:data:`~mille.engine.rng.SEED_RANGE`).
+
+    The seed stands for the original's process ID, as ``mille``'s does, so
+    the two commands take the same seeds: 0 would deal seed 1's cards.
+    """
+    value = parse_seed(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seed: {SEED_RULE}")
+    return value
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="python -m mille.sim",
         description="Play whole hands of mille headless between two players "
         "(the BSD computer in both seats by default).",
@@ -252,7 +266,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--version", action="version", version=version_text("mille.sim"))
     parser.add_argument("--hands", type=int, default=100, help="number of hands to play (default 100)")
-    parser.add_argument("--seed", type=int, default=1, help="the program run's seed, as the real getpid() (default 1)")
+    parser.add_argument(
+        "--seed", type=_seed_argument, default=1, help="the program run's seed, as the real getpid() (default 1)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON line instead of the summary")
     parser.add_argument("--human", default="bsd", metavar="NAME", help="the human seat's player (default bsd)")
     parser.add_argument("--computer", default="bsd", metavar="NAME", help="the computer seat's player (default bsd)")
@@ -266,7 +282,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         summary = simulate(args.hands, args.seed, players, (args.human, args.computer))
     except SimulationError as exc:
-        print(f"mille.sim: {exc}", file=sys.stderr)
+        print(f"mille.sim: {shown(str(exc))}", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(summary.as_dict(), sort_keys=True))

@@ -256,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("--pairs-per-task", args.pairs_per_task, 1),
     )
     command.check_run_arguments(parser, args)
-    if args.resume is not None and not args.resume.is_file():
+    if args.resume is not None and not os.path.lexists(args.resume):  # anything else: open_results says what it is
         parser.error(f"--resume {args.resume}: no such file")
     if args.record is not None and os.path.lexists(args.record):
         parser.error(f"--record {shown(os.fspath(args.record))}: the file exists (a record is never overwritten)")

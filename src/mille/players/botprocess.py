@@ -6,7 +6,7 @@ process, started from ``COMMAND`` split as a shell would split it
 session and process group of its own; its standard input and output as
 non-blocking pipes that every read and write waits on with a deadline (a
 line at most :data:`~mille.players.wire.MAX_LINE` bytes); its standard
-error kept in a log file (:data:`MAX_LOG` bytes at most; ``--bot-logs``).
+error kept in a log file (its last :data:`MAX_LOG` bytes; :data:`MAX_LOGS` for all of a process's bots; ``--bot-logs``).
 A failure kills the whole group and reaps it, so nothing it does can stall
 the host or leave a zombie.
 
@@ -40,8 +40,12 @@ HANDSHAKE_DEADLINE = 20.0
 QUIT_GRACE = 2.0
 #: Seconds between SIGTERM and SIGKILL when a bot that was told to quit does not.
 TERM_GRACE = 0.2
-#: Bytes of a bot's standard error kept in its log; the rest is dropped.
-MAX_LOG = 16 << 20
+#: Bytes of a bot's standard error kept in its log: the last ones (what a failure's cause is in);
+#: past this, the log is cut from the front to its last half.
+MAX_LOG = 1 << 20
+#: Bytes of logs one process (the host, or a worker of a match) keeps on disk in all: past this, the
+#: logs of bots that have ended go, oldest first, those that did not fail first (:meth:`_Logs.trim`).
+MAX_LOGS = 64 << 20
 #: The environment variable naming the directory of the bots' logs
 #: (``--bot-logs``; it reaches the worker processes of a match).
 LOGS_VARIABLE = "MILLE_BOT_LOGS"
@@ -89,6 +93,10 @@ class _Logs:
         self.temporary: str | None = None
         self.failed = False
         self.count = 0
+        #: Bytes in the logs of this process's bots, those running and those kept after them.
+        self.total = 0
+        #: The logs of bots that have ended, oldest first: (path, bytes, whether the bot failed).
+        self.ended: list[tuple[str, int, bool]] = []
 
     def directory(self) -> str:
         chosen = os.environ.get(LOGS_VARIABLE)
@@ -111,10 +119,44 @@ class _Logs:
                 self.count += 1
             path = os.path.join(directory, f"{slug}-{os.getpid()}-{self.count}.log")
             try:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
+                # Read and written: a log cut from the front reads its own end back (Bot.log).
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
             except FileExistsError:
                 continue
             return path, fd
+
+    def grew(self, size: int) -> None:
+        """A running bot's log grew (or shrank) by ``size`` bytes: trimmed if over :data:`MAX_LOGS`."""
+        self.total += size
+        if self.total > MAX_LOGS:
+            self.trim()
+
+    def closed(self, path: str, size: int, failed: bool) -> None:
+        """A bot's log is complete (the bot ended): kept, in the order logs end, for :meth:`trim`."""
+        self.ended.append((path, size, failed))
+        if self.total > MAX_LOGS:
+            self.trim()
+
+    def trim(self) -> None:
+        """Remove ended bots' logs until the total is within :data:`MAX_LOGS`: clean ones first, oldest first.
+
+        The log of a bot that failed is what its failure's message names,
+        so it goes only when every clean one has gone; the logs of the bots
+        still running are never removed (each is within :data:`MAX_LOG`).
+        """
+        for failed in (False, True):
+            keep = []
+            for entry in self.ended:
+                path, size, bot_failed = entry
+                if self.total > MAX_LOGS and bot_failed == failed:
+                    try:
+                        os.unlink(path)
+                    except OSError:
+                        pass
+                    self.total -= size
+                else:
+                    keep.append(entry)
+            self.ended = keep
 
     def clean(self) -> None:
         if self.temporary is not None and not self.failed:
@@ -146,8 +188,15 @@ class Bot:
     def __init__(self, spec: str, argv: list[str]) -> None:
         self.spec = spec
         self.argv = argv
-        self.log_path, self.log_fd = _logs.open(argv)
-        self.logged = 0
+        try:
+            self.log_path, self.log_fd = _logs.open(argv)
+        except (OSError, ValueError) as exc:  # say, MILLE_BOT_LOGS names a directory that cannot be made
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise PlayerSpecError(f"{spec!r}: cannot make the log of its standard error ({why})") from None
+        self.logged = 0  # bytes in its log file now
+        self.dropped = 0  # bytes cut from the front of its log
+        self.marked = 0  # bytes of the line at its front that says so
+        self.failed = False
         self.tail = b""
         self.out = bytearray()
         self.buf = bytearray()
@@ -311,7 +360,13 @@ class Bot:
             return b""
 
     def log(self, data: bytes | None) -> None:
-        """Append ``data`` from the bot's standard error to its log (up to :data:`MAX_LOG`)."""
+        """Append ``data`` from the bot's standard error to its log, which keeps the last :data:`MAX_LOG` bytes.
+
+        Past :data:`MAX_LOG` the log is cut from the front to its last half,
+        under a line saying how much went: what a failure's cause is in is
+        the end of the log, and a bot that floods its standard error cannot
+        fill the disk.
+        """
         if data is None:
             return
         if not data:  # its standard error is closed
@@ -320,16 +375,25 @@ class Bot:
             self.stderr = None
             return
         self.tail = (self.tail + data)[-4096:]
-        room = MAX_LOG - self.logged
-        if room >= 0:
-            piece = data[:room]
-            if len(data) > room:
-                piece += b"\n[mille: the rest of this bot's standard error was not kept]\n"
-            try:
-                os.write(self.log_fd, piece)
-            except OSError:
-                pass
-        self.logged += len(data)
+        before = self.logged
+        try:
+            if self.logged + len(data) <= MAX_LOG:
+                os.write(self.log_fd, data)
+                self.logged += len(data)
+            else:
+                keep = MAX_LOG // 2
+                old = max(0, keep - len(data))
+                kept = (os.pread(self.log_fd, old, self.logged - old) if old else b"") + data[-keep:]
+                self.dropped += self.logged - self.marked + len(data) - len(kept)
+                text = b"[mille: the first %d bytes of this bot's standard error were dropped]\n" % self.dropped
+                self.marked = len(text)
+                os.ftruncate(self.log_fd, 0)
+                os.lseek(self.log_fd, 0, os.SEEK_SET)
+                os.write(self.log_fd, text + kept)
+                self.logged = len(text) + len(kept)
+        except OSError:  # a full disk: the log is what it is
+            pass
+        _logs.grew(self.logged - before)
 
     # -- the end -----------------------------------------------------------
     def settle(self, wait: float = 0.5) -> int | None:
@@ -373,6 +437,7 @@ class Bot:
     def fail(self) -> None:
         """Kill the bot and all its process group at once, reap it, keep its log."""
         _logs.failed = True
+        self.failed = True
         self.kill()
 
     def kill(self, term_first: bool = False) -> None:
@@ -397,6 +462,7 @@ class Bot:
             self.drain_log()
             self.close_pipes()
             os.close(self.log_fd)
+            _logs.closed(self.log_path, self.logged, self.failed)
         finally:
             release_signals(held)
         _forget(self)
@@ -539,6 +605,20 @@ def shutdown() -> None:
     _logs.clean()
 
 
+def kill_all() -> None:
+    """Kill every bot of this process with its group at once, without a word, and tidy a clean log directory.
+
+    For a process told to stop now (a pool worker sent SIGTERM, from a
+    signal handler): no lock is taken (the handler may have interrupted its
+    holder), no process is waited for (the bots are reaped by whoever
+    inherits them when this process exits).
+    """
+    for bot in list(_running):
+        if bot.alive:
+            _signal_group(bot.proc.pid, signal.SIGKILL)
+    _logs.clean()
+
+
 _watching = False
 
 
@@ -569,6 +649,8 @@ def _after_fork() -> None:
     _idle.clear()
     _logs.temporary = None
     _logs.failed = False
+    _logs.total = 0
+    _logs.ended = []
     _watching = False
 
 
@@ -581,11 +663,13 @@ __all__ = [
     "HANDSHAKE_DEADLINE",
     "LOGS_VARIABLE",
     "MAX_LOG",
+    "MAX_LOGS",
     "QUIT_GRACE",
     "TERM_GRACE",
     "Bot",
     "BotFailure",
     "acquire",
+    "kill_all",
     "release",
     "set_log_directory",
     "shutdown",

@@ -42,6 +42,9 @@ from .botprocess import (
 
 #: Seconds a bot has for one decision when no think-time limit is set.
 DEFAULT_DEADLINE = 30.0
+#: Bytes of ``rolled`` answers a bot may leave unread (it asks for rolls and does not read them):
+#: past this it forfeits, so that a bot cannot grow the host's memory without bound.
+MAX_UNREAD_ROLLS = 1 << 20
 PREFIX = EXEC_PREFIX
 
 
@@ -110,6 +113,11 @@ class ExternalPlayer:
                 )
                 kind = answer["type"]
                 if kind == "roll":
+                    if len(bot.out) > MAX_UNREAD_ROLLS:
+                        raise BotFailure(
+                            "illegal",
+                            f"asked for rolls without reading them ({MAX_UNREAD_ROLLS} bytes of answers unread)",
+                        )
                     bot.send(b'{"type":"rolled","value":%d}\n' % rng.random())
                     continue
                 if kind != "move":
@@ -189,6 +197,7 @@ class ExternalPlayer:
 
 __all__ = [
     "DEFAULT_DEADLINE",
+    "MAX_UNREAD_ROLLS",
     "HANDSHAKE_DEADLINE",
     "LOGS_VARIABLE",
     "MAX_LOG",
