@@ -14,9 +14,11 @@ more than :data:`MAX_LINE` bytes of one line: a longer line is read to its
 end and dropped (:data:`TOO_LONG`), so a line of megabytes costs no memory.
 
 Signals become events at a safe point, as on the board
-(:mod:`mille.ui.cursesterm`): SIGINT is :data:`~mille.ui.surface.INTERRUPT`
-(``Really?``, §9.5), SIGHUP and SIGTERM are :data:`~mille.ui.surface.HANGUP`
-(keep the game and leave), and they are there between moves too
+(:mod:`mille.ui.cursesterm`), by the table both faces share
+(:data:`~mille.ui.surface.SIGNAL_EVENTS`): SIGINT is
+:data:`~mille.ui.surface.INTERRUPT` (``Really?``, §9.5), SIGHUP, SIGTERM
+and SIGQUIT (``^\\``) are :data:`~mille.ui.surface.HANGUP` (keep the game
+and leave), and they are there between moves too
 (:meth:`LineTerminal.poll`).  A standard output that has gone away (a
 closed pipe, a hung-up terminal) is a hangup as well.
 """
@@ -28,7 +30,7 @@ import signal
 from types import FrameType
 
 from ...files.safeio import shown
-from ..surface import END_OF_INPUT, HANGUP, INTERRUPT
+from ..surface import END_OF_INPUT, HANGUP, SIGNAL_EVENTS
 
 __all__ = ["MAX_LINE", "TOO_LONG", "LineTerminal"]
 
@@ -67,7 +69,7 @@ class LineTerminal:
         self.gone = False
 
     def start(self) -> None:
-        for name in ("SIGINT", "SIGHUP", "SIGTERM"):
+        for name in SIGNAL_EVENTS:
             sig = getattr(signal, name, None)  # Windows has only some of them
             if sig is not None:
                 self._old_handlers[sig] = signal.signal(sig, self._on_signal)
@@ -81,7 +83,7 @@ class LineTerminal:
         self._old_handlers.clear()
 
     def _on_signal(self, signum: int, frame: FrameType | None) -> None:
-        self._pending.append(INTERRUPT if signum == signal.SIGINT else HANGUP)
+        self._pending.append(SIGNAL_EVENTS[signal.Signals(signum).name])
         if self._in_read:
             raise _Wakeup
 
