@@ -236,6 +236,8 @@ def test_the_interrupt_key_asks_really_on_a_pty(tmp_path: Path) -> None:
         assert p.wait_for(lambda q: bytes(q.raw).endswith(b"Your move:\r\n"), timeout=30)
         p.send("\x03")
         assert p.wait_for(lambda q: bytes(q.raw).endswith(b"Really?\r\n"), timeout=30)
+        # The terminal's echo of ^C, then Really? on a line of its own (they shared one, issue 36).
+        assert bytes(p.raw).endswith(b"Your move:\r\n^C\r\nReally?\r\n"), bytes(p.raw)[-60:]
         p.send("n\r")
         assert p.wait_for(lambda q: bytes(q.raw).endswith(b"Your move:\r\n"), timeout=30)
         p.send("p\r")
@@ -265,6 +267,9 @@ def test_ctrl_backslash_keeps_the_game_as_on_the_board(tmp_path: Path) -> None:
     [name] = os.listdir(state / "mille")
     path = str(state / "mille" / name)
     assert path in said.replace("\n", ""), said
+    # The line on standard error is broken into rows as the game's lines are, none as wide as the terminal.
+    rows = said[said.index("mille: the game is saved in") :].splitlines()
+    assert len(rows) > 1 and all(len(row) < 80 for row in rows), rows
     expected = Game()
     expected.rng.seed(5)
     rules.settle_game(expected)

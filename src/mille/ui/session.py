@@ -262,18 +262,28 @@ class _Keeper:
     def report(self, status: int) -> int:
         if self.line is None:
             return status
-        say(self.line)
+        say(self.line, self.command == PLAIN_COMMAND)
         from ..files.rescue import NOT_SAVED_STATUS
 
         return status if self.saved else NOT_SAVED_STATUS
 
 
-def say(line: str) -> None:
-    """A line on standard error, if it is still there (after a hangup it may not be); escaped for the terminal."""
+def say(line: str, fit: bool = False) -> None:
+    """A line on standard error, if it is still there (after a hangup it may not be); escaped for the terminal.
+
+    ``fit``: broken into rows as plain mode breaks its lines
+    (:func:`mille.ui.plain.lines.fitted`), for the last words of a game
+    played in lines (the hangup line), which a screen reader reads by rows.
+    """
     from ..files.safeio import shown
 
+    text = shown(line)
+    if fit:
+        from .plain.lines import fitted, terminal_width
+
+        text = fitted(text, terminal_width(2))
     try:
-        os.write(2, (shown(line) + "\n").encode("utf-8", "backslashreplace"))
+        os.write(2, (text + "\n").encode("utf-8", "backslashreplace"))
     except OSError:
         pass
 

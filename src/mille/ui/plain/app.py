@@ -75,6 +75,8 @@ class PlainApp(GameFlow):
         self._before: Tableau | None = None
         self._hand_before: list[int] = []
         self._card = EMPTY
+        #: The slot of the person's card that reached 700, while Extension? is asked.
+        self._extension_slot: int | None = None
         self._hands = 0
         #: The last hand ended the game: the next one begins a new game.
         self._game_ended = False
@@ -165,6 +167,14 @@ class PlainApp(GameFlow):
                 self.say("E: command not implemented")
             elif command == Command.HINT:
                 self._hint()
+            elif command == Command.DETAIL:
+                was = self.detail
+                self._query(parsed)
+                if self.full and was != FULL and not self._turn_said:
+                    # Full detail from now: its turn line and what may be played, before any pick is said.
+                    self.show(words.turn_line(game))
+                    self._turn_said = True
+                    self.show(self._playable())
             elif command != Command.EMPTY and not self._query(parsed):
                 self.say(f"unknown command: {parsed.word}; type ? for help.")
 
@@ -172,6 +182,10 @@ class PlainApp(GameFlow):
         """A yes/no question, in the original's words (§9.3); ``s`` saves and asks again."""
         self.saved = False
         text = PROMPTS[prompt_no]
+        if prompt_no == EXTENSION_PROMPT:
+            # The card that reached 700 leaves its slot with the answer: noted, to say what moves into it.
+            self._hand_before = self.game.players[YOU].hand[:]
+            self._extension_slot = self.game.pending_extension
         while True:
             parsed = parse(self._read(text))
             command = parsed.command
@@ -315,6 +329,9 @@ class PlainApp(GameFlow):
             self.say(outcome.error if seat == YOU else f"The computer's move is refused: {outcome.error}")
         else:
             line = self._sentence(game, seat, move)
+            moved = self._moved(game, seat, move)
+            if moved:
+                line = f"{line} {moved}" if line else moved
             if line:
                 self.say(line)
             if outcome.passed and game.to_move == YOU:
@@ -324,6 +341,21 @@ class PlainApp(GameFlow):
             self._game_ended = rules.game_over(game)
             for line in words.hand_over_lines(game, brief=not self.full):
                 self.say(line)
+
+    def _moved(self, game: Game, seat: int, move: Move) -> str:
+        """The person's cards that moved into the slot just emptied (:func:`words.moved_sentence`); '' if none."""
+        if seat != YOU or game.order:
+            return ""
+        kind = move.kind
+        if kind is MoveType.PLAY or kind is MoveType.DISCARD:
+            if game.pending_extension is not None:
+                return ""  # the card stays in the hand while Extension? is asked
+            played = move.slot
+        elif (kind is MoveType.EXTEND or kind is MoveType.NO_EXTENSION) and self._extension_slot is not None:
+            played = self._extension_slot
+        else:
+            return ""
+        return words.moved_sentence(self._hand_before, played, game.players[YOU].hand)
 
     def _sentence(self, game: Game, seat: int, move: Move) -> str:
         kind = move.kind
