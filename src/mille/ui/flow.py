@@ -28,7 +28,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
-from ..engine import rules
+from ..engine import cards, rules
 from ..engine.record import Record
 from ..engine.rules import EXTEND, NO_EXTENSION, Move, Phase
 from ..engine.state import Game
@@ -68,6 +68,7 @@ __all__ = [
     "GameFlow",
     "Setup",
     "SaveWriter",
+    "as_seen",
 ]
 
 #: The questions (§9.1, §9.3, §9.4), by number, and their words.
@@ -96,6 +97,34 @@ PROMPTS = (
 #: player's name) -> None; raises OSError (shown with its strerror) when the
 #: file cannot be written.  :func:`mille.files.save.write_game` is one.
 SaveWriter = Callable[[str, Game, int, str], None]
+
+
+def as_seen(game: Game) -> Game:
+    """``game`` as the person sees it: while their ``Extension?`` is open, the board the original showed.
+
+    The original asked ``Extension?`` in the middle of the play, after the
+    card's miles were counted and before the card left the hand or the board
+    was repainted (bsd-mille.md §13): the screen still showed the board as
+    it was before the play, the card in the hand and the old mileage, pile
+    and totals.  The game itself is right (the miles counted, the card
+    held, ``rules.phase`` is ``EXTENSION``); this is what to draw of it, so
+    that a game kept or saved at the question resumes with the board the
+    person saw, and plain mode reads the same.  Any other game is itself.
+    """
+    slot = game.pending_extension
+    if slot is None or slot < 0 or game.to_move != YOU:
+        return game  # no question open, or a version-1 save whose card already left the hand
+    seen = game.copy()
+    pp = seen.players[YOU]
+    card = pp.hand[slot]
+    if not cards.is_distance(card):  # pragma: no cover - only a mileage card reaches 700
+        return game
+    value = cards.MILES[card]
+    pp.nummiles[card] -= 1
+    pp.mileage -= value
+    pp.hand_total -= value
+    pp.total -= value
+    return seen
 
 
 class GameExit(Exception):

@@ -27,7 +27,7 @@ from ...engine import rules
 from ...engine.cards import EMPTY
 from ...engine.rules import DRAW, ORDER, Move, MoveType
 from ...engine.state import Game, Tableau
-from ..flow import EXTENSION_PROMPT, PROMPTS, GameFlow, Setup
+from ..flow import EXTENSION_PROMPT, PROMPTS, GameFlow, Setup, as_seen
 from ..layout import COMPUTER, YOU
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT
 from . import BRIEF, DETAILS, FULL, words
@@ -215,7 +215,7 @@ class PlainApp(GameFlow):
     def _query(self, parsed: Parsed) -> bool:
         """Answer a reading key in full (even when nothing changed since the last); False if it is none."""
         command = parsed.command
-        game = self.game
+        game = as_seen(self.game)  # at Extension?, the board the original showed (§13)
         if command == Command.BOARD:
             for line in words.board_lines(game):
                 self.show(line)
@@ -303,8 +303,16 @@ class PlainApp(GameFlow):
         if restored:
             if self.restore_banner is not None:
                 self.say(f"Resumed: {self.restore_banner}.")
-            for line in words.board_lines(game):
+            seen = as_seen(game)
+            for line in words.board_lines(seen):
                 self.show(line)
+            if seen is not game:
+                # Kept at Extension?: the play that reached 700, said again before the question.
+                slot = game.pending_extension
+                assert slot is not None
+                card = game.players[YOU].hand[slot]
+                self.say(words.play_sentence(YOU, card, seen.players[YOU], game))
+                return
             mover = "your move" if game.to_move == YOU else "the computer's move"
             self.say(f"It is {mover}.")
             return
