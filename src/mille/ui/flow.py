@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from ..engine.observation import Observation
     from ..engine.rng import GlibcRandom
     from ..engine.rules import Outcome
+    from ..files.kept import Resumed
     from ..files.recorder import Recorder
     from ..players import Decision, Player
     from .hints import Adviser
@@ -148,6 +149,9 @@ class Setup(Record):
     says of it, ``window`` the score window layout it was saved with.
     ``stats`` makes the record of games when it is first needed (None: no
     record is kept); ``hints`` answers the hint (None: no hints).
+    ``resumed`` is the kept (hangup or crash) file the game was resumed
+    from, removed once the game is saved elsewhere or over
+    (:mod:`mille.files.kept`; None: not resumed from one).
     """
 
     __slots__ = (
@@ -161,6 +165,7 @@ class Setup(Record):
         "window",
         "stats",
         "hints",
+        "resumed",
     )
 
     def __init__(
@@ -176,6 +181,7 @@ class Setup(Record):
         window: int = ScoreView.SMALL,
         stats: Callable[[], Recorder] | None = None,
         hints: Adviser | None = None,
+        resumed: Resumed | None = None,
     ) -> None:
         self.computer = computer
         self.computer_name = computer_name
@@ -187,6 +193,7 @@ class Setup(Record):
         self.window = window
         self.stats = stats
         self.hints = hints
+        self.resumed = resumed
 
 
 class GameFlow(ABC):
@@ -213,6 +220,8 @@ class GameFlow(ABC):
         self.in_interrupt = False
         self.ledger = DeferredRecord(setup.stats)
         self.keeper = GameKeeper(setup.hangup_saver)
+        #: The kept file the game was resumed from (None: none), spent once the game is safe elsewhere or over.
+        self.resumed = setup.resumed
 
     # ------------------------------------------------------------------
     # The front end's part
@@ -329,6 +338,8 @@ class GameFlow(ABC):
                 self.play_hand()
                 ended, name = game.copy(), self.computer_name
                 self.record(lambda stats, ended=ended, name=name: stats.hand_over(ended, name))  # type: ignore[misc]
+                if self.resumed is not None and rules.game_over(game):
+                    self.resumed.spend()  # the game it held is over
                 self.check_more()
                 restore = False
                 if rules.game_over(game):
@@ -523,6 +534,8 @@ class GameFlow(ABC):
             return False
         saved, computer = self.game.copy(), self.computer_name
         self.record(lambda stats: stats.saved(saved, computer))
+        if self.resumed is not None:
+            self.resumed.spend(written=name)  # the game is safe in the save
         self.tell(f"{name} [{time.ctime()}]")  # C ctime() layout
         return True
 
