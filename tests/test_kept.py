@@ -132,3 +132,31 @@ def test_a_kept_file_changed_since_the_resume_is_not_removed(tmp_path: Path, mon
 def test_only_the_names_mille_gives_kept_games_count(name: str, is_kept: bool) -> None:
     assert kept.is_kept_name(name) is is_kept
     assert kept.Resumed.note(name, Game()) is None  # none of them exists here
+
+
+def test_a_resumed_game_that_ends_spends_its_kept_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game over (5000 points reached), the kept file it was resumed from is removed; before, it is not."""
+    from mille.engine.cards import is_distance
+    from save_helpers import extension_position
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    game, move = extension_position()
+    assert is_distance(game.players[0].hand[move.slot])
+    game.players[0].total += 4900  # the trip's points will take you past 5000
+    made = rescue.keep_game(game, 0, "bsd").path
+    assert made is not None
+    loaded = save.read_game(made).game
+    resumed = kept.Resumed.note(made, loaded)
+    slot = "p" if move.slot == 0 else str(move.slot)
+    present: dict[str, bool] = {}
+
+    class Watching(P.Script):
+        def respond(self, prompt: str, heard: list[str]) -> str:
+            present[prompt] = os.path.exists(made)
+            return super().respond(prompt, heard)
+
+    script = Watching([f"u {slot}", "n", "n", "n"])  # Extension? n; Another game? n; Save game? n
+    status, *_ = P.play_here(0, script, game=loaded, restore=True, resumed=resumed)
+    assert status == 0
+    assert script.asked == ["Your move:", "Extension?", "Another game?", "Save game?"]
+    assert present == {"Your move:": True, "Extension?": True, "Another game?": False, "Save game?": False}
