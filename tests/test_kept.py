@@ -160,3 +160,45 @@ def test_a_resumed_game_that_ends_spends_its_kept_file(tmp_path: Path, monkeypat
     assert status == 0
     assert script.asked == ["Your move:", "Extension?", "Another game?", "Save game?"]
     assert present == {"Your move:": True, "Extension?": True, "Another game?": False, "Save game?": False}
+
+
+def test_mille_kept_lists_where_the_kept_games_are_and_which_are_spent(tmp_path: Path) -> None:
+    """``mille --kept``: each kept game, when, where it stands, and spent or not by the record of games."""
+    import shutil
+    import subprocess
+    import sys
+
+    env = P.mille_env(str(tmp_path / "state"))
+    env["TMPDIR"] = str(tmp_path / "tmp")  # the temporary directory is a place kept games go: this test's own
+    (tmp_path / "tmp").mkdir()
+
+    def kept_listing() -> list[str]:
+        done = subprocess.run(
+            [sys.executable, "-m", "mille", "--kept"], capture_output=True, env=env, cwd=tmp_path, timeout=60
+        )
+        assert done.returncode == 0 and done.stderr == b"", done.stderr
+        return done.stdout.decode().splitlines()
+
+    assert kept_listing()[0].startswith("No kept games (hangup or crash files) in ")
+    first = P.play_process(
+        ["--plain", "--seed", str(SEED)], P.Script(["p", "d 1", P.EOF_ANSWER]), cwd=str(tmp_path), env=env
+    )
+    path = kept_line(first.err)
+    # Two copies as an older mille left them: the same position, kept again on each drop.
+    place = Path(path).parent
+    old, older = place / "hangup-20200101-000001.json", place / "hangup-20200101-000000.json"
+    shutil.copy(path, old)
+    shutil.copy(path, older)
+    os.utime(old, (1577880001, 1577880001))  # 2020-01-01 12:00 UTC: that day in every zone
+    os.utime(older, (1577880000, 1577880000))
+    again = P.play_process(["--plain", path], P.Script(["p", P.EOF_ANSWER]), cwd=str(tmp_path), env=env)
+    new = kept_line(again.err)
+    assert not os.path.exists(path)  # spent and removed as it was spent
+    lines = kept_listing()
+    assert lines[0] == "3 kept games, newest first:"
+    assert lines[1] == new and lines[4] == str(old) and lines[7] == str(older)
+    assert lines[2].startswith("  kept ") and "in a hand of 700 miles (you 0, computer 0)" in lines[2]
+    assert lines[3] == "  not resumed"
+    assert lines[5].startswith("  kept 2020-01-01 ")  # local time: the day, whatever the zone's hour
+    assert lines[6] == "  spent: resumed, and its game was kept or saved again since"
+    assert lines[9] == f"  spent: the same position as {old}"

@@ -131,4 +131,145 @@ class Resumed:
         return True
 
 
-__all__ = ["Resumed", "is_kept_name"]
+# --------------------------------------------------------------------------
+# mille --kept: where the kept games are, and which are spent
+
+
+def _places() -> list[str]:
+    """The directories a kept game may be in (:data:`mille.files.rescue.PLACES`), each once."""
+    import tempfile
+
+    from .places import state_directory
+
+    found: list[str] = []
+    for locate in (state_directory, os.getcwd, tempfile.gettempdir):
+        try:
+            place = os.path.abspath(locate())
+        except OSError:
+            continue
+        if place not in found:
+            found.append(place)
+    return found
+
+
+def kept_files() -> list[str]:
+    """The kept games (hangup and crash files) in the places mille keeps them, yours alone, newest first."""
+    import stat
+
+    files: list[tuple[float, str]] = []
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    for place in _places():
+        try:
+            names = os.listdir(place)
+        except OSError:
+            continue
+        for name in names:
+            if not is_kept_name(name):
+                continue
+            path = os.path.join(place, name)
+            try:
+                st = os.lstat(path)
+            except OSError:
+                continue
+            if not stat.S_ISREG(st.st_mode) or (uid is not None and st.st_uid != uid):
+                continue  # another user's file in the temporary directory, or a link: not ours to list
+            files.append((st.st_mtime, path))
+    files.sort(reverse=True)
+    return [path for _, path in files]
+
+
+def _position(game: Game) -> str:
+    """What a kept game holds, in a few words: the hand's miles, the totals, what comes next."""
+    you, it = game.players
+    if game.finished:
+        where = "at the end of a hand"
+    elif game.pending_extension is not None:
+        where = "at Extension?"
+    else:
+        where = f"in a hand of {game.trip_length} miles (you {you.mileage}, computer {it.mileage})"
+    return f"{where}; totals you {you.total}, computer {it.total}"
+
+
+def _status(key: str, path: str, events: list[dict[str, object]] | None, first: dict[str, str]) -> str:
+    """Spent or not, from the record of games: the game kept at this position, and what it did after."""
+    if key in first and first[key] != path:
+        return f"spent: the same position as {first[key]}"
+    first.setdefault(key, path)
+    if events is None:
+        return "not known (no record of games)"
+    at = None
+    for n, event in enumerate(events):
+        if event.get("t") == "save" and event.get("key") == key:
+            at = n
+    if at is None:
+        return "not known (not in the record of games)"
+    name = events[at].get("game")
+    later = [event for event in events[at + 1 :] if event.get("game") == name]
+    if any(event.get("t") == "save" for event in later):
+        return "spent: resumed, and its game was kept or saved again since"
+    if any(event.get("t") == "game" and event.get("result") != "abandoned" for event in later):
+        return "spent: resumed, and its game is over"
+    if later:
+        return "resumed and played on, then left without saving: this file still holds it"
+    return "not resumed"
+
+
+def listing() -> tuple[list[str], str | None]:
+    """``mille --kept``: (the lines, a problem with the record of games or None).
+
+    Each kept game: its path; when it was kept, where it stands; and
+    whether it is spent, by the record of games (:mod:`mille.files.ledger`):
+    resumed and kept or saved again, or its game over, or the same position
+    as a newer file; not resumed; or resumed and left without saving (the
+    file still holds the game).  Spent files may be removed; mille removes
+    the ones it sees spent as they are spent (:class:`Resumed`).
+    """
+    import time
+
+    from . import save
+    from .ledger import LedgerError, read_events, stats_path
+    from .recorder import position_key
+    from .safeio import shown
+
+    problem = None
+    events: list[dict[str, object]] | None
+    try:
+        events = read_events(stats_path())
+    except (LedgerError, OSError) as exc:
+        events, problem = None, str(exc)
+    except Exception as exc:  # never a traceback
+        events, problem = None, f"the record of games cannot be read ({type(exc).__name__})"
+    paths = kept_files()
+    if not paths:
+        return ["No kept games (hangup or crash files) in " + ", ".join(shown(p) for p in _places()) + "."], problem
+    lines = [f"{len(paths)} kept game{'s' if len(paths) != 1 else ''}, newest first:"]
+    first: dict[str, str] = {}
+    for path in paths:
+        try:
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(os.stat(path).st_mtime))
+            game = save.read_game(path).game
+        except (OSError, save.SaveError) as exc:
+            lines += [shown(path), f"  cannot be read: {shown(str(exc))}"]
+            continue
+        lines += [
+            shown(path),
+            f"  kept {when}, {_position(game)}",
+            f"  {shown(_status(position_key(game), path, events, first))}",
+        ]
+    return lines, problem
+
+
+def print_kept() -> int:
+    """Print :func:`listing`; 0 (a problem with the record of games is said on standard error, status 0)."""
+    import sys
+
+    from .safeio import shown
+
+    lines, problem = listing()
+    sys.stdout.write("".join(line + "\n" for line in lines))
+    if problem is not None:
+        print(f"mille: {shown(problem)}", file=sys.stderr)
+    return 0
+
+
+__all__ = ["Resumed", "is_kept_name", "kept_files", "listing", "print_kept"]
