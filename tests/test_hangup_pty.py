@@ -42,6 +42,7 @@ from mille.engine import cards, rules
 from mille.engine.rules import DRAW, NO_EXTENSION, Move
 from mille.engine.state import Game
 from mille.files import ledger, save
+from mille.ui.flow import as_seen
 from mille.ui.layout import COMPUTER, YOU, ScoreView
 from ptyreplay import PtySession, Snapshot
 from save_helpers import EXIT_AFTER_SIGNAL_S, MOVE, REPO, SRC, extension_position, move_keys, simulate
@@ -338,7 +339,10 @@ def test_hangup_at_prompt_saves_the_game_and_restores_it(tmp_path, name, sig):
         if name == "extension":
             at_prompt(restored, "Extension? ")
             assert [r[:20] for r in restored.screen[6:13]] == [r[:20] for r in shown.screen[6:13]]  # the hand
-            assert_position_shown(restored.screen, saved)  # the card counted: 700
+            # The board seen at the question before the hangup (the original's, §13): the card
+            # still in the hand, the mileage before it; the game holds it counted (700).
+            assert board_rows(restored.screen) == board_rows(shown.screen)
+            assert_position_shown(restored.screen, as_seen(saved))
             answered = s.step("n")  # and the question is answered as it would have been
             at_prompt(answered, "Another hand? ")
             assert_position_shown(answered.screen, after(saved, NO_EXTENSION))

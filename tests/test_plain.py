@@ -47,7 +47,7 @@ from mille.ui.flow import Setup
 from mille.ui.plain import words
 from mille.ui.plain.app import FILE_LINE
 from mille.ui.plain.commands import Command, parse, parse_slot
-from mille.ui.plain.lines import MAX_LINE, TOO_LONG, LineTerminal
+from mille.ui.plain.lines import MAX_LINE, TOO_LONG, LineTerminal, fitted
 from mille.ui.surface import END_OF_INPUT, HANGUP, INTERRUPT
 from ui_helpers import APPENDIX_A
 
@@ -568,3 +568,52 @@ def test_on_a_terminal_long_lines_break_between_words() -> None:
     assert data == b"too narrow to break\r\n"
     os.close(master)
     os.close(slave)
+
+
+def test_a_hand_breaks_at_its_items_not_inside_one() -> None:
+    """A hand read out on a narrow terminal is broken at ``"; "``, never inside ``50 miles`` (issue 36)."""
+    hand = "Your hand: P: empty; 1: 100 miles; 2: 50 miles; 3: Repairs; 4: Go; 5: 50 miles; 6: 100 miles."
+    rows = fitted(hand, 40).split("\n")
+    assert rows == [
+        "Your hand: P: empty; 1: 100 miles;",
+        "2: 50 miles; 3: Repairs; 4: Go;",
+        "5: 50 miles; 6: 100 miles.",
+    ]
+    assert all(len(row) < 40 for row in rows)
+    # An item too long for a row: broken between words, as any line.
+    long = "Pick a card (p), or play now: u 5 Extra Tank which is a very long item indeed here; u 6 Go."
+    assert fitted(long, 40) == "\n".join(
+        ["Pick a card (p), or play now: u 5 Extra", "Tank which is a very long item indeed", "here; u 6 Go."]
+    )
+    assert fitted(hand, 0) == hand  # not a terminal: whole
+
+
+def test_the_card_that_moves_into_the_slot_just_played_is_said() -> None:
+    """After a play or discard, the picked card that fills the slot is named with its new slot (issue 36)."""
+    for detail in ("brief", "full"):
+        script = P.Script(["p", "d 1", "q", "y"])
+        status, _, term, _ = P.play_here(5, script, detail=detail)
+        assert status == 0
+        [line] = [line for line in term.out if line.startswith("You discard ")]
+        assert line.endswith(". Go moves to slot 1."), line
+    # The original's tidying (§3.6): the lowest card in the hand fills the hole.
+    hand = [GO, MILES_75, MILES_25, STOP, MILES_100, REPAIRS, GASOLINE]
+    assert words.moved_sentence(hand, 4, [cards.EMPTY, MILES_75, MILES_25, STOP, GO, REPAIRS, GASOLINE]) == (
+        "Go moves to slot 4."
+    )
+    late = [cards.EMPTY, MILES_75, MILES_25, STOP, MILES_100, REPAIRS, GASOLINE]  # the deck is out: no pick
+    tidied = [cards.EMPTY, cards.EMPTY, MILES_25, STOP, MILES_75, REPAIRS, GASOLINE]
+    assert words.moved_sentence(late, 4, tidied) == "75 miles moves to slot 4."
+    assert words.moved_sentence(late, 6, late[:6] + [cards.EMPTY]) == ""
+
+
+def test_full_detail_switched_on_says_the_turn_before_the_pick() -> None:
+    """``v`` then ``p``: ``Your turn.`` comes before ``You pick ...`` (it came after, issue 36)."""
+    script = P.Script(["v", "p", "q", "y"])
+    status, _, term, _ = P.play_here(5, script)
+    assert status == 0
+    turn = next(n for n, line in enumerate(term.out) if line.startswith("Your turn."))
+    pick = next(n for n, line in enumerate(term.out) if line.startswith("You pick "))
+    assert turn < pick, term.out
+    assert term.out[turn + 1].startswith("Pick a card (p)")
+    assert sum(line.startswith("Your turn.") for line in term.out[: pick + 1]) == 1

@@ -236,6 +236,8 @@ def test_the_interrupt_key_asks_really_on_a_pty(tmp_path: Path) -> None:
         assert p.wait_for(lambda q: bytes(q.raw).endswith(b"Your move:\r\n"), timeout=30)
         p.send("\x03")
         assert p.wait_for(lambda q: bytes(q.raw).endswith(b"Really?\r\n"), timeout=30)
+        # The terminal's echo of ^C, then Really? on a line of its own (they shared one, issue 36).
+        assert bytes(p.raw).endswith(b"Your move:\r\n^C\r\nReally?\r\n"), bytes(p.raw)[-60:]
         p.send("n\r")
         assert p.wait_for(lambda q: bytes(q.raw).endswith(b"Your move:\r\n"), timeout=30)
         p.send("p\r")
@@ -245,6 +247,38 @@ def test_the_interrupt_key_asks_really_on_a_pty(tmp_path: Path) -> None:
         p.send("y\r")
         assert p.wait_exit(30) == 0
         assert b"\x1b" not in bytes(p.raw)
+
+
+def test_ctrl_backslash_keeps_the_game_as_on_the_board(tmp_path: Path) -> None:
+    """``^\\`` (SIGQUIT through the terminal) keeps the game as the board does: a file, status 1, resumable.
+
+    It killed the game and kept nothing before (issue 36): plain mode heard
+    SIGINT, SIGHUP and SIGTERM, the board SIGQUIT too.
+    """
+    state = tmp_path / "state"
+    argv = [*H.mille_argv("--plain", "--seed", "5"), "--no-stats"]
+    with H.Pty(argv, env={"XDG_STATE_HOME": str(state)}, cwd=str(tmp_path)) as p:
+        assert p.wait_for(lambda q: bytes(q.raw).endswith(b"Your move:\r\n"), timeout=30)
+        p.send("p\r")
+        assert p.wait_for(lambda q: b"You pick Go." in bytes(q.raw), timeout=30)
+        p.send(b"\x1c")
+        assert p.wait_exit(30) == 1  # the board's status after ^\\ (test_terminal_gone.py)
+        said = bytes(p.raw).decode("utf-8", "replace").replace("\r\n", "\n")
+    [name] = os.listdir(state / "mille")
+    path = str(state / "mille" / name)
+    assert path in said.replace("\n", ""), said
+    # The line on standard error is broken into rows as the game's lines are, none as wide as the terminal.
+    rows = said[said.index("mille: the game is saved in") :].splitlines()
+    assert len(rows) > 1 and all(len(row) < 80 for row in rows), rows
+    expected = Game()
+    expected.rng.seed(5)
+    rules.settle_game(expected)
+    rules.start_hand(expected)
+    rules.push(expected, DRAW)
+    assert save.to_dict(save.read_game(path).game) == save.to_dict(expected)
+    resumed = P.play_process(["--plain", path], P.Script(["q", "y"]), cwd=str(tmp_path))
+    assert resumed.status == 0, resumed.err
+    assert "Your move:" in resumed.lines
 
 
 # --------------------------------------------------------------------------

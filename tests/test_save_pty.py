@@ -159,6 +159,7 @@ def test_restore_at_extension_asks_again(tmp_path):
     from save_helpers import extension_position
 
     game, move = extension_position()
+    before = game.players[YOU].mileage
     rules.push(game, move)  # the game now holds the question, as the front end saves it
     assert game.pending_extension == move.slot
     snapshot = game.copy()
@@ -167,11 +168,14 @@ def test_restore_at_extension_asks_again(tmp_path):
         snap = s.start()
         lines = snap.screen
         assert lines[10][20:31] == "Extension? " and snap.cursor == [10, 31]
-        assert lines[1][61:65] == " 700"  # the card is counted (and still in the hand)
+        # The board the original showed while asking (§13): the card still in the hand, the
+        # mileage before it (the game counts it: the answer's repaint shows 700).
+        assert lines[1][61:65] == f"{before:>4}"
         for slot in range(cards.HAND_SIZE):
             assert lines[6 + slot][2:20].rstrip() == cards.name(snapshot.players[YOU].hand[slot])
         snap = s.step("y")
         assert snap.screen[4][9:18] == "Extension"
+        assert snap.screen[1][61:65] == " 700"
         assert snap.screen[10][20:29] == ">>:Move: "
 
 

@@ -114,6 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--stats", action="store_true", help="print the record of your games and exit")
     parser.add_argument("--json", action="store_true", help="with --stats: print the record as JSON")
     parser.add_argument(
+        "--kept", action="store_true", help="list the games kept on hangups and crashes, and which are spent, and exit"
+    )
+    parser.add_argument(
         "--config-path", action="store_true", help="print where the settings file is read from and exit"
     )
     parser.add_argument("--version", action="version", version=f"mille (bsd-mille) {__version__}")
@@ -216,8 +219,8 @@ def main(argv: list[str] | None = None) -> int:
         parser = build_parser()
         args = parser.parse_args(argv)
         others = args.file or args.seed is not None or args.computer or switches or args.detail
-        if (args.stats or args.config_path) and others:
-            parser.error("--stats and --config-path take no other arguments")
+        if (args.stats or args.config_path or args.kept) and others:
+            parser.error("--stats, --kept and --config-path take no other arguments")
         if args.config_path:
             from .files.safeio import shown
             from .files.settings import config_path
@@ -228,6 +231,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"mille: {exc.strerror}", file=sys.stderr)
                 return 1
             return 0
+        if args.kept:
+            if args.json or args.stats or args.config_path:
+                parser.error("--kept takes no other arguments")
+            from .files.kept import print_kept
+
+            return print_kept()
         if args.stats:
             from .files.tally import print_stats
 

@@ -25,7 +25,7 @@ from ..engine.rules import Move, MoveType
 from ..engine.state import Game
 from .board import Board
 from .dialogs import Dialogs
-from .flow import GameFlow, Setup
+from .flow import GameFlow, Setup, as_seen
 from .layout import YOU
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -84,12 +84,23 @@ class MilleApp(GameFlow):
     # Drawing, in the original's order
 
     def begin_hand(self, restored: bool) -> None:
-        """The new board, with the restore message on the first of a restored game."""
+        """The new board, with the restore message on the first of a restored game.
+
+        A game restored at the person's ``Extension?`` is drawn as the
+        original showed it while asking (:func:`~mille.ui.flow.as_seen`: the
+        card still in the hand, the miles not yet on the board); the answer's
+        repaint then brings the board up to date, as in a live game.
+        """
         display = self.display
         display.newboard()
         if restored and self.restore_banner is not None:
             display.show_banner(self.restore_banner)
-        display.prboard()
+        game = self.game
+        display.game = as_seen(game)
+        try:
+            display.prboard()
+        finally:
+            display.game = game
 
     def announce(self, made: Decision, observation: Observation) -> None:
         """The computer's move (§8.6): the error line is cleared; a move it weighed its hand for is shown.

@@ -7,9 +7,11 @@ so escape sequences and bytes above 127 arrive as the separate keys the
 original saw.
 
 Signals become input events at a safe point instead of running code inside
-a signal handler: SIGINT while waiting for a key yields
-:data:`~mille.ui.surface.INTERRUPT`, SIGHUP, SIGTERM and SIGQUIT (``^\\``)
-yield :data:`HANGUP`, and SIGWINCH yields :data:`~mille.ui.surface.RESIZED`.
+a signal handler, by the table both faces share
+(:data:`~mille.ui.surface.SIGNAL_EVENTS`): SIGINT while waiting for a key
+yields :data:`~mille.ui.surface.INTERRUPT`, SIGHUP, SIGTERM and SIGQUIT
+(``^\\``) yield :data:`~mille.ui.surface.HANGUP`; SIGWINCH, the board's alone, yields
+:data:`~mille.ui.surface.RESIZED`.
 The same events are there between moves without waiting for a key
 (:meth:`CursesTerminal.poll`), and while the computer thinks
 (:meth:`CursesTerminal.wait`, which also hears the terminal go away without
@@ -35,7 +37,7 @@ import sys
 from types import FrameType
 
 from .layout import BOARD_WINDOW, MILES_WINDOW, SCORE_WINDOW, SCREEN_COLS, SCREEN_ROWS
-from .surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED
+from .surface import END_OF_INPUT, INTERRUPT, LEAVE, RESIZED, SIGNAL_EVENTS
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -202,7 +204,7 @@ class CursesTerminal:
         curses.noecho()
         self.erase_char = curses.erasechar()[0]
         self.kill_char = curses.killchar()[0]
-        for name in ("SIGINT", "SIGHUP", "SIGTERM", "SIGQUIT", "SIGWINCH"):
+        for name in (*SIGNAL_EVENTS, "SIGWINCH"):
             sig = getattr(signal, name, None)  # Windows has only some of them
             if sig is not None:
                 self._old_handlers[sig] = signal.signal(sig, self._on_signal)
@@ -242,12 +244,10 @@ class CursesTerminal:
     # ------------------------------------------------------------------
 
     def _on_signal(self, signum: int, frame: FrameType | None) -> None:
-        if signum == signal.SIGINT:
-            event = INTERRUPT
-        elif signum == getattr(signal, "SIGWINCH", None):
+        if signum == getattr(signal, "SIGWINCH", None):
             event = RESIZED
         else:
-            event = HANGUP
+            event = SIGNAL_EVENTS[signal.Signals(signum).name]
             if signum == getattr(signal, "SIGHUP", None):
                 self.gone = True
         self._pending.append(event)

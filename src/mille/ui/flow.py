@@ -28,7 +28,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
-from ..engine import rules
+from ..engine import cards, rules
 from ..engine.record import Record
 from ..engine.rules import EXTEND, NO_EXTENSION, Move, Phase
 from ..engine.state import Game
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from ..engine.observation import Observation
     from ..engine.rng import GlibcRandom
     from ..engine.rules import Outcome
+    from ..files.kept import Resumed
     from ..files.recorder import Recorder
     from ..players import Decision, Player
     from .hints import Adviser
@@ -68,6 +69,7 @@ __all__ = [
     "GameFlow",
     "Setup",
     "SaveWriter",
+    "as_seen",
 ]
 
 #: The questions (§9.1, §9.3, §9.4), by number, and their words.
@@ -98,6 +100,34 @@ PROMPTS = (
 SaveWriter = Callable[[str, Game, int, str], None]
 
 
+def as_seen(game: Game) -> Game:
+    """``game`` as the person sees it: while their ``Extension?`` is open, the board the original showed.
+
+    The original asked ``Extension?`` in the middle of the play, after the
+    card's miles were counted and before the card left the hand or the board
+    was repainted (bsd-mille.md §13): the screen still showed the board as
+    it was before the play, the card in the hand and the old mileage, pile
+    and totals.  The game itself is right (the miles counted, the card
+    held, ``rules.phase`` is ``EXTENSION``); this is what to draw of it, so
+    that a game kept or saved at the question resumes with the board the
+    person saw, and plain mode reads the same.  Any other game is itself.
+    """
+    slot = game.pending_extension
+    if slot is None or slot < 0 or game.to_move != YOU:
+        return game  # no question open, or a version-1 save whose card already left the hand
+    seen = game.copy()
+    pp = seen.players[YOU]
+    card = pp.hand[slot]
+    if not cards.is_distance(card):  # pragma: no cover - only a mileage card reaches 700
+        return game
+    value = cards.MILES[card]
+    pp.nummiles[card] -= 1
+    pp.mileage -= value
+    pp.hand_total -= value
+    pp.total -= value
+    return seen
+
+
 class GameExit(Exception):
     """Leave the program with this status (the original's ``die``)."""
 
@@ -119,6 +149,9 @@ class Setup(Record):
     says of it, ``window`` the score window layout it was saved with.
     ``stats`` makes the record of games when it is first needed (None: no
     record is kept); ``hints`` answers the hint (None: no hints).
+    ``resumed`` is the kept (hangup or crash) file the game was resumed
+    from, removed once the game is saved elsewhere or over
+    (:mod:`mille.files.kept`; None: not resumed from one).
     """
 
     __slots__ = (
@@ -132,6 +165,7 @@ class Setup(Record):
         "window",
         "stats",
         "hints",
+        "resumed",
     )
 
     def __init__(
@@ -147,6 +181,7 @@ class Setup(Record):
         window: int = ScoreView.SMALL,
         stats: Callable[[], Recorder] | None = None,
         hints: Adviser | None = None,
+        resumed: Resumed | None = None,
     ) -> None:
         self.computer = computer
         self.computer_name = computer_name
@@ -158,6 +193,7 @@ class Setup(Record):
         self.window = window
         self.stats = stats
         self.hints = hints
+        self.resumed = resumed
 
 
 class GameFlow(ABC):
@@ -184,6 +220,8 @@ class GameFlow(ABC):
         self.in_interrupt = False
         self.ledger = DeferredRecord(setup.stats)
         self.keeper = GameKeeper(setup.hangup_saver)
+        #: The kept file the game was resumed from (None: none), spent once the game is safe elsewhere or over.
+        self.resumed = setup.resumed
 
     # ------------------------------------------------------------------
     # The front end's part
@@ -300,6 +338,8 @@ class GameFlow(ABC):
                 self.play_hand()
                 ended, name = game.copy(), self.computer_name
                 self.record(lambda stats, ended=ended, name=name: stats.hand_over(ended, name))  # type: ignore[misc]
+                if self.resumed is not None and rules.game_over(game):
+                    self.resumed.spend()  # the game it held is over
                 self.check_more()
                 restore = False
                 if rules.game_over(game):
@@ -494,6 +534,8 @@ class GameFlow(ABC):
             return False
         saved, computer = self.game.copy(), self.computer_name
         self.record(lambda stats: stats.saved(saved, computer))
+        if self.resumed is not None:
+            self.resumed.spend(written=name)  # the game is safe in the save
         self.tell(f"{name} [{time.ctime()}]")  # C ctime() layout
         return True
 

@@ -26,6 +26,7 @@ from .layout import ScoreView
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
+    from ..files.kept import Resumed
     from ..files.recorder import Recorder
     from ..players import Player
     from .flow import GameFlow
@@ -124,7 +125,12 @@ class _Run:
             from .hints import Adviser
 
             adviser = Adviser()
-        self.keeper = _Keeper(command)
+        resumed = None
+        if choices.file is not None:
+            from ..files.kept import Resumed
+
+            resumed = Resumed.note(choices.file, choices.game)
+        self.keeper = _Keeper(command, resumed)
         self.setup = Setup(
             computer,
             choices.computer_name,
@@ -136,6 +142,7 @@ class _Run:
             window=choices.window,
             stats=make_recorder if choices.record else None,
             hints=adviser,
+            resumed=resumed,
         )
 
     @classmethod
@@ -244,16 +251,28 @@ class _Keeper:
     ``command`` is what the line says resumes the game.
     """
 
-    def __init__(self, command: str = "mille") -> None:
+    def __init__(self, command: str = "mille", resumed: Resumed | None = None) -> None:
         self.line: str | None = None
         self.saved = True
         self.command = command
+        self.resumed = resumed
 
     def keep(self, game: Game, window: int, computer: str) -> None:
+        """Keep ``game`` in a new file; a game resumed from a kept file and not played on stays in that file.
+
+        Once the game is in a new file, the kept file it was resumed from is
+        spent and removed (:mod:`mille.files.kept`).
+        """
         from ..files import rescue
 
+        resumed = self.resumed
         try:
-            kept = rescue.keep_game(game, window, computer)
+            if resumed is not None and resumed.holds(game):
+                kept = rescue.Kept(resumed.path, [])  # the same position, already in that file
+            else:
+                kept = rescue.keep_game(game, window, computer)
+                if kept.path is not None and resumed is not None:
+                    resumed.spend()
         except Exception as exc:  # a bug must not cost the exit and the message
             kept = rescue.Kept(None, [("the game", f"{type(exc).__name__}: {exc}")])
         self.saved = kept.path is not None
@@ -262,18 +281,28 @@ class _Keeper:
     def report(self, status: int) -> int:
         if self.line is None:
             return status
-        say(self.line)
+        say(self.line, self.command == PLAIN_COMMAND)
         from ..files.rescue import NOT_SAVED_STATUS
 
         return status if self.saved else NOT_SAVED_STATUS
 
 
-def say(line: str) -> None:
-    """A line on standard error, if it is still there (after a hangup it may not be); escaped for the terminal."""
+def say(line: str, fit: bool = False) -> None:
+    """A line on standard error, if it is still there (after a hangup it may not be); escaped for the terminal.
+
+    ``fit``: broken into rows as plain mode breaks its lines
+    (:func:`mille.ui.plain.lines.fitted`), for the last words of a game
+    played in lines (the hangup line), which a screen reader reads by rows.
+    """
     from ..files.safeio import shown
 
+    text = shown(line)
+    if fit:
+        from .plain.lines import fitted, terminal_width
+
+        text = fitted(text, terminal_width(2))
     try:
-        os.write(2, (shown(line) + "\n").encode("utf-8", "backslashreplace"))
+        os.write(2, (text + "\n").encode("utf-8", "backslashreplace"))
     except OSError:
         pass
 

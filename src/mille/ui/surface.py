@@ -35,6 +35,15 @@ HANGUP = -4
 #: keep the game as on a hangup, say where, and leave.
 LEAVE = -5
 
+#: The signals a face hears, by name, and the event each becomes: the one
+#: place that says which signal keeps the game (HANGUP), so that whatever
+#: keeps it on the board keeps it in plain mode too (issue 36; both faces
+#: install their handlers from this table).  SIGINT is the interrupt key
+#: (``Really?``, §9.5); SIGHUP (the terminal went away), SIGTERM (a request
+#: to stop) and SIGQUIT (``^\\``, which the manual says keeps the game)
+#: keep the game and leave.  Names, not numbers: Windows lacks some of them.
+SIGNAL_EVENTS: dict[str, int] = {"SIGINT": INTERRUPT, "SIGHUP": HANGUP, "SIGTERM": HANGUP, "SIGQUIT": HANGUP}
+
 
 if TYPE_CHECKING:
     from typing import Protocol

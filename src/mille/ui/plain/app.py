@@ -27,7 +27,7 @@ from ...engine import rules
 from ...engine.cards import EMPTY
 from ...engine.rules import DRAW, ORDER, Move, MoveType
 from ...engine.state import Game, Tableau
-from ..flow import EXTENSION_PROMPT, PROMPTS, GameFlow, Setup
+from ..flow import EXTENSION_PROMPT, PROMPTS, GameFlow, Setup, as_seen
 from ..layout import COMPUTER, YOU
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT
 from . import BRIEF, DETAILS, FULL, words
@@ -75,6 +75,8 @@ class PlainApp(GameFlow):
         self._before: Tableau | None = None
         self._hand_before: list[int] = []
         self._card = EMPTY
+        #: The slot of the person's card that reached 700, while Extension? is asked.
+        self._extension_slot: int | None = None
         self._hands = 0
         #: The last hand ended the game: the next one begins a new game.
         self._game_ended = False
@@ -165,6 +167,14 @@ class PlainApp(GameFlow):
                 self.say("E: command not implemented")
             elif command == Command.HINT:
                 self._hint()
+            elif command == Command.DETAIL:
+                was = self.detail
+                self._query(parsed)
+                if self.full and was != FULL and not self._turn_said:
+                    # Full detail from now: its turn line and what may be played, before any pick is said.
+                    self.show(words.turn_line(game))
+                    self._turn_said = True
+                    self.show(self._playable())
             elif command != Command.EMPTY and not self._query(parsed):
                 self.say(f"unknown command: {parsed.word}; type ? for help.")
 
@@ -172,6 +182,10 @@ class PlainApp(GameFlow):
         """A yes/no question, in the original's words (§9.3); ``s`` saves and asks again."""
         self.saved = False
         text = PROMPTS[prompt_no]
+        if prompt_no == EXTENSION_PROMPT:
+            # The card that reached 700 leaves its slot with the answer: noted, to say what moves into it.
+            self._hand_before = self.game.players[YOU].hand[:]
+            self._extension_slot = self.game.pending_extension
         while True:
             parsed = parse(self._read(text))
             command = parsed.command
@@ -201,7 +215,7 @@ class PlainApp(GameFlow):
     def _query(self, parsed: Parsed) -> bool:
         """Answer a reading key in full (even when nothing changed since the last); False if it is none."""
         command = parsed.command
-        game = self.game
+        game = as_seen(self.game)  # at Extension?, the board the original showed (§13)
         if command == Command.BOARD:
             for line in words.board_lines(game):
                 self.show(line)
@@ -289,8 +303,16 @@ class PlainApp(GameFlow):
         if restored:
             if self.restore_banner is not None:
                 self.say(f"Resumed: {self.restore_banner}.")
-            for line in words.board_lines(game):
+            seen = as_seen(game)
+            for line in words.board_lines(seen):
                 self.show(line)
+            if seen is not game:
+                # Kept at Extension?: the play that reached 700, said again before the question.
+                slot = game.pending_extension
+                assert slot is not None
+                card = game.players[YOU].hand[slot]
+                self.say(words.play_sentence(YOU, card, seen.players[YOU], game))
+                return
             mover = "your move" if game.to_move == YOU else "the computer's move"
             self.say(f"It is {mover}.")
             return
@@ -315,6 +337,9 @@ class PlainApp(GameFlow):
             self.say(outcome.error if seat == YOU else f"The computer's move is refused: {outcome.error}")
         else:
             line = self._sentence(game, seat, move)
+            moved = self._moved(game, seat, move)
+            if moved:
+                line = f"{line} {moved}" if line else moved
             if line:
                 self.say(line)
             if outcome.passed and game.to_move == YOU:
@@ -324,6 +349,21 @@ class PlainApp(GameFlow):
             self._game_ended = rules.game_over(game)
             for line in words.hand_over_lines(game, brief=not self.full):
                 self.say(line)
+
+    def _moved(self, game: Game, seat: int, move: Move) -> str:
+        """The person's cards that moved into the slot just emptied (:func:`words.moved_sentence`); '' if none."""
+        if seat != YOU or game.order:
+            return ""
+        kind = move.kind
+        if kind is MoveType.PLAY or kind is MoveType.DISCARD:
+            if game.pending_extension is not None:
+                return ""  # the card stays in the hand while Extension? is asked
+            played = move.slot
+        elif (kind is MoveType.EXTEND or kind is MoveType.NO_EXTENSION) and self._extension_slot is not None:
+            played = self._extension_slot
+        else:
+            return ""
+        return words.moved_sentence(self._hand_before, played, game.players[YOU].hand)
 
     def _sentence(self, game: Game, seat: int, move: Move) -> str:
         kind = move.kind

@@ -14,9 +14,11 @@ more than :data:`MAX_LINE` bytes of one line: a longer line is read to its
 end and dropped (:data:`TOO_LONG`), so a line of megabytes costs no memory.
 
 Signals become events at a safe point, as on the board
-(:mod:`mille.ui.cursesterm`): SIGINT is :data:`~mille.ui.surface.INTERRUPT`
-(``Really?``, §9.5), SIGHUP and SIGTERM are :data:`~mille.ui.surface.HANGUP`
-(keep the game and leave), and they are there between moves too
+(:mod:`mille.ui.cursesterm`), by the table both faces share
+(:data:`~mille.ui.surface.SIGNAL_EVENTS`): SIGINT is
+:data:`~mille.ui.surface.INTERRUPT` (``Really?``, §9.5), SIGHUP, SIGTERM
+and SIGQUIT (``^\\``) are :data:`~mille.ui.surface.HANGUP` (keep the game
+and leave), and they are there between moves too
 (:meth:`LineTerminal.poll`).  A standard output that has gone away (a
 closed pipe, a hung-up terminal) is a hangup as well.
 """
@@ -28,9 +30,9 @@ import signal
 from types import FrameType
 
 from ...files.safeio import shown
-from ..surface import END_OF_INPUT, HANGUP, INTERRUPT
+from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, SIGNAL_EVENTS
 
-__all__ = ["MAX_LINE", "TOO_LONG", "LineTerminal"]
+__all__ = ["MAX_LINE", "TOO_LONG", "LineTerminal", "fitted", "terminal_width"]
 
 #: The longest line read, in bytes; a longer one is dropped whole.
 MAX_LINE = 4096
@@ -40,6 +42,42 @@ TOO_LONG = -10
 MIN_WRAP = 20
 #: Bytes asked of one read.
 _CHUNK = 4096
+
+
+def terminal_width(fd: int) -> int:
+    """The width of the terminal on ``fd``, if it is one that says it (0: not a terminal, or unknown)."""
+    try:
+        return os.get_terminal_size(fd).columns
+    except OSError:
+        return 0
+
+
+def fitted(line: str, width: int) -> str:
+    """``line`` (already :func:`shown`) in rows narrower than ``width``; whole if ``width`` is 0 (not a terminal).
+
+    A row each, so that a screen reader reading by rows never hears a word
+    cut in two.  A line of items (a hand: ``P: empty; 1: 50 miles; ...``)
+    is broken at its ``"; "`` first, so that no item is split (``50`` on one
+    row and ``miles`` on the next); a line whose items do not each fit is
+    broken between words.  Also what plain mode's last lines on standard
+    error get (the hangup line), so that they read as the game's.
+    """
+    if width < MIN_WRAP or len(line) < width:
+        return line
+    room = width - 1
+    items = line.split("; ")
+    if len(items) > 1 and all(len(item) + 1 <= room for item in items):
+        rows: list[str] = []
+        for n, item in enumerate(items):
+            piece = item + (";" if n < len(items) - 1 else "")
+            if rows and len(rows[-1]) + 1 + len(piece) <= room:
+                rows[-1] += " " + piece
+            else:
+                rows.append(piece)
+        return "\n".join(rows)
+    import textwrap
+
+    return "\n".join(textwrap.wrap(line, room, break_on_hyphens=False)) or line
 
 
 class _Wakeup(Exception):
@@ -65,9 +103,13 @@ class LineTerminal:
         self._old_handlers: dict[int, object] = {}
         #: Standard output is gone: the next look at the events is a hangup.
         self.gone = False
+        #: The terminal echoes typed keys (None: not asked yet); it has echoed ``^C``.
+        self._echo: bool | None = None
+        self._echoed = False
 
     def start(self) -> None:
-        for name in ("SIGINT", "SIGHUP", "SIGTERM"):
+        self._echoes()  # asked now, not inside the first SIGINT's handler
+        for name in SIGNAL_EVENTS:
             sig = getattr(signal, name, None)  # Windows has only some of them
             if sig is not None:
                 self._old_handlers[sig] = signal.signal(sig, self._on_signal)
@@ -81,9 +123,26 @@ class LineTerminal:
         self._old_handlers.clear()
 
     def _on_signal(self, signum: int, frame: FrameType | None) -> None:
-        self._pending.append(INTERRUPT if signum == signal.SIGINT else HANGUP)
+        event = SIGNAL_EVENTS[signal.Signals(signum).name]
+        if event == INTERRUPT and self._echoes():
+            self._echoed = True
+        self._pending.append(event)
         if self._in_read:
             raise _Wakeup
+
+    def _echoes(self) -> bool:
+        """Does the terminal echo the keys (and so ``^C``, where the cursor was)?  Asked once."""
+        if self._echo is None:
+            self._echo = False
+            try:
+                import termios
+            except ImportError:  # no termios (Windows): its console does not echo ^C this way
+                return False
+            try:
+                self._echo = os.isatty(self.fd_in) and bool(termios.tcgetattr(self.fd_in)[3] & termios.ECHO)
+            except (OSError, termios.error):
+                pass
+        return self._echo
 
     # ------------------------------------------------------------------
     # Events
@@ -150,16 +209,13 @@ class LineTerminal:
 
     def _width(self) -> int:
         """The terminal's width, if standard output is one that says it (0: not a terminal, or unknown)."""
-        try:
-            return os.get_terminal_size(self.fd_out).columns
-        except OSError:
-            return 0
+        return terminal_width(self.fd_out)
 
     def write_line(self, text: str) -> None:
         """``text`` as one line, escaped for the terminal (:func:`shown`), written at once.
 
-        On a terminal a line longer than it is wide is broken between
-        words, a row each: a screen reader reads a terminal by its rows, and
+        On a terminal a line longer than it is wide is broken into rows
+        (:func:`fitted`): a screen reader reads a terminal by its rows, and
         would otherwise hear a word cut in two where the terminal wrapped it.
         A pipe or a file gets every line whole.
 
@@ -168,12 +224,11 @@ class LineTerminal:
         """
         if self.gone:
             return
-        line = shown(text)
-        width = self._width()
-        if width >= MIN_WRAP and len(line) >= width:
-            import textwrap
-
-            line = "\n".join(textwrap.wrap(line, width - 1, break_on_hyphens=False)) or line
+        line = fitted(shown(text), self._width())
+        if self._echoed:
+            # The terminal echoed ^C where the cursor was: what follows starts a line of its own.
+            self._echoed = False
+            line = "\n" + line
         data = (line + "\n").encode("utf-8", "backslashreplace")
         try:
             while data:

@@ -411,6 +411,24 @@ def _safety_sentence(seat: int, card: int, before: Tableau, game: Game) -> str:
     return text
 
 
+def moved_sentence(before: list[int], played: int, after: list[int]) -> str:
+    """Where the hand's cards went after a play or discard from slot ``played`` ('' if none moved).
+
+    The original closes the hole a card leaves with the lowest card in the
+    hand, usually the one just picked in the P slot (§3.6): on the board it
+    is seen to move; a player who remembers the slots hears it here
+    (``75 miles moves to slot 3.``).  A sorted hand (``o``) is not followed.
+    """
+    left = before[:]
+    left[played] = EMPTY
+    moved = [
+        f"{card_words(after[slot])} moves to slot {slot}"
+        for slot in range(1, len(after))
+        if after[slot] != EMPTY and after[slot] != left[slot]
+    ]
+    return _listing(moved) + "." if moved else ""
+
+
 def discard_sentence(seat: int, card: int) -> str:
     return f"{who(seat, True)} {verb(seat, 'discard')} {card_words(card)}."
 
