@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..engine.rng import secret_seed
 from ..engine.scoring import GAME_POINTS
 from ..files.safeio import shown
 from ..players import make_player
@@ -49,7 +50,7 @@ from .console import StatusLine, format_elapsed, gauge
 from .gamelog import RecordError, RecordWriter
 from .pairs import MatchConfig, MatchError
 from .records import PairResult
-from .report import format_rate, format_report, percent, summarize
+from .report import format_rate, format_report, percent, replay_line, summarize
 from .runner import Batch, default_jobs, run_batches
 from .sprt import DEFAULT_CAP_GAMES, Sprt, SprtSettings
 
@@ -305,8 +306,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     size.add_argument("--hands", type=int, metavar="N", help="play pairs until at least N hands are played")
     command.add_run_arguments(
-        parser, "the match seed: deals and dice (default 1)", "print one JSON line instead of the text report"
+        parser,
+        "the match seed: deals and dice (default: drawn at random, said at the end; a seed typed here is "
+        "public, so leave it out for a fair match against bots)",
+        "print one JSON line instead of the text report",
     )
+    parser.set_defaults(seed=None)
     parser.add_argument(
         "--record", metavar="FILE", type=Path, help="write every game, move by move, to FILE (a new file; docs/bots.md)"
     )
@@ -345,6 +350,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.record is not None and os.path.lexists(args.record):
         parser.error(f"--record {shown(os.fspath(args.record))}: the file exists (a record is never overwritten)")
     command.check_players(parser, (args.a, args.b))
+    drawn = args.seed is None
+    if drawn:
+        args.seed = secret_seed()  # in this process only: workers get it through the pool's pipe
     target_games = None if args.games is None else 2 * ((args.games + 1) // 2)
     bar = (
         ProgressBar(sys.stderr, args.a, args.b, target_games=target_games, target_hands=args.hands)
@@ -370,8 +378,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         players=(args.a, args.b),
         bar=bar,
         own_errors=(MatchError, RecordError),
-        text=format_report,
+        text=functools.partial(_text, drawn=drawn),
     )
+
+
+def _text(report: dict[str, Any], *, jobs: int | None, cluster: str | None, drawn: bool) -> str:
+    """The text report; a drawn seed adds how to replay the run (a seed given: the report as it always was)."""
+    text = format_report(report, jobs=jobs, cluster=cluster)
+    return f"{text}\n{replay_line(report['seed'])}" if drawn else text
 
 
 __all__ = ["Progress", "ProgressBar", "main", "run_match"]

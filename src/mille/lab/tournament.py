@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..engine.rng import secret_seed
 from ..engine.scoring import GAME_POINTS
 from ..files.safeio import shown
 from ..players import make_player
@@ -48,8 +49,8 @@ from .console import StatusLine, format_elapsed, gauge
 from .gamelog import RecordError, RecordWriter
 from .pairs import MatchError
 from .records import PairResult
-from .report import format_rate
-from .results import TournamentError, open_results
+from .report import format_rate, replay_line
+from .results import TournamentError, open_results, results_seed
 from .runner import TASK_SECONDS, Batch, default_jobs, run_batches
 from .schedule import TournamentConfig, pairs_to_play
 from .standings import DEFAULT_RESAMPLES, build_report, format_report
@@ -218,7 +219,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=DEFAULT_GAMES,
         help=f"games per pairing, rounded up to pairs (default {DEFAULT_GAMES})",
     )
-    command.add_run_arguments(parser, "the tournament seed (default 1)", "print the report as one JSON document")
+    command.add_run_arguments(
+        parser,
+        "the tournament seed (default: the --resume file's, else drawn at random and said at the end; a seed "
+        "typed here is public, so leave it out for a fair tournament of bots)",
+        "print the report as one JSON document",
+    )
+    parser.set_defaults(seed=None)
     files = parser.add_mutually_exclusive_group()
     files.add_argument("--out", metavar="FILE", type=Path, help="record every finished pair in FILE (a new file)")
     files.add_argument(
@@ -261,6 +268,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.record is not None and os.path.lexists(args.record):
         parser.error(f"--record {shown(os.fspath(args.record))}: the file exists (a record is never overwritten)")
     command.check_players(parser, args.players)
+    drawn = False
+    if args.seed is None and args.resume is not None:
+        try:
+            args.seed = results_seed(args.resume)
+        except TournamentError as exc:
+            parser.error(str(exc))
+    if args.seed is None:
+        drawn = True
+        args.seed = secret_seed()  # in this process only: workers get it through the pool's pipe or TLS
     pairs_total = (args.games + 1) // 2 * len(args.players) * (len(args.players) - 1) // 2
     bar = TournamentBar(sys.stderr, pairs_total) if sys.stderr.isatty() else None
     run = functools.partial(
@@ -278,7 +294,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
 
     def text(report: dict[str, Any], *, jobs: int | None, cluster: str | None) -> str:
-        return format_report(report, bars=sys.stdout.isatty(), jobs=jobs, cluster=cluster)
+        text = format_report(report, bars=sys.stdout.isatty(), jobs=jobs, cluster=cluster)
+        return f"{text}\n{replay_line(report['seed'])}" if drawn else text
 
     record = args.out or args.resume
     return command.run(
