@@ -823,7 +823,8 @@ def test_ctrl_c_on_the_command_line_keeps_every_finished_pair(tmp_path: Path) ->
     report = json.loads(out)
     assert report["interrupted"] is True and 5 <= report["pairs"] < report["pairs_total"]
     assert _lines(path) == 1 + report["pairs"]  # every finished pair, and only those, is in the file
-    rest = run_tournament(["bsd", "first", "random"], games=60, seed=1, jobs=2, resamples=50, resume=path)
+    seed = report["seed"]  # drawn (no --seed): the report says it
+    rest = run_tournament(["bsd", "first", "random"], games=60, seed=seed, jobs=2, resamples=50, resume=path)
     assert rest["resumed_pairs"] == report["pairs"] and rest["pairs"] == rest["pairs_total"] and not rest["interrupted"]
 
 

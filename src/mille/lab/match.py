@@ -102,6 +102,7 @@ def run_match(
     progress: Callable[[Progress], None] | None = None,
     sprt: SprtSettings | None = None,
     record: Path | None = None,
+    bots_read_deck: bool = False,
 ) -> dict[str, Any]:
     """Play a match and return its report (:func:`~mille.lab.report.summarize`).
 
@@ -126,6 +127,8 @@ def run_match(
     the report.
 
     ``game_points`` shortens games for tests (the original: 5000).
+    ``bots_read_deck``: bot programs roll the dice in-process players would
+    (:attr:`~mille.lab.pairs.MatchConfig.bots_read_deck`).
     """
     if (games is None) == (hands is None):
         raise ValueError("give exactly one of games and hands")
@@ -137,7 +140,7 @@ def run_match(
         raise ValueError("game_points must be at least 1")
     for spec in (a, b):
         make_player(spec)  # fail now, with PlayerSpecError, not in every game
-    config = MatchConfig(a, b, seed, max_think_ms, game_points)
+    config = MatchConfig(a, b, seed, max_think_ms, game_points, bots_read_deck)
     total_pairs = None if games is None else (games + 1) // 2
     jobs = default_jobs() if jobs is None else max(1, jobs)
     test = None if sprt is None else Sprt(sprt)
@@ -312,6 +315,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "print one JSON line instead of the text report",
     )
     parser.set_defaults(seed=None)
+    command.add_deck_argument(parser)
     parser.add_argument(
         "--record", metavar="FILE", type=Path, help="write every game, move by move, to FILE (a new file; docs/bots.md)"
     )
@@ -370,6 +374,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         progress=bar,
         sprt=settings,
         record=args.record,
+        bots_read_deck=args.bot_reads_deck,
     )
     return command.run(
         "mille.match",

@@ -86,6 +86,7 @@ def run_tournament(
     resamples: int = DEFAULT_RESAMPLES,
     progress: Callable[[TournamentProgress], None] | None = None,
     record: Path | None = None,
+    bots_read_deck: bool = False,
 ) -> dict[str, Any]:
     """Play a round robin (``games`` per pairing, rounded up to pairs) and return its report (:func:`build_report`).
 
@@ -94,6 +95,7 @@ def run_tournament(
     ``record`` (a new file): every game played, move by move, as a game
     record (:mod:`mille.lab.gamelog`), in the order the pairs finish (the
     pairs read back from ``resume`` are not played, so not in it).
+    ``bots_read_deck``: see :attr:`mille.lab.pairs.MatchConfig.bots_read_deck`.
     ``jobs``, ``executor``, ``workers``, ``max_in_flight`` and
     ``pairs_per_task`` are :func:`mille.lab.runner.run_batches`'.  Ctrl-C stops the run with everything
     finished kept, the report marked ``interrupted``.
@@ -109,7 +111,7 @@ def run_tournament(
         raise ValueError("give out or resume, not both")
     for spec in players:
         make_player(spec)  # PlayerSpecError now, not a forfeit in every game
-    config = TournamentConfig(tuple(players), (games + 1) // 2, seed, max_think_ms, game_points)
+    config = TournamentConfig(tuple(players), (games + 1) // 2, seed, max_think_ms, game_points, bots_read_deck)
     done, writer = open_results(config, out=out, resume=resume)
     games_writer = None
     try:
@@ -226,6 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "print the report as one JSON document",
     )
     parser.set_defaults(seed=None)
+    command.add_deck_argument(parser)
     files = parser.add_mutually_exclusive_group()
     files.add_argument("--out", metavar="FILE", type=Path, help="record every finished pair in FILE (a new file)")
     files.add_argument(
@@ -291,6 +294,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         resamples=args.bootstrap,
         progress=bar,
         record=args.record,
+        bots_read_deck=args.bot_reads_deck,
     )
 
     def text(report: dict[str, Any], *, jobs: int | None, cluster: str | None) -> str:
