@@ -22,7 +22,11 @@ make):
 * (d) memory across games, in ``python -m mille.match``: the bot
   remembers its hands and predicts that the opponent holds them in the
   next game it plays (the seat-swapped game of a duplicate pair, when one
-  process plays both); every game must be a new process, told ``fresh``.
+  process plays both); every game must be a new process, told ``fresh``;
+* a bot run as another user (``runuser``, as docs/protocol.md says; a
+  throwaway user made and removed, as root) plays, and reads neither the
+  0600 results file, nor the host's environment, nor the seed on its
+  command line.
 
 The board is reached as the command line seats it
 (:func:`mille.ui.session.computer_player`, the bot handed its dice by the
@@ -401,3 +405,87 @@ def test_memory_across_games_in_a_match_learns_nothing(tmp_path: Path) -> None:
         held = [hands[h] for hands in dealt if h < len(hands) and within(hands[h][seat], n["mine"])]
         hits += any(within(hand[1 - seat], n["opponent"]) for hand in held)
     assert hits == 0, f"{hits} of {len(predicted)} opponent hands named from memory"
+
+
+SPY_BOT = r"""
+import json, os, sys
+results = sys.argv[1]
+def tried(path):
+    try:
+        with open(path, "rb") as f:
+            return "read " + repr(f.read(200))
+    except OSError as exc:
+        return "denied " + type(exc).__name__
+sys.stdin.readline()
+print(json.dumps({"type": "hello", "protocol": 1, "name": "spy"}), flush=True)
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "quit":
+        break
+    if message["type"] == "game":
+        parent = os.getppid()
+        print("uid", os.getuid(), file=sys.stderr)
+        print("results", tried(results), file=sys.stderr)
+        print("environ", tried("/proc/%d/environ" % parent), file=sys.stderr)
+        print("cmdline", tried("/proc/%d/cmdline" % parent), file=sys.stderr, flush=True)
+    if message["type"] == "decide":
+        print(json.dumps({"type": "move", "move": message["legal"][0]}), flush=True)
+"""
+
+
+@pytest.fixture
+def other_user() -> Iterator[str]:
+    """A throwaway local user (removed after), for a bot run as another user; skipped where that cannot be."""
+    import shutil
+    import subprocess
+    import uuid
+
+    if os.geteuid() != 0:
+        pytest.skip("making a user needs root")
+    if not (shutil.which("runuser") and shutil.which("useradd") and shutil.which("userdel")):
+        pytest.skip("runuser, useradd or userdel is missing")
+    if not os.access("/usr/bin/python3", os.X_OK):
+        pytest.skip("no /usr/bin/python3 for the other user to run")
+    name = "millebot" + uuid.uuid4().hex[:8]
+    made = subprocess.run(
+        ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name], capture_output=True
+    )
+    if made.returncode != 0:
+        pytest.skip(f"useradd failed: {made.stderr.decode(errors='replace').strip()}")
+    try:
+        yield name
+    finally:
+        subprocess.run(["userdel", name], capture_output=True, check=True)  # fails if a process of it is left
+
+
+def test_a_bot_run_as_another_user_plays_and_reads_neither_the_results_nor_the_seed(
+    tmp_path: Path, other_user: str
+) -> None:
+    """docs/protocol.md's way: ``exec:runuser -u USER -- python3 bot.py``; the 0600 results file, the host's
+    environment and the seed stay out of its reach while the tournament runs."""
+    import shlex
+    import subprocess
+
+    results = tmp_path / "results.jsonl"
+    logs = tmp_path / "logs"
+    spec = "exec:" + shlex.join(["runuser", "-u", other_user, "--", "/usr/bin/python3", "-c", SPY_BOT, str(results)])
+    env = {**os.environ, "PYTHONPATH": BOT_PATH, botprocess.LOGS_VARIABLE: str(logs)}
+    done = subprocess.run(
+        [sys.executable, "-m", "mille.tournament", spec, "bsd", "--games", "2", "--jobs", "1", "--out", str(results)],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Forfeits: none" in done.stdout, done.stdout  # it played
+    seed = json.loads(results.read_text().splitlines()[0])["seed"]
+    assert done.stdout.endswith(f"replay with --seed {seed}\n")
+    assert results.stat().st_mode & 0o777 == 0o600
+    said = "".join(p.read_text() for p in logs.iterdir())
+    assert said.count("results denied PermissionError") == 2, said
+    assert said.count("environ denied PermissionError") == 2, said
+    assert f"uid {os.geteuid()}" not in said
+    cmdlines = [line for line in said.splitlines() if line.startswith("cmdline read")]
+    assert len(cmdlines) == 2 and not any(str(seed) in line for line in cmdlines), said
