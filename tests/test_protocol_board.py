@@ -283,13 +283,13 @@ def c_bot(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 def test_the_c_bot_plays_matches_and_tournaments(c_bot: str) -> None:
-    """A bot written from docs/protocol.md alone, in C: no forfeit, and its games are the seed's."""
+    """A bot from docs/protocol.md alone, in C: no forfeit; allowed the seed's dice, its games are the seed's."""
     from mille.lab.match import run_match
     from mille.lab.tournament import run_tournament
 
-    report = run_match(f"exec:{c_bot}", "bsd", games=10, jobs=1)
+    report = run_match(f"exec:{c_bot}", "bsd", games=10, jobs=1, bots_read_deck=True)
     assert report["errors"] == [] and report["hands"] > 30
-    again = run_match(f"exec:{c_bot}", "bsd", games=10, jobs=1)
+    again = run_match(f"exec:{c_bot}", "bsd", games=10, jobs=1, bots_read_deck=True)
     assert again["by_pair"] == report["by_pair"], "its dice come from the match's seed"
     standings = run_tournament([f"exec:{c_bot}", "bsd", "first"], games=2, jobs=1)
     assert standings["interrupted"] is False

@@ -362,6 +362,8 @@ class Bot:
     def describe(self, exc: Exception) -> str:
         """``exc``'s message with where to look: the log, and the last line the bot wrote there."""
         message = exc.message if isinstance(exc, BotFailure) else str(exc)
+        if self.stderr is not None:  # what it wrote before its end may not have been read yet
+            self.log(self.read(self.stderr))
         last = self.last_words()
         said = f"; its last words: {wire.excerpt(last, 100)}" if last else ""
         return f"{message} (its standard error is in {self.log_path}{said})"
@@ -551,6 +553,23 @@ def release(bot: Bot) -> None:
     _reap_leaving()
 
 
+def finish_leaving() -> None:
+    """Wait for the bots told to quit (each until its grace is over, then killed), and reap them.
+
+    For the end of a run in this process: no bot is left behind, not even
+    as a zombie, however the run goes on (:func:`acquire` and
+    :func:`release` reap without waiting).
+    """
+    pause = 0.001
+    while True:
+        _reap_leaving()
+        with _lock:
+            if not _leaving:
+                return
+        time.sleep(pause)
+        pause = min(pause * 2, 0.02)
+
+
 def _reap_leaving() -> None:
     """Reap the bots told to quit that have left; kill those past their grace."""
     with _lock:
@@ -657,6 +676,7 @@ __all__ = [
     "Bot",
     "BotFailure",
     "acquire",
+    "finish_leaving",
     "release",
     "set_log_directory",
     "shutdown",
