@@ -11,11 +11,13 @@ A failure kills the whole group and reaps it, so nothing it does can stall
 the host or leave a zombie.
 
 Every player gets a process of its own (:func:`acquire`), told to quit
-when the player is done (:func:`release`): no process plays two games that
-share a deal, so that none can remember the first (issue 36).  A match
-makes a player for every game, so from the second on a spare process of
-the command is started ahead, while a game is played.  :func:`shutdown` (at exit, and at a pool worker's exit) sends
-``quit`` to all and kills what does not leave.  The conversation itself,
+when the player is done (:func:`release`; :func:`finish_leaving` waits
+for those at the end of a run): no process plays two games that share a
+deal, so that none can remember the first (issue 36).  A match makes a
+player for every game, so from the second on a spare process of the
+command is started ahead, while a game is played.  :func:`shutdown` (at
+exit, and at a pool worker's exit) sends ``quit`` to all and kills what
+does not leave.  The conversation itself,
 what is said when, is the player's (:mod:`mille.players.external`).
 Needs a POSIX system (process groups, ``poll``).
 """
