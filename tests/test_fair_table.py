@@ -117,7 +117,9 @@ def public_numbers():
 
 def search_match(dice):
     """The match seed, pair and player whose dice these are, among small seeds and the numbers read."""
-    for seed in sorted(public_numbers() | set(range(2001))):
+    numbers = public_numbers()
+    note(event="read", numbers=sorted(numbers))
+    for seed in sorted(numbers | set(range(2001))):
         for pair in range(64):
             for player in (0, 1):
                 if dice_seed(seed, pair, player) == dice:
@@ -337,43 +339,28 @@ def test_without_a_seed_an_exec_computer_is_not_dealt_from_the_process_id(tmp_pa
     assert not any(n["hit"] for n in notes(out) if n.get("attack") == "parent")
 
 
-def match_run(tmp_path: Path, spec: str, *extra: str, games: int = 8) -> Path:
-    """``python -m mille.match SPEC bsd`` as a person runs it (no --seed: a fair match), with its record."""
+def match_run(tmp_path: Path, spec: str, games: int = 8, jobs: int = 1) -> tuple[Path, int]:
+    """``python -m mille.match SPEC bsd`` as a person runs it (no --seed: a fair match): its record and seed."""
     import subprocess
 
     record = tmp_path / "record.jsonl"
+    argv = [sys.executable, "-m", "mille.match", spec, "bsd", "--games", str(games), "--jobs", str(jobs)]
     env = {**os.environ, "PYTHONPATH": BOT_PATH}
     done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mille.match",
-            spec,
-            "bsd",
-            "--games",
-            str(games),
-            "--jobs",
-            "1",
-            "--record",
-            str(record),
-        ]
-        + list(extra),
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
+        [*argv, "--record", str(record)], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stderr
-    assert "replay with --seed" in done.stdout
+    seed = int(done.stdout.rsplit("replay with --seed ", 1)[1])  # said at the end, once the deals are played
     assert record.stat().st_mode & 0o777 == 0o600
-    return record
+    return record, seed
 
 
 def test_seed_search_over_proc_in_a_match_learns_nothing(tmp_path: Path) -> None:
     """The bot reads its ancestors' command lines and environments and searches seeds 0..2000: no hand named."""
     spec, out = attack(tmp_path, "search")
-    match_run(tmp_path, spec)
+    _, seed = match_run(tmp_path, spec, jobs=2)  # the workers get the seed through the pool's pipe
+    read = [n for n in notes(out) if n.get("event") == "read"]
+    assert len(read) == 8 and not any(seed in n["numbers"] for n in read)  # type: ignore[operator]
     made = [n for n in notes(out) if n.get("attack") == "search"]
     assert len(made) >= 16
     hits = sum(bool(n["hit"]) for n in made)
@@ -383,7 +370,7 @@ def test_seed_search_over_proc_in_a_match_learns_nothing(tmp_path: Path) -> None
 def test_memory_across_games_in_a_match_learns_nothing(tmp_path: Path) -> None:
     """A process per game, each told fresh: no bot remembers the other game of its pair."""
     spec, out = attack(tmp_path, "memory")
-    record = match_run(tmp_path, spec)
+    record, _ = match_run(tmp_path, spec)
     games = [n for n in notes(out) if n.get("event") == "game"]
     assert len(games) == 8
     assert all(n["fresh"] is True for n in games)
