@@ -26,7 +26,8 @@ make):
 * a bot run as another user (``runuser``, as docs/protocol.md says; a
   throwaway user made and removed, as root) plays, and reads neither the
   0600 results file, nor the host's environment, nor the seed on its
-  command line.
+  command line; a bot in bubblewrap (docs/protocol.md's line) plays and sees neither
+  the results file nor the host's processes.
 
 The board is reached as the command line seats it
 (:func:`mille.ui.session.computer_player`, the bot handed its dice by the
@@ -476,3 +477,37 @@ def test_a_bot_run_as_another_user_plays_and_reads_neither_the_results_nor_the_s
     assert f"uid {os.geteuid()}" not in said
     cmdlines = [line for line in said.splitlines() if line.startswith("cmdline read")]
     assert len(cmdlines) == 2 and not any(str(seed) in line for line in cmdlines), said
+
+
+def test_a_bot_in_bubblewrap_plays_and_sees_none_of_the_hosts_files(tmp_path: Path) -> None:
+    """docs/protocol.md's bubblewrap line: the bot plays; the results file and the host's processes are out of sight."""
+    import shlex
+    import shutil
+    import subprocess
+
+    bwrap = shutil.which("bwrap")
+    if bwrap is None or not os.access("/usr/bin/python3", os.X_OK):
+        pytest.skip("bubblewrap or /usr/bin/python3 is missing")
+    box = ["--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64"]
+    box += ["--symlink", "usr/bin", "/bin", "--proc", "/proc", "--dev", "/dev", "--unshare-all", "--die-with-parent"]
+    probe = subprocess.run([bwrap, *box, "/usr/bin/python3", "-c", "pass"], capture_output=True, timeout=30)
+    if probe.returncode != 0:
+        pytest.skip(f"bubblewrap cannot make a sandbox here: {probe.stderr.decode(errors='replace').strip()}")
+    results = tmp_path / "results.jsonl"
+    logs = tmp_path / "logs"
+    spec = "exec:" + shlex.join([bwrap, *box, "/usr/bin/python3", "-c", SPY_BOT, str(results)])
+    env = {**os.environ, "PYTHONPATH": BOT_PATH, botprocess.LOGS_VARIABLE: str(logs)}
+    done = subprocess.run(
+        [sys.executable, "-m", "mille.tournament", spec, "bsd", "--games", "2", "--jobs", "1", "--out", str(results)],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Forfeits: none" in done.stdout, done.stdout
+    said = "".join(p.read_text() for p in logs.iterdir())
+    assert said.count("results denied FileNotFoundError") == 2, said
+    # Its /proc holds the sandbox's processes only: its parent is bubblewrap's, not the tournament.
+    assert "mille.tournament" not in said, said
