@@ -41,7 +41,7 @@ TIMING = ("think_ms", "seconds", "games_per_second", "a", "b")
 
 def one_run(a: str, b: str, games: int, seed: int) -> tuple[float, dict[str, object]]:
     start = time.perf_counter()
-    report = run_match(a, b, games=games, seed=seed, jobs=1)
+    report = run_match(a, b, games=games, seed=seed, jobs=1, bots_read_deck=True)  # the in-process dice
     return time.perf_counter() - start, report
 
 

@@ -235,7 +235,7 @@ def test_a_bot_the_workers_cannot_import(
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     address = client.scheduler.address
-    here = ["bsd", "cluster_only_here:Bot", "--games", "2", "--bootstrap", "10"]
+    here = ["bsd", "cluster_only_here:Bot", "--games", "2", "--bootstrap", "10", "--seed", "1"]
     argv = [*here, "--cluster", address, *tls_options(certificates)]
     assert tournament.main(argv) == 1
     out, err = capsys.readouterr()
@@ -288,7 +288,7 @@ def test_a_tls_scheduler_takes_the_clients_of_its_authority_only(
 ) -> None:
     """With the options the run is --jobs 1's; a client of another authority, or in plain text, is refused."""
     address = client.scheduler.address
-    argv = ["bsd", "first", "--games", "2", "--bootstrap", "10", "--json"]
+    argv = ["bsd", "first", "--games", "2", "--bootstrap", "10", "--json", "--seed", "1"]
     assert tournament.main([*argv, "--cluster", address, *tls_options(certificates)]) == 0
     remote = json.loads(capsys.readouterr().out)
     assert tournament.main([*argv, "--jobs", "1"]) == 0

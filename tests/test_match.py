@@ -6,6 +6,7 @@ import concurrent.futures
 import io
 import json
 import math
+import re
 import statistics
 import sys
 import textwrap
@@ -490,10 +491,25 @@ def test_main_json_by_pair_adds_up_and_repeats_on_the_same_seed(capsys: pytest.C
 
 
 def test_main_text(capsys: pytest.CaptureFixture[str]) -> None:
-    assert match.main(["bsd", "bsd", "--games", "2", "--jobs", "1"]) == 0
+    assert match.main(["bsd", "bsd", "--games", "2", "--jobs", "1", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "mille.match: A = bsd, B = bsd\n  seed 1; 2 games (1 duplicate pair), " in out
     assert "A's game score" in out and "errors           none" in out
+    assert "replay" not in out  # a seed given: the report as it always was
+
+
+def test_without_a_seed_the_match_draws_one_and_says_it_at_the_end(capsys: pytest.CaptureFixture[str]) -> None:
+    """No --seed: an unpredictable seed (not 1, the old default a bot could search), said last, for a replay."""
+    seeds = []
+    for _ in range(2):
+        assert match.main(["bsd", "bsd", "--games", "2", "--jobs", "1"]) == 0
+        out = capsys.readouterr().out
+        found = re.search(r"\n  seed (\d+); 2 games", out)
+        assert found is not None, out
+        assert out.endswith(f"\n  seed drawn at random: replay with --seed {found[1]}\n"), out
+        seeds.append(int(found[1]))
+        assert 1 <= seeds[-1] < 2**31
+    assert seeds[0] != seeds[1]
 
 
 @pytest.mark.parametrize(

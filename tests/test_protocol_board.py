@@ -2,8 +2,9 @@
 
 * ``exec:python -m mille.bot bsd`` is the original's computer, screen for
   screen: a whole game on the virtual terminal, and a hand on a real pty
-  beside ``--computer bsd`` (the bot declares ``dice: game`` and rolls the
-  game's own generator through the host);
+  beside ``--computer bsd`` (the bot declares ``dice: game`` and, given
+  ``--bot-reads-deck``, rolls the game's own generator through the host;
+  without it, its own dice);
 * a save records the bot; resuming it runs the bot only when the command
   line names it again, else ``bsd`` plays and the first board says so;
 * a bot that cannot start is one line before the board; one that fails in
@@ -71,10 +72,10 @@ class _Logged(Bot):
 
 
 def vt_game(seed: int, computer: str) -> _Logged:
-    """A whole game at the virtual terminal against ``computer``, as ``mille --computer`` seats it."""
+    """A whole game at the virtual terminal against ``computer``, as ``mille --computer --bot-reads-deck`` seats it."""
     game = Game(rng=GlibcRandom(seed))
     bot = _Logged(seed)
-    player, dice = run.computer_player(computer, seed, game)
+    player, dice = run.computer_player(computer, seed, game, reads_deck=True)
     bot.app = MilleApp(bot, game, Setup(player, computer, dice))
     assert bot.app.run() == 0
     return bot
@@ -89,12 +90,18 @@ def test_the_original_computer_over_the_pipe_shows_the_same_game() -> None:
     assert len(mine.finished_games) == 1 and len(mine.screens) > 100
 
 
-def test_a_bot_that_declares_the_game_dice_rolls_the_game_generator() -> None:
+def test_a_bot_that_declares_the_game_dice_rolls_the_game_generator_only_when_it_may_read_the_deck() -> None:
     game = Game(rng=GlibcRandom(SEED))
-    _, dice = run.computer_player(served("bsd"), SEED, game)
+    _, dice = run.computer_player(served("bsd"), SEED, game, reads_deck=True)
     assert dice is game.rng
-    _, dice = run.computer_player(served("expert"), SEED, game)
-    assert dice is not game.rng and dice.untouched()
+    seeds = set()
+    for reads_deck in (False, False, True):
+        name = served("bsd") if not reads_deck else served("expert")
+        _, dice = run.computer_player(name, SEED, game, reads_deck=reads_deck)
+        assert dice is not game.rng and dice.untouched()
+        assert dice.seeded_with is not None and 1 <= dice.seeded_with < 2**31
+        seeds.add(dice.seeded_with)
+    assert len(seeds) == 3  # its own, from os.urandom: not the seed's, nor another game's
 
 
 def test_a_bot_that_cannot_start_is_one_line(capfd: pytest.CaptureFixture[str]) -> None:
@@ -185,7 +192,7 @@ def test_on_a_terminal_the_bot_shows_the_screens_of_the_original_computer(tmp_pa
     """A hand on real ptys: ``--computer 'exec:python -m mille.bot bsd'`` beside the default, key for key."""
     screens, keys = one_hand(SEED)
     runs: dict[str, list[Any]] = {}
-    for name, args in (("default", []), ("exec", ["--computer", served("bsd")])):
+    for name, args in (("default", []), ("exec", ["--bot-reads-deck", "--computer", served("bsd")])):
         cwd = tmp_path / name
         cwd.mkdir()
         shown = []
@@ -276,13 +283,13 @@ def c_bot(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 def test_the_c_bot_plays_matches_and_tournaments(c_bot: str) -> None:
-    """A bot written from docs/protocol.md alone, in C: no forfeit, and its games are the seed's."""
+    """A bot from docs/protocol.md alone, in C: no forfeit; allowed the seed's dice, its games are the seed's."""
     from mille.lab.match import run_match
     from mille.lab.tournament import run_tournament
 
-    report = run_match(f"exec:{c_bot}", "bsd", games=10, jobs=1)
+    report = run_match(f"exec:{c_bot}", "bsd", games=10, jobs=1, bots_read_deck=True)
     assert report["errors"] == [] and report["hands"] > 30
-    again = run_match(f"exec:{c_bot}", "bsd", games=10, jobs=1)
+    again = run_match(f"exec:{c_bot}", "bsd", games=10, jobs=1, bots_read_deck=True)
     assert again["by_pair"] == report["by_pair"], "its dice come from the match's seed"
     standings = run_tournament([f"exec:{c_bot}", "bsd", "first"], games=2, jobs=1)
     assert standings["interrupted"] is False

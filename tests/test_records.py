@@ -422,7 +422,8 @@ def test_the_command_line(tmp_path: Path) -> None:
     """python -m mille.match --record, then python -m mille.replay on it, as a person would."""
     path = tmp_path / "cli.jsonl"
     made = subprocess.run(
-        [sys.executable, "-m", "mille.match", "bsd", "first", "--games", "2", "--jobs", "1", "--record", str(path)],
+        [sys.executable, "-m", "mille.match", "bsd", "first", "--games", "2", "--seed", "1", "--jobs", "1"]
+        + ["--record", str(path)],
         env=ENV,
         capture_output=True,
         text=True,

@@ -314,6 +314,32 @@ def _main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str
     return status, out, err
 
 
+def test_without_a_seed_the_seed_is_drawn_kept_private_and_said_at_the_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No --seed: a seed from os.urandom, in a 0600 results file while it runs, said last; --resume reads it back."""
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(b"")
+    path.chmod(0o644)  # an empty file taken over is made private too
+    status, out, err = _main(
+        ["bsd", "first", "--games", "2", "--jobs", "1", "--bootstrap", "20", "--out", str(path)], capsys
+    )
+    assert status == 0, err
+    seed = json.loads(path.read_bytes().splitlines()[0])["seed"]
+    assert seed != 1 and 1 <= seed < 2**31
+    assert out.startswith(f"mille.tournament: 2 players, seed {seed}, ")
+    assert out.endswith(f"\n  seed drawn at random: replay with --seed {seed}\n"), out
+    assert path.stat().st_mode & 0o777 == 0o600
+    # --resume without --seed goes on with the file's seed (nothing left to play: the same report).
+    status, again, err = _main(
+        ["bsd", "first", "--games", "2", "--jobs", "1", "--bootstrap", "20", "--resume", str(path)], capsys
+    )
+    assert status == 0 and err == "" and f"seed {seed}, " in again and "replay" not in again
+    status, _, err = _main(["bsd", "first", "--games", "2", "--jobs", "1", "--out", str(tmp_path / "u.jsonl")], capsys)
+    assert status == 0
+    assert json.loads((tmp_path / "u.jsonl").read_bytes().splitlines()[0])["seed"] != seed
+
+
 def test_a_file_of_other_arguments_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "t.jsonl"
     assert _main(["bsd", "first", "--games", "2", "--seed", "2", "--jobs", "1", "--out", str(path)], capsys)[0] == 0
@@ -657,9 +683,11 @@ def test_main_json_is_one_document(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_main_text(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = _main(["bsd", "first", "random", "--games", "2", "--jobs", "1", "--bootstrap", "20"], capsys)
+    argv = ["bsd", "first", "random", "--games", "2", "--jobs", "1", "--bootstrap", "20", "--seed", "1"]
+    status, out, _ = _main(argv, capsys)
     assert status == 0
     assert out.startswith("mille.tournament: 3 players, seed 1, 2 games a pairing\n  3 duplicate pairs of 3 played")
+    assert "replay" not in out
     assert "Crosstable" in out and "Ratings" in out and "Forfeits: none" in out
     assert "....|" not in out  # no bars on a pipe
     assert all(len(line) <= 79 for line in out.splitlines())
@@ -795,7 +823,8 @@ def test_ctrl_c_on_the_command_line_keeps_every_finished_pair(tmp_path: Path) ->
     report = json.loads(out)
     assert report["interrupted"] is True and 5 <= report["pairs"] < report["pairs_total"]
     assert _lines(path) == 1 + report["pairs"]  # every finished pair, and only those, is in the file
-    rest = run_tournament(["bsd", "first", "random"], games=60, seed=1, jobs=2, resamples=50, resume=path)
+    seed = report["seed"]  # drawn (no --seed): the report says it
+    rest = run_tournament(["bsd", "first", "random"], games=60, seed=seed, jobs=2, resamples=50, resume=path)
     assert rest["resumed_pairs"] == report["pairs"] and rest["pairs"] == rest["pairs_total"] and not rest["interrupted"]
 
 

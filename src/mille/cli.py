@@ -21,10 +21,10 @@ import os
 import sys
 
 from . import __version__
-from .engine.rng import SEED_RANGE, SEED_RULE, GlibcRandom, parse_seed
+from .engine.rng import SEED_RANGE, SEED_RULE, GlibcRandom, parse_seed, secret_seed
 from .engine.state import Game
 from .files.places import settings_file
-from .players import OPPONENTS
+from .players import OPPONENTS, is_exec_spec
 from .ui.layout import YOU, ScoreView
 from .ui.plain import DETAILS
 from .ui.session import DEFAULT_COMPUTER, Choices, play_board, play_plain, say
@@ -82,6 +82,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="the computer player: bsd (the original's, the default), expert (stronger), or "
         "exec:COMMAND, a bot program of your own (docs/protocol.md); "
         "a restored game keeps its own unless this is given (a bot only when named again)",
+    )
+    parser.add_argument(
+        "--bot-reads-deck",
+        action="store_true",
+        help="this bot can read the deck: an exec: computer that asks for the game's dice rolls the deal's own "
+        "generator (as the original's computer; exec:python -m mille.bot bsd then plays exactly as bsd); "
+        "without it, a bot rolls dice of its own (docs/protocol.md)",
     )
     # The on/off switches are taken out before parsing (SWITCHES); they are
     # here for the usage line and the help.
@@ -175,8 +182,6 @@ def _seed_argument(text: str) -> int:
 
 def _computer_argument(text: str) -> str:
     """argparse's ``type`` for ``--computer``: a built-in opponent or ``exec:COMMAND``."""
-    from .players import is_exec_spec
-
     if text in OPPONENTS or is_exec_spec(text):
         return text
     import argparse
@@ -215,10 +220,11 @@ def main(argv: list[str] | None = None) -> int:
     switches, argv = _take_switches(argv)
     parsed = _quick_parse(argv)
     detail: str | None = None
+    reads_deck = False
     if parsed is None:
         parser = build_parser()
         args = parser.parse_args(argv)
-        others = args.file or args.seed is not None or args.computer or switches or args.detail
+        others = args.file or args.seed is not None or args.computer or switches or args.detail or args.bot_reads_deck
         if (args.stats or args.config_path or args.kept) and others:
             parser.error("--stats, --kept and --config-path take no other arguments")
         if args.config_path:
@@ -245,6 +251,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--json goes with --stats")
         parsed = (args.file, args.seed, args.computer)
         detail = args.detail
+        reads_deck = args.bot_reads_deck
     file, seed, computer_name = parsed
     try:
         settings = _settings()
@@ -254,7 +261,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mille: {shown(str(exc))}", file=sys.stderr)
         return 1
 
-    seed_value = seed if seed is not None else os.getpid()
     game: Game | None = None
     banner: str | None = None
     window: int = ScoreView.SMALL
@@ -280,10 +286,6 @@ def main(argv: list[str] | None = None) -> int:
         window = loaded.window
         saved_computer = loaded.computer
         banner = f"{file} [{save.mtime_text(file)}]"
-    if game is None:
-        game = Game(rng=GlibcRandom(seed_value))
-    else:
-        game.rng.seed(seed_value)
     not_run = None
     if computer_name is None and saved_computer is not None and saved_computer not in OPPONENTS:
         # A save never runs a program by itself: only a --computer typed
@@ -291,11 +293,21 @@ def main(argv: list[str] | None = None) -> int:
         not_run, saved_computer = saved_computer, DEFAULT_COMPUTER
         banner = f"{DEFAULT_COMPUTER} plays, not {not_run}"
     computer_name, hints, color, record = choose_options(computer_name, switches, saved_computer, settings)
+    if seed is not None:
+        seed_value = seed  # typed on the command line, so public (docs/protocol.md, "Dice")
+    elif is_exec_spec(computer_name):
+        seed_value = secret_seed()  # a bot knows its parent's process ID (issue 36)
+    else:
+        seed_value = os.getpid()  # the original's srandom(getpid()), §2.1
+    if game is None:
+        game = Game(rng=GlibcRandom(seed_value))
+    else:
+        game.rng.seed(seed_value)
 
     plain, detail = choose_plain(switches, detail, settings)
     choices = Choices(
         game, file=file, banner=banner, window=window, computer_name=computer_name, seed=seed_value,
-        hints=hints, color=color, record=record, detail=detail,
+        hints=hints, color=color, record=record, detail=detail, reads_deck=reads_deck,
     )  # fmt: skip
     if plain:
         return play_plain(choices)

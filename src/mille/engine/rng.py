@@ -15,9 +15,30 @@ if TYPE_CHECKING:
 
     T = TypeVar("T")
 
+#: The seeds a bot is handed (``game.dice``, docs/protocol.md "Dice") and
+#: :func:`secret_seed` draws: 1 .. 2**31 - 1, so that a bot may read one
+#: into a signed 32-bit integer.
+SECRET_SEED_RANGE = (1, (1 << 31) - 1)
+
 _DEG = 31
 _SEP = 3
 _MASK = 0xFFFFFFFF
+
+
+def secret_seed() -> int:
+    """A seed no one can predict (``os.urandom``), in :data:`SECRET_SEED_RANGE`.
+
+    For whatever a player must not be able to derive from public data: a
+    bot's own dice (independent of the deal and of the other seat's), the
+    deal of a game against a bot when no ``--seed`` is given, the seed of a
+    match or tournament run without ``--seed`` (said at its end, so that it
+    can be replayed).  Not the original's process ID: a bot knows its
+    parent's (issue 36).
+    """
+    import os
+
+    low, high = SECRET_SEED_RANGE
+    return low + int.from_bytes(os.urandom(4), "little") % (high - low + 1)
 
 
 class GlibcRandom:

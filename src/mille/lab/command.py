@@ -54,6 +54,16 @@ def players_epilog() -> str:
     )
 
 
+def add_deck_argument(parser: argparse.ArgumentParser) -> None:
+    """``--bot-reads-deck``: bot programs roll the dice in-process players roll (docs/protocol.md, "Dice")."""
+    parser.add_argument(
+        "--bot-reads-deck",
+        action="store_true",
+        help="these bots can read the deck: an exec: bot rolls the dice an in-process player would (derived "
+        "from the seed, so with a known seed it can work out every deal); without it, its own from os.urandom",
+    )
+
+
 def add_run_arguments(parser: argparse.ArgumentParser, seed_help: str, json_help: str) -> None:
     """The options of a run, shared by ``mille.match`` and ``mille.tournament``.
 
@@ -336,6 +346,7 @@ class _Terminated:
 
 __all__ = [
     "ArgumentParser",
+    "add_deck_argument",
     "ReportText",
     "RunFailure",
     "add_run_arguments",

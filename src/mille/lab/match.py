@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..engine.rng import secret_seed
 from ..engine.scoring import GAME_POINTS
 from ..files.safeio import shown
 from ..players import make_player
@@ -49,7 +50,7 @@ from .console import StatusLine, format_elapsed, gauge
 from .gamelog import RecordError, RecordWriter
 from .pairs import MatchConfig, MatchError
 from .records import PairResult
-from .report import format_rate, format_report, percent, summarize
+from .report import format_rate, format_report, percent, replay_line, summarize
 from .runner import Batch, default_jobs, run_batches
 from .sprt import DEFAULT_CAP_GAMES, Sprt, SprtSettings
 
@@ -101,6 +102,7 @@ def run_match(
     progress: Callable[[Progress], None] | None = None,
     sprt: SprtSettings | None = None,
     record: Path | None = None,
+    bots_read_deck: bool = False,
 ) -> dict[str, Any]:
     """Play a match and return its report (:func:`~mille.lab.report.summarize`).
 
@@ -125,6 +127,8 @@ def run_match(
     the report.
 
     ``game_points`` shortens games for tests (the original: 5000).
+    ``bots_read_deck``: bot programs roll the dice in-process players would
+    (:attr:`~mille.lab.pairs.MatchConfig.bots_read_deck`).
     """
     if (games is None) == (hands is None):
         raise ValueError("give exactly one of games and hands")
@@ -136,7 +140,7 @@ def run_match(
         raise ValueError("game_points must be at least 1")
     for spec in (a, b):
         make_player(spec)  # fail now, with PlayerSpecError, not in every game
-    config = MatchConfig(a, b, seed, max_think_ms, game_points)
+    config = MatchConfig(a, b, seed, max_think_ms, game_points, bots_read_deck)
     total_pairs = None if games is None else (games + 1) // 2
     jobs = default_jobs() if jobs is None else max(1, jobs)
     test = None if sprt is None else Sprt(sprt)
@@ -305,8 +309,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     size.add_argument("--hands", type=int, metavar="N", help="play pairs until at least N hands are played")
     command.add_run_arguments(
-        parser, "the match seed: deals and dice (default 1)", "print one JSON line instead of the text report"
+        parser,
+        "the match seed: deals and dice (default: drawn at random, said at the end; a seed typed here is "
+        "public, so leave it out for a fair match against bots)",
+        "print one JSON line instead of the text report",
     )
+    parser.set_defaults(seed=None)
+    command.add_deck_argument(parser)
     parser.add_argument(
         "--record", metavar="FILE", type=Path, help="write every game, move by move, to FILE (a new file; docs/bots.md)"
     )
@@ -345,6 +354,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.record is not None and os.path.lexists(args.record):
         parser.error(f"--record {shown(os.fspath(args.record))}: the file exists (a record is never overwritten)")
     command.check_players(parser, (args.a, args.b))
+    drawn = args.seed is None
+    if drawn:
+        args.seed = secret_seed()  # in this process only: workers get it through the pool's pipe
     target_games = None if args.games is None else 2 * ((args.games + 1) // 2)
     bar = (
         ProgressBar(sys.stderr, args.a, args.b, target_games=target_games, target_hands=args.hands)
@@ -362,6 +374,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         progress=bar,
         sprt=settings,
         record=args.record,
+        bots_read_deck=args.bot_reads_deck,
     )
     return command.run(
         "mille.match",
@@ -370,8 +383,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         players=(args.a, args.b),
         bar=bar,
         own_errors=(MatchError, RecordError),
-        text=format_report,
+        text=functools.partial(_text, drawn=drawn),
     )
+
+
+def _text(report: dict[str, Any], *, jobs: int | None, cluster: str | None, drawn: bool) -> str:
+    """The text report; a drawn seed adds how to replay the run (a seed given: the report as it always was)."""
+    text = format_report(report, jobs=jobs, cluster=cluster)
+    return f"{text}\n{replay_line(report['seed'])}" if drawn else text
 
 
 __all__ = ["Progress", "ProgressBar", "main", "run_match"]

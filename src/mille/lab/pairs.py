@@ -8,8 +8,13 @@ tempo one player had in the first game, the other has in the second.  The
 deals come from generators of the match (seeded from the match seed, the
 pair and the hand), never from the players' dice, so hand *k* is the same
 in both games whatever happened in the hands before.  Each player rolls
-its own dice (:func:`dice_seed`: the match seed, the pair and the player,
-the same in both games of a pair), and is built afresh for every game.
+its own dice, and is built afresh for every game: a player in this
+process, dice from :func:`dice_seed` (the match seed, the pair and the
+player, the same in both games of a pair, so that reports are
+reproducible); a bot program (``exec:``), which is handed its dice's seed
+and must not derive the deals from it (issue 36), dice from
+``os.urandom`` for every game, unless the person running the match said
+that bots may read the deck (``bots_read_deck``).
 
 A player that answers an illegal move, raises, or thinks longer than the
 limit (``max_think_ms``) loses that game: the game's record says which and
@@ -32,11 +37,11 @@ from typing import Any
 from ..engine import cards, rules
 from ..engine.driver import EndlessHand, PlayerError, play_hand
 from ..engine.observation import Observation
-from ..engine.rng import GlibcRandom
+from ..engine.rng import GlibcRandom, secret_seed
 from ..engine.rules import Move
 from ..engine.scoring import GAME_POINTS
 from ..engine.state import Game
-from ..players import Player, make_player
+from ..players import Player, is_exec_spec, make_player
 from .gamelog import MoveRecorder
 from .records import Fault, GameRecord, PairResult
 from .stats import ThinkStats
@@ -59,6 +64,10 @@ class MatchConfig:
     seed: int
     max_think_ms: float | None = None
     game_points: int = GAME_POINTS
+    #: ``--bot-reads-deck``: a bot program (``exec:``) rolls the dice an
+    #: in-process player would (:func:`dice_seed`, public for a public seed);
+    #: otherwise its dice are drawn from ``os.urandom`` for every game.
+    bots_read_deck: bool = False
 
 
 # --------------------------------------------------------------------------
@@ -238,7 +247,12 @@ def play_game(
             players.append(make_player(specs[player]))
         except Exception as exc:
             return forfeit(player, "exception", f"cannot make the player: {exc}", 0)
-    dice_of = [GlibcRandom(dice_seed(config.seed, pair, player)) for player in (0, 1)]
+    dice_of = [
+        GlibcRandom(secret_seed())
+        if is_exec_spec(specs[player]) and not config.bots_read_deck
+        else GlibcRandom(dice_seed(config.seed, pair, player))
+        for player in (0, 1)
+    ]
     dice = (dice_of[who[0]], dice_of[who[1]])
     game = Game()
     with _Alarm(None if config.max_think_ms is None else config.max_think_ms / 1000.0) as alarm:

@@ -183,6 +183,16 @@ def format_sprt(sprt: dict[str, Any], *, interrupted: bool = False) -> list[str]
     ]
 
 
+def replay_line(seed: int) -> str:
+    """The report's last line when the run drew its seed (no ``--seed``): how to replay it.
+
+    The seed is said only at the end: while the run lasts, nothing a player
+    can read derives the deals (docs/tournaments.md, "Seeds"); after it, the
+    deals are public, as a card room's hand history is.
+    """
+    return f"  seed drawn at random: replay with --seed {seed}"
+
+
 def format_report(report: dict[str, Any], *, jobs: int | None = None, cluster: str | None = None) -> str:
     """The report as text, in lines of at most 79 columns (apart from long player names and error messages)."""
     a, b = shown(report["a"]), shown(report["b"])  # names from the command line: anything

@@ -30,7 +30,7 @@ from typing import Any
 
 from .. import __version__
 from ..engine.driver import MAX_MOVES_PER_HAND
-from ..files.safeio import AppendOnly, read_fd, shown
+from ..files.safeio import AppendOnly, open_regular, read_fd, shown
 from .pairs import MAX_HANDS_PER_GAME
 from .records import GameRecord, PairResult
 from .schedule import TournamentConfig
@@ -382,6 +382,43 @@ class ResultsWriter:
         self._check()
 
 
+def _private(file: AppendOnly) -> None:
+    """A results file taken over (``--resume``, an empty ``--out``) is made 0600, as a new one is made.
+
+    Its header holds the tournament seed, which derives every deal: while
+    the run lasts no other user (a bot run as one, docs/protocol.md) may
+    read it.
+    """
+    try:
+        os.fchmod(file.fd, 0o600)
+    except OSError:  # not ours to change (the owner's own rules then apply)
+        pass
+
+
+def results_seed(path: Path) -> int | None:
+    """The seed in the header of the results file ``path`` (``--resume`` without ``--seed``); None if it has none.
+
+    :class:`TournamentError` if the file cannot be read; whether the file is
+    whole is :func:`open_results`'s to check, with the seed found here.
+    """
+    try:
+        fd, _ = open_regular(str(path))
+    except OSError as exc:
+        raise TournamentError(f"cannot open {path}: {_why(exc)}") from None
+    try:
+        first = os.read(fd, 1 << 16).split(b"\n", 1)[0]  # a header is a few hundred bytes
+    except OSError as exc:
+        raise TournamentError(f"cannot read {path}: {_why(exc)}") from None
+    finally:
+        os.close(fd)
+    try:
+        data = _parse(first)
+    except ValueError:
+        return None
+    seed = data.get("seed") if isinstance(data, dict) else None
+    return seed if type(seed) is int else None
+
+
 def _resume(path: Path, config: TournamentConfig) -> tuple[dict[tuple[int, int], PairResult], ResultsWriter]:
     """``--resume``: the file opened once, read and checked through that descriptor, then cut and appended to.
 
@@ -396,6 +433,7 @@ def _resume(path: Path, config: TournamentConfig) -> tuple[dict[tuple[int, int],
         file = AppendOnly.open(str(path), follow=True)
     except OSError as exc:
         raise TournamentError(f"cannot open {path}: {_why(exc)}") from None
+    _private(file)
     try:
         if os.path.islink(path):
             st = os.fstat(file.fd)
@@ -430,6 +468,7 @@ def _start(path: Path, config: TournamentConfig) -> ResultsWriter:
         if file.size() > 0:
             file.close(sync=False)
             raise TournamentError(f"{path} exists: --resume {path} goes on with it (or remove it)") from None
+        _private(file)
         return ResultsWriter(path, truncate_to=None, header=first, file=file)
     except OSError as exc:
         raise TournamentError(f"cannot write {path}: {_why(exc)}") from None
@@ -470,4 +509,5 @@ __all__ = [
     "load_results",
     "open_results",
     "parse_results",
+    "results_seed",
 ]

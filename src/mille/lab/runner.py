@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from ..players.botprocess import finish_leaving
 from .pairs import MatchConfig, play_pairs
 from .records import PairResult
 
@@ -165,9 +166,12 @@ def run_batches(
     try:
         if executor is None and jobs == 1:
             batcher = _Batcher(pairs, pairs_per_task or 1)
-            while (batch := batcher.next()) is not None:
-                if record(batch, play_pairs(batch.config, batch.start, batch.stop, moves=moves)):
-                    break
+            try:
+                while (batch := batcher.next()) is not None:
+                    if record(batch, play_pairs(batch.config, batch.start, batch.stop, moves=moves)):
+                        break
+            finally:
+                finish_leaving()  # the last games' bots, told to quit, are gone when the run is
             return False
         own = executor is None
         pool: concurrent.futures.Executor = (

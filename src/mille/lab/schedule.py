@@ -32,6 +32,8 @@ class TournamentConfig:
     seed: int = 1
     max_think_ms: float | None = None
     game_points: int = GAME_POINTS
+    #: ``--bot-reads-deck`` (:attr:`MatchConfig.bots_read_deck`); not in a results file's header.
+    bots_read_deck: bool = False
 
     @property
     def pairings(self) -> list[tuple[int, int]]:
@@ -47,7 +49,8 @@ class TournamentConfig:
     def match_config(self, i: int, j: int) -> MatchConfig:
         """The match of the pairing of players ``i`` (A) and ``j``."""
         a, b = self.players[i], self.players[j]
-        return MatchConfig(a, b, pairing_seed(self.seed, a, b), self.max_think_ms, self.game_points)
+        seed = pairing_seed(self.seed, a, b)
+        return MatchConfig(a, b, seed, self.max_think_ms, self.game_points, self.bots_read_deck)
 
 
 #: Pairs are played in chunks of this many of each pairing in turn, so that a run cut short has

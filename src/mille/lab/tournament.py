@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..engine.rng import secret_seed
 from ..engine.scoring import GAME_POINTS
 from ..files.safeio import shown
 from ..players import make_player
@@ -48,8 +49,8 @@ from .console import StatusLine, format_elapsed, gauge
 from .gamelog import RecordError, RecordWriter
 from .pairs import MatchError
 from .records import PairResult
-from .report import format_rate
-from .results import TournamentError, open_results
+from .report import format_rate, replay_line
+from .results import TournamentError, open_results, results_seed
 from .runner import TASK_SECONDS, Batch, default_jobs, run_batches
 from .schedule import TournamentConfig, pairs_to_play
 from .standings import DEFAULT_RESAMPLES, build_report, format_report
@@ -85,6 +86,7 @@ def run_tournament(
     resamples: int = DEFAULT_RESAMPLES,
     progress: Callable[[TournamentProgress], None] | None = None,
     record: Path | None = None,
+    bots_read_deck: bool = False,
 ) -> dict[str, Any]:
     """Play a round robin (``games`` per pairing, rounded up to pairs) and return its report (:func:`build_report`).
 
@@ -93,6 +95,7 @@ def run_tournament(
     ``record`` (a new file): every game played, move by move, as a game
     record (:mod:`mille.lab.gamelog`), in the order the pairs finish (the
     pairs read back from ``resume`` are not played, so not in it).
+    ``bots_read_deck``: see :attr:`mille.lab.pairs.MatchConfig.bots_read_deck`.
     ``jobs``, ``executor``, ``workers``, ``max_in_flight`` and
     ``pairs_per_task`` are :func:`mille.lab.runner.run_batches`'.  Ctrl-C stops the run with everything
     finished kept, the report marked ``interrupted``.
@@ -108,7 +111,7 @@ def run_tournament(
         raise ValueError("give out or resume, not both")
     for spec in players:
         make_player(spec)  # PlayerSpecError now, not a forfeit in every game
-    config = TournamentConfig(tuple(players), (games + 1) // 2, seed, max_think_ms, game_points)
+    config = TournamentConfig(tuple(players), (games + 1) // 2, seed, max_think_ms, game_points, bots_read_deck)
     done, writer = open_results(config, out=out, resume=resume)
     games_writer = None
     try:
@@ -218,7 +221,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=DEFAULT_GAMES,
         help=f"games per pairing, rounded up to pairs (default {DEFAULT_GAMES})",
     )
-    command.add_run_arguments(parser, "the tournament seed (default 1)", "print the report as one JSON document")
+    command.add_run_arguments(
+        parser,
+        "the tournament seed (default: the --resume file's, else drawn at random and said at the end; a seed "
+        "typed here is public, so leave it out for a fair tournament of bots)",
+        "print the report as one JSON document",
+    )
+    parser.set_defaults(seed=None)
+    command.add_deck_argument(parser)
     files = parser.add_mutually_exclusive_group()
     files.add_argument("--out", metavar="FILE", type=Path, help="record every finished pair in FILE (a new file)")
     files.add_argument(
@@ -261,6 +271,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.record is not None and os.path.lexists(args.record):
         parser.error(f"--record {shown(os.fspath(args.record))}: the file exists (a record is never overwritten)")
     command.check_players(parser, args.players)
+    drawn = False
+    if args.seed is None and args.resume is not None:
+        try:
+            args.seed = results_seed(args.resume)
+        except TournamentError as exc:
+            parser.error(str(exc))
+    if args.seed is None:
+        drawn = True
+        args.seed = secret_seed()  # in this process only: workers get it through the pool's pipe or TLS
     pairs_total = (args.games + 1) // 2 * len(args.players) * (len(args.players) - 1) // 2
     bar = TournamentBar(sys.stderr, pairs_total) if sys.stderr.isatty() else None
     run = functools.partial(
@@ -275,10 +294,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         resamples=args.bootstrap,
         progress=bar,
         record=args.record,
+        bots_read_deck=args.bot_reads_deck,
     )
 
     def text(report: dict[str, Any], *, jobs: int | None, cluster: str | None) -> str:
-        return format_report(report, bars=sys.stdout.isatty(), jobs=jobs, cluster=cluster)
+        text = format_report(report, bars=sys.stdout.isatty(), jobs=jobs, cluster=cluster)
+        return f"{text}\n{replay_line(report['seed'])}" if drawn else text
 
     record = args.out or args.resume
     return command.run(

@@ -10,12 +10,14 @@ error kept in a log file (its last :data:`MAX_LOG` bytes; :data:`MAX_LOGS` for a
 A failure kills the whole group and reaps it, so nothing it does can stall
 the host or leave a zombie.
 
-Processes are kept in a pool, per command, for the life of the host
-process (:func:`acquire`, :func:`release`): a match makes a player for
-every game, and each takes an idle process of its command (or starts one),
-so a match of thousands of games starts a process per worker, not per
-game.  :func:`shutdown` (at exit, and at a pool worker's exit) sends
-``quit`` to all and kills what does not leave.  The conversation itself,
+Every player gets a process of its own (:func:`acquire`), told to quit
+when the player is done (:func:`release`; :func:`finish_leaving` waits
+for those at the end of a run): no process plays two games that share a
+deal, so that none can remember the first (issue 36).  A match makes a
+player for every game, so from the second on a spare process of the
+command is started ahead, while a game is played.  :func:`shutdown` (at
+exit, and at a pool worker's exit) sends ``quit`` to all and kills what
+does not leave.  The conversation itself,
 what is said when, is the player's (:mod:`mille.players.external`).
 Needs a POSIX system (process groups, ``poll``).
 """
@@ -426,6 +428,8 @@ class Bot:
     def describe(self, exc: Exception) -> str:
         """``exc``'s message with where to look: the log, and the last line the bot wrote there."""
         message = exc.message if isinstance(exc, BotFailure) else str(exc)
+        if self.stderr is not None:  # what it wrote before its end may not have been read yet
+            self.log(self.read(self.stderr))
         last = self.last_words()
         said = f"; its last words: {wire.excerpt(last, 100)}" if last else ""
         return f"{message} (its standard error is in {self.log_path}{said})"
@@ -548,49 +552,135 @@ def release_signals(held: set[int] | None) -> None:
 
 
 _lock = threading.Lock()
-#: Idle bots by spec.
-_idle: dict[str, list[Bot]] = {}
+#: Bots started ahead, by spec: running, not yet greeted, never handed a game.
+_spares: dict[str, list[Bot]] = {}
+#: The specs acquired in this process (the second acquire of one starts a spare).
+_wanted: set[str] = set()
 #: Every bot alive, to quit at exit.
 _running: list[Bot] = []
+#: Bots told to quit after their player was done, not yet reaped: (bot, when to kill it).
+_leaving: list[tuple[Bot, float]] = []
 
 
 def acquire(spec: str) -> Bot:
-    """An idle bot of ``spec``, or a new one (started and greeted)."""
-    with _lock:
-        idle = _idle.get(spec)
-        while idle:
-            bot = idle.pop()
-            if bot.alive:
-                return bot
+    """A new bot of ``spec``, started and greeted: never a process that played before.
+
+    Two games that share a deal (the two of a duplicate pair) must not be
+    played by one process, which could remember the first (issue 36), so
+    the pool hands out only fresh processes.  From the second player of a
+    command on, one is started ahead (a spare, not greeted yet) while the
+    game is played, so that the next player's program has started by then.
+    """
     argv = split_command(spec)
     _watch_exit()
+    _reap_leaving()
+    with _lock:
+        spares = _spares.get(spec)
+        bot = spares.pop() if spares else None
+        again = spec in _wanted
+        _wanted.add(spec)
+    if bot is None or not bot.alive:
+        bot = _start(spec, argv)
+    bot.handshake()
+    if again:
+        with _lock:
+            have = bool(_spares.get(spec))
+        if not have:
+            try:
+                spare = _start(spec, argv)
+            except PlayerSpecError:  # it started a moment ago; the next acquire says why, if it still cannot
+                pass
+            else:
+                with _lock:
+                    _spares.setdefault(spec, []).append(spare)
+    return bot
+
+
+def _start(spec: str, argv: list[str]) -> Bot:
     bot = Bot(spec, argv)
     with _lock:
         _running.append(bot)
-    bot.handshake()
     return bot
 
 
 def release(bot: Bot) -> None:
-    """``bot`` is free for another player (if it is still alive)."""
-    if bot.alive:
+    """The player is done with ``bot``: it is told to quit (no other player gets it) and reaped later."""
+    if not bot.alive:
+        return
+    try:
+        bot.say_quit()
+        bot.flush(time.monotonic() + QUIT_GRACE)
+    except BotFailure:
+        bot.kill()
+        return
+    except BaseException:
+        bot.kill()
+        raise
+    with _lock:
+        _leaving.append((bot, time.monotonic() + QUIT_GRACE))
+    _reap_leaving()
+
+
+def finish_leaving() -> None:
+    """Wait for the bots told to quit (each until its grace is over, then killed), and reap them.
+
+    For the end of a run in this process: no bot is left behind, not even
+    as a zombie, however the run goes on (:func:`acquire` and
+    :func:`release` reap without waiting).
+    """
+    pause = 0.001
+    while True:
+        _reap_leaving()
         with _lock:
-            _idle.setdefault(bot.spec, []).append(bot)
+            if not _leaving:
+                return
+        time.sleep(pause)
+        pause = min(pause * 2, 0.02)
+
+
+def _reap_leaving() -> None:
+    """Reap the bots told to quit that have left; kill those past their grace."""
+    with _lock:
+        leaving = list(_leaving)
+    now = time.monotonic()
+    for bot, deadline in leaving:
+        if not bot.alive or _exit_status(bot.proc.pid) is not None or now >= deadline:
+            with _lock:
+                if (bot, deadline) in _leaving:
+                    _leaving.remove((bot, deadline))
+            bot.kill(term_first=bot.alive and now >= deadline)
+            _drop_empty_log(bot)
+
+
+def _drop_empty_log(bot: Bot) -> None:
+    """A bot that left without a word on its standard error leaves no log (a match starts one a game)."""
+    if bot.logged == 0:
+        try:
+            os.unlink(bot.log_path)
+        except OSError:
+            pass
 
 
 def _forget(bot: Bot) -> None:
     with _lock:
         if bot in _running:
             _running.remove(bot)
-        idle = _idle.get(bot.spec)
-        if idle is not None and bot in idle:
-            idle.remove(bot)
+        spares = _spares.get(bot.spec)
+        if spares is not None and bot in spares:
+            spares.remove(bot)
 
 
 def shutdown() -> None:
     """Quit every bot of this process (:data:`QUIT_GRACE` seconds for all), then remove a clean log directory."""
     with _lock:
+        spares = [bot for group in _spares.values() for bot in group]
+        _spares.clear()
+        _leaving.clear()
         bots = list(_running)
+    for bot in spares:  # never greeted: nothing to say to them
+        bot.kill()
+        _drop_empty_log(bot)
+    bots = [bot for bot in bots if bot.alive]
     for bot in bots:
         try:
             bot.say_quit()
@@ -646,7 +736,9 @@ def _after_fork() -> None:
             pass
         bot.alive = False
     _running.clear()
-    _idle.clear()
+    _spares.clear()
+    _wanted.clear()
+    _leaving.clear()
     _logs.temporary = None
     _logs.failed = False
     _logs.total = 0
@@ -669,6 +761,7 @@ __all__ = [
     "Bot",
     "BotFailure",
     "acquire",
+    "finish_leaving",
     "kill_all",
     "release",
     "set_log_directory",

@@ -57,10 +57,14 @@ class ExternalPlayer:
     rolls the game's own generator (:func:`mille.cli.computer_player` then
     hands it that), else None.
 
-    The bot's process is its own until :meth:`close` (or until the player
-    is dropped), then idle in the pool for the next player of the same
-    command.  Its first game says ``fresh``; the games after it on the same
-    player (the board's next game) do not.
+    The bot's process is its own, new (:func:`~mille.players.botprocess.acquire`),
+    until :meth:`close` (or until the player is dropped), then told to
+    quit: no other player gets it.  Its first game says ``fresh`` (a
+    process that has played no game); the games after it on the same
+    player (the board's next game) do not.  Whether the ``dice`` it is
+    handed are the game's is the seat's business (:func:`mille.ui.session.computer_player`,
+    :func:`mille.lab.pairs.play_game`): a bot's own dice unless the person
+    running mille said that this bot can read the deck.
     """
 
     def __init__(self, spec: str) -> None:
@@ -162,7 +166,7 @@ class ExternalPlayer:
             self._early.clear()
 
     def close(self) -> None:
-        """Done with the bot: its process goes back to the pool (a game not finished is ended as abandoned)."""
+        """Done with the bot: its process is told to quit (a game not finished is ended as abandoned first)."""
         self._finalizer()
         self._bot = None
 

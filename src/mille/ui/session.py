@@ -18,9 +18,9 @@ from __future__ import annotations
 import os
 
 from ..engine.record import Record
-from ..engine.rng import GlibcRandom
+from ..engine.rng import GlibcRandom, secret_seed
 from ..engine.state import Game
-from ..players import OPPONENTS, make_player
+from ..players import OPPONENTS, is_exec_spec, make_player
 from .flow import Setup
 from .layout import ScoreView
 
@@ -43,26 +43,34 @@ _DICE_SALT = 0x6D696C6C
 __all__ = ["DEFAULT_COMPUTER", "PLAIN_COMMAND", "Choices", "computer_player", "play_board", "play_plain", "say"]
 
 
-def computer_player(name: str, seed: int, game: Game) -> tuple[Player, GlibcRandom]:
+def computer_player(name: str, seed: int, game: Game, reads_deck: bool = False) -> tuple[Player, GlibcRandom]:
     """The computer's player for ``name`` (:func:`mille.players.make_player`) and the dice it rolls.
 
-    A player that declares ``dice = "game"``, the original's procedure
-    (``bsd``, or a bot that says so in its hello, such as ``exec:python -m
-    mille.bot bsd``), rolls the game's own generator, as the original did,
-    so that every deal and every screen stays the original's.  Any other
-    player rolls dice of its own, seeded from the game's seed, so that the
-    deals of a seed stay the same whoever sits in the computer's seat.
-    ``PlayerSpecError`` (a ValueError) if ``name`` names no player or a
-    bot that cannot be started.
+    A built-in player that declares ``dice = "game"``, the original's
+    procedure (``bsd``), rolls the game's own generator, as the original
+    did, so that every deal and every screen stays the original's; other
+    built-in players roll dice of their own, seeded from the game's seed, so
+    that the deals of a seed stay the same whoever sits in the computer's
+    seat.  A bot program (``exec:``) is handed the game's generator only
+    when the person said it may read the deck (``reads_deck``,
+    ``--bot-reads-deck``: rolls of the deal's generator give the deal away,
+    issue 36); otherwise, whatever its hello asked for, it rolls dice of its
+    own from :func:`~mille.engine.rng.secret_seed`, independent of the deal
+    (docs/protocol.md, "Dice").  ``PlayerSpecError`` (a ValueError) if
+    ``name`` names no player or a bot that cannot be started.
     """
     player = make_player(name)
+    if is_exec_spec(name):
+        if reads_deck and getattr(player, "dice", None) == "game":
+            return player, game.rng
+        return player, GlibcRandom(secret_seed())
     if getattr(player, "dice", None) == "game":
         return player, game.rng
     return player, _own_dice(seed)
 
 
 def _own_dice(seed: int) -> GlibcRandom:
-    """The dice of a computer player that does not roll the game's generator, from the run's seed."""
+    """The dice of a built-in computer player that does not roll the game's generator, from the run's seed."""
     return GlibcRandom((seed ^ _DICE_SALT) & 0xFFFFFFFF)
 
 
@@ -74,10 +82,13 @@ class Choices(Record):
     ``computer_name`` names the computer (:func:`computer_player`), dealt
     with ``seed``; ``hints``, ``color`` (the board only), ``record`` (the
     record of games) and ``detail`` (plain mode only) are the person's
-    options.
+    options; ``reads_deck``: a bot computer may roll the game's own
+    generator (``--bot-reads-deck``, :func:`computer_player`).
     """
 
-    __slots__ = ("game", "file", "banner", "window", "computer_name", "seed", "hints", "color", "record", "detail")
+    __slots__ = (
+        "game", "file", "banner", "window", "computer_name", "seed", "hints", "color", "record", "detail", "reads_deck",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -92,6 +103,7 @@ class Choices(Record):
         color: bool = False,
         record: bool = False,
         detail: str | None = None,
+        reads_deck: bool = False,
     ) -> None:
         self.game = game
         self.file = file
@@ -103,6 +115,7 @@ class Choices(Record):
         self.color = color
         self.record = record
         self.detail = detail
+        self.reads_deck = reads_deck
 
 
 class _Run:
@@ -149,7 +162,7 @@ class _Run:
     def seated(cls, choices: Choices, command: str) -> _Run | None:
         """The run with the computer :func:`computer_player` seats; None after one line saying why it cannot play."""
         try:
-            computer, dice = computer_player(choices.computer_name, choices.seed, choices.game)
+            computer, dice = computer_player(choices.computer_name, choices.seed, choices.game, choices.reads_deck)
         except ValueError as exc:  # PlayerSpecError: a bot that cannot be started
             say(f"mille: {exc}")
             return None
