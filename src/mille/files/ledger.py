@@ -196,7 +196,7 @@ def inspect(path: str) -> None:
     """
     try:
         fd, st = open_regular(path)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # ENOTDIR: a HOME under a file, no record
         return
     except OSError as exc:
         raise LedgerError(f"{path}: {exc.strerror or exc}") from None
@@ -216,8 +216,14 @@ def inspect(path: str) -> None:
 # Reading
 
 
+#: The largest number an event may hold, in size: far past any game's points or hands, and small
+#: enough that the sums of :data:`MAX_SIZE` bytes of events stay well within Python's limit on
+#: the digits of an integer printed (4300 by default): a line past it is damaged, not summed.
+MAX_NUMBER = 10**12
+
+
 def _is_int(value: object, low: int | None = None) -> bool:
-    return type(value) is int and (low is None or value >= low)
+    return type(value) is int and -MAX_NUMBER <= value <= MAX_NUMBER and (low is None or value >= low)
 
 
 def _is_name(value: object) -> bool:
@@ -339,7 +345,7 @@ def read_record(path: str) -> Record:
     """
     try:
         data, st = read_regular(path, MAX_SIZE)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # ENOTDIR: a HOME under a file, no record
         return Record([])
     except OSError as exc:
         raise LedgerError(f"{path}: {exc.strerror or exc}; not read") from None
