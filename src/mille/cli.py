@@ -313,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
     if not (os.isatty(0) and os.isatty(1)):
         print("mille: standard input and output must be a terminal (mille --plain plays in lines)", file=sys.stderr)
         return 1
-    if not_run is not None:
+    if not_run is not None and file is not None:  # only a file names a program not run
         from .files.rescue import not_run_line
 
         say(not_run_line(file, not_run, DEFAULT_COMPUTER))
