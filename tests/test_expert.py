@@ -485,7 +485,7 @@ def timed(*args, **kwargs):
     return move, rollouts, simulated
 
 expert_module.search = timed
-expert, bsd = ExpertPlayer(settings=Level(4000, safety_rules=True, deadline=deadline)), BsdPlayer()
+expert, bsd = ExpertPlayer(settings=Level(4000, safety_rules=True, deadline=deadline, patience=600)), BsdPlayer()
 game = Game(rng=GlibcRandom(7))
 rules.start_hand(game)
 dice = (GlibcRandom(21), GlibcRandom(35))
@@ -517,7 +517,7 @@ def test_a_loaded_machine_does_not_change_the_search() -> None:
 
     The safety net, on the wall clock, cut a search short as soon as the load
     stretched it (the move then depended on the machine); on the thread's CPU
-    clock it binds at the same point, loaded or not.  The net here is set at
+    clock it binds at the same point, loaded or not.  The net here (the wall-clock one lifted) is set at
     2.5 times the costliest search's CPU time alone, where a quarter of a
     core stretches the wall time about four times.
     """

@@ -68,14 +68,15 @@ class Level:
         #: and on a loaded one alike: other programs' load slows the thread's
         #: clock with it, where a wall clock cut the search short and changed
         #: the move (it bound on half the searches with two busy loops on
-        #: two cores; ``docs/expert.md``, "Think time").
+        #: two cores; ``docs/expert.md``, "Levels", Think time).
         self.deadline = deadline
-        #: The last resort, in seconds of wall-clock time (five times the
-        #: deadline unless given: 4 s): the search stops past it whatever
-        #: CPU it had, so a machine so loaded that the thread gets under a
-        #: fifth of a core still answers (the decision then depends on the
-        #: load).  A deadline lifted (``deadline=600``) lifts it too.
-        self.patience = 5.0 * deadline if patience is None else patience
+        #: The last resort, in seconds of wall-clock time (2.5 times the
+        #: deadline unless given: 2 s): the search stops past it whatever
+        #: CPU it had, so that on a machine so loaded that the thread gets
+        #: under about an eighth of a core the person still has an answer
+        #: within 2 s (the decision then depends on the load).  A deadline
+        #: lifted (``deadline=600``) lifts it too.
+        self.patience = 2.5 * deadline if patience is None else patience
         #: Our own policy: the repaired BSD procedure (:mod:`mille.players.plus`),
         #: or the BSD procedure itself (``False``: ``expert-2026``).
         self.repaired = repaired
