@@ -517,9 +517,10 @@ def test_a_loaded_machine_does_not_change_the_search() -> None:
 
     The safety net, on the wall clock, cut a search short as soon as the load
     stretched it (the move then depended on the machine); on the thread's CPU
-    clock it binds at the same point, loaded or not.  The net here (the wall-clock one lifted) is set at
-    2.5 times the costliest search's CPU time alone, where a quarter of a
-    core stretches the wall time about four times.
+    clock it binds at the same point, loaded or not.  The net here (the
+    wall-clock one lifted) is set at 2.5 times the costliest search's CPU
+    time alone, where a quarter of a core stretches the wall time about four
+    times.
     """
     cpu = min(os.sched_getaffinity(0))
     alone = json.loads(run_python(LOADED_CHILD, str(cpu), "600", "8").stdout)
