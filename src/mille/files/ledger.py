@@ -18,7 +18,9 @@ foreign is never summed wrongly, reset or overwritten: it is renamed aside
 went, and a new record starts; one that cannot be renamed is left as it
 is and the record is not kept for the run.  A line cut short by a full
 disk is skipped, not a reason to set the history aside (the next event
-starts a line of its own).  A FIFO, a device, a file past
+starts a line of its own).  A number past :data:`MAX_NUMBER` (far past any
+game's) makes its line damaged: the sums stay printable (Python refuses to
+print an integer of more than 4300 digits).  A FIFO, a device, a file past
 :data:`MAX_SIZE` or a state directory that is not the player's alone is
 refused in one line (:func:`read_record` says what happens to each), and
 nothing is ever waited on: the reading and writing go through
