@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import re
 import select
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -312,7 +313,9 @@ def play_process(
     lines)`` may act at each prompt before it is answered (send a signal);
     if it returns True the prompt is not answered.
     """
-    work = cwd or tempfile.mkdtemp(prefix="plain-")
+    scratch = None if cwd else tempfile.mkdtemp(prefix="plain-")  # removed below: a run leaves nothing
+    work = cwd or scratch
+    assert work is not None
     env = env or mille_env(os.path.join(work, "state"))
     argv = [sys.executable, "-m", "mille", *args]
     err_file = tempfile.TemporaryFile()  # noqa: SIM115 - closed in the finally below
@@ -392,6 +395,8 @@ def play_process(
         err_file.seek(0)
         err = err_file.read().decode("utf-8", "replace")
         err_file.close()
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
     if partial:
         lines.append(partial.decode("utf-8", "replace").rstrip("\r"))
     return Transcript(lines, bytes(raw), err, status)

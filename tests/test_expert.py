@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
 from collections.abc import Callable
 
 import pytest
 
+from fault_helpers import run_python
 from mille.engine import cards, rules
 from mille.engine.driver import play_hand
 from mille.engine.observation import Observation, observe, sample_world
@@ -137,11 +143,13 @@ def test_a_close_call_may_spend_more_than_the_budget() -> None:
     assert longer > 0
 
 
-def test_the_safety_net_is_looked_at_before_every_world(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Past the deadline the search stops at the next world, not at the end of a batch.
+@pytest.mark.parametrize("clock_name", ["thread_time", "perf_counter"])
+def test_the_safety_net_is_looked_at_before_every_world(monkeypatch: pytest.MonkeyPatch, clock_name: str) -> None:
+    """Past a net the search stops at the next world, not at the end of a batch.
 
-    A clock that moves 0.1 s at every look: the deadline (0.35 s) passes
-    after three worlds, inside the first batch of eight.
+    A clock that moves 0.1 s at every look: the net (0.35 s) passes after
+    three worlds, inside the first batch of eight.  The deadline is on the
+    thread's CPU clock (``thread_time``), the patience on the wall clock.
     """
     from mille.players.expert import search
     from mille.players.expert.sampler import Sampler
@@ -152,7 +160,7 @@ def test_the_safety_net_is_looked_at_before_every_world(monkeypatch: pytest.Monk
         now[0] += 0.1
         return now[0]
 
-    monkeypatch.setattr(search.time, "perf_counter", clock)
+    monkeypatch.setattr(search.time, clock_name, clock)
     worlds = [0]
     sample = Sampler.sample
 
@@ -161,7 +169,10 @@ def test_the_safety_net_is_looked_at_before_every_world(monkeypatch: pytest.Monk
         return sample(self, rng)
 
     monkeypatch.setattr(Sampler, "sample", counted)
-    player = ExpertPlayer(1, settings=Level(budget=10**9, batch=8, deadline=0.35))
+    nets = (
+        {"deadline": 0.35, "patience": 10**6} if clock_name == "thread_time" else {"deadline": 10**6, "patience": 0.35}
+    )
+    player = ExpertPlayer(1, settings=Level(budget=10**9, batch=8, **nets))
     searched = 0
     for _game, obs in positions(31, 16, 0):
         before = (player.searches, worlds[0])
@@ -448,3 +459,83 @@ def test_reading_the_bsd_procedure_s_safety_rules_sharpens_the_safety_inference(
     with_rules, m = _safety_log_loss(Level(0, safety_rules=True), deals)
     assert n == m > 1000
     assert with_rules < 0.95 * without
+
+
+#: A child: the expert (a small budget) against bsd on one CPU until ``limit`` searches; per search the moves
+#: simulated, its CPU time and its wall time, as JSON.
+LOADED_CHILD = """
+import json, os, sys, time
+from mille.engine import rules
+from mille.engine.observation import observe
+from mille.engine.rng import GlibcRandom
+from mille.engine.state import Game
+from mille.players.bsd import BsdPlayer
+from mille.players.expert import ExpertPlayer, Level
+from mille.players.expert import player as expert_module
+
+os.sched_setaffinity(0, {int(sys.argv[1])})
+deadline, limit = float(sys.argv[2]), int(sys.argv[3])
+costs = []
+search = expert_module.search
+
+def timed(*args, **kwargs):
+    cpu, wall = time.thread_time(), time.perf_counter()
+    move, rollouts, simulated = search(*args, **kwargs)
+    costs.append((simulated, time.thread_time() - cpu, time.perf_counter() - wall))
+    return move, rollouts, simulated
+
+expert_module.search = timed
+expert, bsd = ExpertPlayer(settings=Level(4000, safety_rules=True, deadline=deadline, patience=600)), BsdPlayer()
+game = Game(rng=GlibcRandom(7))
+rules.start_hand(game)
+dice = (GlibcRandom(21), GlibcRandom(35))
+while not game.finished and len(costs) < limit:
+    if rules.phase(game) is rules.Phase.EMPTY_HAND:
+        rules.push(game, rules.PASS)
+        continue
+    who = game.to_move
+    rules.push(game, (expert if who == 0 else bsd).choose(observe(game, who), dice[who]))
+print(json.dumps(costs))
+"""
+
+
+def busy_on(cpu: int) -> subprocess.Popen[bytes]:
+    """A busy loop on CPU ``cpu`` (started; the caller ends it)."""
+    code = f"import os\nos.sched_setaffinity(0, {{{cpu}}})\nwhile True:\n    pass\n"
+    return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL)
+
+
+def cpu_ticks(pid: int) -> int:
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # utime + stime
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity") or not os.path.isdir("/proc/self"), reason="needs Linux")
+def test_a_loaded_machine_does_not_change_the_search() -> None:
+    """Three busy loops on the expert's CPU: its thread gets a quarter of it, and the search does as much as alone.
+
+    The safety net, on the wall clock, cut a search short as soon as the load
+    stretched it (the move then depended on the machine); on the thread's CPU
+    clock it binds at the same point, loaded or not.  The net here (the
+    wall-clock one lifted) is set at 2.5 times the costliest search's CPU
+    time alone, where a quarter of a core stretches the wall time about four
+    times.
+    """
+    cpu = min(os.sched_getaffinity(0))
+    alone = json.loads(run_python(LOADED_CHILD, str(cpu), "600", "8").stdout)
+    assert len(alone) == 8
+    net = max(2.5 * max(c for _, c, _ in alone), 0.02)
+    loops = [busy_on(cpu) for _ in range(3)]
+    try:
+        deadline = time.monotonic() + 30
+        while not all(p.poll() is None and cpu_ticks(p.pid) > 0 for p in loops):  # each is running
+            assert time.monotonic() < deadline, "the busy loops did not start"
+            time.sleep(0.01)
+        loaded = json.loads(run_python(LOADED_CHILD, str(cpu), str(net), "8").stdout)
+    finally:
+        for p in loops:
+            p.kill()
+            p.wait()
+    assert sum(w for _, _, w in loaded) > 2 * sum(c for _, c, _ in loaded), "the load was real"
+    assert [s for s, _, _ in loaded] == [s for s, _, _ in alone]

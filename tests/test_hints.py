@@ -2,8 +2,9 @@
 
 The expert here has a small budget and a long deadline, so that its answer
 is a function of the observation and its dice alone (at its default level
-the deadline, a wall-clock safety net, could cut a search short on a busy
-machine and change the answer between two asks).
+the safety nets, the thread's CPU time and as a last resort the wall
+clock, could still cut a search short on a very busy machine and change
+the answer between two asks).
 """
 
 from __future__ import annotations

@@ -635,6 +635,24 @@ def test_deep_nesting_never_stops_a_game(tmp_path: Path) -> None:
     assert [e["result"] for e in ledger.read_events(str(path))] == ["abandoned"]  # a new record
 
 
+@pytest.mark.parametrize("json_flag", [(), ("--json",)])
+def test_numbers_past_the_digit_limit_are_a_damaged_line_not_a_traceback(
+    tmp_path: Path, json_flag: tuple[str, ...]
+) -> None:
+    """Each number below Python's 4300-digit limit, their sum past it: --stats printed a traceback (str, json)."""
+    path = tmp_path / "mille" / "stats.jsonl"
+    big = 10**4299
+    write(path, hand("g1", 1, big, 0), hand("g2", 1, big, 0), ended("g1", "won", big, 0), ended("g2", "won", big, 0))
+    content = path.read_bytes()
+    shown = run_mille("--stats", *json_flag, state=tmp_path)
+    assert shown.returncode == 1 and shown.stdout == "" and "Traceback" not in shown.stderr
+    assert shown.stderr.startswith(f'mille: {path}: line 2: "hand" event with a bad "for"; kept as ')
+    assert shown.stderr.count("\n") == 1
+    [aside] = list(tmp_path.glob("mille/stats.jsonl.damaged-*"))
+    assert aside.read_bytes() == content
+    assert run_mille("--stats", *json_flag, state=tmp_path).returncode == 0  # a new record, empty
+
+
 @posix
 def test_a_damaged_record_that_cannot_be_set_aside_is_not_written_into(tmp_path: Path) -> None:
     """The player's own directory, read-only: the file stays as it was, and the message says the record is not kept."""
@@ -700,3 +718,13 @@ def test_names_from_outside_are_escaped_on_the_terminal(tmp_path: Path) -> None:
     shown = run_mille("--stats", state=state)
     assert shown.returncode == 0 and "\x1b" not in shown.stdout and "\x07" not in shown.stdout
     assert "a\\x1b]0;owned\\x07b" in shown.stdout
+
+
+def test_a_state_home_under_a_regular_file_is_no_record_yet(tmp_path: Path) -> None:
+    """ENOTDIR (XDG_STATE_HOME a regular file) is a missing record, as git takes it: --stats said 'Not a directory'."""
+    home = tmp_path / "home"
+    home.write_text("a file, not a directory\n")
+    shown = run_mille("--stats", state=home)
+    assert shown.returncode == 0 and shown.stderr == ""
+    assert shown.stdout == f"No games recorded yet ({home}/mille/stats.jsonl).\n"
+    ledger.inspect(f"{home}/mille/stats.jsonl")  # nothing to look at, nothing said

@@ -230,7 +230,9 @@ def test_a_save_runs_its_bot_only_when_named_again(tmp_path) -> None:
         p.send("y")
         assert p.wait_exit() == 0
         said = p.raw.decode("utf-8", "replace")
-        assert "g1 was saved against exec:" in said and "which is run only when named again" in said
+        assert "g1 was saved against a program, which a save never runs: bsd plays instead;" in said
+        assert 'name it yourself with --computer exec:COMMAND (the file names "exec:' in said
+        assert f"--computer '{spec}'" not in said and f"--computer {spec}" not in said  # nothing to paste
     assert not started.exists(), "the save ran a program by itself"
     with H.Pty(
         H.mille_argv("g1", "--seed", "5", "--computer", spec), cwd=str(tmp_path), env={"PYTHONPATH": BOT_PATH}

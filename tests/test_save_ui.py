@@ -138,14 +138,30 @@ def new_game_dealt(seed: int = 7) -> Game:
 def test_failed_save_shows_the_system_error_and_play_continues():
     vt, app, status = play(b"snodir/x.json\r")
     assert status == 1
-    # §8.5: a failed save's message shows only at the next score refresh.
-    assert error_line(vt) == ""
+    # Said at once, with the bell (the original showed it only after the next move, §8.5: a listed difference).
+    assert error_line(vt) == "No such file or directory"
     assert prompt_line(vt) == ">>:Move:"
+    assert vt.cursor[0] == 10  # back at the prompt
     vt, app, status = play(b"snodir/x.json\rp")
     assert error_line(vt) == "No such file or directory"
     assert app.game.players[YOU].hand[0] != cards.EMPTY  # the draw happened
     assert vt.lines()[6][22:24] == "88"
     assert not os.path.exists("nodir")
+
+
+@pytest.mark.parametrize(
+    ("keys", "prompt"),
+    [(b"s/nonexistent/x.json\r", ">>:Move:"), (b"qs/nonexistent/x.json\r", "Really?")],
+    ids=["move-prompt", "really-prompt"],
+)
+def test_a_failed_save_says_why_at_once_on_the_message_line(keys: bytes, prompt: str) -> None:
+    """The bell and nothing else, before (the original's silence, §8.5): now the reason too, before any move."""
+    vt, _, status = play(keys)
+    assert status == 1  # the keys ran out at the prompt the save was asked from
+    assert error_line(vt) == "No such file or directory"
+    assert vt.bells == 1
+    assert prompt_line(vt) == prompt
+    assert not os.path.exists("/nonexistent")
 
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX error text")

@@ -482,3 +482,29 @@ def test_a_syntax_error_quotes_the_line_and_says_what_was_expected(text: str, me
     with pytest.raises(SettingsError) as caught:
         parse(text, "cfg")
     assert message in str(caught.value), str(caught.value)
+
+
+def test_deeply_nested_settings_are_one_line_not_a_traceback(tmp_path: Path) -> None:
+    """tomllib recurses into nested arrays: a RecursionError at every start, before; now one line, as any bad file."""
+    path = write_config(tmp_path, "hints = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    shown = run_mille("--seed", "3", config=tmp_path)
+    assert shown.returncode == 1 and shown.stdout == "" and "Traceback" not in shown.stderr
+    assert shown.stderr == (
+        f"mille: {path}: nested too deeply (arrays or tables inside each other); not a settings file\n"
+    )
+
+
+def test_a_config_home_under_a_regular_file_is_no_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ENOTDIR (a HOME or XDG_CONFIG_HOME under a regular file) is a missing file, as git takes it: the game starts."""
+    home = tmp_path / "home"
+    home.write_text("a file, not a directory\n")
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(home))
+    assert config_path() == f"{home}/.config/mille/config.toml"
+    assert cli._settings() == Settings()
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
+    assert load_cached(config_path()) == Settings()
+    shown = run_mille("--plain", config=home, state=tmp_path / "state")  # no input: the game starts and is left at once
+    assert "Not a directory" not in shown.stderr and "Traceback" not in shown.stderr
+    assert "Your hand:" in shown.stdout

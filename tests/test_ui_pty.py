@@ -123,15 +123,9 @@ def test_the_start_up_imports_neither_locale_nor_re(tmp_path) -> None:
     assert "locale" not in modules and "re" not in modules
 
 
-def have_terminfo(term: str) -> bool:
-    probe = f"import curses, sys; curses.setupterm({term!r}, sys.stdout.fileno())"
-    res = subprocess.run([sys.executable, "-c", probe], capture_output=True, timeout=30)
-    return res.returncode == 0
-
-
 @pytest.mark.parametrize("term", TERMS)
 def test_every_term_shows_the_same_text(term: str) -> None:
-    if not have_terminfo(term):
+    if not H.have_terminfo(term):
         pytest.skip(f"no terminfo entry for {term}")
     keys = ["p", "w", "u1 ", "w", "o", "x", "d2 "]
     want = vt_steps(5, keys)

@@ -113,9 +113,26 @@ def step_of(steps: list[dict[str, Any]], pred: Any, start: int = 0) -> int:
 # 1. every recorded screen of the real program
 
 
+#: The listed differences from the original (README, the manual) that a recorded scenario shows:
+#: (scenario, step) -> (row, the step of the real program whose row we show there).  A failed save
+#: says why at once, where the original showed the same text only after the next move (§8.5).
+LISTED = {("save_error", 2): (15, 4), ("save_error", 3): (15, 4)}
+
+
+def as_listed(name: str, want: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The real program's screens with the listed differences made: what ours must show."""
+    want = [dict(w) for w in want]
+    for (scenario, step), (at, source) in LISTED.items():
+        if scenario == name:
+            screen = list(want[step]["screen"])
+            screen[at] = want[source]["screen"][at]
+            want[step]["screen"] = screen
+    return want
+
+
 @pytest.mark.parametrize("name", sorted(FIXTURES))
 def test_same_screens_as_real_program(name: str, ours: Any) -> None:
-    want = real(name)
+    want = as_listed(name, real(name))
     got = ours(name)
     assert len(got) == len(want), f"{name}: {len(got)} screens, the real program showed {len(want)}"
     for i, (w, g) in enumerate(zip(want, got)):
@@ -348,11 +365,12 @@ def test_o_toggles_order_and_its_help_text(key: str) -> None:
     assert row(s2, 12)[61:].rstrip() == "o: order hand"
 
 
-def test_failed_save_message_is_shown_late(both: Any) -> None:
-    """§8.5: the system's error text from a failed save waits for a score refresh."""
+def test_failed_save_message_is_shown_at_once_the_original_showed_it_late(both: Any) -> None:
+    """§8.5: the original's error text from a failed save waited for a score refresh; ours shows it at once."""
     for who, steps in both("save_error"):
         assert [s["keys"] for s in steps[1:4]] == ["s", "nodir/g\r", "r"]
-        assert err(steps[2]) == "" and err(steps[3]) == "", who
+        late = "" if who == "real" else "No such file or directory"
+        assert err(steps[2]) == late and err(steps[3]) == late, who
         assert err(steps[4]) == "No such file or directory", who
 
 

@@ -725,6 +725,16 @@ def mille_argv(*args: str) -> list[str]:
     return [sys.executable, "-m", "mille", *args]
 
 
+def have_terminfo(term: str) -> bool:
+    """Does this machine's curses know ``term``?  Tests look first: which entries a machine has varies
+    (Debian's ncurses-term, pulled in by openssh-server, has alacritty, kitty, foot, wezterm...)."""
+    import subprocess
+
+    probe = f"import curses, sys; curses.setupterm({term!r}, sys.stdout.fileno())"
+    res = subprocess.run([sys.executable, "-c", probe], capture_output=True, timeout=30)
+    return res.returncode == 0
+
+
 def fork_on_pty(master: int, slave: int, argv: Sequence[str], cwd: str, env: dict[str, str]) -> int:
     """Run ``argv`` in ``cwd`` in a session of its own whose controlling terminal is the pty ``slave``.
 

@@ -316,11 +316,10 @@ def main(argv: list[str] | None = None) -> int:
     if not (os.isatty(0) and os.isatty(1)):
         print("mille: standard input and output must be a terminal (mille --plain plays in lines)", file=sys.stderr)
         return 1
-    if not_run is not None:
-        say(
-            f"mille: {file} was saved against {not_run}, which is run only when named again: "
-            f"mille {file} --computer {_quoted(not_run)}; {DEFAULT_COMPUTER} plays instead"
-        )
+    if not_run is not None and file is not None:  # only a file names a program not run
+        from .files.rescue import not_run_line
+
+        say(not_run_line(file, not_run, DEFAULT_COMPUTER))
     return play_board(choices)
 
 
@@ -356,9 +355,3 @@ def choose_options(
         color = bool(settings and settings.color) and not os.environ.get("NO_COLOR")
     record = switches.get("stats", settings is None or settings.stats is not False)
     return computer, hints, color, record
-
-
-def _quoted(text: str) -> str:
-    import shlex
-
-    return shlex.quote(text)

@@ -18,7 +18,9 @@ foreign is never summed wrongly, reset or overwritten: it is renamed aside
 went, and a new record starts; one that cannot be renamed is left as it
 is and the record is not kept for the run.  A line cut short by a full
 disk is skipped, not a reason to set the history aside (the next event
-starts a line of its own).  A FIFO, a device, a file past
+starts a line of its own).  A number past :data:`MAX_NUMBER` (far past any
+game's) makes its line damaged: the sums stay printable (Python refuses to
+print an integer of more than 4300 digits).  A FIFO, a device, a file past
 :data:`MAX_SIZE` or a state directory that is not the player's alone is
 refused in one line (:func:`read_record` says what happens to each), and
 nothing is ever waited on: the reading and writing go through
@@ -196,7 +198,7 @@ def inspect(path: str) -> None:
     """
     try:
         fd, st = open_regular(path)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # ENOTDIR: a HOME under a file, no record
         return
     except OSError as exc:
         raise LedgerError(f"{path}: {exc.strerror or exc}") from None
@@ -216,8 +218,14 @@ def inspect(path: str) -> None:
 # Reading
 
 
+#: The largest number an event may hold, in size: far past any game's points or hands, and small
+#: enough that the sums of :data:`MAX_SIZE` bytes of events stay well within Python's limit on
+#: the digits of an integer printed (4300 by default): a line past it is damaged, not summed.
+MAX_NUMBER = 10**12
+
+
 def _is_int(value: object, low: int | None = None) -> bool:
-    return type(value) is int and (low is None or value >= low)
+    return type(value) is int and -MAX_NUMBER <= value <= MAX_NUMBER and (low is None or value >= low)
 
 
 def _is_name(value: object) -> bool:
@@ -339,7 +347,7 @@ def read_record(path: str) -> Record:
     """
     try:
         data, st = read_regular(path, MAX_SIZE)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # ENOTDIR: a HOME under a file, no record
         return Record([])
     except OSError as exc:
         raise LedgerError(f"{path}: {exc.strerror or exc}; not read") from None

@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable
 
 from ..engine.state import Game
+from ..players import OPPONENTS
 from . import save
 from .places import state_directory
 from .safeio import private_directory, write_new
@@ -125,18 +126,44 @@ def write_beside(json_path: str, text: str) -> Kept:
     return Kept(path, [])
 
 
-def saved_line(kept: Kept, what: str = "the game", command: str = "mille") -> str:
+def saved_line(kept: Kept, what: str = "the game", command: str = "mille", computer: str | None = None) -> str:
     """``mille: the game is saved in PATH; resume it with: mille PATH`` (or why it is not).
 
-    ``command`` is what resumes it (``mille --plain`` for a game played in lines).
+    ``command`` is what resumes it (``mille --plain`` for a game played in
+    lines).  A game against a bot program (``computer`` an ``exec:`` spec)
+    adds that the program must be named again (:data:`NAME_IT_AGAIN`): a
+    save never runs one, and the line never hands over the command itself to
+    paste, since the save it is read back from may not be the person's.
     """
     if kept.path is None:
         return f"mille: {what} could not be saved anywhere ({kept.failures()})"
     path = shown(kept.path)
     line = f"mille: {what} is saved in {path}; resume it with: {command} {_quoted(path)}"
+    if computer is not None and computer not in OPPONENTS:
+        line += f" {NAME_IT_AGAIN}"
     if kept.tried:
         line += f" (not saved in {kept.failures()})"
     return line
+
+
+#: Said of a game against a bot program: how to play on against it, without its command.
+NAME_IT_AGAIN = "and --computer exec:COMMAND naming the program it was played against (a save never runs one)"
+
+
+def not_run_line(file: str, computer: str, instead: str) -> str:
+    """The line before a board resumed from ``file`` saved against the program ``computer``, which is not run.
+
+    The command comes from the file, which may be anyone's: it is shown only
+    as data (escaped, quoted, cut short), never as part of a command line to
+    paste (a crafted save could otherwise hand the person a command to run).
+    """
+    import json
+
+    name = json.dumps(computer if len(computer) <= 60 else computer[:57] + "...")
+    return (
+        f"mille: {shown(file)} was saved against a program, which a save never runs: {instead} plays instead; "
+        f"to play against a program, name it yourself with --computer exec:COMMAND (the file names {shown(name)})"
+    )
 
 
 def _quoted(path: str) -> str:
@@ -170,12 +197,14 @@ def crash_report(exc: BaseException, kept: Kept | None, extra: str = "") -> str:
 __all__ = [
     "CRASH",
     "HANGUP",
+    "NAME_IT_AGAIN",
     "NOT_SAVED_STATUS",
     "PLACES",
     "Kept",
     "crash_report",
     "keep",
     "keep_game",
+    "not_run_line",
     "saved_line",
     "shown",
     "write_beside",

@@ -133,6 +133,10 @@ def parse(text: str, path: str) -> Settings:
     toml = _toml()
     try:
         data = toml.loads(text)
+    except RecursionError:  # the reader recurses into each nested array or table
+        raise SettingsError(
+            f"{path}: nested too deeply (arrays or tables inside each other); not a settings file"
+        ) from None
     except toml.TOMLDecodeError as exc:
         import re
 
@@ -293,11 +297,14 @@ def load_cached(path: str, st: os.stat_result | None = None) -> Settings:
 
     Raises :class:`SettingsError` as :func:`load` does; a cache that cannot
     be read or written, or whose directory is not private, is only a
-    slower start.
+    slower start.  A path through a regular file (``ENOTDIR``: a HOME
+    under a file) is no file, as a missing one is: the defaults apply.
     """
     if st is None:
         try:
             st = os.stat(path)
+        except NotADirectoryError:  # ENOTDIR (HOME under a regular file): no file there, as git takes it
+            return Settings()
         except OSError as exc:
             why = exc.strerror or str(exc)
             if isinstance(exc, FileNotFoundError) and os.path.islink(path):

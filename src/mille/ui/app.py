@@ -56,6 +56,8 @@ class MilleApp(GameFlow):
         self.dialogs = Dialogs(term, self.display, self)
         #: A hint is on the message line: the person's next move clears it.
         self.hint_shown = False
+        #: The save dialog is open (nested when S is typed at a prompt it asks): its failure shows at once.
+        self._saving = 0
 
     @property
     def window(self) -> int:
@@ -147,5 +149,21 @@ class MilleApp(GameFlow):
         self.term.score.refresh()
 
     def error(self, message: str) -> None:
-        """A message on the error line, with the bell; it shows at the next score refresh (§8.5)."""
+        """A message on the error line, with the bell; it shows at the next score refresh (§8.5).
+
+        A failed save's reason is shown at once, as plain mode says it at
+        once: the original wrote it and showed it only after the next move
+        (§8.5, §10.1 step 4), so a person saw the bell and no save, and could
+        believe the game saved (a listed difference: README, the manual).
+        """
         self.dialogs.error(message)
+        if self._saving:
+            self.term.score.refresh()
+
+    def save(self) -> bool:
+        """The save dialog (§10.1); its failure is said at once (:meth:`error`)."""
+        self._saving += 1
+        try:
+            return super().save()
+        finally:
+            self._saving -= 1

@@ -289,7 +289,7 @@ class _Keeper:
         except Exception as exc:  # a bug must not cost the exit and the message
             kept = rescue.Kept(None, [("the game", f"{type(exc).__name__}: {exc}")])
         self.saved = kept.path is not None
-        self.line = rescue.saved_line(kept, command=self.command)
+        self.line = rescue.saved_line(kept, command=self.command, computer=computer)
 
     def report(self, status: int) -> int:
         if self.line is None:
@@ -349,7 +349,8 @@ def _crashed(exc: Exception, app: GameFlow | None, file: str | None, command: st
         what = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
         say(f"mille: internal error: {what}")
         if kept is not None:
-            say(rescue.saved_line(kept, "the game, as it was before the move that failed,", command))
+            computer_name = getattr(app, "computer_name", None)
+            say(rescue.saved_line(kept, "the game, as it was before the move that failed,", command, computer_name))
         elif file is not None:
             say(f"mille: no move was made; the game is still in {file}")
         else:

@@ -24,6 +24,7 @@ class Level:
         "min_worlds",
         "game",
         "deadline",
+        "patience",
         "repaired",
         "exact_need",
         "stretch",
@@ -40,6 +41,7 @@ class Level:
         min_worlds: int = 16,
         game: bool = True,
         deadline: float = 0.8,
+        patience: float | None = None,
         repaired: bool = True,
         exact_need: bool = True,
         stretch: float = 1.0,
@@ -58,10 +60,23 @@ class Level:
         self.min_worlds = min_worlds
         #: Value a hand by the chance to win the game (else by its margin).
         self.game = game
-        #: A safety net, in seconds: the search stops early past it (the
-        #: budget alone keeps it far below on an unloaded machine, and the
-        #: decision is then a function of the seed alone).
+        #: A safety net, in seconds of the thinking thread's own CPU time
+        #: (:func:`time.thread_time`): the search stops early past it.  The
+        #: budget alone keeps it far below (a searched decision of level 4
+        #: is about a quarter of a second of CPU, its worst seen 0.3 s), so
+        #: the decision is a function of the seed alone, on a quiet machine
+        #: and on a loaded one alike: other programs' load slows the thread's
+        #: clock with it, where a wall clock cut the search short and changed
+        #: the move (it bound on half the searches with two busy loops on
+        #: two cores; ``docs/expert.md``, "Levels", Think time).
         self.deadline = deadline
+        #: The last resort, in seconds of wall-clock time (2.5 times the
+        #: deadline unless given: 2 s): the search stops past it whatever
+        #: CPU it had, so that on a machine so loaded that the thread gets
+        #: under about an eighth of a core the person still has an answer
+        #: within 2 s (the decision then depends on the load).  A deadline
+        #: lifted (``deadline=600``) lifts it too.
+        self.patience = 2.5 * deadline if patience is None else patience
         #: Our own policy: the repaired BSD procedure (:mod:`mille.players.plus`),
         #: or the BSD procedure itself (``False``: ``expert-2026``).
         self.repaired = repaired

@@ -161,16 +161,19 @@ def search(
     race = settings.race
     by_game = settings.game
     repaired = settings.repaired
-    clock = time.perf_counter
-    give_up = clock() + settings.deadline
+    # The safety nets (Level.deadline, Level.patience): the thread's CPU
+    # time, which other programs' load does not advance, and the wall clock
+    # only as a last resort.  Neither binds while the budget decides.
+    cpu, wall = time.thread_time, time.perf_counter
+    give_up, lose_patience = cpu() + settings.deadline, wall() + settings.patience
     late = False
     cap = budget * settings.stretch
     while not late:
         if spent >= budget and (spent >= cap or not _close(values, sums, alive, settings.z)):
             break
         for _ in range(settings.batch):
-            if clock() >= give_up:
-                # The safety net, looked at before every world: a
+            if cpu() >= give_up or wall() >= lose_patience:
+                # The safety nets, looked at before every world: a
                 # batch of eight is tens of milliseconds on a loaded
                 # machine, a world a few.
                 late = True
