@@ -275,8 +275,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.seed is None and args.resume is not None:
         try:
             args.seed = results_seed(args.resume)
-        except TournamentError as exc:
-            parser.error(str(exc))
+        except TournamentError as exc:  # what the run would say of the file, in one line
+            print(f"{parser.prog.removeprefix('python -m ')}: {shown(str(exc))}", file=sys.stderr)
+            return 1
     if args.seed is None:
         drawn = True
         args.seed = secret_seed()  # in this process only: workers get it through the pool's pipe or TLS
