@@ -236,7 +236,7 @@ def test_the_bots_of_a_pool_of_workers_quit_with_them(tmp_path, bots: str) -> No
 MISBEHAVIOUR = [
     ("exit", None, "exception", "exited with status 3 before its move", "protocol_bot: giving up"),
     ("garbage", None, "illegal", 'answered garbage: not a JSON line: "I play the Go card!"', None),
-    ("illegal", None, "illegal", "which is not a legal move (legal: P)", None),
+    ("illegal", None, "illegal", "which is not a legal move (legal: DP ", None),  # asked after its draw (forced)
     ("flood", None, "illegal", "wrote a line longer than 1048576 bytes", None),
     ("twice", None, "illegal", "after its move", None),
     ("fork", None, "exception", "exited with status 0 before its move", None),

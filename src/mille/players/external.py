@@ -83,49 +83,67 @@ class ExternalPlayer:
         return self.decide(observation, rng).move
 
     def decide(self, observation: Observation, rng: GlibcRandom) -> Decision:
-        """The bot's move, and whether it weighed its hand for it (see :class:`~mille.players.Decision`)."""
+        """The bot's move, and whether it weighed its hand for it (see :class:`~mille.players.Decision`).
+
+        A forced move (one legal move: the draw when no safety can be
+        played) is made here without asking, unless the bot's hello asked
+        for every decision; the bot learns it from its ``event``, as every
+        move (docs/protocol.md, "Speed").
+        """
         seat = observation.seat
         bot = self._bot
         if bot is None or not bot.alive:
             raise PlayerError(seat, "exception", "the bot is not running (it failed earlier)")
+        legal = observation.legal_moves()
+        if len(legal) == 1 and not bot.every_decision:
+            if not self._open:
+                self._begin(bot, observation, rng)
+            move = legal[0]
+            return Decision(move, weighed(move, observation))
         limit = DEFAULT_DEADLINE if self._limit is None else self._limit
         deadline = time.monotonic() + limit
-        legal = observation.legal_moves()
         try:
             bot.check_quiet()
             if not self._open:
                 self._begin(bot, observation, rng)
-            bot.send(
-                wire.encode(
-                    {
-                        "type": "decide",
-                        "observation": wire.observation_json(observation),
-                        "legal": [wire.move_json(m) for m in legal],
-                    }
+            if bot.compact:
+                bot.send(wire.compact_decide_line(observation, legal))
+            else:
+                bot.send(
+                    wire.encode(
+                        {
+                            "type": "decide",
+                            "observation": wire.observation_json(observation),
+                            "legal": [wire.move_json(m) for m in legal],
+                        }
+                    )
                 )
-            )
             while True:
-                answer = wire.read_message(
-                    bot.exchange(deadline, f"did not answer within {limit * 1000:g} ms", "before its move")
-                )
+                line = bot.exchange(deadline, f"did not answer within {limit * 1000:g} ms", "before its move")
+                known = wire.known_answer(line)
+                if known is not None:
+                    move, considered = known
+                    break
+                answer = wire.read_message(line)
                 kind = answer["type"]
                 if kind == "roll":
                     bot.send(b'{"type":"rolled","value":%d}\n' % rng.random())
                     continue
                 if kind != "move":
                     raise BotFailure("illegal", f"answered a {wire.excerpt(str(kind))} message, not a move")
+                move = wire.move_from_json(answer.get("move"))
+                said = answer.get("considered")
+                if said is not None and type(said) is not bool:
+                    raise BotFailure("illegal", "answered 'considered' that is not true or false")
+                considered = said
                 break
-            move = wire.move_from_json(answer.get("move"))
             if move not in legal:
                 text = " ".join(str(m) for m in legal)
                 raise BotFailure("illegal", f"chose {move}, which is not a legal move (legal: {text})")
             if bot.buf:
                 raise BotFailure("illegal", f"wrote more after its move: {wire.excerpt(bytes(bot.buf))}")
-            considered = answer.get("considered")
             if considered is None:
                 considered = weighed(move, observation)
-            elif type(considered) is not bool:
-                raise BotFailure("illegal", "answered 'considered' that is not true or false")
         except BotFailure as exc:
             message = bot.describe(exc)
             bot.fail()

@@ -17,6 +17,15 @@ in-process player its own fresh generator; one without (the player
 declared ``dice = "game"``: the original's procedure, rolling the game's
 own generator on the board) gives it :class:`HostDice`, whose every
 ``random()`` asks the host for a roll.
+
+Speed (docs/protocol.md, "Speed"): the hello asks for the ``compact``
+encoding, whose ``decide`` lines are read straight into the
+:class:`~mille.engine.observation.Observation` without a JSON parser, and
+each ``move`` is written from a table of ready lines, one write; an
+``event`` or ``hand_over`` is parsed only if the player has a hook to hear
+it.  It asks for every decision (forced moves too) unless the player
+declares ``every_decision = False``: a player whose forced moves change
+nothing in it (the BSD procedure draws without rolling or counting).
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ from __future__ import annotations
 import sys
 from typing import BinaryIO
 
+from ..engine.observation import Observation
 from ..engine.rng import GlibcRandom
 from . import EXEC_PREFIX, Player, PlayerSpecError, decision, make_player, wire
 
@@ -79,7 +89,10 @@ class _Channel:
 
     def read(self) -> dict[str, object] | None:
         """The host's next message (None: it has gone)."""
-        line = self.stdin.readline(wire.MAX_LINE + 1)
+        return self.parse(self.stdin.readline(wire.MAX_LINE + 1))
+
+    def parse(self, line: bytes) -> dict[str, object] | None:
+        """The message ``line`` holds (None: the host has gone, the line is empty)."""
         if not line:
             return None
         if not line.endswith(b"\n"):
@@ -90,7 +103,11 @@ class _Channel:
             raise ProtocolError(str(exc)) from None
 
     def write(self, message: dict[str, object]) -> None:
-        self.stdout.write(wire.encode(message))
+        self.send(wire.encode(message))
+
+    def send(self, line: bytes) -> None:
+        """One line to the host, in one write."""
+        self.stdout.write(line)
         self.stdout.flush()
 
     def roll(self) -> int:
@@ -124,19 +141,33 @@ def serve(spec: str, stdin: BinaryIO | None = None, stdout: BinaryIO | None = No
     hello: dict[str, object] = {"type": "hello", "protocol": wire.PROTOCOL, "name": name or _name(player, spec)}
     if getattr(player, "dice", None) == GAME_DICE:
         hello["dice"] = GAME_DICE
+    hello[wire.EVERY_DECISION] = getattr(player, "every_decision", True) is not False
+    hello[wire.ENCODING] = wire.COMPACT
     channel.write(hello)
     dice: GlibcRandom = HostDice(channel)
+    readline = channel.stdin.readline
+    send = channel.send
+    move_line = wire.move_line
     while True:
-        message = channel.read()
+        line = readline(wire.MAX_LINE + 1)
+        values = wire.compact_values(line)
+        if values is not None:  # the fast path: the decide line as mille writes it
+            made = decision(player, _compact(values), dice)
+            send(move_line(made.move, made.considered))
+            continue
+        if line.startswith(_EVENT) and not hasattr(player, "inform"):
+            continue  # nobody to tell: not parsed
+        if line.startswith(_HAND_OVER) and not hasattr(player, "hand_over"):
+            continue
+        message = channel.parse(line)
         if message is None:
             return 0
         kind = message["type"]
         if kind == "decide":
-            observation = wire.observation_from_json(message.get("observation"))
+            obs = message.get("obs")
+            observation = _compact(obs) if obs is not None else wire.observation_from_json(message.get("observation"))
             made = decision(player, observation, dice)
-            channel.write(
-                {"type": "move", "move": wire.move_json(made.move), "considered": made.considered},
-            )
+            send(move_line(made.move, made.considered))
         elif kind == "event":
             inform = getattr(player, "inform", None)
             if inform is not None:
@@ -157,6 +188,17 @@ def serve(spec: str, stdin: BinaryIO | None = None, stdout: BinaryIO | None = No
         elif kind == "quit":
             return 0
         # Any other message is from a later protocol: not for this bot.
+
+
+_EVENT = b'{"type":"event",'
+_HAND_OVER = b'{"type":"hand_over",'
+
+
+def _compact(values: object) -> Observation:
+    try:
+        return wire.observation_from_compact(values)
+    except wire.WireError as exc:
+        raise ProtocolError(str(exc)) from None
 
 
 def _name(player: Player, spec: str) -> str:
