@@ -118,6 +118,7 @@ class ExternalPlayer:
                         }
                     )
                 )
+            considered: bool | None
             while True:
                 line = bot.exchange(deadline, f"did not answer within {limit * 1000:g} ms", "before its move")
                 known = wire.known_answer(line)
@@ -137,7 +138,7 @@ class ExternalPlayer:
                     raise BotFailure("illegal", "answered 'considered' that is not true or false")
                 considered = said
                 break
-            if move not in legal:
+            if not any(m is move for m in legal) and move not in legal:  # the engine's own moves, by identity first
                 text = " ".join(str(m) for m in legal)
                 raise BotFailure("illegal", f"chose {move}, which is not a legal move (legal: {text})")
             if bot.buf:

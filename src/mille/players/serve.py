@@ -31,7 +31,8 @@ nothing in it (the BSD procedure draws without rolling or counting).
 from __future__ import annotations
 
 import sys
-from typing import BinaryIO
+from collections.abc import Callable
+from typing import Any, BinaryIO
 
 from ..engine.observation import Observation
 from ..engine.rng import GlibcRandom
@@ -152,7 +153,7 @@ def serve(spec: str, stdin: BinaryIO | None = None, stdout: BinaryIO | None = No
         line = readline(wire.MAX_LINE + 1)
         values = wire.compact_values(line)
         if values is not None:  # the fast path: the decide line as mille writes it
-            made = decision(player, _compact(values), dice)
+            made = decision(player, _compact(values, wire.observation_from_ints), dice)
             send(move_line(made.move, made.considered))
             continue
         if line.startswith(_EVENT) and not hasattr(player, "inform"):
@@ -165,7 +166,10 @@ def serve(spec: str, stdin: BinaryIO | None = None, stdout: BinaryIO | None = No
         kind = message["type"]
         if kind == "decide":
             obs = message.get("obs")
-            observation = _compact(obs) if obs is not None else wire.observation_from_json(message.get("observation"))
+            if obs is not None:
+                observation = _compact(obs, wire.observation_from_compact)
+            else:
+                observation = wire.observation_from_json(message.get("observation"))
             made = decision(player, observation, dice)
             send(move_line(made.move, made.considered))
         elif kind == "event":
@@ -194,9 +198,9 @@ _EVENT = b'{"type":"event",'
 _HAND_OVER = b'{"type":"hand_over",'
 
 
-def _compact(values: object) -> Observation:
+def _compact(values: Any, read: Callable[[Any], Observation]) -> Observation:
     try:
-        return wire.observation_from_compact(values)
+        return read(values)
     except wire.WireError as exc:
         raise ProtocolError(str(exc)) from None
 

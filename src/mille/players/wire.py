@@ -303,6 +303,8 @@ MOVE_BITS: dict[Move, int] = {
     EXTEND: 1 << 15,
     NO_EXTENSION: 1 << 16,
 }
+#: The same by the identity of the engine's own move objects (a Move hashes in Python: this is every decision's cost).
+_BITS_BY_ID = {id(move): bit for move, bit in MOVE_BITS.items()}
 _COMPACT_PREFIX = b'{"type":"decide","obs":['
 _COMPACT_DECIDE = _COMPACT_PREFIX + b",".join([b"%d"] * COMPACT_SIZE) + b'],"legal":%d}\n'
 
@@ -313,8 +315,10 @@ def compact_decide_line(obs: Observation, legal: list[Move]) -> bytes:
     memory = obs.memory
     pending = obs.pending_extension
     mask = 0
+    bits = _BITS_BY_ID
     for move in legal:
-        mask |= MOVE_BITS[move]
+        bit = bits.get(id(move))
+        mask |= MOVE_BITS[move] if bit is None else bit
     return _COMPACT_DECIDE % (
         obs.seat,
         PHASE_CODES[obs.phase],
@@ -396,10 +400,16 @@ def _tableau_from_compact(v: list[int], at: int) -> Tableau:
 
 
 def observation_from_compact(values: object) -> Observation:
-    """The :class:`Observation` a compact ``decide``'s ``obs`` array stands for; :class:`WireError` for anything else."""
-    if type(values) is not list or len(values) != COMPACT_SIZE or any(type(x) is not int for x in values):
+    """The :class:`Observation` a compact ``obs`` array (parsed as JSON) stands for; :class:`WireError` if none."""
+    if type(values) is not list or any(type(x) is not int for x in values):
         raise WireError(f"a compact observation is a list of {COMPACT_SIZE} integers")
-    v: list[int] = values
+    return observation_from_ints(values)
+
+
+def observation_from_ints(v: list[int]) -> Observation:
+    """The :class:`Observation` of :func:`compact_values`' integers; :class:`WireError` if they are not one."""
+    if len(v) != COMPACT_SIZE:
+        raise WireError(f"a compact observation is a list of {COMPACT_SIZE} integers, not {len(v)}")
     seat, phase, to_move, starter = v[0], v[1], v[2], v[7]
     if not (seat in (0, 1) and to_move in (0, 1) and starter in (0, 1) and 0 <= phase < len(_PHASE_BY_CODE)):
         raise WireError("a compact observation with a seat or a phase out of range")
@@ -437,7 +447,8 @@ _MASK_ORDER: tuple[Move, ...] = (
 
 def move_line(move: Move, considered: bool | None) -> bytes:
     """The ``move`` message for ``move`` (from a table made once: a bot writes one at every decision)."""
-    return _MOVE_LINES[move, considered]
+    line = _LINES_BY_ID.get((id(move), considered))
+    return _MOVE_LINES[move, considered] if line is None else line
 
 
 def known_answer(line: bytes) -> tuple[Move, bool | None] | None:
@@ -455,6 +466,7 @@ def _move_line(move: Move, considered: bool | None) -> bytes:
 _MOVE_LINES: dict[tuple[Move, bool | None], bytes] = {
     (move, considered): _move_line(move, considered) for move in _MASK_ORDER for considered in (True, False, None)
 }
+_LINES_BY_ID = {(id(move), considered): line for (move, considered), line in _MOVE_LINES.items()}
 #: The lines without their newline (how the host's reader hands them over).
 _ANSWERS: dict[bytes, tuple[Move, bool | None]] = {line[:-1]: key for key, line in _MOVE_LINES.items()}
 
@@ -590,6 +602,7 @@ __all__ = [
     "move_line",
     "moves_from_mask",
     "observation_from_compact",
+    "observation_from_ints",
     "KINDS",
     "KIND_NAMES",
     "MAX_LINE",
