@@ -52,7 +52,7 @@ from mille.lab.match import run_match  # noqa: E402
 from mille.players import botprocess  # noqa: E402
 
 BOT = f"exec:{sys.executable} -m mille.bot bsd"
-TIMING = ("think_ms", "seconds", "games_per_second", "a", "b")
+TIMING = ("think_ms", "seconds", "games_per_second", "a", "b", "bot_names")
 
 
 def one_run(a: str, b: str, games: int, seed: int) -> tuple[float, dict[str, object]]:
@@ -87,7 +87,7 @@ start = time.perf_counter()
 report = run_match(a, b, games=games, seed=seed, jobs=1)
 seconds = time.perf_counter() - start
 botprocess.shutdown()
-timing = ("think_ms", "seconds", "games_per_second", "a", "b")
+timing = ("think_ms", "seconds", "games_per_second", "a", "b", "bot_names")
 print(json.dumps({"seconds": seconds, "report": {k: v for k, v in report.items() if k not in timing}}))
 """
 

@@ -42,7 +42,7 @@ from protocol_helpers import BOT_PATH, SRC, children, protocol_bot, running, ser
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs Linux (/proc, process groups)")
 
 #: Everything in a report but the timing and the names.
-SAME = ("think_ms", "seconds", "games_per_second", "a", "b")
+SAME = ("think_ms", "seconds", "games_per_second", "a", "b", "bot_names")
 
 
 @pytest.fixture(autouse=True)
