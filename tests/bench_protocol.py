@@ -113,8 +113,7 @@ def compare(tree: str, games: int, rounds: int, seed: int) -> int:
         if c_bot is not None:
             ways["C bot, one seat"] = (f"exec:{c_bot}", "bsd")
         seconds: dict[tuple[str, str], list[float]] = {}
-        reports: dict[str, list[object]] = {}
-        hands = 0
+        reports: dict[str, list[dict[str, object]]] = {}
         for r in range(rounds):
             order = list(trees) if r % 2 == 0 else list(trees)[::-1]
             for way, (a, b) in ways.items():
@@ -132,14 +131,15 @@ def compare(tree: str, games: int, rounds: int, seed: int) -> int:
                     out = json.loads(done.stdout)
                     seconds.setdefault((name, way), []).append(out["seconds"])
                     reports.setdefault(way, []).append(out["report"])
-                    hands = out["report"]["hands"]
     same = all(report == reports[way][0] for way in reports for report in reports[way])
-    print(f"{games} games, {hands} hands a run, seed {seed}; {rounds} rounds, order alternating; reports equal: {same}")
+    print(f"{games} games, seed {seed}; {rounds} rounds, order alternating; reports equal in every run: {same}")
     for way in ways:
+        hands = reports[way][0]["hands"]
+        assert isinstance(hands, int)
         rates = {name: [hands / t * 60 for t in seconds[name, way]] for name in trees}
         ratio = statistics.median(a / b for a, b in zip(rates["this"], rates["other"]))
         line = ", ".join(f"{name} {statistics.median(rates[name]):8.0f}" for name in trees)
-        print(f"  {way:16s} hands/min (median): {line}; this / other {ratio:.2f}")
+        print(f"  {way:16s} {hands} hands; hands/min (median): {line}; this / other {ratio:.2f}")
     for name, root in trees.items():
         print(f"  {name}: {root}")
     return 0 if same else 1
