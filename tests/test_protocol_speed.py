@@ -200,3 +200,24 @@ def test_the_hello_name_tells_two_bots_of_one_command_apart(tmp_path) -> None:
     assert any(line.startswith("  bot exec:") and line.endswith("(alpha)") for line in lines)
     assert any(line.endswith("(beta)") for line in lines)
     assert "bot_names" not in run_match("bsd", "first", games=2, jobs=1, game_points=500)
+
+
+def test_the_forced_draw_shortcut_agrees_with_the_rules() -> None:
+    """Where the host's shortcut says the draw is the only move, ``legal_moves`` says so too (and it often says so)."""
+    from mille.players.external import _draws_by_force
+
+    said = 0
+    for game in positions(seed=11, hands=6):
+        for seat in (0, 1):
+            obs = observe(game, seat)
+            if _draws_by_force(obs):
+                said += 1
+                assert obs.legal_moves() == [DRAW]
+    assert said > 50
+
+
+def test_a_compact_line_with_anything_but_integers_is_not_taken_for_one() -> None:
+    assert wire.compact_values(b'{"type":"decide","obs":[1,2.5,3],"legal":1}\n') is None
+    assert wire.compact_values(b'{"type":"decide","obs":[1,"x",3],"legal":1}\n') is None
+    assert wire.compact_values(b'{"type":"decide","obs":[1,--2],"legal":1}\n') is None
+    assert wire.compact_values(b'{"type":"decide","obs":[1,-2,3],"legal":1}\n') == [1, -2, 3]

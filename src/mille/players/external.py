@@ -20,10 +20,11 @@ from __future__ import annotations
 import time
 import weakref
 
+from ..engine.cards import EMPTY, SAFETY_BASE
 from ..engine.driver import Event, PlayerError
 from ..engine.observation import Observation
 from ..engine.rng import GlibcRandom
-from ..engine.rules import Move
+from ..engine.rules import DRAW, Move, Phase
 from ..engine.scoring import HandResult
 from . import EXEC_PREFIX, Decision, weighed, wire
 from .botprocess import (
@@ -94,6 +95,10 @@ class ExternalPlayer:
         bot = self._bot
         if bot is None or not bot.alive:
             raise PlayerError(seat, "exception", "the bot is not running (it failed earlier)")
+        if not bot.every_decision and _draws_by_force(observation):  # half the decisions: no legal moves computed
+            if not self._open:
+                self._begin(bot, observation, rng)
+            return _FORCED_DRAW
         legal = observation.legal_moves()
         if len(legal) == 1 and not bot.every_decision:
             if not self._open:
@@ -205,6 +210,28 @@ class ExternalPlayer:
         else:
             self._early.append(line)
 
+
+def _draws_by_force(obs: Observation) -> bool:
+    """Whether the seat's only legal move is the draw, known without computing every legal move.
+
+    Before drawing (the ``P`` slot empty, cards in the deck) only the draw
+    and a safety that answers the hazard showing are accepted
+    (:func:`~mille.engine.rules.play_refusal`, ``discard_refusal``:
+    ``MUST_PICK``); a hand without a safety has the draw alone.  A
+    shortcut, not a rule of its own: ``tests/test_protocol_speed.py`` checks
+    that it agrees with ``legal_moves`` wherever it says so.
+    """
+    hand = obs.players[obs.seat].hand
+    return (
+        obs.phase is Phase.MOVE
+        and obs.to_move == obs.seat
+        and hand[0] == EMPTY
+        and obs.deck_count > 0
+        and max(hand) < SAFETY_BASE
+    )
+
+
+_FORCED_DRAW = Decision(DRAW, False)  # weighed(DRAW, ...): a draw is never considered
 
 __all__ = [
     "DEFAULT_DEADLINE",

@@ -373,10 +373,14 @@ def compact_values(line: bytes) -> list[int] | None:
     end = line.find(b"]", len(_COMPACT_PREFIX))
     if end < 0:
         return None
+    body = line[len(_COMPACT_PREFIX) - 1 : end + 1]
+    if body.translate(None, b"0123456789,-") != b"[]":  # integers only
+        return None
     try:
-        return list(map(int, line[len(_COMPACT_PREFIX) : end].split(b",")))
+        values: list[int] = json.loads(body)  # the C parser: faster than int() on each
     except ValueError:
         return None
+    return values
 
 
 def _tableau_from_compact(v: list[int], at: int) -> Tableau:
