@@ -164,7 +164,11 @@ class ExternalPlayer:
         return Decision(move, considered)
 
     def inform(self, event: Event) -> None:
-        self._tell(wire.event_line(event))
+        bot = self._bot
+        if self._open and bot is not None and bot.alive:  # _tell, written out: two events for every move
+            bot.send(wire.event_line(event))
+        else:
+            self._tell(wire.event_line(event))
 
     def hand_over(self, result: HandResult) -> None:
         self._tell(wire.encode({"type": "hand_over", "result": wire.result_json(result)}))

@@ -481,11 +481,13 @@ _ANSWERS: dict[bytes, tuple[Move, bool | None]] = {line[:-1]: key for key, line 
 
 def event_line(event: Event) -> bytes:
     """The ``event`` message for ``event`` (written out by hand: one goes to each bot for every move)."""
-    return b'{"type":"event","seat":%d,"kind":"%s","card":%d}\n' % (
-        event.seat,
-        KIND_NAMES[event.kind].encode(),
-        event.card,
-    )
+    return _EVENT_LINES[event.kind] % (event.seat, event.card)
+
+
+#: The event line's template by the move's kind, indexed by its value (an enum hashes in Python).
+_EVENT_LINES: list[bytes] = [
+    b'{"type":"event","seat":%%d,"kind":"%s","card":%%d}\n' % KIND_NAMES[kind].encode() for kind in sorted(KIND_NAMES)
+]
 
 
 def event_from_json(message: dict[str, object]) -> Event:
