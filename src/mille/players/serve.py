@@ -149,15 +149,16 @@ def serve(spec: str, stdin: BinaryIO | None = None, stdout: BinaryIO | None = No
     readline = channel.stdin.readline
     send = channel.send
     move_line = wire.move_line
+    deaf = not hasattr(player, "inform")  # events are not parsed for a player that has no ear for them
     while True:
         line = readline(wire.MAX_LINE + 1)
+        if deaf and line.startswith(_EVENT):  # most lines
+            continue
         values = wire.compact_values(line)
         if values is not None:  # the fast path: the decide line as mille writes it
             made = decision(player, _compact(values, wire.observation_from_ints), dice)
             send(move_line(made.move, made.considered))
             continue
-        if line.startswith(_EVENT) and not hasattr(player, "inform"):
-            continue  # nobody to tell: not parsed
         if line.startswith(_HAND_OVER) and not hasattr(player, "hand_over"):
             continue
         message = channel.parse(line)
@@ -186,6 +187,7 @@ def serve(spec: str, stdin: BinaryIO | None = None, stdout: BinaryIO | None = No
             # with the same one, as the board keeps its computer.
             if message.get("fresh") is not False and played:
                 player = make_player(spec)
+                deaf = not hasattr(player, "inform")
             played = True
             seed = message.get("dice")
             dice = GlibcRandom(seed) if type(seed) is int else HostDice(channel)

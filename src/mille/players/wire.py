@@ -37,6 +37,8 @@ a valid JSON line.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 from .. import __version__
 from ..engine import cards
@@ -377,10 +379,14 @@ def compact_values(line: bytes) -> list[int] | None:
     if body.translate(None, b"0123456789,-") != b"[]":  # integers only
         return None
     try:
-        values: list[int] = json.loads(body)  # the C parser: faster than int() on each
-    except ValueError:
+        values: list[int] = _scan_once(body.decode("ascii"), 0)[0]  # the C scanner: faster than int() on each
+    except (StopIteration, ValueError):
         return None
     return values
+
+
+#: The C JSON scanner itself, without ``json.loads``' layers (called at every decision).
+_scan_once: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 def _tableau_from_compact(v: list[int], at: int) -> Tableau:
