@@ -20,7 +20,8 @@ own generator on the board) gives it :class:`HostDice`, whose every
 
 Speed (docs/protocol.md, "Speed"): the hello asks for the ``compact``
 encoding, whose ``decide`` lines are read straight into the
-:class:`~mille.engine.observation.Observation` without a JSON parser, and
+:class:`~mille.engine.observation.Observation` (one call of the C JSON
+scanner on the array, no message dictionary), and
 each ``move`` is written from a table of ready lines, one write; an
 ``event`` or ``hand_over`` is parsed only if the player has a hook to hear
 it.  It asks for every decision (forced moves too) unless the player

@@ -27,8 +27,8 @@ The fast forms (docs/protocol.md, "Speed"), each opt-in in the bot's
 array of :data:`COMPACT_SIZE` integers in the order of
 :data:`COMPACT_FIELDS` and its legal moves as a bit mask
 (:data:`MOVE_BITS`), both written through one precomputed byte template
-(:func:`compact_decide_line`) and read back without a JSON parser
-(:func:`observation_from_compact`); a bot's ``move`` in the form mille's
+(:func:`compact_decide_line`) and read back by the C JSON scanner on the
+array alone (:func:`compact_values`, :func:`observation_from_ints`); a bot's ``move`` in the form mille's
 own bots write it is looked up whole (:func:`known_answer`, the bytes of
 every such line made once) before any JSON is parsed.  Every line stays
 a valid JSON line.
