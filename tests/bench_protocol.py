@@ -4,6 +4,7 @@
     python tests/bench_protocol.py                  # 200 games, 3 runs each way, best
     python tests/bench_protocol.py --games 1000 --runs 5 --seed 7
     python tests/bench_protocol.py --profile        # cProfile of one exec run (the host's side)
+    python tests/bench_protocol.py --compare /work/base-46614ec --games 100 --rounds 4
 
 Plays the same match three ways in this process (``--jobs 1``): ``bsd``
 against ``bsd`` in process, ``exec:python -m mille.bot bsd`` against
@@ -17,15 +18,30 @@ target: thousands of hands a minute with a bot in both seats.
 
 The bot runs this checkout's ``src`` (``PYTHONPATH``), whatever mille is
 installed.
+
+``--compare TREE`` times this checkout against another one (``TREE/src``,
+say the commit before a change, checked out with ``git worktree add``), in
+one run: each round runs, in a subprocess of each tree in turn (which tree
+goes first alternates: the first of a pair measured a few per cent slower
+on this machine even with the same code), the bot in both seats, the bot
+in one seat, and the C example bot (docs/examples/greedy_bot.c, built with
+the C compiler there is) against ``bsd``; wall time, as the two processes
+of a pipe share the cores.  It prints each tree's median hands a minute of
+each way, the ratios, and whether the reports were equal in every run.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import os
 import pstats
+import shutil
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
@@ -36,7 +52,7 @@ from mille.lab.match import run_match  # noqa: E402
 from mille.players import botprocess  # noqa: E402
 
 BOT = f"exec:{sys.executable} -m mille.bot bsd"
-TIMING = ("think_ms", "seconds", "games_per_second", "a", "b")
+TIMING = ("think_ms", "seconds", "games_per_second", "a", "b", "bot_names")
 
 
 def one_run(a: str, b: str, games: int, seed: int) -> tuple[float, dict[str, object]]:
@@ -58,13 +74,88 @@ def decisions(games: int, seed: int) -> tuple[int, int]:
     return think[0].count, think[1].count
 
 
+#: Run in a subprocess of either tree: the seconds of one match and its report without the timings.
+_CHILD = """
+import json, sys, time
+from mille.lab.match import run_match
+from mille.players import botprocess
+a, b, games, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+bots = [botprocess.acquire(s) for s in (a, b) if s.startswith("exec:")]  # started before the clock
+for bot in bots:
+    botprocess.release(bot)
+start = time.perf_counter()
+report = run_match(a, b, games=games, seed=seed, jobs=1)
+seconds = time.perf_counter() - start
+botprocess.shutdown()
+timing = ("think_ms", "seconds", "games_per_second", "a", "b", "bot_names")
+print(json.dumps({"seconds": seconds, "report": {k: v for k, v in report.items() if k not in timing}}))
+"""
+
+
+def build_c_bot(directory: str) -> str | None:
+    """docs/examples/greedy_bot.c built in ``directory`` (None without a C compiler)."""
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if cc is None:
+        return None
+    source = os.path.join(SRC, "..", "docs", "examples", "greedy_bot.c")
+    binary = os.path.join(directory, "greedy_bot")
+    subprocess.run([cc, "-std=c99", "-O2", "-o", binary, source], check=True)
+    return binary
+
+
+def compare(tree: str, games: int, rounds: int, seed: int) -> int:
+    """This checkout against ``tree``: each way in subprocesses of both, order alternating; 0 if reports agree."""
+    here = os.path.abspath(os.path.join(SRC, ".."))
+    trees = {"this": here, "other": os.path.abspath(tree)}
+    with tempfile.TemporaryDirectory() as scratch:
+        c_bot = build_c_bot(scratch)
+        ways = {"both seats exec": ("BOT", "BOT"), "one seat exec": ("BOT", "bsd")}
+        if c_bot is not None:
+            ways["C bot, one seat"] = (f"exec:{c_bot}", "bsd")
+        seconds: dict[tuple[str, str], list[float]] = {}
+        reports: dict[str, list[dict[str, object]]] = {}
+        for r in range(rounds):
+            order = list(trees) if r % 2 == 0 else list(trees)[::-1]
+            for way, (a, b) in ways.items():
+                for name in order:
+                    root = trees[name]
+                    env = dict(os.environ, PYTHONPATH=os.path.join(root, "src"))
+                    bot = f"exec:{sys.executable} -m mille.bot bsd"
+                    argv = [a.replace("BOT", bot) if a == "BOT" else a, bot if b == "BOT" else b, str(games), str(seed)]
+                    done = subprocess.run(
+                        [sys.executable, "-c", _CHILD, *argv], env=env, cwd=root, capture_output=True, text=True
+                    )
+                    if done.returncode != 0:
+                        print(done.stderr, file=sys.stderr)
+                        return 2
+                    out = json.loads(done.stdout)
+                    seconds.setdefault((name, way), []).append(out["seconds"])
+                    reports.setdefault(way, []).append(out["report"])
+    same = all(report == reports[way][0] for way in reports for report in reports[way])
+    print(f"{games} games, seed {seed}; {rounds} rounds, order alternating; reports equal in every run: {same}")
+    for way in ways:
+        hands = reports[way][0]["hands"]
+        assert isinstance(hands, int)
+        rates = {name: [hands / t * 60 for t in seconds[name, way]] for name in trees}
+        ratio = statistics.median(a / b for a, b in zip(rates["this"], rates["other"]))
+        line = ", ".join(f"{name} {statistics.median(rates[name]):8.0f}" for name in trees)
+        print(f"  {way:16s} {hands} hands; hands/min (median): {line}; this / other {ratio:.2f}")
+    for name, root in trees.items():
+        print(f"  {name}: {root}")
+    return 0 if same else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--compare", metavar="TREE", help="time this checkout against TREE's, interleaved")
+    parser.add_argument("--rounds", type=int, default=4, help="rounds of --compare")
     args = parser.parse_args(argv)
+    if args.compare:
+        return compare(args.compare, args.games, args.rounds, args.seed)
     botprocess.acquire(BOT)  # the bots start before the clock: a match starts them once
     botprocess.release(botprocess.acquire(BOT))
     if args.profile:

@@ -42,7 +42,7 @@ from protocol_helpers import BOT_PATH, SRC, children, protocol_bot, running, ser
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs Linux (/proc, process groups)")
 
 #: Everything in a report but the timing and the names.
-SAME = ("think_ms", "seconds", "games_per_second", "a", "b")
+SAME = ("think_ms", "seconds", "games_per_second", "a", "b", "bot_names")
 
 
 @pytest.fixture(autouse=True)
@@ -229,7 +229,7 @@ def test_the_bots_of_a_pool_of_workers_quit_with_them(tmp_path, bots: str) -> No
 MISBEHAVIOUR = [
     ("exit", None, "exception", "exited with status 3 before its move", "protocol_bot: giving up"),
     ("garbage", None, "illegal", 'answered garbage: not a JSON line: "I play the Go card!"', None),
-    ("illegal", None, "illegal", "which is not a legal move (legal: P)", None),
+    ("illegal", None, "illegal", "which is not a legal move (legal: DP ", None),  # asked after its draw (forced)
     ("flood", None, "illegal", "wrote a line longer than 1048576 bytes", None),
     ("twice", None, "illegal", "after its move", None),
     ("fork", None, "exception", "exited with status 0 before its move", None),

@@ -182,12 +182,17 @@ def check_bot_logs(parser: argparse.ArgumentParser, chosen: str | None) -> None:
 
 
 def check_players(parser: argparse.ArgumentParser, specs: Sequence[str]) -> None:
-    """Make each player once, so that a bad name is one line now rather than a forfeit in every game."""
+    """Make each player once, so that a bad name is one line now rather than a forfeit in every game.
+
+    The line alone, without the usage block: the command line was well
+    formed, and the player (a bot that cannot start) is what failed
+    (docs/protocol.md).
+    """
     for spec in specs:
         try:
             make_player(spec)
         except PlayerSpecError as exc:
-            parser.error(str(exc))  # escaped by the parser (ArgumentParser)
+            parser.exit(2, f"{parser.prog}: error: {shown(str(exc))}\n")
 
 
 class RunFailure(Exception):

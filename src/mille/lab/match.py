@@ -50,7 +50,7 @@ from .console import StatusLine, format_elapsed, gauge
 from .gamelog import RecordError, RecordWriter
 from .pairs import MatchConfig, MatchError
 from .records import PairResult
-from .report import format_rate, format_report, percent, replay_line, summarize
+from .report import bot_name, format_rate, format_report, percent, replay_line, summarize
 from .runner import Batch, default_jobs, run_batches
 from .sprt import DEFAULT_CAP_GAMES, Sprt, SprtSettings
 
@@ -138,8 +138,8 @@ def run_match(
         raise ValueError("pairs_per_task must be at least 1")
     if game_points < 1:
         raise ValueError("game_points must be at least 1")
-    for spec in (a, b):
-        make_player(spec)  # fail now, with PlayerSpecError, not in every game
+    # Fail now, with PlayerSpecError, not in every game; and the bots' own names for the report.
+    names = [bot_name(make_player(spec)) for spec in (a, b)]
     config = MatchConfig(a, b, seed, max_think_ms, game_points, bots_read_deck)
     total_pairs = None if games is None else (games + 1) // 2
     jobs = default_jobs() if jobs is None else max(1, jobs)
@@ -232,6 +232,8 @@ def run_match(
         if writer is not None:
             writer.close()
     report = summarize(config, result, seconds=seconds, interrupted=interrupted)
+    if names != [None, None]:
+        report["bot_names"] = {"a": names[0], "b": names[1]}
     if test is not None:
         block = test.to_json(capped=not interrupted)
         block["cap_games"] = None if total_pairs is None else 2 * total_pairs

@@ -193,9 +193,35 @@ def replay_line(seed: int) -> str:
     return f"  seed drawn at random: replay with --seed {seed}"
 
 
+def bot_name(player: object) -> str | None:
+    """The name an ``exec:`` bot gave in its hello (None for any other player).
+
+    Two bots run from one directory (``exec:./bot``) have the same spec;
+    the report shows their own names beside it so they can be told apart
+    (docs/protocol.md, ``hello``).
+    """
+    from ..players.external import ExternalPlayer
+
+    return player.name if isinstance(player, ExternalPlayer) else None
+
+
+#: Characters of a bot's hello name in a report's line (the name is at most 64).
+NAME_WIDTH = 24
+
+
+def named(spec: str, name: str | None) -> str:
+    """``spec`` as a report shows it, with the bot's hello name (escaped, cut to :data:`NAME_WIDTH`) if it has one."""
+    text = shown(spec)  # names from the command line, and from a bot: anything
+    if name is None:
+        return text
+    said = shown(name)
+    return f"{text} ({said if len(said) <= NAME_WIDTH else said[: NAME_WIDTH - 1] + '~'})"
+
+
 def format_report(report: dict[str, Any], *, jobs: int | None = None, cluster: str | None = None) -> str:
     """The report as text, in lines of at most 79 columns (apart from long player names and error messages)."""
-    a, b = shown(report["a"]), shown(report["b"])  # names from the command line: anything
+    names = report.get("bot_names") or {}
+    a, b = named(report["a"], names.get("a")), named(report["b"], names.get("b"))
     timing = f"  {report['seconds']:.2f} s, {format_rate(report['games_per_second'])} games/s{ran_on(jobs, cluster)}"
     points = f"; {report['game_points']}-point games" if report["game_points"] != GAME_POINTS else ""
     rows = [f"mille.match: A = {a}, B = {b}"]

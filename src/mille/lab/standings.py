@@ -21,7 +21,7 @@ from ..files.safeio import shown
 from .pairs import derive_seed
 from .records import PairResult
 from .report import TIMING_FIELDS as MATCH_TIMING_FIELDS
-from .report import format_rate, listing, plural, ran_on, rounded, summarize, think_summary
+from .report import format_rate, listing, named, plural, ran_on, rounded, summarize, think_summary
 from .schedule import TournamentConfig
 from .stats import PairingScores, Rating, ThinkStats, rate_players
 
@@ -343,6 +343,9 @@ def format_report(
         f"{plural(report['hands'], 'hand')}"
         + (f"; {report['resumed_pairs']} from the results file" if report["resumed_pairs"] else ""),
     ]
+    bots = report.get("bot_names")
+    if bots:  # the exec: bots' own names, so that two from one directory can be told apart
+        rows += [f"  bot {named(spec, name)}" for spec, name in bots.items()]
     if report["interrupted"]:
         rows.append("  INTERRUPTED: a partial result, over the pairs finished")
     if report["pairs"] == 0:

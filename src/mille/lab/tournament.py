@@ -49,7 +49,7 @@ from .console import StatusLine, format_elapsed, gauge
 from .gamelog import RecordError, RecordWriter
 from .pairs import MatchError
 from .records import PairResult
-from .report import format_rate, replay_line
+from .report import bot_name, format_rate, replay_line
 from .results import TournamentError, open_results, results_seed
 from .runner import TASK_SECONDS, Batch, default_jobs, run_batches
 from .schedule import TournamentConfig, pairs_to_play
@@ -109,8 +109,8 @@ def run_tournament(
         raise ValueError("games, pairs_per_task and game_points must be at least 1")
     if out is not None and resume is not None:
         raise ValueError("give out or resume, not both")
-    for spec in players:
-        make_player(spec)  # PlayerSpecError now, not a forfeit in every game
+    # PlayerSpecError now, not a forfeit in every game; and the bots' own names for the report.
+    names = {spec: bot_name(make_player(spec)) for spec in players}
     config = TournamentConfig(tuple(players), (games + 1) // 2, seed, max_think_ms, game_points, bots_read_deck)
     done, writer = open_results(config, out=out, resume=resume)
     games_writer = None
@@ -175,7 +175,11 @@ def run_tournament(
             if games_writer is not None:
                 games_writer.close()
     seconds = time.perf_counter() - start_time
-    return build_report(config, done, seconds=seconds, interrupted=interrupted, resumed=resumed, resamples=resamples)
+    report = build_report(config, done, seconds=seconds, interrupted=interrupted, resumed=resumed, resamples=resamples)
+    bots = {spec: name for spec, name in names.items() if name is not None}
+    if bots:
+        report["bot_names"] = bots
+    return report
 
 
 class TournamentBar(StatusLine):

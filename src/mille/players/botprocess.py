@@ -206,6 +206,9 @@ class Bot:
         self.game_open = False
         self.name = ""
         self.dice: str | None = None
+        #: The hello's opt-ins (docs/protocol.md, "Speed"): asked forced moves too; the compact encoding.
+        self.every_decision = False
+        self.compact = False
         try:
             self.proc = subprocess.Popen(
                 argv,
@@ -260,6 +263,12 @@ class Bot:
             dice = hello.get("dice", "own")
             if dice not in ("own", "game"):
                 raise BotFailure("illegal", f"asked for dice {wire.excerpt(str(dice))} (own or game)")
+            every = hello.get(wire.EVERY_DECISION, False)
+            if type(every) is not bool:
+                raise BotFailure("illegal", f"said {wire.EVERY_DECISION} {wire.excerpt(str(every))} (true or false)")
+            encoding = hello.get(wire.ENCODING, "json")
+            if encoding not in wire.ENCODINGS:
+                raise BotFailure("illegal", f"asked for the encoding {wire.excerpt(str(encoding))} (json or compact)")
         except (BotFailure, wire.WireError) as exc:
             self.fail()
             raise PlayerSpecError(f"{self.spec!r}: {self.describe(exc)}") from None
@@ -268,6 +277,8 @@ class Bot:
             raise
         self.name = name if name.isprintable() and len(name) <= 64 else wire.excerpt(name, 40)
         self.dice = "game" if dice == "game" else None
+        self.every_decision = every
+        self.compact = encoding == wire.COMPACT
 
     # -- talking -----------------------------------------------------------
     def send(self, data: bytes) -> None:

@@ -535,6 +535,9 @@ class BsdPlayer:
     #: The original's procedure: on the board it rolls the game's own
     #: generator, as the original did (:func:`mille.cli.computer_player`).
     dice = "game"
+    #: Served over the protocol, it need not be asked a forced move: its
+    #: draw rolls no dice and counts nothing (docs/protocol.md, "Speed").
+    every_decision = False
     #: The procedure with its "too close" quirk repaired (:func:`decide`);
     #: only :class:`mille.players.plus.PlusPlayer` sets it.
     repaired = False

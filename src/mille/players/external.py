@@ -20,10 +20,11 @@ from __future__ import annotations
 import time
 import weakref
 
+from ..engine.cards import EMPTY, SAFETY_BASE
 from ..engine.driver import Event, PlayerError
 from ..engine.observation import Observation
 from ..engine.rng import GlibcRandom
-from ..engine.rules import Move
+from ..engine.rules import DRAW, Move, Phase
 from ..engine.scoring import HandResult
 from . import EXEC_PREFIX, Decision, weighed, wire
 from .botprocess import (
@@ -90,31 +91,53 @@ class ExternalPlayer:
         return self.decide(observation, rng).move
 
     def decide(self, observation: Observation, rng: GlibcRandom) -> Decision:
-        """The bot's move, and whether it weighed its hand for it (see :class:`~mille.players.Decision`)."""
+        """The bot's move, and whether it weighed its hand for it (see :class:`~mille.players.Decision`).
+
+        A forced move (one legal move: the draw when no safety can be
+        played) is made here without asking, unless the bot's hello asked
+        for every decision; the bot learns it from its ``event``, as every
+        move (docs/protocol.md, "Speed").
+        """
         seat = observation.seat
         bot = self._bot
         if bot is None or not bot.alive:
             raise PlayerError(seat, "exception", "the bot is not running (it failed earlier)")
+        if not bot.every_decision and _draws_by_force(observation):  # half the decisions: no legal moves computed
+            if not self._open:
+                self._begin(bot, observation, rng)
+            return _FORCED_DRAW
+        legal = observation.legal_moves()
+        if len(legal) == 1 and not bot.every_decision:
+            if not self._open:
+                self._begin(bot, observation, rng)
+            move = legal[0]
+            return Decision(move, weighed(move, observation))
         limit = DEFAULT_DEADLINE if self._limit is None else self._limit
         deadline = time.monotonic() + limit
-        legal = observation.legal_moves()
         try:
             bot.check_quiet()
             if not self._open:
                 self._begin(bot, observation, rng)
-            bot.send(
-                wire.encode(
-                    {
-                        "type": "decide",
-                        "observation": wire.observation_json(observation),
-                        "legal": [wire.move_json(m) for m in legal],
-                    }
+            if bot.compact:
+                bot.send(wire.compact_decide_line(observation, legal))
+            else:
+                bot.send(
+                    wire.encode(
+                        {
+                            "type": "decide",
+                            "observation": wire.observation_json(observation),
+                            "legal": [wire.move_json(m) for m in legal],
+                        }
+                    )
                 )
-            )
+            considered: bool | None
             while True:
-                answer = wire.read_message(
-                    bot.exchange(deadline, f"did not answer within {limit * 1000:g} ms", "before its move")
-                )
+                line = bot.exchange(deadline, f"did not answer within {limit * 1000:g} ms", "before its move")
+                known = wire.known_answer(line)
+                if known is not None:
+                    move, considered = known
+                    break
+                answer = wire.read_message(line)
                 kind = answer["type"]
                 if kind == "roll":
                     if len(bot.out) > MAX_UNREAD_ROLLS:
@@ -126,18 +149,19 @@ class ExternalPlayer:
                     continue
                 if kind != "move":
                     raise BotFailure("illegal", f"answered a {wire.excerpt(str(kind))} message, not a move")
+                move = wire.move_from_json(answer.get("move"))
+                said = answer.get("considered")
+                if said is not None and type(said) is not bool:
+                    raise BotFailure("illegal", "answered 'considered' that is not true or false")
+                considered = said
                 break
-            move = wire.move_from_json(answer.get("move"))
-            if move not in legal:
+            if not any(m is move for m in legal) and move not in legal:  # the engine's own moves, by identity first
                 text = " ".join(str(m) for m in legal)
                 raise BotFailure("illegal", f"chose {move}, which is not a legal move (legal: {text})")
             if bot.buf:
                 raise BotFailure("illegal", f"wrote more after its move: {wire.excerpt(bytes(bot.buf))}")
-            considered = answer.get("considered")
             if considered is None:
                 considered = weighed(move, observation)
-            elif type(considered) is not bool:
-                raise BotFailure("illegal", "answered 'considered' that is not true or false")
         except BotFailure as exc:
             message = bot.describe(exc)
             bot.fail()
@@ -152,7 +176,11 @@ class ExternalPlayer:
         return Decision(move, considered)
 
     def inform(self, event: Event) -> None:
-        self._tell(wire.event_line(event))
+        bot = self._bot
+        if self._open and bot is not None and bot.alive:  # _tell, written out: two events for every move
+            bot.send(wire.event_line(event))
+        else:
+            self._tell(wire.event_line(event))
 
     def hand_over(self, result: HandResult) -> None:
         self._tell(wire.encode({"type": "hand_over", "result": wire.result_json(result)}))
@@ -198,6 +226,28 @@ class ExternalPlayer:
         else:
             self._early.append(line)
 
+
+def _draws_by_force(obs: Observation) -> bool:
+    """Whether the seat's only legal move is the draw, known without computing every legal move.
+
+    Before drawing (the ``P`` slot empty, cards in the deck) only the draw
+    and a safety that answers the hazard showing are accepted
+    (:func:`~mille.engine.rules.play_refusal`, ``discard_refusal``:
+    ``MUST_PICK``); a hand without a safety has the draw alone.  A
+    shortcut, not a rule of its own: ``tests/test_protocol_speed.py`` checks
+    that it agrees with ``legal_moves`` wherever it says so.
+    """
+    hand = obs.players[obs.seat].hand
+    return (
+        obs.phase is Phase.MOVE
+        and obs.to_move == obs.seat
+        and hand[0] == EMPTY
+        and obs.deck_count > 0
+        and max(hand) < SAFETY_BASE
+    )
+
+
+_FORCED_DRAW = Decision(DRAW, False)  # weighed(DRAW, ...): a draw is never considered
 
 __all__ = [
     "DEFAULT_DEADLINE",

@@ -17,13 +17,25 @@ in-process player its own fresh generator; one without (the player
 declared ``dice = "game"``: the original's procedure, rolling the game's
 own generator on the board) gives it :class:`HostDice`, whose every
 ``random()`` asks the host for a roll.
+
+Speed (docs/protocol.md, "Speed"): the hello asks for the ``compact``
+encoding, whose ``decide`` lines are read straight into the
+:class:`~mille.engine.observation.Observation` (one call of the C JSON
+scanner on the array, no message dictionary), and
+each ``move`` is written from a table of ready lines, one write; an
+``event`` or ``hand_over`` is parsed only if the player has a hook to hear
+it.  It asks for every decision (forced moves too) unless the player
+declares ``every_decision = False``: a player whose forced moves change
+nothing in it (the BSD procedure draws without rolling or counting).
 """
 
 from __future__ import annotations
 
 import sys
-from typing import BinaryIO
+from collections.abc import Callable
+from typing import Any, BinaryIO
 
+from ..engine.observation import Observation
 from ..engine.rng import GlibcRandom
 from . import EXEC_PREFIX, Player, PlayerSpecError, decision, make_player, wire
 
@@ -79,7 +91,10 @@ class _Channel:
 
     def read(self) -> dict[str, object] | None:
         """The host's next message (None: it has gone)."""
-        line = self.stdin.readline(wire.MAX_LINE + 1)
+        return self.parse(self.stdin.readline(wire.MAX_LINE + 1))
+
+    def parse(self, line: bytes) -> dict[str, object] | None:
+        """The message ``line`` holds (None: the host has gone, the line is empty)."""
         if not line:
             return None
         if not line.endswith(b"\n"):
@@ -90,7 +105,11 @@ class _Channel:
             raise ProtocolError(str(exc)) from None
 
     def write(self, message: dict[str, object]) -> None:
-        self.stdout.write(wire.encode(message))
+        self.send(wire.encode(message))
+
+    def send(self, line: bytes) -> None:
+        """One line to the host, in one write."""
+        self.stdout.write(line)
         self.stdout.flush()
 
     def roll(self) -> int:
@@ -124,19 +143,37 @@ def serve(spec: str, stdin: BinaryIO | None = None, stdout: BinaryIO | None = No
     hello: dict[str, object] = {"type": "hello", "protocol": wire.PROTOCOL, "name": name or _name(player, spec)}
     if getattr(player, "dice", None) == GAME_DICE:
         hello["dice"] = GAME_DICE
+    hello[wire.EVERY_DECISION] = getattr(player, "every_decision", True) is not False
+    hello[wire.ENCODING] = wire.COMPACT
     channel.write(hello)
     dice: GlibcRandom = HostDice(channel)
+    readline = channel.stdin.readline
+    send = channel.send
+    move_line = wire.move_line
+    deaf = not hasattr(player, "inform")  # events are not parsed for a player that has no ear for them
     while True:
-        message = channel.read()
+        line = readline(wire.MAX_LINE + 1)
+        if deaf and line.startswith(_EVENT):  # most lines
+            continue
+        values = wire.compact_values(line)
+        if values is not None:  # the fast path: the decide line as mille writes it
+            made = decision(player, _compact(values, wire.observation_from_ints), dice)
+            send(move_line(made.move, made.considered))
+            continue
+        if line.startswith(_HAND_OVER) and not hasattr(player, "hand_over"):
+            continue
+        message = channel.parse(line)
         if message is None:
             return 0
         kind = message["type"]
         if kind == "decide":
-            observation = wire.observation_from_json(message.get("observation"))
+            obs = message.get("obs")
+            if obs is not None:
+                observation = _compact(obs, wire.observation_from_compact)
+            else:
+                observation = wire.observation_from_json(message.get("observation"))
             made = decision(player, observation, dice)
-            channel.write(
-                {"type": "move", "move": wire.move_json(made.move), "considered": made.considered},
-            )
+            send(move_line(made.move, made.considered))
         elif kind == "event":
             inform = getattr(player, "inform", None)
             if inform is not None:
@@ -151,12 +188,24 @@ def serve(spec: str, stdin: BinaryIO | None = None, stdout: BinaryIO | None = No
             # with the same one, as the board keeps its computer.
             if message.get("fresh") is not False and played:
                 player = make_player(spec)
+                deaf = not hasattr(player, "inform")
             played = True
             seed = message.get("dice")
             dice = GlibcRandom(seed) if type(seed) is int else HostDice(channel)
         elif kind == "quit":
             return 0
         # Any other message is from a later protocol: not for this bot.
+
+
+_EVENT = b'{"type":"event",'
+_HAND_OVER = b'{"type":"hand_over",'
+
+
+def _compact(values: Any, read: Callable[[Any], Observation]) -> Observation:
+    try:
+        return read(values)
+    except wire.WireError as exc:
+        raise ProtocolError(str(exc)) from None
 
 
 def _name(player: Player, spec: str) -> str:

@@ -21,11 +21,24 @@ The ``*_json`` functions give the JSON forms and the ``*_from_json``
 functions read them back; reading a bot's answer (:func:`read_message`,
 :func:`move_from_json`) trusts nothing and says what is wrong in a
 :class:`WireError`.
+
+The fast forms (docs/protocol.md, "Speed"), each opt-in in the bot's
+``hello``: the ``compact`` encoding sends a decision's observation as one
+array of :data:`COMPACT_SIZE` integers in the order of
+:data:`COMPACT_FIELDS` and its legal moves as a bit mask
+(:data:`MOVE_BITS`), both written through one precomputed byte template
+(:func:`compact_decide_line`) and read back by the C JSON scanner on the
+array alone (:func:`compact_values`, :func:`observation_from_ints`); a bot's ``move`` in the form mille's
+own bots write it is looked up whole (:func:`known_answer`, the bytes of
+every such line made once) before any JSON is parsed.  Every line stays
+a valid JSON line.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 from .. import __version__
 from ..engine import cards
@@ -68,9 +81,17 @@ _MOVES: dict[tuple[str, int | None], Move] = {
     **{("play", slot): move for slot, move in enumerate(PLAYS)},
     **{("discard", slot): move for slot, move in enumerate(DISCARDS)},
 }
+_new_tableau = object.__new__
+_new_observation = object.__new__
 #: ``Memory.num_seen`` has a count more than there are cards, always 0 (as the original's table).
 _PADDING = [0] * (cards.NUM_TABLE - cards.NUM_CODES)
 _BONUSES = ("trip", "safe_trip", "delayed_action", "extension", "shut_out")
+
+#: The hello's opt-ins: ``"every_decision": true`` (asked forced moves too), ``"encoding": "compact"``.
+EVERY_DECISION = "every_decision"
+ENCODING = "encoding"
+COMPACT = "compact"
+ENCODINGS = ("json", COMPACT)
 
 
 class WireError(ValueError):
@@ -233,16 +254,246 @@ def observation_from_json(data: object) -> Observation:
 
 
 # --------------------------------------------------------------------------
+# The compact encoding (opt-in: ``"encoding": "compact"`` in the hello)
+
+#: One tableau's integers, in order (booleans as 0 and 1; lists flattened).
+TABLEAU_FIELDS: tuple[str, ...] = (
+    *(f"hand[{i}]" for i in range(cards.HAND_SIZE)),
+    "battle",
+    "speed",
+    "can_go",
+    "fresh_hazard",
+    "fresh_limit",
+    *(f"safety[{i}]" for i in range(cards.NUM_SAFETIES)),
+    *(f"coups[{i}]" for i in range(cards.NUM_SAFETIES)),
+    *(f"nummiles[{i}]" for i in range(cards.NUM_MILES)),
+    "mileage",
+    "hand_total",
+    "safety_score",
+    "coup_score",
+    "total",
+    "games",
+)
+#: The ``obs`` array of a compact ``decide``, index by index (docs/protocol.md has the same table).
+COMPACT_FIELDS: tuple[str, ...] = (
+    "seat",
+    "phase",
+    "to_move",
+    "opponent_hand_size",
+    "discard",
+    "deck_count",
+    "trip_length",
+    "hand_starter",
+    "order",
+    "pending_extension",
+    "num_gos",
+    *(f"num_seen[{c}]" for c in range(cards.NUM_CODES)),
+    *(f"players[0].{name}" for name in TABLEAU_FIELDS),
+    *(f"players[1].{name}" for name in TABLEAU_FIELDS),
+)
+COMPACT_SIZE = len(COMPACT_FIELDS)
+_TABLEAU_SIZE = len(TABLEAU_FIELDS)
+_PLAYERS_AT = COMPACT_FIELDS.index("players[0].hand[0]")
+#: The phase's code in the compact array (the order of :data:`PHASE_NAMES`).
+PHASE_CODES: dict[Phase, int] = {phase: code for code, phase in enumerate(PHASE_NAMES)}
+_PHASE_BY_CODE = tuple(PHASE_NAMES)
+#: A legal move's bit in a compact ``decide``'s ``legal`` mask.
+MOVE_BITS: dict[Move, int] = {
+    **{move: 1 << slot for slot, move in enumerate(PLAYS)},
+    **{move: 1 << (cards.HAND_SIZE + slot) for slot, move in enumerate(DISCARDS)},
+    DRAW: 1 << 14,
+    EXTEND: 1 << 15,
+    NO_EXTENSION: 1 << 16,
+}
+#: The same by the identity of the engine's own move objects (a Move hashes in Python: this is every decision's cost).
+_BITS_BY_ID = {id(move): bit for move, bit in MOVE_BITS.items()}
+_COMPACT_PREFIX = b'{"type":"decide","obs":['
+_COMPACT_DECIDE = _COMPACT_PREFIX + b",".join([b"%d"] * COMPACT_SIZE) + b'],"legal":%d}\n'
+
+
+def compact_decide_line(obs: Observation, legal: list[Move]) -> bytes:
+    """The compact ``decide`` message: the observation's integers and the legal moves' mask, one template."""
+    p0, p1 = obs.players
+    memory = obs.memory
+    pending = obs.pending_extension
+    mask = 0
+    bits = _BITS_BY_ID
+    for move in legal:
+        bit = bits.get(id(move))
+        mask |= MOVE_BITS[move] if bit is None else bit
+    return _COMPACT_DECIDE % (
+        obs.seat,
+        PHASE_CODES[obs.phase],
+        obs.to_move,
+        obs.opponent_hand_size,
+        obs.discard,
+        obs.deck_count,
+        obs.trip_length,
+        obs.hand_starter,
+        obs.order,
+        -1 if pending is None else pending,
+        memory.num_gos,
+        *memory.num_seen[: cards.NUM_CODES],
+        *p0.hand,
+        p0.battle,
+        p0.speed,
+        p0.can_go,
+        p0.fresh_hazard,
+        p0.fresh_limit,
+        *p0.safety,
+        *p0.coups,
+        *p0.nummiles,
+        p0.mileage,
+        p0.hand_total,
+        p0.safety_score,
+        p0.coup_score,
+        p0.total,
+        p0.games,
+        *p1.hand,
+        p1.battle,
+        p1.speed,
+        p1.can_go,
+        p1.fresh_hazard,
+        p1.fresh_limit,
+        *p1.safety,
+        *p1.coups,
+        *p1.nummiles,
+        p1.mileage,
+        p1.hand_total,
+        p1.safety_score,
+        p1.coup_score,
+        p1.total,
+        p1.games,
+        mask,
+    )
+
+
+def compact_values(line: bytes) -> list[int] | None:
+    """The ``obs`` integers of a compact ``decide`` line as mille writes it (None: not in that exact form)."""
+    if not line.startswith(_COMPACT_PREFIX):
+        return None
+    end = line.find(b"]", len(_COMPACT_PREFIX))
+    if end < 0:
+        return None
+    body = line[len(_COMPACT_PREFIX) - 1 : end + 1]
+    if body.translate(None, b"0123456789,-") != b"[]":  # integers only
+        return None
+    try:
+        values: list[int] = _scan_once(body.decode("ascii"), 0)[0]  # the C scanner: faster than int() on each
+    except (StopIteration, ValueError):
+        return None
+    return values
+
+
+#: The C JSON scanner itself, without ``json.loads``' layers (called at every decision).
+_scan_once: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+
+def _tableau_from_compact(v: list[int], at: int) -> Tableau:
+    t = _new_tableau(Tableau)
+    t.hand = v[at : at + 7]
+    t.battle = v[at + 7]
+    t.speed = v[at + 8]
+    t.can_go = v[at + 9] != 0
+    t.fresh_hazard = v[at + 10] != 0
+    t.fresh_limit = v[at + 11] != 0
+    t.safety = v[at + 12 : at + 16]
+    t.coups = [c != 0 for c in v[at + 16 : at + 20]]
+    t.nummiles = v[at + 20 : at + 25]
+    t.mileage = v[at + 25]
+    t.hand_total = v[at + 26]
+    t.safety_score = v[at + 27]
+    t.coup_score = v[at + 28]
+    t.total = v[at + 29]
+    t.games = v[at + 30]
+    return t
+
+
+def observation_from_compact(values: object) -> Observation:
+    """The :class:`Observation` a compact ``obs`` array (parsed as JSON) stands for; :class:`WireError` if none."""
+    if type(values) is not list or any(type(x) is not int for x in values):
+        raise WireError(f"a compact observation is a list of {COMPACT_SIZE} integers")
+    return observation_from_ints(values)
+
+
+def observation_from_ints(v: list[int]) -> Observation:
+    """The :class:`Observation` of :func:`compact_values`' integers; :class:`WireError` if they are not one."""
+    if len(v) != COMPACT_SIZE:
+        raise WireError(f"a compact observation is a list of {COMPACT_SIZE} integers, not {len(v)}")
+    seat, phase, to_move, starter = v[0], v[1], v[2], v[7]
+    if not (seat in (0, 1) and to_move in (0, 1) and starter in (0, 1) and 0 <= phase < len(_PHASE_BY_CODE)):
+        raise WireError("a compact observation with a seat or a phase out of range")
+    obs = _new_observation(Observation)
+    obs.seat = seat
+    obs.phase = _PHASE_BY_CODE[phase]
+    obs.to_move = to_move
+    obs.players = (_tableau_from_compact(v, _PLAYERS_AT), _tableau_from_compact(v, _PLAYERS_AT + _TABLEAU_SIZE))
+    obs.opponent_hand_size = v[3]
+    obs.discard = v[4]
+    obs.deck_count = v[5]
+    obs.trip_length = v[6]
+    obs.hand_starter = starter
+    obs.order = v[8] != 0
+    obs.pending_extension = None if v[9] < 0 else v[9]
+    obs.memory = Memory(v[11 : 11 + cards.NUM_CODES] + _PADDING, v[10])
+    return obs
+
+
+def moves_from_mask(mask: int) -> list[Move]:
+    """The legal moves a compact ``decide``'s mask names, in the engine's order."""
+    return [move for move in _MASK_ORDER if mask & MOVE_BITS[move]]
+
+
+# --------------------------------------------------------------------------
+# Answers: a bot's ``move`` line, as mille's own bots write it, known whole
+
+_MASK_ORDER: tuple[Move, ...] = (
+    DRAW,
+    *(m for pair in zip(PLAYS, DISCARDS) for m in pair),
+    EXTEND,
+    NO_EXTENSION,
+)
+
+
+def move_line(move: Move, considered: bool | None) -> bytes:
+    """The ``move`` message for ``move`` (from a table made once: a bot writes one at every decision)."""
+    line = _LINES_BY_ID.get((id(move), considered))
+    return _MOVE_LINES[move, considered] if line is None else line
+
+
+def known_answer(line: bytes) -> tuple[Move, bool | None] | None:
+    """The move and ``considered`` of ``line`` if it is a ``move`` exactly as :func:`move_line` writes one."""
+    return _ANSWERS.get(line)
+
+
+def _move_line(move: Move, considered: bool | None) -> bytes:
+    message: dict[str, object] = {"type": "move", "move": move_json(move)}
+    if considered is not None:
+        message["considered"] = considered
+    return encode(message)
+
+
+_MOVE_LINES: dict[tuple[Move, bool | None], bytes] = {
+    (move, considered): _move_line(move, considered) for move in _MASK_ORDER for considered in (True, False, None)
+}
+_LINES_BY_ID = {(id(move), considered): line for (move, considered), line in _MOVE_LINES.items()}
+#: The lines without their newline (how the host's reader hands them over).
+_ANSWERS: dict[bytes, tuple[Move, bool | None]] = {line[:-1]: key for key, line in _MOVE_LINES.items()}
+
+
+# --------------------------------------------------------------------------
 # What happens at the table
 
 
 def event_line(event: Event) -> bytes:
     """The ``event`` message for ``event`` (written out by hand: one goes to each bot for every move)."""
-    return b'{"type":"event","seat":%d,"kind":"%s","card":%d}\n' % (
-        event.seat,
-        KIND_NAMES[event.kind].encode(),
-        event.card,
-    )
+    return _EVENT_LINES[event.kind] % (event.seat, event.card)
+
+
+#: The event line's template by the move's kind, indexed by its value (an enum hashes in Python).
+_EVENT_LINES: list[bytes] = [
+    b'{"type":"event","seat":%%d,"kind":"%s","card":%%d}\n' % KIND_NAMES[kind].encode() for kind in sorted(KIND_NAMES)
+]
 
 
 def event_from_json(message: dict[str, object]) -> Event:
@@ -348,6 +599,22 @@ def _pair(value: object) -> tuple[int, int]:
 
 
 __all__ = [
+    "COMPACT",
+    "COMPACT_FIELDS",
+    "COMPACT_SIZE",
+    "ENCODING",
+    "ENCODINGS",
+    "EVERY_DECISION",
+    "MOVE_BITS",
+    "PHASE_CODES",
+    "TABLEAU_FIELDS",
+    "compact_decide_line",
+    "compact_values",
+    "known_answer",
+    "move_line",
+    "moves_from_mask",
+    "observation_from_compact",
+    "observation_from_ints",
     "KINDS",
     "KIND_NAMES",
     "MAX_LINE",
