@@ -139,28 +139,38 @@ def certificates(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def client(certificates: Path) -> Iterator[Any]:
-    """Two single-threaded worker processes behind a scheduler on 127.0.0.1, all speaking TLS with our certificates."""
+def client(certificates: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Two single-threaded worker processes behind a scheduler on 127.0.0.1, all speaking TLS with our certificates.
+
+    Their scratch space is a directory of the test's own, as ``--cluster
+    local:N`` makes one (Dask's default, ``$TMPDIR/dask-scratch-space``, is
+    shared with every user of the machine and would be left behind).
+    """
     import logging
+
+    import dask
 
     files = {f"tls_{role}_cert": str(certificates / f"{role}.pem") for role in ROLES}
     files.update({f"tls_{role}_key": str(certificates / f"{role}-key.pem") for role in ROLES})
     security = distributed.Security(require_encryption=True, tls_ca_file=str(certificates / "ca.pem"), **files)
-    cluster = distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address="127.0.0.1:0",
-        silence_logs=logging.ERROR,
-        security=security,
-    )
-    client = distributed.Client(cluster)
-    try:
-        yield client
-    finally:
-        client.close()
-        cluster.close()
+    scratch = str(tmp_path_factory.mktemp("dask"))
+    with dask.config.set({"temporary-directory": scratch}):
+        cluster = distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address="127.0.0.1:0",
+            silence_logs=logging.ERROR,
+            security=security,
+            local_directory=scratch,
+        )
+        client = distributed.Client(cluster)
+        try:
+            yield client
+        finally:
+            client.close()
+            cluster.close()
 
 
 def test_cluster_run_is_the_jobs_1_run(client: Any) -> None:
@@ -410,13 +420,15 @@ def test_a_pair_that_keeps_killing_workers_ends_in_one_line(
     bot.write_text(KILLER)
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
-    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+    scratch = str(tmp_path / "dask")
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0, "temporary-directory": scratch}):
         cluster = distributed.LocalCluster(  # plain tcp://, run with --insecure
             n_workers=1,
             threads_per_worker=1,
             processes=True,
             dashboard_address="127.0.0.1:0",
             silence_logs=logging.CRITICAL,
+            local_directory=scratch,
         )
     try:
         out = tmp_path / "t.jsonl"
