@@ -30,6 +30,7 @@ from mille.files.recorder import Recorder  # noqa: E402
 from mille.players.bsd import BsdPlayer  # noqa: E402
 from mille.ui import flow as ui  # noqa: E402
 from mille.ui.app import MilleApp  # noqa: E402
+from mille.ui.keeping import Keeper  # noqa: E402
 from mille.ui.layout import YOU  # noqa: E402
 from mille.ui.surface import HANGUP, VirtualTerminal  # noqa: E402
 from save_helpers import move_keys  # noqa: E402
@@ -131,14 +132,14 @@ class Table:
             self.recorders.append(recorder)
             return recorder
 
-        def hangup_saver(g: Game, window: int, computer: str) -> None:
-            save.write_game(self.hangup_file, g, window, computer)
+        def hangup_saver(saved: save.SavedGame) -> None:
+            save.write_game(self.hangup_file, saved)
 
         app = make_app(
             bot,
             game,
             save_writer=save.write_game,
-            hangup_saver=hangup_saver,
+            keeper=Keeper(store=hangup_saver),
             from_file=from_file,
             restore_banner=None if from_file is None else from_file,
             stats=make,

@@ -27,6 +27,7 @@ from mille.engine.rules import DRAW, Move, MoveType, Phase
 from mille.engine.state import Game
 from mille.files import save
 from mille.ui.app import MilleApp
+from mille.ui.keeping import Keeper
 from mille.ui.layout import COMPUTER
 from mille.ui.surface import HANGUP, INTERRUPT, LEAVE, VirtualTerminal
 from ui_helpers import make_app
@@ -67,7 +68,7 @@ def run(keys: bytes, event: int | None, **kw: object) -> tuple[int, MilleApp, li
     app = make_app(
         vt,
         started(),
-        hangup_saver=lambda g, window, computer: saved.append(g),
+        keeper=Keeper(store=lambda what: saved.append(what.game)),
         computer=stuck,
         computer_name="bsd",
         **kw,  # type: ignore[arg-type]
@@ -112,7 +113,7 @@ def test_an_interrupt_answered_no_goes_back_to_the_game():
             return super().choose(observation, rng)
 
     stuck = Then(vt, INTERRUPT, at=20)
-    app = make_app(vt, started(), hangup_saver=lambda g, w, c: saved.append(g), computer=stuck)
+    app = make_app(vt, started(), keeper=Keeper(store=lambda what: saved.append(what.game)), computer=stuck)
     assert app.run(restore=True) == 1
     assert len(saved) == 1 and stuck.calls == 21
 

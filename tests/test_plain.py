@@ -44,6 +44,7 @@ from mille.engine.state import Game, SafetyStatus
 from mille.files import save
 from mille.files.settings import Settings
 from mille.ui.flow import Setup
+from mille.ui.keeping import Keeper
 from mille.ui.plain import words
 from mille.ui.plain.app import FILE_LINE
 from mille.ui.plain.commands import Command, parse, parse_slot
@@ -374,7 +375,9 @@ def test_the_end_of_input_and_a_hangup_keep_the_game() -> None:
     for answer in (P.EOF_ANSWER, P.HUP_ANSWER):
         kept: list[Game] = []
         script = P.Script(["p", "u 4", answer])
-        status, app, _, _ = P.play_here(5814, script, hangup_saver=lambda g, w, c, kept=kept: kept.append(g))
+        status, app, _, _ = P.play_here(
+            5814, script, keeper=Keeper(store=lambda what, kept=kept: kept.append(what.game))
+        )
         assert status == 1
         assert len(kept) == 1 and save.to_dict(kept[0]) == save.to_dict(app.game)
         assert kept[0].players[YOU].battle == STOP  # the computer's answer to the Go is in it

@@ -33,7 +33,7 @@ from ..engine.record import Record
 from ..engine.rules import EXTEND, NO_EXTENSION, Move, Phase
 from ..engine.state import Game
 from ..players import decision
-from .keeping import GameKeeper
+from .keeping import Keeper
 from .layout import YOU, ScoreView
 from .recording import DeferredRecord
 from .surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE
@@ -47,9 +47,9 @@ if TYPE_CHECKING:
     from ..engine.rules import Outcome
     from ..files.kept import Resumed
     from ..files.recorder import Recorder
+    from ..files.save import SavedGame
     from ..players import Decision, Player
     from .hints import Adviser
-    from .keeping import HangupSaver
     from .recording import RecordEvent
 
     T = TypeVar("T")
@@ -94,10 +94,10 @@ PROMPTS = (
     "Overwrite file?",
 )
 
-#: Saves a game: (file name, copy of the game, score window, computer
-#: player's name) -> None; raises OSError (shown with its strerror) when the
-#: file cannot be written.  :func:`mille.files.save.write_game` is one.
-SaveWriter = Callable[[str, Game, int, str], None]
+#: Saves a game: (file name, what the save holds) -> None; raises OSError
+#: (shown with its strerror) when the file cannot be written.
+#: :func:`mille.files.save.write_game` is one.
+SaveWriter = Callable[[str, "SavedGame"], None]
 
 
 def as_seen(game: Game) -> Game:
@@ -143,8 +143,9 @@ class Setup(Record):
     ``computer_name`` is what a save and the record call it.  The caller
     chooses all three (the front end never names a kind of player:
     :func:`mille.ui.session.computer_player`).  ``save_writer`` writes a
-    save (None: saving fails with a message); ``hangup_saver`` keeps the
-    game when the terminal goes away; ``from_file`` is the file a restored
+    save (None: saving fails with a message); ``keeper`` keeps the
+    game when the program leaves without asking (:class:`~mille.ui.keeping.Keeper`;
+    None: a keeper that keeps nothing, as the original); ``from_file`` is the file a restored
     game came from (``Same file?``), ``restore_banner`` what its first board
     says of it, ``window`` the score window layout it was saved with.
     ``stats`` makes the record of games when it is first needed (None: no
@@ -159,7 +160,7 @@ class Setup(Record):
         "computer_name",
         "computer_dice",
         "save_writer",
-        "hangup_saver",
+        "keeper",
         "from_file",
         "restore_banner",
         "window",
@@ -175,7 +176,7 @@ class Setup(Record):
         computer_dice: GlibcRandom,
         *,
         save_writer: SaveWriter | None = None,
-        hangup_saver: HangupSaver | None = None,
+        keeper: Keeper | None = None,
         from_file: str | None = None,
         restore_banner: str | None = None,
         window: int = ScoreView.SMALL,
@@ -187,7 +188,7 @@ class Setup(Record):
         self.computer_name = computer_name
         self.computer_dice = computer_dice
         self.save_writer = save_writer
-        self.hangup_saver = hangup_saver
+        self.keeper = keeper if keeper is not None else Keeper(keeping=False)
         self.from_file = from_file
         self.restore_banner = restore_banner
         self.window = window
@@ -219,7 +220,8 @@ class GameFlow(ABC):
         #: ``Really?`` is open: another interrupt does not open it again.
         self.in_interrupt = False
         self.ledger = DeferredRecord(setup.stats)
-        self.keeper = GameKeeper(setup.hangup_saver)
+        #: Where the game goes when the program leaves without asking (:mod:`mille.ui.keeping`).
+        self.keeper = setup.keeper
         #: The kept file the game was resumed from (None: none), spent once the game is safe elsewhere or over.
         self.resumed = setup.resumed
 
@@ -306,7 +308,7 @@ class GameFlow(ABC):
         return self.keeper.last_good
 
     def keep_snapshot(self) -> None:
-        """Note the game as it stands for a crash save (:meth:`mille.ui.keeping.GameKeeper.snapshot`)."""
+        """Note the game as it stands for a crash save (:meth:`mille.ui.keeping.Keeper.snapshot`)."""
         self.keeper.snapshot(self.game)
 
     # ------------------------------------------------------------------
@@ -498,8 +500,14 @@ class GameFlow(ABC):
             self._keep_game()
             self.die(1)
 
+    def saved_game(self, game: Game | None = None) -> SavedGame:
+        """What a save of ``game`` (the game itself unless given) holds: it, the score window, the computer's name."""
+        from ..files.save import SavedGame
+
+        return SavedGame(self.game if game is None else game, self.window, self.computer_name)
+
     def _keep_game(self) -> None:
-        kept = self.keeper.keep(self.game, self.window, self.computer_name)
+        kept = self.keeper.keep(self.saved_game())
         if kept is not None:
             computer = self.computer_name
             self.record(lambda stats: stats.saved(kept, computer))
@@ -528,7 +536,7 @@ class GameFlow(ABC):
             self.error("saving is not available")
             return False
         try:
-            self.save_writer(name, self.game.copy(), self.window, self.computer_name)
+            self.save_writer(name, self.saved_game(self.game.copy()))
         except OSError as exc:
             self.error(exc.strerror or str(exc))
             return False
