@@ -34,7 +34,7 @@ from mille.files.recorder import Recorder
 from mille.players import botprocess, make_player
 from mille.ui import flow as ui
 from mille.ui import session as run
-from mille.ui.app import MilleApp
+from mille.ui.app import board_flow
 from mille.ui.flow import Setup
 from mille.ui.keeping import Keeper
 from player_helpers import Bot
@@ -68,7 +68,7 @@ class _Logged(Bot):
     def _next(self) -> list[int]:
         keys = super()._next()
         assert self.app is not None
-        self.typed.append((self.app.dialogs.last_prompt, bytes(keys)))
+        self.typed.append((self.app.face.dialogs.last_prompt, bytes(keys)))
         return keys
 
 
@@ -77,7 +77,7 @@ def vt_game(seed: int, computer: str) -> _Logged:
     game = Game(rng=GlibcRandom(seed))
     bot = _Logged(seed)
     player, dice = run.computer_player(computer, seed, game, reads_deck=True)
-    bot.app = MilleApp(bot, game, Setup(player, computer, dice))
+    bot.app = board_flow(bot, game, Setup(player, computer, dice))
     assert bot.app.run() == 0
     return bot
 
@@ -118,7 +118,7 @@ def test_a_bot_that_fails_mid_game_leaves_the_game_kept() -> None:
     game = Game(rng=GlibcRandom(SEED))
     spec = protocol_bot("exit")
     bot = _Logged(SEED)
-    bot.app = MilleApp(
+    bot.app = board_flow(
         bot,
         game,
         Setup(

@@ -18,7 +18,7 @@ import pytest
 from mille.engine import cards, rules
 from mille.engine.state import Game
 from mille.files import rescue, save
-from mille.ui.app import MilleApp
+from mille.ui.flow import GameFlow
 from mille.ui.keeping import Keeper
 from mille.ui.layout import YOU
 from mille.ui.surface import HANGUP, VirtualTerminal
@@ -37,7 +37,7 @@ def new_game(seed: int = 7) -> Game:
 
 def play(
     keys: bytes, game: Game | None = None, *, restore: bool = False, from_file: str | None = None, **kw: object
-) -> tuple[VirtualTerminal, MilleApp, int]:
+) -> tuple[VirtualTerminal, GameFlow, int]:
     vt = VirtualTerminal()
     vt.feed(keys)
     app = make_app(vt, game or new_game(), save_writer=save.write_game, from_file=from_file, **kw)  # type: ignore[arg-type]

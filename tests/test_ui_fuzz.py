@@ -1,4 +1,4 @@
-"""Keystroke fuzz of the front end: MilleApp on a VirtualTerminal, many seeds.
+"""Keystroke fuzz of the front end: GameFlow on a VirtualTerminal, many seeds.
 
 Random keys (game commands, answers, letters and digits, control characters,
 escape sequences, bytes above 127, ^C, file names) are fed in batches.  Each
@@ -28,7 +28,7 @@ import ui_helpers as H
 from mille.engine import cards, scoring
 from mille.engine.state import Game
 from mille.files import save
-from mille.ui.app import MilleApp
+from mille.ui.flow import GameFlow
 from mille.ui.keeping import Keeper
 from mille.ui.surface import END_OF_INPUT, HANGUP, INTERRUPT, VirtualTerminal
 
@@ -217,7 +217,7 @@ class FakeStore:
         self.last = json.loads(json.dumps(save.to_dict(saved)))
 
 
-def play(seed: int, vt: FuzzTerminal, app: MilleApp, restore: bool = False) -> int:
+def play(seed: int, vt: FuzzTerminal, app: GameFlow, restore: bool = False) -> int:
     try:
         status = app.run(restore=restore)
     except Exception as exc:  # a crash: report where

@@ -1,4 +1,4 @@
-"""Headless screen tests of the curses front end (MilleApp on a VirtualTerminal).
+"""Headless screen tests of the curses front end (GameFlow on a VirtualTerminal).
 
 Expected screens come from the real program or from the behaviour reference
 (docs: bsd-mille.md §7-§13), never from this program's own output:
@@ -814,10 +814,10 @@ def test_a_message_as_wide_as_the_error_line_keeps_the_border() -> None:
     stays).  The VirtualTerminal erased row 16."""
     vt = VirtualTerminal()
     app = H.make_app(vt, H.new_game(5))
-    app.display.newboard()
-    app.display.prboard()
+    app.face.display.newboard()
+    app.face.display.prboard()
     border = vt.lines()[16]
-    app.error("x" * 35)
+    app.face.error("x" * 35)
     vt.score.refresh()
     assert vt.lines()[15][45:80] == "x" * 35
     assert vt.lines()[16] == border

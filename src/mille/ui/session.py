@@ -176,7 +176,7 @@ class _Run:
 
     def end(self, status: int, app: GameFlow | None) -> int:
         """Say what needs saying now that the terminal is back; the exit status."""
-        failure = getattr(app, "computer_failure", None)
+        failure = None if app is None else app.computer_failure
         if failure is not None:
             say(f"mille: the computer {self.computer_name} failed: {failure}")
         for made in self.recorder:
@@ -192,7 +192,7 @@ def play_board(choices: Choices, computer: Player | None = None) -> int:
     name is still what a save records; it then rolls dice of its own).
     Whatever happens, the terminal is put back before anything is said.
     """
-    from .app import MilleApp
+    from .app import board_flow
     from .cursesterm import CursesTerminal
     from .surface import TerminalError
 
@@ -203,7 +203,7 @@ def play_board(choices: Choices, computer: Player | None = None) -> int:
     if run is None:
         return 1
     term = CursesTerminal()
-    app: MilleApp | None = None
+    app: GameFlow | None = None
     try:
         term.start()
         screen: Terminal = term
@@ -211,7 +211,7 @@ def play_board(choices: Choices, computer: Player | None = None) -> int:
             from .palette import colour_terminal
 
             screen = colour_terminal(term)
-        app = MilleApp(screen, choices.game, run.setup)
+        app = board_flow(screen, choices.game, run.setup)
         status = app.run(restore=choices.file is not None)
     except TerminalError as exc:
         term.stop()
@@ -240,17 +240,17 @@ def play_plain(choices: Choices) -> int:
     stopped.
     """
     from .plain import DETAILS
-    from .plain.app import PlainApp
+    from .plain.app import plain_flow
     from .plain.lines import LineTerminal
 
     run = _Run.seated(choices, PLAIN_COMMAND)
     if run is None:
         return 1
     term = LineTerminal()
-    app: PlainApp | None = None
+    app: GameFlow | None = None
     try:
         term.start()
-        app = PlainApp(term, choices.game, run.setup, detail=choices.detail or DETAILS[0])
+        app = plain_flow(term, choices.game, run.setup, detail=choices.detail or DETAILS[0])
         status = app.run(restore=choices.file is not None)
     except KeyboardInterrupt:
         status = 1
