@@ -90,6 +90,8 @@ class Guest:
         self.dialogs: Dialogs = Dialogs(term, self.display, self.flow)  # type: ignore[arg-type]
         self.host = "the host"
         self.last: str | None = None
+        #: A view has been drawn (the score window's layout with it).
+        self.drawn = False
 
     def tell(self, text: str) -> None:
         self.display.show_message(shown(text)[:39])
@@ -121,10 +123,14 @@ class Guest:
             self.leave(0)
 
     def show(self, obs: Observation, finished: bool) -> None:
-        self.display.game = public_game(obs, finished)
-        if finished:
-            self.display.newscore()
-        self.display.prboard()
+        """The board from ``obs``; the score window's layout redrawn when a hand starts or ends."""
+        display = self.display
+        before = display.game.finished
+        display.game = public_game(obs, finished)
+        if finished != before or not self.drawn:
+            self.drawn = True
+            display.newscore()
+        display.prboard()
 
     def handle(self, message: dict[str, object], reading: bool = False) -> None:
         kind = message.get("type")
@@ -145,6 +151,8 @@ class Guest:
         elif kind == "decide" and not reading:
             obs = wire.observation_from_json(message.get("obs"))
             self.show(obs, False)
+            self.display.clear_message()  # no longer the other's turn: the prompt says it is ours
+            self.term.score.refresh()
             self.link.send({"type": "move", "move": wire.move_json(self.decide(obs))})
 
     def decide(self, obs: Observation) -> Move:
@@ -195,6 +203,8 @@ def play_guest(host: str, link: Link) -> int:
         term.start()
         guest = Guest(term, link)
         guest.host = shown(host)[:32]
+        guest.display.newboard()
+        guest.tell(f"waiting for {guest.host}...")  # taken in at the host's next move
         status = guest.run()
     except TerminalError as exc:
         term.stop()

@@ -110,7 +110,10 @@ class RemotePerson:
             self.link = Link(conn)
             try:
                 self.link.send({"type": "hello", "host": self.host_name, "you": self.guest_name, "seat": GUEST})
-                self._send_view()
+                if self.game.finished:
+                    self.link.send({"type": "say", "text": f"{self.host_name} is thinking..."})
+                else:
+                    self._send_view()
             except LinkClosed:
                 self.link = None
                 continue
@@ -231,10 +234,18 @@ class HostBoardFace(BoardFace):
         return super().ask(prompt_no)
 
     def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
+        """The original's screen after a move; then whose turn it is (news of the guest waits for the host's prompt).
+
+        The computer's moves for an absent guest clear the message line
+        (§6.3 step 0), so the news is said when the host is next asked,
+        after the stand-in's moves, where it stays until the host moves.
+        """
         super().show_move(game, seat, move, outcome)
-        self._notices()
         if not game.finished and game.to_move == GUEST and game.pending_extension is None:
-            self.tell(f"{self.remote.guest_name} is thinking..."[:39])
+            if self.remote.link is not None:
+                self.tell(f"{self.remote.guest_name} is thinking..."[:39])
+            else:
+                self.tell(f"the computer plays for {self.remote.guest_name}"[:39])
 
 
 def wait_for_guest(remote: RemotePerson, path: str) -> bool:

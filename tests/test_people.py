@@ -1,0 +1,319 @@
+"""Two people at their own terminals (``mille --invite``, ``mille --join``; docs/people.md), as real users on ptys.
+
+The host and the guest are two real users made for the test (``useradd``,
+as root; skipped with the reason otherwise), each running mille on a
+pseudo-terminal of its own (forked from this interpreter, then ``setuid``).
+A third real user who connects is refused before a byte is read, and the
+host told; the guest's moves show on the host's board and the host's on
+the guest's; a guest killed at its move prompt is noticed, the computer
+plays the seat, and ``mille --join`` again retakes it.  The link's bounds
+(garbage, a line that never ends, a peer that stops reading) are checked
+on a socket pair.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import select
+import shutil
+import signal
+import socket
+import struct
+import termios
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+
+import pyte
+import pytest
+from fault_helpers import local_user
+
+from mille.players import wire
+from mille.ui.people import link as people_link
+from mille.ui.people.rendezvous import directory
+
+# The users made for the test may not read this interpreter's library (it
+# may live under root's home): what the game imports after ``setuid`` is
+# imported here first, before the fork.
+import curses  # noqa: E402,F401
+import json  # noqa: E402,F401
+import secrets  # noqa: E402,F401
+import shlex  # noqa: E402,F401
+import subprocess  # noqa: E402,F401
+import tempfile  # noqa: E402,F401
+import traceback  # noqa: E402,F401
+
+import mille.cli  # noqa: E402,F401
+import mille.engine.driver  # noqa: E402,F401
+import mille.files.rescue  # noqa: E402,F401
+import mille.files.save  # noqa: E402,F401
+import mille.ui.cursesterm  # noqa: E402,F401
+import mille.ui.people.guest  # noqa: E402,F401
+import mille.ui.people.host  # noqa: E402,F401
+
+
+class Player:
+    """mille run by a real user on a pty of its own, read into an 80x24 screen."""
+
+    def __init__(self, uid: int, gid: int, argv: list[str]) -> None:
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: never returns into pytest
+            code = 3
+            try:
+                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+                os.setgroups([])
+                os.setgid(gid)
+                os.setuid(uid)
+                os.chdir("/")
+                os.environ.update(HOME="/nonexistent", TERM="xterm", XDG_STATE_HOME="/nonexistent")
+                from mille.cli import main
+
+                code = main(argv)
+            except BaseException:
+                import traceback
+
+                traceback.print_exc()
+            finally:
+                os._exit(code)
+        self.pid, self.fd = pid, fd
+        self.status: int | None = None
+
+    def pump(self, timeout: float = 0.05) -> None:
+        while select.select([self.fd], [], [], timeout)[0]:
+            try:
+                data = os.read(self.fd, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            self.stream.feed(data)
+            timeout = 0.01
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def wait_for(self, wanted: str, deadline: float = 10.0) -> float:
+        """Read until ``wanted`` is on the screen; the seconds it took (fails after ``deadline``)."""
+        start = time.monotonic()
+        while wanted not in self.text():
+            if time.monotonic() - start > deadline:
+                raise AssertionError(f"{wanted!r} never showed:\n{self.text()}")
+            self.pump(0.02)
+        return time.monotonic() - start
+
+    def send(self, keys: str) -> None:
+        os.write(self.fd, keys.encode())
+
+    def kill(self) -> None:
+        if self.status is None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.reap()
+
+    def reap(self, deadline: float = 10.0) -> int:
+        end = time.monotonic() + deadline
+        while self.status is None:
+            self.pump(0.02)
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = os.waitstatus_to_exitcode(status)
+            elif time.monotonic() > end:
+                os.kill(self.pid, signal.SIGKILL)
+        os.close(self.fd)
+        return self.status
+
+
+@contextmanager
+def people(n: int) -> Iterator[list[tuple[str, int, int]]]:
+    """``n`` real users for the test (and their meeting directories removed after)."""
+    with ExitStack() as stack:
+        users = [stack.enter_context(local_user()) for _ in range(n)]
+        try:
+            yield users
+        finally:
+            for _, uid, _ in users:
+                shutil.rmtree(directory(uid), ignore_errors=True)
+
+
+def _asked(player: Player, deadline: float = 10.0) -> float:
+    """Wait until ``player``'s move prompt is open and empty (a move typed leaves it until the next prompt)."""
+    start = time.monotonic()
+    while not any(line[20:40].rstrip() == ">>:Move:" for line in player.screen.display):
+        if time.monotonic() - start > deadline:
+            raise AssertionError(f"no move prompt:\n{player.text()}")
+        player.pump(0.01)
+    return time.monotonic() - start
+
+
+def _move(player: Player, keys: str = "d1\r") -> None:
+    """Pick, then ``keys`` (a discard of the first card by default: always legal)."""
+    player.send("p")
+    player.send(keys)
+    deadline = time.monotonic() + 10
+    while any(line[20:40].rstrip() == ">>:Move:" for line in player.screen.display):
+        assert time.monotonic() < deadline, player.text()
+        player.pump(0.01)
+
+
+def test_two_people_play_a_third_is_refused_and_a_killed_guest_comes_back() -> None:
+    with people(3) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid), (_eve, e_uid, e_gid)]:
+        host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"])
+        guests: list[Player] = []
+        try:
+            host.wait_for(f"mille --join {alice}")
+            sock_path = os.path.join(directory(a_uid), f"{bob}.sock")
+            assert os.stat(directory(a_uid)).st_mode & 0o777 == 0o711
+
+            # Eve connects and writes first: refused, her bytes never read, the host told.
+            refused = _connect_as(e_uid, e_gid, sock_path)
+            assert refused == b"", refused
+            host.wait_for("tried to join and was refused")
+
+            guest = Player(b_uid, b_gid, ["--join", alice])
+            guests.append(guest)
+            _asked(host)
+            guest.wait_for(f"{alice} is thinking...")
+
+            # Each move shows on the other board at once, and whose turn it is.
+            _move(host)
+            _asked(guest)
+            assert f"{alice} is thinking" not in guest.text()
+            _move(guest)
+            host.wait_for("DISCARD")
+            _asked(host)
+            guest.wait_for(f"{alice} is thinking...")
+
+            # The guest's process killed at its move prompt: the host is told, the computer plays the seat.
+            _move(host)
+            _asked(guest)
+            guest.kill()
+            host.wait_for(f"{bob} is gone")
+            _asked(host)
+
+            # Bob joins again and has his seat back at his next move.
+            again = Player(b_uid, b_gid, ["--join", alice])
+            guests.append(again)
+            again.wait_for(f"waiting for {alice}")
+            _move(host)  # the seat is taken back at the guest's next move
+            _asked(again)
+            host.wait_for(f"{bob} is thinking...")
+
+            # The host quits: the guest is told and leaves.
+            _move(again)
+            _asked(host)
+            host.send("q")
+            host.wait_for("Really?")
+            host.send("y")
+            assert host.reap() == 0
+            assert again.reap() == 0
+            assert not os.path.exists(sock_path)
+        finally:
+            host.kill()
+            for g in guests:
+                g.kill()
+
+
+def _connect_as(uid: int, gid: int, path: str) -> bytes:
+    """Connect to ``path`` as ``uid``, write first, and return what came back before the end (b'' if refused)."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            os.close(read_end)
+            os.setgroups([])
+            os.setgid(gid)
+            os.setuid(uid)
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(path)
+            try:
+                s.sendall(b'{"type":"move","move":{"kind":"draw"}}\n')
+            except OSError:
+                pass
+            s.settimeout(10)
+            got = b""
+            try:
+                while chunk := s.recv(4096):
+                    got += chunk
+            except OSError:
+                pass
+            os.write(write_end, got)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    chunks = []
+    while chunk := os.read(read_end, 65536):
+        chunks.append(chunk)
+    os.close(read_end)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    return b"".join(chunks)
+
+
+# ----------------------------------------------------------------------
+# The link's bounds: a hostile or broken peer cannot crash, hang or exhaust the other
+
+
+def test_a_line_that_never_ends_ends_the_link_not_the_memory() -> None:
+    mine, theirs = people_link.pair()
+    try:
+        chunk = b"x" * 4096
+        sent = 0
+        while sent <= people_link.MAX_LINE + len(chunk):
+            theirs.sock.setblocking(True)
+            theirs.sock.sendall(chunk)
+            sent += len(chunk)
+        with pytest.raises(people_link.LinkClosed, match="too long"):
+            while mine.poll_message() is None:
+                select.select([mine.sock], [], [], 1)
+        assert len(mine._in) <= people_link.MAX_LINE + 65536
+    finally:
+        mine.close()
+        theirs.close()
+
+
+def test_garbage_ends_the_link_in_one_line() -> None:
+    mine, theirs = people_link.pair()
+    try:
+        theirs.sock.setblocking(True)
+        theirs.sock.sendall(b"\x1b]0;owned\x07 not json\n")
+        with pytest.raises(people_link.LinkClosed, match="garbage"):
+            mine.wait_message(timeout=5)
+    finally:
+        mine.close()
+        theirs.close()
+
+
+def test_a_peer_that_stops_reading_is_dropped_without_blocking(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(people_link, "WRITE_DEADLINE", 0.2)
+    mine, theirs = people_link.pair()
+    try:
+        message = {"type": "say", "text": "y" * 1000}
+        start = time.monotonic()
+        with pytest.raises(people_link.LinkClosed, match="stopped reading"):
+            while True:
+                mine.send(message)  # never blocks: the buffer is bounded, the stall timed
+                if time.monotonic() - start > 0.25:
+                    mine.flush()
+        assert time.monotonic() - start < 10
+    finally:
+        mine.close()
+        theirs.close()
+
+
+def test_a_message_round_trips_in_the_bot_protocols_encoding() -> None:
+    mine, theirs = people_link.pair()
+    try:
+        mine.send({"type": "move", "move": wire.move_json(wire.move_from_json({"kind": "draw"}))})
+        got = theirs.wait_message(timeout=5)
+        assert got is not None and got["type"] == "move"
+    finally:
+        mine.close()
+        theirs.close()
