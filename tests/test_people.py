@@ -13,45 +13,43 @@ on a socket pair.
 
 from __future__ import annotations
 
+# The users made for the test may not read this interpreter's library (it
+# may live under root's home): what the game imports after ``setuid`` is
+# imported here first, before the fork.
+import curses  # noqa: F401
 import fcntl
+import json  # noqa: F401
 import os
 import pty
+import secrets  # noqa: F401
 import select
+import shlex  # noqa: F401
 import shutil
 import signal
 import socket
 import struct
+import subprocess  # noqa: F401
+import tempfile  # noqa: F401
 import termios
 import time
+import traceback  # noqa: F401
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 
 import pyte
 import pytest
-from fault_helpers import local_user
 
+import mille.cli
+import mille.engine.driver
+import mille.files.rescue
+import mille.files.save
+import mille.ui.cursesterm
+import mille.ui.people.guest
+import mille.ui.people.host  # noqa: F401
+from fault_helpers import local_user
 from mille.players import wire
 from mille.ui.people import link as people_link
 from mille.ui.people.rendezvous import directory
-
-# The users made for the test may not read this interpreter's library (it
-# may live under root's home): what the game imports after ``setuid`` is
-# imported here first, before the fork.
-import curses  # noqa: E402,F401
-import json  # noqa: E402,F401
-import secrets  # noqa: E402,F401
-import shlex  # noqa: E402,F401
-import subprocess  # noqa: E402,F401
-import tempfile  # noqa: E402,F401
-import traceback  # noqa: E402,F401
-
-import mille.cli  # noqa: E402,F401
-import mille.engine.driver  # noqa: E402,F401
-import mille.files.rescue  # noqa: E402,F401
-import mille.files.save  # noqa: E402,F401
-import mille.ui.cursesterm  # noqa: E402,F401
-import mille.ui.people.guest  # noqa: E402,F401
-import mille.ui.people.host  # noqa: E402,F401
 
 
 class Player:
