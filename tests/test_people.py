@@ -36,7 +36,6 @@ import traceback  # noqa: F401
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 
-import pyte
 import pytest
 
 import mille.cli
@@ -46,6 +45,7 @@ import mille.files.save
 import mille.ui.cursesterm
 import mille.ui.people.guest
 import mille.ui.people.host  # noqa: F401
+import ptyreplay
 from fault_helpers import local_user
 from mille.players import wire
 from mille.ui.people import link as people_link
@@ -56,8 +56,8 @@ class Player:
     """mille run by a real user on a pty of its own, read into an 80x24 screen."""
 
     def __init__(self, uid: int, gid: int, argv: list[str]) -> None:
-        self.screen = pyte.Screen(80, 24)
-        self.stream = pyte.ByteStream(self.screen)
+        self.screen = ptyreplay.Terminal(80, 24)
+        self.stream = ptyreplay._Stream(self.screen)
         pid, fd = pty.fork()
         if pid == 0:  # the child: never returns into pytest
             code = 3
@@ -149,10 +149,23 @@ def _asked(player: Player, deadline: float = 10.0) -> float:
     return time.monotonic() - start
 
 
-def _move(player: Player, keys: str = "d1\r") -> None:
-    """Pick, then ``keys`` (a discard of the first card by default: always legal)."""
+SAFETIES = ("Extra Tank", "Puncture Proof", "Driving Ace", "Right of Way")
+
+
+def discard_keys(player: Player) -> str:
+    """The keys that discard the first card of ``player``'s hand that is not a safety (always legal)."""
+    for row in player.screen.display[7:13]:
+        slot, name = row[:1], row[2:20].strip()
+        if slot.isdigit() and name and name not in SAFETIES:
+            return f"d{slot}\r"
+    raise AssertionError(player.text())
+
+
+def _move(player: Player) -> None:
+    """Pick, then discard a card that is not a safety."""
     player.send("p")
-    player.send(keys)
+    player.pump(0.05)
+    player.send(discard_keys(player))
     deadline = time.monotonic() + 10
     while any(line[20:40].rstrip() == ">>:Move:" for line in player.screen.display):
         assert time.monotonic() < deadline, player.text()
