@@ -71,9 +71,8 @@ def main() -> int:
     times.sort()
     p50 = times[len(times) // 2] * 1000
     p95 = times[min(len(times) - 1, int(len(times) * 0.95))] * 1000
-    print(
-        f"key to the other screen: {len(times)} moves, median {p50:.1f} ms, p95 {p95:.1f} ms, max {times[-1] * 1000:.1f} ms"
-    )
+    top = times[-1] * 1000
+    print(f"key to the other screen: {len(times)} moves, median {p50:.1f} ms, p95 {p95:.1f} ms, max {top:.1f} ms")
     return 0 if p95 < 50 else 1
 
 
