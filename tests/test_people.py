@@ -28,8 +28,8 @@ import shutil
 import signal
 import socket
 import struct
-import subprocess  # noqa: F401
-import tempfile  # noqa: F401
+import subprocess
+import tempfile
 import termios
 import time
 import traceback  # noqa: F401
@@ -50,12 +50,13 @@ from fault_helpers import local_user
 from mille.players import wire
 from mille.ui.people import link as people_link
 from mille.ui.people.rendezvous import directory
+from terminal_helpers import _children
 
 
 class Player:
     """mille run by a real user on a pty of its own, read into an 80x24 screen."""
 
-    def __init__(self, uid: int, gid: int, argv: list[str]) -> None:
+    def __init__(self, uid: int, gid: int, argv: list[str], env: dict[str, str] | None = None) -> None:
         self.screen = ptyreplay.Terminal(80, 24)
         self.stream = ptyreplay._Stream(self.screen)
         pid, fd = pty.fork()
@@ -67,7 +68,7 @@ class Player:
                 os.setgid(gid)
                 os.setuid(uid)
                 os.chdir("/")
-                os.environ.update(HOME="/nonexistent", TERM="xterm", XDG_STATE_HOME="/nonexistent")
+                os.environ.update(HOME="/nonexistent", TERM="xterm", XDG_STATE_HOME="/nonexistent", **(env or {}))
                 from mille.cli import main
 
                 code = main(argv)
@@ -228,6 +229,119 @@ def test_two_people_play_a_third_is_refused_and_a_killed_guest_comes_back() -> N
             host.kill()
             for g in guests:
                 g.kill()
+
+
+SSHD = "/usr/sbin/sshd"
+SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+
+
+@contextmanager
+def readable_directory() -> Iterator[str]:
+    """A directory every user may read (the test's own tmp_path is root's alone), removed after."""
+    path = tempfile.mkdtemp(prefix="mille-ssh-test-")
+    os.chmod(path, 0o755)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _readable_by(uid: int, gid: int, paths: list[str]) -> bool:
+    pid = os.fork()
+    if pid == 0:
+        ok = 1
+        try:
+            os.setgroups([])
+            os.setgid(gid)
+            os.setuid(uid)
+            ok = 0 if all(os.access(p, os.R_OK) for p in paths) else 1
+        finally:
+            os._exit(ok)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
+
+
+def test_a_guest_joins_over_a_real_sshd_on_loopback() -> None:
+    """``mille --join alice@127.0.0.1`` through ssh (a real sshd, a throwaway host key and user key)."""
+    python = shutil.which("python3", path="/usr/bin:/usr/local/bin")
+    if not os.path.exists(SSHD) or shutil.which("ssh") is None or shutil.which("ssh-keygen") is None:
+        pytest.skip("openssh-server and openssh-client are not installed (.ci/run installs them as root)")
+    if python is None:
+        pytest.skip("no system python3 for the far side of ssh")
+    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
+        if not _readable_by(b_uid, b_gid, [python, os.path.join(SRC, "mille", "__main__.py")]):
+            pytest.skip(f"the test's user cannot run {python} on {SRC} (a checkout in a private directory)")
+        made_run = not os.path.isdir("/run/sshd")
+        if made_run:
+            os.makedirs("/run/sshd", mode=0o755)
+        sshd = None
+        host = guest = None
+        try:
+            for name in ("host_key", "user_key"):
+                subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", os.path.join(place, name)],
+                               check=True, capture_output=True)  # fmt: skip
+            os.chown(os.path.join(place, "user_key"), b_uid, b_gid)
+            # useradd locks the account ("!"), which sshd refuses; "*" has no password and is not locked.
+            subprocess.run(["usermod", "-p", "*", bob], check=True, capture_output=True)
+            shutil.copy(os.path.join(place, "user_key.pub"), os.path.join(place, "authorized_keys"))
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                port = probe.getsockname()[1]
+            config = os.path.join(place, "sshd_config")
+            with open(config, "w") as f:
+                f.write(
+                    f"Port {port}\nListenAddress 127.0.0.1\nHostKey {place}/host_key\n"
+                    f"AuthorizedKeysFile {place}/authorized_keys\nStrictModes no\nUsePAM no\n"
+                    f"PasswordAuthentication no\nKbdInteractiveAuthentication no\nAllowUsers {bob}\n"
+                    f"PidFile {place}/sshd.pid\n"
+                )
+            sshd = subprocess.Popen([SSHD, "-D", "-e", "-f", config], stderr=open(os.path.join(place, "log"), "w"))
+            deadline = time.monotonic() + 10
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    assert time.monotonic() < deadline and sshd.poll() is None, "sshd did not start"
+                    time.sleep(0.05)
+            host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"])
+            host.wait_for(f"mille --join {alice}")
+            ssh = (
+                f"ssh -p {port} -i {place}/user_key -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null"
+                " -o BatchMode=yes -o LogLevel=ERROR"
+            )
+            guest = Player(
+                b_uid,
+                b_gid,
+                ["--join", f"{alice}@127.0.0.1"],
+                env={"MILLE_SSH": ssh, "MILLE_REMOTE": f"env PYTHONPATH={SRC} {python} -m mille"},
+            )
+            try:
+                _asked(host, deadline=20)
+            except AssertionError:
+                guest.pump(0.5)
+                raise AssertionError(guest.text()) from None
+            guest.wait_for(f"{alice} is thinking...", deadline=20)
+            _move(host)
+            _asked(guest)
+            _move(guest)
+            host.wait_for("DISCARD")
+            # ssh killed under the guest: the host is told, the computer plays the seat.
+            _asked(host)
+            _move(host)
+            for child in _children(guest.pid):  # the guest's own ssh, by its process id
+                os.kill(child, signal.SIGKILL)
+            host.wait_for(f"{bob} is gone", deadline=20)
+        finally:
+            for p in (host, guest):
+                if p is not None:
+                    p.kill()
+            if sshd is not None:
+                sshd.kill()
+                sshd.wait()
+                print(open(os.path.join(place, "log")).read())
+            if made_run:
+                shutil.rmtree("/run/sshd", ignore_errors=True)
 
 
 def _connect_as(uid: int, gid: int, path: str) -> bytes:
