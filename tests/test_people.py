@@ -295,7 +295,11 @@ def test_a_guest_joins_over_a_real_sshd_on_loopback() -> None:
                     f"PasswordAuthentication no\nKbdInteractiveAuthentication no\nAllowUsers {bob}\n"
                     f"PidFile {place}/sshd.pid\n"
                 )
-            sshd = subprocess.Popen([SSHD, "-D", "-e", "-f", config], stderr=open(os.path.join(place, "log"), "w"))
+            log = os.open(os.path.join(place, "log"), os.O_WRONLY | os.O_CREAT, 0o600)
+            try:
+                sshd = subprocess.Popen([SSHD, "-D", "-e", "-f", config], stderr=log)
+            finally:
+                os.close(log)
             deadline = time.monotonic() + 10
             while True:
                 try:
@@ -339,7 +343,8 @@ def test_a_guest_joins_over_a_real_sshd_on_loopback() -> None:
             if sshd is not None:
                 sshd.kill()
                 sshd.wait()
-                print(open(os.path.join(place, "log")).read())
+                with open(os.path.join(place, "log")) as f:
+                    print(f.read())  # sshd's own words, for a failure
             if made_run:
                 shutil.rmtree("/run/sshd", ignore_errors=True)
 
