@@ -173,6 +173,21 @@ def _move(player: Player) -> None:
         player.pump(0.01)
 
 
+def _agree(host: Player, guest: Player) -> None:
+    """The two boards, drawn from one game, agree on everything public (each seat's side swapped)."""
+    h, g = host.screen.display, guest.screen.display
+    assert h[6][20:40] == g[6][20:40]  # the deck's count
+    assert h[8][20:40] == g[8][20:40]  # the discard pile
+    for row in (14, 16):  # battle and speed piles: mine on the left, the other's on the right
+        assert h[row][:20].strip() == g[row][20:40].strip()
+        assert h[row][20:40].strip() == g[row][:20].strip()
+    for row in (1, 2, 3, 4, 6, 8, 9):  # the score window's figures: You and Comp swapped
+        hy, hc = h[row][61:66].strip(), h[row][67:73].strip()
+        gy, gc = g[row][61:66].strip(), g[row][67:73].strip()
+        assert (hy, hc) == (gc, gy), (row, h[row], g[row])
+    assert h[18:24] != [] and [r[:40].strip() for r in h[18:24]] == [r[40:].strip() for r in g[18:24]]
+
+
 def test_two_people_play_a_third_is_refused_and_a_killed_guest_comes_back() -> None:
     with people(3) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid), (_eve, e_uid, e_gid)]:
         host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"])
@@ -200,6 +215,8 @@ def test_two_people_play_a_third_is_refused_and_a_killed_guest_comes_back() -> N
             host.wait_for("DISCARD")
             _asked(host)
             guest.wait_for(f"{alice} is thinking...")
+
+            _agree(host, guest)
 
             # The guest's process killed at its move prompt: the host is told, the computer plays the seat.
             _move(host)
