@@ -64,11 +64,14 @@ class Player:
             code = 3
             try:
                 fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+                os.closerange(3, 4096)  # the other players' terminals (their masters) are not this one's
                 os.setgroups([])
                 os.setgid(gid)
                 os.setuid(uid)
                 os.chdir("/")
-                os.environ.update(HOME="/nonexistent", TERM="xterm", XDG_STATE_HOME="/nonexistent", **(env or {}))
+                os.environ.update(
+                    {"HOME": "/nonexistent", "TERM": "xterm", "XDG_STATE_HOME": "/nonexistent", **(env or {})}
+                )
                 from mille.cli import main
 
                 code = main(argv)
@@ -82,6 +85,9 @@ class Player:
         self.status: int | None = None
 
     def pump(self, timeout: float = 0.05) -> None:
+        if self.fd < 0:
+            time.sleep(timeout)
+            return
         while select.select([self.fd], [], [], timeout)[0]:
             try:
                 data = os.read(self.fd, 65536)
@@ -124,7 +130,9 @@ class Player:
                 self.status = os.waitstatus_to_exitcode(status)
             elif time.monotonic() > end:
                 os.kill(self.pid, signal.SIGKILL)
-        os.close(self.fd)
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
         return self.status
 
 
@@ -175,8 +183,12 @@ def _move(player: Player) -> None:
 
 def _agree(host: Player, guest: Player) -> None:
     """The two boards, drawn from one game, agree on everything public (each seat's side swapped)."""
+    deadline = time.monotonic() + 10
+    while host.screen.display[6][20:40] != guest.screen.display[6][20:40]:  # the deck's count, once both are drawn
+        assert time.monotonic() < deadline, (host.text(), guest.text())
+        host.pump(0.01)
+        guest.pump(0.01)
     h, g = host.screen.display, guest.screen.display
-    assert h[6][20:40] == g[6][20:40]  # the deck's count
     assert h[8][20:40] == g[8][20:40]  # the discard pile
     for row in (14, 16):  # battle and speed piles: mine on the left, the other's on the right
         assert h[row][:20].strip() == g[row][20:40].strip()
@@ -364,6 +376,50 @@ def test_a_guest_joins_over_a_real_sshd_on_loopback() -> None:
                     print(f.read())  # sshd's own words, for a failure
             if made_run:
                 shutil.rmtree("/run/sshd", ignore_errors=True)
+
+
+def test_the_hosts_terminal_closed_keeps_the_game_for_both_and_both_resume_it() -> None:
+    """The host's terminal closed at the guest's move: the game kept, the guest told; --invite FILE resumes it."""
+    from mille.files import save
+
+    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
+        state = os.path.join(place, "state")
+        os.mkdir(state, 0o700)
+        os.chown(state, a_uid, a_gid)
+        env = {"XDG_STATE_HOME": state}
+        players: list[Player] = []
+        try:
+            host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"], env=env)
+            players.append(host)
+            host.wait_for(f"mille --join {alice}")
+            guest = Player(b_uid, b_gid, ["--join", alice])
+            players.append(guest)
+            _asked(host)
+            _move(host)
+            _asked(guest)
+            hand = [row[:20] for row in guest.screen.display[6:13]]
+
+            os.close(host.fd)  # the host's terminal goes away under it
+            host.fd = -1
+            assert host.reap() == 1
+            assert guest.reap() == 0
+            assert f"{alice} left the game" in guest.text()
+            [name] = os.listdir(os.path.join(state, "mille"))
+            kept = os.path.join(state, "mille", name)
+            assert save.read_game(kept).computer == f"person:{bob}"
+
+            again = Player(a_uid, a_gid, ["--invite", bob, "--no-stats", kept], env=env)
+            players.append(again)
+            again.wait_for(f"mille --join {alice}")
+            back = Player(b_uid, b_gid, ["--join", alice])
+            players.append(back)
+            _asked(back)
+            assert "plays, not" not in again.text()
+            assert [row[:20] for row in back.screen.display[6:13]] == hand
+            _agree(again, back)
+        finally:
+            for p in players:
+                p.kill()
 
 
 def _connect_as(uid: int, gid: int, path: str) -> bytes:

@@ -316,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     if saved_computer is not None and is_person_spec(saved_computer) and invited is None:
         # A game adjourned with a person: played on against the original's computer unless --invite.
         saved_computer = DEFAULT_COMPUTER
-    if computer_name is None and saved_computer is not None and saved_computer not in OPPONENTS:
+    if invited is None and computer_name is None and saved_computer is not None and saved_computer not in OPPONENTS:
         # A save never runs a program by itself: only a --computer typed
         # again does (docs/protocol.md, "On the board").
         not_run, saved_computer = saved_computer, DEFAULT_COMPUTER

@@ -60,7 +60,8 @@ class _GuestFlow:
         return self.guest.display.game
 
     def keep_snapshot(self) -> None:
-        self.guest.pump()
+        """Before each key read (the board's ``readch``): wait for a key, hearing the host meanwhile."""
+        self.guest.await_key()
 
     def catch_up(self) -> None:
         pass
@@ -107,6 +108,26 @@ class Guest:
                 self.handle(message, reading=True)
         except LinkClosed as exc:
             self.gone(str(exc))
+
+    def await_key(self) -> None:
+        """Until a key can be read: the host's messages acted on (a goodbye leaves), the terminal's events too.
+
+        The board reads keys one ``read(2)`` at a time, so a key waiting on
+        the terminal is seen here; a terminal that went away reads as
+        ready, and its read then gives the end of input.
+        """
+        import select
+
+        fd = getattr(self.term, "fd", 0)
+        while True:
+            self.pump()
+            event = self.term.poll()
+            if event is not None:
+                self.flow.on_event(event)
+                continue
+            ready, _, _ = select.select([fd, self.link.fileno()], [], [], 0.2)
+            if fd in ready:
+                return
 
     def gone(self, why: str) -> None:
         self.last = f"mille: the game ended: {why}; {self.host} keeps it"
