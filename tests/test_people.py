@@ -29,6 +29,7 @@ import signal
 import socket
 import struct
 import subprocess
+import sys
 import tempfile
 import termios
 import time
@@ -520,3 +521,18 @@ def test_a_message_round_trips_in_the_bot_protocols_encoding() -> None:
     finally:
         mine.close()
         theirs.close()
+
+
+def test_a_seed_typed_with_invite_is_refused_in_one_line() -> None:
+    """A command line is seen by every user of the machine: a seed on it would make the deal public."""
+    env = {**os.environ, "PYTHONPATH": SRC}
+    done = subprocess.run(
+        [sys.executable, "-m", "mille", "--invite", "nobody", "--seed", "5"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 1
+    assert "would make the deal public" in done.stderr and "Traceback" not in done.stderr
