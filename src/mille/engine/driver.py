@@ -48,7 +48,7 @@ from .observation import observe
 from .record import FrozenRecord, set_field
 from .rng import GlibcRandom
 from .rules import Move, MoveType, Outcome, Phase
-from .scoring import GAME_POINTS, HandResult, hand_result
+from .scoring import HandResult, hand_result
 from .state import Game, Seat
 
 TYPE_CHECKING = False
@@ -162,19 +162,15 @@ def play_hand(
     *,
     observer: Observer | None = None,
     strict: bool = True,
-    game_points: int = GAME_POINTS,
 ) -> HandPlay:
-    """Play the hand dealt in ``game`` to its end; ``players[seat]`` rolls ``dice[seat]``.
-
-    ``game_points`` (for the result's ``game_over``) shortens games for tests.
-    """
+    """Play the hand dealt in ``game`` to its end; ``players[seat]`` rolls ``dice[seat]``."""
     informed = _hooks(players, "inform")
     moves = answers = 0
     push = rules.push
     while True:
         phase = rules.phase(game)
         if phase is Phase.HAND_OVER:
-            result = hand_result(game, game_points)
+            result = hand_result(game)
             _tell(_hooks(players, "hand_over"), result, strict)
             return HandPlay(result, moves, answers)
         if observer is not None:

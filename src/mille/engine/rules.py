@@ -37,7 +37,7 @@ from .cards import (
     is_repair_or_empty,
 )
 from .record import FrozenRecord
-from .scoring import ALL_SAFETIES_BONUS, COUP_BONUS, GAME_POINTS, SAFETY_POINTS, apply_end_of_hand_bonuses
+from .scoring import ALL_SAFETIES_BONUS, COUP_BONUS, SAFETY_POINTS, apply_end_of_hand_bonuses
 from .state import EXTENDED_TRIP, MOVES_NUM_GOS, SEATS, TRIP, Game, Memory, SafetyStatus, Seat, Slot, Tableau
 
 _RIGHT_OF_WAY_INDEX = RIGHT_OF_WAY - SAFETY_BASE
@@ -213,7 +213,7 @@ def deal(game: Game) -> None:
     game.discard = EMPTY
     game.finished = False
     game.pending_extension = None
-    game.trip_length = TRIP
+    game.trip_length = game.table.trip
 
 
 def start_hand(game: Game, *, resumed: bool = False) -> None:
@@ -241,8 +241,9 @@ def settle_game(game: Game) -> None:
 
 
 def game_over(game: Game) -> bool:
-    """Either total reached 5000 (only looked at between hands)."""
-    return game.players[0].total >= GAME_POINTS or game.players[1].total >= GAME_POINTS
+    """Either total reached the table's game points, 5000 (only looked at between hands)."""
+    points = game.table.game_points
+    return game.players[0].total >= points or game.players[1].total >= points
 
 
 # --------------------------------------------------------------------------

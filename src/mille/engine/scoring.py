@@ -11,6 +11,7 @@ from __future__ import annotations
 from .cards import MILES_200, NUM_SAFETIES
 from .record import FrozenRecord, set_field
 from .state import EXTENDED_TRIP, Game
+from .state import GAME_POINTS as GAME_POINTS  # the name readers know; it lives on the table
 
 SAFETY_POINTS = 100
 ALL_SAFETIES_BONUS = 300
@@ -20,7 +21,6 @@ SAFE_TRIP_BONUS = 300
 DELAYED_ACTION_BONUS = 300
 EXTENSION_BONUS = 200
 SHUT_OUT_BONUS = 500
-GAME_POINTS = 5000
 
 
 class Bonuses(FrozenRecord):
@@ -99,7 +99,7 @@ class HandResult(FrozenRecord):
     Made once, by :func:`hand_result`, for everyone who asks how a hand
     went (the simulator's summary, the match's records, a searching
     player's valuation of a rollout).  Tuples are indexed by seat.
-    ``game_over``: a total reached :data:`GAME_POINTS` with this hand (the
+    ``game_over``: a total reached the table's ``game_points`` with this hand (the
     game is settled after it); ``game_winner`` is then the seat with the
     higher total, or None for a tie (and always None while the game goes on).
     """
@@ -164,11 +164,13 @@ class HandResult(FrozenRecord):
         return (self.mileage[0] == self.trip_length, self.mileage[1] == self.trip_length)
 
 
-def hand_result(game: Game, game_points: int = GAME_POINTS) -> HandResult:
+def hand_result(game: Game) -> HandResult:
     """The result of the hand ``game`` has just finished (before the game is settled).
 
-    ``game_points`` shortens the game for tests (the original: 5000).
+    The game ends at its table's ``game_points`` (the original: 5000; a
+    match may shorten it).
     """
+    game_points = game.table.game_points
     first, second = game.players
     totals = (first.total, second.total)
     over = totals[0] >= game_points or totals[1] >= game_points

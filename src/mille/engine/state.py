@@ -18,7 +18,7 @@ for the computer), updated by the rules as cards come into view.
 from __future__ import annotations
 
 from . import cards
-from .record import Record
+from .record import FrozenRecord, Record
 from .rng import GlibcRandom
 
 #: A seat at the table, 0 or 1.  The engine presumes nothing about who sits
@@ -37,8 +37,100 @@ TRIP = 700
 EXTENDED_TRIP = 1000
 
 
+#: The points that end a game (§5.4); a table may shorten it (tests, matches).
+GAME_POINTS = 5000
+
+
 def other(seat: Seat) -> Seat:
     return 1 - seat
+
+
+class Table(FrozenRecord):
+    """The game's own parameters: who sits how, with which deck, to where.
+
+    OpenSpiel's game parameters, held by the :class:`Game` itself, so that
+    every rule reads them from the game it applies to (``rules.game_over``,
+    ``scoring.hand_result``) and no caller threads them through.  The
+    configurations are those of ``table-rules.md`` R1-R15 (see
+    :func:`table`): ``seats`` in turn order, ``sides`` of them (a seat's
+    side is ``seat % sides``, R2), the deck's ``copies`` of each card (R3),
+    the ``trip`` and whether it may be ``extension``-ed to
+    :data:`EXTENDED_TRIP` (R7), the ``game_points`` that end a game (R14),
+    and ``parker``: Parker's own Extension bonus (R15), an option.  The
+    two-seat table is the original's: :data:`TWO`.
+    """
+
+    __slots__ = ("seats", "sides", "copies", "deck", "trip", "extension", "game_points", "parker")
+    seats: int
+    sides: int
+    copies: tuple[int, ...]
+    deck: tuple[int, ...]
+    trip: int
+    extension: bool
+    game_points: int
+    parker: bool
+
+    def __init__(
+        self,
+        seats: int = 2,
+        sides: int = 2,
+        copies: tuple[int, ...] = cards.COPIES,
+        trip: int = 700,
+        extension: bool = True,
+        game_points: int = GAME_POINTS,
+        parker: bool = False,
+    ) -> None:
+        deck = cards.INITIAL_DECK if copies == cards.COPIES else cards.initial_deck(copies)
+        self._init(
+            seats=seats,
+            sides=sides,
+            copies=copies,
+            deck=deck,
+            trip=trip,
+            extension=extension,
+            game_points=game_points,
+            parker=parker,
+        )
+
+    @property
+    def deck_size(self) -> int:
+        return len(self.deck)
+
+    def side(self, seat: Seat) -> int:
+        """The side ``seat`` plays for (R2: partners alternate with the other sides)."""
+        return seat % self.sides
+
+    def partners(self, side: int) -> range:
+        """The seats of ``side``, in turn order."""
+        return range(side, self.seats, self.sides)
+
+
+#: The tables of R1, by number of seats.
+TABLE_SEATS: tuple[int, ...] = (2, 3, 4, 6)
+
+
+def table(seats: int = 2, *, game_points: int = GAME_POINTS, parker: bool = False) -> Table:
+    """The table of ``seats`` players (R1, R3, R7): 2 and 3 each for themselves,
+    4 in two partnerships and 6 in three.
+
+    2 and 3 seats: BSD's 101-card deck, 700 miles with the Extension; 4: the
+    106-card deck, 1000 miles, no Extension; 6: 106 cards, 700 with the
+    Extension.
+
+    >>> table(4).sides, table(4).deck_size, table(4).trip, table(4).extension
+    (2, 106, 1000, False)
+    >>> table(2) == TWO
+    True
+    """
+    if seats not in TABLE_SEATS:
+        raise ValueError(f"a table has 2, 3, 4 or 6 seats, not {seats}")
+    sides = 2 if seats == 4 else 3 if seats in (3, 6) else 2
+    copies = cards.FULL_COPIES if seats >= 4 else cards.COPIES
+    return Table(seats, sides, copies, 1000 if seats == 4 else 700, seats != 4, game_points, parker)
+
+
+#: The original's table: two seats, each its own side, BSD's deck and trip.
+TWO = Table()
 
 
 class SafetyStatus:
@@ -211,6 +303,7 @@ class Game(Record):
         "pending_extension",
         "memory",
         "rng",
+        "table",
     )
 
     def __init__(
@@ -227,8 +320,11 @@ class Game(Record):
         pending_extension: int | None = None,
         memory: list[Memory] | None = None,
         rng: GlibcRandom | None = None,
+        table: Table = TWO,
     ) -> None:
-        self.deck: list[int] = list(cards.INITIAL_DECK) if deck is None else deck
+        #: The game's parameters (seats, sides, deck, trip, game points).
+        self.table = table
+        self.deck: list[int] = list(table.deck) if deck is None else deck
         self.deck_count = deck_count
         self.discard = discard
         self.players: list[Tableau] = [Tableau(), Tableau()] if players is None else players
@@ -266,6 +362,7 @@ class Game(Record):
             self.pending_extension,
             [Memory(m0.num_seen[:], m0.num_gos), Memory(m1.num_seen[:], m1.num_gos)],
             self.rng if share_rng else self.rng.copy(),
+            self.table,
         )
 
     def hidden_cards(self, viewer: Seat) -> list[int]:

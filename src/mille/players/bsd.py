@@ -64,7 +64,7 @@ from ..engine.rules import (
     pass_turn,
     play_card,
 )
-from ..engine.scoring import GAME_POINTS, hand_result
+from ..engine.scoring import hand_result
 from ..engine.state import EXTENDED_TRIP, TRIP, Game, Memory, SafetyStatus, Tableau
 from . import Decision
 
@@ -652,8 +652,6 @@ def play_hand(
     game: Game,
     players: Sequence[driver.Player],
     dice: Sequence[GlibcRandom],
-    *,
-    game_points: int = GAME_POINTS,
 ) -> driver.HandPlay:
     """The hand driver's :func:`~mille.engine.driver.play_hand` (strict), faster for two BSD procedures.
 
@@ -669,8 +667,8 @@ def play_hand(
         assert isinstance(first, BsdPlayer) and isinstance(second, BsdPlayer)
         needs = (first.num_need, second.num_need)
         moves, answers = play_out(game, needs, (dice[0], dice[1]), (first.repaired, second.repaired))
-        return driver.HandPlay(hand_result(game, game_points), moves, answers)
-    return driver.play_hand(game, players, dice, game_points=game_points)
+        return driver.HandPlay(hand_result(game), moves, answers)
+    return driver.play_hand(game, players, dice)
 
 
 def _is_procedure(player: object) -> bool:
