@@ -258,7 +258,7 @@ def _referee(game: Game, seat: Seat, move: object) -> Outcome:
         if type(slot) is not int or not 0 <= slot < _HAND_SIZE or game.players[seat].hand[slot] == _EMPTY:
             raise PlayerError(seat, "illegal", f"chose {move!r} (no card there) {_context(game)}")
         card = game.players[seat].hand[slot]
-    elif kind is _ORDER or kind is _PASS:
+    elif kind is _ORDER or (kind is _PASS and rules.phase(game) is not Phase.REACTION):
         raise PlayerError(seat, "illegal", f"chose {move}, which is never a player's decision {_context(game)}")
     try:
         outcome = rules.push(game, move)

@@ -42,7 +42,7 @@ from .cards import EMPTY, NUM_TABLE
 from .record import Record
 from .rng import GlibcRandom
 from .rules import Move, Phase
-from .state import Game, Memory, Seat, Tableau, other
+from .state import TWO, Game, Memory, Seat, Table, Tableau, other
 
 
 class Observation(Record):
@@ -53,6 +53,12 @@ class Observation(Record):
     ``opponent_hand_size``).  ``memory`` is this seat's own card counting.
     ``pending_extension`` is the slot of this seat's card waiting at
     ``Extension?`` (None otherwise).
+
+    At any table (``table``; R6 of ``table-rules.md``): ``players[k]`` is
+    the tableau seat ``k`` plays on, its side's, with a hand only for this
+    seat (a partner's hand is as hidden as an opponent's); ``hand_sizes``
+    has every seat's number of cards; ``opponent_hand_size`` is the next
+    seat's.
     """
 
     __slots__ = (
@@ -68,6 +74,8 @@ class Observation(Record):
         "order",
         "pending_extension",
         "memory",
+        "table",
+        "hand_sizes",
     )
 
     def __init__(
@@ -75,7 +83,7 @@ class Observation(Record):
         seat: Seat,
         phase: Phase,
         to_move: Seat,
-        players: tuple[Tableau, Tableau],
+        players: tuple[Tableau, ...],
         opponent_hand_size: int,
         discard: int,
         deck_count: int,
@@ -84,6 +92,8 @@ class Observation(Record):
         order: bool,
         pending_extension: int | None,
         memory: Memory,
+        table: Table = TWO,
+        hand_sizes: tuple[int, ...] | None = None,
     ) -> None:
         self.seat = seat
         self.phase = phase
@@ -97,6 +107,11 @@ class Observation(Record):
         self.order = order
         self.pending_extension = pending_extension
         self.memory = memory
+        self.table = table
+        if hand_sizes is None:
+            own = cards.HAND_SIZE - players[seat].hand.count(EMPTY)
+            hand_sizes = (own, opponent_hand_size) if seat == 0 else (opponent_hand_size, own)
+        self.hand_sizes = hand_sizes
 
     @property
     def me(self) -> Tableau:
@@ -104,7 +119,14 @@ class Observation(Record):
 
     @property
     def opponent(self) -> Tableau:
-        return self.players[1 - self.seat]
+        """The next side's tableau (at two seats, the other's)."""
+        seat = self.seat + 1
+        return self.players[0 if seat == len(self.players) else seat]
+
+    @property
+    def side(self) -> int:
+        """The side this seat plays for."""
+        return self.seat % self.table.sides
 
     @property
     def hand(self) -> list[int]:
@@ -114,7 +136,8 @@ class Observation(Record):
     def unseen(self) -> list[int]:
         """How many of each card are hidden from this seat (other hand + deck), by code."""
         seen = self.memory.num_seen
-        return [cards.COPIES[c] - seen[c] for c in range(NUM_TABLE)]
+        copies = self.table.copies
+        return [copies[c] - seen[c] for c in range(NUM_TABLE)]
 
     def legal_moves(self) -> list[Move]:
         """The moves this seat may make now (empty unless it is this seat's turn)."""
@@ -135,15 +158,17 @@ class Observation(Record):
             deck=[],
             deck_count=self.deck_count,
             discard=self.discard,
-            players=[self.players[0].copy(), self.players[1].copy()],
+            players=[p.copy() for p in self.players],
             trip_length=self.trip_length,
             finished=self.phase is Phase.HAND_OVER,
             to_move=self.to_move,
             hand_starter=self.hand_starter,
             order=self.order,
             pending_extension=self.pending_extension,
-            memory=[Memory(), Memory()],
+            memory=[Memory() for _ in self.players],
             rng=_inert_rng(),
+            table=self.table,
+            reaction=self.to_move if self.phase is Phase.REACTION else None,
         )
 
 
@@ -160,10 +185,15 @@ def _inert_rng() -> GlibcRandom:
 def observe(game: Game, seat: Seat) -> Observation:
     """What ``seat`` may know of ``game`` now (see the module documentation)."""
     players = game.players
-    op = players[1 - seat]
-    own = players[seat].copy()
-    blind = op.copy()
-    blind.hand = [EMPTY] * cards.HAND_SIZE
+    table = game.table
+    seats = len(players)
+    sides = table.sides
+    views = []
+    for k in range(seats):
+        view = players[k % sides].copy()
+        view.hand = players[seat].hand[:] if k == seat else [EMPTY] * cards.HAND_SIZE
+        views.append(view)
+    nxt = seat + 1 if seat + 1 < seats else 0
     memory = game.memory[seat]
     to_move = game.to_move
     pending = game.pending_extension
@@ -171,8 +201,10 @@ def observe(game: Game, seat: Seat) -> Observation:
     obs.seat = seat
     obs.phase = rules.phase(game)
     obs.to_move = to_move
-    obs.players = (own, blind) if seat == 0 else (blind, own)
-    obs.opponent_hand_size = cards.HAND_SIZE - op.hand.count(EMPTY)
+    obs.players = tuple(views)
+    obs.hand_sizes = sizes = tuple(cards.HAND_SIZE - p.hand.count(EMPTY) for p in players)
+    obs.opponent_hand_size = sizes[nxt]
+    obs.table = table
     obs.discard = game.discard
     obs.deck_count = game.deck_count
     obs.trip_length = game.trip_length
@@ -200,8 +232,11 @@ def sample_world(obs: Observation, rng: GlibcRandom) -> Game:
     seat's counting is rebuilt from what it can see in this world: its
     ``num_seen`` exactly (every card not hidden from it), its ``num_gos`` as
     if it had counted its hand on its own turn and the rest on this seat's.
-    The world's generator is seeded from ``rng``.
+    The world's generator is seeded from ``rng``.  (Two seats only: the
+    worlds of a larger table are for a later step.)
     """
+    if len(obs.players) != 2:
+        raise ValueError("sample_world deals the worlds of two seats only")
     seat = obs.seat
     unseen = obs.unseen()
     pool = [c for c in range(cards.NUM_CODES) for _ in range(unseen[c])]

@@ -288,6 +288,19 @@ class Game(Record):
     original at that moment; :func:`mille.engine.rules.push` with an ``EXTEND`` or
     ``NO_EXTENSION`` move finishes it.  The value ``-1`` means the card has
     already left the hand (a version-1 save made at the question).
+
+    Any table (``table``, R1-R15 of ``table-rules.md``) in one shape, the
+    two-seat game being the table of two: ``players`` is indexed by seat,
+    and ``players[seat].hand`` is that seat's hand; the tableau of a side
+    (the piles, safeties, mileage and scores it shares, R5) is
+    ``players[side]``, the side's first seat's, so ``players[seat %
+    table.sides]`` is the tableau a seat plays on.  At two and three seats
+    every seat is its own side and nothing more is needed; at four and six,
+    the tableau fields of the seats past the sides are unused (those seats
+    hold only their hands).  ``reaction`` is set while the seat to move is
+    asked for a coup fourré out of turn (R10): the seat play resumes at if
+    it declines.  ``extender``: with Parker's bonus (R15), the side that
+    called the Extension; None before any call, and always without it.
     """
 
     __slots__ = (
@@ -304,6 +317,8 @@ class Game(Record):
         "memory",
         "rng",
         "table",
+        "reaction",
+        "extender",
     )
 
     def __init__(
@@ -315,58 +330,63 @@ class Game(Record):
         trip_length: int = TRIP,
         finished: bool = True,
         to_move: Seat = 0,
-        hand_starter: Seat = 1,
+        hand_starter: Seat | None = None,
         order: bool = False,
         pending_extension: int | None = None,
         memory: list[Memory] | None = None,
         rng: GlibcRandom | None = None,
         table: Table = TWO,
+        reaction: Seat | None = None,
+        extender: int | None = None,
     ) -> None:
         #: The game's parameters (seats, sides, deck, trip, game points).
         self.table = table
         self.deck: list[int] = list(table.deck) if deck is None else deck
         self.deck_count = deck_count
         self.discard = discard
-        self.players: list[Tableau] = [Tableau(), Tableau()] if players is None else players
+        self.players: list[Tableau] = [Tableau() for _ in range(table.seats)] if players is None else players
         #: 700, or 1000 once the trip has been extended (the original's ``End``).
         self.trip_length = trip_length
         #: The hand is over, or none has been dealt yet.
         self.finished = finished
         self.to_move = to_move
-        #: Who started the current hand; flips before each new hand, so seat
-        #: 0 starts the first hand of a run.
-        self.hand_starter = hand_starter
+        #: Who started the current hand; moves one seat left before each new
+        #: hand (two seats: flips), so seat 0 starts the first hand of a run.
+        self.hand_starter = table.seats - 1 if hand_starter is None else hand_starter
         #: Seat 0 keeps its hand sorted (the original's ``O`` command, which
         #: only its human player had).
         self.order = order
         self.pending_extension = pending_extension
         #: Each seat's card counting, indexed by seat.
-        self.memory: list[Memory] = [Memory(), Memory()] if memory is None else memory
+        self.memory: list[Memory] = [Memory() for _ in range(table.seats)] if memory is None else memory
         #: The game's generator: the shuffle, and in the interactive game the
         #: dice of the original's computer player at seat 1 (§2.2).
         self.rng = GlibcRandom() if rng is None else rng
+        self.reaction = reaction
+        self.extender = extender
 
     def copy(self, share_rng: bool = False) -> Game:
         """An independent copy (the generator is cloned unless shared)."""
-        m0, m1 = self.memory
         return Game(
             self.deck[:],
             self.deck_count,
             self.discard,
-            [self.players[0].copy(), self.players[1].copy()],
+            [p.copy() for p in self.players],
             self.trip_length,
             self.finished,
             self.to_move,
             self.hand_starter,
             self.order,
             self.pending_extension,
-            [Memory(m0.num_seen[:], m0.num_gos), Memory(m1.num_seen[:], m1.num_gos)],
+            [Memory(m.num_seen[:], m.num_gos) for m in self.memory],
             self.rng if share_rng else self.rng.copy(),
             self.table,
+            self.reaction,
+            self.extender,
         )
 
     def hidden_cards(self, viewer: Seat) -> list[int]:
-        """Cards ``viewer`` cannot see: the other hand and the undrawn deck."""
-        hidden = [c for c in self.players[other(viewer)].hand if c != cards.EMPTY]
+        """Cards ``viewer`` cannot see: the other hands and the undrawn deck."""
+        hidden = [c for k, p in enumerate(self.players) if k != viewer for c in p.hand if c != cards.EMPTY]
         hidden.extend(self.deck[: self.deck_count])
         return hidden
