@@ -525,6 +525,7 @@ def push(game: Game, move: Move) -> Outcome:
             decline_coup(game)
             return MADE_PASSED
         if kind is MoveType.PLAY and move.slot == coup_slot(game):
+            game.reaction = None  # the turn is the holder's now (R10)
             play_card(game, seat, move.slot)
             return MADE
         return _refused(game, seat, move.slot, Refusal.NOT_A_COUP)

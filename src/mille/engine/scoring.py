@@ -92,7 +92,7 @@ def end_of_hand_bonuses(game: Game, player: int) -> Bonuses:
         trip=True,
         safe_trip=pp.nummiles[MILES_200] == 0,
         delayed_action=game.deck_count <= 0,
-        extension=game.trip_length == EXTENDED_TRIP and (not parker or player == caller),
+        extension=game.trip_length == EXTENDED_TRIP,  # the caller's side, or (Parker) another side when it failed
         shut_out=shut_out,
     )
 

@@ -327,7 +327,7 @@ class Game(Record):
         deck_count: int = 0,
         discard: int = cards.EMPTY,
         players: list[Tableau] | None = None,
-        trip_length: int = TRIP,
+        trip_length: int | None = None,
         finished: bool = True,
         to_move: Seat = 0,
         hand_starter: Seat | None = None,
@@ -346,7 +346,7 @@ class Game(Record):
         self.discard = discard
         self.players: list[Tableau] = [Tableau() for _ in range(table.seats)] if players is None else players
         #: 700, or 1000 once the trip has been extended (the original's ``End``).
-        self.trip_length = trip_length
+        self.trip_length = table.trip if trip_length is None else trip_length
         #: The hand is over, or none has been dealt yet.
         self.finished = finished
         self.to_move = to_move
