@@ -75,7 +75,7 @@ class Observation(Record):
         "pending_extension",
         "memory",
         "table",
-        "hand_sizes",
+        "_hand_sizes",
     )
 
     def __init__(
@@ -108,10 +108,17 @@ class Observation(Record):
         self.pending_extension = pending_extension
         self.memory = memory
         self.table = table
-        if hand_sizes is None:
-            own = cards.HAND_SIZE - players[seat].hand.count(EMPTY)
-            hand_sizes = (own, opponent_hand_size) if seat == 0 else (opponent_hand_size, own)
-        self.hand_sizes = hand_sizes
+        #: None at two seats: :attr:`hand_sizes` says them from the hand and ``opponent_hand_size``.
+        self._hand_sizes = hand_sizes if len(players) != 2 else None
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """Every seat's number of cards, by seat."""
+        if self._hand_sizes is not None:
+            return self._hand_sizes
+        own = cards.HAND_SIZE - self.players[self.seat].hand.count(EMPTY)
+        other = self.opponent_hand_size
+        return (own, other) if self.seat == 0 else (other, own)
 
     @property
     def me(self) -> Tableau:
@@ -187,12 +194,19 @@ def observe(game: Game, seat: Seat) -> Observation:
     players = game.players
     table = game.table
     seats = len(players)
-    sides = table.sides
-    views = []
-    for k in range(seats):
-        view = players[k % sides].copy()
-        view.hand = players[seat].hand[:] if k == seat else [EMPTY] * cards.HAND_SIZE
-        views.append(view)
+    if seats == 2:  # the loop below for two seats, written out (every decision of the protocol path)
+        own = players[seat].copy()
+        blind = players[1 - seat].copy()
+        blind.hand = [EMPTY] * cards.HAND_SIZE
+        views: tuple[Tableau, ...] = (own, blind) if seat == 0 else (blind, own)
+    else:
+        sides = table.sides
+        listed = []
+        for k in range(seats):
+            view = players[k % sides].copy()
+            view.hand = players[seat].hand[:] if k == seat else [EMPTY] * cards.HAND_SIZE
+            listed.append(view)
+        views = tuple(listed)
     nxt = seat + 1 if seat + 1 < seats else 0
     memory = game.memory[seat]
     to_move = game.to_move
@@ -201,9 +215,9 @@ def observe(game: Game, seat: Seat) -> Observation:
     obs.seat = seat
     obs.phase = rules.phase(game)
     obs.to_move = to_move
-    obs.players = tuple(views)
-    obs.hand_sizes = sizes = tuple(cards.HAND_SIZE - p.hand.count(EMPTY) for p in players)
-    obs.opponent_hand_size = sizes[nxt]
+    obs.players = views
+    obs.opponent_hand_size = cards.HAND_SIZE - players[nxt].hand.count(EMPTY)
+    obs._hand_sizes = None if seats == 2 else tuple([cards.HAND_SIZE - p.hand.count(EMPTY) for p in players])
     obs.table = table
     obs.discard = game.discard
     obs.deck_count = game.deck_count

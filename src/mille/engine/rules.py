@@ -640,7 +640,7 @@ def draw_card(game: Game, seat: Seat) -> None:
         hand[1] = card
         memory.count(card, True)
     game.deck_count = deck_count
-    pp = players[seat % game.table.sides]
+    pp = players[seat] if len(players) == 2 else players[seat % game.table.sides]
     pp.fresh_hazard = False
     pp.fresh_limit = False
     if deck_count <= 0 or EMPTY in hand:
@@ -657,18 +657,23 @@ def play_card(game: Game, seat: Seat, slot: Slot, target: int | None = None) -> 
     side whose safety a seat other than the next one holds leaves the game
     asking that seat for the coup fourré (R10, the ``REACTION`` phase).
     """
-    sides = game.table.sides
-    if target is None:
-        target = seat % sides + 1
-        if target == sides:
-            target = 0
     card = game.players[seat].hand[slot]
     passed = _play(game, seat, slot, target)
     if game.pending_extension is None:
         _finish_move(game, seat, passed, True)
-        if OUT_OF_GAS <= card <= SPEED_LIMIT:
-            _offer_coup(game, target)
+        if OUT_OF_GAS <= card <= SPEED_LIMIT and len(game.players) > 2:
+            # (at two seats the attacked player always moves next: nothing to offer)
+            _offer_coup(game, _target(game, seat, target))
     return passed
+
+
+def _target(game: Game, seat: Seat, target: int | None) -> int:
+    """The side a hazard goes to: ``target``, or the next side after ``seat``'s."""
+    if target is not None:
+        return target
+    sides = game.table.sides
+    side = seat % sides + 1
+    return 0 if side == sides else side
 
 
 def _offer_coup(game: Game, target: int) -> None:
@@ -710,12 +715,9 @@ def decline_coup(game: Game) -> None:
 def _seen_by_others(game: Game, seat: Seat, card: int) -> None:
     """Every seat but ``seat`` sees ``card`` played or discarded (Memory.count, not on the counter's turn)."""
     memory = game.memory
-    if len(memory) == 2:
-        memory[1 - seat].num_seen[card] += 1
-    else:
-        for other in range(len(memory)):
-            if other != seat:
-                memory[other].count(card, False)
+    for other in range(len(memory)):
+        if other != seat:
+            memory[other].num_seen[card] += 1
 
 
 def discard_card(game: Game, seat: Seat, slot: Slot) -> None:
@@ -724,7 +726,11 @@ def discard_card(game: Game, seat: Seat, slot: Slot) -> None:
     card = hand[slot]
     game.discard = card
     hand[slot] = EMPTY
-    _seen_by_others(game, seat, card)
+    memory = game.memory
+    if len(memory) == 2:  # _seen_by_others, inline for two seats (the hot path)
+        memory[1 - seat].num_seen[card] += 1
+    else:
+        _seen_by_others(game, seat, card)
     _finish_move(game, seat, True, True)
 
 
@@ -762,11 +768,11 @@ def pass_turn(game: Game, seat: Seat) -> None:
     _finish_move(game, seat, True, False, False)
 
 
-def _play(game: Game, seat: Seat, slot: Slot, target: int) -> bool:
+def _play(game: Game, seat: Seat, slot: Slot, target: int | None) -> bool:
     """Play the (legal) card in ``slot`` (a hazard on side ``target``); True if the turn passes (not after a safety)."""
     players = game.players
     hand = players[seat].hand
-    pp = players[seat % game.table.sides]
+    pp = players[seat] if len(players) == 2 else players[seat % game.table.sides]
     card = hand[slot]
     if card <= MILES_200:
         pp.nummiles[card] += 1
@@ -781,12 +787,12 @@ def _play(game: Game, seat: Seat, slot: Slot, target: int) -> bool:
                 return False
             game.finished = True
     elif card <= STOP:
-        op = players[target]
+        op = players[1 - seat] if target is None and len(players) == 2 else players[_target(game, seat, target)]
         op.battle = card
         op.fresh_hazard = True
         op.can_go = False
     elif card == SPEED_LIMIT:
-        op = players[target]
+        op = players[1 - seat] if target is None and len(players) == 2 else players[_target(game, seat, target)]
         op.speed = SPEED_LIMIT
         op.fresh_limit = True
     elif card <= REPAIRS:
@@ -803,7 +809,11 @@ def _play(game: Game, seat: Seat, slot: Slot, target: int) -> bool:
         _seen_by_others(game, seat, card)
         hand[slot] = EMPTY
         return False
-    _seen_by_others(game, seat, card)
+    memory = game.memory
+    if len(memory) == 2:  # _seen_by_others, inline for two seats (the hot path)
+        memory[1 - seat].num_seen[card] += 1
+    else:
+        _seen_by_others(game, seat, card)
     hand[slot] = EMPTY
     return True
 

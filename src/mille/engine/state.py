@@ -60,11 +60,12 @@ class Table(FrozenRecord):
     two-seat table is the original's: :data:`TWO`.
     """
 
-    __slots__ = ("seats", "sides", "copies", "deck", "trip", "extension", "game_points", "parker")
+    __slots__ = ("seats", "sides", "copies", "deck", "trip", "extension", "game_points", "parker", "deck_size")
     seats: int
     sides: int
     copies: tuple[int, ...]
     deck: tuple[int, ...]
+    deck_size: int
     trip: int
     extension: bool
     game_points: int
@@ -90,11 +91,8 @@ class Table(FrozenRecord):
             extension=extension,
             game_points=game_points,
             parker=parker,
+            deck_size=len(deck),
         )
-
-    @property
-    def deck_size(self) -> int:
-        return len(self.deck)
 
     def side(self, seat: Seat) -> int:
         """The side ``seat`` plays for (R2: partners alternate with the other sides)."""

@@ -584,15 +584,19 @@ class BsdPlayer:
         tableau is its own side's: the procedure plays on it as on its own.
         """
         phase = obs.phase
-        me = obs.players[obs.seat]
+        players = obs.players
+        seat = obs.seat
+        me = players[seat]
         table = obs.table
-        if table.sides == 2:
+        if len(players) == 2:
             target = None
-            op = obs.players[1 - obs.seat] if table.seats == 2 else obs.opponent
+            op = players[1 - seat]
+        elif table.sides == 2:
+            target = None
+            op = obs.opponent
         else:
             target = leader(obs)
-            op = obs.players[target]
-        copies = table.copies
+            op = players[target]
         if phase is Phase.MOVE:
             decision = decide(
                 me,
@@ -603,13 +607,16 @@ class BsdPlayer:
                 self.num_need,
                 rng,
                 self.repaired,
-                copies,
-                table.deck_size // 4,
+                table.copies,
+                table.deck_size >> 2,
             )
+            if target is None:
+                return decision
             move = decision.move
-            if target is not None and move.kind is MoveType.PLAY and OUT_OF_GAS <= me.hand[move.slot] <= SPEED_LIMIT:
+            if move.kind is MoveType.PLAY and OUT_OF_GAS <= me.hand[move.slot] <= SPEED_LIMIT:
                 return Decision(Move(MoveType.PLAY, move.slot, target), considered=decision.considered)
             return decision
+        copies = table.copies
         if phase is Phase.EXTENSION:
             others = [op] if target is None else [obs.players[s] for s in range(table.sides) if s != obs.side]
             extend = all(would_extend(me, o, obs.memory, obs.trip_length, obs.deck_count, copies) for o in others)
