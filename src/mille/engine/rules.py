@@ -610,8 +610,7 @@ def _finish_move(game: Game, seat: Seat, passed: bool, sort: bool, end_test: boo
     if end_test and game.deck_count <= 0:
         check_go(game)
     if passed:
-        seat += 1
-        game.to_move = 0 if seat == len(game.players) else seat
+        game.to_move = (seat + 1) % len(game.players)
     if game.finished:
         apply_end_of_hand_bonuses(game)
 
@@ -624,7 +623,8 @@ def draw_card(game: Game, seat: Seat) -> None:
     the hazard put on it.
     """
     players = game.players
-    hand = players[seat].hand
+    pp = players[seat]
+    hand = pp.hand
     deck = game.deck
     memory = game.memory[seat]
     deck_count = game.deck_count - 1
@@ -640,7 +640,8 @@ def draw_card(game: Game, seat: Seat) -> None:
         hand[1] = card
         memory.count(card, True)
     game.deck_count = deck_count
-    pp = players[seat] if len(players) == 2 else players[seat % game.table.sides]
+    if len(players) != 2:
+        pp = players[seat % game.table.sides]
     pp.fresh_hazard = False
     pp.fresh_limit = False
     if deck_count <= 0 or EMPTY in hand:
@@ -657,13 +658,20 @@ def play_card(game: Game, seat: Seat, slot: Slot, target: int | None = None) -> 
     side whose safety a seat other than the next one holds leaves the game
     asking that seat for the coup fourré (R10, the ``REACTION`` phase).
     """
-    card = game.players[seat].hand[slot]
-    passed = _play(game, seat, slot, target)
+    players = game.players
+    pp = players[seat]
+    hand = pp.hand
+    card = hand[slot]
+    if len(players) == 2:  # each seat its own side (the hot path of every rollout)
+        passed = _play(game, seat, pp, hand, slot, card, players[1 - seat if target is None else target])
+    else:
+        target = _target(game, seat, target)
+        passed = _play(game, seat, players[seat % game.table.sides], hand, slot, card, players[target])
     if game.pending_extension is None:
         _finish_move(game, seat, passed, True)
-        if OUT_OF_GAS <= card <= SPEED_LIMIT and len(game.players) > 2:
+        if target is not None and OUT_OF_GAS <= card <= SPEED_LIMIT and len(players) > 2:
             # (at two seats the attacked player always moves next: nothing to offer)
-            _offer_coup(game, _target(game, seat, target))
+            _offer_coup(game, target)
     return passed
 
 
@@ -768,12 +776,11 @@ def pass_turn(game: Game, seat: Seat) -> None:
     _finish_move(game, seat, True, False, False)
 
 
-def _play(game: Game, seat: Seat, slot: Slot, target: int | None) -> bool:
-    """Play the (legal) card in ``slot`` (a hazard on side ``target``); True if the turn passes (not after a safety)."""
-    players = game.players
-    hand = players[seat].hand
-    pp = players[seat] if len(players) == 2 else players[seat % game.table.sides]
-    card = hand[slot]
+def _play(game: Game, seat: Seat, pp: Tableau, hand: list[int], slot: Slot, card: int, op: Tableau) -> bool:
+    """Play the (legal) ``card`` in ``slot`` of ``hand`` on the side's tableau ``pp`` (a hazard on ``op``).
+
+    True if the turn passes (not after a safety).
+    """
     if card <= MILES_200:
         pp.nummiles[card] += 1
         value = MILES[card]
@@ -787,12 +794,10 @@ def _play(game: Game, seat: Seat, slot: Slot, target: int | None) -> bool:
                 return False
             game.finished = True
     elif card <= STOP:
-        op = players[1 - seat] if target is None and len(players) == 2 else players[_target(game, seat, target)]
         op.battle = card
         op.fresh_hazard = True
         op.can_go = False
     elif card == SPEED_LIMIT:
-        op = players[1 - seat] if target is None and len(players) == 2 else players[_target(game, seat, target)]
         op.speed = SPEED_LIMIT
         op.fresh_limit = True
     elif card <= REPAIRS:
@@ -878,6 +883,13 @@ def can_anyone_play(game: Game) -> bool:
     """
     trip = game.trip_length
     players = game.players
+    if len(players) == 2:  # the loop below for two seats, written out (after every move of a rollout's end)
+        first, second = players
+        for pp, op in ((first, second), (second, first)):
+            for card in pp.hand:
+                if card >= SAFETY_BASE or can_play(trip, pp, op, card):
+                    return True
+        return False
     sides = game.table.sides
     for who in range(len(players)):
         side = who % sides

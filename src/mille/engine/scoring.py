@@ -77,10 +77,15 @@ def end_of_hand_bonuses(game: Game, player: int) -> Bonuses:
     """
     players = game.players
     pp = players[player]
-    caller = game.extender
-    parker = game.table.parker and caller is not None and game.trip_length == EXTENDED_TRIP
-    if pp.mileage != game.trip_length:
-        if parker and caller is not None and player != caller and players[caller].mileage != game.trip_length:
+    trip = game.trip_length
+    if pp.mileage != trip:
+        caller = game.extender
+        if (
+            caller is not None  # (only ever set with Parker's bonus)
+            and trip == EXTENDED_TRIP
+            and player != caller
+            and players[caller].mileage != trip
+        ):
             return _PARKER_CONSOLATION
         return NO_BONUSES
     sides = game.table.sides

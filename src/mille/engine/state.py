@@ -365,11 +365,12 @@ class Game(Record):
 
     def copy(self, share_rng: bool = False) -> Game:
         """An independent copy (the generator is cloned unless shared)."""
+        players = self.players
         return Game(
             self.deck[:],
             self.deck_count,
             self.discard,
-            [p.copy() for p in self.players],
+            [players[0].copy(), players[1].copy()] if len(players) == 2 else [p.copy() for p in players],
             self.trip_length,
             self.finished,
             self.to_move,
