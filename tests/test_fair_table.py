@@ -38,8 +38,8 @@ host), a hand played by the engine's driver; the seeding without
 from __future__ import annotations
 
 import json
-import subprocess
 import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
