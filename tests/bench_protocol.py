@@ -80,7 +80,8 @@ import json, sys, time
 from mille.lab.match import run_match
 from mille.players import botprocess
 a, b, games, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-bots = [botprocess.acquire(s) for s in (a, b) if s.startswith("exec:")]  # started before the clock
+# Started before the clock (a match keeps them: one for each seat of each game of a pair).
+bots = [botprocess.acquire(s) for s in (a, b, a, b) if s.startswith("exec:")]
 for bot in bots:
     botprocess.release(bot)
 start = time.perf_counter()
@@ -156,8 +157,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.compare:
         return compare(args.compare, args.games, args.rounds, args.seed)
-    botprocess.acquire(BOT)  # the bots start before the clock: a match starts them once
-    botprocess.release(botprocess.acquire(BOT))
+    # The bots start before the clock: a match keeps them (one for each seat of each game of a pair).
+    for bot in [botprocess.acquire(BOT) for _ in range(4)]:
+        botprocess.release(bot)
     if args.profile:
         profiler = cProfile.Profile()
         profiler.enable()
