@@ -76,7 +76,7 @@ def decisions(games: int, seed: int) -> tuple[int, int]:
 
 #: Run in a subprocess of either tree: the seconds of one match and its report without the timings.
 _CHILD = """
-import json, sys, time
+import inspect, json, sys, time
 from mille.lab.match import run_match
 from mille.players import botprocess
 a, b, games, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
@@ -85,7 +85,9 @@ bots = [botprocess.acquire(s) for s in (a, b, a, b) if s.startswith("exec:")]
 for bot in bots:
     botprocess.release(bot)
 start = time.perf_counter()
-report = run_match(a, b, games=games, seed=seed, jobs=1)
+# The host's dice for the bots where a tree has them (bots_read_deck), so that reports are equal run to run.
+deck = {"bots_read_deck": True} if "bots_read_deck" in inspect.signature(run_match).parameters else {}
+report = run_match(a, b, games=games, seed=seed, jobs=1, **deck)
 seconds = time.perf_counter() - start
 botprocess.shutdown()
 timing = ("think_ms", "seconds", "games_per_second", "a", "b", "bot_names")
