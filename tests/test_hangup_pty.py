@@ -108,7 +108,7 @@ def extension_game(game_points: bool = False) -> tuple[Game, Move]:
         game.players[YOU].total += 4000
         trial = game.copy()
         rules.push(trial, move)
-        assert trial.players[YOU].total < rules.GAME_POINTS
+        assert trial.players[YOU].total < trial.table.game_points
         rules.push(trial, NO_EXTENSION)
         assert trial.finished and rules.game_over(trial)
     return game, move

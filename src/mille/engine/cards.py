@@ -181,5 +181,27 @@ def is_repair_or_empty(card: int) -> bool:
     return card == GASOLINE or card == SPARE_TIRE or card == REPAIRS or card == EMPTY
 
 
+#: The printed game's full deck for 4 and 6 seats (table-rules.md R3): one
+#: more of each hazard and Speed Limit, 106 cards.  BSD's 101-card deck is
+#: the printed deck for 2 or 3 players, "remove one each".
+FULL_DECK_SIZE: Final = 106
+FULL_COPIES: Final[tuple[int, ...]] = tuple(
+    n + (OUT_OF_GAS <= code <= SPEED_LIMIT) for code, n in enumerate(COPIES[:NUM_CODES])
+) + (0,)
+
+
+def initial_deck(copies: tuple[int, ...]) -> tuple[int, ...]:
+    """The deck array before the first shuffle, for a deck of ``copies``.
+
+    As in the original's source table, End of Limit comes before Go here,
+    unlike the code order.
+    """
+    order = list(range(MILES_25, REPAIRS + 1)) + [END_OF_LIMIT, GO] + list(range(EXTRA_TANK, RIGHT_OF_WAY + 1))
+    return tuple(code for code in order for _ in range(copies[code]))
+
+
+FULL_DECK: Final[tuple[int, ...]] = initial_deck(FULL_COPIES)
+
 assert len(INITIAL_DECK) == DECK_SIZE
 assert sum(COPIES) == DECK_SIZE
+assert len(FULL_DECK) == sum(FULL_COPIES) == FULL_DECK_SIZE

@@ -48,7 +48,7 @@ from .observation import observe
 from .record import FrozenRecord, set_field
 from .rng import GlibcRandom
 from .rules import Move, MoveType, Outcome, Phase
-from .scoring import GAME_POINTS, HandResult, hand_result
+from .scoring import HandResult, hand_result
 from .state import Game, Seat
 
 TYPE_CHECKING = False
@@ -162,19 +162,15 @@ def play_hand(
     *,
     observer: Observer | None = None,
     strict: bool = True,
-    game_points: int = GAME_POINTS,
 ) -> HandPlay:
-    """Play the hand dealt in ``game`` to its end; ``players[seat]`` rolls ``dice[seat]``.
-
-    ``game_points`` (for the result's ``game_over``) shortens games for tests.
-    """
+    """Play the hand dealt in ``game`` to its end; ``players[seat]`` rolls ``dice[seat]``."""
     informed = _hooks(players, "inform")
     moves = answers = 0
     push = rules.push
     while True:
         phase = rules.phase(game)
         if phase is Phase.HAND_OVER:
-            result = hand_result(game, game_points)
+            result = hand_result(game)
             _tell(_hooks(players, "hand_over"), result, strict)
             return HandPlay(result, moves, answers)
         if observer is not None:
@@ -262,7 +258,7 @@ def _referee(game: Game, seat: Seat, move: object) -> Outcome:
         if type(slot) is not int or not 0 <= slot < _HAND_SIZE or game.players[seat].hand[slot] == _EMPTY:
             raise PlayerError(seat, "illegal", f"chose {move!r} (no card there) {_context(game)}")
         card = game.players[seat].hand[slot]
-    elif kind is _ORDER or kind is _PASS:
+    elif kind is _ORDER or (kind is _PASS and rules.phase(game) is not Phase.REACTION):
         raise PlayerError(seat, "illegal", f"chose {move}, which is never a player's decision {_context(game)}")
     try:
         outcome = rules.push(game, move)

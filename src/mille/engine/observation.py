@@ -42,7 +42,7 @@ from .cards import EMPTY, NUM_TABLE
 from .record import Record
 from .rng import GlibcRandom
 from .rules import Move, Phase
-from .state import Game, Memory, Seat, Tableau, other
+from .state import TWO, Game, Memory, Seat, Table, Tableau, other
 
 
 class Observation(Record):
@@ -53,6 +53,12 @@ class Observation(Record):
     ``opponent_hand_size``).  ``memory`` is this seat's own card counting.
     ``pending_extension`` is the slot of this seat's card waiting at
     ``Extension?`` (None otherwise).
+
+    At any table (``table``; R6 of ``table-rules.md``): ``players[k]`` is
+    the tableau seat ``k`` plays on, its side's, with a hand only for this
+    seat (a partner's hand is as hidden as an opponent's); ``hand_sizes``
+    has every seat's number of cards; ``opponent_hand_size`` is the next
+    seat's.
     """
 
     __slots__ = (
@@ -68,6 +74,8 @@ class Observation(Record):
         "order",
         "pending_extension",
         "memory",
+        "table",
+        "_hand_sizes",
     )
 
     def __init__(
@@ -75,7 +83,7 @@ class Observation(Record):
         seat: Seat,
         phase: Phase,
         to_move: Seat,
-        players: tuple[Tableau, Tableau],
+        players: tuple[Tableau, ...],
         opponent_hand_size: int,
         discard: int,
         deck_count: int,
@@ -84,6 +92,8 @@ class Observation(Record):
         order: bool,
         pending_extension: int | None,
         memory: Memory,
+        table: Table = TWO,
+        hand_sizes: tuple[int, ...] | None = None,
     ) -> None:
         self.seat = seat
         self.phase = phase
@@ -97,6 +107,18 @@ class Observation(Record):
         self.order = order
         self.pending_extension = pending_extension
         self.memory = memory
+        self.table = table
+        #: None at two seats: :attr:`hand_sizes` says them from the hand and ``opponent_hand_size``.
+        self._hand_sizes = hand_sizes if len(players) != 2 else None
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """Every seat's number of cards, by seat."""
+        if self._hand_sizes is not None:
+            return self._hand_sizes
+        own = cards.HAND_SIZE - self.players[self.seat].hand.count(EMPTY)
+        other = self.opponent_hand_size
+        return (own, other) if self.seat == 0 else (other, own)
 
     @property
     def me(self) -> Tableau:
@@ -104,7 +126,14 @@ class Observation(Record):
 
     @property
     def opponent(self) -> Tableau:
-        return self.players[1 - self.seat]
+        """The next side's tableau (at two seats, the other's)."""
+        seat = self.seat + 1
+        return self.players[0 if seat == len(self.players) else seat]
+
+    @property
+    def side(self) -> int:
+        """The side this seat plays for."""
+        return self.seat % self.table.sides
 
     @property
     def hand(self) -> list[int]:
@@ -114,7 +143,8 @@ class Observation(Record):
     def unseen(self) -> list[int]:
         """How many of each card are hidden from this seat (other hand + deck), by code."""
         seen = self.memory.num_seen
-        return [cards.COPIES[c] - seen[c] for c in range(NUM_TABLE)]
+        copies = self.table.copies
+        return [copies[c] - seen[c] for c in range(NUM_TABLE)]
 
     def legal_moves(self) -> list[Move]:
         """The moves this seat may make now (empty unless it is this seat's turn)."""
@@ -135,15 +165,17 @@ class Observation(Record):
             deck=[],
             deck_count=self.deck_count,
             discard=self.discard,
-            players=[self.players[0].copy(), self.players[1].copy()],
+            players=[p.copy() for p in self.players],
             trip_length=self.trip_length,
             finished=self.phase is Phase.HAND_OVER,
             to_move=self.to_move,
             hand_starter=self.hand_starter,
             order=self.order,
             pending_extension=self.pending_extension,
-            memory=[Memory(), Memory()],
+            memory=[Memory() for _ in self.players],
             rng=_inert_rng(),
+            table=self.table,
+            reaction=self.to_move if self.phase is Phase.REACTION else None,
         )
 
 
@@ -160,10 +192,22 @@ def _inert_rng() -> GlibcRandom:
 def observe(game: Game, seat: Seat) -> Observation:
     """What ``seat`` may know of ``game`` now (see the module documentation)."""
     players = game.players
-    op = players[1 - seat]
-    own = players[seat].copy()
-    blind = op.copy()
-    blind.hand = [EMPTY] * cards.HAND_SIZE
+    table = game.table
+    seats = len(players)
+    if seats == 2:  # the loop below for two seats, written out (every decision of the protocol path)
+        own = players[seat].copy()
+        blind = players[1 - seat].copy()
+        blind.hand = [EMPTY] * cards.HAND_SIZE
+        views: tuple[Tableau, ...] = (own, blind) if seat == 0 else (blind, own)
+    else:
+        sides = table.sides
+        listed = []
+        for k in range(seats):
+            view = players[k % sides].copy()
+            view.hand = players[seat].hand[:] if k == seat else [EMPTY] * cards.HAND_SIZE
+            listed.append(view)
+        views = tuple(listed)
+    nxt = seat + 1 if seat + 1 < seats else 0
     memory = game.memory[seat]
     to_move = game.to_move
     pending = game.pending_extension
@@ -171,8 +215,10 @@ def observe(game: Game, seat: Seat) -> Observation:
     obs.seat = seat
     obs.phase = rules.phase(game)
     obs.to_move = to_move
-    obs.players = (own, blind) if seat == 0 else (blind, own)
-    obs.opponent_hand_size = cards.HAND_SIZE - op.hand.count(EMPTY)
+    obs.players = views
+    obs.opponent_hand_size = cards.HAND_SIZE - players[nxt].hand.count(EMPTY)
+    obs._hand_sizes = None if seats == 2 else tuple([cards.HAND_SIZE - p.hand.count(EMPTY) for p in players])
+    obs.table = table
     obs.discard = game.discard
     obs.deck_count = game.deck_count
     obs.trip_length = game.trip_length
@@ -200,8 +246,11 @@ def sample_world(obs: Observation, rng: GlibcRandom) -> Game:
     seat's counting is rebuilt from what it can see in this world: its
     ``num_seen`` exactly (every card not hidden from it), its ``num_gos`` as
     if it had counted its hand on its own turn and the rest on this seat's.
-    The world's generator is seeded from ``rng``.
+    The world's generator is seeded from ``rng``.  (Two seats only: the
+    worlds of a larger table are for a later step.)
     """
+    if len(obs.players) != 2:
+        raise ValueError("sample_world deals the worlds of two seats only")
     seat = obs.seat
     unseen = obs.unseen()
     pool = [c for c in range(cards.NUM_CODES) for _ in range(unseen[c])]

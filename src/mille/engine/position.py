@@ -39,7 +39,7 @@ from collections import Counter
 from . import cards
 from .cards import EMPTY, NAMES
 from .rules import can_anyone_play
-from .scoring import COUP_BONUS, GAME_POINTS, SAFETY_POINTS, recompute_hand_total
+from .scoring import COUP_BONUS, SAFETY_POINTS, recompute_hand_total
 from .state import EXTENDED_TRIP, SEATS, TRIP, Game, SafetyStatus, Tableau
 
 _ROW = cards.RIGHT_OF_WAY - cards.SAFETY_BASE
@@ -174,10 +174,12 @@ def check(game: Game) -> None:
         if p.hand_total != expected:
             raise InvalidPosition(f"{path}.hand_total", f"{p.hand_total}, but the cards played score {expected}")
         previous = p.total - p.hand_total
-        if not (game.finished and p.total == 0) and not 0 <= previous < GAME_POINTS:
+        points = game.table.game_points
+        if not (game.finished and p.total == 0) and not 0 <= previous < points:
             raise InvalidPosition(
                 f"{path}.total",
-                f"{p.total} with {p.hand_total} from this hand leaves {previous} from earlier hands (must be 0..4999)",
+                f"{p.total} with {p.hand_total} from this hand leaves {previous} from earlier hands"
+                f" (must be 0..{points - 1})",
             )
 
 

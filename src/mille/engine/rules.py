@@ -27,6 +27,7 @@ from .cards import (
     MILES_75,
     MILES_200,
     OPPOSITE,
+    OUT_OF_GAS,
     REPAIRS,
     RIGHT_OF_WAY,
     SAFETY_BASE,
@@ -37,8 +38,8 @@ from .cards import (
     is_repair_or_empty,
 )
 from .record import FrozenRecord
-from .scoring import ALL_SAFETIES_BONUS, COUP_BONUS, GAME_POINTS, SAFETY_POINTS, apply_end_of_hand_bonuses
-from .state import EXTENDED_TRIP, MOVES_NUM_GOS, SEATS, TRIP, Game, Memory, SafetyStatus, Seat, Slot, Tableau
+from .scoring import ALL_SAFETIES_BONUS, COUP_BONUS, SAFETY_POINTS, apply_end_of_hand_bonuses
+from .state import EXTENDED_TRIP, MOVES_NUM_GOS, TRIP, Game, Memory, SafetyStatus, Seat, Slot, Tableau
 
 _RIGHT_OF_WAY_INDEX = RIGHT_OF_WAY - SAFETY_BASE
 _PLAYED: int = SafetyStatus.PLAYED
@@ -59,21 +60,30 @@ class MoveType(IntEnum):
 
 
 class Move(FrozenRecord):
-    """A move: draw, play or discard a slot (0 is the P slot), toggle Order, answer, pass."""
+    """A move: draw, play or discard a slot (0 is the P slot), toggle Order, answer, pass.
 
-    __slots__ = ("kind", "slot")
+    ``target``: the side a hazard or Speed Limit goes to (R9), or None for
+    the implied one, the next side after the mover's: the only opponent
+    side at two sides (two and four seats), so the original's moves never
+    name one.  At three sides a hazard names its target.
+    """
+
+    __slots__ = ("kind", "slot", "target")
     kind: MoveType
     slot: Slot
+    target: int | None
 
-    def __init__(self, kind: MoveType, slot: Slot = 0) -> None:
+    def __init__(self, kind: MoveType, slot: Slot = 0, target: int | None = None) -> None:
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "slot", slot)
+        object.__setattr__(self, "target", target)
 
     def __str__(self) -> str:
         kind = self.kind
         if kind is MoveType.PLAY or kind is MoveType.DISCARD:
             letter = "U" if kind is MoveType.PLAY else "D"
-            return f"{letter}{'P' if self.slot == 0 else self.slot}"
+            at = "" if self.target is None else f">{self.target}"
+            return f"{letter}{'P' if self.slot == 0 else self.slot}{at}"
         return _MOVE_TEXT[kind]
 
 
@@ -106,6 +116,10 @@ class Phase(IntEnum):
     EMPTY_HAND = 2
     #: The hand is over (or none has been dealt): deal, or settle the game.
     HAND_OVER = 3
+    #: The player to move is asked, out of turn, for a coup fourré (R10): the
+    #: play of the safety against the hazard just put on its side, or PASS.
+    #: Never at two seats, where the attacked player always moves next.
+    REACTION = 4
 
 
 class Refusal:
@@ -130,6 +144,11 @@ class Refusal:
     DISCARD_SAFETY = 12
     NO_MORE_CARDS = 13
     ALREADY_PICKED = 14
+    #: Not the original's (more than two seats): a hazard aimed at the
+    #: mover's own side or at no side of the table; a move other than the
+    #: coup fourré (or PASS) while one is offered.
+    NO_SUCH_TARGET = 15
+    NOT_A_COUP = 16
 
 
 _MESSAGES = {
@@ -148,14 +167,18 @@ _MESSAGES = {
     Refusal.DISCARD_SAFETY: "discard a safety?",
     Refusal.NO_MORE_CARDS: "no more cards",
     Refusal.ALREADY_PICKED: "already picked",
+    Refusal.NO_SUCH_TARGET: "no such opponent",
+    Refusal.NOT_A_COUP: "coup fourre or pass",
 }
 
 
 def refusal_message(refusal: int, game: Game, seat: Seat, slot: Slot) -> str:
     """The original's message for a refused move, in the position it was tried in."""
-    pp = game.players[seat]
+    players = game.players
     return _MESSAGES[refusal].format(
-        trip=game.trip_length, card=cards.name(pp.hand[slot]), battle=cards.name(pp.battle)
+        trip=game.trip_length,
+        card=cards.name(players[seat].hand[slot]),
+        battle=cards.name(players[seat % game.table.sides].battle),
     )
 
 
@@ -171,7 +194,7 @@ def shuffle(game: Game) -> None:
     """Permute the deck array as left by the previous hand (never reset)."""
     deck = game.deck
     rng = game.rng
-    size = cards.DECK_SIZE
+    size = len(deck)
     for i in range(size):
         r = rng.random() % size
         deck[i], deck[r] = deck[r], deck[i]
@@ -182,10 +205,11 @@ def deal(game: Game) -> None:
     """Deal a new hand from the top (high end) of the deck array.
 
     Each seat counts its own six cards as they are dealt (§6.1); the
-    ``num_gos`` estimate moves only for the seat that starts the hand.
+    ``num_gos`` estimate moves only for the seat that starts the hand.  Six
+    cards to each seat in turn, from seat 0, as the original dealt its two.
     """
     deck = game.deck
-    for who in SEATS:
+    for who in range(len(game.players)):
         pp = game.players[who]
         memory = game.memory[who] = Memory()
         own_turn = game.to_move == who
@@ -213,36 +237,39 @@ def deal(game: Game) -> None:
     game.discard = EMPTY
     game.finished = False
     game.pending_extension = None
-    game.trip_length = TRIP
+    game.reaction = None
+    game.extender = None
+    game.trip_length = game.table.trip
 
 
 def start_hand(game: Game, *, resumed: bool = False) -> None:
-    """Begin a hand: the starter alternates, then shuffle and deal.
+    """Begin a hand: the starter moves one seat left (two seats: alternates), then shuffle and deal.
 
     A game restored from a save made at the end-of-hand prompts deals at
     once with the saved player to move and no alternation (``resumed``).
     """
     if not resumed:
-        game.hand_starter = 1 - game.hand_starter
+        game.hand_starter = (game.hand_starter + 1) % len(game.players)
         game.to_move = game.hand_starter
     shuffle(game)
     deal(game)
 
 
 def settle_game(game: Game) -> None:
-    """Game accounting at 5000: the higher total wins a game; a tie wins none."""
-    first, second = game.players
-    if second.total < first.total:
-        first.games += 1
-    elif second.total > first.total:
-        second.games += 1
-    first.total = 0
-    second.total = 0
+    """Game accounting at 5000: the highest total wins a game; a tie for it wins none (R14)."""
+    sides = game.players[: game.table.sides]
+    best = max(side.total for side in sides)
+    leaders = [side for side in sides if side.total == best]
+    if len(leaders) == 1:
+        leaders[0].games += 1
+    for side in sides:
+        side.total = 0
 
 
 def game_over(game: Game) -> bool:
-    """Either total reached 5000 (only looked at between hands)."""
-    return game.players[0].total >= GAME_POINTS or game.players[1].total >= GAME_POINTS
+    """A side's total reached the table's game points, 5000 (only looked at between hands)."""
+    points = game.table.game_points
+    return any(side.total >= points for side in game.players[: game.table.sides])
 
 
 # --------------------------------------------------------------------------
@@ -255,6 +282,8 @@ def phase(game: Game) -> Phase:
         return Phase.EXTENSION
     if game.finished:
         return Phase.HAND_OVER
+    if game.reaction is not None:
+        return Phase.REACTION
     if game.players[game.to_move].hand.count(EMPTY) == cards.HAND_SIZE:
         return Phase.EMPTY_HAND
     return Phase.MOVE
@@ -307,15 +336,21 @@ def can_play(trip_length: int, pp: Tableau, op: Tableau, card: int) -> bool:
     return False
 
 
-def play_refusal(game: Game, seat: Seat, slot: Slot) -> int | None:
+def play_refusal(game: Game, seat: Seat, slot: Slot, target: int | None = None) -> int | None:
     """Why playing ``slot`` would be refused, or None if it is legal.
 
-    ``NO_CARD`` is returned for an empty slot, although the original treats
-    that as a (turn-keeping) move rather than a failed one.
+    ``target``: the side a hazard goes to (None: the next side after the
+    mover's, the only opponent at two sides).  ``NO_CARD`` is returned for
+    an empty slot, although the original treats that as a (turn-keeping)
+    move rather than a failed one.
     """
-    pp = game.players[seat]
-    card = pp.hand[slot]
-    if card < SAFETY_BASE and not has_picked(game, pp, slot):
+    players = game.players
+    hand = players[seat].hand
+    sides = game.table.sides
+    side = seat % sides
+    pp = players[side]
+    card = hand[slot]
+    if card < SAFETY_BASE and not has_picked(game, players[seat], slot):
         return Refusal.MUST_PICK
     if card == EMPTY:
         return Refusal.NO_CARD
@@ -337,22 +372,39 @@ def play_refusal(game: Game, seat: Seat, slot: Slot) -> int | None:
         return None
     if card == END_OF_LIMIT:
         return None if pp.speed == SPEED_LIMIT else Refusal.NOT_LIMITED
-    op = game.players[1 - seat]
-    if card <= STOP:
+    if card <= SPEED_LIMIT:
+        if target is None:
+            target = side + 1 if side + 1 < sides else 0
+        elif target == side or not 0 <= target < sides:
+            return Refusal.NO_SUCH_TARGET
+        op = players[target]
+        if card == SPEED_LIMIT:
+            if op.speed == SPEED_LIMIT:
+                return Refusal.OPPONENT_LIMITED
+            if op.safety[_RIGHT_OF_WAY_INDEX] == _PLAYED:
+                return Refusal.OPPONENT_PROTECTED
+            return None
         if not op.can_go:
             return Refusal.OPPONENT_CANNOT_GO
         if op.safety[SAFETY_FOR[card] - SAFETY_BASE] == _PLAYED:
             return Refusal.OPPONENT_PROTECTED
         return None
-    if card == SPEED_LIMIT:
-        if op.speed == SPEED_LIMIT:
-            return Refusal.OPPONENT_LIMITED
-        if op.safety[_RIGHT_OF_WAY_INDEX] == _PLAYED:
-            return Refusal.OPPONENT_PROTECTED
-        return None
     # A safety: before drawing, only as a counter to the hazard showing.
-    if not _is_counter(pp, card) and pp.hand[0] == EMPTY and game.deck_count > 0:
+    if not _is_counter(pp, card) and hand[0] == EMPTY and game.deck_count > 0:
         return Refusal.MUST_PICK
+    return None
+
+
+def coup_slot(game: Game) -> Slot | None:
+    """In the ``REACTION`` phase: the slot of the safety that makes the coup fourré."""
+    seat = game.to_move
+    pp = game.players[seat % game.table.sides]
+    hand = game.players[seat].hand
+    for slot in range(cards.HAND_SIZE):
+        card = hand[slot]
+        fresh = pp.fresh_hazard or (pp.fresh_limit and card == RIGHT_OF_WAY)
+        if card >= SAFETY_BASE and fresh and _is_counter(pp, card):
+            return slot
     return None
 
 
@@ -388,7 +440,9 @@ def legal_moves(game: Game) -> list[Move]:
     In the ``MOVE`` phase: a draw, then plays and discards by slot.  Order
     toggling is a human convenience, not a game move, and is left out; so
     are plays of empty slots.  ``EXTENSION``: EXTEND, NO_EXTENSION.
-    ``EMPTY_HAND``: PASS.  ``HAND_OVER``: none.
+    ``EMPTY_HAND``: PASS.  ``HAND_OVER``: none.  ``REACTION``: the coup
+    fourré, PASS.  A hazard names its target side only where there is more
+    than one (three sides), once for each side it may go to.
     """
     now = phase(game)
     if now is Phase.EXTENSION:
@@ -397,15 +451,24 @@ def legal_moves(game: Game) -> list[Move]:
         return []
     if now is Phase.EMPTY_HAND:
         return [PASS]
+    if now is Phase.REACTION:
+        slot = coup_slot(game)
+        return [PASS] if slot is None else [PLAYS[slot], PASS]
     seat = game.to_move
     hand = game.players[seat].hand
+    sides = game.table.sides
     moves: list[Move] = []
     if draw_refusal(game, seat) is None:
         moves.append(DRAW)
     for slot in range(cards.HAND_SIZE):
-        if hand[slot] == EMPTY:
+        card = hand[slot]
+        if card == EMPTY:
             continue
-        if play_refusal(game, seat, slot) is None:
+        if sides > 2 and OUT_OF_GAS <= card <= SPEED_LIMIT:
+            for target in range(sides):
+                if target != seat % sides and play_refusal(game, seat, slot, target) is None:
+                    moves.append(Move(MoveType.PLAY, slot, target))
+        elif play_refusal(game, seat, slot) is None:
             moves.append(PLAYS[slot])
         if discard_refusal(game, seat, slot) is None:
             moves.append(DISCARDS[slot])
@@ -457,6 +520,15 @@ def push(game: Game, move: Move) -> Outcome:
     kind = move.kind
     seat = game.to_move
     now = phase(game)
+    if now is Phase.REACTION:
+        if kind is MoveType.PASS:
+            decline_coup(game)
+            return MADE_PASSED
+        if kind is MoveType.PLAY and move.slot == coup_slot(game):
+            game.reaction = None  # the turn is the holder's now (R10)
+            play_card(game, seat, move.slot)
+            return MADE
+        return _refused(game, seat, move.slot, Refusal.NOT_A_COUP)
     if now is Phase.EXTENSION:
         if kind is not MoveType.EXTEND and kind is not MoveType.NO_EXTENSION:
             raise IllegalPhase(f"{move}: the game waits for the answer to Extension?")
@@ -478,9 +550,10 @@ def push(game: Game, move: Move) -> Outcome:
             return MADE
         sort = False
     elif kind is MoveType.PLAY:
-        refusal = play_refusal(game, seat, slot)
+        target = move.target
+        refusal = play_refusal(game, seat, slot, target)
         if refusal is None:
-            return MADE_PASSED if play_card(game, seat, slot) else MADE
+            return MADE_PASSED if play_card(game, seat, slot, target) else MADE
         # An empty slot counts as a (turn-keeping) move: the hand may still be sorted.
         sort = hand[slot] == EMPTY and refusal == Refusal.NO_CARD
     elif kind is MoveType.DISCARD:
@@ -537,7 +610,7 @@ def _finish_move(game: Game, seat: Seat, passed: bool, sort: bool, end_test: boo
     if end_test and game.deck_count <= 0:
         check_go(game)
     if passed:
-        game.to_move = 1 - seat
+        game.to_move = (seat + 1) % len(game.players)
     if game.finished:
         apply_end_of_hand_bonuses(game)
 
@@ -546,10 +619,11 @@ def draw_card(game: Game, seat: Seat) -> None:
     """Draw for ``seat``, known to be allowed: into the P slot, and slot 1 too if it is empty.
 
     The one draw of the engine (§3.3): the drawn cards are counted by the
-    drawer, and a draw ends the opponent's chance of a coup fourré on the
-    hazard it put down.
+    drawer, and a draw ends the drawer's side's chance of a coup fourré on
+    the hazard put on it.
     """
-    pp = game.players[seat]
+    players = game.players
+    pp = players[seat]
     hand = pp.hand
     deck = game.deck
     memory = game.memory[seat]
@@ -566,6 +640,8 @@ def draw_card(game: Game, seat: Seat) -> None:
         hand[1] = card
         memory.count(card, True)
     game.deck_count = deck_count
+    if len(players) != 2:
+        pp = players[seat % game.table.sides]
     pp.fresh_hazard = False
     pp.fresh_limit = False
     if deck_count <= 0 or EMPTY in hand:
@@ -574,42 +650,114 @@ def draw_card(game: Game, seat: Seat) -> None:
     # test waits for an empty deck, and a draw keeps the turn.
 
 
-def play_card(game: Game, seat: Seat, slot: Slot) -> bool:
-    """Play ``seat``'s card in ``slot``, known to be legal; True if the turn passed.
+def play_card(game: Game, seat: Seat, slot: Slot, target: int | None = None) -> bool:
+    """Play ``seat``'s card in ``slot`` (a hazard on side ``target``), known to be legal; True if the turn passed.
 
     A mileage card that reaches 700 leaves the move waiting at
-    ``Extension?`` (:func:`answer_extension` finishes it).
+    ``Extension?`` (:func:`answer_extension` finishes it).  A hazard on a
+    side whose safety a seat other than the next one holds leaves the game
+    asking that seat for the coup fourré (R10, the ``REACTION`` phase).
     """
-    passed = _play(game, seat, game.players[seat], slot)
+    players = game.players
+    pp = players[seat]
+    hand = pp.hand
+    card = hand[slot]
+    if len(players) == 2:  # each seat its own side (the hot path of every rollout)
+        passed = _play(game, seat, pp, hand, slot, card, players[1 - seat if target is None else target])
+    else:
+        target = _target(game, seat, target)
+        passed = _play(game, seat, players[seat % game.table.sides], hand, slot, card, players[target])
     if game.pending_extension is None:
         _finish_move(game, seat, passed, True)
+        if target is not None and OUT_OF_GAS <= card <= SPEED_LIMIT and len(players) > 2:
+            # (at two seats the attacked player always moves next: nothing to offer)
+            _offer_coup(game, target)
     return passed
 
 
+def _target(game: Game, seat: Seat, target: int | None) -> int:
+    """The side a hazard goes to: ``target``, or the next side after ``seat``'s."""
+    if target is not None:
+        return target
+    sides = game.table.sides
+    side = seat % sides + 1
+    return 0 if side == sides else side
+
+
+def _offer_coup(game: Game, target: int) -> None:
+    """After a hazard on side ``target``: ask its holder of the safety, unless that holder moves next.
+
+    At two seats the attacked player always moves next, and the original's
+    model is the rule: the safety played as its next move, before it draws,
+    is the coup fourré.  At more, a holder elsewhere at the side is asked
+    now, out of turn (R10); if it declines, play resumes at the next seat.
+    """
+    players = game.players
+    seats = len(players)
+    nxt = game.to_move
+    if (seats == game.table.sides and nxt == target) or game.finished:
+        return  # the side's one seat moves next
+    pp = players[target]
+    for holder in range(target, seats, game.table.sides):
+        if holder != nxt:
+            hand = players[holder].hand
+            for card in hand:
+                if card >= SAFETY_BASE and _is_counter(pp, card):
+                    game.reaction = nxt
+                    game.to_move = holder
+                    return
+
+
+def decline_coup(game: Game) -> None:
+    """The seat asked for a coup fourré lets it pass: play resumes where it would have, the chance gone."""
+    seat = game.to_move
+    pp = game.players[seat % game.table.sides]
+    pp.fresh_hazard = False
+    pp.fresh_limit = False
+    resume = game.reaction
+    assert resume is not None
+    game.reaction = None
+    game.to_move = resume
+
+
+def _seen_by_others(game: Game, seat: Seat, card: int) -> None:
+    """Every seat but ``seat`` sees ``card`` played or discarded (Memory.count, not on the counter's turn)."""
+    memory = game.memory
+    for other in range(len(memory)):
+        if other != seat:
+            memory[other].num_seen[card] += 1
+
+
 def discard_card(game: Game, seat: Seat, slot: Slot) -> None:
-    """Discard ``seat``'s card in ``slot``, known to be legal: the other seat sees it, the turn passes."""
-    pp = game.players[seat]
-    card = pp.hand[slot]
+    """Discard ``seat``'s card in ``slot``, known to be legal: the other seats see it, the turn passes."""
+    hand = game.players[seat].hand
+    card = hand[slot]
     game.discard = card
-    pp.hand[slot] = EMPTY
-    game.memory[1 - seat].num_seen[card] += 1  # Memory.count, not on the counter's turn
+    hand[slot] = EMPTY
+    memory = game.memory
+    if len(memory) == 2:  # _seen_by_others, inline for two seats (the hot path)
+        memory[1 - seat].num_seen[card] += 1
+    else:
+        _seen_by_others(game, seat, card)
     _finish_move(game, seat, True, True)
 
 
 def answer_extension(game: Game, extend: bool) -> None:
     """Finish the move held at ``Extension?``: the trip, then the rest of the play."""
     seat = game.to_move
-    pp = game.players[seat]
+    hand = game.players[seat].hand
     slot = game.pending_extension
     game.pending_extension = None
     if extend:
         game.trip_length = EXTENDED_TRIP
+        if game.table.parker:  # only Parker's bonus asks who called it (and saves stay as they were)
+            game.extender = seat % game.table.sides
     else:
         game.finished = True
     if slot is not None and slot >= 0:
-        card = pp.hand[slot]
-        game.memory[1 - seat].count(card, False)
-        pp.hand[slot] = EMPTY
+        card = hand[slot]
+        _seen_by_others(game, seat, card)
+        hand[slot] = EMPTY
     # else: a version-1 save, whose card had already left the (tidied) hand.
     _finish_move(game, seat, True, True)
 
@@ -617,20 +765,22 @@ def answer_extension(game: Game, extend: bool) -> None:
 def pass_turn(game: Game, seat: Seat) -> None:
     """``seat`` has no cards: the turn passes (nobody decides anything).
 
-    If the other hand is empty too, nobody can ever move again and the hand
-    is over.  Play never gets there with cards left in the deck (a hand is
+    If every other hand is empty too, nobody can ever move again and the
+    hand is over.  Play never gets there with cards left in the deck (a hand is
     refilled by drawing, and an empty deck ends the hand once nobody can
     play), but a constructed position can, and the engine must not pass
     the turn back and forth for ever.
     """
-    if game.players[1 - seat].hand.count(EMPTY) == cards.HAND_SIZE:
+    if all(p.hand.count(EMPTY) == cards.HAND_SIZE for p in game.players):
         game.finished = True
     _finish_move(game, seat, True, False, False)
 
 
-def _play(game: Game, seat: Seat, pp: Tableau, slot: Slot) -> bool:
-    """Play the (legal) card in ``slot``; True if the turn passes (not after a safety)."""
-    card = pp.hand[slot]
+def _play(game: Game, seat: Seat, pp: Tableau, hand: list[int], slot: Slot, card: int, op: Tableau) -> bool:
+    """Play the (legal) ``card`` in ``slot`` of ``hand`` on the side's tableau ``pp`` (a hazard on ``op``).
+
+    True if the turn passes (not after a safety).
+    """
     if card <= MILES_200:
         pp.nummiles[card] += 1
         value = MILES[card]
@@ -638,18 +788,16 @@ def _play(game: Game, seat: Seat, pp: Tableau, slot: Slot) -> bool:
         pp.hand_total += value
         pp.mileage += value
         if pp.mileage == game.trip_length:
-            if game.trip_length == TRIP:
+            if game.trip_length == TRIP and game.table.extension:
                 # Ask Extension? now, with the card still in the hand.
                 game.pending_extension = slot
                 return False
             game.finished = True
     elif card <= STOP:
-        op = game.players[1 - seat]
         op.battle = card
         op.fresh_hazard = True
         op.can_go = False
     elif card == SPEED_LIMIT:
-        op = game.players[1 - seat]
         op.speed = SPEED_LIMIT
         op.fresh_limit = True
     elif card <= REPAIRS:
@@ -663,11 +811,15 @@ def _play(game: Game, seat: Seat, pp: Tableau, slot: Slot) -> bool:
         pp.speed = END_OF_LIMIT
     else:
         _play_safety(pp, card)
-        game.memory[1 - seat].num_seen[card] += 1  # Memory.count, not on the counter's turn
-        pp.hand[slot] = EMPTY
+        _seen_by_others(game, seat, card)
+        hand[slot] = EMPTY
         return False
-    game.memory[1 - seat].num_seen[card] += 1
-    pp.hand[slot] = EMPTY
+    memory = game.memory
+    if len(memory) == 2:  # _seen_by_others, inline for two seats (the hot path)
+        memory[1 - seat].num_seen[card] += 1
+    else:
+        _seen_by_others(game, seat, card)
+    hand[slot] = EMPTY
     return True
 
 
@@ -724,14 +876,30 @@ def tidy_hand(pp: Tableau, *, sort: bool) -> None:
 
 
 def can_anyone_play(game: Game) -> bool:
-    """The end test's question (§3.8): does either hand hold a safety or a card :func:`can_play` accepts?"""
+    """The end test's question (§3.8): does any hand hold a safety or a card :func:`can_play` accepts?
+
+    At more than two sides, a card is playable if :func:`can_play` accepts
+    it against any opponent side (R12: BSD's early test, generalized).
+    """
     trip = game.trip_length
-    for who in SEATS:
-        pp = game.players[who]
-        op = game.players[1 - who]
-        for card in pp.hand:
-            if card >= SAFETY_BASE or can_play(trip, pp, op, card):
+    players = game.players
+    if len(players) == 2:  # the loop below for two seats, written out (after every move of a rollout's end)
+        first, second = players
+        for pp, op in ((first, second), (second, first)):
+            for card in pp.hand:
+                if card >= SAFETY_BASE or can_play(trip, pp, op, card):
+                    return True
+        return False
+    sides = game.table.sides
+    for who in range(len(players)):
+        side = who % sides
+        pp = players[side]
+        for card in players[who].hand:
+            if card >= SAFETY_BASE:
                 return True
+            for target in range(sides):
+                if target != side and can_play(trip, pp, players[target], card):
+                    return True
     return False
 
 

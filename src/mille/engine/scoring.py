@@ -11,6 +11,7 @@ from __future__ import annotations
 from .cards import MILES_200, NUM_SAFETIES
 from .record import FrozenRecord, set_field
 from .state import EXTENDED_TRIP, Game
+from .state import GAME_POINTS as GAME_POINTS  # the name readers know; it lives on the table
 
 SAFETY_POINTS = 100
 ALL_SAFETIES_BONUS = 300
@@ -20,7 +21,6 @@ SAFE_TRIP_BONUS = 300
 DELAYED_ACTION_BONUS = 300
 EXTENSION_BONUS = 200
 SHUT_OUT_BONUS = 500
-GAME_POINTS = 5000
 
 
 class Bonuses(FrozenRecord):
@@ -66,26 +66,49 @@ NO_BONUSES = Bonuses()
 
 
 def end_of_hand_bonuses(game: Game, player: int) -> Bonuses:
-    """Bonuses ``player`` earns if the hand ends in this position.
+    """Bonuses side ``player`` earns if the hand ends in this position (R13).
 
-    Only the player whose mileage equals the trip length qualifies; the
-    extension bonus goes to whoever completes 1000, whoever chose to extend.
+    Only the side whose mileage equals the trip length qualifies; the
+    extension bonus goes to whoever completes 1000, whoever chose to extend
+    (the original's rule, R15's default), and the shut-out only when every
+    other side has no miles.  With Parker's bonus (the table's ``parker``,
+    R15) it goes to the side that called the Extension if it completes the
+    trip, and otherwise to each other side, whatever its miles.
     """
-    pp = game.players[player]
-    if pp.mileage != game.trip_length:
+    players = game.players
+    pp = players[player]
+    trip = game.trip_length
+    if pp.mileage != trip:
+        caller = game.extender
+        if (
+            caller is not None  # (only ever set with Parker's bonus)
+            and trip == EXTENDED_TRIP
+            and player != caller
+            and players[caller].mileage != trip
+        ):
+            return _PARKER_CONSOLATION
         return NO_BONUSES
+    sides = game.table.sides
+    if sides == 2:
+        shut_out = players[1 - player].mileage == 0
+    else:
+        shut_out = all(players[s].mileage == 0 for s in range(sides) if s != player)
     return Bonuses(
         trip=True,
         safe_trip=pp.nummiles[MILES_200] == 0,
         delayed_action=game.deck_count <= 0,
-        extension=game.trip_length == EXTENDED_TRIP,
-        shut_out=game.players[1 - player].mileage == 0,
+        extension=game.trip_length == EXTENDED_TRIP,  # the caller's side, or (Parker) another side when it failed
+        shut_out=shut_out,
     )
+
+
+#: Parker's Extension bonus for a side other than the caller's, when the caller fails (R15).
+_PARKER_CONSOLATION = Bonuses(extension=True)
 
 
 def apply_end_of_hand_bonuses(game: Game) -> None:
     """Add the bonuses to hand and overall totals; called once as a hand ends."""
-    for player in (0, 1):
+    for player in range(game.table.sides):
         points = end_of_hand_bonuses(game, player).points
         if points:
             pp = game.players[player]
@@ -98,8 +121,9 @@ class HandResult(FrozenRecord):
 
     Made once, by :func:`hand_result`, for everyone who asks how a hand
     went (the simulator's summary, the match's records, a searching
-    player's valuation of a rollout).  Tuples are indexed by seat.
-    ``game_over``: a total reached :data:`GAME_POINTS` with this hand (the
+    player's valuation of a rollout).  Tuples are indexed by side (at two
+    seats, by seat).
+    ``game_over``: a total reached the table's ``game_points`` with this hand (the
     game is settled after it); ``game_winner`` is then the seat with the
     higher total, or None for a tie (and always None while the game goes on).
     """
@@ -115,10 +139,10 @@ class HandResult(FrozenRecord):
         "game_over",
         "game_winner",
     )
-    hand_totals: tuple[int, int]
-    totals: tuple[int, int]
-    mileage: tuple[int, int]
-    bonuses: tuple[Bonuses, Bonuses]
+    hand_totals: tuple[int, ...]
+    totals: tuple[int, ...]
+    mileage: tuple[int, ...]
+    bonuses: tuple[Bonuses, ...]
     trip_length: int
     starter: int
     deck_left: int
@@ -127,10 +151,10 @@ class HandResult(FrozenRecord):
 
     def __init__(
         self,
-        hand_totals: tuple[int, int],
-        totals: tuple[int, int],
-        mileage: tuple[int, int],
-        bonuses: tuple[Bonuses, Bonuses],
+        hand_totals: tuple[int, ...],
+        totals: tuple[int, ...],
+        mileage: tuple[int, ...],
+        bonuses: tuple[Bonuses, ...],
         trip_length: int,
         starter: int,
         deck_left: int,
@@ -149,35 +173,56 @@ class HandResult(FrozenRecord):
         set_field(self, "game_winner", game_winner)
 
     def margin(self, seat: int) -> int:
-        """``seat``'s hand total less the other's."""
-        return self.hand_totals[seat] - self.hand_totals[1 - seat]
+        """Side ``seat``'s hand total less the best other side's (two sides: the other's)."""
+        totals = self.hand_totals
+        return totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
 
     @property
     def winner(self) -> int | None:
-        """The seat that scored more this hand (None: equal)."""
-        first, second = self.hand_totals
-        return None if first == second else 0 if first > second else 1
+        """The side that scored most this hand (None: a tie for the most)."""
+        return _top(self.hand_totals)
 
     @property
-    def trip_completed(self) -> tuple[bool, bool]:
-        """Per seat: reached the end of the trip (700, or 1000 if extended)."""
-        return (self.mileage[0] == self.trip_length, self.mileage[1] == self.trip_length)
+    def trip_completed(self) -> tuple[bool, ...]:
+        """Per side: reached the end of the trip (700, or 1000 if extended)."""
+        return tuple(m == self.trip_length for m in self.mileage)
 
 
-def hand_result(game: Game, game_points: int = GAME_POINTS) -> HandResult:
+def _top(values: tuple[int, ...]) -> int | None:
+    """The index of the one highest value, None if it is shared."""
+    best = max(values)
+    return values.index(best) if values.count(best) == 1 else None
+
+
+def hand_result(game: Game) -> HandResult:
     """The result of the hand ``game`` has just finished (before the game is settled).
 
-    ``game_points`` shortens the game for tests (the original: 5000).
+    The game ends at its table's ``game_points`` (the original: 5000; a
+    match may shorten it).
     """
-    first, second = game.players
-    totals = (first.total, second.total)
-    over = totals[0] >= game_points or totals[1] >= game_points
-    winner = None if not over or totals[0] == totals[1] else 0 if totals[0] > totals[1] else 1
+    table = game.table
+    game_points = table.game_points
+    if table.sides == 2:
+        first, second = game.players[:2]
+        totals: tuple[int, ...] = (first.total, second.total)
+        over = totals[0] >= game_points or totals[1] >= game_points
+        winner = None if not over or totals[0] == totals[1] else 0 if totals[0] > totals[1] else 1
+        hand_totals: tuple[int, ...] = (first.hand_total, second.hand_total)
+        mileage: tuple[int, ...] = (first.mileage, second.mileage)
+        bonuses: tuple[Bonuses, ...] = (end_of_hand_bonuses(game, 0), end_of_hand_bonuses(game, 1))
+    else:
+        sides = game.players[: table.sides]
+        totals = tuple(p.total for p in sides)
+        over = max(totals) >= game_points  # R14: the highest total wins, a tie for it none
+        winner = _top(totals) if over else None
+        hand_totals = tuple(p.hand_total for p in sides)
+        mileage = tuple(p.mileage for p in sides)
+        bonuses = tuple(end_of_hand_bonuses(game, s) for s in range(table.sides))
     return HandResult(
-        (first.hand_total, second.hand_total),
+        hand_totals,
         totals,
-        (first.mileage, second.mileage),
-        (end_of_hand_bonuses(game, 0), end_of_hand_bonuses(game, 1)),
+        mileage,
+        bonuses,
         game.trip_length,
         game.hand_starter,
         game.deck_count,

@@ -18,7 +18,7 @@ for the computer), updated by the rules as cards come into view.
 from __future__ import annotations
 
 from . import cards
-from .record import Record
+from .record import FrozenRecord, Record
 from .rng import GlibcRandom
 
 #: A seat at the table, 0 or 1.  The engine presumes nothing about who sits
@@ -37,8 +37,98 @@ TRIP = 700
 EXTENDED_TRIP = 1000
 
 
+#: The points that end a game (§5.4); a table may shorten it (tests, matches).
+GAME_POINTS = 5000
+
+
 def other(seat: Seat) -> Seat:
     return 1 - seat
+
+
+class Table(FrozenRecord):
+    """The game's own parameters: who sits how, with which deck, to where.
+
+    OpenSpiel's game parameters, held by the :class:`Game` itself, so that
+    every rule reads them from the game it applies to (``rules.game_over``,
+    ``scoring.hand_result``) and no caller threads them through.  The
+    configurations are those of ``table-rules.md`` R1-R15 (see
+    :func:`table`): ``seats`` in turn order, ``sides`` of them (a seat's
+    side is ``seat % sides``, R2), the deck's ``copies`` of each card (R3),
+    the ``trip`` and whether it may be ``extension``-ed to
+    :data:`EXTENDED_TRIP` (R7), the ``game_points`` that end a game (R14),
+    and ``parker``: Parker's own Extension bonus (R15), an option.  The
+    two-seat table is the original's: :data:`TWO`.
+    """
+
+    __slots__ = ("seats", "sides", "copies", "deck", "trip", "extension", "game_points", "parker", "deck_size")
+    seats: int
+    sides: int
+    copies: tuple[int, ...]
+    deck: tuple[int, ...]
+    deck_size: int
+    trip: int
+    extension: bool
+    game_points: int
+    parker: bool
+
+    def __init__(
+        self,
+        seats: int = 2,
+        sides: int = 2,
+        copies: tuple[int, ...] = cards.COPIES,
+        trip: int = 700,
+        extension: bool = True,
+        game_points: int = GAME_POINTS,
+        parker: bool = False,
+    ) -> None:
+        deck = cards.INITIAL_DECK if copies == cards.COPIES else cards.initial_deck(copies)
+        self._init(
+            seats=seats,
+            sides=sides,
+            copies=copies,
+            deck=deck,
+            trip=trip,
+            extension=extension,
+            game_points=game_points,
+            parker=parker,
+            deck_size=len(deck),
+        )
+
+    def side(self, seat: Seat) -> int:
+        """The side ``seat`` plays for (R2: partners alternate with the other sides)."""
+        return seat % self.sides
+
+    def partners(self, side: int) -> range:
+        """The seats of ``side``, in turn order."""
+        return range(side, self.seats, self.sides)
+
+
+#: The tables of R1, by number of seats.
+TABLE_SEATS: tuple[int, ...] = (2, 3, 4, 6)
+
+
+def table(seats: int = 2, *, game_points: int = GAME_POINTS, parker: bool = False) -> Table:
+    """The table of ``seats`` players (R1, R3, R7): 2 and 3 each for themselves,
+    4 in two partnerships and 6 in three.
+
+    2 and 3 seats: BSD's 101-card deck, 700 miles with the Extension; 4: the
+    106-card deck, 1000 miles, no Extension; 6: 106 cards, 700 with the
+    Extension.
+
+    >>> table(4).sides, table(4).deck_size, table(4).trip, table(4).extension
+    (2, 106, 1000, False)
+    >>> table(2) == TWO
+    True
+    """
+    if seats not in TABLE_SEATS:
+        raise ValueError(f"a table has 2, 3, 4 or 6 seats, not {seats}")
+    sides = 2 if seats == 4 else 3 if seats in (3, 6) else 2
+    copies = cards.FULL_COPIES if seats >= 4 else cards.COPIES
+    return Table(seats, sides, copies, 1000 if seats == 4 else 700, seats != 4, game_points, parker)
+
+
+#: The original's table: two seats, each its own side, BSD's deck and trip.
+TWO = Table()
 
 
 class SafetyStatus:
@@ -196,6 +286,19 @@ class Game(Record):
     original at that moment; :func:`mille.engine.rules.push` with an ``EXTEND`` or
     ``NO_EXTENSION`` move finishes it.  The value ``-1`` means the card has
     already left the hand (a version-1 save made at the question).
+
+    Any table (``table``, R1-R15 of ``table-rules.md``) in one shape, the
+    two-seat game being the table of two: ``players`` is indexed by seat,
+    and ``players[seat].hand`` is that seat's hand; the tableau of a side
+    (the piles, safeties, mileage and scores it shares, R5) is
+    ``players[side]``, the side's first seat's, so ``players[seat %
+    table.sides]`` is the tableau a seat plays on.  At two and three seats
+    every seat is its own side and nothing more is needed; at four and six,
+    the tableau fields of the seats past the sides are unused (those seats
+    hold only their hands).  ``reaction`` is set while the seat to move is
+    asked for a coup fourré out of turn (R10): the seat play resumes at if
+    it declines.  ``extender``: with Parker's bonus (R15), the side that
+    called the Extension; None before any call, and always without it.
     """
 
     __slots__ = (
@@ -211,6 +314,9 @@ class Game(Record):
         "pending_extension",
         "memory",
         "rng",
+        "table",
+        "reaction",
+        "extender",
     )
 
     def __init__(
@@ -219,57 +325,67 @@ class Game(Record):
         deck_count: int = 0,
         discard: int = cards.EMPTY,
         players: list[Tableau] | None = None,
-        trip_length: int = TRIP,
+        trip_length: int | None = None,
         finished: bool = True,
         to_move: Seat = 0,
-        hand_starter: Seat = 1,
+        hand_starter: Seat | None = None,
         order: bool = False,
         pending_extension: int | None = None,
         memory: list[Memory] | None = None,
         rng: GlibcRandom | None = None,
+        table: Table = TWO,
+        reaction: Seat | None = None,
+        extender: int | None = None,
     ) -> None:
-        self.deck: list[int] = list(cards.INITIAL_DECK) if deck is None else deck
+        #: The game's parameters (seats, sides, deck, trip, game points).
+        self.table = table
+        self.deck: list[int] = list(table.deck) if deck is None else deck
         self.deck_count = deck_count
         self.discard = discard
-        self.players: list[Tableau] = [Tableau(), Tableau()] if players is None else players
+        self.players: list[Tableau] = [Tableau() for _ in range(table.seats)] if players is None else players
         #: 700, or 1000 once the trip has been extended (the original's ``End``).
-        self.trip_length = trip_length
+        self.trip_length = table.trip if trip_length is None else trip_length
         #: The hand is over, or none has been dealt yet.
         self.finished = finished
         self.to_move = to_move
-        #: Who started the current hand; flips before each new hand, so seat
-        #: 0 starts the first hand of a run.
-        self.hand_starter = hand_starter
+        #: Who started the current hand; moves one seat left before each new
+        #: hand (two seats: flips), so seat 0 starts the first hand of a run.
+        self.hand_starter = table.seats - 1 if hand_starter is None else hand_starter
         #: Seat 0 keeps its hand sorted (the original's ``O`` command, which
         #: only its human player had).
         self.order = order
         self.pending_extension = pending_extension
         #: Each seat's card counting, indexed by seat.
-        self.memory: list[Memory] = [Memory(), Memory()] if memory is None else memory
+        self.memory: list[Memory] = [Memory() for _ in range(table.seats)] if memory is None else memory
         #: The game's generator: the shuffle, and in the interactive game the
         #: dice of the original's computer player at seat 1 (§2.2).
         self.rng = GlibcRandom() if rng is None else rng
+        self.reaction = reaction
+        self.extender = extender
 
     def copy(self, share_rng: bool = False) -> Game:
         """An independent copy (the generator is cloned unless shared)."""
-        m0, m1 = self.memory
+        players = self.players
         return Game(
             self.deck[:],
             self.deck_count,
             self.discard,
-            [self.players[0].copy(), self.players[1].copy()],
+            [players[0].copy(), players[1].copy()] if len(players) == 2 else [p.copy() for p in players],
             self.trip_length,
             self.finished,
             self.to_move,
             self.hand_starter,
             self.order,
             self.pending_extension,
-            [Memory(m0.num_seen[:], m0.num_gos), Memory(m1.num_seen[:], m1.num_gos)],
+            [Memory(m.num_seen[:], m.num_gos) for m in self.memory],
             self.rng if share_rng else self.rng.copy(),
+            self.table,
+            self.reaction,
+            self.extender,
         )
 
     def hidden_cards(self, viewer: Seat) -> list[int]:
-        """Cards ``viewer`` cannot see: the other hand and the undrawn deck."""
-        hidden = [c for c in self.players[other(viewer)].hand if c != cards.EMPTY]
+        """Cards ``viewer`` cannot see: the other hands and the undrawn deck."""
+        hidden = [c for k, p in enumerate(self.players) if k != viewer for c in p.hand if c != cards.EMPTY]
         hidden.extend(self.deck[: self.deck_count])
         return hidden

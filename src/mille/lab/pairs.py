@@ -34,13 +34,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import cards, rules
+from ..engine import rules
 from ..engine.driver import EndlessHand, PlayerError, play_hand
 from ..engine.observation import Observation
 from ..engine.rng import GlibcRandom, secret_seed
 from ..engine.rules import Move
 from ..engine.scoring import GAME_POINTS
-from ..engine.state import Game
+from ..engine.state import Game, Table
 from ..players import Player, is_exec_spec, make_player
 from .gamelog import MoveRecorder
 from .records import Fault, GameRecord, PairResult
@@ -102,7 +102,7 @@ def deal_hand(game: Game, seed: int, starter: int) -> None:
     before; ``starter`` (a seat) moves first.  Totals carry over, as in
     :func:`mille.engine.rules.start_hand`.
     """
-    game.deck = list(cards.INITIAL_DECK)
+    game.deck = list(game.table.deck)
     game.rng = GlibcRandom(seed)
     rules.shuffle(game)
     game.hand_starter = starter
@@ -244,7 +244,8 @@ def play_game(
     for seat in (0, 1):
         player = who[seat]
         try:
-            players.append(make_player(specs[player]))
+            # The pair's deal as its key: no bot process plays both games of a pair (issue 36).
+            players.append(make_player(specs[player], deal_seed(config.seed, pair, 0)))
         except Exception as exc:
             return forfeit(player, "exception", f"cannot make the player: {exc}", 0)
     dice_of = [
@@ -254,7 +255,7 @@ def play_game(
         for player in (0, 1)
     ]
     dice = (dice_of[who[0]], dice_of[who[1]])
-    game = Game()
+    game = Game(table=Table(game_points=config.game_points))
     with _Alarm(None if config.max_think_ms is None else config.max_think_ms / 1000.0) as alarm:
         seats = [_Timed(players[seat], seat, think[who[seat]], alarm, config.max_think_ms) for seat in (0, 1)]
         for hand in range(MAX_HANDS_PER_GAME):
@@ -265,7 +266,7 @@ def play_game(
             if recorder is not None:
                 recorder.start_hand(hand % 2, seed)
             try:
-                result = play_hand(game, seats, dice, observer=recorder, game_points=config.game_points).result
+                result = play_hand(game, seats, dice, observer=recorder).result
             except PlayerError as exc:
                 return forfeit(who[exc.seat], exc.kind, exc.message, hand)
             except EndlessHand as exc:

@@ -36,7 +36,7 @@ from typing import Any
 from ..engine import cards, rules
 from ..engine.rules import Move, MoveType, Phase
 from ..engine.scoring import HandResult, hand_result
-from ..engine.state import Game
+from ..engine.state import Game, Table
 from ..files.safeio import shown
 from .command import version_text
 from .console import write_out
@@ -113,7 +113,7 @@ def describe(entry: list[Any]) -> str:
 def replay(recorded: RecordedGame) -> Iterator[Event]:
     """Replay ``recorded`` from its seed, event by event; :class:`RecordError` (``line N: ...``) where it differs."""
     line = recorded.line
-    game = Game()
+    game = Game(table=Table(game_points=recorded.game_points))
     hands = recorded.hands
     forfeit = recorded.forfeit
     if forfeit is not None:
@@ -147,7 +147,7 @@ def replay(recorded: RecordedGame) -> Iterator[Event]:
             break
         if rules.phase(game) is not Phase.HAND_OVER:
             raise RecordError(f"{where}: the recorded moves end before the hand does")
-        result = hand_result(game, recorded.game_points)
+        result = hand_result(game)
         if hand_result_json(result) != hand["result"]:
             raise RecordError(
                 f"{where}: the replay ends the hand with {_result_text(hand_result_json(result))}, "

@@ -1,6 +1,13 @@
-"""Headless games between two players; by default the BSD computer against itself.
+"""Headless games between two players, or at any table; by default the BSD computer against itself.
 
     python -m mille.sim --hands 1000 --seed 7 [--json] [--human NAME] [--computer NAME]
+    python -m mille.sim --players 4 [--seat NAME ...] ...
+
+At ``--players 3``, ``4`` or ``6`` (the tables of ``table-rules.md`` R1)
+the seats are named by ``--seat`` in turn order (unnamed seats play
+``bsd``), seat 1 rolls the game's own generator as the computer seat does
+at two, every other seat dice of its own; the summary is per side
+(A, B and C; seat ``k`` plays for side ``k`` mod the number of sides).
 
 plays whole hands with no screen, games running on across hands with the
 5000-point rule exactly as in the interactive program (the starter
@@ -36,16 +43,16 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from ..engine import rules
 from ..engine.driver import EndlessHand, HandPlay, PlayerError, play_hand
-from ..engine.rng import SEED_RULE, GlibcRandom, parse_seed
+from ..engine.rng import SEED_RULE, GlibcRandom, parse_seed, secret_seed
 from ..engine.rules import Move, MoveType, Outcome
-from ..engine.state import EXTENDED_TRIP, SEATS, Game
+from ..engine.state import EXTENDED_TRIP, TABLE_SEATS, Game, table
 from ..files.safeio import shown
-from ..players import Player, PlayerSpecError, bsd, make_player
+from ..players import Player, PlayerSpecError, bsd, is_exec_spec, make_player
 from ..players.bsd import BsdPlayer
 from .command import ArgumentParser, players_epilog, version_text
 
@@ -66,6 +73,16 @@ class SimulationError(RuntimeError):
 def human_seat_seed(seed: int) -> int:
     """Seed of the human seat's own dice, derived from the run's seed."""
     return (seed * 2654435761 + 0x9E3779B9) & 0xFFFFFFFF
+
+
+def seat_seed(seed: int, seat: int) -> int:
+    """Seed of seat ``seat``'s own dice at a larger table (seat 0's is the human seat's)."""
+    return human_seat_seed(seed) if seat == 0 else (human_seat_seed(seed) + seat * 0x6A09E667) & 0xFFFFFFFF
+
+
+def side_labels(seats: int) -> tuple[str, ...]:
+    """How the summary names the sides: the two seats of the interactive program, or A, B (and C)."""
+    return SEAT_LABELS if seats == 2 else tuple(f"side {'ABC'[s]}" for s in range(table(seats).sides))
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +124,10 @@ class StepRecorder:
 
 @dataclass(slots=True)
 class Summary:
+    """The run's counts, per side (at two seats, per seat: ``labels``)."""
+
     seed: int
+    labels: tuple[str, ...] = SEAT_LABELS
     hands: int = 0
     games: int = 0
     points: list[int] = field(default_factory=lambda: [0, 0])
@@ -122,16 +142,26 @@ class Summary:
     def hands_per_second(self) -> float:
         return self.hands / self.seconds if self.seconds > 0 else 0.0
 
+    def __post_init__(self) -> None:
+        sides = len(self.labels)
+        for name in ("points", "games_won", "hands_won", "trips"):
+            counts = getattr(self, name)
+            counts.extend([0] * (sides - len(counts)))
+
     def as_dict(self) -> dict[str, object]:
-        label = SEAT_LABELS
+        label = self.labels
+
+        def per_side(counts: list[int]) -> dict[str, int]:
+            return {label[s]: counts[s] for s in range(len(label))}
+
         return {
             "seed": self.seed,
             "hands": self.hands,
             "games": self.games,
-            "points": {label[0]: self.points[0], label[1]: self.points[1]},
-            "games_won": {label[0]: self.games_won[0], label[1]: self.games_won[1]},
-            "hands_won": {label[0]: self.hands_won[0], label[1]: self.hands_won[1]},
-            "trips": {label[0]: self.trips[0], label[1]: self.trips[1]},
+            "points": per_side(self.points),
+            "games_won": per_side(self.games_won),
+            "hands_won": per_side(self.hands_won),
+            "trips": per_side(self.trips),
             "extensions": self.extensions,
             "moves": self.moves,
             "seconds": round(self.seconds, 3),
@@ -144,31 +174,39 @@ TIMING_FIELDS = ("seconds", "hands_per_second")
 
 
 class Simulator:
-    """A run of games between two players (the BSD computer in both seats by default).
+    """A run of games between two players (the BSD computer in both seats by default), or at any table.
 
-    ``observer`` (if given) is called after every move with the game and the
-    :class:`Step`; it may inspect but must not change the game.
+    ``players``: one per seat; their number is the table's (2, 3, 4 or 6).
+    ``observer`` (if given) is called after every move with the game and
+    the :class:`Step`; it may inspect but must not change the game.
     """
 
     def __init__(
         self,
         seed: int,
         *,
-        players: tuple[Player, Player] | None = None,
+        players: Sequence[Player] | None = None,
         observer: Callable[[Game, Step], None] | None = None,
-        names: tuple[str, str] | None = None,
+        names: Sequence[str] | None = None,
+        secret_dice: Collection[int] = (),
     ) -> None:
         self.seed = seed
-        game = Game()
+        seated: tuple[Player, ...] = tuple(players) if players is not None else (BsdPlayer(), BsdPlayer())
+        game = Game(table=table(len(seated)))
         game.rng = GlibcRandom(seed)
         self.game = game
-        self.players: tuple[Player, Player] = players if players is not None else (BsdPlayer(), BsdPlayer())
+        self.players = seated
         #: The players' names, for messages.
         self.names = names
-        #: Each seat's dice: the human seat's own, the computer seat the game's.
-        self.dice = (GlibcRandom(human_seat_seed(seed)), game.rng)
+        #: Each seat's dice: the human seat's own, the computer seat (1) the game's; a seat in
+        #: ``secret_dice`` (a bot program's, docs/protocol.md) its own drawn from os.urandom, so that
+        #: neither the seed nor its rolls give the deck away (issue 36).
+        self.dice = tuple(
+            GlibcRandom(secret_seed()) if k in secret_dice else game.rng if k == 1 else GlibcRandom(seat_seed(seed, k))
+            for k in range(len(seated))
+        )
         self.observer = observer
-        self.summary = Summary(seed)
+        self.summary = Summary(seed, side_labels(len(seated)))
         #: Two plain BSD seats play their fast loop (:func:`mille.players.bsd.play_hand`,
         #: see the module documentation); False drives every decision
         #: through observations.
@@ -176,7 +214,8 @@ class Simulator:
 
     def _where(self, seat: int) -> str:
         name = f" ({self.names[seat]})" if self.names is not None else ""
-        return f"seed {self.seed}, hand {self.summary.hands + 1}: the {SEAT_LABELS[seat]} seat{name}"
+        where = f"the {SEAT_LABELS[seat]} seat" if len(self.players) == 2 else f"seat {seat}"
+        return f"seed {self.seed}, hand {self.summary.hands + 1}: {where}{name}"
 
     def play_hand(self) -> HandPlay:
         """Deal and play one whole hand; settle the game if it is over."""
@@ -198,18 +237,19 @@ class Simulator:
         result = played.result
         summary.hands += 1
         summary.moves += played.moves
-        for seat in SEATS:
-            summary.points[seat] += result.hand_totals[seat]
-            summary.trips[seat] += result.trip_completed[seat]
+        completed = result.trip_completed
+        for side in range(len(result.hand_totals)):
+            summary.points[side] += result.hand_totals[side]
+            summary.trips[side] += completed[side]
         if result.winner is not None:
             summary.hands_won[result.winner] += 1
-        if result.trip_length == EXTENDED_TRIP:
+        if result.trip_length == EXTENDED_TRIP and game.table.extension:
             summary.extensions += 1
         if result.game_over:
             rules.settle_game(game)
             summary.games += 1
-            summary.games_won[0] = game.players[0].games
-            summary.games_won[1] = game.players[1].games
+            for side in range(game.table.sides):
+                summary.games_won[side] = game.players[side].games
         return played
 
     def dealt(self) -> None:
@@ -224,21 +264,37 @@ class Simulator:
 
 
 def simulate(
-    hands: int, seed: int, players: tuple[Player, Player] | None = None, names: tuple[str, str] | None = None
+    hands: int,
+    seed: int,
+    players: Sequence[Player] | None = None,
+    names: Sequence[str] | None = None,
+    secret_dice: Collection[int] = (),
 ) -> Summary:
     """Play ``hands`` hands from a fresh program run with this seed."""
-    return Simulator(seed, players=players, names=names).run(hands)
+    return Simulator(seed, players=players, names=names, secret_dice=secret_dice).run(hands)
 
 
-def format_summary(summary: Summary, names: tuple[str, str] = ("bsd", "bsd")) -> str:
+def format_summary(summary: Summary, names: Sequence[str] = ("bsd", "bsd")) -> str:
+    if len(summary.labels) == 2 and len(names) == 2:
+        head = (
+            f"mille.sim: {summary.hands} hands, seed {summary.seed}, {shown(names[0])} (human seat) "
+            f"against {shown(names[1])}"
+        )
+    else:
+        seats = ", ".join(f"{shown(name)} ({summary.labels[k % len(summary.labels)]})" for k, name in enumerate(names))
+        head = f"mille.sim: {summary.hands} hands, seed {summary.seed}, {len(names)} seats: {seats}"
+
+    def row(title: str, counts: list[int]) -> str:
+        return f"{title:22}" + "".join(f"{c:>10}" for c in counts)
+
+    labels = [label.split()[-1] if len(summary.labels) == 2 else label for label in summary.labels]
     rows = [
-        f"mille.sim: {summary.hands} hands, seed {summary.seed}, {shown(names[0])} (human seat) "
-        f"against {shown(names[1])}",
-        f"{'':22}{'human':>10}{'computer':>10}",
-        f"{'points':22}{summary.points[0]:>10}{summary.points[1]:>10}",
-        f"{'hands won':22}{summary.hands_won[0]:>10}{summary.hands_won[1]:>10}",
-        f"{'trips completed':22}{summary.trips[0]:>10}{summary.trips[1]:>10}",
-        f"{'games won':22}{summary.games_won[0]:>10}{summary.games_won[1]:>10}",
+        head,
+        f"{'':22}" + "".join(f"{label:>10}" for label in labels),
+        row("points", summary.points),
+        row("hands won", summary.hands_won),
+        row("trips completed", summary.trips),
+        row("games won", summary.games_won),
         f"games completed: {summary.games}; extensions: {summary.extensions}; moves: {summary.moves}",
         f"{summary.seconds:.2f} s, {summary.hands_per_second:.1f} hands/s",
     ]
@@ -267,27 +323,66 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--version", action="version", version=version_text("mille.sim"))
     parser.add_argument("--hands", type=int, default=100, help="number of hands to play (default 100)")
     parser.add_argument(
-        "--seed", type=_seed_argument, default=1, help="the program run's seed, as the real getpid() (default 1)"
+        "--seed",
+        type=_seed_argument,
+        default=None,
+        help="the program run's seed, as the real getpid() (default 1; with a bot program in a seat, drawn at "
+        "random and said at the end: a typed seed is public, docs/protocol.md)",
+    )
+    parser.add_argument(
+        "--bot-reads-deck",
+        action="store_true",
+        help="this bot can read the deck: exec: bots roll the dice an in-process player would (the computer "
+        "seat's, the game's own generator) instead of dice of their own",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON line instead of the summary")
     parser.add_argument("--human", default="bsd", metavar="NAME", help="the human seat's player (default bsd)")
     parser.add_argument("--computer", default="bsd", metavar="NAME", help="the computer seat's player (default bsd)")
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=2,
+        choices=TABLE_SEATS,
+        help="the table: 2 (the original), 3 each for themselves, 4 or 6 in partnerships (default 2)",
+    )
+    parser.add_argument(
+        "--seat",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="at --players 3, 4 or 6: the next seat's player, in turn order (unnamed seats: bsd)",
+    )
     args = parser.parse_args(argv)
     if args.hands < 0:
         parser.error("--hands must not be negative")
+    if args.players == 2:
+        if args.seat:
+            parser.error("--seat is for --players 3, 4 or 6 (two seats: --human and --computer)")
+        names = [args.human, args.computer]
+    else:
+        if len(args.seat) > args.players:
+            parser.error(f"--seat given {len(args.seat)} times for {args.players} seats")
+        names = args.seat + ["bsd"] * (args.players - len(args.seat))
     try:
-        players = (make_player(args.human), make_player(args.computer))
+        players = [make_player(name) for name in names]
     except PlayerSpecError as exc:
         parser.error(str(exc))
+    secret = () if args.bot_reads_deck else [k for k, name in enumerate(names) if is_exec_spec(name)]
+    drawn = args.seed is None and bool(secret)
+    seed = secret_seed() if drawn else 1 if args.seed is None else args.seed
     try:
-        summary = simulate(args.hands, args.seed, players, (args.human, args.computer))
+        summary = simulate(args.hands, seed, players, names, secret)
     except SimulationError as exc:
         print(f"mille.sim: {shown(str(exc))}", file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(summary.as_dict(), sort_keys=True))
     else:
-        print(format_summary(summary, (args.human, args.computer)))
+        print(format_summary(summary, names))
+        if drawn:
+            from .report import replay_line  # the match's line (only then: the report's imports are a match's)
+
+            print(replay_line(seed).strip())
     return 0
 
 
@@ -300,5 +395,7 @@ __all__ = [
     "format_summary",
     "human_seat_seed",
     "main",
+    "seat_seed",
+    "side_labels",
     "simulate",
 ]

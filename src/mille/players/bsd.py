@@ -38,6 +38,7 @@ from ..engine.cards import (
     MILES_100,
     MILES_200,
     OPPOSITE,
+    OUT_OF_GAS,
     REPAIRS,
     RIGHT_OF_WAY,
     SAFETY_BASE,
@@ -59,12 +60,13 @@ from ..engine.rules import (
     MoveType,
     Phase,
     answer_extension,
+    coup_slot,
     discard_card,
     draw_card,
     pass_turn,
     play_card,
 )
-from ..engine.scoring import GAME_POINTS, hand_result
+from ..engine.scoring import hand_result
 from ..engine.state import EXTENDED_TRIP, TRIP, Game, Memory, SafetyStatus, Tableau
 from .base import Decision
 
@@ -116,7 +118,7 @@ def own_safeties(pp: Tableau) -> list[int]:
     return own
 
 
-def one_card(seen: list[int], trip: int, pp: Tableau) -> bool:
+def one_card(seen: list[int], trip: int, pp: Tableau, copies: tuple[int, ...] = COPIES) -> bool:
     """Could ``pp`` finish the trip with one more card?
 
     Reads ``seen[3]`` (the 100 card) where the original meant "has Right
@@ -147,13 +149,17 @@ def one_card(seen: list[int], trip: int, pp: Tableau) -> bool:
         return False
     if card >= MILES_75 and spd == SPEED_LIMIT:
         return seen[MILES_100] == 0
-    return seen[card] != COPIES[card]
+    return seen[card] != copies[card]
 
 
-def would_extend(pp: Tableau, op: Tableau, memory: Memory, trip: int, deck_count: int) -> bool:
+def would_extend(
+    pp: Tableau, op: Tableau, memory: Memory, trip: int, deck_count: int, copies: tuple[int, ...] = COPIES
+) -> bool:
     """The choice at exactly 700 (§6.6): extend the trip to 1000?
 
-    Evaluated with the finishing card still in the player's hand.
+    Evaluated with the finishing card still in the player's hand.  At a
+    table of more sides the player asks it of each opponent side and
+    extends only if every answer is yes (:meth:`BsdPlayer.decide`).
     """
     if trip != TRIP:
         return False
@@ -163,7 +169,7 @@ def would_extend(pp: Tableau, op: Tableau, memory: Memory, trip: int, deck_count
     known = sum(1 for s in own if s != _UNKNOWN)
     if known < 2:
         return False
-    if op.mileage == 0 or one_card(memory.num_seen, trip, op) or (op.can_go and op.mileage >= 500):
+    if op.mileage == 0 or one_card(memory.num_seen, trip, op, copies) or (op.can_go and op.mileage >= 500):
         return False
     unknown = sum(1 for i in range(cards.NUM_SAFETIES) if op.safety[i] != _PLAYED and own[i] == _UNKNOWN)
     if unknown + known == cards.NUM_SAFETIES:
@@ -182,8 +188,13 @@ def decide(
     num_need: list[int],
     dice: GlibcRandom,
     repaired: bool = False,
+    copies: tuple[int, ...] = COPIES,
+    quarter_deck: int = _QUARTER_DECK,
 ) -> Decision:
     """Choose a move in the ``MOVE`` phase for the owner of ``pp``.
+
+    ``copies`` and ``quarter_deck``: the table's deck (the original's by
+    default; 106 cards at four and six seats).
 
     ``op`` is read only for what lies on the table.  Consumes a die roll
     from ``dice`` when timing a safety, and bumps ``num_need``.
@@ -255,7 +266,7 @@ def decide(
         elif card == SPEED_LIMIT:
             if op.speed != SPEED_LIMIT and op.safety[_ROW] != _PLAYED and op.mileage + 50 < trip:
                 playit[i] = cango = True
-                if seen[MILES_25] == COPIES[MILES_25] and seen[MILES_50] == COPIES[MILES_50]:
+                if seen[MILES_25] == copies[MILES_25] and seen[MILES_50] == copies[MILES_50]:
                     canstop = True
         elif card <= REPAIRS:
             if battle == OPPOSITE[card]:
@@ -289,19 +300,19 @@ def decide(
         card = hand[i]
         if card >= SAFETY_BASE:
             if oc is None:
-                oc = one_card(seen, trip, op)
+                oc = one_card(seen, trip, op, copies)
             if oc or (foundend and cango and not canstop):
                 return _SILENT_PLAY[i]
             hazard = OPPOSITE[card]
-            if seen[hazard] == COPIES[hazard] and not (
-                card == RIGHT_OF_WAY and seen[SPEED_LIMIT] != COPIES[SPEED_LIMIT]
+            if seen[hazard] == copies[hazard] and not (
+                card == RIGHT_OF_WAY and seen[SPEED_LIMIT] != copies[SPEED_LIMIT]
             ):
                 return _SILENT_PLAY[i]
             if not cango and (op.can_go or not can_go):
                 x = deck_count - dice.roll(10)
                 if (mileage == 0) != (op.mileage == 0):
                     x -= 7
-                if x < _QUARTER_DECK:
+                if x < quarter_deck:
                     return _SILENT_PLAY[i]
             safe -= 1
             playit[i] = cango
@@ -328,7 +339,7 @@ def decide(
     while True:
         restart = False
         foundlow = (
-            cango or count[END_OF_LIMIT] != 0 or seen[SPEED_LIMIT] == COPIES[SPEED_LIMIT] or row_status != _UNKNOWN
+            cango or count[END_OF_LIMIT] != 0 or seen[SPEED_LIMIT] == copies[SPEED_LIMIT] or row_status != _UNKNOWN
         )
         foundend = False
         count200 = pp.nummiles[MILES_200]
@@ -394,8 +405,8 @@ def decide(
                     value = -1 if row_status == _PLAYED else 1
                 elif limited and end - mileage <= 50:
                     value = 1
-                elif limited or seen[SPEED_LIMIT] != COPIES[SPEED_LIMIT]:
-                    value = COPIES[SPEED_LIMIT] * 6 + seen[card] - seen[SPEED_LIMIT]
+                elif limited or seen[SPEED_LIMIT] != copies[SPEED_LIMIT]:
+                    value = copies[SPEED_LIMIT] * 6 + seen[card] - seen[SPEED_LIMIT]
                     if not cango:
                         square = count[card] * count[card]
                         value = value // square if value >= 0 and square > 0 else _cdiv(value, square)
@@ -409,12 +420,12 @@ def decide(
                 if status != _UNKNOWN:
                     value = -1 if status == _PLAYED else 1
                 elif pp.battle != hazard and (
-                    seen[hazard] == COPIES[hazard] or seen[hazard] + count[card] > COPIES[hazard]
+                    seen[hazard] == copies[hazard] or seen[hazard] + count[card] > copies[hazard]
                 ):
                     value = 0
                     count[card] -= 1
                 else:
-                    value = COPIES[hazard] * 6 + seen[card] - seen[hazard]
+                    value = copies[hazard] * 6 + seen[card] - seen[hazard]
                     if not cango:
                         square = count[card] * count[card]
                         value = value // square if value >= 0 and square > 0 else _cdiv(value, square)
@@ -434,9 +445,9 @@ def decide(
                 if op_safety[_ROW] == _PLAYED:
                     value = -1
                 else:
-                    value = (3 if row_status != _UNKNOWN else 4) * (COPIES[STOP] + seen[GO])
+                    value = (3 if row_status != _UNKNOWN else 4) * (copies[STOP] + seen[GO])
                     if oc is None:
-                        oc = one_card(seen, end, op)
+                        oc = one_card(seen, end, op, copies)
                     if not mileage or foundend or oc:
                         value += 5
                     if not cango:
@@ -472,7 +483,7 @@ def decide(
                     else:
                         value *= need[remedy] + seen[remedy] + 2
                         if oc is None:
-                            oc = one_card(seen, end, op)
+                            oc = one_card(seen, end, op, copies)
                         if not mileage or foundend or oc:
                             value += 5
                         if op_mileage == 0 or oc:
@@ -522,6 +533,21 @@ def decide(
     return _CONSIDERED_DISCARD[nummin]
 
 
+def leader(obs: Observation) -> int:
+    """The opponent side closest to finishing: the most miles, a tie to the first after the seat's own side."""
+    sides = obs.table.sides
+    own = obs.side
+    best = -1
+    chosen = (own + 1) % sides
+    for step in range(1, sides):
+        side = (own + step) % sides
+        miles = obs.players[side].mileage
+        if miles > best:
+            best = miles
+            chosen = side
+    return chosen
+
+
 class BsdPlayer:
     """The original's computer as a player: ``bsd``.
 
@@ -547,17 +573,62 @@ class BsdPlayer:
         self.num_need: list[int] = list(INITIAL_NUM_NEED) if num_need is None else num_need
 
     def decide(self, obs: Observation, rng: GlibcRandom) -> Decision:
-        """The move, and whether it was considered (see :class:`Decision`)."""
+        """The move, and whether it was considered (see :class:`Decision`).
+
+        At two sides (two and four seats) the procedure plays as it always
+        did against the one opponent side.  At three sides (three and six
+        seats) it plays against the opponent side closest to finishing (the
+        most miles, a tie to the side that moves first after its own), as
+        Mile by Mile's bots attack the leader: every hazard it plays goes
+        there, and its valuation reads that side's tableau.  It extends the
+        trip only if it would against every opponent side.  A coup fourré
+        offered out of turn (R10) is always made, as the original always
+        plays a safety that answers the hazard showing.  A partner's
+        tableau is its own side's: the procedure plays on it as on its own.
+        """
         phase = obs.phase
-        me = obs.players[obs.seat]
-        op = obs.players[1 - obs.seat]
+        players = obs.players
+        seat = obs.seat
+        me = players[seat]
+        table = obs.table
+        if len(players) == 2:
+            target = None
+            op = players[1 - seat]
+        elif table.sides == 2:
+            target = None
+            op = obs.opponent
+        else:
+            target = leader(obs)
+            op = players[target]
         if phase is Phase.MOVE:
-            return decide(me, op, obs.memory, obs.trip_length, obs.deck_count, self.num_need, rng, self.repaired)
+            decision = decide(
+                me,
+                op,
+                obs.memory,
+                obs.trip_length,
+                obs.deck_count,
+                self.num_need,
+                rng,
+                self.repaired,
+                table.copies,
+                table.deck_size >> 2,
+            )
+            if target is None:
+                return decision
+            move = decision.move
+            if move.kind is MoveType.PLAY and OUT_OF_GAS <= me.hand[move.slot] <= SPEED_LIMIT:
+                return Decision(Move(MoveType.PLAY, move.slot, target), considered=decision.considered)
+            return decision
+        copies = table.copies
         if phase is Phase.EXTENSION:
-            extend = would_extend(me, op, obs.memory, obs.trip_length, obs.deck_count)
+            others = [op] if target is None else [obs.players[s] for s in range(table.sides) if s != obs.side]
+            extend = all(would_extend(me, o, obs.memory, obs.trip_length, obs.deck_count, copies) for o in others)
             return _EXTEND_DECISION if extend else _NO_EXTENSION_DECISION
         if phase is Phase.EMPTY_HAND:
             return _PASS_DECISION
+        if phase is Phase.REACTION:
+            slot = coup_slot(obs.public_game())
+            return _PASS_DECISION if slot is None else _SILENT_PLAY[slot]
         raise ValueError(f"nothing to decide: {phase.name}")
 
     def choose(self, obs: Observation, rng: GlibcRandom) -> Move:
@@ -655,8 +726,6 @@ def play_hand(
     game: Game,
     players: Sequence[driver.Player],
     dice: Sequence[GlibcRandom],
-    *,
-    game_points: int = GAME_POINTS,
 ) -> driver.HandPlay:
     """The hand driver's :func:`~mille.engine.driver.play_hand` (strict), faster for two BSD procedures.
 
@@ -667,13 +736,15 @@ def play_hand(
     observations (``tests/test_sim.py`` plays both ways); otherwise by the
     driver.
     """
+    if len(players) != 2:
+        return driver.play_hand(game, players, dice)
     first, second = players
     if _is_procedure(first) and _is_procedure(second):
         assert isinstance(first, BsdPlayer) and isinstance(second, BsdPlayer)
         needs = (first.num_need, second.num_need)
         moves, answers = play_out(game, needs, (dice[0], dice[1]), (first.repaired, second.repaired))
-        return driver.HandPlay(hand_result(game, game_points), moves, answers)
-    return driver.play_hand(game, players, dice, game_points=game_points)
+        return driver.HandPlay(hand_result(game), moves, answers)
+    return driver.play_hand(game, players, dice)
 
 
 def _is_procedure(player: object) -> bool:

@@ -18,7 +18,7 @@ draws).
 
 from __future__ import annotations
 
-from ...engine import cards, scoring
+from ...engine import cards, rules, scoring
 from ...engine.cards import (
     EMPTY,
     END_OF_LIMIT,
@@ -330,7 +330,7 @@ def hand_over_lines(game: Game, brief: bool) -> list[str]:
         else:
             lines.append(_row(label, mine, its))
     first, second = game.players[YOU].total, game.players[1 - YOU].total
-    if first >= scoring.GAME_POINTS or second >= scoring.GAME_POINTS:
+    if rules.game_over(game):
         if first == second:
             lines.append(f"The game is over: a tie at {first}, so no one wins it.")
         else:
