@@ -238,11 +238,18 @@ def test_two_people_play_a_third_is_refused_and_a_killed_guest_comes_back() -> N
             host.wait_for(f"{bob} is gone")
             _asked(host)
 
-            # Bob joins again and has his seat back at his next move.
+            # Bob joins again while Alice thinks at her prompt: his board at once, his seat at his next move.
+            back = Player(b_uid, b_gid, ["--join", alice])
+            guests.append(back)
+            back.wait_for(f"{alice} is thinking...")
+            host.wait_for(f"{bob} joined")
+            # His terminal closed under him while Alice thinks: she is told at once, without moving.
+            back.kill()
+            host.wait_for(f"{bob} is gone")
             again = Player(b_uid, b_gid, ["--join", alice])
             guests.append(again)
-            again.wait_for(f"waiting for {alice}")
-            _move(host)  # the seat is taken back at the guest's next move
+            again.wait_for(f"{alice} is thinking...")
+            _move(host)
             _asked(again)
             host.wait_for(f"{bob} is thinking...")
 

@@ -29,6 +29,8 @@ from ...files.safeio import shown
 from ...players import Decision, weighed, wire
 from ...players.bsd import BsdPlayer
 from ..app import BoardFace
+from ..board import Board
+from ..dialogs import Dialogs
 from ..flow import EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, GameFlow, Request, Setup
 from .link import Link, LinkClosed
 from .rendezvous import peer_uid, user_name
@@ -219,6 +221,10 @@ class HostBoardFace(BoardFace):
         super().__init__(term, game, window)
         self.remote = remote
 
+    def attach(self, flow: GameFlow) -> None:
+        super().attach(flow)
+        self.dialogs = _HostDialogs(self.term, self.display, flow, self)
+
     def _notices(self) -> None:
         for text in self.remote.take_notices():
             self.tell(shown(text)[:39])
@@ -246,6 +252,50 @@ class HostBoardFace(BoardFace):
                 self.tell(f"{self.remote.guest_name} is thinking..."[:39])
             else:
                 self.tell(f"the computer plays for {self.remote.guest_name}"[:39])
+
+
+class _HostDialogs(Dialogs):
+    """The host's prompt line: while a key is awaited, the guest's socket and the listener are heard too.
+
+    So a guest who leaves while the host thinks is noticed at once, and one
+    who joins again sees the board at once (the seat is theirs at their
+    next move).  Only the host's turn reads keys, and then no other thread
+    uses the link.
+    """
+
+    def __init__(self, term: Terminal, display: Board, flow: GameFlow, face: HostBoardFace) -> None:
+        super().__init__(term, display, flow)
+        self.face = face
+
+    def readch(self) -> int:
+        import select
+
+        remote = self.face.remote
+        fd = getattr(self.term, "fd", 0)
+        while True:
+            watched = [fd, remote.listener.fileno()]
+            if remote.link is not None:
+                watched.append(remote.link.fileno())
+            try:
+                ready, _, _ = select.select(watched, [], [], 0.2)
+            except (OSError, ValueError):
+                break
+            if remote.link is not None and remote.link.fileno() in ready:
+                try:
+                    remote.link.poll_message()  # the guest says nothing on our turn: only its leaving matters
+                except LinkClosed as exc:
+                    remote._dropped(str(exc))
+            if remote.listener.fileno() in ready:
+                remote.admit()
+            if remote.notices:
+                self.face._notices()
+                self.term.board.refresh()
+            if fd in ready:
+                break
+            event = self.term.poll()  # a signal meanwhile: acted on as at a key read
+            if event is not None:
+                self.flow.on_event(event)
+        return super().readch()
 
 
 def wait_for_guest(remote: RemotePerson, path: str) -> bool:
