@@ -329,7 +329,9 @@ def test_without_a_seed_an_exec_computer_is_not_dealt_from_the_process_id(tmp_pa
             env=env,
         ) as mille:
             assert mille.stdin is not None
-            mille.stdin.write(b"p\nd1\n")  # you start: pick, discard; then the computer decides
+            # You start: pick, discard (y: the answer to "discard a safety?" when slot 1 holds one, else an
+            # unknown command said and passed over); then the computer decides.
+            mille.stdin.write(b"p\nd1\ny\n")
             mille.stdin.flush()
             deadline = time.monotonic() + 30
             while len([n for n in notes(out) if n.get("attack") == "parent"]) <= game and time.monotonic() < deadline:
