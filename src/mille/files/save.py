@@ -37,7 +37,7 @@ from ..engine import cards, position
 from ..engine.cards import BY_NAME, EMPTY, NAMES
 from ..engine.rng import GlibcRandom
 from ..engine.state import EXTENDED_TRIP, SEATS, TRIP, Game, Memory, SafetyStatus, Tableau
-from ..players import OPPONENTS, is_exec_spec
+from ..players import OPPONENTS, is_exec_spec, is_person_spec
 from .safeio import TooLarge, read_regular, replace_file
 from .safeio import write_new as write_new  # where callers and tests have known it
 
@@ -634,7 +634,7 @@ def from_dict(data: Any) -> SavedGame:
         return _from_dict_v1(data)
     d = _fields(data, "", _TOP_FIELDS)
     computer = d["computer"]
-    if computer not in OPPONENTS and not is_exec_spec(computer):
+    if computer not in OPPONENTS and not is_exec_spec(computer) and not is_person_spec(computer):
         names = ", ".join(json.dumps(c) for c in OPPONENTS)
         _fail("computer", f"{_show(computer)} (must be one of {names}, or exec: and a command)")
     players = [_read_player(p, f"players[{i}]", 2) for i, p in enumerate(_list(d["players"], "players", 2))]

@@ -53,12 +53,14 @@ from collections.abc import Callable
 from .base import (
     EXEC_PREFIX,
     MAX_EXEC_SPEC,
+    PERSON_PREFIX,
     Decision,
     FirstPlayer,
     PlayerSpecError,
     RandomPlayer,
     decision,
     is_exec_spec,
+    is_person_spec,
     weighed,
 )
 
@@ -165,6 +167,7 @@ __all__ = [
     "EXEC_PREFIX",
     "MAX_EXEC_SPEC",
     "OPPONENTS",
+    "PERSON_PREFIX",
     "Decision",
     "FirstPlayer",
     "Player",
@@ -172,6 +175,7 @@ __all__ = [
     "RandomPlayer",
     "decision",
     "is_exec_spec",
+    "is_person_spec",
     "make_player",
     "weighed",
 ]
