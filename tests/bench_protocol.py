@@ -49,6 +49,7 @@ sys.path.insert(0, SRC)
 os.environ["PYTHONPATH"] = os.path.abspath(SRC) + os.pathsep + os.environ.get("PYTHONPATH", "")
 
 from mille.lab.match import run_match  # noqa: E402
+from mille.lab.options import RunOptions  # noqa: E402
 from mille.players import botprocess  # noqa: E402
 
 BOT = f"exec:{sys.executable} -m mille.bot bsd"
@@ -57,7 +58,9 @@ TIMING = ("think_ms", "seconds", "games_per_second", "a", "b", "bot_names")
 
 def one_run(a: str, b: str, games: int, seed: int) -> tuple[float, dict[str, object]]:
     start = time.perf_counter()
-    report = run_match(a, b, games=games, seed=seed, jobs=1, bots_read_deck=True)  # the in-process dice
+    report = run_match(
+        a, b, games=games, options=RunOptions(seed=seed, jobs=1, bots_read_deck=True)
+    )  # the in-process dice
     return time.perf_counter() - start, report
 
 

@@ -30,8 +30,6 @@ its command line.
 
 from __future__ import annotations
 
-import concurrent.futures
-import functools
 import os
 import sys
 import time
@@ -41,17 +39,17 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..engine.rng import secret_seed
-from ..engine.scoring import GAME_POINTS
 from ..files.safeio import shown
 from ..players import make_player
-from . import command, gamelog
+from . import command
 from .console import StatusLine, format_elapsed, gauge
-from .gamelog import RecordError, RecordWriter
+from .gamelog import RecordError
+from .options import DEFAULTS, RunOptions
 from .pairs import MatchError
 from .records import PairResult
 from .report import bot_name, format_rate, replay_line
 from .results import TournamentError, open_results, results_seed
-from .runner import TASK_SECONDS, Batch, default_jobs, run_batches
+from .runner import TASK_SECONDS, Batch
 from .schedule import TournamentConfig, pairs_to_play
 from .standings import DEFAULT_RESAMPLES, build_report, format_report
 
@@ -73,58 +71,55 @@ def run_tournament(
     players: Sequence[str],
     *,
     games: int = DEFAULT_GAMES,
-    seed: int = 1,
-    jobs: int | None = None,
-    executor: concurrent.futures.Executor | None = None,
-    workers: int | None = None,
-    max_think_ms: float | None = None,
-    game_points: int = GAME_POINTS,
+    options: RunOptions = DEFAULTS,
     out: Path | None = None,
     resume: Path | None = None,
-    pairs_per_task: int | None = None,
-    max_in_flight: int | None = None,
     resamples: int = DEFAULT_RESAMPLES,
     progress: Callable[[TournamentProgress], None] | None = None,
-    record: Path | None = None,
-    bots_read_deck: bool = False,
 ) -> dict[str, Any]:
     """Play a round robin (``games`` per pairing, rounded up to pairs) and return its report (:func:`build_report`).
 
     ``out`` (a new file) or ``resume`` (a file of the same arguments)
     records every finished pair; ``resume`` plays only the pairs missing.
-    ``record`` (a new file): every game played, move by move, as a game
-    record (:mod:`mille.lab.gamelog`), in the order the pairs finish (the
-    pairs read back from ``resume`` are not played, so not in it).
-    ``bots_read_deck``: see :attr:`mille.lab.pairs.MatchConfig.bots_read_deck`.
-    ``jobs``, ``executor``, ``workers``, ``max_in_flight`` and
-    ``pairs_per_task`` are :func:`mille.lab.runner.run_batches`'.  Ctrl-C stops the run with everything
-    finished kept, the report marked ``interrupted``.
+    ``options`` (:class:`~mille.lab.options.RunOptions`, shared with
+    matches): the seed, the think-time limit, the game's length, where the
+    pairs are played, and ``record`` (a new file): every game played, move
+    by move, as a game record (:mod:`mille.lab.gamelog`), in the order the
+    pairs finish (the pairs read back from ``resume`` are not played, so
+    not in it).  Ctrl-C stops the run with everything finished kept, the
+    report marked ``interrupted``.
     """
     if len(players) < 2:
         raise ValueError("a tournament needs at least two players")
     twice = sorted({p for p in players if players.count(p) > 1})
     if twice:
         raise ValueError(f"player {twice[0]!r} named twice")
-    if games < 1 or (pairs_per_task is not None and pairs_per_task < 1) or game_points < 1:
-        raise ValueError("games, pairs_per_task and game_points must be at least 1")
+    if games < 1:
+        raise ValueError("games must be at least 1")
+    options.check()
     if out is not None and resume is not None:
         raise ValueError("give out or resume, not both")
     # PlayerSpecError now, not a forfeit in every game; and the bots' own names for the report.
     names = {spec: bot_name(make_player(spec)) for spec in players}
-    config = TournamentConfig(tuple(players), (games + 1) // 2, seed, max_think_ms, game_points, bots_read_deck)
+    config = TournamentConfig(
+        tuple(players),
+        (games + 1) // 2,
+        options.seed,
+        options.max_think_ms,
+        options.game_points,
+        options.bots_read_deck,
+    )
     done, writer = open_results(config, out=out, resume=resume)
     games_writer = None
     try:
-        if record is not None:
-            first = gamelog.header(
-                "mille.tournament",
-                players=list(players),
-                seed=seed,
-                pairs_per_pairing=config.pairs,
-                game_points=game_points,
-                max_think_ms=max_think_ms,
-            )
-            games_writer = RecordWriter(record, first)
+        games_writer = options.recorder(
+            "mille.tournament",
+            players=list(players),
+            seed=options.seed,
+            pairs_per_pairing=config.pairs,
+            game_points=options.game_points,
+            max_think_ms=options.max_think_ms,
+        )
     except BaseException:
         if writer is not None:
             writer.close()
@@ -143,10 +138,8 @@ def run_tournament(
             done[(k, result.pair)] = result
             if writer is not None:
                 writer.append_pair((m.a, m.b), result)
-            if games_writer is not None and result.moves is not None:
-                for game, hands in zip(result.games, result.moves):
-                    games_writer.write(gamelog.game_line(m.a, m.b, m.seed, m.game_points, m.max_think_ms, game, hands))
-                result.moves = None
+            if games_writer is not None:
+                games_writer.write(m, result)
         if progress is not None:
             progress(TournamentProgress(len(done), target, resumed, time.perf_counter() - start_time))
         return len(done) >= target
@@ -155,16 +148,7 @@ def run_tournament(
         if progress is not None and resumed:  # the pairs from the file count from the start
             progress(TournamentProgress(resumed, target, resumed, 0.0))
         if len(done) < target:
-            interrupted = run_batches(
-                pairs_to_play(config, done),
-                record_batch,
-                jobs=default_jobs() if jobs is None else max(1, jobs),
-                executor=executor,
-                workers=workers,
-                max_in_flight=max_in_flight,
-                pairs_per_task=pairs_per_task,
-                moves=games_writer is not None,
-            )
+            interrupted = options.run(pairs_to_play(config, done), record_batch, games_writer)
         else:
             interrupted = False
     finally:
@@ -287,20 +271,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.seed = secret_seed()  # in this process only: workers get it through the pool's pipe or TLS
     pairs_total = (args.games + 1) // 2 * len(args.players) * (len(args.players) - 1) // 2
     bar = TournamentBar(sys.stderr, pairs_total) if sys.stderr.isatty() else None
-    run = functools.partial(
-        run_tournament,
-        args.players,
-        games=args.games,
+    options = RunOptions(
         seed=args.seed,
         max_think_ms=args.max_think_ms,
-        out=args.out,
-        resume=args.resume,
-        pairs_per_task=args.pairs_per_task,
-        resamples=args.bootstrap,
-        progress=bar,
         record=args.record,
         bots_read_deck=args.bot_reads_deck,
+        pairs_per_task=args.pairs_per_task,
     )
+
+    def run(**where: Any) -> dict[str, Any]:
+        return run_tournament(
+            args.players,
+            games=args.games,
+            options=options.where(**where),
+            out=args.out,
+            resume=args.resume,
+            resamples=args.bootstrap,
+            progress=bar,
+        )
 
     def text(report: dict[str, Any], *, jobs: int | None, cluster: str | None) -> str:
         text = format_report(report, bars=sys.stdout.isatty(), jobs=jobs, cluster=cluster)
