@@ -86,8 +86,13 @@ a, b, games, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 bots = [botprocess.acquire(s) for s in (a, b) if s.startswith("exec:")]  # started before the clock
 for bot in bots:
     botprocess.release(bot)
+try:  # a tree with the one set of run options (mille.lab.options), or one from before it
+    from mille.lab.options import RunOptions
+    run = lambda: run_match(a, b, games=games, options=RunOptions(seed=seed, jobs=1))
+except ImportError:
+    run = lambda: run_match(a, b, games=games, seed=seed, jobs=1)
 start = time.perf_counter()
-report = run_match(a, b, games=games, seed=seed, jobs=1)
+report = run()
 seconds = time.perf_counter() - start
 botprocess.shutdown()
 timing = ("think_ms", "seconds", "games_per_second", "a", "b", "bot_names")

@@ -495,6 +495,7 @@ SCRATCH_RUN = textwrap.dedent(
     import json, sys
     from mille.lab.cluster import cluster_executor
     from mille.lab.match import run_match
+    from mille.lab.options import RunOptions
 
     def path():
         import sys
@@ -510,7 +511,7 @@ SCRATCH_RUN = textwrap.dedent(
         nannies = client.run(path, nanny=True)
         paths = {"here": path(), **client.run(path), **{"nanny " + k: v for k, v in nannies.items()}}
         found = unsafe(paths)
-        report = run_match("bsd", "first", games=2, executor=pool, workers=workers)
+        report = run_match("bsd", "first", games=2, options=RunOptions(executor=pool, workers=workers))
     found.update(unsafe({"here afterwards": path()}))
     print(json.dumps({"who": len(paths) + 1, "unsafe": found, "games": report["games"], "errors": report["errors"]}))
     """
