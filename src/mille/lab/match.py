@@ -30,6 +30,7 @@ line shows) and its command line.
 
 from __future__ import annotations
 
+import argparse
 import functools
 import itertools
 import os
@@ -41,8 +42,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..engine.rng import secret_seed
+from ..engine.state import TABLE_SEATS, table
 from ..files.safeio import shown
-from ..players import make_player
+from ..players import is_exec_spec, make_player
 from . import command
 from .console import StatusLine, format_elapsed, gauge
 from .gamelog import RecordError
@@ -52,6 +54,7 @@ from .records import PairResult
 from .report import bot_name, format_rate, format_report, percent, replay_line, summarize
 from .runner import Batch
 from .sprt import DEFAULT_CAP_GAMES, Sprt, SprtSettings
+from .tablematch import format_table_report, run_table_match
 
 
 @dataclass(slots=True)
@@ -277,6 +280,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("a", metavar="A", help="player A")
     parser.add_argument("b", metavar="B", help="player B")
+    parser.add_argument("c", metavar="C", nargs="?", help="player C (at --players 3 and 6: three sides)")
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=TABLE_SEATS,
+        default=2,
+        metavar="N",
+        help="the table: 2 (the original's, default), 3 (each for themselves), 4 (A's partnership against "
+        "B's) or 6 (three partnerships); at 3, 4 and 6 each deal is played in every rotation of the sides",
+    )
     size = parser.add_mutually_exclusive_group()
     size.add_argument(
         "--games",
@@ -330,6 +343,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     command.check_run_arguments(parser, args)
     if args.record is not None and os.path.lexists(args.record):
         parser.error(f"--record {shown(os.fspath(args.record))}: the file exists (a record is never overwritten)")
+    if args.players != 2:
+        return _table_main(parser, args)
+    if args.c is not None:
+        parser.error("a third player goes with --players 3 or 6")
     command.check_players(parser, (args.a, args.b))
     drawn = args.seed is None
     if drawn:
@@ -363,6 +380,45 @@ def main(argv: Sequence[str] | None = None) -> int:
         bar=bar,
         own_errors=(MatchError, RecordError),
         text=functools.partial(_text, drawn=drawn),
+    )
+
+
+def _table_main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """``--players 3|4|6``: a match of sets of rotations (:mod:`mille.lab.tablematch`), in this process."""
+    sides = table(args.players).sides
+    names = [args.a, args.b] + ([args.c] if args.c is not None else [])
+    if len(names) != sides:
+        parser.error(f"--players {args.players} has {sides} sides: name {sides} players")
+    for option, given in (
+        ("--sprt", args.sprt),
+        ("--hands", args.hands is not None),
+        ("--record", args.record is not None),
+        ("--cluster", args.cluster is not None),
+    ):
+        if given:
+            parser.error(f"{option} is not yet played at --players {args.players} (two seats only)")
+    for spec in names:  # before any bot starts: one line, not a bot started and a forfeit in every game
+        if is_exec_spec(spec):
+            parser.exit(
+                2,
+                f"{parser.prog}: error: {shown(spec)}: a bot program speaks protocol 1, the two-seat table's; "
+                f"it cannot sit at --players {args.players}\n",
+            )
+    command.check_players(parser, names)
+    drawn = args.seed is None
+    if drawn:
+        args.seed = secret_seed()
+    options = RunOptions(seed=args.seed, max_think_ms=args.max_think_ms, bots_read_deck=args.bot_reads_deck)
+
+    def run(**where: Any) -> dict[str, Any]:
+        return run_table_match(names, seats=args.players, games=args.games, options=options)
+
+    def text(report: dict[str, Any], *, jobs: int | None, cluster: str | None) -> str:
+        body = format_table_report(report)
+        return f"{body}\n{replay_line(report['seed'])}" if drawn else body
+
+    return command.run(
+        "mille.match", run, args, players=names, bar=None, own_errors=(MatchError, ValueError), text=text
     )
 
 

@@ -1,0 +1,237 @@
+"""Matches at the larger tables (3, 4 and 6 seats): each deal played in every rotation of the sides.
+
+    python -m mille.match --players 4 A B        (A's partnership against B's)
+    python -m mille.match --players 3 A B C      (each for themselves)
+    python -m mille.match --players 6 A B C      (three partnerships)
+
+The duplicate design of :mod:`mille.lab.pairs` carried to any number of
+sides (``table-rules.md`` R1-R2): a **set** of games, one per rotation of
+the players over the sides, all dealt the same hands (hand *k* of every
+game of set *u* from :func:`~mille.lab.pairs.deal_seed` ``(seed, u, k)``,
+the same seat starting it).  With two sides (4 seats) the two rotations
+are the sides exchanged, as in a two-seat pair; with three sides (3 and 6
+seats) every player sits once in each side's seats.  Every seat of a side
+is a player of its own (partners are two instances, each seeing its own
+seat only), built afresh for every game, rolling dice of its own
+(:func:`~mille.lab.pairs.dice_seed` of the set and the seat's player and
+partner index).
+
+A player's score in a set is its average over the set's rotations: the
+game score (1 for a game won, the winners sharing a tie, 0 for a game
+lost) and the points it scored minus the average of the other sides'.
+The sets are independent, so the report's 95% intervals are Student's t
+intervals over the sets (the rotations' variance reduction counts).  A
+player that raises, answers an illegal move or thinks past the limit
+loses that game (the others share it).  Bot programs (``exec:``) speak
+protocol 1, the two-seat table's, and are refused at these tables in one
+line.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine.driver import EndlessHand, PlayerError, play_hand
+from ..engine.rng import GlibcRandom
+from ..engine.state import Game, table
+from ..files.safeio import shown
+from ..players import Player, is_exec_spec, make_player
+from .options import DEFAULTS, RunOptions
+from .pairs import MAX_HANDS_PER_GAME, MatchError, _Alarm, _Timed, deal_hand, deal_seed, derive_seed
+from .report import plural
+from .stats import ThinkStats, t_quantile
+
+
+@dataclass(frozen=True, slots=True)
+class TableGame:
+    """One game of a set: its rotation, each player's points (by player, not side), the winners, a fault."""
+
+    rotation: int
+    hands: int
+    points: tuple[int, ...]
+    winners: tuple[int, ...]
+    #: (player, kind, message) of a forfeit.
+    fault: tuple[int, str, str] | None = None
+
+
+def side_of(player: int, rotation: int, sides: int) -> int:
+    """The side ``player`` plays in ``rotation``: rotation *r* moves every player *r* sides on."""
+    return (player + rotation) % sides
+
+
+def play_table_game(players: Sequence[str], seats: int, options: RunOptions, unit: int, rotation: int) -> TableGame:
+    """Game ``rotation`` of set ``unit`` at the table of ``seats``, ``players[i]`` playing side ``side_of(i, ...)``."""
+    tab = table(seats, game_points=options.game_points)
+    sides = tab.sides
+    owner = [0] * sides  # owner[side]: the player of that side this game
+    for player in range(sides):
+        owner[side_of(player, rotation, sides)] = player
+    points = [0] * sides
+    seated: list[Player] = []
+    for seat in range(seats):
+        try:
+            seated.append(make_player(players[owner[tab.side(seat)]]))
+        except Exception as exc:
+            player = owner[tab.side(seat)]
+            return _forfeit(rotation, 0, points, player, sides, "exception", f"cannot make the player: {exc}")
+    dice = [
+        GlibcRandom(derive_seed("table-dice", options.seed, unit, owner[tab.side(seat)], seat // sides))
+        for seat in range(seats)
+    ]
+    game = Game(table=tab)
+    think = ThinkStats()
+    with _Alarm(None if options.max_think_ms is None else options.max_think_ms / 1000.0) as alarm:
+        timed = [_Timed(seated[seat], seat, think, alarm, options.max_think_ms) for seat in range(seats)]
+        for hand in range(MAX_HANDS_PER_GAME):
+            deal_hand(game, deal_seed(options.seed, unit, hand), hand % seats)
+            try:
+                result = play_hand(game, timed, dice).result
+            except PlayerError as exc:
+                return _forfeit(rotation, hand, points, owner[tab.side(exc.seat)], sides, exc.kind, exc.message)
+            except EndlessHand as exc:
+                raise MatchError(f"set {unit + 1}, hand {hand + 1}: {exc}") from None
+            for side in range(sides):
+                points[owner[side]] += result.hand_totals[side]
+            if result.game_over:
+                totals = result.totals
+                best = max(totals)
+                winners = tuple(sorted(owner[s] for s in range(sides) if totals[s] == best))
+                return TableGame(rotation, hand + 1, tuple(points), winners)
+    raise MatchError(f"set {unit + 1}: no game end after {MAX_HANDS_PER_GAME} hands")
+
+
+def _forfeit(rotation: int, hand: int, points: list[int], player: int, sides: int, kind: str, why: str) -> TableGame:
+    others = tuple(p for p in range(sides) if p != player)
+    return TableGame(rotation, hand, tuple(points), others, (player, kind, why))
+
+
+def play_set(players: Sequence[str], seats: int, options: RunOptions, unit: int) -> list[TableGame]:
+    """Every rotation of set ``unit``: the same deals, each player once on every side."""
+    return [play_table_game(players, seats, options, unit, r) for r in range(len(players))]
+
+
+def _interval(values: Sequence[float], low: float = -math.inf, high: float = math.inf) -> tuple[float, float] | None:
+    """Student's t 95% interval of the mean of ``values``, within ``low`` .. ``high`` (None below two)."""
+    n = len(values)
+    if n < 2:
+        return None
+    mean = statistics.fmean(values)
+    half = t_quantile(0.975, n - 1) * statistics.stdev(values) / math.sqrt(n)
+    return (round(max(low, mean - half), 4), round(min(high, mean + half), 4))
+
+
+def run_table_match(
+    players: Sequence[str], *, seats: int, games: int, options: RunOptions = DEFAULTS
+) -> dict[str, Any]:
+    """Play ``games`` games (rounded up to whole sets) at the table of ``seats``; the report per player.
+
+    ``players``: one per side (2 at 4 seats, 3 at 3 and 6).  Played in this
+    process, set after set (``options.jobs`` and executors are not used yet).
+    """
+    tab = table(seats, game_points=options.game_points)
+    if len(players) != tab.sides:
+        raise ValueError(f"the table of {seats} has {tab.sides} sides: name {tab.sides} players")
+    if games < 1:
+        raise ValueError("games must be at least 1")
+    options.check()
+    for spec in players:
+        if is_exec_spec(spec):
+            raise MatchError(
+                f"{spec}: a bot program speaks protocol 1, the two-seat table's; it cannot sit at the table of {seats}"
+            )
+        make_player(spec)  # PlayerSpecError now, not a forfeit in every game
+    sides = tab.sides
+    sets = -(-games // sides)
+    start = time.perf_counter()
+    scores: list[list[float]] = [[] for _ in players]
+    margins: list[list[float]] = [[] for _ in players]
+    wins = [0.0] * sides
+    hands = 0
+    errors: list[dict[str, Any]] = []
+    for unit in range(sets):
+        played = play_set(players, seats, options, unit)
+        set_score = [0.0] * sides
+        set_margin = [0.0] * sides
+        set_hands = 0
+        for g in played:
+            set_hands += g.hands
+            for p in g.winners:
+                set_score[p] += 1.0 / len(g.winners)
+                wins[p] += 1.0 / len(g.winners)
+            for p in range(sides):
+                others = [g.points[q] for q in range(sides) if q != p]
+                set_margin[p] += g.points[p] - sum(others) / len(others)
+            if g.fault is not None:
+                who, kind, message = g.fault
+                errors.append(
+                    {
+                        "set": unit + 1,
+                        "rotation": g.rotation + 1,
+                        "player": players[who],
+                        "kind": kind,
+                        "message": message,
+                    }
+                )
+        hands += set_hands
+        for p in range(sides):
+            scores[p].append(set_score[p] / len(played))
+            margins[p].append(set_margin[p] / set_hands if set_hands else 0.0)
+    seconds = time.perf_counter() - start
+    return {
+        "seats": seats,
+        "sides": sides,
+        "players": list(players),
+        "seed": options.seed,
+        "game_points": options.game_points,
+        "max_think_ms": options.max_think_ms,
+        "sets": sets,
+        "games": sets * sides,
+        "hands": hands,
+        "per_player": [
+            {
+                "player": players[p],
+                "game_score": round(statistics.fmean(scores[p]), 4),
+                "game_score_interval": _interval(scores[p], 0.0, 1.0),
+                "games_won": round(wins[p], 2),
+                "margin_per_hand": round(statistics.fmean(margins[p]), 2),
+                "margin_interval": _interval(margins[p]),
+            }
+            for p in range(sides)
+        ],
+        "errors": errors,
+        "seconds": round(seconds, 3),
+        "interrupted": False,
+    }
+
+
+def format_table_report(report: dict[str, Any]) -> str:
+    """The report as text: one line per player (its side's score over the rotations, with intervals)."""
+    kind = "partnerships" if report["seats"] > report["sides"] else "each for themselves"
+    lines = [
+        f"Table of {report['seats']} ({report['sides']} sides, {kind}), seed {report['seed']}: "
+        f"{plural(report['sets'], 'set')} of {report['sides']} rotations, {plural(report['games'], 'game')}, "
+        f"{plural(report['hands'], 'hand')}",
+    ]
+
+    def span(iv: list[float] | tuple[float, float] | None, fmt: str) -> str:
+        return "" if iv is None else f" [{format(iv[0], fmt)}, {format(iv[1], fmt)}]"
+
+    for row in report["per_player"]:
+        lines.append(
+            f"  {shown(row['player'])}: game score {row['game_score']:.3f}{span(row['game_score_interval'], '.3f')}, "
+            f"margin {row['margin_per_hand']:+.1f}/hand{span(row['margin_interval'], '+.1f')}"
+        )
+    for e in report["errors"][:10]:
+        lines.append(
+            f"  forfeit: set {e['set']}, rotation {e['rotation']}: "
+            + shown(f"{e['player']} ({e['kind']}: {e['message']})")
+        )
+    return "\n".join(lines)
+
+
+__all__ = ["TableGame", "format_table_report", "play_set", "play_table_game", "run_table_match", "side_of"]

@@ -1,0 +1,144 @@
+"""The lab at the larger tables: ``mille.match --players 3|4|6``, each deal played in every rotation of the sides."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mille.engine.state import table
+from mille.lab.options import RunOptions
+from mille.lab.tablematch import format_table_report, run_table_match, side_of
+
+FAST = 1000  # game points: a game is a hand or two
+
+SPIES = textwrap.dedent(
+    """
+    DEALT = []
+
+
+    class DealSpy:
+        '''Takes down the hand seat 0 holds at its first decision of a game, then plays the first legal move.'''
+
+        def __init__(self):
+            self.seen = False
+
+        def choose(self, observation, rng):
+            if not self.seen and observation.seat == 0:
+                DEALT.append(tuple(sorted(observation.players[0].hand)))
+            self.seen = True
+            return observation.legal_moves()[0]
+
+
+    class Raises:
+        def choose(self, observation, rng):
+            raise RuntimeError("boom")
+    """
+)
+
+
+@pytest.fixture
+def spies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    (tmp_path / "table_spies.py").write_text(SPIES)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import table_spies
+
+    table_spies.DEALT.clear()
+    yield table_spies
+    sys.modules.pop("table_spies", None)
+
+
+@pytest.mark.parametrize(
+    ("seats", "players"), [(3, ["bsd", "random", "first"]), (4, ["bsd", "random"]), (6, ["bsd", "random", "first"])]
+)
+def test_whole_games_at_every_table(seats: int, players: list[str]) -> None:
+    """Every game ends; each set's game score is shared out whole; the report reads per player."""
+    sides = table(seats).sides
+    report = run_table_match(players, seats=seats, games=2 * sides, options=RunOptions(seed=7, game_points=FAST))
+    assert report["sets"] == 2 and report["games"] == 2 * sides and report["hands"] >= report["games"]
+    assert report["errors"] == []
+    rows = report["per_player"]
+    assert [r["player"] for r in rows] == players
+    assert sum(r["game_score"] for r in rows) == pytest.approx(1.0)
+    assert sum(r["games_won"] for r in rows) == pytest.approx(report["games"])
+    assert sum(r["margin_per_hand"] for r in rows) == pytest.approx(0.0, abs=0.05)
+    assert rows[0]["game_score"] > rows[1]["game_score"]  # the original's procedure beats random play
+    text = format_table_report(report)
+    assert f"Table of {seats}" in text and all(p in text for p in players)
+
+
+def test_every_player_sits_once_on_every_side() -> None:
+    for sides in (2, 3):
+        for player in range(sides):
+            assert sorted(side_of(player, r, sides) for r in range(sides)) == list(range(sides))
+        for r in range(sides):
+            assert sorted(side_of(p, r, sides) for p in range(sides)) == list(range(sides))
+
+
+@pytest.mark.parametrize("seats", [3, 4, 6])
+def test_the_rotations_of_a_set_are_dealt_the_same_hands(seats: int, spies: Any) -> None:
+    sides = table(seats).sides
+    run_table_match(
+        ["table_spies:DealSpy"] * sides, seats=seats, games=2 * sides, options=RunOptions(seed=3, game_points=FAST)
+    )
+    dealt = spies.DEALT
+    assert len(dealt) == 2 * sides
+    first, second = dealt[:sides], dealt[sides:]
+    assert len(set(first)) == 1 and len(set(second)) == 1  # every rotation of a set: the same deal
+    assert first[0] != second[0]  # and the sets differ
+
+
+def test_a_player_that_raises_loses_its_games_only(spies: Any) -> None:
+    report = run_table_match(
+        ["bsd", "table_spies:Raises"], seats=4, games=4, options=RunOptions(seed=1, game_points=FAST)
+    )
+    rows = report["per_player"]
+    assert rows[0]["game_score"] == 1.0 and rows[1]["game_score"] == 0.0
+    assert report["errors"] and all(
+        e["player"] == "table_spies:Raises" and e["kind"] == "exception" for e in report["errors"]
+    )
+
+
+def _match(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mille.match", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_the_command_line_at_four_seats() -> None:
+    done = _match("--players", "4", "bsd", "random", "--games", "2", "--seed", "5", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert (
+        report["seats"] == 4
+        and report["sets"] == 1
+        and [r["player"] for r in report["per_player"]] == ["bsd", "random"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--players", "4", "bsd", "exec:/bin/true"], "speaks protocol 1"),
+        (["--players", "3", "bsd", "random"], "--players 3 has 3 sides: name 3 players"),
+        (["--players", "4", "bsd", "random", "first"], "--players 4 has 2 sides: name 2 players"),
+        (["bsd", "random", "first"], "a third player goes with --players 3 or 6"),
+        (["--players", "4", "--sprt", "bsd", "random"], "--sprt is not yet played at --players 4"),
+    ],
+)
+def test_what_the_larger_tables_refuse_is_one_line(args: list[str], says: str) -> None:
+    done = _match(*args)
+    assert done.returncode == 2 and done.stdout == ""
+    last = done.stderr.strip().splitlines()[-1]
+    assert says in last and "Traceback" not in done.stderr
