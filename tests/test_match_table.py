@@ -14,6 +14,7 @@ import pytest
 
 from mille.engine.state import table
 from mille.lab.options import RunOptions
+from mille.lab.sprt import SprtSettings
 from mille.lab.tablematch import format_table_report, run_table_match, side_of
 
 FAST = 1000  # game points: a game is a hand or two
@@ -134,7 +135,7 @@ def test_the_command_line_at_four_seats() -> None:
         (["--players", "3", "bsd", "random"], "--players 3 has 3 sides: name 3 players"),
         (["--players", "4", "bsd", "random", "first"], "--players 4 has 2 sides: name 2 players"),
         (["bsd", "random", "first"], "a third player goes with --players 3 or 6"),
-        (["--players", "4", "--sprt", "bsd", "random"], "--sprt is not yet played at --players 4"),
+        (["--players", "6", "--sprt", "bsd", "random", "first"], "--sprt is not played at --players 6"),
     ],
 )
 def test_what_the_larger_tables_refuse_is_one_line(args: list[str], says: str) -> None:
@@ -142,3 +143,15 @@ def test_what_the_larger_tables_refuse_is_one_line(args: list[str], says: str) -
     assert done.returncode == 2 and done.stdout == ""
     last = done.stderr.strip().splitlines()[-1]
     assert says in last and "Traceback" not in done.stderr
+
+
+def test_sprt_at_four_seats_decides_on_the_sets_as_duplicate_pairs() -> None:
+    """A partnership of the original's procedure against random play: H1, well before the cap."""
+    report = run_table_match(
+        ["bsd", "random"], seats=4, games=400, options=RunOptions(seed=1, game_points=FAST), sprt=SprtSettings(elo1=100)
+    )
+    block = report["sprt"]
+    assert block["accepted"] == "H1" and block["pairs"] == report["sets"] < 200
+    assert "H1 accepted" in format_table_report(report)
+    with pytest.raises(ValueError, match="two sides"):
+        run_table_match(["bsd", "random", "first"], seats=3, games=3, sprt=SprtSettings())

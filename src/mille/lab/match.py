@@ -344,7 +344,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.record is not None and os.path.lexists(args.record):
         parser.error(f"--record {shown(os.fspath(args.record))}: the file exists (a record is never overwritten)")
     if args.players != 2:
-        return _table_main(parser, args)
+        return _table_main(parser, args, settings)
     if args.c is not None:
         parser.error("a third player goes with --players 3 or 6")
     command.check_players(parser, (args.a, args.b))
@@ -383,20 +383,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
 
 
-def _table_main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+def _table_main(parser: argparse.ArgumentParser, args: argparse.Namespace, settings: SprtSettings | None) -> int:
     """``--players 3|4|6``: a match of sets of rotations (:mod:`mille.lab.tablematch`), in this process."""
     sides = table(args.players).sides
     names = [args.a, args.b] + ([args.c] if args.c is not None else [])
     if len(names) != sides:
         parser.error(f"--players {args.players} has {sides} sides: name {sides} players")
     for option, given in (
-        ("--sprt", args.sprt),
+        ("--sprt", args.sprt and sides != 2),
         ("--hands", args.hands is not None),
         ("--record", args.record is not None),
         ("--cluster", args.cluster is not None),
     ):
         if given:
-            parser.error(f"{option} is not yet played at --players {args.players} (two seats only)")
+            only = "two sides only: --players 2 or 4" if option == "--sprt" else "two seats only, for now"
+            parser.error(f"{option} is not played at --players {args.players} ({only})")
     for spec in names:  # before any bot starts: one line, not a bot started and a forfeit in every game
         if is_exec_spec(spec):
             parser.exit(
@@ -411,7 +412,7 @@ def _table_main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> in
     options = RunOptions(seed=args.seed, max_think_ms=args.max_think_ms, bots_read_deck=args.bot_reads_deck)
 
     def run(**where: Any) -> dict[str, Any]:
-        return run_table_match(names, seats=args.players, games=args.games, options=options)
+        return run_table_match(names, seats=args.players, games=args.games, options=options, sprt=settings)
 
     def text(report: dict[str, Any], *, jobs: int | None, cluster: str | None) -> str:
         body = format_table_report(report)

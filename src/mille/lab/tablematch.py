@@ -43,7 +43,8 @@ from ..files.safeio import shown
 from ..players import Player, is_exec_spec, make_player
 from .options import DEFAULTS, RunOptions
 from .pairs import MAX_HANDS_PER_GAME, MatchError, _Alarm, _Timed, deal_hand, deal_seed, derive_seed
-from .report import plural
+from .report import format_sprt, plural
+from .sprt import Sprt, SprtSettings
 from .stats import ThinkStats, t_quantile
 
 
@@ -126,12 +127,20 @@ def _interval(values: Sequence[float], low: float = -math.inf, high: float = mat
 
 
 def run_table_match(
-    players: Sequence[str], *, seats: int, games: int, options: RunOptions = DEFAULTS
+    players: Sequence[str],
+    *,
+    seats: int,
+    games: int,
+    options: RunOptions = DEFAULTS,
+    sprt: SprtSettings | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games (rounded up to whole sets) at the table of ``seats``; the report per player.
 
     ``players``: one per side (2 at 4 seats, 3 at 3 and 6).  Played in this
     process, set after set (``options.jobs`` and executors are not used yet).
+    ``sprt`` (two sides only: a set of two rotations is a duplicate pair,
+    its score the first player's average): the sets are taken in order
+    until the test (:mod:`mille.lab.sprt`) decides, ``games`` the cap.
     """
     tab = table(seats, game_points=options.game_points)
     if len(players) != tab.sides:
@@ -146,14 +155,21 @@ def run_table_match(
             )
         make_player(spec)  # PlayerSpecError now, not a forfeit in every game
     sides = tab.sides
-    sets = -(-games // sides)
+    if sprt is not None and sides != 2:
+        raise ValueError(f"--sprt takes two sides (2 or 4 seats), not the {sides} of the table of {seats}")
+    test = None if sprt is None else Sprt(sprt)
+    cap = -(-games // sides)
     start = time.perf_counter()
     scores: list[list[float]] = [[] for _ in players]
     margins: list[list[float]] = [[] for _ in players]
     wins = [0.0] * sides
     hands = 0
     errors: list[dict[str, Any]] = []
-    for unit in range(sets):
+    sets = 0
+    for unit in range(cap):
+        if test is not None and test.accepted is not None:
+            break
+        sets += 1
         played = play_set(players, seats, options, unit)
         set_score = [0.0] * sides
         set_margin = [0.0] * sides
@@ -181,8 +197,10 @@ def run_table_match(
         for p in range(sides):
             scores[p].append(set_score[p] / len(played))
             margins[p].append(set_margin[p] / set_hands if set_hands else 0.0)
+        if test is not None:
+            test.add(set_score[0])  # the first player's points in the set: a duplicate pair's
     seconds = time.perf_counter() - start
-    return {
+    report: dict[str, Any] = {
         "seats": seats,
         "sides": sides,
         "players": list(players),
@@ -207,6 +225,12 @@ def run_table_match(
         "seconds": round(seconds, 3),
         "interrupted": False,
     }
+    if test is not None:
+        block = test.to_json(capped=True)
+        block["cap_games"] = cap * sides
+        block["cap_hands"] = None
+        report["sprt"] = block
+    return report
 
 
 def format_table_report(report: dict[str, Any]) -> str:
@@ -226,6 +250,8 @@ def format_table_report(report: dict[str, Any]) -> str:
             f"  {shown(row['player'])}: game score {row['game_score']:.3f}{span(row['game_score_interval'], '.3f')}, "
             f"margin {row['margin_per_hand']:+.1f}/hand{span(row['margin_interval'], '+.1f')}"
         )
+    if "sprt" in report:
+        lines += format_sprt(report["sprt"])
     for e in report["errors"][:10]:
         lines.append(
             f"  forfeit: set {e['set']}, rotation {e['rotation']}: "
