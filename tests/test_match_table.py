@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
@@ -15,7 +16,13 @@ import pytest
 from mille.engine.state import table
 from mille.lab.options import RunOptions
 from mille.lab.sprt import SprtSettings
-from mille.lab.tablematch import format_table_report, run_table_match, side_of
+from mille.lab.tablematch import (
+    format_table_report,
+    format_table_tournament,
+    run_table_match,
+    run_table_tournament,
+    side_of,
+)
 
 FAST = 1000  # game points: a game is a hand or two
 
@@ -155,3 +162,40 @@ def test_sprt_at_four_seats_decides_on_the_sets_as_duplicate_pairs() -> None:
     assert "H1 accepted" in format_table_report(report)
     with pytest.raises(ValueError, match="two sides"):
         run_table_match(["bsd", "random", "first"], seats=3, games=3, sprt=SprtSettings())
+
+
+def test_a_tournament_at_three_seats_plays_every_group_of_three() -> None:
+    players = ["bsd", "random", "first", "mille.players:RandomPlayer"]
+    report = run_table_tournament(players, seats=3, games=3, options=RunOptions(seed=4, game_points=FAST))
+    groups = [tuple(t["players"]) for t in report["tables"]]
+    assert sorted(groups) == sorted(itertools.combinations(players, 3))
+    assert len({t["seed"] for t in report["tables"]}) == 4  # each group its own deals
+    for t in report["tables"]:
+        assert sum(r["game_score"] for r in t["per_player"]) == pytest.approx(1.0)
+    assert {r["player"]: r["tables"] for r in report["standings"]} == dict.fromkeys(players, 3)
+    assert report["standings"][0]["player"] == "bsd"
+    again = run_table_tournament(players, seats=3, games=3, options=RunOptions(seed=4, game_points=FAST))
+    assert [t["per_player"] for t in again["tables"]] == [t["per_player"] for t in report["tables"]]
+    assert "Tournament at the table of 3" in format_table_tournament(report)
+
+
+def test_the_tournament_command_line_at_three_seats() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "mille.tournament", "--players", "3", "bsd", "random", "first", "--games", "3"]
+        + ["--seed", "1", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["seats"] == 3 and len(report["tables"]) == 1 and len(report["standings"]) == 3
+    refused = subprocess.run(
+        [sys.executable, "-m", "mille.tournament", "--players", "3", "bsd", "random", "first", "--out", "x.jsonl"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+    assert refused.returncode == 2 and "--out is not played at --players 3" in refused.stderr.splitlines()[-1]

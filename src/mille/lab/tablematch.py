@@ -29,11 +29,12 @@ line.
 
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine.driver import EndlessHand, PlayerError, play_hand
@@ -260,4 +261,77 @@ def format_table_report(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["TableGame", "format_table_report", "play_set", "play_table_game", "run_table_match", "side_of"]
+def run_table_tournament(
+    players: Sequence[str], *, seats: int, games: int, options: RunOptions = DEFAULTS
+) -> dict[str, Any]:
+    """A round robin of table matches: every group of as many players as the table has sides, in name order.
+
+    Each group plays :func:`run_table_match` (``games`` games) on a seed
+    derived from the tournament seed and the group's names, as a two-seat
+    tournament derives its pairings' seeds; a player's standing is its mean
+    game score and margin per hand over its groups.
+    """
+    sides = table(seats).sides
+    if len(players) < sides:
+        raise ValueError(f"a tournament at the table of {seats} needs at least {sides} players")
+    twice = sorted({p for p in players if players.count(p) > 1})
+    if twice:
+        raise ValueError(f"player {twice[0]!r} named twice")
+    start = time.perf_counter()
+    groups = []
+    for group in itertools.combinations(players, sides):
+        seed = derive_seed("table-tournament", options.seed, seats, *group)
+        report = run_table_match(group, seats=seats, games=games, options=replace(options, seed=seed))
+        groups.append(report)
+    standings: list[dict[str, Any]] = []
+    for name in players:
+        rows = [row for g in groups for row in g["per_player"] if row["player"] == name]
+        standings.append(
+            {
+                "player": name,
+                "tables": len(rows),
+                "game_score": round(statistics.fmean(r["game_score"] for r in rows), 4),
+                "margin_per_hand": round(statistics.fmean(r["margin_per_hand"] for r in rows), 2),
+            }
+        )
+    standings.sort(key=lambda r: (-r["game_score"], -r["margin_per_hand"]))
+    return {
+        "seats": seats,
+        "sides": sides,
+        "players": list(players),
+        "seed": options.seed,
+        "games_per_table": groups[0]["games"],
+        "standings": standings,
+        "tables": groups,
+        "seconds": round(time.perf_counter() - start, 3),
+        "interrupted": False,
+    }
+
+
+def format_table_tournament(report: dict[str, Any]) -> str:
+    """The standings, then each table's report."""
+    lines = [
+        f"Tournament at the table of {report['seats']}, seed {report['seed']}: "
+        f"{plural(len(report['tables']), 'table')} of {plural(report['games_per_table'], 'game')}",
+        "  standings (mean over the player's tables):",
+    ]
+    for i, row in enumerate(report["standings"], 1):
+        lines.append(
+            f"  {i:>2}. {shown(row['player'])}: game score {row['game_score']:.3f}, "
+            f"margin {row['margin_per_hand']:+.1f}/hand, {plural(row['tables'], 'table')}"
+        )
+    for g in report["tables"]:
+        lines += ["", format_table_report(g)]
+    return "\n".join(lines)
+
+
+__all__ = [
+    "TableGame",
+    "format_table_report",
+    "format_table_tournament",
+    "play_set",
+    "play_table_game",
+    "run_table_match",
+    "run_table_tournament",
+    "side_of",
+]

@@ -30,6 +30,7 @@ its command line.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import time
@@ -39,8 +40,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..engine.rng import secret_seed
+from ..engine.state import TABLE_SEATS, table
 from ..files.safeio import shown
-from ..players import make_player
+from ..players import is_exec_spec, make_player
 from . import command
 from .console import StatusLine, format_elapsed, gauge
 from .gamelog import RecordError
@@ -52,6 +54,7 @@ from .results import TournamentError, open_results, results_seed
 from .runner import TASK_SECONDS, Batch
 from .schedule import TournamentConfig, pairs_to_play
 from .standings import DEFAULT_RESAMPLES, build_report, format_report
+from .tablematch import format_table_tournament, run_table_tournament
 
 #: Games per pairing when --games is not given.
 DEFAULT_GAMES = 100
@@ -239,8 +242,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="pairs in one unit of work (default: one in process; with workers, as many as take about "
         f"{TASK_SECONDS:g} s)",
     )
+    parser.add_argument(
+        "--players",
+        dest="seats",
+        type=int,
+        choices=TABLE_SEATS,
+        default=2,
+        metavar="N",
+        help="the table: 2 (default), 3, 4 or 6; at 3, 4 and 6 every group of as many players as the table has "
+        "sides plays a match of rotations (mille.match --players N)",
+    )
     parser.add_argument("--version", action="version", version=command.version_text("mille.tournament"))
     args = parser.parse_args(argv)
+    if args.seats != 2:
+        return _table_main(parser, args)
     if len(args.players) < 2:
         parser.error("name at least two players")
     twice = sorted({p for p in args.players if args.players.count(p) > 1})
@@ -304,6 +319,48 @@ def main(argv: Sequence[str] | None = None) -> int:
         own_errors=(TournamentError, MatchError, RecordError),
         text=text,
         kept=f"; what finished is in {record}: --resume {record} goes on" if record else "",
+    )
+
+
+def _table_main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """``--players 3|4|6``: a round robin of table matches (:func:`mille.lab.tablematch.run_table_tournament`)."""
+    sides = table(args.seats).sides
+    if len(args.players) < sides:
+        parser.error(f"--players {args.seats} has {sides} sides: name at least {sides} players")
+    twice = sorted({p for p in args.players if args.players.count(p) > 1})
+    if twice:
+        parser.error(f"player {twice[0]} is named twice")
+    for option, given in (
+        ("--out", args.out is not None),
+        ("--resume", args.resume is not None),
+        ("--record", args.record is not None),
+        ("--cluster", args.cluster is not None),
+    ):
+        if given:
+            parser.error(f"{option} is not played at --players {args.seats} (two seats only, for now)")
+    command.check_at_least(parser, ("--games", args.games, 1))
+    for spec in args.players:  # before any bot starts
+        if is_exec_spec(spec):
+            parser.exit(
+                2,
+                f"{parser.prog}: error: {shown(spec)}: a bot program speaks protocol 1, the two-seat table's; "
+                f"it cannot sit at --players {args.seats}\n",
+            )
+    command.check_players(parser, args.players)
+    drawn = args.seed is None
+    if drawn:
+        args.seed = secret_seed()
+    options = RunOptions(seed=args.seed, max_think_ms=args.max_think_ms, bots_read_deck=args.bot_reads_deck)
+
+    def run(**where: Any) -> dict[str, Any]:
+        return run_table_tournament(args.players, seats=args.seats, games=args.games, options=options)
+
+    def text(report: dict[str, Any], *, jobs: int | None, cluster: str | None) -> str:
+        body = format_table_tournament(report)
+        return f"{body}\n{replay_line(report['seed'])}" if drawn else body
+
+    return command.run(
+        "mille.tournament", run, args, players=args.players, bar=None, own_errors=(MatchError, ValueError), text=text
     )
 
 
