@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import itertools
 import json
 import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +71,9 @@ def spies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 def test_whole_games_at_every_table(seats: int, players: list[str]) -> None:
     """Every game ends; each set's game score is shared out whole; the report reads per player."""
     sides = table(seats).sides
-    report = run_table_match(players, seats=seats, games=2 * sides, options=RunOptions(seed=7, game_points=FAST))
+    report = run_table_match(
+        players, seats=seats, games=2 * sides, options=RunOptions(seed=7, game_points=FAST, jobs=1)
+    )
     assert report["sets"] == 2 and report["games"] == 2 * sides and report["hands"] >= report["games"]
     assert report["errors"] == []
     rows = report["per_player"]
@@ -94,7 +98,10 @@ def test_every_player_sits_once_on_every_side() -> None:
 def test_the_rotations_of_a_set_are_dealt_the_same_hands(seats: int, spies: Any) -> None:
     sides = table(seats).sides
     run_table_match(
-        ["table_spies:DealSpy"] * sides, seats=seats, games=2 * sides, options=RunOptions(seed=3, game_points=FAST)
+        ["table_spies:DealSpy"] * sides,
+        seats=seats,
+        games=2 * sides,
+        options=RunOptions(seed=3, game_points=FAST, jobs=1),
     )
     dealt = spies.DEALT
     assert len(dealt) == 2 * sides
@@ -105,7 +112,7 @@ def test_the_rotations_of_a_set_are_dealt_the_same_hands(seats: int, spies: Any)
 
 def test_a_player_that_raises_loses_its_games_only(spies: Any) -> None:
     report = run_table_match(
-        ["bsd", "table_spies:Raises"], seats=4, games=4, options=RunOptions(seed=1, game_points=FAST)
+        ["bsd", "table_spies:Raises"], seats=4, games=4, options=RunOptions(seed=1, game_points=FAST, jobs=1)
     )
     rows = report["per_player"]
     assert rows[0]["game_score"] == 1.0 and rows[1]["game_score"] == 0.0
@@ -155,7 +162,11 @@ def test_what_the_larger_tables_refuse_is_one_line(args: list[str], says: str) -
 def test_sprt_at_four_seats_decides_on_the_sets_as_duplicate_pairs() -> None:
     """A partnership of the original's procedure against random play: H1, well before the cap."""
     report = run_table_match(
-        ["bsd", "random"], seats=4, games=400, options=RunOptions(seed=1, game_points=FAST), sprt=SprtSettings(elo1=100)
+        ["bsd", "random"],
+        seats=4,
+        games=400,
+        options=RunOptions(seed=1, game_points=FAST, jobs=1),
+        sprt=SprtSettings(elo1=100),
     )
     block = report["sprt"]
     assert block["accepted"] == "H1" and block["pairs"] == report["sets"] < 200
@@ -166,7 +177,7 @@ def test_sprt_at_four_seats_decides_on_the_sets_as_duplicate_pairs() -> None:
 
 def test_a_tournament_at_three_seats_plays_every_group_of_three() -> None:
     players = ["bsd", "random", "first", "mille.players:RandomPlayer"]
-    report = run_table_tournament(players, seats=3, games=3, options=RunOptions(seed=4, game_points=FAST))
+    report = run_table_tournament(players, seats=3, games=3, options=RunOptions(seed=4, game_points=FAST, jobs=1))
     groups = [tuple(t["players"]) for t in report["tables"]]
     assert sorted(groups) == sorted(itertools.combinations(players, 3))
     assert len({t["seed"] for t in report["tables"]}) == 4  # each group its own deals
@@ -174,7 +185,7 @@ def test_a_tournament_at_three_seats_plays_every_group_of_three() -> None:
         assert sum(r["game_score"] for r in t["per_player"]) == pytest.approx(1.0)
     assert {r["player"]: r["tables"] for r in report["standings"]} == dict.fromkeys(players, 3)
     assert report["standings"][0]["player"] == "bsd"
-    again = run_table_tournament(players, seats=3, games=3, options=RunOptions(seed=4, game_points=FAST))
+    again = run_table_tournament(players, seats=3, games=3, options=RunOptions(seed=4, game_points=FAST, jobs=1))
     assert [t["per_player"] for t in again["tables"]] == [t["per_player"] for t in report["tables"]]
     assert "Tournament at the table of 3" in format_table_tournament(report)
 
@@ -199,3 +210,21 @@ def test_the_tournament_command_line_at_three_seats() -> None:
         stdin=subprocess.DEVNULL,
     )
     assert refused.returncode == 2 and "--out is not played at --players 3" in refused.stderr.splitlines()[-1]
+
+
+def test_the_report_does_not_depend_on_where_the_sets_are_played() -> None:
+    options = RunOptions(seed=9, game_points=FAST)
+    timing = ("seconds",)
+
+    def report(where: RunOptions, **kw: Any) -> dict[str, Any]:
+        r = run_table_match(["bsd", "random", "first"], seats=3, games=9, options=where, **kw)
+        return {k: v for k, v in r.items() if k not in timing}
+
+    one = report(replace(options, jobs=1))
+    assert report(replace(options, jobs=2)) == one
+    with concurrent.futures.ThreadPoolExecutor(3) as pool:
+        assert report(replace(options, executor=pool, workers=3)) == one
+    duel = {"seats": 4, "games": 200, "sprt": SprtSettings(elo1=100)}
+    serial = run_table_match(["bsd", "random"], options=replace(options, jobs=1), **duel)  # type: ignore[arg-type]
+    pooled = run_table_match(["bsd", "random"], options=replace(options, jobs=2), **duel)  # type: ignore[arg-type]
+    assert serial["sets"] == pooled["sets"] and serial["sprt"] == pooled["sprt"]

@@ -412,7 +412,9 @@ def _table_main(parser: argparse.ArgumentParser, args: argparse.Namespace, setti
     options = RunOptions(seed=args.seed, max_think_ms=args.max_think_ms, bots_read_deck=args.bot_reads_deck)
 
     def run(**where: Any) -> dict[str, Any]:
-        return run_table_match(names, seats=args.players, games=args.games, options=options, sprt=settings)
+        return run_table_match(
+            names, seats=args.players, games=args.games, options=options.where(**where), sprt=settings
+        )
 
     def text(report: dict[str, Any], *, jobs: int | None, cluster: str | None) -> str:
         body = format_table_report(report)

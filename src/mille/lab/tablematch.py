@@ -29,11 +29,13 @@ line.
 
 from __future__ import annotations
 
+import concurrent.futures
 import itertools
 import math
 import statistics
 import time
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -45,6 +47,7 @@ from ..players import Player, is_exec_spec, make_player
 from .options import DEFAULTS, RunOptions
 from .pairs import MAX_HANDS_PER_GAME, MatchError, _Alarm, _Timed, deal_hand, deal_seed, derive_seed
 from .report import format_sprt, plural
+from .runner import default_jobs
 from .sprt import Sprt, SprtSettings
 from .stats import ThinkStats, t_quantile
 
@@ -117,6 +120,36 @@ def play_set(players: Sequence[str], seats: int, options: RunOptions, unit: int)
     return [play_table_game(players, seats, options, unit, r) for r in range(len(players))]
 
 
+def _played_sets(
+    players: tuple[str, ...], seats: int, options: RunOptions, count: int
+) -> Generator[list[TableGame], None, None]:
+    """Sets 0 .. ``count - 1`` in order: here (``jobs`` 1), in a process pool of ``jobs``, or on ``executor``.
+
+    Each set depends on its index alone, so where it is played changes nothing in the report.
+    """
+    jobs = default_jobs() if options.jobs is None else max(1, options.jobs)
+    here = replace(options, executor=None)  # what a worker is sent (an executor is not)
+    if options.executor is None and (jobs == 1 or count == 1):
+        for unit in range(count):
+            yield play_set(players, seats, here, unit)
+        return
+    pool = options.executor if options.executor is not None else concurrent.futures.ProcessPoolExecutor(jobs)
+    window = 4 * (options.workers or jobs)
+    futures: deque[concurrent.futures.Future[list[TableGame]]] = deque()
+    try:
+        submitted = 0
+        while submitted < count or futures:
+            while submitted < count and len(futures) < window:
+                futures.append(pool.submit(play_set, players, seats, here, submitted))
+                submitted += 1
+            yield futures.popleft().result()
+    finally:
+        for future in futures:
+            future.cancel()
+        if pool is not options.executor:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
 def _interval(values: Sequence[float], low: float = -math.inf, high: float = math.inf) -> tuple[float, float] | None:
     """Student's t 95% interval of the mean of ``values``, within ``low`` .. ``high`` (None below two)."""
     n = len(values)
@@ -138,7 +171,8 @@ def run_table_match(
     """Play ``games`` games (rounded up to whole sets) at the table of ``seats``; the report per player.
 
     ``players``: one per side (2 at 4 seats, 3 at 3 and 6).  Played in this
-    process, set after set (``options.jobs`` and executors are not used yet).
+    process (``jobs`` 1), in a process pool of ``options.jobs`` (default: the
+    machine's cores) or on ``options.executor``: the report is the same.
     ``sprt`` (two sides only: a set of two rotations is a duplicate pair,
     its score the first player's average): the sets are taken in order
     until the test (:mod:`mille.lab.sprt`) decides, ``games`` the cap.
@@ -167,11 +201,12 @@ def run_table_match(
     hands = 0
     errors: list[dict[str, Any]] = []
     sets = 0
-    for unit in range(cap):
+    stream = _played_sets(tuple(players), seats, options, cap)
+    for unit, played in enumerate(stream):
         if test is not None and test.accepted is not None:
+            stream.close()  # the sets a pool started beyond the decision are dropped: the result is the same
             break
         sets += 1
-        played = play_set(players, seats, options, unit)
         set_score = [0.0] * sides
         set_margin = [0.0] * sides
         set_hands = 0

@@ -353,7 +353,7 @@ def _table_main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> in
     options = RunOptions(seed=args.seed, max_think_ms=args.max_think_ms, bots_read_deck=args.bot_reads_deck)
 
     def run(**where: Any) -> dict[str, Any]:
-        return run_table_tournament(args.players, seats=args.seats, games=args.games, options=options)
+        return run_table_tournament(args.players, seats=args.seats, games=args.games, options=options.where(**where))
 
     def text(report: dict[str, Any], *, jobs: int | None, cluster: str | None) -> str:
         body = format_table_tournament(report)
