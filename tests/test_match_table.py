@@ -46,6 +46,21 @@ SPIES = textwrap.dedent(
             return observation.legal_moves()[0]
 
 
+    MADE = []
+
+
+    class CtrlCInTheSecondSet:
+        '''Ctrl-C (as a KeyboardInterrupt arrives) in the second set (made once to check it, then twice a game).'''
+
+        def __init__(self):
+            MADE.append(self)
+
+        def choose(self, observation, rng):
+            if len(MADE) > 5:
+                raise KeyboardInterrupt
+            return observation.legal_moves()[0]
+
+
     class Raises:
         def choose(self, observation, rng):
             raise RuntimeError("boom")
@@ -61,6 +76,7 @@ def spies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     import table_spies
 
     table_spies.DEALT.clear()
+    table_spies.MADE.clear()
     yield table_spies
     sys.modules.pop("table_spies", None)
 
@@ -238,3 +254,17 @@ def test_the_expert_at_four_seats_plays_the_extended_procedure_from_its_own_seat
     assert expert["errors"] == []
     assert expert["per_player"][0] | {"player": "bsd"} == bsd["per_player"][0]
     assert expert["hands"] == bsd["hands"]
+
+
+def test_ctrl_c_reports_the_sets_finished(spies: Any) -> None:
+    report = run_table_match(
+        ["table_spies:CtrlCInTheSecondSet", "bsd"],
+        seats=4,
+        games=6,
+        options=RunOptions(seed=1, game_points=FAST, jobs=1),
+    )
+    assert report["interrupted"] and report["sets"] == 1 and report["games"] == 2
+    assert "interrupted" in format_table_report(report)
+    none = run_table_match(["table_spies:CtrlCInTheSecondSet", "bsd"], seats=4, games=6, options=RunOptions(jobs=1))
+    assert none["interrupted"] and none["sets"] == 0 and none["per_player"][0]["game_score"] is None
+    assert "no set finished" in format_table_report(none)

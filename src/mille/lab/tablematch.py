@@ -150,6 +150,11 @@ def _played_sets(
             pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _mean(values: Sequence[float], digits: int) -> float | None:
+    """The mean, rounded (None for no values: a run interrupted before its first set finished)."""
+    return round(statistics.fmean(values), digits) if values else None
+
+
 def _interval(values: Sequence[float], low: float = -math.inf, high: float = math.inf) -> tuple[float, float] | None:
     """Student's t 95% interval of the mean of ``values``, within ``low`` .. ``high`` (None below two)."""
     n = len(values)
@@ -201,40 +206,43 @@ def run_table_match(
     hands = 0
     errors: list[dict[str, Any]] = []
     sets = 0
+    interrupted = False
     stream = _played_sets(tuple(players), seats, options, cap)
-    for unit, played in enumerate(stream):
-        if test is not None and test.accepted is not None:
-            stream.close()  # the sets a pool started beyond the decision are dropped: the result is the same
-            break
-        sets += 1
-        set_score = [0.0] * sides
-        set_margin = [0.0] * sides
-        set_hands = 0
-        for g in played:
-            set_hands += g.hands
-            for p in g.winners:
-                set_score[p] += 1.0 / len(g.winners)
-                wins[p] += 1.0 / len(g.winners)
+    try:
+        for unit, played in enumerate(stream):
+            sets += 1
+            set_score = [0.0] * sides
+            set_margin = [0.0] * sides
+            set_hands = 0
+            for g in played:
+                set_hands += g.hands
+                for p in g.winners:
+                    set_score[p] += 1.0 / len(g.winners)
+                    wins[p] += 1.0 / len(g.winners)
+                for p in range(sides):
+                    others = [g.points[q] for q in range(sides) if q != p]
+                    set_margin[p] += g.points[p] - sum(others) / len(others)
+                if g.fault is not None:
+                    who, kind, message = g.fault
+                    errors.append(
+                        {
+                            "set": unit + 1,
+                            "rotation": g.rotation + 1,
+                            "player": players[who],
+                            "kind": kind,
+                            "message": message,
+                        }
+                    )
+            hands += set_hands
             for p in range(sides):
-                others = [g.points[q] for q in range(sides) if q != p]
-                set_margin[p] += g.points[p] - sum(others) / len(others)
-            if g.fault is not None:
-                who, kind, message = g.fault
-                errors.append(
-                    {
-                        "set": unit + 1,
-                        "rotation": g.rotation + 1,
-                        "player": players[who],
-                        "kind": kind,
-                        "message": message,
-                    }
-                )
-        hands += set_hands
-        for p in range(sides):
-            scores[p].append(set_score[p] / len(played))
-            margins[p].append(set_margin[p] / set_hands if set_hands else 0.0)
-        if test is not None:
-            test.add(set_score[0])  # the first player's points in the set: a duplicate pair's
+                scores[p].append(set_score[p] / len(played))
+                margins[p].append(set_margin[p] / set_hands if set_hands else 0.0)
+            if test is not None and test.add(set_score[0]):  # the first player's points in the set: a pair's
+                break  # the sets a pool started beyond the decision are dropped: the result is the same
+    except KeyboardInterrupt:  # Ctrl-C: the report covers the sets finished (a set cut short is dropped)
+        interrupted = True
+    finally:
+        stream.close()
     seconds = time.perf_counter() - start
     report: dict[str, Any] = {
         "seats": seats,
@@ -249,20 +257,20 @@ def run_table_match(
         "per_player": [
             {
                 "player": players[p],
-                "game_score": round(statistics.fmean(scores[p]), 4),
+                "game_score": _mean(scores[p], 4),
                 "game_score_interval": _interval(scores[p], 0.0, 1.0),
                 "games_won": round(wins[p], 2),
-                "margin_per_hand": round(statistics.fmean(margins[p]), 2),
+                "margin_per_hand": _mean(margins[p], 2),
                 "margin_interval": _interval(margins[p]),
             }
             for p in range(sides)
         ],
         "errors": errors,
         "seconds": round(seconds, 3),
-        "interrupted": False,
+        "interrupted": interrupted,
     }
     if test is not None:
-        block = test.to_json(capped=True)
+        block = test.to_json(capped=not interrupted)
         block["cap_games"] = cap * sides
         block["cap_hands"] = None
         report["sprt"] = block
@@ -281,7 +289,12 @@ def format_table_report(report: dict[str, Any]) -> str:
     def span(iv: list[float] | tuple[float, float] | None, fmt: str) -> str:
         return "" if iv is None else f" [{format(iv[0], fmt)}, {format(iv[1], fmt)}]"
 
+    if report["interrupted"]:
+        lines.append(f"  interrupted (Ctrl-C): the sets finished, {report['sets']}")
     for row in report["per_player"]:
+        if row["game_score"] is None:
+            lines.append(f"  {shown(row['player'])}: no set finished")
+            continue
         lines.append(
             f"  {shown(row['player'])}: game score {row['game_score']:.3f}{span(row['game_score_interval'], '.3f')}, "
             f"margin {row['margin_per_hand']:+.1f}/hand{span(row['margin_interval'], '+.1f')}"
@@ -318,18 +331,22 @@ def run_table_tournament(
         seed = derive_seed("table-tournament", options.seed, seats, *group)
         report = run_table_match(group, seats=seats, games=games, options=replace(options, seed=seed))
         groups.append(report)
+        if report["interrupted"]:  # Ctrl-C: the groups finished, and the one cut short as far as it went
+            break
     standings: list[dict[str, Any]] = []
     for name in players:
-        rows = [row for g in groups for row in g["per_player"] if row["player"] == name]
+        rows = [
+            row for g in groups for row in g["per_player"] if row["player"] == name and row["game_score"] is not None
+        ]
         standings.append(
             {
                 "player": name,
                 "tables": len(rows),
-                "game_score": round(statistics.fmean(r["game_score"] for r in rows), 4),
-                "margin_per_hand": round(statistics.fmean(r["margin_per_hand"] for r in rows), 2),
+                "game_score": _mean([r["game_score"] for r in rows], 4),
+                "margin_per_hand": _mean([r["margin_per_hand"] for r in rows], 2),
             }
         )
-    standings.sort(key=lambda r: (-r["game_score"], -r["margin_per_hand"]))
+    standings.sort(key=lambda r: (-(r["game_score"] or 0.0), -(r["margin_per_hand"] or 0.0)))
     return {
         "seats": seats,
         "sides": sides,
@@ -339,7 +356,7 @@ def run_table_tournament(
         "standings": standings,
         "tables": groups,
         "seconds": round(time.perf_counter() - start, 3),
-        "interrupted": False,
+        "interrupted": bool(groups) and groups[-1]["interrupted"],
     }
 
 
@@ -351,6 +368,9 @@ def format_table_tournament(report: dict[str, Any]) -> str:
         "  standings (mean over the player's tables):",
     ]
     for i, row in enumerate(report["standings"], 1):
+        if row["game_score"] is None:
+            lines.append(f"  {i:>2}. {shown(row['player'])}: no set finished")
+            continue
         lines.append(
             f"  {i:>2}. {shown(row['player'])}: game score {row['game_score']:.3f}, "
             f"margin {row['margin_per_hand']:+.1f}/hand, {plural(row['tables'], 'table')}"
