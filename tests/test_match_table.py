@@ -268,3 +268,38 @@ def test_ctrl_c_reports_the_sets_finished(spies: Any) -> None:
     none = run_table_match(["table_spies:CtrlCInTheSecondSet", "bsd"], seats=4, games=6, options=RunOptions(jobs=1))
     assert none["interrupted"] and none["sets"] == 0 and none["per_player"][0]["game_score"] is None
     assert "no set finished" in format_table_report(none)
+
+
+@pytest.mark.parametrize(("seats", "players"), [(4, ["bsd", "random"]), (3, ["bsd", "random", "first"])])
+def test_a_record_of_a_table_match_replays_and_a_changed_move_is_caught(
+    seats: int, players: list[str], tmp_path: Path
+) -> None:
+    record = tmp_path / "games.jsonl"
+    done = _match("--players", str(seats), *players, "--games", "4", "--seed", "3", "--record", str(record))
+    assert done.returncode == 0, done.stderr
+    replayed = subprocess.run(
+        [sys.executable, "-m", "mille.replay", str(record), "--check"], capture_output=True, text=True, timeout=120
+    )
+    assert replayed.returncode == 0, replayed.stderr
+    games = 4 if seats == 4 else 6  # whole sets: two rotations at 4 seats, three at 3
+    assert replayed.stdout.strip() == f"{games} games replayed: every move legal, every score as recorded"
+    listing = subprocess.run([sys.executable, "-m", "mille.replay", str(record)], capture_output=True, text=True)
+    assert listing.returncode == 0 and f"at the table of {seats}, {games} games" in listing.stdout
+    lines = record.read_text().splitlines()
+    header = json.loads(lines[0])
+    assert header["seats"] == seats and header["players"] == players
+    if seats == 3:  # three sides: a hazard names the side it goes to
+        assert any(len(m) == 5 for line in lines[1:] for h in json.loads(line)["hands"] for m in h["moves"])
+    game = json.loads(lines[1])
+    move = next(m for h in game["hands"] for m in h["moves"] if m[1] == "discard")
+    move[3] = 99 if move[3] != 99 else 98  # a card the seat does not hold
+    record.write_text("\n".join([lines[0], json.dumps(game), *lines[2:]]) + "\n")
+    caught = subprocess.run(
+        [sys.executable, "-m", "mille.replay", str(record), "--check"], capture_output=True, text=True, timeout=120
+    )
+    assert caught.returncode == 1 and "line 2: hand" in caught.stderr and "Traceback" not in caught.stderr
+    record.write_text(lines[0] + "\n" + json.dumps({"seats": 4, "hands": 7}) + "\n")
+    damaged = subprocess.run(
+        [sys.executable, "-m", "mille.replay", str(record), "--check"], capture_output=True, text=True, timeout=120
+    )
+    assert damaged.returncode == 1 and "line 2: a damaged table game" in damaged.stderr

@@ -392,7 +392,6 @@ def _table_main(parser: argparse.ArgumentParser, args: argparse.Namespace, setti
     for option, given in (
         ("--sprt", args.sprt and sides != 2),
         ("--hands", args.hands is not None),
-        ("--record", args.record is not None),
         ("--cluster", args.cluster is not None),
     ):
         if given:
@@ -409,7 +408,9 @@ def _table_main(parser: argparse.ArgumentParser, args: argparse.Namespace, setti
     drawn = args.seed is None
     if drawn:
         args.seed = secret_seed()
-    options = RunOptions(seed=args.seed, max_think_ms=args.max_think_ms, bots_read_deck=args.bot_reads_deck)
+    options = RunOptions(
+        seed=args.seed, max_think_ms=args.max_think_ms, bots_read_deck=args.bot_reads_deck, record=args.record
+    )
 
     def run(**where: Any) -> dict[str, Any]:
         return run_table_match(
@@ -421,7 +422,7 @@ def _table_main(parser: argparse.ArgumentParser, args: argparse.Namespace, setti
         return f"{body}\n{replay_line(report['seed'])}" if drawn else body
 
     return command.run(
-        "mille.match", run, args, players=names, bar=None, own_errors=(MatchError, ValueError), text=text
+        "mille.match", run, args, players=names, bar=None, own_errors=(MatchError, ValueError, RecordError), text=text
     )
 
 

@@ -37,13 +37,19 @@ import time
 from collections import deque
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
+from ..engine import rules
 from ..engine.driver import EndlessHand, PlayerError, play_hand
 from ..engine.rng import GlibcRandom
+from ..engine.rules import Move, MoveType, Phase
+from ..engine.scoring import hand_result
 from ..engine.state import Game, table
 from ..files.safeio import shown
 from ..players import Player, is_exec_spec, make_player
+from . import gamelog
+from .gamelog import HandLog, MoveRecorder, RecordError, RecordWriter, check_header, hand_result_json
 from .options import DEFAULTS, RunOptions
 from .pairs import MAX_HANDS_PER_GAME, MatchError, _Alarm, _Timed, deal_hand, deal_seed, derive_seed
 from .report import format_sprt, plural
@@ -62,6 +68,8 @@ class TableGame:
     winners: tuple[int, ...]
     #: (player, kind, message) of a forfeit.
     fault: tuple[int, str, str] | None = None
+    #: Every move, hand by hand, as a game record writes them (``--record``), else None.
+    moves: list[HandLog] | None = None
 
 
 def side_of(player: int, rotation: int, sides: int) -> int:
@@ -89,24 +97,33 @@ def play_table_game(players: Sequence[str], seats: int, options: RunOptions, uni
         for seat in range(seats)
     ]
     game = Game(table=tab)
+    recorder = MoveRecorder() if options.record is not None else None
     think = ThinkStats()
     with _Alarm(None if options.max_think_ms is None else options.max_think_ms / 1000.0) as alarm:
         timed = [_Timed(seated[seat], seat, think, alarm, options.max_think_ms) for seat in range(seats)]
         for hand in range(MAX_HANDS_PER_GAME):
-            deal_hand(game, deal_seed(options.seed, unit, hand), hand % seats)
+            seed = deal_seed(options.seed, unit, hand)
+            deal_hand(game, seed, hand % seats)
+            if recorder is not None:
+                recorder.start_hand(hand % seats, seed)
             try:
-                result = play_hand(game, timed, dice).result
+                result = play_hand(game, timed, dice, observer=recorder).result
             except PlayerError as exc:
-                return _forfeit(rotation, hand, points, owner[tab.side(exc.seat)], sides, exc.kind, exc.message)
+                lost = _forfeit(rotation, hand, points, owner[tab.side(exc.seat)], sides, exc.kind, exc.message)
+                return replace(lost, moves=None if recorder is None else recorder.hands)
             except EndlessHand as exc:
                 raise MatchError(f"set {unit + 1}, hand {hand + 1}: {exc}") from None
+            if recorder is not None:
+                recorder.end_hand(result)
             for side in range(sides):
                 points[owner[side]] += result.hand_totals[side]
             if result.game_over:
                 totals = result.totals
                 best = max(totals)
                 winners = tuple(sorted(owner[s] for s in range(sides) if totals[s] == best))
-                return TableGame(rotation, hand + 1, tuple(points), winners)
+                return TableGame(
+                    rotation, hand + 1, tuple(points), winners, None, None if recorder is None else recorder.hands
+                )
     raise MatchError(f"set {unit + 1}: no game end after {MAX_HANDS_PER_GAME} hands")
 
 
@@ -148,6 +165,109 @@ def _played_sets(
             future.cancel()
         if pool is not options.executor:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def table_line(players: Sequence[str], seats: int, options: RunOptions, unit: int, g: TableGame) -> dict[str, Any]:
+    """A game of a table match as a record's line (docs/bots.md, "Game records"): who played which side, every move."""
+    sides = len(players)
+    by_side = [""] * sides
+    for p in range(sides):
+        by_side[side_of(p, g.rotation, sides)] = players[p]
+    fault = None
+    if g.fault is not None:
+        fault = {"player": players[g.fault[0]], "kind": g.fault[1], "message": g.fault[2]}
+    return {
+        "seats": seats,
+        "seed": options.seed,
+        "game_points": options.game_points,
+        "max_think_ms": options.max_think_ms,
+        "set": unit + 1,
+        "rotation": g.rotation + 1,
+        "sides": by_side,
+        "hands": g.moves or [],
+        "winners": [players[p] for p in g.winners],
+        "forfeit": fault,
+    }
+
+
+def check_table_game(number: int, line: dict[str, Any]) -> int:
+    """Replay a recorded table game from its seed through the rules; its hands, or RecordError (``line N: ...``).
+
+    Every move is checked for being the legal move of the seat whose turn
+    it is, every draw against the deck, every hand's result against the
+    record's.  A line of the wrong shape is refused in one line too.
+    """
+    try:
+        return _check_table_game(number, line)
+    except RecordError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise RecordError(f"line {number}: a damaged table game ({type(exc).__name__})") from None
+
+
+def _check_table_game(number: int, line: dict[str, Any]) -> int:
+    seats, seed, unit = int(line["seats"]), int(line["seed"]), int(line["set"]) - 1
+    game = Game(table=table(seats, game_points=int(line["game_points"])))
+    hands = line["hands"]
+    if not isinstance(hands, list) or len(hands) > gamelog.MAX_HANDS:
+        raise RecordError(f"line {number}: a damaged table game (hands)")
+    for h, hand in enumerate(hands):
+        where = f"line {number}: hand {h + 1}"
+        deal = deal_seed(seed, unit, h)
+        if hand["deal_seed"] != deal or hand["starter"] != h % seats:
+            raise RecordError(f"{where}: not dealt as set {unit + 1} of seed {seed} deals it")
+        deal_hand(game, deal, h % seats)
+        moves = hand["moves"]
+        if not isinstance(moves, list) or len(moves) > gamelog.MAX_MOVES:
+            raise RecordError(f"{where}: a damaged hand")
+        for k, entry in enumerate(moves, start=1):
+            _make_table_move(game, entry, f"{where}, move {k}")
+        if hand["result"] is None:
+            if h == len(hands) - 1 and line["forfeit"] is not None:
+                break
+            raise RecordError(f"{where}: no result, and no forfeit ends the game in it")
+        if rules.phase(game) is not Phase.HAND_OVER:
+            raise RecordError(f"{where}: the recorded moves end before the hand does")
+        if hand_result_json(hand_result(game)) != hand["result"]:
+            raise RecordError(f"{where}: the replay ends the hand otherwise than the record says")
+    return len(hands)
+
+
+def _make_table_move(game: Game, entry: list[Any], where: str) -> None:
+    seat, kind = entry[0], gamelog.KINDS[entry[1]]
+    if seat != game.to_move:
+        raise RecordError(f"{where}: seat {seat} moves, but it is seat {game.to_move}'s turn")
+    if kind is MoveType.PLAY or kind is MoveType.DISCARD:
+        target = entry[4] if len(entry) > 4 else None
+        move = Move(kind, entry[2], target)
+        if game.players[seat].hand[move.slot] != entry[3]:
+            raise RecordError(f"{where}: seat {seat} plays or discards a card it does not hold there")
+    else:
+        move = Move(kind)
+    if move not in rules.legal_moves(game):
+        raise RecordError(f"{where}: seat {seat}'s {move}: not a legal move here")
+    deck = game.deck_count
+    rules.push(game, move)
+    if kind is MoveType.DRAW and list(reversed(game.deck[game.deck_count : deck])) != entry[2:]:
+        raise RecordError(f"{where}: seat {seat} draws what the deck does not give")
+
+
+def read_table_record(path: Path) -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]]]:
+    """A table match's record: its header and its game lines (numbered), each as JSON, for :func:`check_table_game`."""
+    lines = gamelog._lines(path)
+    first = next(lines, None)
+    if first is None:
+        raise RecordError(f"{shown(str(path))} is empty: not a mille game record")
+    head = check_header(gamelog._decode(1, first[1]))
+    games = []
+    for number, text, ended in lines:
+        if not ended:
+            break
+        data = gamelog._decode(number, text)
+        if not isinstance(data, dict):
+            raise RecordError(f"line {number}: not a game")
+        games.append((number, data))
+    return head, games
 
 
 def _mean(values: Sequence[float], digits: int) -> float | None:
@@ -207,6 +327,17 @@ def run_table_match(
     errors: list[dict[str, Any]] = []
     sets = 0
     interrupted = False
+    writer = None
+    if options.record is not None:
+        first = gamelog.header(
+            "mille.match",
+            seats=seats,
+            players=list(players),
+            seed=options.seed,
+            game_points=options.game_points,
+            max_think_ms=options.max_think_ms,
+        )
+        writer = RecordWriter(options.record, first)
     stream = _played_sets(tuple(players), seats, options, cap)
     try:
         for unit, played in enumerate(stream):
@@ -234,6 +365,9 @@ def run_table_match(
                         }
                     )
             hands += set_hands
+            if writer is not None:
+                for g in played:
+                    writer.write(table_line(players, seats, options, unit, g))
             for p in range(sides):
                 scores[p].append(set_score[p] / len(played))
                 margins[p].append(set_margin[p] / set_hands if set_hands else 0.0)
@@ -243,6 +377,8 @@ def run_table_match(
         interrupted = True
     finally:
         stream.close()
+        if writer is not None:
+            writer.close()
     seconds = time.perf_counter() - start
     report: dict[str, Any] = {
         "seats": seats,
@@ -382,6 +518,9 @@ def format_table_tournament(report: dict[str, Any]) -> str:
 
 __all__ = [
     "TableGame",
+    "check_table_game",
+    "read_table_record",
+    "table_line",
     "format_table_report",
     "format_table_tournament",
     "play_set",
