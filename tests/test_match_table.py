@@ -303,3 +303,15 @@ def test_a_record_of_a_table_match_replays_and_a_changed_move_is_caught(
         [sys.executable, "-m", "mille.replay", str(record), "--check"], capture_output=True, text=True, timeout=120
     )
     assert damaged.returncode == 1 and "line 2: a damaged table game" in damaged.stderr
+
+
+def test_the_simulator_refuses_a_protocol_1_bot_at_four_seats_in_one_line() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "mille.sim", "--players", "4", "--seat", "exec:/bin/true", "--hands", "1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "speaks protocol 1, the two-seat table's" in done.stderr.strip().splitlines()[-1]
