@@ -49,6 +49,7 @@ sys.path.insert(0, SRC)
 os.environ["PYTHONPATH"] = os.path.abspath(SRC) + os.pathsep + os.environ.get("PYTHONPATH", "")
 
 from mille.lab.match import run_match  # noqa: E402
+from mille.lab.options import RunOptions  # noqa: E402
 from mille.players import botprocess  # noqa: E402
 
 BOT = f"exec:{sys.executable} -m mille.bot bsd"
@@ -57,7 +58,9 @@ TIMING = ("think_ms", "seconds", "games_per_second", "a", "b", "bot_names")
 
 def one_run(a: str, b: str, games: int, seed: int) -> tuple[float, dict[str, object]]:
     start = time.perf_counter()
-    report = run_match(a, b, games=games, seed=seed, jobs=1, bots_read_deck=True)  # the in-process dice
+    report = run_match(
+        a, b, games=games, options=RunOptions(seed=seed, jobs=1, bots_read_deck=True)
+    )  # the in-process dice
     return time.perf_counter() - start, report
 
 
@@ -84,10 +87,15 @@ a, b, games, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 bots = [botprocess.acquire(s) for s in (a, b, a, b) if s.startswith("exec:")]
 for bot in bots:
     botprocess.release(bot)
-start = time.perf_counter()
 # The host's dice for the bots where a tree has them (bots_read_deck), so that reports are equal run to run.
-deck = {"bots_read_deck": True} if "bots_read_deck" in inspect.signature(run_match).parameters else {}
-report = run_match(a, b, games=games, seed=seed, jobs=1, **deck)
+try:  # a tree with the one set of run options (mille.lab.options), or one from before it
+    from mille.lab.options import RunOptions
+    run = lambda: run_match(a, b, games=games, options=RunOptions(seed=seed, jobs=1, bots_read_deck=True))
+except ImportError:
+    deck = {"bots_read_deck": True} if "bots_read_deck" in inspect.signature(run_match).parameters else {}
+    run = lambda: run_match(a, b, games=games, seed=seed, jobs=1, **deck)
+start = time.perf_counter()
+report = run()
 seconds = time.perf_counter() - start
 botprocess.shutdown()
 timing = ("think_ms", "seconds", "games_per_second", "a", "b", "bot_names")

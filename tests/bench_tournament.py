@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from mille.lab import runner
+from mille.lab.options import RunOptions
 from mille.lab.pairs import play_pair
 from mille.lab.results import load_results
 from mille.lab.schedule import TournamentConfig, pairing_seed
@@ -54,10 +55,10 @@ def bare(pairs: int) -> tuple[float, float]:
     return time.perf_counter() - start, time.process_time() - cpu
 
 
-def tournament(pairs: int, **kwargs: Any) -> tuple[float, float, float]:
+def tournament(pairs: int, resamples: int, **where: Any) -> tuple[float, float, float]:
     """(wall seconds of the whole call, CPU seconds of this process, the report's pairs per second)."""
     start, cpu = time.perf_counter(), time.process_time()
-    report = run_tournament(PLAYERS, games=2 * pairs, seed=1, **kwargs)
+    report = run_tournament(PLAYERS, games=2 * pairs, resamples=resamples, options=RunOptions(seed=1).where(**where))
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     assert report["pairs"] == pairs and not report["interrupted"]
     return seconds, cpu, report["pairs_per_second"]
@@ -122,7 +123,7 @@ def main() -> int:
     config = TournamentConfig(tuple(PLAYERS), args.pairs)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "results.jsonl"
-        run_tournament(PLAYERS, games=2 * args.pairs, seed=1, jobs=1, out=path, resamples=0)
+        run_tournament(PLAYERS, games=2 * args.pairs, out=path, resamples=0, options=RunOptions(seed=1, jobs=1))
         done, _ = load_results(path, config)
     began = time.process_time()
     build_report(config, done)

@@ -41,6 +41,7 @@ distributed = pytest.importorskip(
 
 from mille.lab import match, tournament  # noqa: E402
 from mille.lab.cluster import cluster_executor  # noqa: E402
+from mille.lab.options import RunOptions  # noqa: E402
 from mille.lab.report import TIMING_FIELDS  # noqa: E402
 from mille.lab.standings import without_timing  # noqa: E402
 from mille.lab.tournament import run_tournament  # noqa: E402
@@ -176,15 +177,21 @@ def client(certificates: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
 def test_cluster_run_is_the_jobs_1_run(client: Any) -> None:
     assert client.scheduler.address.startswith("tls://127.0.0.1:")
     assert len(client.nthreads()) == 2
-    serial = run_tournament(PLAYERS, games=6, seed=5, jobs=1, game_points=FAST, resamples=100)
+    serial = run_tournament(PLAYERS, games=6, resamples=100, options=RunOptions(seed=5, jobs=1, game_points=FAST))
     clustered = run_tournament(
-        PLAYERS, games=6, seed=5, executor=client.get_executor(pure=False), workers=2, game_points=FAST, resamples=100
+        PLAYERS,
+        games=6,
+        resamples=100,
+        options=RunOptions(seed=5, executor=client.get_executor(pure=False), workers=2, game_points=FAST),
     )
     assert without_timing(clustered) == without_timing(serial)
     # And a match.
-    one = match.run_match("bsd", "random", games=8, seed=2, jobs=1, game_points=FAST)
+    one = match.run_match("bsd", "random", games=8, options=RunOptions(seed=2, jobs=1, game_points=FAST))
     many = match.run_match(
-        "bsd", "random", games=8, seed=2, executor=client.get_executor(pure=False), workers=2, game_points=FAST
+        "bsd",
+        "random",
+        games=8,
+        options=RunOptions(seed=2, executor=client.get_executor(pure=False), workers=2, game_points=FAST),
     )
     assert match_without_timing(one) == match_without_timing(many)
 
@@ -195,7 +202,7 @@ def match_without_timing(report: dict[str, Any]) -> dict[str, Any]:
 
 def test_a_worker_killed_in_the_middle_loses_nothing(client: Any) -> None:
     """SIGKILL to a worker process that has pairs in hand: they are run again elsewhere, the report is the same."""
-    serial = run_tournament(PLAYERS, games=30, seed=9, jobs=1, resamples=100)
+    serial = run_tournament(PLAYERS, games=30, resamples=100, options=RunOptions(seed=9, jobs=1))
     killed: list[tuple[str, int, int]] = []
 
     def progress(p: tournament.TournamentProgress) -> None:
@@ -212,11 +219,9 @@ def test_a_worker_killed_in_the_middle_loses_nothing(client: Any) -> None:
     report = run_tournament(
         PLAYERS,
         games=30,
-        seed=9,
-        executor=client.get_executor(pure=False),
-        workers=2,
         resamples=100,
         progress=progress,
+        options=RunOptions(seed=9, executor=client.get_executor(pure=False), workers=2),
     )
     assert killed, "no worker had work when looked at"
     assert report["pairs"] == report["pairs_total"] == 45
@@ -329,10 +334,13 @@ def dask_message(message: dict[str, Any]) -> bytes:
 
 def test_local_cluster_refuses_everyone_but_its_own_client() -> None:
     """local:N is secured: the report of --jobs 1; a client without its credentials, and another user, are refused."""
-    serial = run_tournament(PLAYERS, games=6, seed=5, jobs=1, game_points=FAST, resamples=100)
+    serial = run_tournament(PLAYERS, games=6, resamples=100, options=RunOptions(seed=5, jobs=1, game_points=FAST))
     with cluster_executor("local:2", players=PLAYERS) as (pool, workers):
         report = run_tournament(
-            PLAYERS, games=6, seed=5, executor=pool, workers=workers, game_points=FAST, resamples=100
+            PLAYERS,
+            games=6,
+            resamples=100,
+            options=RunOptions(seed=5, executor=pool, workers=workers, game_points=FAST),
         )
         assert without_timing(report) == without_timing(serial)
         own = pool._client  # type: ignore[attr-defined]  # the executor's client: where the scheduler is
@@ -452,12 +460,22 @@ def test_a_record_on_the_cluster_is_the_jobs_1_record(client: Any, tmp_path: Pat
     from mille.lab.replay import check_game
 
     one, many = tmp_path / "one.jsonl", tmp_path / "many.jsonl"
-    match.run_match("bsd", "random", games=8, seed=2, jobs=1, game_points=FAST, record=one)
+    match.run_match("bsd", "random", games=8, options=RunOptions(seed=2, jobs=1, game_points=FAST, record=one))
     executor = client.get_executor(pure=False)
-    match.run_match("bsd", "random", games=8, seed=2, executor=executor, workers=2, game_points=FAST, record=many)
+    match.run_match(
+        "bsd",
+        "random",
+        games=8,
+        options=RunOptions(seed=2, executor=executor, workers=2, game_points=FAST, record=many),
+    )
     assert one.read_bytes() == many.read_bytes()
     path = tmp_path / "t.jsonl"
-    run_tournament(PLAYERS, games=4, seed=5, executor=executor, workers=2, game_points=FAST, resamples=0, record=path)
+    run_tournament(
+        PLAYERS,
+        games=4,
+        resamples=0,
+        options=RunOptions(seed=5, executor=executor, workers=2, game_points=FAST, record=path),
+    )
     _, games, _ = read_record(path)
     replayed = 0
     for game in games:
@@ -477,6 +495,7 @@ SCRATCH_RUN = textwrap.dedent(
     import json, sys
     from mille.lab.cluster import cluster_executor
     from mille.lab.match import run_match
+    from mille.lab.options import RunOptions
 
     def path():
         import sys
@@ -492,7 +511,7 @@ SCRATCH_RUN = textwrap.dedent(
         nannies = client.run(path, nanny=True)
         paths = {"here": path(), **client.run(path), **{"nanny " + k: v for k, v in nannies.items()}}
         found = unsafe(paths)
-        report = run_match("bsd", "first", games=2, executor=pool, workers=workers)
+        report = run_match("bsd", "first", games=2, options=RunOptions(executor=pool, workers=workers))
     found.update(unsafe({"here afterwards": path()}))
     print(json.dumps({"who": len(paths) + 1, "unsafe": found, "games": report["games"], "errors": report["errors"]}))
     """

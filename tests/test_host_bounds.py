@@ -21,6 +21,7 @@ import pytest
 
 from fault_helpers import local_user
 from mille.lab import sim
+from mille.lab.options import RunOptions
 from proc_helpers import processes
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
@@ -300,7 +301,7 @@ def test_a_bot_that_asks_for_rolls_and_never_reads_them_forfeits(hostile: tuple[
 
     command, _ = hostile
     began = time.monotonic()
-    report = run_match(f"{command} rolls", "bsd", games=2, jobs=1, max_think_ms=20_000)
+    report = run_match(f"{command} rolls", "bsd", games=2, options=RunOptions(jobs=1, max_think_ms=20_000))
     assert time.monotonic() - began < 15  # the bound, not the think limit, ended it
     errors = report["errors"]
     assert errors and all(e["kind"] == "illegal" for e in errors)
@@ -320,7 +321,7 @@ def test_the_logs_of_a_run_have_a_total_cap_and_keep_each_failure_s_tail(
     monkeypatch.setattr(botprocess, "MAX_LOG", 64 << 10)
     monkeypatch.setattr(botprocess, "MAX_LOGS", 256 << 10)
     command, logs = hostile
-    report = run_match(f"{command} stderr 200", "bsd", games=20, jobs=1)
+    report = run_match(f"{command} stderr 200", "bsd", games=20, options=RunOptions(jobs=1))
     failures = report["errors"]
     assert len(failures) == 20 and all(e["kind"] == "exception" for e in failures)
     kept = sorted(logs.iterdir(), key=lambda p: p.stat().st_mtime)

@@ -11,6 +11,7 @@ import statistics
 import sys
 import textwrap
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from mille.engine import cards
 from mille.engine.state import Game
 from mille.lab import match, stats
 from mille.lab.match import run_match
+from mille.lab.options import RunOptions
 from mille.lab.pairs import MatchConfig, deal_hand, deal_seed, dice_seed, play_game, play_pair
 from mille.lab.records import Fault, GameRecord, PairResult
 from mille.lab.report import TIMING_FIELDS, format_report, summarize
@@ -309,7 +311,9 @@ def test_a_deterministic_player_against_itself_mirrors_exactly() -> None:
 
 
 def test_exception_forfeits_that_game_only(bots: Any) -> None:
-    report = run_match("match_testbots:RaisesInSeat1", "bsd", games=4, seed=2, jobs=1, game_points=FAST)
+    report = run_match(
+        "match_testbots:RaisesInSeat1", "bsd", games=4, options=RunOptions(seed=2, jobs=1, game_points=FAST)
+    )
     assert report["games"] == 4
     errors = report["errors"]
     # Every second game (A in seat 1) is forfeited at once; the first games are played out.
@@ -331,7 +335,7 @@ def test_exception_forfeits_that_game_only(bots: Any) -> None:
     ],
 )
 def test_illegal_moves_forfeit(bots: Any, bot: str, needle: str) -> None:
-    report = run_match("bsd", f"match_testbots:{bot}", games=2, seed=1, jobs=1, game_points=FAST)
+    report = run_match("bsd", f"match_testbots:{bot}", games=2, options=RunOptions(seed=1, jobs=1, game_points=FAST))
     assert report["a_game_wins"] == 2 and report["b_game_wins"] == 0
     assert [(e["game"], e["player"], e["kind"]) for e in report["errors"]] == [(1, "b", "illegal"), (2, "b", "illegal")]
     assert needle in report["errors"][0]["message"]
@@ -339,7 +343,7 @@ def test_illegal_moves_forfeit(bots: Any, bot: str, needle: str) -> None:
 
 
 def test_think_limit(bots: Any) -> None:
-    report = run_match("match_testbots:Sleeper", "bsd", games=2, seed=1, jobs=1, max_think_ms=20)
+    report = run_match("match_testbots:Sleeper", "bsd", games=2, options=RunOptions(seed=1, jobs=1, max_think_ms=20))
     assert [(e["player"], e["kind"]) for e in report["errors"]] == [("a", "timeout"), ("a", "timeout")]
     assert report["max_think_ms"] == 20
     assert report["seconds"] < 0.6 * 2  # the alarm cut the 0.3 s sleeps short (Unix)
@@ -353,7 +357,9 @@ def test_a_factory_that_fails_in_a_game_forfeits(bots: Any) -> None:
 
 
 def test_misbehaving_plugin_in_worker_processes(bots: Any) -> None:
-    report = run_match("match_testbots:RaisesInSeat1", "bsd", games=6, seed=4, jobs=2, game_points=FAST)
+    report = run_match(
+        "match_testbots:RaisesInSeat1", "bsd", games=6, options=RunOptions(seed=4, jobs=2, game_points=FAST)
+    )
     assert report["games"] == 6
     assert [(e["game"], e["player"], e["kind"]) for e in report["errors"]] == [
         (2, "a", "exception"),
@@ -361,7 +367,9 @@ def test_misbehaving_plugin_in_worker_processes(bots: Any) -> None:
         (6, "a", "exception"),
     ]
     assert report["hands"] >= 3  # the first game of every pair was played out
-    serial = run_match("match_testbots:RaisesInSeat1", "bsd", games=6, seed=4, jobs=1, game_points=FAST)
+    serial = run_match(
+        "match_testbots:RaisesInSeat1", "bsd", games=6, options=RunOptions(seed=4, jobs=1, game_points=FAST)
+    )
     assert without_timing(serial) == without_timing(report)
 
 
@@ -370,37 +378,38 @@ def test_misbehaving_plugin_in_worker_processes(bots: Any) -> None:
 
 
 def test_results_do_not_depend_on_jobs_or_executor() -> None:
-    kwargs: dict[str, Any] = {"games": 12, "seed": 21, "game_points": 2000}
-    one = run_match("bsd", "random", jobs=1, **kwargs)
-    two = run_match("bsd", "random", jobs=2, **kwargs)
+    options = RunOptions(seed=21, game_points=2000)
+    one = run_match("bsd", "random", games=12, options=replace(options, jobs=1))
+    two = run_match("bsd", "random", games=12, options=replace(options, jobs=2))
     with concurrent.futures.ThreadPoolExecutor(3) as pool:
-        threads = run_match("bsd", "random", executor=pool, pairs_per_task=2, max_in_flight=2, **kwargs)
+        where = replace(options, executor=pool, pairs_per_task=2, max_in_flight=2)
+        threads = run_match("bsd", "random", games=12, options=where)
     assert without_timing(one) == without_timing(two) == without_timing(threads)
     assert one["games"] == 12 and one["pairs"] == 6
-    other = run_match("bsd", "random", jobs=1, **{**kwargs, "seed": 22})
+    other = run_match("bsd", "random", games=12, options=replace(options, jobs=1, seed=22))
     assert without_timing(other) != without_timing(one)
 
 
 def test_hands_target_is_independent_of_jobs() -> None:
-    kwargs: dict[str, Any] = {"hands": 25, "seed": 3, "game_points": 2000}
-    one = run_match("bsd", "bsd", jobs=1, **kwargs)
+    options = RunOptions(seed=3, game_points=2000)
+    one = run_match("bsd", "bsd", hands=25, options=replace(options, jobs=1))
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        parallel = run_match("bsd", "bsd", executor=pool, max_in_flight=6, **kwargs)
+        parallel = run_match("bsd", "bsd", hands=25, options=replace(options, executor=pool, max_in_flight=6))
     assert without_timing(one) == without_timing(parallel)
     assert one["hands"] >= 25
     # The last pair is the one that reached the target: without it, fewer hands.
-    fewer = run_match("bsd", "bsd", jobs=1, games=2 * (one["pairs"] - 1), seed=3, game_points=2000)
+    fewer = run_match("bsd", "bsd", games=2 * (one["pairs"] - 1), options=RunOptions(jobs=1, seed=3, game_points=2000))
     assert fewer["hands"] < 25
 
 
 def test_games_round_up_to_pairs() -> None:
-    report = run_match("bsd", "bsd", games=3, seed=1, jobs=1, game_points=FAST)
+    report = run_match("bsd", "bsd", games=3, options=RunOptions(seed=1, jobs=1, game_points=FAST))
     assert report["games"] == 4 and report["pairs"] == 2
     assert report["a_game_wins"] + report["b_game_wins"] + report["ties"] == 4
 
 
 def test_report_keys_and_consistency() -> None:
-    report = run_match("bsd", "random", games=8, seed=6, jobs=1, game_points=2000)
+    report = run_match("bsd", "random", games=8, options=RunOptions(seed=6, jobs=1, game_points=2000))
     for key in (
         "a",
         "b",
@@ -440,7 +449,7 @@ def test_progress_and_interrupt() -> None:
         if p.games == 4:
             raise KeyboardInterrupt
 
-    report = run_match("bsd", "bsd", games=20, seed=1, jobs=1, game_points=FAST, progress=progress)
+    report = run_match("bsd", "bsd", games=20, progress=progress, options=RunOptions(seed=1, jobs=1, game_points=FAST))
     assert report["interrupted"] is True
     assert report["games"] == 4 and report["pairs"] == 2
     assert [c.games for c in calls] == [2, 4] and calls[-1].target_games == 20
@@ -573,7 +582,7 @@ def test_docs_example_is_the_example_file() -> None:
 def test_docs_example_bot_plays_legally(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(DOCS / "examples")
     monkeypatch.syspath_prepend(str(DOCS / "examples"))
-    report = run_match("greedy_bot:GreedyBot", "bsd", games=4, seed=1, jobs=1, game_points=2000)
+    report = run_match("greedy_bot:GreedyBot", "bsd", games=4, options=RunOptions(seed=1, jobs=1, game_points=2000))
     assert report["errors"] == [] and report["hands"] >= 4
 
 
@@ -665,7 +674,7 @@ def test_a_closed_pipe_is_no_traceback(tmp_path: Path) -> None:
 
 
 def test_interrupted_before_any_pair_says_no_result(bots: Any) -> None:
-    report = run_match("match_testbots:CtrlC", "bsd", games=4, seed=1, jobs=1, game_points=FAST)
+    report = run_match("match_testbots:CtrlC", "bsd", games=4, options=RunOptions(seed=1, jobs=1, game_points=FAST))
     assert report["interrupted"] is True and report["pairs"] == 0
     assert report["a_game_win_rate"] is None and report["a_game_win_rate_ci95"] == [None, None]
     assert report["think_ms"] == {"a": None, "b": None}
@@ -675,7 +684,7 @@ def test_interrupted_before_any_pair_says_no_result(bots: Any) -> None:
 
 
 def test_report_lines_fit_80_columns() -> None:
-    report = run_match("bsd", "random", games=8, seed=6, jobs=1, game_points=2000)
+    report = run_match("bsd", "random", games=8, options=RunOptions(seed=6, jobs=1, game_points=2000))
     report["margin_se_unpaired"] = 1234.5  # the widest the figures get
     report["margin_se"] = 123.4
     for line in format_report(report, jobs=2).splitlines():
@@ -696,7 +705,13 @@ def test_progress_line_at_once_and_on_a_timer(bots: Any) -> None:
         bar(p)
 
     try:
-        run_match("match_testbots:Slow", "bsd", games=2, seed=1, jobs=1, game_points=FAST, progress=progress)
+        run_match(
+            "match_testbots:Slow",
+            "bsd",
+            games=2,
+            progress=progress,
+            options=RunOptions(seed=1, jobs=1, game_points=FAST),
+        )
     finally:
         bar.clear()
     # Redrawn by the timer while the first pair was being played (it lasts hundreds of milliseconds).

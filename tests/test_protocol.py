@@ -34,6 +34,7 @@ from mille.engine.rules import DISCARDS, DRAW, EXTEND, NO_EXTENSION, PASS, PLAYS
 from mille.engine.scoring import HandResult
 from mille.engine.state import Game
 from mille.lab.match import run_match
+from mille.lab.options import RunOptions
 from mille.lab.pairs import deal_hand
 from mille.players import PlayerSpecError, botprocess, external, make_player, wire
 from mille.players.bsd import BsdPlayer
@@ -170,13 +171,13 @@ def test_an_excerpt_of_a_bot_is_safe_to_print() -> None:
 
 def test_a_bot_written_from_the_protocol_plays_a_match() -> None:
     """The test bot plays the first legal move: exactly the in-process ``first``."""
-    exec_report = run_match(protocol_bot(), "bsd", games=4, jobs=1, game_points=2000)
-    same_report(exec_report, run_match("first", "bsd", games=4, jobs=1, game_points=2000))
+    exec_report = run_match(protocol_bot(), "bsd", games=4, options=RunOptions(jobs=1, game_points=2000))
+    same_report(exec_report, run_match("first", "bsd", games=4, options=RunOptions(jobs=1, game_points=2000)))
     assert exec_report["errors"] == []
 
 
 def test_the_bot_may_ask_the_host_to_roll(bots: str) -> None:
-    report = run_match(protocol_bot("roll"), "bsd", games=2, jobs=1, game_points=1000)
+    report = run_match(protocol_bot("roll"), "bsd", games=2, options=RunOptions(jobs=1, game_points=1000))
     assert report["errors"] == []
     said = [read(os.path.join(bots, log)) for log in os.listdir(bots)]
     assert sum("rolls 1\n" in text for text in said) == 2  # a process for each game, each saying what it rolled
@@ -187,16 +188,18 @@ def test_exec_bsd_is_bsd() -> None:
 
     With ``--bot-reads-deck`` (``bots_read_deck``): the bot's dice are then the in-process player's.
     """
-    exec_report = run_match(served("bsd"), "bsd", games=6, jobs=1, seed=3, bots_read_deck=True)
-    same_report(exec_report, run_match("bsd", "bsd", games=6, jobs=1, seed=3))
+    exec_report = run_match(served("bsd"), "bsd", games=6, options=RunOptions(jobs=1, seed=3, bots_read_deck=True))
+    same_report(exec_report, run_match("bsd", "bsd", games=6, options=RunOptions(jobs=1, seed=3)))
     assert exec_report["errors"] == [] and exec_report["hands"] > 20
 
 
 def test_exec_expert_is_the_expert() -> None:
     """A searching player handed its seed (allowed the in-process dice) reads them (``getstate``): the same report."""
     expert = "protocol_helpers:quick_expert"
-    exec_report = run_match(served(expert), "bsd", games=2, jobs=1, seed=5, game_points=2000, bots_read_deck=True)
-    same_report(exec_report, run_match(expert, "bsd", games=2, jobs=1, seed=5, game_points=2000))
+    exec_report = run_match(
+        served(expert), "bsd", games=2, options=RunOptions(jobs=1, seed=5, game_points=2000, bots_read_deck=True)
+    )
+    same_report(exec_report, run_match(expert, "bsd", games=2, options=RunOptions(jobs=1, seed=5, game_points=2000)))
     assert exec_report["errors"] == []
 
 
@@ -204,15 +207,19 @@ def test_exec_expert_is_the_expert() -> None:
 def test_exec_expert_is_the_expert_at_its_full_strength() -> None:
     """The measured expert's budget (its safety-net deadline lifted, for a loaded machine): one pair, the same."""
     expert = "protocol_helpers:full_expert"
-    exec_report = run_match(served(expert), "bsd", games=2, jobs=1, seed=1, game_points=2000, bots_read_deck=True)
-    same_report(exec_report, run_match(expert, "bsd", games=2, jobs=1, seed=1, game_points=2000))
+    exec_report = run_match(
+        served(expert), "bsd", games=2, options=RunOptions(jobs=1, seed=1, game_points=2000, bots_read_deck=True)
+    )
+    same_report(exec_report, run_match(expert, "bsd", games=2, options=RunOptions(jobs=1, seed=1, game_points=2000)))
     assert exec_report["errors"] == []
 
 
 def test_the_bots_of_a_pool_of_workers_quit_with_them(tmp_path, bots: str) -> None:
     """``--jobs 2``: the workers' bots leave when the workers do; nothing is left running."""
     once = tmp_path / "once"
-    report = run_match(protocol_bot("exit", "--once", str(once)), "bsd", games=6, jobs=2, game_points=1000)
+    report = run_match(
+        protocol_bot("exit", "--once", str(once)), "bsd", games=6, options=RunOptions(jobs=2, game_points=1000)
+    )
     assert len(report["errors"]) == 1
     logs = [os.path.join(bots, name) for name in os.listdir(bots)]
     assert len(logs) >= 2
@@ -244,7 +251,7 @@ def test_a_bot_that_misbehaves_loses_the_game_and_the_match_goes_on(
     once = tmp_path / "once"
     spec = protocol_bot(mode, "--once", str(once))
     before = {pid for pid, _ in children()}
-    report = run_match(spec, "bsd", games=4, jobs=1, max_think_ms=limit, game_points=1000)
+    report = run_match(spec, "bsd", games=4, options=RunOptions(jobs=1, max_think_ms=limit, game_points=1000))
     (error,) = report["errors"]
     assert (error["game"], error["hand"], error["player"], error["kind"]) == (1, 1, "a", kind)
     assert why in error["message"], error["message"]
@@ -263,7 +270,9 @@ def test_a_bot_that_misbehaves_loses_the_game_and_the_match_goes_on(
 def test_a_bot_that_never_answers_is_stopped_without_a_limit(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No --max-think-ms: the generous default (here shortened) still ends the wait."""
     monkeypatch.setattr(external, "DEFAULT_DEADLINE", 0.5)
-    report = run_match(protocol_bot("sleep", "--once", str(tmp_path / "once")), "bsd", games=2, jobs=1)
+    report = run_match(
+        protocol_bot("sleep", "--once", str(tmp_path / "once")), "bsd", games=2, options=RunOptions(jobs=1)
+    )
     (error,) = report["errors"]
     assert error["kind"] == "timeout" and "did not answer within 500 ms" in error["message"]
 
@@ -271,7 +280,9 @@ def test_a_bot_that_never_answers_is_stopped_without_a_limit(tmp_path, monkeypat
 def test_a_bot_that_floods_its_standard_error_is_cut_short(tmp_path, bots: str, monkeypatch) -> None:
     """8 MiB of standard error: the log keeps its last part (where a failure's cause is), under a line saying so."""
     monkeypatch.setattr(botprocess, "MAX_LOG", 1 << 16)
-    report = run_match(protocol_bot("stderr", "--once", str(tmp_path / "once")), "bsd", games=2, jobs=1)
+    report = run_match(
+        protocol_bot("stderr", "--once", str(tmp_path / "once")), "bsd", games=2, options=RunOptions(jobs=1)
+    )
     assert report["errors"] == []
     botprocess.shutdown()
     (text,) = [t for t in (read(os.path.join(bots, log)) for log in os.listdir(bots)) if t]  # the flood's
@@ -333,8 +344,8 @@ def test_the_python_bot_on_the_protocol_page_plays(tmp_path) -> None:
     code = page.split("## A bot in a few lines", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
     bot = tmp_path / "page_bot.py"
     bot.write_text(code)
-    report = run_match(f"exec:{sys.executable} {bot}", "bsd", games=2, jobs=1, game_points=1000)
-    same_report(report, run_match("first", "bsd", games=2, jobs=1, game_points=1000))
+    report = run_match(f"exec:{sys.executable} {bot}", "bsd", games=2, options=RunOptions(jobs=1, game_points=1000))
+    same_report(report, run_match("first", "bsd", games=2, options=RunOptions(jobs=1, game_points=1000)))
     assert report["errors"] == []
 
 
@@ -346,8 +357,8 @@ def test_the_javascript_bot_plays() -> None:
     if node is None:
         pytest.skip("no node to run docs/examples/first_bot.js")
     bot = os.path.join(DOCS, "examples", "first_bot.js")
-    report = run_match(f"exec:{node} {bot}", "bsd", games=2, jobs=1, game_points=1000)
-    same_report(report, run_match("first", "bsd", games=2, jobs=1, game_points=1000))
+    report = run_match(f"exec:{node} {bot}", "bsd", games=2, options=RunOptions(jobs=1, game_points=1000))
+    same_report(report, run_match("first", "bsd", games=2, options=RunOptions(jobs=1, game_points=1000)))
     assert report["errors"] == []
 
 

@@ -31,6 +31,7 @@ from mille.engine.rng import GlibcRandom
 from mille.engine.state import Game
 from mille.files import ledger, save
 from mille.files.recorder import Recorder
+from mille.lab.options import RunOptions
 from mille.players import botprocess, make_player
 from mille.ui import flow as ui
 from mille.ui import session as run
@@ -290,11 +291,11 @@ def test_the_c_bot_plays_matches_and_tournaments(c_bot: str) -> None:
     from mille.lab.match import run_match
     from mille.lab.tournament import run_tournament
 
-    report = run_match(f"exec:{c_bot}", "bsd", games=10, jobs=1, bots_read_deck=True)
+    report = run_match(f"exec:{c_bot}", "bsd", games=10, options=RunOptions(jobs=1, bots_read_deck=True))
     assert report["errors"] == [] and report["hands"] > 30
-    again = run_match(f"exec:{c_bot}", "bsd", games=10, jobs=1, bots_read_deck=True)
+    again = run_match(f"exec:{c_bot}", "bsd", games=10, options=RunOptions(jobs=1, bots_read_deck=True))
     assert again["by_pair"] == report["by_pair"], "its dice come from the match's seed"
-    standings = run_tournament([f"exec:{c_bot}", "bsd", "first"], games=2, jobs=1)
+    standings = run_tournament([f"exec:{c_bot}", "bsd", "first"], games=2, options=RunOptions(jobs=1))
     assert standings["interrupted"] is False
     assert SRC
 

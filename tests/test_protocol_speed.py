@@ -28,6 +28,7 @@ from mille.engine.rng import GlibcRandom
 from mille.engine.rules import DISCARDS, DRAW, EXTEND, NO_EXTENSION, PLAYS
 from mille.engine.state import Game
 from mille.lab.match import run_match
+from mille.lab.options import RunOptions
 from mille.lab.report import NAME_WIDTH, format_report
 from mille.lab.standings import format_report as format_standings
 from mille.lab.tournament import run_tournament
@@ -72,10 +73,10 @@ def without(report: dict) -> dict:
 def test_a_forced_move_is_not_asked_and_the_games_are_the_same(tmp_path) -> None:
     """The tiny bot (first legal move) against bsd: the games of ``first``; asked only real choices, told every move."""
     counts = tmp_path / "counts"
-    report = run_match(tiny("tiny", counts), "bsd", games=4, jobs=1, game_points=1000)
+    report = run_match(tiny("tiny", counts), "bsd", games=4, options=RunOptions(jobs=1, game_points=1000))
     botprocess.shutdown()  # quit: the bot writes its counts
     assert report["errors"] == []
-    assert without(report) == without(run_match("first", "bsd", games=4, jobs=1, game_points=1000))
+    assert without(report) == without(run_match("first", "bsd", games=4, options=RunOptions(jobs=1, game_points=1000)))
     games = counted(counts)
     assert len(games) == 4
     for decides, own_moves, forced in games:
@@ -85,7 +86,7 @@ def test_a_forced_move_is_not_asked_and_the_games_are_the_same(tmp_path) -> None
 
 def test_a_bot_that_asks_for_every_decision_is_asked_every_one(tmp_path) -> None:
     counts = tmp_path / "counts"
-    report = run_match(tiny("tiny", counts, "--every"), "bsd", games=2, jobs=1, game_points=1000)
+    report = run_match(tiny("tiny", counts, "--every"), "bsd", games=2, options=RunOptions(jobs=1, game_points=1000))
     botprocess.shutdown()
     assert report["errors"] == []
     games = counted(counts)
@@ -188,18 +189,20 @@ def test_the_hello_name_tells_two_bots_of_one_command_apart(tmp_path) -> None:
     """Two bots of one program, told apart by their hello names in the match's and the tournament's reports."""
     counts = tmp_path / "counts"
     odd = "odd\x1b]0;title\x07" + "x" * 60
-    report = run_match(tiny("alpha", counts), tiny(odd, counts), games=2, jobs=1, game_points=500)
+    report = run_match(tiny("alpha", counts), tiny(odd, counts), games=2, options=RunOptions(jobs=1, game_points=500))
     assert report["bot_names"]["a"] == "alpha"
     text = format_report(report)
     header = text.splitlines()[0]
     assert "(alpha)" in header and "\x1b" not in text and "\x07" not in text
     said = header.rsplit(" (", 1)[1]
     assert said.startswith('"odd\\u001b') and said.endswith("~)") and len(said) == NAME_WIDTH + 1, "escaped and cut"
-    standings = run_tournament([tiny("alpha", counts), tiny("beta", counts), "bsd"], games=2, jobs=1, game_points=500)
+    standings = run_tournament(
+        [tiny("alpha", counts), tiny("beta", counts), "bsd"], games=2, options=RunOptions(jobs=1, game_points=500)
+    )
     lines = format_standings(standings).splitlines()
     assert any(line.startswith("  bot exec:") and line.endswith("(alpha)") for line in lines)
     assert any(line.endswith("(beta)") for line in lines)
-    assert "bot_names" not in run_match("bsd", "first", games=2, jobs=1, game_points=500)
+    assert "bot_names" not in run_match("bsd", "first", games=2, options=RunOptions(jobs=1, game_points=500))
 
 
 def test_the_forced_draw_shortcut_agrees_with_the_rules() -> None:

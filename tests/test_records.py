@@ -17,6 +17,7 @@ import pytest
 from mille.lab import gamelog, replay
 from mille.lab.gamelog import RecordedGame, RecordError, parse_game, read_record
 from mille.lab.match import run_match
+from mille.lab.options import RunOptions
 from mille.lab.replay import Forfeit, check_game
 from mille.lab.sprt import SprtSettings
 from mille.lab.tournament import run_tournament
@@ -89,7 +90,7 @@ def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, 
 
 def test_a_match_record_replays_to_the_report(tmp_path: Path) -> None:
     path = tmp_path / "m.jsonl"
-    report = run_match("bsd", "random", games=12, seed=3, jobs=1, game_points=FAST, record=path)
+    report = run_match("bsd", "random", games=12, options=RunOptions(seed=3, jobs=1, game_points=FAST, record=path))
     header = lines_of(path)[0]
     assert header == {
         "format": "mille game record",
@@ -122,8 +123,10 @@ def test_a_match_record_replays_to_the_report(tmp_path: Path) -> None:
 def test_the_record_does_not_depend_on_jobs(tmp_path: Path) -> None:
     """In pair order, whatever finished first: two processes on tasks of one pair write the same bytes."""
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
-    a = run_match("bsd", "bsd", games=16, seed=5, jobs=1, game_points=FAST, record=one)
-    b = run_match("bsd", "bsd", games=16, seed=5, jobs=2, pairs_per_task=1, game_points=FAST, record=two)
+    a = run_match("bsd", "bsd", games=16, options=RunOptions(seed=5, jobs=1, game_points=FAST, record=one))
+    b = run_match(
+        "bsd", "bsd", games=16, options=RunOptions(seed=5, jobs=2, pairs_per_task=1, game_points=FAST, record=two)
+    )
     assert a["by_pair"] == b["by_pair"]
     assert one.read_bytes() == two.read_bytes()
 
@@ -131,7 +134,13 @@ def test_the_record_does_not_depend_on_jobs(tmp_path: Path) -> None:
 def test_an_sprt_record_holds_the_report_games_only(tmp_path: Path) -> None:
     """Pairs played past the stop by other processes are in neither the report nor the record."""
     path = tmp_path / "s.jsonl"
-    report = run_match("bsd", "first", games=1000, seed=1, jobs=2, pairs_per_task=7, sprt=SprtSettings(), record=path)
+    report = run_match(
+        "bsd",
+        "first",
+        games=1000,
+        sprt=SprtSettings(),
+        options=RunOptions(seed=1, jobs=2, pairs_per_task=7, record=path),
+    )
     assert report["sprt"]["accepted"] == "H1"
     games = games_of(path)
     assert len(games) == report["games"] == 2 * report["sprt"]["pairs"]
@@ -141,7 +150,7 @@ def test_an_sprt_record_holds_the_report_games_only(tmp_path: Path) -> None:
 
 def test_a_real_match_of_5000_point_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "r.jsonl"
-    run_match("bsd", "bsd", games=2, seed=1, jobs=1, record=path)
+    run_match("bsd", "bsd", games=2, options=RunOptions(seed=1, jobs=1, record=path))
     status, out, err = run_main([str(path), "--check"], capsys)
     assert (status, err) == (0, "") and out == "2 games replayed: every move legal, every score as recorded\n"
     status, out, _ = run_main([str(path), "--game", "2"], capsys)
@@ -159,7 +168,9 @@ def test_a_real_match_of_5000_point_games(tmp_path: Path, capsys: pytest.Capture
 
 def test_forfeits_are_recorded_and_replayed(tmp_path: Path, bots: None, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "f.jsonl"
-    report = run_match("record_testbots:DrawsTwice", "bsd", games=2, seed=1, jobs=1, game_points=FAST, record=path)
+    report = run_match(
+        "record_testbots:DrawsTwice", "bsd", games=2, options=RunOptions(seed=1, jobs=1, game_points=FAST, record=path)
+    )
     assert len(report["errors"]) == 2
     for g, error in zip(games_of(path), report["errors"]):
         assert g.forfeit is not None and g.winner == "b"
@@ -173,9 +184,19 @@ def test_forfeits_are_recorded_and_replayed(tmp_path: Path, bots: None, capsys: 
     assert "A forfeits in hand 1 (illegal)" in out
     # A player that cannot be made forfeits before any hand; one that raises in hand 2 after hand 1.
     path = tmp_path / "g.jsonl"
-    run_match("record_testbots:fails_in_games", "bsd", games=2, seed=1, jobs=1, game_points=FAST, record=path)
+    run_match(
+        "record_testbots:fails_in_games",
+        "bsd",
+        games=2,
+        options=RunOptions(seed=1, jobs=1, game_points=FAST, record=path),
+    )
     path2 = tmp_path / "h.jsonl"
-    run_match("record_testbots:RaisesInHand2", "bsd", games=2, seed=2, jobs=1, game_points=3000, record=path2)
+    run_match(
+        "record_testbots:RaisesInHand2",
+        "bsd",
+        games=2,
+        options=RunOptions(seed=2, jobs=1, game_points=3000, record=path2),
+    )
     for g in games_of(path) + games_of(path2):
         check_game(g)
     assert [len(g.hands) for g in games_of(path)] == [0, 0]
@@ -190,7 +211,10 @@ def test_a_tournament_record_on_two_processes(tmp_path: Path, capsys: pytest.Cap
     path = tmp_path / "t.jsonl"
     players = ["bsd", "first", "random"]
     report = run_tournament(
-        players, games=6, seed=2, jobs=2, pairs_per_task=1, game_points=FAST, record=path, resamples=20
+        players,
+        games=6,
+        resamples=20,
+        options=RunOptions(seed=2, jobs=2, pairs_per_task=1, game_points=FAST, record=path),
     )
     header = lines_of(path)[0]
     assert header["tool"] == "mille.tournament" and header["players"] == players and header["pairs_per_pairing"] == 3
@@ -217,10 +241,14 @@ def test_a_tournament_record_on_two_processes(tmp_path: Path, capsys: pytest.Cap
 def test_a_resumed_tournament_records_what_it_plays(tmp_path: Path) -> None:
     out, first, second = tmp_path / "t.jsonl", tmp_path / "r1.jsonl", tmp_path / "r2.jsonl"
     players = ["bsd", "first"]
-    run_tournament(players, games=4, seed=2, jobs=1, game_points=FAST, out=out, record=first, resamples=0)
+    run_tournament(
+        players, games=4, out=out, resamples=0, options=RunOptions(seed=2, jobs=1, game_points=FAST, record=first)
+    )
     lines = out.read_bytes().splitlines(keepends=True)
     out.write_bytes(b"".join(lines[:2]))  # one pair of two kept
-    report = run_tournament(players, games=4, seed=2, jobs=1, game_points=FAST, resume=out, record=second, resamples=0)
+    report = run_tournament(
+        players, games=4, resume=out, resamples=0, options=RunOptions(seed=2, jobs=1, game_points=FAST, record=second)
+    )
     assert report["resumed_pairs"] == 1
     assert [(g.pair, g.game) for g in games_of(second)] == [(2, 3), (2, 4)]
     assert lines_of(second)[1:] == lines_of(first)[3:]  # the same games, move for move
@@ -237,7 +265,7 @@ def test_record_refuses_an_existing_file(tmp_path: Path, capsys: pytest.CaptureF
         assert exc.value.code == 2
         assert "--record" in capsys.readouterr().err
     with pytest.raises(RecordError, match="the file exists"):
-        run_match("bsd", "first", games=2, jobs=1, record=path)
+        run_match("bsd", "first", games=2, options=RunOptions(jobs=1, record=path))
     assert path.read_text() == "keep me\n"
 
 
@@ -248,7 +276,7 @@ def test_record_refuses_an_existing_file(tmp_path: Path, capsys: pytest.CaptureF
 @pytest.fixture(scope="module")
 def good(tmp_path_factory: pytest.TempPathFactory) -> list[bytes]:
     path = tmp_path_factory.mktemp("good") / "g.jsonl"
-    run_match("bsd", "random", games=4, seed=7, jobs=1, game_points=FAST, record=path)
+    run_match("bsd", "random", games=4, options=RunOptions(seed=7, jobs=1, game_points=FAST, record=path))
     return path.read_bytes().splitlines(keepends=True)
 
 
@@ -451,7 +479,7 @@ def test_the_documented_replay_is_what_the_program_prints(tmp_path: Path) -> Non
     block = text[text.index(marker) + len(marker) :].split("```", 1)[0].splitlines()
     head, tail = block[: block.index("...")], block[block.index("...") + 1 :]
     path = tmp_path / "doc.jsonl"
-    run_match("bsd", "bsd", games=4, seed=1, jobs=1, record=path)
+    run_match("bsd", "bsd", games=4, options=RunOptions(seed=1, jobs=1, record=path))
     game = next(g for g in games_of(path) if g.game == 3)
     printed = list(format_game(game, path=str(path)))
     start = printed.index(head[0])

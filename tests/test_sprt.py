@@ -11,6 +11,7 @@ import pytest
 
 from mille.lab import match, sprt
 from mille.lab.match import run_match
+from mille.lab.options import RunOptions
 from mille.lab.report import TIMING_FIELDS, format_report
 from mille.lab.sprt import Sprt, SprtSettings, elo_to_score, llr, simulate, tilted
 
@@ -136,7 +137,9 @@ def test_a_clearly_weaker_player_is_found_out_early() -> None:
 
 def test_bsd_against_first_stops_early_with_h1() -> None:
     """A sweep: H1 after 53 pairs, not the 5000 of the cap; the same stop whatever the parallelism."""
-    one = run_match("bsd", "first", games=sprt.DEFAULT_CAP_GAMES, seed=1, jobs=1, sprt=SprtSettings())
+    one = run_match(
+        "bsd", "first", games=sprt.DEFAULT_CAP_GAMES, sprt=SprtSettings(), options=RunOptions(seed=1, jobs=1)
+    )
     block = one["sprt"]
     assert block["accepted"] == "H1" and block["result"] == "H1" and not block["capped"]
     assert block["pairs"] == one["pairs"] == 53 and block["pentanomial"] == [0, 0, 0, 0, 53]
@@ -144,7 +147,13 @@ def test_bsd_against_first_stops_early_with_h1() -> None:
     assert block["cap_games"] == sprt.DEFAULT_CAP_GAMES and block["cap_hands"] is None
     assert (block["elo0"], block["elo1"], block["score1"]) == (0.0, 20.0, 0.528751)
     # Two processes playing tasks of five pairs play past the stop; what is past it is not in the report.
-    two = run_match("bsd", "first", games=sprt.DEFAULT_CAP_GAMES, seed=1, jobs=2, pairs_per_task=5, sprt=SprtSettings())
+    two = run_match(
+        "bsd",
+        "first",
+        games=sprt.DEFAULT_CAP_GAMES,
+        sprt=SprtSettings(),
+        options=RunOptions(seed=1, jobs=2, pairs_per_task=5),
+    )
     assert without_timing(two) == without_timing(one)
     text = format_report(one)
     assert "SPRT             H1 accepted after 53 pairs" in text
@@ -156,7 +165,7 @@ def test_bsd_against_first_stops_early_with_h1() -> None:
 def test_bsd_against_bsd_on_a_small_cap_does_not_accept_h1() -> None:
     """Five matches of at most 30 pairs on five seeds: never H1 (the truth is H0)."""
     for seed in range(1, 6):
-        report = run_match("bsd", "bsd", games=60, seed=seed, jobs=1, sprt=SprtSettings())
+        report = run_match("bsd", "bsd", games=60, sprt=SprtSettings(), options=RunOptions(seed=seed, jobs=1))
         block = report["sprt"]
         assert block["accepted"] != "H1"
         if block["accepted"] is None:
@@ -165,7 +174,9 @@ def test_bsd_against_bsd_on_a_small_cap_does_not_accept_h1() -> None:
 
 
 def test_the_hands_cap() -> None:
-    report = run_match("bsd", "bsd", hands=40, seed=3, jobs=1, game_points=1000, sprt=SprtSettings())
+    report = run_match(
+        "bsd", "bsd", hands=40, sprt=SprtSettings(), options=RunOptions(seed=3, jobs=1, game_points=1000)
+    )
     block = report["sprt"]
     assert block["accepted"] is None and block["capped"] and block["cap_hands"] == 40
     assert report["hands"] >= 40 and report["hands"] - report["by_pair"][-1]["hands"] < 40
@@ -208,7 +219,7 @@ def test_bad_options(argv: list[str], needle: str, capsys: pytest.CaptureFixture
 
 
 def test_without_sprt_the_report_has_no_sprt_block() -> None:
-    report = run_match("bsd", "first", games=2, seed=1, jobs=1)
+    report = run_match("bsd", "first", games=2, options=RunOptions(seed=1, jobs=1))
     assert "sprt" not in report and "SPRT" not in format_report(report)
 
 
@@ -222,7 +233,12 @@ def test_interrupted_undecided(tmp_path: Any) -> None:
 
     path = tmp_path / "i.jsonl"
     report = run_match(
-        "bsd", "bsd", games=100, seed=1, jobs=1, game_points=1000, sprt=SprtSettings(), progress=progress, record=path
+        "bsd",
+        "bsd",
+        games=100,
+        sprt=SprtSettings(),
+        progress=progress,
+        options=RunOptions(seed=1, jobs=1, game_points=1000, record=path),
     )
     block = report["sprt"]
     assert report["interrupted"] and block["accepted"] is None and not block["capped"] and block["pairs"] == 2

@@ -19,6 +19,7 @@ import pytest
 from fault_helpers import full_disk, run_python
 from mille.lab import results, stats, tournament
 from mille.lab.match import run_match
+from mille.lab.options import RunOptions
 from mille.lab.pairs import MatchConfig
 from mille.lab.results import FORMAT, ResultsWriter, TournamentError, header
 from mille.lab.schedule import TournamentConfig, pairing_seed
@@ -152,7 +153,7 @@ PLAYERS = ["bsd", "first", "random"]
 
 @pytest.fixture(scope="module")
 def small() -> dict[str, Any]:
-    return run_tournament(PLAYERS, games=4, seed=7, jobs=1, game_points=FAST, resamples=200)
+    return run_tournament(PLAYERS, games=4, resamples=200, options=RunOptions(seed=7, jobs=1, game_points=FAST))
 
 
 def test_each_pairing_is_the_match_it_names(small: dict[str, Any]) -> None:
@@ -163,9 +164,7 @@ def test_each_pairing_is_the_match_it_names(small: dict[str, Any]) -> None:
             pairing["a"],
             pairing["b"],
             games=4,
-            seed=pairing_seed(7, pairing["a"], pairing["b"]),
-            jobs=1,
-            game_points=FAST,
+            options=RunOptions(seed=pairing_seed(7, pairing["a"], pairing["b"]), jobs=1, game_points=FAST),
         )
         for key in ("seconds", "games_per_second", "interrupted"):
             alone.pop(key)
@@ -195,7 +194,9 @@ def test_crosstable_cells_mirror(small: dict[str, Any]) -> None:
 @pytest.fixture(scope="module")
 def rated() -> dict[str, Any]:
     """The fewest pairs a pairing may have for ratings (MIN_PAIRS_TO_RATE): 20 games."""
-    return run_tournament(PLAYERS, games=2 * MIN_PAIRS_TO_RATE, seed=7, jobs=1, game_points=FAST, resamples=200)
+    return run_tournament(
+        PLAYERS, games=2 * MIN_PAIRS_TO_RATE, resamples=200, options=RunOptions(seed=7, jobs=1, game_points=FAST)
+    )
 
 
 def test_ratings_list(rated: dict[str, Any]) -> None:
@@ -238,19 +239,25 @@ def test_too_few_pairs_to_rate_says_so(small: dict[str, Any]) -> None:
     assert "1500" not in text and "anchor" not in text and "[" not in text  # no rating, no interval, no bar
     assert all(len(line) <= 79 for line in text.splitlines())
     # A pair split 1-1 in every pairing once gave "1500  1500 to 1500" for everybody.
-    twins = run_tournament(["first", "mille.players:FirstPlayer"], games=2, seed=1, jobs=1, game_points=FAST)
+    twins = run_tournament(
+        ["first", "mille.players:FirstPlayer"], games=2, options=RunOptions(seed=1, jobs=1, game_points=FAST)
+    )
     assert twins["ratings_withheld"]["least_pairs_per_pairing"] == 1
     assert "1500" not in format_report(twins)
 
 
 def test_anchor_is_the_first_named_without_bsd() -> None:
-    report = run_tournament(["random", "first"], games=20, seed=1, jobs=1, game_points=FAST, resamples=50)
+    report = run_tournament(
+        ["random", "first"], games=20, resamples=50, options=RunOptions(seed=1, jobs=1, game_points=FAST)
+    )
     assert report["rating_model"]["anchor"] == "random"
     assert {r["player"]: r["rating"] for r in report["ratings"]}["random"] == 1500.0
 
 
 def test_report_does_not_depend_on_jobs(small: dict[str, Any]) -> None:
-    two = run_tournament(PLAYERS, games=4, seed=7, jobs=2, game_points=FAST, resamples=200, pairs_per_task=2)
+    two = run_tournament(
+        PLAYERS, games=4, resamples=200, options=RunOptions(seed=7, jobs=2, game_points=FAST, pairs_per_task=2)
+    )
     assert without_timing(two) == without_timing(small)
 
 
@@ -264,12 +271,16 @@ def _records(path: Path) -> list[dict[str, Any]]:
 
 def test_out_then_resume_plays_nothing_more(tmp_path: Path, small: dict[str, Any]) -> None:
     path = tmp_path / "t.jsonl"
-    report = run_tournament(PLAYERS, games=4, seed=7, jobs=1, game_points=FAST, resamples=200, out=path)
+    report = run_tournament(
+        PLAYERS, games=4, resamples=200, out=path, options=RunOptions(seed=7, jobs=1, game_points=FAST)
+    )
     assert without_timing(report) == without_timing(small)
     records = _records(path)
     assert records[0]["format"] == FORMAT and records[0]["players"] == PLAYERS
     assert len(records) == 1 + 6
-    again = run_tournament(PLAYERS, games=4, seed=7, jobs=1, game_points=FAST, resamples=200, resume=path)
+    again = run_tournament(
+        PLAYERS, games=4, resamples=200, resume=path, options=RunOptions(seed=7, jobs=1, game_points=FAST)
+    )
     assert again["resumed_pairs"] == 6
     assert without_timing(again) == without_timing({**small, "resumed_pairs": 6})
     # Think times come back from the file exactly, so they are the same too.
@@ -279,11 +290,13 @@ def test_out_then_resume_plays_nothing_more(tmp_path: Path, small: dict[str, Any
 
 def test_a_truncated_last_line_is_dropped_and_replayed(tmp_path: Path, small: dict[str, Any]) -> None:
     path = tmp_path / "t.jsonl"
-    run_tournament(PLAYERS, games=4, seed=7, jobs=1, game_points=FAST, resamples=200, out=path)
+    run_tournament(PLAYERS, games=4, resamples=200, out=path, options=RunOptions(seed=7, jobs=1, game_points=FAST))
     data = path.read_bytes()
     last = data.rstrip(b"\n").rfind(b"\n") + 1
     path.write_bytes(data[: last + (len(data) - last) // 2])  # a kill in the middle of the last write
-    resumed = run_tournament(PLAYERS, games=4, seed=7, jobs=1, game_points=FAST, resamples=200, resume=path)
+    resumed = run_tournament(
+        PLAYERS, games=4, resamples=200, resume=path, options=RunOptions(seed=7, jobs=1, game_points=FAST)
+    )
     assert resumed["resumed_pairs"] == 5
     assert without_timing(resumed) == without_timing({**small, "resumed_pairs": 5})
     records = _records(path)  # every line whole again
@@ -298,13 +311,17 @@ def test_only_a_missing_or_empty_file_starts_afresh(tmp_path: Path, small: dict[
     """
     path = tmp_path / "t.jsonl"
     path.write_bytes(b"")
-    report = run_tournament(PLAYERS, games=4, seed=7, jobs=1, game_points=FAST, resamples=200, resume=path)
+    report = run_tournament(
+        PLAYERS, games=4, resamples=200, resume=path, options=RunOptions(seed=7, jobs=1, game_points=FAST)
+    )
     assert without_timing(report) == without_timing(small)
     assert len(_records(path)) == 7
     for content in (b'{"format": "mille.tourn', b'{"minified":[1,2,3],"json":true}', b"\x00" * 100):
         path.write_bytes(content)
         with pytest.raises(TournamentError, match=r"is not a mille\.tournament results file"):
-            run_tournament(PLAYERS, games=4, seed=7, jobs=1, game_points=FAST, resamples=200, resume=path)
+            run_tournament(
+                PLAYERS, games=4, resamples=200, resume=path, options=RunOptions(seed=7, jobs=1, game_points=FAST)
+            )
         assert path.read_bytes() == content
 
 
@@ -375,7 +392,7 @@ def test_damaged_files_are_refused(
 ) -> None:
     path = tmp_path / "t.jsonl"
     if content is None:  # a damaged record that is not the last line
-        run_tournament(["bsd", "first"], games=4, seed=1, jobs=1, out=path, resamples=0)
+        run_tournament(["bsd", "first"], games=4, out=path, resamples=0, options=RunOptions(seed=1, jobs=1))
         lines = path.read_bytes().split(b"\n")
         lines[1] = lines[1][:40]
         content = b"\n".join(lines)
@@ -394,7 +411,7 @@ RESUME = ["bsd", "first", "--games", "4", "--jobs", "1", "--bootstrap", "10"]
 def results_lines(tmp_path_factory: pytest.TempPathFactory) -> list[bytes]:
     """The lines of the results file of ``RESUME`` (two pairs): the header, then lines 2 and 3."""
     path = tmp_path_factory.mktemp("results") / "t.jsonl"
-    run_tournament(["bsd", "first"], games=4, seed=1, jobs=1, out=path, resamples=0)
+    run_tournament(["bsd", "first"], games=4, out=path, resamples=0, options=RunOptions(seed=1, jobs=1))
     return path.read_bytes().splitlines(keepends=True)
 
 
@@ -533,7 +550,7 @@ def test_a_results_file_is_written_as_it_always_was(tmp_path: Path, results_line
     for line in results_lines:
         assert line == (json.dumps(json.loads(line), separators=(",", ":")) + "\n").encode()
     path = tmp_path / "t.jsonl"
-    run_tournament(["bsd", "first"], games=4, seed=1, jobs=1, out=path, resamples=0)
+    run_tournament(["bsd", "first"], games=4, out=path, resamples=0, options=RunOptions(seed=1, jobs=1))
     assert path.read_bytes().splitlines(keepends=True)[0] == results_lines[0]
     assert os.stat(path).st_mode & 0o777 == 0o600  # made whole, the user's own
 
@@ -599,12 +616,19 @@ def test_ctrl_c_keeps_what_is_finished(tmp_path: Path, small: dict[str, Any]) ->
             raise KeyboardInterrupt
 
     report = run_tournament(
-        PLAYERS, games=4, seed=7, jobs=1, game_points=FAST, resamples=200, out=path, progress=progress
+        PLAYERS,
+        games=4,
+        resamples=200,
+        out=path,
+        progress=progress,
+        options=RunOptions(seed=7, jobs=1, game_points=FAST),
     )
     assert report["interrupted"] is True and report["pairs"] == 3 and seen == [1, 2, 3]
     assert len(_records(path)) == 1 + 3
     assert "INTERRUPTED" in format_report(report)
-    rest = run_tournament(PLAYERS, games=4, seed=7, jobs=1, game_points=FAST, resamples=200, resume=path)
+    rest = run_tournament(
+        PLAYERS, games=4, resamples=200, resume=path, options=RunOptions(seed=7, jobs=1, game_points=FAST)
+    )
     assert without_timing(rest) == without_timing({**small, "resumed_pairs": 3})
 
 
@@ -618,7 +642,7 @@ def _lines(path: Path) -> int:
 def test_resume_after_kills_at_random_points(tmp_path: Path) -> None:
     """Killed (the whole process group, SIGKILL) at random records, resumed each time: the same report."""
     args = ["bsd", "first", "random", "--games", "30", "--seed", "11", "--bootstrap", "300"]
-    reference = run_tournament(["bsd", "first", "random"], games=30, seed=11, jobs=1, resamples=300)
+    reference = run_tournament(["bsd", "first", "random"], games=30, resamples=300, options=RunOptions(seed=11, jobs=1))
     total = reference["pairs_total"]
     path = tmp_path / "t.jsonl"
     rng = random.Random()
@@ -759,7 +783,9 @@ def test_progress_counts_the_pairs_resumed_from_the_start(tmp_path: Path) -> Non
     import io
 
     path = tmp_path / "t.jsonl"
-    run_tournament(["bsd", "first"], games=6, seed=1, jobs=1, game_points=FAST, out=path, resamples=0)
+    run_tournament(
+        ["bsd", "first"], games=6, out=path, resamples=0, options=RunOptions(seed=1, jobs=1, game_points=FAST)
+    )
     path.write_bytes(b"".join(path.read_bytes().splitlines(keepends=True)[:2]))
     seen: list[tournament.TournamentProgress] = []
     stream = io.StringIO()
@@ -772,7 +798,12 @@ def test_progress_counts_the_pairs_resumed_from_the_start(tmp_path: Path) -> Non
             assert "1/3 pairs, 0:00, 1 from the file; the first pair is under way" in stream.getvalue()
 
     run_tournament(
-        ["bsd", "first"], games=6, seed=1, jobs=1, game_points=FAST, resume=path, resamples=0, progress=progress
+        ["bsd", "first"],
+        games=6,
+        resume=path,
+        resamples=0,
+        progress=progress,
+        options=RunOptions(seed=1, jobs=1, game_points=FAST),
     )
     assert [(p.pairs, p.resumed) for p in seen] == [(1, 1), (2, 1), (3, 1)]
 
@@ -824,13 +855,17 @@ def test_ctrl_c_on_the_command_line_keeps_every_finished_pair(tmp_path: Path) ->
     assert report["interrupted"] is True and 5 <= report["pairs"] < report["pairs_total"]
     assert _lines(path) == 1 + report["pairs"]  # every finished pair, and only those, is in the file
     seed = report["seed"]  # drawn (no --seed): the report says it
-    rest = run_tournament(["bsd", "first", "random"], games=60, seed=seed, jobs=2, resamples=50, resume=path)
+    rest = run_tournament(
+        ["bsd", "first", "random"], games=60, resamples=50, resume=path, options=RunOptions(seed=seed, jobs=2)
+    )
     assert rest["resumed_pairs"] == report["pairs"] and rest["pairs"] == rest["pairs_total"] and not rest["interrupted"]
 
 
 def test_many_players_with_long_names_fit_79_columns() -> None:
     players = [*PLAYERS, "mille.players:FirstPlayer", "mille.players:RandomPlayer", "mille.players.bsd:BsdPlayer"]
-    report = run_tournament(players, games=2 * MIN_PAIRS_TO_RATE, seed=1, jobs=1, game_points=FAST, resamples=50)
+    report = run_tournament(
+        players, games=2 * MIN_PAIRS_TO_RATE, resamples=50, options=RunOptions(seed=1, jobs=1, game_points=FAST)
+    )
     text = format_report(report, bars=True, jobs=1)
     lines = text.splitlines()
     assert all(len(line) <= 79 and line == line.rstrip() for line in lines)
@@ -851,7 +886,7 @@ def test_the_documented_example_is_what_the_program_prints() -> None:
     text = (Path(__file__).resolve().parents[1] / "docs" / "tournaments.md").read_text()
     marker = "`python -m mille.tournament bsd first random --games 40\n--jobs 2` on a terminal):\n\n```\n"
     documented = text[text.index(marker) + len(marker) :].split("```", 1)[0].splitlines()
-    report = run_tournament(PLAYERS, games=40, seed=1, jobs=1)
+    report = run_tournament(PLAYERS, games=40, options=RunOptions(seed=1, jobs=1))
     printed = format_report(report, bars=True, jobs=2).splitlines()
 
     def steady(lines: list[str]) -> list[str]:

@@ -2,9 +2,9 @@
 
 The command's entry point; the match itself is :mod:`mille.lab.match`, and
 what it is made of lives beside it in :mod:`mille.lab` (pairs, records,
-report, runner, console).  Their public names (``run_match``,
+report, runner, console, options).  Their public names (``run_match``,
 ``format_report``, ``run_batches``, ``play_batch``, ``play_pair``,
-``MatchConfig``, ``TIMING_FIELDS``, ...) are importable from here as they
+``MatchConfig``, ``RunOptions``, ``TIMING_FIELDS``, ...) are importable from here as they
 always were.
 """
 
@@ -14,6 +14,7 @@ import sys
 from .lab.console import *  # noqa: F403
 from .lab.match import *  # noqa: F403
 from .lab.match import main
+from .lab.options import *  # noqa: F403
 from .lab.pairs import *  # noqa: F403
 from .lab.records import *  # noqa: F403
 from .lab.report import *  # noqa: F403

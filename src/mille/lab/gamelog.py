@@ -116,7 +116,10 @@ class MoveRecorder:
             # Drawn from the top (the high end) of the deck: the first card drawn is the highest.
             self._moves.append([seat, "draw", *reversed(game.deck[game.deck_count : self._deck])])
         elif kind is MoveType.PLAY or kind is MoveType.DISCARD:
-            self._moves.append([seat, KIND_NAMES[kind], move.slot, self._hand[move.slot]])
+            entry = [seat, KIND_NAMES[kind], move.slot, self._hand[move.slot]]
+            if move.target is not None:  # three sides: the side the hazard went to (never at two seats)
+                entry.append(move.target)
+            self._moves.append(entry)
         else:
             self._moves.append([seat, KIND_NAMES[kind]])
 

@@ -30,7 +30,7 @@ line shows) and its command line.
 
 from __future__ import annotations
 
-import concurrent.futures
+import argparse
 import functools
 import itertools
 import os
@@ -42,17 +42,19 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..engine.rng import secret_seed
-from ..engine.scoring import GAME_POINTS
+from ..engine.state import TABLE_SEATS, table
 from ..files.safeio import shown
-from ..players import make_player
-from . import command, gamelog
+from ..players import is_exec_spec, make_player
+from . import command
 from .console import StatusLine, format_elapsed, gauge
-from .gamelog import RecordError, RecordWriter
+from .gamelog import RecordError
+from .options import DEFAULTS, RunOptions
 from .pairs import MatchConfig, MatchError
 from .records import PairResult
 from .report import bot_name, format_rate, format_report, percent, replay_line, summarize
-from .runner import Batch, default_jobs, run_batches
+from .runner import Batch
 from .sprt import DEFAULT_CAP_GAMES, Sprt, SprtSettings
+from .tablematch import format_table_report, run_table_match
 
 
 @dataclass(slots=True)
@@ -91,30 +93,22 @@ def run_match(
     *,
     games: int | None = None,
     hands: int | None = None,
-    seed: int = 1,
-    jobs: int | None = None,
-    executor: concurrent.futures.Executor | None = None,
-    workers: int | None = None,
-    max_think_ms: float | None = None,
-    game_points: int = GAME_POINTS,
-    pairs_per_task: int | None = None,
-    max_in_flight: int | None = None,
+    options: RunOptions = DEFAULTS,
     progress: Callable[[Progress], None] | None = None,
     sprt: SprtSettings | None = None,
-    record: Path | None = None,
-    bots_read_deck: bool = False,
 ) -> dict[str, Any]:
     """Play a match and return its report (:func:`~mille.lab.report.summarize`).
 
     ``games``: that many games, rounded up to whole pairs; ``hands``: pairs
     are taken in index order until at least that many hands are played
     (pairs a parallel run started beyond that are discarded, so the result
-    does not depend on the parallelism).  ``jobs`` (default: the machine's
-    cores), ``executor``, ``workers``, ``max_in_flight`` and
-    ``pairs_per_task`` are :func:`~mille.lab.runner.run_batches`'; the workers of an executor
-    must be able to import :mod:`mille` and the players.  Ctrl-C
-    (KeyboardInterrupt) stops the run: the report then covers the pairs
-    finished, with ``interrupted`` true.
+    does not depend on the parallelism).  ``options``
+    (:class:`~mille.lab.options.RunOptions`, shared with tournaments): the
+    seed, the think-time limit, the game's length, the record, and where
+    the pairs are played; the workers of an executor must be able to
+    import :mod:`mille` and the players.  Ctrl-C (KeyboardInterrupt) stops
+    the run: the report then covers the pairs finished, with
+    ``interrupted`` true.
 
     ``sprt``: a sequential test (:mod:`mille.lab.sprt`) takes the pairs in
     index order, one at a time, and the match stops at the pair where it
@@ -122,32 +116,28 @@ def run_match(
     The report gains an ``sprt`` block.  Like ``hands``, the stopping pair
     is found in pair order, so it does not depend on the parallelism.
 
-    ``record``: every game, move by move, written to this new file as a
-    game record (:mod:`mille.lab.gamelog`), in pair order: the games of
-    the report.
-
-    ``game_points`` shortens games for tests (the original: 5000).
-    ``bots_read_deck``: bot programs roll the dice in-process players would
-    (:attr:`~mille.lab.pairs.MatchConfig.bots_read_deck`).
+    ``options.record``: every game, move by move, written to this new file
+    as a game record (:mod:`mille.lab.gamelog`), in pair order: the games
+    of the report.
     """
     if (games is None) == (hands is None):
         raise ValueError("give exactly one of games and hands")
     if (games is not None and games < 1) or (hands is not None and hands < 1):
         raise ValueError("games and hands must be at least 1")
-    if pairs_per_task is not None and pairs_per_task < 1:
-        raise ValueError("pairs_per_task must be at least 1")
-    if game_points < 1:
-        raise ValueError("game_points must be at least 1")
+    options.check()
     # Fail now, with PlayerSpecError, not in every game; and the bots' own names for the report.
     names = [bot_name(make_player(spec)) for spec in (a, b)]
-    config = MatchConfig(a, b, seed, max_think_ms, game_points, bots_read_deck)
+    config = MatchConfig(a, b, options.seed, options.max_think_ms, options.game_points, options.bots_read_deck)
     total_pairs = None if games is None else (games + 1) // 2
-    jobs = default_jobs() if jobs is None else max(1, jobs)
     test = None if sprt is None else Sprt(sprt)
-    writer = None
-    if record is not None:
-        first = gamelog.header("mille.match", a=a, b=b, seed=seed, game_points=game_points, max_think_ms=max_think_ms)
-        writer = RecordWriter(record, first)
+    recorder = options.recorder(
+        "mille.match",
+        a=a,
+        b=b,
+        seed=options.seed,
+        game_points=options.game_points,
+        max_think_ms=options.max_think_ms,
+    )
     start_time = time.perf_counter()
     done: dict[int, PairResult] = {}
     tally = _Tally()
@@ -155,11 +145,8 @@ def run_match(
 
     def write(r: PairResult) -> None:
         """The pair's two games into the record, and its moves let go."""
-        if writer is None or r.moves is None:
-            return
-        for game, hands_moves in zip(r.games, r.moves):
-            writer.write(gamelog.game_line(a, b, seed, game_points, max_think_ms, game, hands_moves))
-        r.moves = None
+        if recorder is not None:
+            recorder.write(config, r)
 
     def stopped() -> bool:
         return (
@@ -213,24 +200,15 @@ def run_match(
 
     pairs = ((config, pair) for pair in (range(total_pairs) if total_pairs is not None else itertools.count()))
     try:
-        interrupted = run_batches(
-            pairs,
-            record_batch,
-            jobs=jobs,
-            executor=executor,
-            workers=workers,
-            max_in_flight=max_in_flight,
-            pairs_per_task=pairs_per_task,
-            moves=writer is not None,
-        )
+        interrupted = options.run(pairs, record_batch, recorder)
         seconds = time.perf_counter() - start_time
         if result is None:
             result = list(done.values())
             for r in sorted(result, key=lambda r: r.pair):  # interrupted: the record holds the report's games
                 write(r)
     finally:
-        if writer is not None:
-            writer.close()
+        if recorder is not None:
+            recorder.close()
     report = summarize(config, result, seconds=seconds, interrupted=interrupted)
     if names != [None, None]:
         report["bot_names"] = {"a": names[0], "b": names[1]}
@@ -302,6 +280,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("a", metavar="A", help="player A")
     parser.add_argument("b", metavar="B", help="player B")
+    parser.add_argument("c", metavar="C", nargs="?", help="player C (at --players 3 and 6: three sides)")
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=TABLE_SEATS,
+        default=2,
+        metavar="N",
+        help="the table: 2 (the original's, default), 3 (each for themselves), 4 (A's partnership against "
+        "B's) or 6 (three partnerships); at 3, 4 and 6 each deal is played in every rotation of the sides",
+    )
     size = parser.add_mutually_exclusive_group()
     size.add_argument(
         "--games",
@@ -355,6 +343,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     command.check_run_arguments(parser, args)
     if args.record is not None and os.path.lexists(args.record):
         parser.error(f"--record {shown(os.fspath(args.record))}: the file exists (a record is never overwritten)")
+    if args.players != 2:
+        return _table_main(parser, args, settings)
+    if args.c is not None:
+        parser.error("a third player goes with --players 3 or 6")
     command.check_players(parser, (args.a, args.b))
     drawn = args.seed is None
     if drawn:
@@ -365,19 +357,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stderr.isatty()
         else None
     )
-    run = functools.partial(
-        run_match,
-        args.a,
-        args.b,
-        games=args.games,
-        hands=args.hands,
-        seed=args.seed,
-        max_think_ms=args.max_think_ms,
-        progress=bar,
-        sprt=settings,
-        record=args.record,
-        bots_read_deck=args.bot_reads_deck,
+    options = RunOptions(
+        seed=args.seed, max_think_ms=args.max_think_ms, record=args.record, bots_read_deck=args.bot_reads_deck
     )
+
+    def run(**where: Any) -> dict[str, Any]:
+        return run_match(
+            args.a,
+            args.b,
+            games=args.games,
+            hands=args.hands,
+            options=options.where(**where),
+            progress=bar,
+            sprt=settings,
+        )
+
     return command.run(
         "mille.match",
         run,
@@ -386,6 +380,49 @@ def main(argv: Sequence[str] | None = None) -> int:
         bar=bar,
         own_errors=(MatchError, RecordError),
         text=functools.partial(_text, drawn=drawn),
+    )
+
+
+def _table_main(parser: argparse.ArgumentParser, args: argparse.Namespace, settings: SprtSettings | None) -> int:
+    """``--players 3|4|6``: a match of sets of rotations (:mod:`mille.lab.tablematch`), in this process."""
+    sides = table(args.players).sides
+    names = [args.a, args.b] + ([args.c] if args.c is not None else [])
+    if len(names) != sides:
+        parser.error(f"--players {args.players} has {sides} sides: name {sides} players")
+    for option, given in (
+        ("--sprt", args.sprt and sides != 2),
+        ("--hands", args.hands is not None),
+        ("--cluster", args.cluster is not None),
+    ):
+        if given:
+            only = "two sides only: --players 2 or 4" if option == "--sprt" else "two seats only, for now"
+            parser.error(f"{option} is not played at --players {args.players} ({only})")
+    for spec in names:  # before any bot starts: one line, not a bot started and a forfeit in every game
+        if is_exec_spec(spec):
+            parser.exit(
+                2,
+                f"{parser.prog}: error: {shown(spec)}: a bot program speaks protocol 1, the two-seat table's; "
+                f"it cannot sit at --players {args.players}\n",
+            )
+    command.check_players(parser, names)
+    drawn = args.seed is None
+    if drawn:
+        args.seed = secret_seed()
+    options = RunOptions(
+        seed=args.seed, max_think_ms=args.max_think_ms, bots_read_deck=args.bot_reads_deck, record=args.record
+    )
+
+    def run(**where: Any) -> dict[str, Any]:
+        return run_table_match(
+            names, seats=args.players, games=args.games, options=options.where(**where), sprt=settings
+        )
+
+    def text(report: dict[str, Any], *, jobs: int | None, cluster: str | None) -> str:
+        body = format_table_report(report)
+        return f"{body}\n{replay_line(report['seed'])}" if drawn else body
+
+    return command.run(
+        "mille.match", run, args, players=names, bar=None, own_errors=(MatchError, ValueError, RecordError), text=text
     )
 
 

@@ -352,6 +352,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace, path: str) -> int:
     head, games, notes = read_record(args.file)
+    if head.get("seats", 2) != 2:
+        return _run_table(args, path)
     pairing = tuple(args.pairing) if args.pairing else None
 
     def wanted(g: RecordedGame) -> bool:
@@ -389,6 +391,34 @@ def _run(args: argparse.Namespace, path: str) -> int:
         *rows,
     ]
     text += [f"  ({note})" for note in notes]
+    return write_out("\n".join(text))
+
+
+def _run_table(args: argparse.Namespace, path: str) -> int:
+    """A record of ``mille.match --players 3|4|6``: every game replayed and checked, listed or summed up."""
+    from .tablematch import check_table_game, read_table_record
+
+    if args.game is not None or args.pairing is not None:
+        raise RecordError("--game and --pairing are for records of the two-seat table, for now")
+    head, games = read_table_record(Path(path))
+    rows = []
+    for number, line in games:
+        hands = check_table_game(number, line)
+        try:
+            sides = " | ".join(shown(str(p)) for p in line["sides"])
+            winners = ", ".join(shown(str(p)) for p in line["winners"])
+            where = f"set {int(line['set']):>4}, rotation {int(line['rotation'])}"
+        except (KeyError, TypeError, ValueError):
+            raise RecordError(f"line {number}: a damaged table game (sides, winners)") from None
+        rows.append(f"  {number:>6}  {where}: {sides}; {hands} hands; won by {winners}")
+    if args.check:
+        return write_out(f"{len(rows)} games replayed: every move legal, every score as recorded")
+    seats = shown(str(head.get("seats")))
+    text = [
+        f"mille.replay: {shown(path)}: a record of mille.match at the table of {seats}, {len(rows)} games, "
+        "every one replayed and as recorded",
+        *rows,
+    ]
     return write_out("\n".join(text))
 
 

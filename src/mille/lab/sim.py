@@ -363,6 +363,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if len(args.seat) > args.players:
             parser.error(f"--seat given {len(args.seat)} times for {args.players} seats")
         names = args.seat + ["bsd"] * (args.players - len(args.seat))
+        for name in names:  # before any bot starts: one line, not a failure at its first move
+            if is_exec_spec(name):
+                parser.error(
+                    f"{name}: a bot program speaks protocol 1, the two-seat table's; "
+                    f"it cannot sit at --players {args.players}"
+                )
     try:
         players = [make_player(name) for name in names]
     except PlayerSpecError as exc:

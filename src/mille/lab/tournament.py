@@ -30,8 +30,7 @@ its command line.
 
 from __future__ import annotations
 
-import concurrent.futures
-import functools
+import argparse
 import os
 import sys
 import time
@@ -41,19 +40,21 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..engine.rng import secret_seed
-from ..engine.scoring import GAME_POINTS
+from ..engine.state import TABLE_SEATS, table
 from ..files.safeio import shown
-from ..players import make_player
-from . import command, gamelog
+from ..players import is_exec_spec, make_player
+from . import command
 from .console import StatusLine, format_elapsed, gauge
-from .gamelog import RecordError, RecordWriter
+from .gamelog import RecordError
+from .options import DEFAULTS, RunOptions
 from .pairs import MatchError
 from .records import PairResult
 from .report import bot_name, format_rate, replay_line
 from .results import TournamentError, open_results, results_seed
-from .runner import TASK_SECONDS, Batch, default_jobs, run_batches
+from .runner import TASK_SECONDS, Batch
 from .schedule import TournamentConfig, pairs_to_play
 from .standings import DEFAULT_RESAMPLES, build_report, format_report
+from .tablematch import format_table_tournament, run_table_tournament
 
 #: Games per pairing when --games is not given.
 DEFAULT_GAMES = 100
@@ -73,58 +74,55 @@ def run_tournament(
     players: Sequence[str],
     *,
     games: int = DEFAULT_GAMES,
-    seed: int = 1,
-    jobs: int | None = None,
-    executor: concurrent.futures.Executor | None = None,
-    workers: int | None = None,
-    max_think_ms: float | None = None,
-    game_points: int = GAME_POINTS,
+    options: RunOptions = DEFAULTS,
     out: Path | None = None,
     resume: Path | None = None,
-    pairs_per_task: int | None = None,
-    max_in_flight: int | None = None,
     resamples: int = DEFAULT_RESAMPLES,
     progress: Callable[[TournamentProgress], None] | None = None,
-    record: Path | None = None,
-    bots_read_deck: bool = False,
 ) -> dict[str, Any]:
     """Play a round robin (``games`` per pairing, rounded up to pairs) and return its report (:func:`build_report`).
 
     ``out`` (a new file) or ``resume`` (a file of the same arguments)
     records every finished pair; ``resume`` plays only the pairs missing.
-    ``record`` (a new file): every game played, move by move, as a game
-    record (:mod:`mille.lab.gamelog`), in the order the pairs finish (the
-    pairs read back from ``resume`` are not played, so not in it).
-    ``bots_read_deck``: see :attr:`mille.lab.pairs.MatchConfig.bots_read_deck`.
-    ``jobs``, ``executor``, ``workers``, ``max_in_flight`` and
-    ``pairs_per_task`` are :func:`mille.lab.runner.run_batches`'.  Ctrl-C stops the run with everything
-    finished kept, the report marked ``interrupted``.
+    ``options`` (:class:`~mille.lab.options.RunOptions`, shared with
+    matches): the seed, the think-time limit, the game's length, where the
+    pairs are played, and ``record`` (a new file): every game played, move
+    by move, as a game record (:mod:`mille.lab.gamelog`), in the order the
+    pairs finish (the pairs read back from ``resume`` are not played, so
+    not in it).  Ctrl-C stops the run with everything finished kept, the
+    report marked ``interrupted``.
     """
     if len(players) < 2:
         raise ValueError("a tournament needs at least two players")
     twice = sorted({p for p in players if players.count(p) > 1})
     if twice:
         raise ValueError(f"player {twice[0]!r} named twice")
-    if games < 1 or (pairs_per_task is not None and pairs_per_task < 1) or game_points < 1:
-        raise ValueError("games, pairs_per_task and game_points must be at least 1")
+    if games < 1:
+        raise ValueError("games must be at least 1")
+    options.check()
     if out is not None and resume is not None:
         raise ValueError("give out or resume, not both")
     # PlayerSpecError now, not a forfeit in every game; and the bots' own names for the report.
     names = {spec: bot_name(make_player(spec)) for spec in players}
-    config = TournamentConfig(tuple(players), (games + 1) // 2, seed, max_think_ms, game_points, bots_read_deck)
+    config = TournamentConfig(
+        tuple(players),
+        (games + 1) // 2,
+        options.seed,
+        options.max_think_ms,
+        options.game_points,
+        options.bots_read_deck,
+    )
     done, writer = open_results(config, out=out, resume=resume)
     games_writer = None
     try:
-        if record is not None:
-            first = gamelog.header(
-                "mille.tournament",
-                players=list(players),
-                seed=seed,
-                pairs_per_pairing=config.pairs,
-                game_points=game_points,
-                max_think_ms=max_think_ms,
-            )
-            games_writer = RecordWriter(record, first)
+        games_writer = options.recorder(
+            "mille.tournament",
+            players=list(players),
+            seed=options.seed,
+            pairs_per_pairing=config.pairs,
+            game_points=options.game_points,
+            max_think_ms=options.max_think_ms,
+        )
     except BaseException:
         if writer is not None:
             writer.close()
@@ -143,10 +141,8 @@ def run_tournament(
             done[(k, result.pair)] = result
             if writer is not None:
                 writer.append_pair((m.a, m.b), result)
-            if games_writer is not None and result.moves is not None:
-                for game, hands in zip(result.games, result.moves):
-                    games_writer.write(gamelog.game_line(m.a, m.b, m.seed, m.game_points, m.max_think_ms, game, hands))
-                result.moves = None
+            if games_writer is not None:
+                games_writer.write(m, result)
         if progress is not None:
             progress(TournamentProgress(len(done), target, resumed, time.perf_counter() - start_time))
         return len(done) >= target
@@ -155,16 +151,7 @@ def run_tournament(
         if progress is not None and resumed:  # the pairs from the file count from the start
             progress(TournamentProgress(resumed, target, resumed, 0.0))
         if len(done) < target:
-            interrupted = run_batches(
-                pairs_to_play(config, done),
-                record_batch,
-                jobs=default_jobs() if jobs is None else max(1, jobs),
-                executor=executor,
-                workers=workers,
-                max_in_flight=max_in_flight,
-                pairs_per_task=pairs_per_task,
-                moves=games_writer is not None,
-            )
+            interrupted = options.run(pairs_to_play(config, done), record_batch, games_writer)
         else:
             interrupted = False
     finally:
@@ -255,8 +242,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="pairs in one unit of work (default: one in process; with workers, as many as take about "
         f"{TASK_SECONDS:g} s)",
     )
+    parser.add_argument(
+        "--players",
+        dest="seats",
+        type=int,
+        choices=TABLE_SEATS,
+        default=2,
+        metavar="N",
+        help="the table: 2 (default), 3, 4 or 6; at 3, 4 and 6 every group of as many players as the table has "
+        "sides plays a match of rotations (mille.match --players N)",
+    )
     parser.add_argument("--version", action="version", version=command.version_text("mille.tournament"))
     args = parser.parse_args(argv)
+    if args.seats != 2:
+        return _table_main(parser, args)
     if len(args.players) < 2:
         parser.error("name at least two players")
     twice = sorted({p for p in args.players if args.players.count(p) > 1})
@@ -287,20 +286,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.seed = secret_seed()  # in this process only: workers get it through the pool's pipe or TLS
     pairs_total = (args.games + 1) // 2 * len(args.players) * (len(args.players) - 1) // 2
     bar = TournamentBar(sys.stderr, pairs_total) if sys.stderr.isatty() else None
-    run = functools.partial(
-        run_tournament,
-        args.players,
-        games=args.games,
+    options = RunOptions(
         seed=args.seed,
         max_think_ms=args.max_think_ms,
-        out=args.out,
-        resume=args.resume,
-        pairs_per_task=args.pairs_per_task,
-        resamples=args.bootstrap,
-        progress=bar,
         record=args.record,
         bots_read_deck=args.bot_reads_deck,
+        pairs_per_task=args.pairs_per_task,
     )
+
+    def run(**where: Any) -> dict[str, Any]:
+        return run_tournament(
+            args.players,
+            games=args.games,
+            options=options.where(**where),
+            out=args.out,
+            resume=args.resume,
+            resamples=args.bootstrap,
+            progress=bar,
+        )
 
     def text(report: dict[str, Any], *, jobs: int | None, cluster: str | None) -> str:
         text = format_report(report, bars=sys.stdout.isatty(), jobs=jobs, cluster=cluster)
@@ -316,6 +319,48 @@ def main(argv: Sequence[str] | None = None) -> int:
         own_errors=(TournamentError, MatchError, RecordError),
         text=text,
         kept=f"; what finished is in {record}: --resume {record} goes on" if record else "",
+    )
+
+
+def _table_main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """``--players 3|4|6``: a round robin of table matches (:func:`mille.lab.tablematch.run_table_tournament`)."""
+    sides = table(args.seats).sides
+    if len(args.players) < sides:
+        parser.error(f"--players {args.seats} has {sides} sides: name at least {sides} players")
+    twice = sorted({p for p in args.players if args.players.count(p) > 1})
+    if twice:
+        parser.error(f"player {twice[0]} is named twice")
+    for option, given in (
+        ("--out", args.out is not None),
+        ("--resume", args.resume is not None),
+        ("--record", args.record is not None),
+        ("--cluster", args.cluster is not None),
+    ):
+        if given:
+            parser.error(f"{option} is not played at --players {args.seats} (two seats only, for now)")
+    command.check_at_least(parser, ("--games", args.games, 1))
+    for spec in args.players:  # before any bot starts
+        if is_exec_spec(spec):
+            parser.exit(
+                2,
+                f"{parser.prog}: error: {shown(spec)}: a bot program speaks protocol 1, the two-seat table's; "
+                f"it cannot sit at --players {args.seats}\n",
+            )
+    command.check_players(parser, args.players)
+    drawn = args.seed is None
+    if drawn:
+        args.seed = secret_seed()
+    options = RunOptions(seed=args.seed, max_think_ms=args.max_think_ms, bots_read_deck=args.bot_reads_deck)
+
+    def run(**where: Any) -> dict[str, Any]:
+        return run_table_tournament(args.players, seats=args.seats, games=args.games, options=options.where(**where))
+
+    def text(report: dict[str, Any], *, jobs: int | None, cluster: str | None) -> str:
+        body = format_table_tournament(report)
+        return f"{body}\n{replay_line(report['seed'])}" if drawn else body
+
+    return command.run(
+        "mille.tournament", run, args, players=args.players, bar=None, own_errors=(MatchError, ValueError), text=text
     )
 
 

@@ -46,7 +46,8 @@ from ..engine.driver import Event
 from ..engine.observation import Observation
 from ..engine.rules import DISCARDS, DRAW, EXTEND, NO_EXTENSION, ORDER, PASS, PLAYS, Move, MoveType, Phase
 from ..engine.scoring import Bonuses, HandResult
-from ..engine.state import TWO, Memory, Tableau
+from ..engine.state import TABLE_SEATS, TWO, Memory, Tableau
+from ..engine.state import table as make_table
 
 #: The protocol's version: the greeting says it, the bot's hello repeats it.
 PROTOCOL = 1
@@ -248,6 +249,134 @@ def observation_from_json(data: object) -> Observation:
             order=_bool(data["order"]),
             pending_extension=None if pending is None else _int(pending),
             memory=Memory(seen, _int(memory["num_gos"])),
+        )
+    except (KeyError, TypeError) as exc:
+        raise WireError(f"not an observation ({type(exc).__name__}: {exc})") from None
+
+
+# --------------------------------------------------------------------------
+# Protocol 2: any table (docs/protocol.md, "Protocol 2")
+
+#: The protocol a hello asks for with ``"protocol": 2``: any table, hazards aimed at a side, the
+#: coup fourré asked out of turn.  Protocol 1 stays the two-seat table's, byte for byte.
+PROTOCOL_2 = 2
+#: The phase on the wire in protocol 2: protocol 1's, and the coup fourré asked out of turn.
+PHASE_NAMES_2: dict[Phase, str] = {**PHASE_NAMES, Phase.REACTION: "reaction"}
+PHASES_2: dict[str, Phase] = {name: phase for phase, name in PHASE_NAMES_2.items()}
+
+
+def move_json_2(move: Move) -> dict[str, object]:
+    """A move in protocol 2: protocol 1's, with ``"target"`` (a side) on a hazard aimed at one."""
+    data = move_json(move)
+    if move.target is not None:
+        data["target"] = move.target
+    return data
+
+
+def move_from_json_2(data: object, sides: int) -> Move:
+    """The move a protocol-2 answer stands for at a table of ``sides`` sides; :class:`WireError` if none."""
+    if isinstance(data, dict) and "target" in data:
+        target = data["target"]
+        rest = {k: v for k, v in data.items() if k != "target"}
+        move = move_from_json(rest)
+        if move.kind is not MoveType.PLAY:
+            raise WireError("only a play names a target side")
+        if type(target) is not int or not 0 <= target < sides:
+            raise WireError(f"a target is a side, 0 to {sides - 1}, not {excerpt(json.dumps(target))}")
+        return Move(MoveType.PLAY, move.slot, target)
+    return move_from_json(data)
+
+
+def _side_json(t: Tableau) -> dict[str, object]:
+    """A side's tableau as every seat sees it: no hand (a hand is its holder's alone, a partner's included)."""
+    data = tableau_json(t)
+    del data["hand"]
+    return data
+
+
+def observation_json_2(obs: Observation) -> dict[str, object]:
+    """What ``obs.seat`` sees at any table: the table, its own hand, every side's tableau, every hand's size.
+
+    Nothing a seat may not see travels: the only cards in it are the
+    seat's own hand (``hand``); ``sides`` are the tableaux, without hands.
+    """
+    table = obs.table
+    seat = obs.seat
+    sides = table.sides
+    memory = obs.memory
+    return {
+        "seat": seat,
+        "side": seat % sides,
+        "partners": [k for k in table.partners(seat % sides) if k != seat],
+        "table": {
+            "seats": table.seats,
+            "sides": sides,
+            "trip": table.trip,
+            "extension": table.extension,
+            "deck_size": table.deck_size,
+            "game_points": table.game_points,
+            "parker": table.parker,
+        },
+        "phase": PHASE_NAMES_2[obs.phase],
+        "to_move": obs.to_move,
+        "hand": obs.players[seat].hand,
+        "hand_sizes": list(obs.hand_sizes),
+        "sides": [_side_json(obs.players[s]) for s in range(sides)],
+        "discard": obs.discard,
+        "deck_count": obs.deck_count,
+        "trip_length": obs.trip_length,
+        "hand_starter": obs.hand_starter,
+        "order": obs.order,
+        "pending_extension": obs.pending_extension,
+        "memory": {"num_seen": memory.num_seen[: cards.NUM_CODES], "num_gos": memory.num_gos},
+    }
+
+
+def observation_from_json_2(data: object) -> Observation:
+    """The :class:`Observation` :func:`observation_json_2` made; :class:`WireError` for anything else."""
+    try:
+        data = _dict(data)
+        shape = _dict(data["table"])
+        seats = _int(shape["seats"])
+        if seats not in TABLE_SEATS:
+            raise WireError(f"a table has 2, 3, 4 or 6 seats, not {seats}")
+        table = make_table(seats, game_points=_int(shape["game_points"]), parker=_bool(shape["parker"]))
+        seat = _int(data["seat"])
+        if not 0 <= seat < seats:
+            raise WireError(f"seat {seat} is not a seat of the table of {seats}")
+        sides = [_dict(t) for t in _list(data["sides"], table.sides)]
+        hand = _ints(data["hand"], cards.HAND_SIZE)
+        players = tuple(
+            tableau_from_json(
+                {**sides[k % table.sides], "hand": hand if k == seat else [cards.EMPTY] * cards.HAND_SIZE}
+            )
+            for k in range(seats)
+        )
+        sizes = tuple(_ints(data["hand_sizes"], seats))
+        memory = _dict(data["memory"])
+        seen = _ints(memory["num_seen"], cards.NUM_CODES) + _PADDING
+        pending = data["pending_extension"]
+        phase = PHASES_2.get(_str(data["phase"]))
+        if phase is None:
+            raise WireError(f"no phase is called {excerpt(json.dumps(data['phase']))}")
+        to_move, starter = _int(data["to_move"]), _int(data["hand_starter"])
+        if not (0 <= to_move < seats and 0 <= starter < seats):
+            raise WireError("to_move and hand_starter are seats of the table")
+        return Observation(
+            seat=seat,
+            phase=phase,
+            to_move=to_move,
+            players=players,
+            opponent_hand_size=sizes[(seat + 1) % seats],
+            discard=_int(data["discard"]),
+            deck_count=_int(data["deck_count"]),
+            trip_length=_int(data["trip_length"]),
+            hand_starter=starter,
+            order=_bool(data["order"]),
+            pending_extension=None if pending is None else _int(pending),
+            memory=Memory(seen, _int(memory["num_gos"])),
+            table=table,
+            hand_sizes=sizes,
         )
     except (KeyError, TypeError) as exc:
         raise WireError(f"not an observation ({type(exc).__name__}: {exc})") from None
@@ -622,7 +751,10 @@ __all__ = [
     "MAX_LINE",
     "PHASES",
     "PHASE_NAMES",
+    "PHASES_2",
+    "PHASE_NAMES_2",
     "PROTOCOL",
+    "PROTOCOL_2",
     "WireError",
     "encode",
     "event_from_json",
@@ -630,9 +762,13 @@ __all__ = [
     "excerpt",
     "greeting",
     "move_from_json",
+    "move_from_json_2",
     "move_json",
+    "move_json_2",
     "observation_from_json",
+    "observation_from_json_2",
     "observation_json",
+    "observation_json_2",
     "read_message",
     "result_from_json",
     "result_json",

@@ -21,7 +21,7 @@ from __future__ import annotations
 from ...engine.observation import Observation
 from ...engine.rng import GlibcRandom
 from ...engine.rules import DRAW, EXTEND, NO_EXTENSION, PASS, Move, Phase
-from ..bsd import INITIAL_NUM_NEED, decide, would_extend
+from ..bsd import INITIAL_NUM_NEED, BsdPlayer, decide, would_extend
 from .belief import HandMemory, is_new_hand
 from .levels import DEFAULT_LEVEL, LEVELS, Level
 from .sampler import Sampler
@@ -53,6 +53,8 @@ class ExpertPlayer:
         self._hand: HandMemory | None = None
         self._calls = 0
         self._need_after: list[int] | None = None
+        #: At the larger tables, the procedure it plays there (built at the first move of one).
+        self._table_player: BsdPlayer | None = None
         #: Counters for benchmarks.
         self.rollouts = 0
         self.simulated_moves = 0
@@ -60,7 +62,18 @@ class ExpertPlayer:
 
     # ------------------------------------------------------------------
     def choose(self, obs: Observation, rng: GlibcRandom) -> Move:
-        """A legal move for ``obs.seat`` (the player protocol)."""
+        """A legal move for ``obs.seat`` (the player protocol).
+
+        The search is the two-seat table's (its sampler deals one hidden
+        hand, its rollouts play two seats): at the larger tables the expert
+        plays the original's procedure as extended to them
+        (:meth:`mille.players.bsd.BsdPlayer.decide`), on its own table of
+        needs, until the search covers every seat (issue 38).
+        """
+        if len(obs.players) != 2:
+            if self._table_player is None:
+                self._table_player = BsdPlayer(self.num_need)
+            return self._table_player.decide(obs, rng).move
         move = self.think(obs, rng)
         self.remember(obs, move)
         return move
