@@ -40,8 +40,12 @@ from mille.engine.rules import MoveType  # noqa: E402
 from mille.engine.state import Game  # noqa: E402
 from mille.files.safeio import shown  # noqa: E402
 from mille.players.bsd import BsdPlayer  # noqa: E402
-from mille.ui.flow import PROMPTS, Setup  # noqa: E402
-from mille.ui.plain.app import FILE_LINE, MOVE_LINE, PlainApp  # noqa: E402
+from mille.ui.flow import (  # noqa: E402
+    PROMPTS,
+    GameFlow,
+    Setup,
+)
+from mille.ui.plain.app import FILE_LINE, MOVE_LINE, plain_flow  # noqa: E402
 from mille.ui.surface import END_OF_INPUT, HANGUP  # noqa: E402
 
 #: Every line that is a prompt (the program waits after it).
@@ -197,7 +201,7 @@ class HereLines:
         self.pending: list[int] = []
         self.gone = False
         self.mark = 0
-        self.app: PlainApp | None = None
+        self.app: GameFlow | None = None
 
     def write_line(self, text: str) -> None:
         self.out.append(shown(text))
@@ -256,13 +260,13 @@ def play_here(
     game: Game | None = None,
     check: Callable[[HereLines], None] | None = None,
     **kwargs: Any,
-) -> tuple[int, PlainApp, HereLines, Counting]:
+) -> tuple[int, GameFlow, HereLines, Counting]:
     """Play in this process until the program leaves: (status, app, terminal, computer)."""
     game = new_game(seed) if game is None else game
     term = HereLines(listener, check)
     computer = Counting()
     restore = kwargs.pop("restore", False)
-    app = PlainApp(
+    app = plain_flow(
         term,  # type: ignore[arg-type]
         game,
         Setup(computer, "bsd", game.rng, **kwargs),

@@ -29,7 +29,8 @@ from mille.files import ledger, save, tally  # noqa: E402
 from mille.files.recorder import Recorder  # noqa: E402
 from mille.players.bsd import BsdPlayer  # noqa: E402
 from mille.ui import flow as ui  # noqa: E402
-from mille.ui.app import MilleApp  # noqa: E402
+from mille.ui.flow import GameFlow  # noqa: E402
+from mille.ui.keeping import Keeper  # noqa: E402
 from mille.ui.layout import YOU  # noqa: E402
 from mille.ui.surface import HANGUP, VirtualTerminal  # noqa: E402
 from save_helpers import move_keys  # noqa: E402
@@ -51,7 +52,7 @@ class Bot(VirtualTerminal):
         super().__init__()
         #: With ``screens``, the screen (text, cursor) each time the program waits for a key.
         self.screens: list[tuple[list[str], tuple[int, int]]] | None = [] if screens else None
-        self.app: MilleApp | None = None
+        self.app: GameFlow | None = None
         self.player = BsdPlayer()
         self.dice = GlibcRandom(seed)
         self.plan = dict(plan or {})
@@ -74,7 +75,7 @@ class Bot(VirtualTerminal):
         app = self.app
         assert app is not None
         game = app.game
-        prompt = app.dialogs.last_prompt
+        prompt = app.face.dialogs.last_prompt
         if prompt == ui.MOVE_PROMPT:
             self._noted = False
             self.decisions += 1
@@ -131,14 +132,14 @@ class Table:
             self.recorders.append(recorder)
             return recorder
 
-        def hangup_saver(g: Game, window: int, computer: str) -> None:
-            save.write_game(self.hangup_file, g, window, computer)
+        def hangup_saver(saved: save.SavedGame) -> None:
+            save.write_game(self.hangup_file, saved)
 
         app = make_app(
             bot,
             game,
             save_writer=save.write_game,
-            hangup_saver=hangup_saver,
+            keeper=Keeper(store=hangup_saver),
             from_file=from_file,
             restore_banner=None if from_file is None else from_file,
             stats=make,

@@ -26,7 +26,8 @@ from mille.engine.rng import GlibcRandom
 from mille.engine.rules import DRAW, Move, MoveType, Phase
 from mille.engine.state import Game
 from mille.files import save
-from mille.ui.app import MilleApp
+from mille.ui.flow import GameFlow
+from mille.ui.keeping import Keeper
 from mille.ui.layout import COMPUTER
 from mille.ui.surface import HANGUP, INTERRUPT, LEAVE, VirtualTerminal
 from ui_helpers import make_app
@@ -60,14 +61,14 @@ def started(seed: int = 11) -> Game:
     return game
 
 
-def run(keys: bytes, event: int | None, **kw: object) -> tuple[int, MilleApp, list[Game], Stuck]:
+def run(keys: bytes, event: int | None, **kw: object) -> tuple[int, GameFlow, list[Game], Stuck]:
     vt = VirtualTerminal(list(keys))
     saved: list[Game] = []
     stuck = Stuck(vt, event)
     app = make_app(
         vt,
         started(),
-        hangup_saver=lambda g, window, computer: saved.append(g),
+        keeper=Keeper(store=lambda what: saved.append(what.game)),
         computer=stuck,
         computer_name="bsd",
         **kw,  # type: ignore[arg-type]
@@ -98,7 +99,7 @@ def test_an_interrupt_while_busy_opens_really_and_y_quits():
     status, app, saved, stuck = run(vt_keys, INTERRUPT)
     assert status == 0 and saved == []
     assert stuck.calls == stuck.at
-    assert app.term.board.chars[10][20:28] == list("Really? ")  # type: ignore[attr-defined]
+    assert app.face.term.board.chars[10][20:28] == list("Really? ")  # type: ignore[attr-defined]
 
 
 def test_an_interrupt_answered_no_goes_back_to_the_game():
@@ -112,7 +113,7 @@ def test_an_interrupt_answered_no_goes_back_to_the_game():
             return super().choose(observation, rng)
 
     stuck = Then(vt, INTERRUPT, at=20)
-    app = make_app(vt, started(), hangup_saver=lambda g, w, c: saved.append(g), computer=stuck)
+    app = make_app(vt, started(), keeper=Keeper(store=lambda what: saved.append(what.game)), computer=stuck)
     assert app.run(restore=True) == 1
     assert len(saved) == 1 and stuck.calls == 21
 

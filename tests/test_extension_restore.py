@@ -20,6 +20,7 @@ import plain_helpers as P
 from mille.engine.state import Game
 from mille.files import rescue, save
 from mille.ui.flow import as_seen
+from mille.ui.keeping import Keeper
 from mille.ui.layout import YOU
 from mille.ui.plain import words
 from mille.ui.surface import VirtualTerminal
@@ -55,12 +56,12 @@ def kept_at_the_question(
     vt.feed(keys)
     seen: list[tuple[str, list[str]]] = []
 
-    def hangup_saver(kept: Game, window: int, computer: str) -> None:
-        path = rescue.keep_game(kept, window, computer).path
+    def hangup_saver(kept: save.SavedGame) -> None:
+        path = rescue.keep_game(kept).path
         assert path is not None
         seen.append((path, vt.lines()))
 
-    app = make_app(vt, game, save_writer=save.write_game, hangup_saver=hangup_saver, from_file=from_file)
+    app = make_app(vt, game, save_writer=save.write_game, keeper=Keeper(store=hangup_saver), from_file=from_file)
     assert app.run(restore=restore) == 1
     [(path, screen)] = seen
     assert screen[10][20:40].rstrip().startswith("Extension?"), screen[10]
@@ -86,7 +87,9 @@ def test_plain_reads_the_board_seen_at_the_question_live_and_restored() -> None:
     slot = "p" if move.slot == 0 else str(move.slot)
     live = P.Script([f"u {slot}", "r", P.EOF_ANSWER])
     kept: list[Game] = []
-    _, _, term, _ = P.play_here(0, live, game=game.copy(), restore=True, hangup_saver=lambda g, w, c: kept.append(g))
+    _, _, term, _ = P.play_here(
+        0, live, game=game.copy(), restore=True, keeper=Keeper(store=lambda what: kept.append(what.game))
+    )
     assert live.asked == ["Your move:", "Extension?", "Extension?"]
     [at_question] = kept
     board = words.board_lines(as_seen(at_question))

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -511,3 +512,63 @@ def test_a_bot_in_bubblewrap_plays_and_sees_none_of_the_hosts_files(tmp_path: Pa
     assert said.count("results denied FileNotFoundError") == 2, said
     # Its /proc holds the sandbox's processes only: its parent is bubblewrap's, not the tournament.
     assert "mille.tournament" not in said, said
+
+
+ROLLS_BOT = r"""
+import json, sys
+out = open(sys.argv[1], "a")
+sys.stdin.readline()
+print(json.dumps({"type": "hello", "protocol": 1, "name": "rolls", "dice": "game"}), flush=True)
+rolled = False
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "quit":
+        break
+    if message["type"] == "decide":
+        if not rolled:
+            rolled = True
+            values = []
+            for _ in range(40):
+                print(json.dumps({"type": "roll"}), flush=True)
+                values.append(json.loads(sys.stdin.readline())["value"])
+            out.write(json.dumps(values) + "\n")
+            out.flush()
+        print(json.dumps({"type": "move", "move": message["legal"][0]}), flush=True)
+"""
+
+
+def test_a_bot_in_the_simulator_rolls_its_own_dice(tmp_path: Path) -> None:
+    """``python -m mille.sim``: a bot in the computer seat (the game's generator in process) rolls its own dice.
+
+    Its rolls are a run of the game's generator (seeded with the run's seed)
+    only with ``--bot-reads-deck``; without, they appear nowhere in the
+    stream of the run's seed (drawn at random and said at the end).
+    """
+    bot = tmp_path / "rolls_bot.py"
+    bot.write_text(ROLLS_BOT)
+    out = tmp_path / "rolls.jsonl"
+    spec = f"exec:{sys.executable} {bot} {out}"
+    runs = []
+    for extra in (["--seed", "77", "--bot-reads-deck"], []):
+        done = subprocess.run(
+            [sys.executable, "-m", "mille.sim", "--hands", "1", "--computer", spec, *extra],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        runs.append(done.stdout)
+    allowed, own = (json.loads(line) for line in out.read_text().splitlines())
+    drawn = int(runs[1].rsplit("replay with --seed ", 1)[1])
+    assert "replay with" not in runs[0]
+
+    def stream(seed: int) -> list[int]:
+        rng = GlibcRandom(seed)
+        return [rng.random() for _ in range(3000)]
+
+    def within_stream(values: list[int], seed: int) -> bool:
+        s = stream(seed)
+        return any(s[i : i + len(values)] == values for i in range(len(s) - len(values)))
+
+    assert within_stream(allowed, 77)  # the check can tell: with permission, the game's own generator
+    assert not within_stream(own, drawn) and not within_stream(own, 1)

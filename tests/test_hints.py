@@ -140,7 +140,7 @@ def test_a_hint_at_extension() -> None:
     vt = VirtualTerminal(list(move_keys(move) + b"h"))
     app = make_app(vt, game.copy(), hints=hints.Adviser(small_expert))
     app.run(restore=True)
-    assert app.dialogs.last_prompt == EXTENSION_PROMPT and vt.bells == 0
+    assert app.face.dialogs.last_prompt == EXTENSION_PROMPT and vt.bells == 0
     obs = observe(app.game, YOU)
     assert obs.phase is Phase.EXTENSION
     want = small_expert().think(obs, hints.hint_dice(obs))
@@ -150,7 +150,7 @@ def test_a_hint_at_extension() -> None:
     vt = VirtualTerminal(list(move_keys(move) + b"h"))
     app = make_app(vt, game.copy())
     app.run(restore=True)
-    assert app.dialogs.last_prompt == EXTENSION_PROMPT and vt.bells == 1 and message_line(vt) == ""
+    assert app.face.dialogs.last_prompt == EXTENSION_PROMPT and vt.bells == 1 and message_line(vt) == ""
 
 
 def test_describe() -> None:

@@ -101,7 +101,7 @@ def test_a_kept_file_changed_since_the_resume_is_not_removed(tmp_path: Path, mon
     game.rng.seed(5)
     rules.settle_game(game)
     rules.start_hand(game)
-    made = rescue.keep_game(game, 0, "bsd").path
+    made = rescue.keep_game(save.SavedGame(game)).path
     assert made is not None
     loaded = save.read_game(made).game
     resumed = kept.Resumed.note(made, loaded)
@@ -143,7 +143,7 @@ def test_a_resumed_game_that_ends_spends_its_kept_file(tmp_path: Path, monkeypat
     game, move = extension_position()
     assert is_distance(game.players[0].hand[move.slot])
     game.players[0].total += 4900  # the trip's points will take you past 5000
-    made = rescue.keep_game(game, 0, "bsd").path
+    made = rescue.keep_game(save.SavedGame(game)).path
     assert made is not None
     loaded = save.read_game(made).game
     resumed = kept.Resumed.note(made, loaded)

@@ -44,6 +44,7 @@ from mille.engine.state import Game, SafetyStatus
 from mille.files import save
 from mille.files.settings import Settings
 from mille.ui.flow import Setup
+from mille.ui.keeping import Keeper
 from mille.ui.plain import words
 from mille.ui.plain.app import FILE_LINE
 from mille.ui.plain.commands import Command, parse, parse_slot
@@ -367,14 +368,16 @@ def test_the_reading_keys_cost_nothing_and_answer_in_full() -> None:
     )
     assert "Detail: brief. Your picks, the computer's moves, refusals and questions are said." in out
     assert "v switches the detail; v brief or v full chooses one." in out
-    assert "Detail is full." in out and app.detail == "full"
+    assert "Detail is full." in out and app.face.detail == "full"
 
 
 def test_the_end_of_input_and_a_hangup_keep_the_game() -> None:
     for answer in (P.EOF_ANSWER, P.HUP_ANSWER):
         kept: list[Game] = []
         script = P.Script(["p", "u 4", answer])
-        status, app, _, _ = P.play_here(5814, script, hangup_saver=lambda g, w, c, kept=kept: kept.append(g))
+        status, app, _, _ = P.play_here(
+            5814, script, keeper=Keeper(store=lambda what, kept=kept: kept.append(what.game))
+        )
         assert status == 1
         assert len(kept) == 1 and save.to_dict(kept[0]) == save.to_dict(app.game)
         assert kept[0].players[YOU].battle == STOP  # the computer's answer to the Go is in it
@@ -390,9 +393,9 @@ def test_the_interrupt_asks_really_and_the_prompt_comes_back() -> None:
     script = Interrupting(["p", "n", "p", "q", "y"])
     term = P.HereLines(script)
     game = P.new_game(5)
-    from mille.ui.plain.app import PlainApp
+    from mille.ui.plain.app import plain_flow
 
-    app = PlainApp(term, game, Setup(P.Counting(), "bsd", game.rng))  # type: ignore[arg-type]
+    app = plain_flow(term, game, Setup(P.Counting(), "bsd", game.rng))  # type: ignore[arg-type]
     assert app.run() == 0
     assert script.asked == ["Your move:", "Really?", "Your move:", "Your move:", "Really?"]
 
@@ -534,9 +537,9 @@ def test_the_hint_says_thinking_once_then_the_hint() -> None:
     script = P.Script(["h", "q", "y"])
     term = Lines(script)
     game = P.new_game(5)
-    from mille.ui.plain.app import PlainApp
+    from mille.ui.plain.app import plain_flow
 
-    app = PlainApp(
+    app = plain_flow(
         term,  # type: ignore[arg-type]
         game,
         Setup(P.Counting(), "bsd", game.rng, hints=Adviser(make_player=Slow, blink=0)),

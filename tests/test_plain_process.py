@@ -34,6 +34,7 @@ from mille.engine import rules
 from mille.engine.rules import DRAW, Move, MoveType
 from mille.engine.state import Game
 from mille.files import save
+from mille.ui.keeping import Keeper
 from mille.ui.plain import words
 
 SEED = 4242
@@ -139,7 +140,9 @@ def test_the_end_of_input_a_hangup_and_sigterm_keep_the_game(tmp_path: Path, tra
     moves = 25
     stop = {"end of input": P.EOF_ANSWER, "SIGHUP": P.HUP_ANSWER, "SIGTERM": "TERM"}[how]
     kept_here: list[object] = []
-    P.play_here(SEED, P.Listener(plan={moves: [P.EOF_ANSWER]}), hangup_saver=lambda g, w, c: kept_here.append(g))
+    P.play_here(
+        SEED, P.Listener(plan={moves: [P.EOF_ANSWER]}), keeper=Keeper(store=lambda what: kept_here.append(what.game))
+    )
 
     def on_prompt(pid: int, lines: list[str]) -> bool:
         if stop == "TERM" and listener.moves == moves - 1 and lines[-1] == "Your move:":

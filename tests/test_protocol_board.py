@@ -34,8 +34,9 @@ from mille.files.recorder import Recorder
 from mille.players import botprocess, make_player
 from mille.ui import flow as ui
 from mille.ui import session as run
-from mille.ui.app import MilleApp
+from mille.ui.app import board_flow
 from mille.ui.flow import Setup
+from mille.ui.keeping import Keeper
 from player_helpers import Bot
 from protocol_helpers import BOT_PATH, SRC, TESTS, children, protocol_bot, served
 from ptyreplay import PtySession
@@ -67,7 +68,7 @@ class _Logged(Bot):
     def _next(self) -> list[int]:
         keys = super()._next()
         assert self.app is not None
-        self.typed.append((self.app.dialogs.last_prompt, bytes(keys)))
+        self.typed.append((self.app.face.dialogs.last_prompt, bytes(keys)))
         return keys
 
 
@@ -76,7 +77,7 @@ def vt_game(seed: int, computer: str) -> _Logged:
     game = Game(rng=GlibcRandom(seed))
     bot = _Logged(seed)
     player, dice = run.computer_player(computer, seed, game, reads_deck=True)
-    bot.app = MilleApp(bot, game, Setup(player, computer, dice))
+    bot.app = board_flow(bot, game, Setup(player, computer, dice))
     assert bot.app.run() == 0
     return bot
 
@@ -117,14 +118,14 @@ def test_a_bot_that_fails_mid_game_leaves_the_game_kept() -> None:
     game = Game(rng=GlibcRandom(SEED))
     spec = protocol_bot("exit")
     bot = _Logged(SEED)
-    bot.app = MilleApp(
+    bot.app = board_flow(
         bot,
         game,
         Setup(
             make_player(spec),
             spec,
             GlibcRandom(1),
-            hangup_saver=lambda g, window, computer: kept.append((g, computer)),
+            keeper=Keeper(store=lambda what: kept.append((what.game, what.computer))),
         ),
     )
     assert bot.app.run() == 1
@@ -150,7 +151,7 @@ def test_a_bot_that_fails_mid_game_leaves_the_game_kept() -> None:
     ],
 )
 def test_a_save_may_name_a_bot(computer: str, ok: bool) -> None:
-    text = save.dumps(Game(rng=GlibcRandom(1)), 0, computer)
+    text = save.dumps(save.SavedGame(Game(rng=GlibcRandom(1)), 0, computer))
     if ok:
         assert save.loads(text).computer == computer
     else:
@@ -221,7 +222,7 @@ def _expect(screens: list[tuple[list[str], tuple[int, int]]], i: int) -> dict[st
 def test_a_save_runs_its_bot_only_when_named_again(tmp_path) -> None:
     started = tmp_path / "started"
     spec = protocol_bot("ok", "--started", str(started))
-    save.write_game(str(tmp_path / "g1"), one_game_in(), 0, spec)
+    save.write_game(str(tmp_path / "g1"), save.SavedGame(one_game_in(), 0, spec))
     with H.Pty(H.mille_argv("g1", "--seed", "5"), cwd=str(tmp_path), env={"PYTHONPATH": BOT_PATH}) as p:
         assert p.wait_for(lambda q: q.at_move_prompt(), timeout=20), p.text()
         assert p.lines()[15][41:].strip().startswith("bsd plays, not exec:"), p.text()

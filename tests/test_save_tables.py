@@ -29,7 +29,7 @@ def _played(seats: int, seed: int) -> tuple[Game, list[str]]:
     class Saver:
         def before_move(self, g: Game) -> None:
             if (g.pending_extension is None or g.to_move == 0) and (g.reaction is None or g.to_move != 0):
-                texts.append(save.dumps(g, computer="bsd"))
+                texts.append(save.dumps(g))
 
         def after_move(self, *args: object) -> None:
             pass
@@ -122,7 +122,7 @@ def test_the_engine_check_sees_every_seat() -> None:
 def test_written_and_read_through_a_file(tmp_path: Any) -> None:
     game, _ = _played(6, 2)
     path = str(tmp_path / "six.json")
-    save.write_game(path, game, window=1, computer="bsd")
+    save.write_game(path, save.SavedGame(game, 1, "bsd"))
     loaded = save.read_game(path)
     assert (loaded.version, loaded.window, loaded.computer) == (3, 1, "bsd")
-    assert save.dumps(loaded.game, 1) == save.dumps(game, 1)
+    assert save.dumps(loaded) == save.dumps(save.SavedGame(game, 1))

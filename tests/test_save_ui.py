@@ -18,7 +18,8 @@ import pytest
 from mille.engine import cards, rules
 from mille.engine.state import Game
 from mille.files import rescue, save
-from mille.ui.app import MilleApp
+from mille.ui.flow import GameFlow
+from mille.ui.keeping import Keeper
 from mille.ui.layout import YOU
 from mille.ui.surface import HANGUP, VirtualTerminal
 from save_helpers import extension_position, move_keys
@@ -36,7 +37,7 @@ def new_game(seed: int = 7) -> Game:
 
 def play(
     keys: bytes, game: Game | None = None, *, restore: bool = False, from_file: str | None = None, **kw: object
-) -> tuple[VirtualTerminal, MilleApp, int]:
+) -> tuple[VirtualTerminal, GameFlow, int]:
     vt = VirtualTerminal()
     vt.feed(keys)
     app = make_app(vt, game or new_game(), save_writer=save.write_game, from_file=from_file, **kw)  # type: ignore[arg-type]
@@ -277,13 +278,13 @@ def test_hangup_saves_to_the_state_directory_and_exits_1(tmp_path):
     game = new_game_dealt(11)
     saved: list[tuple[str, Game]] = []
 
-    def hangup_saver(snapshot: Game, window: int, computer: str) -> None:
-        path = rescue.keep_game(snapshot, window, computer).path
+    def hangup_saver(kept: save.SavedGame) -> None:
+        path = rescue.keep_game(kept).path
         assert path is not None
-        saved.append((path, snapshot))
+        saved.append((path, kept.game))
 
     vt = VirtualTerminal([ord("p"), HANGUP])
-    app = make_app(vt, game, save_writer=save.write_game, hangup_saver=hangup_saver)
+    app = make_app(vt, game, save_writer=save.write_game, keeper=Keeper(store=hangup_saver))
     assert app.run(restore=True) == 1
     [(path, snapshot)] = saved
     assert re.search(r"/state/mille/hangup-\d{8}-\d{6}\.json$", path)
@@ -297,13 +298,13 @@ def test_hangup_at_extension_saves_the_pending_question():
     game, keys = _finish_keys()
     saved: list[str] = []
 
-    def hangup_saver(snapshot: Game, window: int, computer: str) -> None:
-        path = rescue.keep_game(snapshot, window, computer).path
+    def hangup_saver(kept: save.SavedGame) -> None:
+        path = rescue.keep_game(kept).path
         assert path is not None
         saved.append(path)
 
     vt = VirtualTerminal(list(keys) + [HANGUP])
-    app = make_app(vt, game, save_writer=save.write_game, hangup_saver=hangup_saver)
+    app = make_app(vt, game, save_writer=save.write_game, keeper=Keeper(store=hangup_saver))
     assert app.run(restore=True) == 1
     loaded = save.read_game(saved[0])
     assert loaded.game.pending_extension is not None

@@ -44,6 +44,7 @@ from mille.engine.rules import DRAW, Move, MoveType
 from mille.engine.state import Game
 from mille.files import ledger, save
 from mille.ui import hints
+from mille.ui.keeping import Keeper
 from mille.ui.layout import COMPUTER, YOU
 from mille.ui.surface import END_OF_INPUT, HANGUP, INTERRUPT, VirtualTerminal
 
@@ -191,7 +192,7 @@ def test_a_hangup_while_the_computer_never_returns_keeps_the_game_before_its_mov
     vt = VirtualTerminal(list(keys))
     never = Never(vt, [event])
     saved: list[Game] = []
-    app = H.make_app(vt, fresh_game(11), computer=never, hangup_saver=lambda g, w, c: saved.append(g))
+    app = H.make_app(vt, fresh_game(11), computer=never, keeper=Keeper(store=lambda what: saved.append(what.game)))
     try:
         assert app.run(restore=True) == 1
     finally:
@@ -215,7 +216,7 @@ def test_ctrl_c_while_the_computer_never_returns_opens_really():
     vt = Answered(list(keys + b"n"))
     never = Never(vt, [INTERRUPT])
     saved: list[Game] = []
-    app = H.make_app(vt, fresh_game(11), computer=never, hangup_saver=lambda g, w, c: saved.append(g))
+    app = H.make_app(vt, fresh_game(11), computer=never, keeper=Keeper(store=lambda what: saved.append(what.game)))
     try:
         assert app.run(restore=True) == 1
     finally:

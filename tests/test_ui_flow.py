@@ -19,8 +19,8 @@ from mille.engine.state import Game
 from mille.players import FirstPlayer
 from mille.players.bsd import BsdPlayer
 from mille.ui import flow
-from mille.ui.app import MilleApp
-from mille.ui.flow import Setup
+from mille.ui.app import BoardFace
+from mille.ui.flow import GameFlow, Setup
 from mille.ui.layout import COMPUTER, YOU
 from player_helpers import Bot, new_game
 from ui_helpers import make_app
@@ -49,12 +49,12 @@ class OneHand(Bot):
 
     def _next(self) -> list[int]:
         assert self.app is not None
-        prompt = self.app.dialogs.last_prompt
+        prompt = self.app.face.dialogs.last_prompt
         keys = super()._next()  # notes the hand's points at the end
         return list(b"n") if prompt in (flow.ANOTHER_HAND_PROMPT, flow.ANOTHER_GAME_PROMPT) else keys
 
 
-class Dealt(MilleApp):
+class Dealt(BoardFace):
     """The board, noting the game as each hand begins (to replay it without the board)."""
 
     dealt: list[Game]
@@ -69,11 +69,12 @@ def test_a_computer_with_inform_is_told_every_move_of_a_whole_hand_on_the_board(
     bot = OneHand(seed)
     listener = Listener()
     game = new_game(seed)
-    app = Dealt(bot, game, Setup(listener, "bsd", game.rng))
-    app.dealt = []
+    face = Dealt(bot, game, 0)
+    face.dealt = []
+    app = GameFlow(face, game, Setup(listener, "bsd", game.rng))
     bot.app = app
     assert app.run() == 0
-    [start] = app.dealt
+    [start] = face.dealt
     assert game.finished and len(bot.hands) == 1
 
     # Both seats' moves, as events, and the hand's result once.

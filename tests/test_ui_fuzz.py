@@ -1,4 +1,4 @@
-"""Keystroke fuzz of the front end: MilleApp on a VirtualTerminal, many seeds.
+"""Keystroke fuzz of the front end: GameFlow on a VirtualTerminal, many seeds.
 
 Random keys (game commands, answers, letters and digits, control characters,
 escape sequences, bytes above 127, ^C, file names) are fed in batches.  Each
@@ -28,7 +28,8 @@ import ui_helpers as H
 from mille.engine import cards, scoring
 from mille.engine.state import Game
 from mille.files import save
-from mille.ui.app import MilleApp
+from mille.ui.flow import GameFlow
+from mille.ui.keeping import Keeper
 from mille.ui.surface import END_OF_INPUT, HANGUP, INTERRUPT, VirtualTerminal
 
 INITIAL = sorted(cards.INITIAL_DECK)
@@ -203,20 +204,20 @@ class FakeStore:
         self.hangups = 0
         self.last: dict[str, Any] | None = None
 
-    def write(self, name: str, game: Game, window: int, computer: str) -> None:
-        check_invariants(game)
+    def write(self, name: str, saved: save.SavedGame) -> None:
+        check_invariants(saved.game)
         if self.rng.random() < 0.2:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         self.saves += 1
-        self.last = json.loads(json.dumps(save.to_dict(game, window, computer)))
+        self.last = json.loads(json.dumps(save.to_dict(saved)))
 
-    def hangup(self, game: Game, window: int, computer: str) -> None:
-        check_invariants(game)
+    def hangup(self, saved: save.SavedGame) -> None:
+        check_invariants(saved.game)
         self.hangups += 1
-        self.last = json.loads(json.dumps(save.to_dict(game, window, computer)))
+        self.last = json.loads(json.dumps(save.to_dict(saved)))
 
 
-def play(seed: int, vt: FuzzTerminal, app: MilleApp, restore: bool = False) -> int:
+def play(seed: int, vt: FuzzTerminal, app: GameFlow, restore: bool = False) -> int:
     try:
         status = app.run(restore=restore)
     except Exception as exc:  # a crash: report where
@@ -234,7 +235,7 @@ def fuzz_game(seed: int, budget: int) -> dict[str, Any]:
     game = H.new_game(seed)
     vt.game = game
     store = FakeStore(random.Random(seed))
-    app = H.make_app(vt, game, save_writer=store.write, hangup_saver=store.hangup)
+    app = H.make_app(vt, game, save_writer=store.write, keeper=Keeper(store=store.hangup))
     status = play(seed, vt, app)
     restored = 0
     if store.last is not None:
@@ -247,7 +248,7 @@ def fuzz_game(seed: int, budget: int) -> dict[str, Any]:
             vt2,
             game2,
             save_writer=store.write,
-            hangup_saver=store.hangup,
+            keeper=Keeper(store=store.hangup),
             from_file="fuzz.save",
             restore_banner="fuzz.save [Sat Nov 21 14:32:29 2026]",
             window=loaded.window,

@@ -1,4 +1,4 @@
-"""Headless screen tests of the curses front end (MilleApp on a VirtualTerminal).
+"""Headless screen tests of the curses front end (GameFlow on a VirtualTerminal).
 
 Expected screens come from the real program or from the behaviour reference
 (docs: bsd-mille.md §7-§13), never from this program's own output:
@@ -24,6 +24,7 @@ import pytest
 import ui_helpers as H
 from mille.engine import cards
 from mille.files import save
+from mille.ui.keeping import Keeper
 from mille.ui.layout import COMPUTER, YOU
 from mille.ui.surface import END_OF_INPUT, HANGUP, INTERRUPT, RESIZED, VirtualTerminal, VirtualWindow
 
@@ -813,10 +814,10 @@ def test_a_message_as_wide_as_the_error_line_keeps_the_border() -> None:
     stays).  The VirtualTerminal erased row 16."""
     vt = VirtualTerminal()
     app = H.make_app(vt, H.new_game(5))
-    app.display.newboard()
-    app.display.prboard()
+    app.face.display.newboard()
+    app.face.display.prboard()
     border = vt.lines()[16]
-    app.error("x" * 35)
+    app.face.error("x" * 35)
     vt.score.refresh()
     assert vt.lines()[15][45:80] == "x" * 35
     assert vt.lines()[16] == border
@@ -856,7 +857,9 @@ def test_hangup_saves_and_exits_1() -> None:
     vt = VirtualTerminal()
     vt.feed(b"p")
     vt.keys.append(HANGUP)
-    app = H.make_app(vt, H.new_game(5), hangup_saver=lambda g, window, computer: saved.append((g, window, computer)))
+    app = H.make_app(
+        vt, H.new_game(5), keeper=Keeper(store=lambda what: saved.append((what.game, what.window, what.computer)))
+    )
     assert app.run() == 1
     assert len(saved) == 1
     game, window, computer = saved[0]
@@ -872,7 +875,7 @@ def test_hangup_at_extension_saves_a_consistent_game() -> None:
     vt = VirtualTerminal()
     vt.feed(keys)
     vt.keys.append(HANGUP)
-    app = H.make_app(vt, H.new_game(42), hangup_saver=lambda g, window, computer: saved.append(g))
+    app = H.make_app(vt, H.new_game(42), keeper=Keeper(store=lambda what: saved.append(what.game)))
     assert app.run() == 1
     (game,) = saved
     assert game.pending_extension == 0  # u0: the card in slot P reached 700
@@ -903,7 +906,7 @@ def test_end_of_input_is_a_hangup_at_the_first_empty_read() -> None:
 
     vt = Counting()
     vt.feed(b"p")
-    app = H.make_app(vt, H.new_game(5), hangup_saver=lambda g, window, computer: saved.append(g))
+    app = H.make_app(vt, H.new_game(5), keeper=Keeper(store=lambda what: saved.append(what.game)))
     assert app.run() == 1
     assert reads == 2
     [game] = saved

@@ -71,8 +71,8 @@ except ImportError:  # pragma: no cover - depends on how the tests are run
 import mille as _mille  # noqa: E402
 from mille.engine.rng import GlibcRandom  # noqa: E402
 from mille.engine.state import Game  # noqa: E402
-from mille.ui.app import MilleApp  # noqa: E402
-from mille.ui.flow import Setup  # noqa: E402
+from mille.ui.app import board_flow  # noqa: E402
+from mille.ui.flow import GameFlow, Setup  # noqa: E402
 from mille.ui.session import DEFAULT_COMPUTER, computer_player  # noqa: E402
 from mille.ui.surface import HANGUP, INTERRUPT, VirtualTerminal  # noqa: E402
 
@@ -170,7 +170,7 @@ def new_game(seed: int) -> Game:
     return game
 
 
-def make_app(term: VirtualTerminal, game: Game, **kwargs: Any) -> MilleApp:
+def make_app(term: VirtualTerminal, game: Game, **kwargs: Any) -> GameFlow:
     """:class:`MilleApp` on ``term``, with the computer ``mille`` seats by default unless ``kwargs`` choose one.
 
     The default is the original's computer, ``bsd``, rolling the game's own
@@ -183,7 +183,7 @@ def make_app(term: VirtualTerminal, game: Game, **kwargs: Any) -> MilleApp:
         kwargs.setdefault("computer_dice", dice)
     kwargs.setdefault("computer_name", DEFAULT_COMPUTER)
     kwargs.setdefault("computer_dice", game.rng)
-    return MilleApp(term, game, setup(**kwargs))
+    return board_flow(term, game, setup(**kwargs))
 
 
 def setup(computer: Any, computer_name: str, computer_dice: GlibcRandom, **kwargs: Any) -> Setup:
@@ -198,7 +198,7 @@ def vt_replay(
     game: Game | None = None,
     run_kwargs: dict[str, Any] | None = None,
     **app_kwargs: Any,
-) -> tuple[list[dict[str, Any]], MilleApp, ScriptTerminal]:
+) -> tuple[list[dict[str, Any]], GameFlow, ScriptTerminal]:
     """Play ``steps`` headless; one snapshot per step plus the initial screen.
 
     Returns (snapshots, app, terminal).  A program exit (``GameExit``) ends the

@@ -20,7 +20,7 @@ start from; the ``expert`` deals its worlds with its own sampler instead
 :class:`mille.players.expert.sampler.Sampler`), held to the same contract by
 ``tests/test_expert.py``.
 
->>> from mille import rules
+>>> from mille.engine import rules
 >>> from mille.engine.state import Game
 >>> from mille.engine.rng import GlibcRandom
 >>> game = Game(rng=GlibcRandom(7))

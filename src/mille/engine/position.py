@@ -18,7 +18,7 @@ fault in the engine's own terms (``players[0].hand_total``,
 the version-2 save format; :mod:`mille.files.save` asks this module about every
 game it loads and translates the names of older formats.
 
->>> from mille import rules
+>>> from mille.engine import rules
 >>> from mille.engine.rng import GlibcRandom
 >>> from mille.engine.state import Game
 >>> game = Game(rng=GlibcRandom(7))

@@ -32,7 +32,6 @@ import sys
 import time
 from collections.abc import Callable
 
-from ..engine.state import Game
 from ..players import OPPONENTS
 from . import save
 from .places import state_directory
@@ -100,14 +99,14 @@ def keep(data: bytes, kind: str, suffix: str = ".json", now: float | None = None
     return Kept(None, tried)
 
 
-def keep_game(game: Game, window: int, computer: str, kind: str = HANGUP) -> Kept:
-    """Save ``game`` as a hangup (or crash) file; see :func:`keep`.
+def keep_game(saved: save.SavedGame, kind: str = HANGUP) -> Kept:
+    """Save ``saved`` as a hangup (or crash) file; see :func:`keep`.
 
     The game is checked first as a restore would check it, so that a file
     this writes always loads; a game that fails is not written, and the
     reason is the only entry of ``tried``.
     """
-    text = save.dumps(game, window, computer)
+    text = save.dumps(saved)
     try:
         save.loads(text)
     except save.SaveError as exc:

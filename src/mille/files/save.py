@@ -154,17 +154,26 @@ _PERSON, _COMPUTER = SEATS
 
 
 @dataclass
-class LoadedGame:
-    """A game read from a file, with the front end's settings saved beside it.
+class SavedGame:
+    """What a save holds: the game, and the front end's settings saved beside it.
 
-    ``window`` is the score window's layout (0 small, 1 full: the front
-    end's :class:`~mille.ui.layout.ScoreView`).
+    The one value a save, a hangup file, a crash file and a game read back
+    travel as (never a loose ``(game, window, computer)``): ``window`` is
+    the score window's layout (0 small, 1 full: the front end's
+    :class:`~mille.ui.layout.ScoreView`), ``computer`` the name of the
+    player in the computer's seat, ``version`` the format version it was
+    read from (a game being written is always the current one).
     """
 
     game: Game
     window: int = 0
     computer: str = "bsd"
     version: int = VERSION
+
+
+def _saved(what: SavedGame | Game) -> SavedGame:
+    """``what`` as a :class:`SavedGame`: a bare game is one with the defaults (the small window, ``bsd``)."""
+    return what if isinstance(what, SavedGame) else SavedGame(what)
 
 
 # --------------------------------------------------------------------------
@@ -195,13 +204,15 @@ def _player_dict(p: Tableau) -> dict[str, Any]:
     }
 
 
-def to_dict(game: Game, window: int = 0, computer: str = "bsd") -> dict[str, Any]:
-    """The save file's contents for ``game`` (JSON-ready: names, ints, bools).
+def to_dict(saved: SavedGame | Game) -> dict[str, Any]:
+    """The save file's contents for ``saved`` (JSON-ready: names, ints, bools).
 
     The game is saved as it is, the ``Extension?`` question included: the
     card that reached 700 is counted and still in the hand, and a restore
     asks the question again.
     """
+    saved = _saved(saved)
+    game, window, computer = saved.game, saved.window, saved.computer
     data: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -276,13 +287,13 @@ def _format(value: Any, indent: int = 0) -> str:
     return json.dumps(value)
 
 
-def dumps(game: Game, window: int = 0, computer: str = "bsd") -> str:
+def dumps(saved: SavedGame | Game) -> str:
     """The text of a save file (what :func:`write_game` writes)."""
-    return _format(to_dict(game, window, computer)) + "\n"
+    return _format(to_dict(saved)) + "\n"
 
 
-def write_game(path: str, game: Game, window: int = 0, computer: str = "bsd") -> None:
-    """Save ``game`` in ``path``, atomically.
+def write_game(path: str, saved: SavedGame | Game) -> None:
+    """Save ``saved`` in ``path``, atomically.
 
     The text goes to a new temporary file in the target's directory, is
     flushed and synced, and the file is renamed over the target (then the
@@ -295,7 +306,7 @@ def write_game(path: str, game: Game, window: int = 0, computer: str = "bsd") ->
     """
     if "\x00" in path:  # typed as ^@ at the file: prompt; no system call takes it
         raise OSError(errno.EINVAL, os.strerror(errno.EINVAL), path)
-    data = dumps(game, window, computer).encode("utf-8")
+    data = dumps(saved).encode("utf-8")
     target = _follow_link(path) if os.path.islink(path) else path
     keep_mode: int | None = None
     try:
@@ -349,7 +360,7 @@ def _follow_link(path: str) -> str:
 _read_mtimes: dict[str, float] = {}
 
 
-def read_game(path: str) -> LoadedGame:
+def read_game(path: str) -> SavedGame:
     """Load and validate a save file; every failure is a one-line :class:`SaveError`."""
     data = _read_bytes(path)
     try:
@@ -360,7 +371,7 @@ def read_game(path: str) -> LoadedGame:
         raise SaveError(f"cannot load this file ({type(exc).__name__})") from None
 
 
-def loads(data: bytes | str) -> LoadedGame:
+def loads(data: bytes | str) -> SavedGame:
     """Parse and validate the contents of a save file."""
     return from_dict(parse(data))
 
@@ -633,7 +644,7 @@ def _read_seen(value: Any, path: str, copies: tuple[int, ...] = cards.COPIES) ->
     return seen + [0] * (cards.NUM_TABLE - cards.NUM_CODES)
 
 
-def from_dict(data: Any) -> LoadedGame:
+def from_dict(data: Any) -> SavedGame:
     """Build a game from a decoded save file (version 1 or 2), checking everything.
 
     Raises :class:`SaveError` with a one-line message naming the field at
@@ -693,7 +704,7 @@ def from_dict(data: Any) -> LoadedGame:
         # is saved at your own prompt to move, never while you are asked.
         _fail("reaction", "set with you asked for a coup fourré (a game is not saved at that question)")
     check_game(game)
-    return LoadedGame(game, window, computer, version)
+    return SavedGame(game, window, computer, version)
 
 
 def _read_table(value: Any) -> Table:
@@ -733,7 +744,7 @@ def _read_game(
     )
 
 
-def _from_dict_v1(data: dict[str, Any]) -> LoadedGame:
+def _from_dict_v1(data: dict[str, Any]) -> SavedGame:
     """A version-1 file: the computer's counting only, ``on_exit``, the old names.
 
     The human seat's counting was not kept then; its ``num_seen`` is what it
@@ -765,7 +776,7 @@ def _from_dict_v1(data: dict[str, Any]) -> LoadedGame:
         game.pending_extension = -1
     game.memory[_PERSON] = Memory(_seen_by(game, _PERSON) + [0] * (cards.NUM_TABLE - cards.NUM_CODES), 0)
     check_game(game, version=1)
-    return LoadedGame(game, window, "bsd", 1)
+    return SavedGame(game, window, "bsd", 1)
 
 
 def _check_v1_safeties(game: Game) -> None:

@@ -43,16 +43,16 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from ..engine import rules
 from ..engine.driver import EndlessHand, HandPlay, PlayerError, play_hand
-from ..engine.rng import SEED_RULE, GlibcRandom, parse_seed
+from ..engine.rng import SEED_RULE, GlibcRandom, parse_seed, secret_seed
 from ..engine.rules import Move, MoveType, Outcome
 from ..engine.state import EXTENDED_TRIP, TABLE_SEATS, Game, table
 from ..files.safeio import shown
-from ..players import Player, PlayerSpecError, bsd, make_player
+from ..players import Player, PlayerSpecError, bsd, is_exec_spec, make_player
 from ..players.bsd import BsdPlayer
 from .command import ArgumentParser, players_epilog, version_text
 
@@ -188,6 +188,7 @@ class Simulator:
         players: Sequence[Player] | None = None,
         observer: Callable[[Game, Step], None] | None = None,
         names: Sequence[str] | None = None,
+        secret_dice: Collection[int] = (),
     ) -> None:
         self.seed = seed
         seated: tuple[Player, ...] = tuple(players) if players is not None else (BsdPlayer(), BsdPlayer())
@@ -197,8 +198,13 @@ class Simulator:
         self.players = seated
         #: The players' names, for messages.
         self.names = names
-        #: Each seat's dice: the human seat's own, the computer seat (1) the game's.
-        self.dice = tuple(game.rng if k == 1 else GlibcRandom(seat_seed(seed, k)) for k in range(len(seated)))
+        #: Each seat's dice: the human seat's own, the computer seat (1) the game's; a seat in
+        #: ``secret_dice`` (a bot program's, docs/protocol.md) its own drawn from os.urandom, so that
+        #: neither the seed nor its rolls give the deck away (issue 36).
+        self.dice = tuple(
+            GlibcRandom(secret_seed()) if k in secret_dice else game.rng if k == 1 else GlibcRandom(seat_seed(seed, k))
+            for k in range(len(seated))
+        )
         self.observer = observer
         self.summary = Summary(seed, side_labels(len(seated)))
         #: Two plain BSD seats play their fast loop (:func:`mille.players.bsd.play_hand`,
@@ -258,10 +264,14 @@ class Simulator:
 
 
 def simulate(
-    hands: int, seed: int, players: Sequence[Player] | None = None, names: Sequence[str] | None = None
+    hands: int,
+    seed: int,
+    players: Sequence[Player] | None = None,
+    names: Sequence[str] | None = None,
+    secret_dice: Collection[int] = (),
 ) -> Summary:
     """Play ``hands`` hands from a fresh program run with this seed."""
-    return Simulator(seed, players=players, names=names).run(hands)
+    return Simulator(seed, players=players, names=names, secret_dice=secret_dice).run(hands)
 
 
 def format_summary(summary: Summary, names: Sequence[str] = ("bsd", "bsd")) -> str:
@@ -313,7 +323,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--version", action="version", version=version_text("mille.sim"))
     parser.add_argument("--hands", type=int, default=100, help="number of hands to play (default 100)")
     parser.add_argument(
-        "--seed", type=_seed_argument, default=1, help="the program run's seed, as the real getpid() (default 1)"
+        "--seed",
+        type=_seed_argument,
+        default=None,
+        help="the program run's seed, as the real getpid() (default 1; with a bot program in a seat, drawn at "
+        "random and said at the end: a typed seed is public, docs/protocol.md)",
+    )
+    parser.add_argument(
+        "--bot-reads-deck",
+        action="store_true",
+        help="this bot can read the deck: exec: bots roll the dice an in-process player would (the computer "
+        "seat's, the game's own generator) instead of dice of their own",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON line instead of the summary")
     parser.add_argument("--human", default="bsd", metavar="NAME", help="the human seat's player (default bsd)")
@@ -347,8 +367,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         players = [make_player(name) for name in names]
     except PlayerSpecError as exc:
         parser.error(str(exc))
+    secret = () if args.bot_reads_deck else [k for k, name in enumerate(names) if is_exec_spec(name)]
+    drawn = args.seed is None and bool(secret)
+    seed = secret_seed() if drawn else 1 if args.seed is None else args.seed
     try:
-        summary = simulate(args.hands, args.seed, players, names)
+        summary = simulate(args.hands, seed, players, names, secret)
     except SimulationError as exc:
         print(f"mille.sim: {shown(str(exc))}", file=sys.stderr)
         return 1
@@ -356,6 +379,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(summary.as_dict(), sort_keys=True))
     else:
         print(format_summary(summary, names))
+        if drawn:
+            from .report import replay_line  # the match's line (only then: the report's imports are a match's)
+
+            print(replay_line(seed).strip())
     return 0
 
 

@@ -34,7 +34,8 @@ import sys
 import threading
 import time
 
-from . import EXEC_PREFIX, PlayerSpecError, wire
+from . import wire
+from .base import EXEC_PREFIX, PlayerSpecError
 
 #: Seconds a bot has to answer the greeting (a program's start included).
 HANDSHAKE_DEADLINE = 20.0

@@ -68,7 +68,7 @@ from ..engine.rules import (
 )
 from ..engine.scoring import hand_result
 from ..engine.state import EXTENDED_TRIP, TRIP, Game, Memory, SafetyStatus, Tableau
-from . import Decision
+from .base import Decision
 
 _ROW = RIGHT_OF_WAY - SAFETY_BASE
 _HAND_SIZE = cards.HAND_SIZE

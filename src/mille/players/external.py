@@ -26,7 +26,8 @@ from ..engine.observation import Observation
 from ..engine.rng import GlibcRandom
 from ..engine.rules import DRAW, Move, Phase
 from ..engine.scoring import HandResult
-from . import EXEC_PREFIX, Decision, weighed, wire
+from . import wire
+from .base import EXEC_PREFIX, Decision, weighed
 from .botprocess import (
     ABANDONED,
     HANDSHAKE_DEADLINE,

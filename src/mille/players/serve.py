@@ -37,7 +37,8 @@ from typing import Any, BinaryIO
 
 from ..engine.observation import Observation
 from ..engine.rng import GlibcRandom
-from . import EXEC_PREFIX, Player, PlayerSpecError, decision, make_player, wire
+from . import make_player, wire
+from .base import EXEC_PREFIX, Player, PlayerSpecError, decision
 
 #: A player declaring this (an attribute ``dice``) rolls the game's own generator on the board.
 GAME_DICE = "game"

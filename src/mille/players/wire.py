@@ -46,7 +46,7 @@ from ..engine.driver import Event
 from ..engine.observation import Observation
 from ..engine.rules import DISCARDS, DRAW, EXTEND, NO_EXTENSION, ORDER, PASS, PLAYS, Move, MoveType, Phase
 from ..engine.scoring import Bonuses, HandResult
-from ..engine.state import Memory, Tableau
+from ..engine.state import TWO, Memory, Tableau
 
 #: The protocol's version: the greeting says it, the bot's hello repeats it.
 PROTOCOL = 1
@@ -436,6 +436,8 @@ def observation_from_ints(v: list[int]) -> Observation:
     obs.order = v[8] != 0
     obs.pending_extension = None if v[9] < 0 else v[9]
     obs.memory = Memory(v[11 : 11 + cards.NUM_CODES] + _PADDING, v[10])
+    obs.table = TWO  # protocol 1's compact array is the table of two
+    obs._hand_sizes = None
     return obs
 
 

@@ -1,8 +1,9 @@
-"""The interactive game on the board: the game's flow, shown and asked on the curses screen.
+"""The interactive game on the board: the face that shows the game's flow on the curses screen.
 
-:class:`MilleApp` is the game's flow (:class:`mille.ui.flow.GameFlow`: the
-loop, the seats, the questions, the record of games, the keeping) with the
-original's screen as its front end:
+:class:`BoardFace` is the face (:class:`mille.ui.flow.Face`) that the
+game's flow (:class:`mille.ui.flow.GameFlow`: the loop, the seats, the
+questions, the record of games, the keeping) holds to show the game on the
+original's screen; :func:`board_flow` makes the two:
 
 * :mod:`mille.ui.board` draws (the board, the score window, the miles, with
   their display caches); the methods here tell it when, in the original's
@@ -25,7 +26,7 @@ from ..engine.rules import Move, MoveType
 from ..engine.state import Game
 from .board import Board
 from .dialogs import Dialogs
-from .flow import GameFlow, Setup, as_seen
+from .flow import GameFlow, Request, Setup, as_seen
 from .layout import YOU
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -35,29 +36,39 @@ if TYPE_CHECKING:
     from ..players import Decision
     from .surface import Terminal
 
-__all__ = ["MilleApp"]
+__all__ = ["BoardFace", "board_flow"]
 
 
-class MilleApp(GameFlow):
-    """One program run on the board: the game's flow, drawn by :attr:`display`, asked by :attr:`dialogs`.
+def board_flow(term: Terminal, game: Game, setup: Setup) -> GameFlow:
+    """One program run on the board: the game's flow holding a :class:`BoardFace` on ``term``.
 
     ``setup`` is what the run was given (:class:`mille.ui.flow.Setup`: the
     computer seat's player, its name and dice, chosen by the caller; the
     banner of a restored game's first board; the score window layout it
-    was saved with; the savers, the record, the hints).
+    was saved with; the save writer, the keeper, the record, the hints).
     """
+    return GameFlow(BoardFace(term, game, setup.window), game, setup)
 
-    def __init__(self, term: Terminal, game: Game, setup: Setup) -> None:
-        super().__init__(game, setup)
+
+class BoardFace:
+    """The board: the game drawn by :attr:`display`, asked by :attr:`dialogs`."""
+
+    def __init__(self, term: Terminal, game: Game, window: int) -> None:
         self.term = term
+        self.game = game
         #: The screen: board, score window and miles, with their caches.
-        self.display = Board(term, game, setup.window)
-        #: The prompt line: the keys read at each prompt, and their echo.
-        self.dialogs = Dialogs(term, self.display, self)
+        self.display = Board(term, game, window)
+        #: The prompt line: the keys read at each prompt, and their echo (made when attached to its flow).
+        self.dialogs: Dialogs
+        self.flow: GameFlow
         #: A hint is on the message line: the person's next move clears it.
         self.hint_shown = False
         #: The save dialog is open (nested when S is typed at a prompt it asks): its failure shows at once.
         self._saving = 0
+
+    def attach(self, flow: GameFlow) -> None:
+        self.flow = flow
+        self.dialogs = Dialogs(self.term, self.display, flow)
 
     @property
     def window(self) -> int:
@@ -67,10 +78,10 @@ class MilleApp(GameFlow):
     # ------------------------------------------------------------------
     # The flow's questions, asked on the prompt line
 
-    def read_move(self) -> Move:
+    def read_move(self) -> Move | Request:
         return self.dialogs.getmove()
 
-    def ask(self, prompt_no: int) -> bool:
+    def ask(self, prompt_no: int) -> bool | Request:
         return self.dialogs.getyn(prompt_no)
 
     def read_file_name(self) -> str:
@@ -95,8 +106,9 @@ class MilleApp(GameFlow):
         """
         display = self.display
         display.newboard()
-        if restored and self.restore_banner is not None:
-            display.show_banner(self.restore_banner)
+        banner = self.flow.restore_banner
+        if restored and banner is not None:
+            display.show_banner(banner)
         game = self.game
         display.game = as_seen(game)
         try:
@@ -139,8 +151,9 @@ class MilleApp(GameFlow):
             display.newscore()
         display.prboard()
 
-    def hint(self) -> None:
-        super().hint()
+    def hint(self, text: str) -> None:
+        """The hint on the message line, until the person's next move."""
+        self.tell(text)
         self.hint_shown = True
 
     def tell(self, message: str) -> None:
@@ -160,10 +173,9 @@ class MilleApp(GameFlow):
         if self._saving:
             self.term.score.refresh()
 
-    def save(self) -> bool:
-        """The save dialog (§10.1); its failure is said at once (:meth:`error`)."""
+    def save_begins(self) -> None:
+        """The save dialog (§10.1) opens: its failure is said at once (:meth:`error`)."""
         self._saving += 1
-        try:
-            return super().save()
-        finally:
-            self._saving -= 1
+
+    def save_ends(self, done: bool | None) -> None:
+        self._saving -= 1

@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..engine.rules import DRAW, ORDER, Move, MoveType
 from . import keys
 from .board import Board
-from .flow import EXTENSION_PROMPT, FILE_PROMPT, MOVE_PROMPT, PROMPTS, GameFlow
+from .flow import EXTENSION_PROMPT, FILE_PROMPT, MOVE_PROMPT, PROMPTS, GameFlow, Request
 from .keys import Answer, Command, unctrl
 from .layout import BOARD_COLS, MOVE_X, MOVE_Y, ScoreView
 from .surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED
@@ -75,8 +75,12 @@ class Dialogs:
                 continue
             return byte
 
-    def getmove(self) -> Move:
-        """The move prompt: keys until one makes a move (§9.1)."""
+    def getmove(self) -> Move | Request:
+        """The move prompt: keys until one makes a move (§9.1), or a request for the flow (quit, save, hint).
+
+        The flow acts on a request and calls again: the loop here starts
+        over with the prompt, as the original's ``getmove`` did after it.
+        """
         board = self.term.board
         flow = self.flow
         display = self.display
@@ -107,7 +111,7 @@ class Dialogs:
                 move = ORDER
                 break
             if command == Command.QUIT:
-                flow.rub()
+                return Request.QUIT
             elif command == Command.WINDOW:
                 display.window = ScoreView.FULL if display.window == ScoreView.SMALL else ScoreView.SMALL
                 display.newscore()
@@ -116,13 +120,13 @@ class Dialogs:
             elif command == Command.REPRINT:
                 self.term.redraw()
             elif command == Command.SAVE:
-                flow.save()
+                return Request.SAVE
             elif command == Command.EXTRAPOLATE:
                 self.error("E: command not implemented")
             elif command == Command.IGNORE:
                 pass
             elif flow.hints is not None and c in keys.HINT_KEYS:
-                flow.hint()
+                return Request.HINT
             else:
                 self.error(f"unknown command: {unctrl(c)}")
         board.leaveok(True)
@@ -162,11 +166,10 @@ class Dialogs:
                     break
                 self.term.bell()
 
-    def getyn(self, prompt_no: int) -> bool:
-        """A yes/no question; S saves and asks again, ^L repaints (§9.3)."""
+    def getyn(self, prompt_no: int) -> bool | Request:
+        """A yes/no question; S asks the flow to save (it then asks again), ^L repaints (§9.3)."""
         board = self.term.board
         flow = self.flow
-        flow.saved = False
         while True:
             board.leaveok(False)
             self.prompt(prompt_no)
@@ -182,12 +185,11 @@ class Dialogs:
             if reply == Answer.SAVE:
                 board.addstr(keys.ANSWER_ECHO[reply])
                 board.refresh()
-                flow.saved = flow.save()
-                continue
+                return Request.SAVE
             if reply == Answer.REPRINT:
                 self.term.redraw()
             elif prompt_no == EXTENSION_PROMPT and flow.hints is not None and c in keys.HINT_KEYS:
-                flow.hint()
+                return Request.HINT
             else:
                 board.addstr(unctrl(c))
                 board.refresh()

@@ -9,23 +9,23 @@ hand, ``Really?``, the save dialog's questions, what the record of games is
 told and when, when the game is kept because the terminal went away, and
 the hint.
 
-:class:`GameFlow` decides; a front end shows and asks.  The board
-(:class:`mille.ui.app.MilleApp`) is one: it implements the abstract
-methods, "the front end's part" below (show the new hand, read a move, ask
-a yes/no question, read a file name, announce the computer's move, show a
-move made, say or complain on the message line, hand over what the
-terminal reported, the score window saved with the game), and whatever it
-does with keys and curses stays its own.  Everything here is
-said in the game's terms (moves, questions by number, messages), so a
-front end that shows the game in some other way plays the same game, with
-the same questions in the same order.
+:class:`GameFlow` decides and acts; a face (:class:`Face`) shows and
+asks, and is a part the flow holds (as a Textual app holds its driver):
+the board (:class:`mille.ui.app.BoardFace`) and the lines of plain mode
+(:class:`mille.ui.plain.app.PlainFace`) are two.  A face answers a
+question with the answer or with a :class:`Request` (save, quit, a hint),
+and the flow acts on it, in one loop for every face (:meth:`GameFlow.ask`,
+:meth:`GameFlow.read_move`).  Whatever a face does with keys and curses
+stays its own.  Everything here is said in the game's terms (moves,
+questions by number, messages), so a face that shows the game in some
+other way plays the same game, with the same questions in the same order.
 """
 
 from __future__ import annotations
 
+import enum
 import os
 import time
-from abc import ABC, abstractmethod
 from collections.abc import Callable
 
 from ..engine import cards, rules
@@ -33,36 +33,40 @@ from ..engine.record import Record
 from ..engine.rules import EXTEND, NO_EXTENSION, Move, Phase
 from ..engine.state import Game
 from ..players import decision
-from .keeping import GameKeeper
+from .keeping import Keeper
 from .layout import YOU, ScoreView
 from .recording import DeferredRecord
 from .surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
-    from typing import TypeVar
+    from typing import Protocol, TypeVar
 
     from ..engine.observation import Observation
     from ..engine.rng import GlibcRandom
     from ..engine.rules import Outcome
     from ..files.kept import Resumed
     from ..files.recorder import Recorder
+    from ..files.save import SavedGame
     from ..players import Decision, Player
     from .hints import Adviser
-    from .keeping import HangupSaver
     from .recording import RecordEvent
 
     T = TypeVar("T")
+else:
+    Protocol = object  # the face is structural; only the type checker needs the protocol
 
 __all__ = [
     "ANOTHER_GAME_PROMPT",
     "ANOTHER_HAND_PROMPT",
     "EXTENSION_PROMPT",
+    "Face",
     "FILE_PROMPT",
     "MOVE_PROMPT",
     "OVERWRITE_PROMPT",
     "PROMPTS",
     "REALLY_PROMPT",
+    "Request",
     "SAME_FILE_PROMPT",
     "SAVE_GAME_PROMPT",
     "GameExit",
@@ -70,6 +74,7 @@ __all__ = [
     "Setup",
     "SaveWriter",
     "as_seen",
+    "wait_polling",
 ]
 
 #: The questions (§9.1, §9.3, §9.4), by number, and their words.
@@ -94,10 +99,10 @@ PROMPTS = (
     "Overwrite file?",
 )
 
-#: Saves a game: (file name, copy of the game, score window, computer
-#: player's name) -> None; raises OSError (shown with its strerror) when the
-#: file cannot be written.  :func:`mille.files.save.write_game` is one.
-SaveWriter = Callable[[str, Game, int, str], None]
+#: Saves a game: (file name, what the save holds) -> None; raises OSError
+#: (shown with its strerror) when the file cannot be written.
+#: :func:`mille.files.save.write_game` is one.
+SaveWriter = Callable[[str, "SavedGame"], None]
 
 
 def as_seen(game: Game) -> Game:
@@ -143,8 +148,9 @@ class Setup(Record):
     ``computer_name`` is what a save and the record call it.  The caller
     chooses all three (the front end never names a kind of player:
     :func:`mille.ui.session.computer_player`).  ``save_writer`` writes a
-    save (None: saving fails with a message); ``hangup_saver`` keeps the
-    game when the terminal goes away; ``from_file`` is the file a restored
+    save (None: saving fails with a message); ``keeper`` keeps the
+    game when the program leaves without asking (:class:`~mille.ui.keeping.Keeper`;
+    None: a keeper that keeps nothing, as the original); ``from_file`` is the file a restored
     game came from (``Same file?``), ``restore_banner`` what its first board
     says of it, ``window`` the score window layout it was saved with.
     ``stats`` makes the record of games when it is first needed (None: no
@@ -159,7 +165,7 @@ class Setup(Record):
         "computer_name",
         "computer_dice",
         "save_writer",
-        "hangup_saver",
+        "keeper",
         "from_file",
         "restore_banner",
         "window",
@@ -175,7 +181,7 @@ class Setup(Record):
         computer_dice: GlibcRandom,
         *,
         save_writer: SaveWriter | None = None,
-        hangup_saver: HangupSaver | None = None,
+        keeper: Keeper | None = None,
         from_file: str | None = None,
         restore_banner: str | None = None,
         window: int = ScoreView.SMALL,
@@ -187,7 +193,7 @@ class Setup(Record):
         self.computer_name = computer_name
         self.computer_dice = computer_dice
         self.save_writer = save_writer
-        self.hangup_saver = hangup_saver
+        self.keeper = keeper if keeper is not None else Keeper(keeping=False)
         self.from_file = from_file
         self.restore_banner = restore_banner
         self.window = window
@@ -196,13 +202,108 @@ class Setup(Record):
         self.resumed = resumed
 
 
-class GameFlow(ABC):
-    """One program run's game: the loop, the seats, the questions, the record and the keeping.
+class Request(enum.Enum):
+    """What a person may ask for instead of answering: the flow acts on it, then asks again."""
 
-    ``setup`` is what the run was given (:class:`Setup`).
+    #: Save the game (``S``): the save dialog (§10.1).
+    SAVE = "save"
+    #: Quit (``Q``, the interrupt key): ``Really?`` (§9.5).
+    QUIT = "quit"
+    #: The hint (``--hints``).
+    HINT = "hint"
+
+
+class Face(Protocol):
+    """What shows the game and asks the person: the part of a run that the flow holds.
+
+    A face shows (the new hand, the computer's move, a move made, a
+    message, a complaint, the hint) and asks (a move, a yes/no question, a
+    file name), answering with the answer or a :class:`Request`; it hands
+    the terminal's events to the flow (:meth:`GameFlow.on_event`) and
+    notes, at every key read, the game for a crash save and the record's
+    news (:meth:`GameFlow.keep_snapshot`, :meth:`GameFlow.catch_up`).  It
+    never acts on the game.
     """
 
-    def __init__(self, game: Game, setup: Setup) -> None:
+    @property
+    def window(self) -> int:
+        """The score window layout (the board's ``W`` key, §8.3), saved with the game."""
+        ...
+
+    def attach(self, flow: GameFlow) -> None:
+        """The flow this face shows (called once, by the flow)."""
+
+    def begin_hand(self, restored: bool) -> None:
+        """Show the hand just dealt (or, ``restored``, the game just read from its file)."""
+
+    def read_move(self) -> Move | Request:
+        """The person's move at the move prompt (a draw, a play, a discard or the Order toggle), or a request."""
+        ...
+
+    def ask(self, prompt_no: int) -> bool | Request:
+        """A yes/no question (one of :data:`PROMPTS`): the answer, or a request (``S`` saves and asks again)."""
+        ...
+
+    def read_file_name(self) -> str:
+        """The name typed at ``file:`` ('' for none)."""
+        ...
+
+    def announce(self, made: Decision, observation: Observation) -> None:
+        """The computer chose ``made`` in ``observation`` (not yet made; never an ``Extension?`` answer)."""
+
+    def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
+        """``seat``'s ``move`` was made (or refused: ``outcome.error``); show the game as it now stands."""
+
+    def tell(self, message: str) -> None:
+        """Say ``message`` now (the message line)."""
+
+    def hint(self, text: str) -> None:
+        """Show the hint ``text``."""
+
+    def error(self, message: str) -> None:
+        """Complain: ``message``, with the bell."""
+
+    def save_begins(self) -> None:
+        """The save dialog opens (its failure is said at once)."""
+
+    def save_ends(self, done: bool | None) -> None:
+        """The save dialog closed: the game saved (True), not (False), or the dialog left by an exit (None)."""
+
+    def poll(self) -> int | None:
+        """What the terminal reported while no key was read (:data:`~mille.ui.surface.HANGUP`, ...), or None."""
+        ...
+
+    def wait(self, ready: int) -> int | None:
+        """While the computer thinks: None once the descriptor ``ready`` can be read, or what the terminal reports."""
+        ...
+
+
+def wait_polling(poll: Callable[[], int | None], ready: int) -> int | None:
+    """A face's :meth:`Face.wait` from its ``poll``: asked every 50 ms until ``ready`` can be read.
+
+    :data:`~mille.ui.surface.HANGUP`, :data:`~mille.ui.surface.INTERRUPT`,
+    ... as ``poll`` gives them; None once ``ready`` can be read.  A face
+    that can wait for both at once (the curses terminal) does.
+    """
+    import select
+
+    while True:
+        event = poll()
+        if event is not None:
+            return event
+        if select.select([ready], [], [], 0.05)[0]:
+            return None
+
+
+class GameFlow:
+    """One program run's game: the loop, the seats, the questions, the record and the keeping.
+
+    ``face`` shows it and asks the person (:class:`Face`); ``setup`` is
+    what the run was given (:class:`Setup`).  The flow alone acts.
+    """
+
+    def __init__(self, face: Face, game: Game, setup: Setup) -> None:
+        self.face = face
         self.game = game
         self.computer = setup.computer
         self.computer_name = setup.computer_name
@@ -219,70 +320,48 @@ class GameFlow(ABC):
         #: ``Really?`` is open: another interrupt does not open it again.
         self.in_interrupt = False
         self.ledger = DeferredRecord(setup.stats)
-        self.keeper = GameKeeper(setup.hangup_saver)
+        #: Where the game goes when the program leaves without asking (:mod:`mille.ui.keeping`).
+        self.keeper = setup.keeper
         #: The kept file the game was resumed from (None: none), spent once the game is safe elsewhere or over.
         self.resumed = setup.resumed
-
-    # ------------------------------------------------------------------
-    # The front end's part
+        #: Why the computer's bot failed (None: it did not).
+        self.computer_failure: str | None = None
+        face.attach(self)
 
     @property
-    @abstractmethod
     def window(self) -> int:
         """The score window layout (the board's ``W`` key, §8.3), saved with the game."""
+        return self.face.window
 
-    @abstractmethod
-    def begin_hand(self, restored: bool) -> None:
-        """Show the hand just dealt (or, ``restored``, the game just read from its file)."""
+    # ------------------------------------------------------------------
+    # Asking, and acting on the answer (the one loop)
 
-    @abstractmethod
     def read_move(self) -> Move:
-        """The person's move at the move prompt (a draw, a play, a discard or the Order toggle)."""
-
-    @abstractmethod
-    def ask(self, prompt_no: int) -> bool:
-        """A yes/no question (one of :data:`PROMPTS`); the person may save at it (setting :attr:`saved`)."""
-
-    @abstractmethod
-    def read_file_name(self) -> str:
-        """The name typed at ``file:`` ('' for none)."""
-
-    @abstractmethod
-    def announce(self, made: Decision, observation: Observation) -> None:
-        """The computer chose ``made`` in ``observation`` (not yet made; never an ``Extension?`` answer)."""
-
-    @abstractmethod
-    def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
-        """``seat``'s ``move`` was made (or refused: ``outcome.error``); show the game as it now stands."""
-
-    @abstractmethod
-    def tell(self, message: str) -> None:
-        """Say ``message`` now (the message line)."""
-
-    @abstractmethod
-    def error(self, message: str) -> None:
-        """Complain: ``message``, with the bell."""
-
-    @abstractmethod
-    def poll(self) -> int | None:
-        """What the terminal reported while no key was read (:data:`~mille.ui.surface.HANGUP`, ...), or None."""
-
-    def wait(self, ready: int) -> int | None:
-        """While the computer thinks: None once the descriptor ``ready`` can be read, or what the terminal reports.
-
-        :data:`~mille.ui.surface.HANGUP`, :data:`~mille.ui.surface.INTERRUPT`,
-        ... as :meth:`poll` gives them, or :data:`~mille.ui.surface.END_OF_INPUT`
-        when the terminal went away.  This default asks :meth:`poll` every
-        50 ms; a front end that can wait for both at once does.
-        """
-        import select
-
+        """The person's move; a request made at the move prompt is acted on and the prompt asked again."""
         while True:
-            event = self.poll()
-            if event is not None:
-                return event
-            if select.select([ready], [], [], 0.05)[0]:
-                return None
+            answer = self.face.read_move()
+            if not isinstance(answer, Request):
+                return answer
+            if answer is Request.QUIT:
+                self.rub()
+            elif answer is Request.SAVE:
+                self.save()
+            elif answer is Request.HINT:
+                self.hint()
+
+    def ask(self, prompt_no: int) -> bool:
+        """A yes/no question (one of :data:`PROMPTS`); ``S`` saves (noting :attr:`saved`) and asks again."""
+        self.saved = False
+        while True:
+            answer = self.face.ask(prompt_no)
+            if answer is True or answer is False:
+                return answer
+            if answer is Request.SAVE:
+                self.saved = self.save()
+            elif answer is Request.HINT:
+                self.hint()
+            elif answer is Request.QUIT:
+                self.rub()
 
     # ------------------------------------------------------------------
     # The record of games and the keeping
@@ -306,7 +385,7 @@ class GameFlow(ABC):
         return self.keeper.last_good
 
     def keep_snapshot(self) -> None:
-        """Note the game as it stands for a crash save (:meth:`mille.ui.keeping.GameKeeper.snapshot`)."""
+        """Note the game as it stands for a crash save (:meth:`mille.ui.keeping.Keeper.snapshot`)."""
         self.keeper.snapshot(self.game)
 
     # ------------------------------------------------------------------
@@ -334,7 +413,7 @@ class GameFlow(ABC):
                 # A save made at the end-of-hand questions restores to a new deal.
                 if not restore or game.finished:
                     rules.start_hand(game, resumed=restore)
-                self.begin_hand(restore)
+                self.face.begin_hand(restore)
                 self.play_hand()
                 ended, name = game.copy(), self.computer_name
                 self.record(lambda stats, ended=ended, name=name: stats.hand_over(ended, name))  # type: ignore[misc]
@@ -413,7 +492,7 @@ class GameFlow(ABC):
         (:meth:`on_event`).
         """
         self.keep_snapshot()
-        self.on_event(self.poll())
+        self.on_event(self.face.poll())
 
     def think(self, work: Callable[[], T]) -> T:
         """``work()`` (the computer's choice) on a thread of its own, the terminal heard meanwhile.
@@ -460,7 +539,7 @@ class GameFlow(ABC):
                 mask(signal.SIG_SETMASK, blocked)
         try:
             while True:
-                event = self.wait(ready)
+                event = self.face.wait(ready)
                 if event is None:
                     break
                 self.on_event(event)
@@ -498,8 +577,14 @@ class GameFlow(ABC):
             self._keep_game()
             self.die(1)
 
+    def saved_game(self, game: Game | None = None) -> SavedGame:
+        """What a save of ``game`` (the game itself unless given) holds: it, the score window, the computer's name."""
+        from ..files.save import SavedGame
+
+        return SavedGame(self.game if game is None else game, self.window, self.computer_name)
+
     def _keep_game(self) -> None:
-        kept = self.keeper.keep(self.game, self.window, self.computer_name)
+        kept = self.keeper.keep(self.saved_game())
         if kept is not None:
             computer = self.computer_name
             self.record(lambda stats: stats.saved(kept, computer))
@@ -514,29 +599,39 @@ class GameFlow(ABC):
         itself (the card counted and still in the hand), so the save is
         consistent and a restore asks again (§12.3).
         """
+        self.face.save_begins()
+        try:
+            done = self._save_dialog()
+        except BaseException:
+            self.face.save_ends(None)
+            raise
+        self.face.save_ends(done)
+        return done
+
+    def _save_dialog(self) -> bool:
         name: str
         if self.from_file is not None and self.ask(SAME_FILE_PROMPT):
             name = self.from_file
         else:
-            name = self.read_file_name()
+            name = self.face.read_file_name()
             if not name:
                 return False
             # lexists: a dangling symbolic link is an existing name too.
             if self.from_file is None and os.path.lexists(name) and not self.ask(OVERWRITE_PROMPT):
                 return False
         if self.save_writer is None:
-            self.error("saving is not available")
+            self.face.error("saving is not available")
             return False
         try:
-            self.save_writer(name, self.game.copy(), self.window, self.computer_name)
+            self.save_writer(name, self.saved_game(self.game.copy()))
         except OSError as exc:
-            self.error(exc.strerror or str(exc))
+            self.face.error(exc.strerror or str(exc))
             return False
         saved, computer = self.game.copy(), self.computer_name
         self.record(lambda stats: stats.saved(saved, computer))
         if self.resumed is not None:
             self.resumed.spend(written=name)  # the game is safe in the save
-        self.tell(f"{name} [{time.ctime()}]")  # C ctime() layout
+        self.face.tell(f"{name} [{time.ctime()}]")  # C ctime() layout
         return True
 
     def hint(self) -> None:
@@ -549,8 +644,9 @@ class GameFlow(ABC):
         assert self.hints is not None
         from ..engine.observation import observe
 
-        text = self.hints.advise(observe(self.game, YOU), lambda: self.tell("thinking..."))
-        self.tell(text)
+        face = self.face
+        text = self.hints.advise(observe(self.game, YOU), lambda: face.tell("thinking..."))
+        face.hint(text)
         self.record(lambda stats: stats.hint_used())
 
 
@@ -608,7 +704,7 @@ class _ComputerSeat:
         except Exception as exc:
             self.flow.computer_failed(exc)
             raise
-        self.flow.announce(made, observation)
+        self.flow.face.announce(made, observation)
         return made.move
 
 
@@ -624,4 +720,4 @@ class _Observer:
     def after_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
         if seat == YOU:
             self.flow.record(lambda stats: stats.moved())  # quitting unsaved now abandons the game
-        self.flow.show_move(game, seat, move, outcome)
+        self.flow.face.show_move(game, seat, move, outcome)

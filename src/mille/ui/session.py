@@ -15,19 +15,18 @@ a bot that failed), on standard error, escaped.
 
 from __future__ import annotations
 
-import os
-
 from ..engine.record import Record
 from ..engine.rng import GlibcRandom, secret_seed
 from ..engine.state import Game
 from ..players import OPPONENTS, is_exec_spec, make_player
 from .flow import Setup
+from .keeping import Keeper, say
 from .layout import ScoreView
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
-    from ..files.kept import Resumed
     from ..files.recorder import Recorder
+    from ..files.save import SavedGame
     from ..players import Player
     from .flow import GameFlow
     from .surface import Terminal
@@ -143,13 +142,14 @@ class _Run:
             from ..files.kept import Resumed
 
             resumed = Resumed.note(choices.file, choices.game)
-        self.keeper = _Keeper(command, resumed)
+        #: The game kept on a hangup or a crash, and the line that says where (:mod:`mille.ui.keeping`).
+        self.keeper = Keeper(command, resumed)
         self.setup = Setup(
             computer,
             choices.computer_name,
             dice,
             save_writer=_write_game,
-            hangup_saver=self.keeper.keep,
+            keeper=self.keeper,
             from_file=choices.file,
             restore_banner=choices.banner,
             window=choices.window,
@@ -169,17 +169,20 @@ class _Run:
         return cls(choices, computer, dice, command)
 
     def crashed(self, exc: Exception, app: GameFlow | None) -> int:
-        return _crashed(exc, app, self.file, self.keeper.command)
+        """The game loop raised ``exc``: the keeper keeps the last snapshot and says so; the exit status."""
+        if app is None:
+            return self.keeper.crashed(exc, 0, None, self.file)
+        return self.keeper.crashed(exc, app.window, app.computer_name, self.file)
 
     def end(self, status: int, app: GameFlow | None) -> int:
         """Say what needs saying now that the terminal is back; the exit status."""
-        failure = getattr(app, "computer_failure", None)
+        failure = None if app is None else app.computer_failure
         if failure is not None:
             say(f"mille: the computer {self.computer_name} failed: {failure}")
         for made in self.recorder:
             for problem in made.problems:
                 say(f"mille: {problem}")
-        return self.keeper.report(status)
+        return self.keeper.report(status, self.keeper.command == PLAIN_COMMAND)
 
 
 def play_board(choices: Choices, computer: Player | None = None) -> int:
@@ -189,7 +192,7 @@ def play_board(choices: Choices, computer: Player | None = None) -> int:
     name is still what a save records; it then rolls dice of its own).
     Whatever happens, the terminal is put back before anything is said.
     """
-    from .app import MilleApp
+    from .app import board_flow
     from .cursesterm import CursesTerminal
     from .surface import TerminalError
 
@@ -200,7 +203,7 @@ def play_board(choices: Choices, computer: Player | None = None) -> int:
     if run is None:
         return 1
     term = CursesTerminal()
-    app: MilleApp | None = None
+    app: GameFlow | None = None
     try:
         term.start()
         screen: Terminal = term
@@ -208,7 +211,7 @@ def play_board(choices: Choices, computer: Player | None = None) -> int:
             from .palette import colour_terminal
 
             screen = colour_terminal(term)
-        app = MilleApp(screen, choices.game, run.setup)
+        app = board_flow(screen, choices.game, run.setup)
         status = app.run(restore=choices.file is not None)
     except TerminalError as exc:
         term.stop()
@@ -237,17 +240,17 @@ def play_plain(choices: Choices) -> int:
     stopped.
     """
     from .plain import DETAILS
-    from .plain.app import PlainApp
+    from .plain.app import plain_flow
     from .plain.lines import LineTerminal
 
     run = _Run.seated(choices, PLAIN_COMMAND)
     if run is None:
         return 1
     term = LineTerminal()
-    app: PlainApp | None = None
+    app: GameFlow | None = None
     try:
         term.start()
-        app = PlainApp(term, choices.game, run.setup, detail=choices.detail or DETAILS[0])
+        app = plain_flow(term, choices.game, run.setup, detail=choices.detail or DETAILS[0])
         status = app.run(restore=choices.file is not None)
     except KeyboardInterrupt:
         status = 1
@@ -258,114 +261,7 @@ def play_plain(choices: Choices) -> int:
     return run.end(status, app)
 
 
-class _Keeper:
-    """Keeps the game on a hangup and remembers where, to say so once the terminal is back.
-
-    ``command`` is what the line says resumes the game.
-    """
-
-    def __init__(self, command: str = "mille", resumed: Resumed | None = None) -> None:
-        self.line: str | None = None
-        self.saved = True
-        self.command = command
-        self.resumed = resumed
-
-    def keep(self, game: Game, window: int, computer: str) -> None:
-        """Keep ``game`` in a new file; a game resumed from a kept file and not played on stays in that file.
-
-        Once the game is in a new file, the kept file it was resumed from is
-        spent and removed (:mod:`mille.files.kept`).
-        """
-        from ..files import rescue
-
-        resumed = self.resumed
-        try:
-            if resumed is not None and resumed.holds(game):
-                kept = rescue.Kept(resumed.path, [])  # the same position, already in that file
-            else:
-                kept = rescue.keep_game(game, window, computer)
-                if kept.path is not None and resumed is not None:
-                    resumed.spend()
-        except Exception as exc:  # a bug must not cost the exit and the message
-            kept = rescue.Kept(None, [("the game", f"{type(exc).__name__}: {exc}")])
-        self.saved = kept.path is not None
-        self.line = rescue.saved_line(kept, command=self.command, computer=computer)
-
-    def report(self, status: int) -> int:
-        if self.line is None:
-            return status
-        say(self.line, self.command == PLAIN_COMMAND)
-        from ..files.rescue import NOT_SAVED_STATUS
-
-        return status if self.saved else NOT_SAVED_STATUS
-
-
-def say(line: str, fit: bool = False) -> None:
-    """A line on standard error, if it is still there (after a hangup it may not be); escaped for the terminal.
-
-    ``fit``: broken into rows as plain mode breaks its lines
-    (:func:`mille.ui.plain.lines.fitted`), for the last words of a game
-    played in lines (the hangup line), which a screen reader reads by rows.
-    """
-    from ..files.safeio import shown
-
-    text = shown(line)
-    if fit:
-        from .plain.lines import fitted, terminal_width
-
-        text = fitted(text, terminal_width(2))
-    try:
-        os.write(2, (text + "\n").encode("utf-8", "backslashreplace"))
-    except OSError:
-        pass
-
-
-def _crashed(exc: Exception, app: GameFlow | None, file: str | None, command: str) -> int:
-    """An unexpected exception in the game: keep the game as it was before, report, status 1 (2 if not kept).
-
-    The terminal is already restored.  The game saved is the app's last
-    snapshot (taken between moves and at every key read), so a move that
-    failed half-way is not in it; the full traceback goes to a file beside
-    the game, and three short lines say what happened and where both went.
-    """
-    try:
-        from ..files import rescue
-
-        snapshot = getattr(app, "last_good", None)
-        kept = None
-        if snapshot is not None:
-            window, computer = getattr(app, "window", 0), getattr(app, "computer_name", DEFAULT_COMPUTER)
-            try:
-                kept = rescue.keep_game(snapshot, window, computer, rescue.CRASH)
-            except Exception as inner:
-                kept = rescue.Kept(None, [("the game", f"{type(inner).__name__}: {inner}")])
-        text = rescue.crash_report(exc, kept)
-        if kept is not None and kept.path is not None:
-            report = rescue.write_beside(kept.path, text)
-            if report.path is None:
-                report = rescue.keep(text.encode("utf-8", "backslashreplace"), rescue.CRASH, ".txt")
-        else:
-            report = rescue.keep(text.encode("utf-8", "backslashreplace"), rescue.CRASH, ".txt")
-        what = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
-        say(f"mille: internal error: {what}")
-        if kept is not None:
-            computer_name = getattr(app, "computer_name", None)
-            say(rescue.saved_line(kept, "the game, as it was before the move that failed,", command, computer_name))
-        elif file is not None:
-            say(f"mille: no move was made; the game is still in {file}")
-        else:
-            say("mille: no game was in progress")
-        if report.path is not None:
-            say(f"mille: the full report is in {report.path}")
-        else:
-            say(f"mille: the report could not be written ({report.failures()})")
-        return rescue.NOT_SAVED_STATUS if kept is not None and kept.path is None else 1
-    except BaseException:  # the last word: never a traceback
-        say("mille: internal error; the game could not be saved")
-        return 2
-
-
-def _write_game(name: str, game: Game, window: int, computer: str) -> None:
+def _write_game(name: str, saved: SavedGame) -> None:
     from ..files import save
 
-    save.write_game(name, game, window, computer)
+    save.write_game(name, saved)

@@ -5,7 +5,7 @@ serial consoles and scripts at the other end of a pipe (issue 32; the
 reference ``accessible-play.md``).  A front end of the game's flow beside
 the board, over the same engine, driver and observation:
 
-* :mod:`.app`: :class:`~.app.PlainApp`, the flow's front end (what is said when);
+* :mod:`.app`: :class:`~.app.PlainFace`, the flow's face (what is said when);
 * :mod:`.words`: the sentences (pure functions of the game);
 * :mod:`.commands`: what a typed line means, and the help;
 * :mod:`.lines`: the terminal of lines (a bounded reader, signals as events).

@@ -1,8 +1,9 @@
 """Plain mode: the game's flow, said and asked in lines (``mille --plain``, issue 32).
 
-:class:`PlainApp` is the game's flow (:class:`mille.ui.flow.GameFlow`: the
-loop, the seats, the questions, the record of games, the keeping on a
-hangup) with a front end of lines instead of the board: the same engine,
+:class:`PlainFace` is the face (:class:`mille.ui.flow.Face`) that the
+game's flow (:class:`mille.ui.flow.GameFlow`: the loop, the seats, the
+questions, the record of games, the keeping on a hangup) holds to show the
+game in lines instead of the board (:func:`plain_flow` makes the two): the same engine,
 rules, messages, computer and questions, in the same order, for screen
 readers, braille displays, dumb terminals and scripts.  Events are said
 as they happen, one sentence each (:mod:`mille.ui.plain.words`); the board
@@ -27,7 +28,7 @@ from ...engine import rules
 from ...engine.cards import EMPTY
 from ...engine.rules import DRAW, ORDER, Move, MoveType
 from ...engine.state import Game, Tableau
-from ..flow import EXTENSION_PROMPT, PROMPTS, GameFlow, Setup, as_seen
+from ..flow import EXTENSION_PROMPT, PROMPTS, GameFlow, Request, Setup, as_seen, wait_polling
 from ..layout import COMPUTER, YOU
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT
 from . import BRIEF, DETAILS, FULL, words
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
     from ...players import Decision
     from .lines import LineTerminal
 
-__all__ = ["BRIEF", "DETAILS", "FILE_LINE", "FULL", "HISTORY", "MOVE_LINE", "PlainApp"]
+__all__ = ["BRIEF", "DETAILS", "FILE_LINE", "FULL", "HISTORY", "MOVE_LINE", "PlainFace", "plain_flow"]
 
 #: Messages kept for ``m``, and how many it reads unless told.
 HISTORY = 200
@@ -52,19 +53,29 @@ MOVE_LINE = "Your move:"
 FILE_LINE = "file: (a name and RETURN; RETURN alone cancels)"
 
 
-class PlainApp(GameFlow):
-    """One program run in lines: the game's flow, said on :attr:`term`.
+def plain_flow(term: LineTerminal, game: Game, setup: Setup, *, detail: str = BRIEF) -> GameFlow:
+    """One program run in lines: the game's flow holding a :class:`PlainFace` on ``term``.
 
-    The arguments are :class:`mille.ui.app.MilleApp`'s, less the colours
-    and plus ``detail`` (:data:`BRIEF` or :data:`FULL`).  ``window`` is
-    only kept: the board's score window layout a restored game was saved
-    with goes back into its next save unchanged.
+    The arguments are :func:`mille.ui.app.board_flow`'s, plus ``detail``
+    (:data:`BRIEF` or :data:`FULL`).
+    """
+    return GameFlow(PlainFace(term, game, setup.window, detail=detail), game, setup)
+
+
+class PlainFace:
+    """The game said on :attr:`term`, in lines.
+
+    ``window`` is only kept: the board's score window layout a restored
+    game was saved with goes back into its next save unchanged.
     """
 
-    def __init__(self, term: LineTerminal, game: Game, setup: Setup, *, detail: str = BRIEF) -> None:
-        super().__init__(game, setup)
+    def __init__(self, term: LineTerminal, game: Game, window: int, *, detail: str = BRIEF) -> None:
         self.term = term
-        self._window = setup.window
+        self.game = game
+        self.flow: GameFlow
+        self._window = window
+        #: The move prompt is open (its opening lines said): a request acted on does not open it again.
+        self._move_open = False
         if detail not in DETAILS:
             raise ValueError(f"detail must be one of {DETAILS}, not {detail!r}")
         self.detail = detail
@@ -88,6 +99,9 @@ class PlainApp(GameFlow):
     @property
     def window(self) -> int:
         return self._window
+
+    def attach(self, flow: GameFlow) -> None:
+        self.flow = flow
 
     @property
     def full(self) -> bool:
@@ -116,35 +130,46 @@ class PlainApp(GameFlow):
         of input is a hangup (the game is kept, nothing is lost); the
         interrupt key asks ``Really?`` and, answered no, the prompt again.
         """
-        self.keep_snapshot()
-        self.catch_up()
+        flow = self.flow
+        flow.keep_snapshot()
+        flow.catch_up()
         self.show(prompt)
         while True:
             got = self.term.read_line()
             if isinstance(got, str):
                 return got
             if got == END_OF_INPUT or got == HANGUP:
-                self.hangup()
+                flow.hangup()
             elif got == INTERRUPT:
-                self.on_event(INTERRUPT)
+                flow.on_event(INTERRUPT)
             elif got == TOO_LONG:
                 self.say(f"That line is too long (over {MAX_LINE} characters); it is ignored.")
             self.show(prompt)
 
-    def read_move(self) -> Move:
-        """Lines at ``Your move:`` until one makes a move (§9.1); the reading keys, save, quit and help between.
+    def read_move(self) -> Move | Request:
+        """Lines at ``Your move:`` until one makes a move (§9.1) or a request (save, quit, hint); reading keys between.
 
-        The person's tableau and hand are noted first, to say the move once it is made.
+        On opening, the person's tableau and hand are noted, to say the move
+        once it is made; the flow acting on a request opens it no more.
         """
         game = self.game
-        me = game.players[YOU]
-        self._before = me.copy()
-        self._hand_before = me.hand[:]
-        if self.full:
-            if not self._turn_said:
-                self.show(words.turn_line(game))
-                self._turn_said = True
-            self.show(self._playable())
+        if not self._move_open:
+            self._move_open = True
+            me = game.players[YOU]
+            self._before = me.copy()
+            self._hand_before = me.hand[:]
+            if self.full:
+                if not self._turn_said:
+                    self.show(words.turn_line(game))
+                    self._turn_said = True
+                self.show(self._playable())
+        move = self._read_move()
+        if not isinstance(move, Request):
+            self._move_open = False
+        return move
+
+    def _read_move(self) -> Move | Request:
+        game = self.game
         while True:
             parsed = parse(self._read(MOVE_LINE))
             command = parsed.command
@@ -160,13 +185,15 @@ class PlainApp(GameFlow):
             if command == Command.ORDER:
                 return ORDER
             if command == Command.QUIT:
-                self.rub()
+                return Request.QUIT
             elif command == Command.SAVE:
-                self.save()
+                return Request.SAVE
             elif command == Command.EXTRAPOLATE:
                 self.say("E: command not implemented")
             elif command == Command.HINT:
-                self._hint()
+                if self.flow.hints is not None:
+                    return Request.HINT
+                self._no_hints()
             elif command == Command.DETAIL:
                 was = self.detail
                 self._query(parsed)
@@ -178,9 +205,8 @@ class PlainApp(GameFlow):
             elif command != Command.EMPTY and not self._query(parsed):
                 self.say(f"unknown command: {parsed.word}; type ? for help.")
 
-    def ask(self, prompt_no: int) -> bool:
-        """A yes/no question, in the original's words (§9.3); ``s`` saves and asks again."""
-        self.saved = False
+    def ask(self, prompt_no: int) -> bool | Request:
+        """A yes/no question, in the original's words (§9.3); ``s`` asks the flow to save (it then asks again)."""
         text = PROMPTS[prompt_no]
         if prompt_no == EXTENSION_PROMPT:
             # The card that reached 700 leaves its slot with the answer: noted, to say what moves into it.
@@ -194,9 +220,11 @@ class PlainApp(GameFlow):
             if command == Command.NO:
                 return False
             if command == Command.SAVE:
-                self.saved = self.save()
+                return Request.SAVE
             elif command == Command.HINT and prompt_no == EXTENSION_PROMPT:
-                self._hint()
+                if self.flow.hints is not None:
+                    return Request.HINT
+                self._no_hints()
             elif not self._query(parsed):
                 self.say(f"{text} Answer y or n; s saves first, ? is help.")
 
@@ -208,6 +236,9 @@ class PlainApp(GameFlow):
 
     def poll(self) -> int | None:
         return self.term.poll()
+
+    def wait(self, ready: int) -> int | None:
+        return wait_polling(self.term.poll, ready)
 
     # ------------------------------------------------------------------
     # The reading keys: no turn, no change
@@ -231,7 +262,7 @@ class PlainApp(GameFlow):
         elif command == Command.HELP:
             for line in HELP:
                 self.show(line)
-            self.show(f"Detail is {self.detail}." + ("" if self.hints is None else " Hints are on."))
+            self.show(f"Detail is {self.detail}." + ("" if self.flow.hints is None else " Hints are on."))
         else:
             return False
         return True
@@ -269,11 +300,12 @@ class PlainApp(GameFlow):
         else:
             self.show("Detail: brief. Your picks, the computer's moves, refusals and questions are said.")
 
-    def _hint(self) -> None:
-        if self.hints is None:
-            self.say("h gives a hint only when mille is started with --hints.")
-        else:
-            self.hint()
+    def _no_hints(self) -> None:
+        self.say("h gives a hint only when mille is started with --hints.")
+
+    def hint(self, text: str) -> None:
+        """The hint, as a line."""
+        self.say(text)
 
     def _playable(self) -> str:
         from ...engine.observation import observe
@@ -301,8 +333,9 @@ class PlainApp(GameFlow):
         self._hand_said = False
         self._turn_said = False
         if restored:
-            if self.restore_banner is not None:
-                self.say(f"Resumed: {self.restore_banner}.")
+            banner = self.flow.restore_banner
+            if banner is not None:
+                self.say(f"Resumed: {banner}.")
             seen = as_seen(game)
             for line in words.board_lines(seen):
                 self.show(line)
@@ -410,15 +443,15 @@ class PlainApp(GameFlow):
         else:
             self.say(message)
 
-    def save(self) -> bool:
-        """The save dialog (§10.1), saying how it ended: saved where, not saved and why, or cancelled."""
+    def save_begins(self) -> None:
+        """The save dialog (§10.1) opens: how it ends is said (saved where, not saved and why, or cancelled)."""
         self._saving += 1
         self._save_said = False
-        try:
-            done = super().save()
-        finally:
-            self._saving -= 1
+
+    def save_ends(self, done: bool | None) -> None:
+        self._saving -= 1
+        if done is None:
+            return
         if not done and not self._save_said:
             self.say("The game is not saved.")
         self._save_said = False
-        return done

@@ -1,7 +1,7 @@
 """Plain mode's sentences: the game said in words, one line at a time.
 
 Pure functions from the game (or the tableaus before and after a move) to
-lines of text, for :class:`mille.ui.plain.app.PlainApp`.  They follow the
+lines of text, for :class:`mille.ui.plain.app.PlainFace`.  They follow the
 house rules of the games blind players use (the reference
 ``accessible-play.md`` §1, §4): each event names who acted and gives the
 state it leaves ("The computer plays 75 miles and is at 325 miles."), "you"
