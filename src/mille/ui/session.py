@@ -69,7 +69,7 @@ def computer_player(name: str, seed: int, game: Game, reads_deck: bool = False) 
 
 
 def _seat_dice(seed: int, seat: int) -> GlibcRandom:
-    """The dice of the computer at ``seat`` (2 and on, ``mille --players``): its own, from the run's seed and the seat."""
+    """The dice of the computer at ``seat`` (2 and on, ``mille --players``): its own, from the seed and the seat."""
     return GlibcRandom(((seed ^ _DICE_SALT) + seat * 0x6A09E667) & 0xFFFFFFFF)
 
 
