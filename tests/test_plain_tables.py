@@ -91,3 +91,30 @@ def test_players_is_refused_in_one_line_where_it_cannot_play(tmp_path: Path) -> 
     ]:
         done = P.play_process(args, P.Script([]), cwd=str(tmp_path))
         assert done.status in (1, 2) and message in done.err and "Traceback" not in done.err, done.err
+
+
+@pytest.mark.parametrize("answer", ["y", "n"])
+def test_the_coup_fourre_is_offered_out_of_turn(tmp_path: Path, answer: str) -> None:
+    """At four seats (seed 3) seat 2 limits side A, your partner moves next and you hold Right of Way: asked now."""
+
+    class Answering(Scripted):
+        def _answer(self, prompt: str, heard: list[str]) -> str:
+            if prompt == "Coup fourre?":
+                self.coups += 1
+                return answer
+            return super()._answer(prompt, heard)
+
+    person = Answering()
+    run = P.play_process(["--plain", "--players", "4", "--seed", "3"], person, cwd=str(tmp_path))
+    assert run.status == 0, run.err
+    assert person.coups >= 1
+    lines = run.lines
+    at = lines.index("Coup fourre?")
+    assert lines[at - 1].startswith("Out of turn: Speed Limit was just put on your side, and you hold Right of Way.")
+    assert lines[at - 2].startswith("Seat 2 (side B) plays Speed Limit on side A (yours)")
+    if answer == "y":
+        assert lines[at + 1].startswith("Coup fourre! You play Right of Way: side A is safe from Stop and Speed Limit")
+        assert lines[at + 2] == MOVE_LINE  # your extra turn, at once
+    else:
+        assert lines[at + 1] == "You let the coup fourre pass."
+        assert not lines[at + 2].startswith("Coup fourre! You")
