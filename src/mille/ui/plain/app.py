@@ -317,6 +317,11 @@ class PlainFace:
         elif command == Command.HELP:
             for line in HELP:
                 self.show(line)
+            if self.at_table:
+                self.show(
+                    "At this table: u 3 b plays the hazard in slot 3 on side B (asked when two sides could take it); "
+                    "Coup fourre? asks, out of turn, whether to play the safety against a hazard just put on your side."
+                )
             self.show(f"Detail is {self.detail}." + ("" if self.flow.hints is None else " Hints are on."))
         else:
             return False
