@@ -89,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
         choices=TABLE_SEATS,
         metavar="N",
         help="the table: 2 (the original's, the default), 3 each for themselves, 4 in two partnerships, "
-        "6 in three (you and computers; see TABLES in the manual); with --plain for now",
+        "6 in three (you and computers; see TABLES in the manual)",
     )
     parser.add_argument(
         "--bot-reads-deck",
@@ -332,9 +332,6 @@ def main(argv: list[str] | None = None) -> int:
                 f"mille: at {game.table.seats} seats the computers are built-in players: {', '.join(OPPONENTS)}",
                 file=sys.stderr,
             )
-            return 1
-        if not plain:
-            print(f"mille: the board for {game.table.seats} seats is not drawn yet; play with --plain", file=sys.stderr)
             return 1
         hints = False  # the expert's hint reads two seats only
     choices = Choices(

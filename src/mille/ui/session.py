@@ -228,7 +228,12 @@ def play_board(choices: Choices, computer: Player | None = None) -> int:
             from .palette import colour_terminal
 
             screen = colour_terminal(term)
-        app = board_flow(screen, choices.game, run.setup)
+        if choices.game.table.seats > 2:
+            from .tableboard import table_flow
+
+            app = table_flow(screen, choices.game, run.setup)
+        else:
+            app = board_flow(screen, choices.game, run.setup)
         status = app.run(restore=choices.file is not None)
     except TerminalError as exc:
         term.stop()
