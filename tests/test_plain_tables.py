@@ -86,7 +86,8 @@ def test_the_hook_line_and_a_kept_game_at_four_seats(tmp_path: Path) -> None:
 def test_players_is_refused_in_one_line_where_it_cannot_play(tmp_path: Path) -> None:
     for args, message in [
         (["--players", "5"], "invalid choice: 5"),
-        (["--players", "4"], "the board for 4 seats is not drawn yet; play with --plain"),
+        (["--players", "4"], "standard input and output must be a terminal (mille --plain plays in lines)"),
+        (["--players", "4", "game.json"], "--players starts a new game (a saved game keeps its own table)"),
         (["--plain", "--players", "3", "--computer", "exec:true"], "at 3 seats the computers are built-in players"),
     ]:
         done = P.play_process(args, P.Script([]), cwd=str(tmp_path))
