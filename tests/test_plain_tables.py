@@ -16,6 +16,7 @@ import pytest
 import plain_helpers as P
 from mille.files import save
 from mille.ui.plain.app import MOVE_LINE
+from player_helpers import run_mille
 
 #: An event of another seat names it and its side (or says it is your partner).
 _OTHER = re.compile(r"^(Coup fourre! )?(Seat \d \(side [ABC]\)|Your partner \(seat \d\)) ")
@@ -78,6 +79,9 @@ def test_the_hook_line_and_a_kept_game_at_four_seats(tmp_path: Path) -> None:
     path = kept.split("resume it with: mille --plain ", 1)[1].strip()
     loaded = save.read_game(path)
     assert loaded.version == 3 and loaded.game.table.seats == 4
+    listed = run_mille("--kept", state=tmp_path / "state")
+    assert listed.returncode == 0 and "Traceback" not in listed.stderr, listed.stderr
+    assert "4 seats, in a hand of 1000 miles (sides A " in listed.stdout
     again = P.play_process(["--plain", path], P.Script(["r", "q", "y"]), cwd=str(tmp_path))
     assert again.status == 0, again.err
     assert any(line.startswith("Side B, seat 2 and seat 4: ") for line in again.lines)
