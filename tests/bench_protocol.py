@@ -76,15 +76,18 @@ def decisions(games: int, seed: int) -> tuple[int, int]:
 
 #: Run in a subprocess of either tree: the seconds of one match and its report without the timings.
 _CHILD = """
-import json, sys, time
+import inspect, json, sys, time
 from mille.lab.match import run_match
 from mille.players import botprocess
 a, b, games, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-bots = [botprocess.acquire(s) for s in (a, b) if s.startswith("exec:")]  # started before the clock
+# Started before the clock (a match keeps them: one for each seat of each game of a pair).
+bots = [botprocess.acquire(s) for s in (a, b, a, b) if s.startswith("exec:")]
 for bot in bots:
     botprocess.release(bot)
 start = time.perf_counter()
-report = run_match(a, b, games=games, seed=seed, jobs=1)
+# The host's dice for the bots where a tree has them (bots_read_deck), so that reports are equal run to run.
+deck = {"bots_read_deck": True} if "bots_read_deck" in inspect.signature(run_match).parameters else {}
+report = run_match(a, b, games=games, seed=seed, jobs=1, **deck)
 seconds = time.perf_counter() - start
 botprocess.shutdown()
 timing = ("think_ms", "seconds", "games_per_second", "a", "b", "bot_names")
@@ -156,8 +159,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.compare:
         return compare(args.compare, args.games, args.rounds, args.seed)
-    botprocess.acquire(BOT)  # the bots start before the clock: a match starts them once
-    botprocess.release(botprocess.acquire(BOT))
+    # The bots start before the clock: a match keeps them (one for each seat of each game of a pair).
+    for bot in [botprocess.acquire(BOT) for _ in range(4)]:
+        botprocess.release(bot)
     if args.profile:
         profiler = cProfile.Profile()
         profiler.enable()

@@ -24,7 +24,7 @@ from . import __version__
 from .engine.rng import SEED_RANGE, SEED_RULE, GlibcRandom, parse_seed, secret_seed
 from .engine.state import TABLE_SEATS, Game, table
 from .files.places import settings_file
-from .players import OPPONENTS, is_exec_spec
+from .players import OPPONENTS, is_exec_spec, is_person_spec
 from .ui.layout import YOU, ScoreView
 from .ui.plain import DETAILS
 from .ui.session import DEFAULT_COMPUTER, Choices, play_board, play_plain, say
@@ -126,6 +126,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--detail", choices=DETAILS, help="with --plain: brief (the default) or full (totals, and what you may play)"
     )
+    people = parser.add_mutually_exclusive_group()
+    people.add_argument(
+        "--invite",
+        metavar="USER",
+        help="host a game for USER, a person on this machine, who joins with mille --join YOU (docs/people.md); "
+        "with FILE, resume a game adjourned with them",
+    )
+    people.add_argument(
+        "--join",
+        metavar="HOST",
+        help="take the seat HOST invited you to; HOST@MACHINE joins over ssh MACHINE",
+    )
+    people.add_argument("--join-stdio", metavar="HOST", help=argparse.SUPPRESS)
     parser.add_argument("--stats", action="store_true", help="print the record of your games and exit")
     parser.add_argument("--json", action="store_true", help="with --stats: print the record as JSON")
     parser.add_argument(
@@ -230,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     detail: str | None = None
     reads_deck = False
     players: int | None = None
+    invited: str | None = None
     if parsed is None:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -266,6 +280,18 @@ def main(argv: list[str] | None = None) -> int:
             return print_stats(as_json=args.json)
         if args.json:
             parser.error("--json goes with --stats")
+        if args.join is not None or args.join_stdio is not None:
+            if others:
+                parser.error("--join takes no other arguments")
+            from .ui.people.guest import join, join_stdio
+
+            return join(args.join) if args.join is not None else join_stdio(args.join_stdio)
+        if args.invite is not None:
+            if args.seed is not None:
+                parser.error("--seed with --invite would make the deal public (a command line is seen by all): refused")
+            if args.computer is not None or args.plain:
+                parser.error("--invite plays a person, on the board: no --computer, no --plain")
+            invited = args.invite
         parsed = (args.file, args.seed, args.computer)
         detail = args.detail
         reads_deck = args.bot_reads_deck
@@ -307,13 +333,23 @@ def main(argv: list[str] | None = None) -> int:
         saved_computer = loaded.computer
         banner = f"{file} [{save.mtime_text(file)}]"
     not_run = None
-    if computer_name is None and saved_computer is not None and saved_computer not in OPPONENTS:
+    if saved_computer is not None and is_person_spec(saved_computer) and invited is None:
+        # A game adjourned with a person: played on against the original's computer unless --invite.
+        saved_computer = DEFAULT_COMPUTER
+    if invited is None and computer_name is None and saved_computer is not None and saved_computer not in OPPONENTS:
         # A save never runs a program by itself: only a --computer typed
         # again does (docs/protocol.md, "On the board").
         not_run, saved_computer = saved_computer, DEFAULT_COMPUTER
         banner = f"{DEFAULT_COMPUTER} plays, not {not_run}"
+    if invited is not None:
+        from .players import PERSON_PREFIX
+
+        computer_name = PERSON_PREFIX + invited
+        saved_computer = None
     computer_name, hints, color, record = choose_options(computer_name, switches, saved_computer, settings)
-    if seed is not None:
+    if invited is not None:
+        seed_value = secret_seed()  # neither person can learn it (docs/people.md)
+    elif seed is not None:
         seed_value = seed  # typed on the command line, so public (docs/protocol.md, "Dice")
     elif is_exec_spec(computer_name):
         seed_value = secret_seed()  # a bot knows its parent's process ID (issue 36)
@@ -326,7 +362,10 @@ def main(argv: list[str] | None = None) -> int:
 
     plain, detail = choose_plain(switches, detail, settings)
     if game.table.seats > 2:
-        # The larger tables (issue 38): the computers are built-in players, in lines for now.
+        # The larger tables (issue 38): you and computers, which are built-in players.
+        if invited is not None:
+            print(f"mille: --invite plays the two-seat game (not yet {game.table.seats} seats)", file=sys.stderr)
+            return 1
         if computer_name not in OPPONENTS:
             print(
                 f"mille: at {game.table.seats} seats the computers are built-in players: {', '.join(OPPONENTS)}",
@@ -345,6 +384,10 @@ def main(argv: list[str] | None = None) -> int:
     if not (os.isatty(0) and os.isatty(1)):
         print("mille: standard input and output must be a terminal (mille --plain plays in lines)", file=sys.stderr)
         return 1
+    if invited is not None:
+        from .ui.people.host import play_host
+
+        return play_host(choices, invited)
     if not_run is not None and file is not None:  # only a file names a program not run
         from .files.rescue import not_run_line
 

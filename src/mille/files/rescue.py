@@ -32,7 +32,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from ..players import OPPONENTS
+from ..players import OPPONENTS, is_person_spec
 from . import save
 from .places import state_directory
 from .safeio import private_directory, write_new
@@ -138,7 +138,7 @@ def saved_line(kept: Kept, what: str = "the game", command: str = "mille", compu
         return f"mille: {what} could not be saved anywhere ({kept.failures()})"
     path = shown(kept.path)
     line = f"mille: {what} is saved in {path}; resume it with: {command} {_quoted(path)}"
-    if computer is not None and computer not in OPPONENTS:
+    if computer is not None and computer not in OPPONENTS and not is_person_spec(computer):
         line += f" {NAME_IT_AGAIN}"
     if kept.tried:
         line += f" (not saved in {kept.failures()})"

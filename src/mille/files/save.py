@@ -55,7 +55,7 @@ from ..engine.state import (
     Tableau,
     table,
 )
-from ..players import OPPONENTS, is_exec_spec
+from ..players import OPPONENTS, is_exec_spec, is_person_spec
 from .safeio import TooLarge, read_regular, replace_file
 from .safeio import write_new as write_new  # where callers and tests have known it
 
@@ -662,7 +662,7 @@ def from_dict(data: Any) -> SavedGame:
     tab = TWO if version == 2 else _read_table(d["table"])
     seats = tab.seats
     computer = d["computer"]
-    if computer not in OPPONENTS and not is_exec_spec(computer):
+    if computer not in OPPONENTS and not is_exec_spec(computer) and not is_person_spec(computer):
         names = ", ".join(json.dumps(c) for c in OPPONENTS)
         _fail("computer", f"{_show(computer)} (must be one of {names}, or exec: and a command)")
     copies = tab.copies

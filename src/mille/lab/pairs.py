@@ -244,7 +244,8 @@ def play_game(
     for seat in (0, 1):
         player = who[seat]
         try:
-            players.append(make_player(specs[player]))
+            # The pair's deal as its key: no bot process plays both games of a pair (issue 36).
+            players.append(make_player(specs[player], deal_seed(config.seed, pair, 0)))
         except Exception as exc:
             return forfeit(player, "exception", f"cannot make the player: {exc}", 0)
     dice_of = [

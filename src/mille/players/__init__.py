@@ -53,12 +53,14 @@ from collections.abc import Callable
 from .base import (
     EXEC_PREFIX,
     MAX_EXEC_SPEC,
+    PERSON_PREFIX,
     Decision,
     FirstPlayer,
     PlayerSpecError,
     RandomPlayer,
     decision,
     is_exec_spec,
+    is_person_spec,
     weighed,
 )
 
@@ -102,11 +104,12 @@ OPPONENTS: tuple[str, ...] = ("bsd", "expert")
 assert set(OPPONENTS) <= set(BUILTIN)
 
 
-def make_player(spec: str) -> Player:
+def make_player(spec: str, deal: int | None = None) -> Player:
     """A new player from a name (``bsd``, ``first``, ...), ``module:attribute`` or ``exec:COMMAND``.
 
-    ``exec:COMMAND`` starts the program (or takes an idle one of the same
-    command) and has it say hello before returning.
+    ``exec:COMMAND`` takes an idle process of the same command that has
+    never seen ``deal`` (a key of the game's deal; None: any), or starts
+    the program and has it say hello, before returning.
     """
     factory = BUILTIN.get(spec)
     if factory is not None:
@@ -114,7 +117,7 @@ def make_player(spec: str) -> Player:
     if spec.startswith(EXEC_PREFIX):
         from .external import ExternalPlayer
 
-        return ExternalPlayer(spec)
+        return ExternalPlayer(spec, deal)
     if ":" not in spec:
         known = ", ".join(sorted(BUILTIN))
         raise PlayerSpecError(f"unknown player {spec!r} (known: {known}; module:attribute; or exec:COMMAND)")
@@ -164,6 +167,7 @@ __all__ = [
     "EXEC_PREFIX",
     "MAX_EXEC_SPEC",
     "OPPONENTS",
+    "PERSON_PREFIX",
     "Decision",
     "FirstPlayer",
     "Player",
@@ -171,6 +175,7 @@ __all__ = [
     "RandomPlayer",
     "decision",
     "is_exec_spec",
+    "is_person_spec",
     "make_player",
     "weighed",
 ]

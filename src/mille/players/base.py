@@ -106,7 +106,21 @@ def is_exec_spec(spec: object) -> bool:
     )
 
 
+#: How a save and the record of games name a person in the computer's seat (``person:bob``, docs/people.md).
+PERSON_PREFIX = "person:"
+
+
+def is_person_spec(spec: object) -> bool:
+    """``spec`` names a person: ``person:`` and a login name (printable, no blanks, at most 64 characters)."""
+    if not isinstance(spec, str) or not spec.startswith(PERSON_PREFIX):
+        return False
+    name = spec[len(PERSON_PREFIX) :]
+    return 0 < len(name) <= 64 and name.isprintable() and not any(ch.isspace() for ch in name)
+
+
 __all__ = [
+    "PERSON_PREFIX",
+    "is_person_spec",
     "EXEC_PREFIX",
     "MAX_EXEC_SPEC",
     "Decision",

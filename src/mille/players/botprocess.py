@@ -10,12 +10,11 @@ error kept in a log file (its last :data:`MAX_LOG` bytes; :data:`MAX_LOGS` for a
 A failure kills the whole group and reaps it, so nothing it does can stall
 the host or leave a zombie.
 
-Every player gets a process of its own (:func:`acquire`), told to quit
-when the player is done (:func:`release`; :func:`finish_leaving` waits
-for those at the end of a run): no process plays two games that share a
-deal, so that none can remember the first (issue 36).  A match makes a
-player for every game, so from the second on a spare process of the
-command is started ahead, while a game is played.  :func:`shutdown` (at
+A player takes an idle process of its command that has never seen the
+game's deal, or a new one (:func:`acquire`), and gives it back when done
+(:func:`release`): no process plays two games that share a deal, so that
+none can remember the first (issue 36), and a match starts only a few
+(a start costs far more than a hand).  :func:`shutdown` (at
 exit, and at a pool worker's exit) sends ``quit`` to all and kills what
 does not leave.  The conversation itself,
 what is said when, is the player's (:mod:`mille.players.external`).
@@ -205,6 +204,9 @@ class Bot:
         self.buf = bytearray()
         self.alive = False
         self.game_open = False
+        #: Games begun on this process (its first says ``fresh``); keys of the deals it has seen (:func:`acquire`).
+        self.games = 0
+        self.deals: set[int] = set()
         self.name = ""
         self.dice: str | None = None
         #: The hello's opt-ins (docs/protocol.md, "Speed"): asked forced moves too; the compact encoding.
@@ -564,47 +566,44 @@ def release_signals(held: set[int] | None) -> None:
 
 
 _lock = threading.Lock()
-#: Bots started ahead, by spec: running, not yet greeted, never handed a game.
-_spares: dict[str, list[Bot]] = {}
-#: The specs acquired in this process (the second acquire of one starts a spare).
-_wanted: set[str] = set()
+#: Bots idle between players, by spec: running, greeted, each with the deals it has seen.
+_idle: dict[str, list[Bot]] = {}
 #: Every bot alive, to quit at exit.
 _running: list[Bot] = []
-#: Bots told to quit after their player was done, not yet reaped: (bot, when to kill it).
+#: Bots told to quit, not yet reaped: (bot, when to kill it).
 _leaving: list[tuple[Bot, float]] = []
 
 
-def acquire(spec: str) -> Bot:
-    """A new bot of ``spec``, started and greeted: never a process that played before.
+def acquire(spec: str, deal: int | None = None) -> Bot:
+    """A bot of ``spec`` for a player: an idle one that has never seen ``deal``, else a new one (started, greeted).
 
     Two games that share a deal (the two of a duplicate pair) must not be
-    played by one process, which could remember the first (issue 36), so
-    the pool hands out only fresh processes.  From the second player of a
-    command on, one is started ahead (a spare, not greeted yet) while the
-    game is played, so that the next player's program has started by then.
+    played by one process, which could remember the first (issue 36): a
+    process is handed out again only for a deal it has not seen
+    (``deal``: a key of the deal, :func:`mille.lab.pairs.play_game`
+    passes the seed of the pair's first hand; None, the board's games,
+    which share no deal, takes any idle one).  Starting a process costs
+    ~45 ms of CPU, far more than a hand, so a match keeps them: a worker
+    of a match needs two per command and seat, one for each game of a
+    pair.  Bots of one user can still pass notes between their processes
+    through files; only a sandbox with a private ``/tmp`` stops that
+    (``docs/protocol.md``, "What a process plays").
     """
-    argv = split_command(spec)
     _watch_exit()
     _reap_leaving()
     with _lock:
-        spares = _spares.get(spec)
-        bot = spares.pop() if spares else None
-        again = spec in _wanted
-        _wanted.add(spec)
-    if bot is None or not bot.alive:
-        bot = _start(spec, argv)
-    bot.handshake()
-    if again:
-        with _lock:
-            have = bool(_spares.get(spec))
-        if not have:
-            try:
-                spare = _start(spec, argv)
-            except PlayerSpecError:  # it started a moment ago; the next acquire says why, if it still cannot
-                pass
-            else:
-                with _lock:
-                    _spares.setdefault(spec, []).append(spare)
+        idle = _idle.get(spec, [])
+        for bot in idle:
+            if bot.alive and (deal is None or deal not in bot.deals):
+                idle.remove(bot)
+                break
+        else:
+            bot = None
+    if bot is None:
+        bot = _start(spec, split_command(spec))
+        bot.handshake()
+    if deal is not None:
+        bot.deals.add(deal)
     return bot
 
 
@@ -616,21 +615,11 @@ def _start(spec: str, argv: list[str]) -> Bot:
 
 
 def release(bot: Bot) -> None:
-    """The player is done with ``bot``: it is told to quit (no other player gets it) and reaped later."""
-    if not bot.alive:
+    """The player is done with ``bot``: alive, it waits idle for the next player (a failed one was killed)."""
+    if not bot.alive or bot.failed:
         return
-    try:
-        bot.say_quit()
-        bot.flush(time.monotonic() + QUIT_GRACE)
-    except BotFailure:
-        bot.kill()
-        return
-    except BaseException:
-        bot.kill()
-        raise
     with _lock:
-        _leaving.append((bot, time.monotonic() + QUIT_GRACE))
-    _reap_leaving()
+        _idle.setdefault(bot.spec, []).append(bot)
 
 
 def finish_leaving() -> None:
@@ -677,21 +666,17 @@ def _forget(bot: Bot) -> None:
     with _lock:
         if bot in _running:
             _running.remove(bot)
-        spares = _spares.get(bot.spec)
-        if spares is not None and bot in spares:
-            spares.remove(bot)
+        idle = _idle.get(bot.spec)
+        if idle is not None and bot in idle:
+            idle.remove(bot)
 
 
 def shutdown() -> None:
     """Quit every bot of this process (:data:`QUIT_GRACE` seconds for all), then remove a clean log directory."""
     with _lock:
-        spares = [bot for group in _spares.values() for bot in group]
-        _spares.clear()
+        _idle.clear()
         _leaving.clear()
         bots = list(_running)
-    for bot in spares:  # never greeted: nothing to say to them
-        bot.kill()
-        _drop_empty_log(bot)
     bots = [bot for bot in bots if bot.alive]
     for bot in bots:
         try:
@@ -748,8 +733,7 @@ def _after_fork() -> None:
             pass
         bot.alive = False
     _running.clear()
-    _spares.clear()
-    _wanted.clear()
+    _idle.clear()
     _leaving.clear()
     _logs.temporary = None
     _logs.failed = False

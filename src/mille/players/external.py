@@ -59,24 +59,28 @@ class ExternalPlayer:
     rolls the game's own generator (:func:`mille.cli.computer_player` then
     hands it that), else None.
 
-    The bot's process is its own, new (:func:`~mille.players.botprocess.acquire`),
-    until :meth:`close` (or until the player is dropped), then told to
-    quit: no other player gets it.  Its first game says ``fresh`` (a
-    process that has played no game); the games after it on the same
-    player (the board's next game) do not.  Whether the ``dice`` it is
+    The bot's process is its own until :meth:`close` (or until the player
+    is dropped), then idle for the next player: one that has never seen
+    ``deal`` (:func:`~mille.players.botprocess.acquire`; a match passes
+    the pair's, so that no process plays both games of a pair).  A
+    process's first game says ``fresh``; every game after it on the same
+    process (the board's next game, a match's next pair) does not.  A
+    player's first game says ``new`` (a match makes a player for every
+    game; the board keeps its computer for the next).  Whether the ``dice`` it is
     handed are the game's is the seat's business (:func:`mille.ui.session.computer_player`,
     :func:`mille.lab.pairs.play_game`): a bot's own dice unless the person
     running mille said that this bot can read the deck.
     """
 
-    def __init__(self, spec: str) -> None:
+    def __init__(self, spec: str, deal: int | None = None) -> None:
         if not spec.startswith(PREFIX):
             spec = PREFIX + spec
         self.spec = spec
-        self._bot: Bot | None = acquire(spec)
+        self._bot: Bot | None = acquire(spec, deal)
         self.name = self._bot.name
         self.dice = self._bot.dice
         self._limit: float | None = None
+        #: Games begun by this player (its first says ``new``: a new player on the host).
         self._games = 0
         self._open = False
         #: Messages of the game before its first decision (sent after the ``game`` message).
@@ -210,10 +214,21 @@ class ExternalPlayer:
             dice = rng.seeded_with
         else:
             dice = rng.random()
-        bot.send(wire.encode({"type": "game", "seat": observation.seat, "dice": dice, "fresh": self._games == 0}))
+        bot.send(
+            wire.encode(
+                {
+                    "type": "game",
+                    "seat": observation.seat,
+                    "dice": dice,
+                    "fresh": bot.games == 0,
+                    "new": self._games == 0,
+                }
+            )
+        )
         for line in self._early:
             bot.send(line)
         self._early.clear()
+        bot.games += 1
         self._games += 1
         self._open = True
         bot.game_open = True

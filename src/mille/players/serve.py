@@ -184,10 +184,11 @@ def serve(spec: str, stdin: BinaryIO | None = None, stdout: BinaryIO | None = No
             if hand_over is not None:
                 hand_over(wire.result_from_json(message.get("result")))
         elif kind == "game":
-            # A fresh game (every game of a match) has a new player, as the
-            # match makes one in process; the board's next game goes on
-            # with the same one, as the board keeps its computer.
-            if message.get("fresh") is not False and played:
+            # A new player on the host (every game of a match) is a new
+            # player here, as the match makes one in process; the board's
+            # next game goes on with the same one, as the board keeps its
+            # computer.  A host without ``new`` said so by ``fresh``.
+            if message.get("new", message.get("fresh")) is not False and played:
                 player = make_player(spec)
                 deaf = not hasattr(player, "inform")
             played = True

@@ -25,6 +25,8 @@ from .layout import ScoreView
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..files.recorder import Recorder
     from ..files.save import SavedGame
     from ..players import Player
@@ -202,21 +204,31 @@ class _Run:
         return self.keeper.report(status, self.keeper.command == PLAIN_COMMAND)
 
 
-def play_board(choices: Choices, computer: Player | None = None) -> int:
+def play_board(
+    choices: Choices,
+    computer: Player | None = None,
+    make_flow: Callable[[Terminal, Game, Setup], GameFlow] | None = None,
+    command: str = "mille",
+) -> int:
     """Play the game chosen on the board until it ends; the exit status.
 
     ``computer`` overrides the player ``choices.computer_name`` names (the
     name is still what a save records; it then rolls dice of its own).
+    ``make_flow`` makes the flow and its face (:func:`mille.ui.app.board_flow`
+    unless given: a host of two people shows more, :mod:`mille.ui.people`);
+    ``command`` is what the line after a kept game says resumes it.
     Whatever happens, the terminal is put back before anything is said.
     """
     from .app import board_flow
     from .cursesterm import CursesTerminal
     from .surface import TerminalError
 
+    if make_flow is None:
+        make_flow = board_flow
     if computer is None:
-        run = _Run.seated(choices, "mille")
+        run = _Run.seated(choices, command)
     else:
-        run = _Run(choices, computer, _own_dice(choices.seed), "mille")
+        run = _Run(choices, computer, _own_dice(choices.seed), command)
     if run is None:
         return 1
     term = CursesTerminal()
@@ -228,12 +240,11 @@ def play_board(choices: Choices, computer: Player | None = None) -> int:
             from .palette import colour_terminal
 
             screen = colour_terminal(term)
-        if choices.game.table.seats > 2:
+        if make_flow is board_flow and choices.game.table.seats > 2:
             from .tableboard import table_flow
 
-            app = table_flow(screen, choices.game, run.setup)
-        else:
-            app = board_flow(screen, choices.game, run.setup)
+            make_flow = table_flow
+        app = make_flow(screen, choices.game, run.setup)
         status = app.run(restore=choices.file is not None)
     except TerminalError as exc:
         term.stop()

@@ -1,0 +1,337 @@
+"""The guest's side of a game between two people: the board drawn from its seat's view, its keys sent back.
+
+The guest's process never holds the game: it is handed only what its
+seat may see (an :class:`~mille.engine.observation.Observation` in the bot
+protocol's encoding: its own hand, both tableaus, the discard, the counts,
+the scores; never the other hand or the deck), builds from it a public
+game with itself in the person's seat, and draws the original's board
+from that (:mod:`mille.ui.board`), reading its moves at the original's
+prompts (:mod:`mille.ui.dialogs`).  The host answers the end-of-hand
+questions and alone may save; the guest sees what the host answered.
+
+When the connection goes (the host left, or broke the conversation) the
+guest is told in one line and leaves; the host keeps the game (docs/people.md).
+"""
+
+from __future__ import annotations
+
+from ...engine.observation import Observation
+from ...engine.rules import EXTEND, NO_EXTENSION, Move, Phase
+from ...engine.state import Game
+from ...files.safeio import shown
+from ...players import wire
+from ..flow import EXTENSION_PROMPT, REALLY_PROMPT, GameExit, Request
+from ..layout import ScoreView
+from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE
+from .link import Link, LinkClosed
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..board import Board
+    from ..dialogs import Dialogs
+    from ..surface import Terminal
+
+
+def public_game(obs: Observation, finished: bool) -> Game:
+    """The game as ``obs``'s seat sees it, that seat in the person's place (seat 0); the hidden cards empty."""
+    me, them = obs.seat, 1 - obs.seat
+    game = Game(deck=[], deck_count=obs.deck_count, discard=obs.discard, finished=finished)
+    game.players = [obs.players[me].copy(), obs.players[them].copy()]
+    game.trip_length = obs.trip_length
+    game.to_move = 0 if obs.to_move == me else 1
+    game.hand_starter = 0 if obs.hand_starter == me else 1
+    game.order = obs.order
+    game.pending_extension = obs.pending_extension
+    return game
+
+
+class _GuestFlow:
+    """What the board's dialogs ask of a flow, for a guest that holds no game: the terminal's events acted on."""
+
+    hints = None
+
+    def __init__(self, guest: Guest) -> None:
+        self.guest = guest
+        self.saved = False
+        self.in_interrupt = False
+
+    @property
+    def game(self) -> Game:
+        return self.guest.display.game
+
+    def keep_snapshot(self) -> None:
+        """Before each key read (the board's ``readch``): wait for a key, hearing the host meanwhile."""
+        self.guest.await_key()
+
+    def catch_up(self) -> None:
+        pass
+
+    def on_event(self, event: int | None) -> None:
+        if event == HANGUP or event == END_OF_INPUT or event == LEAVE:
+            self.guest.leave(1)
+        elif event == INTERRUPT and not self.in_interrupt:
+            self.in_interrupt = True
+            try:
+                self.guest.really()
+            finally:
+                self.in_interrupt = False
+
+
+class Guest:
+    """One guest's run on the board: the link to the host, the board, the prompts."""
+
+    def __init__(self, term: Terminal, link: Link) -> None:
+        from ..board import Board
+        from ..dialogs import Dialogs
+
+        self.term = term
+        self.link = link
+        self.display: Board = Board(term, Game(deck=[], deck_count=0), ScoreView.SMALL)
+        self.flow = _GuestFlow(self)
+        self.dialogs: Dialogs = Dialogs(term, self.display, self.flow)  # type: ignore[arg-type]
+        self.host = "the host"
+        self.last: str | None = None
+        #: A view has been drawn (the score window's layout with it).
+        self.drawn = False
+
+    def tell(self, text: str) -> None:
+        self.display.show_message(shown(text)[:39])
+        self.term.score.refresh()
+
+    def pump(self) -> None:
+        """Messages that arrived while a key is awaited: views and lines shown, a goodbye acted on."""
+        try:
+            while True:
+                message = self.link.poll_message()
+                if message is None:
+                    return
+                self.handle(message, reading=True)
+        except LinkClosed as exc:
+            self.gone(str(exc))
+
+    def await_key(self) -> None:
+        """Until a key can be read: the host's messages acted on (a goodbye leaves), the terminal's events too.
+
+        The board reads keys one ``read(2)`` at a time, so a key waiting on
+        the terminal is seen here; a terminal that went away reads as
+        ready, and its read then gives the end of input.
+        """
+        import select
+
+        fd = getattr(self.term, "fd", 0)
+        while True:
+            self.pump()
+            event = self.term.poll()
+            if event is not None:
+                self.flow.on_event(event)
+                continue
+            ready, _, _ = select.select([fd, self.link.fileno()], [], [], 0.2)
+            if fd in ready:
+                return
+
+    def gone(self, why: str) -> None:
+        self.last = f"mille: the game ended: {why}; {self.host} keeps it"
+        raise GameExit(1)
+
+    def leave(self, status: int) -> None:
+        self.link.close()
+        self.last = f"mille: you left the game; {self.host} keeps it (join again with: mille --join {self.host})"
+        raise GameExit(status)
+
+    def really(self) -> None:
+        answer = self.dialogs.getyn(REALLY_PROMPT)
+        if answer is True:
+            self.leave(0)
+
+    def show(self, obs: Observation, finished: bool) -> None:
+        """The board from ``obs``; the score window's layout redrawn when a hand starts or ends."""
+        display = self.display
+        before = display.game.finished
+        display.game = public_game(obs, finished)
+        if finished != before or not self.drawn:
+            self.drawn = True
+            display.newscore()
+        display.prboard()
+
+    def handle(self, message: dict[str, object], reading: bool = False) -> None:
+        kind = message.get("type")
+        if kind == "hello":
+            self.host = shown(str(message.get("host", "the host")))[:32]
+            self.display.newboard()
+        elif kind == "view":
+            obs = wire.observation_from_json(message.get("obs"))
+            finished = bool(message.get("finished"))
+            self.show(obs, finished)
+            if not reading and not finished and obs.to_move != obs.seat:
+                self.tell(f"{self.host} is thinking...")
+        elif kind == "say":
+            self.tell(str(message.get("text", "")))
+        elif kind == "bye":
+            self.last = "mille: " + shown(str(message.get("text", "the game is over")))[:200]
+            raise GameExit(0)
+        elif kind == "decide" and not reading:
+            obs = wire.observation_from_json(message.get("obs"))
+            self.show(obs, False)
+            self.display.clear_message()  # no longer the other's turn: the prompt says it is ours
+            self.term.score.refresh()
+            self.link.send({"type": "move", "move": wire.move_json(self.decide(obs))})
+
+    def decide(self, obs: Observation) -> Move:
+        if obs.phase is Phase.EXTENSION:
+            while True:
+                answer = self.dialogs.getyn(EXTENSION_PROMPT)
+                if answer is True:
+                    return EXTEND
+                if answer is False:
+                    return NO_EXTENSION
+                self.dialogs.error(f"only {self.host} may save")
+        while True:
+            got = self.dialogs.getmove()
+            if isinstance(got, Move):
+                return got
+            if got is Request.QUIT:
+                self.really()
+            elif got is Request.SAVE:
+                self.dialogs.error(f"only {self.host} may save")
+
+    def run(self) -> int:
+        """Play until the game ends or a side leaves; the exit status."""
+        try:
+            while True:
+                message = self.link.poll_message()
+                if message is None:
+                    event = self.term.wait(self.link.fileno())
+                    if event is not None:
+                        self.flow.on_event(event)
+                    continue
+                self.handle(message)
+        except LinkClosed as exc:
+            self.last = f"mille: the game ended: {exc}; {self.host} keeps it"
+            return 1
+        except GameExit as leave:
+            return leave.status
+
+
+def play_guest(host: str, link: Link) -> int:
+    """Take the seat ``host`` invited us to, on the board; the exit status."""
+    from ..cursesterm import CursesTerminal
+    from ..keeping import say
+    from ..surface import TerminalError
+
+    term = CursesTerminal()
+    guest: Guest | None = None
+    try:
+        term.start()
+        guest = Guest(term, link)
+        guest.host = shown(host)[:32]
+        guest.display.newboard()
+        guest.tell(f"waiting for {guest.host}...")  # taken in at the host's next move
+        status = guest.run()
+    except TerminalError as exc:
+        term.stop()
+        say(f"mille: {exc}")
+        return 1
+    except KeyboardInterrupt:
+        status = 1
+    finally:
+        term.stop()
+        link.close()
+    if guest is not None and guest.last is not None:
+        say(guest.last)
+    return status
+
+
+def join(target: str) -> int:
+    """``mille --join HOST`` (on this machine) or ``HOST@MACHINE`` (over ``ssh MACHINE``); the exit status."""
+    import os
+
+    from ..keeping import say
+    from .rendezvous import RendezvousError, connect, me
+
+    if not (os.isatty(0) and os.isatty(1)):
+        say("mille: standard input and output must be a terminal to join a game")
+        return 1
+    host, at, machine = target.partition("@")
+    try:
+        if at:
+            link = _over_ssh(host, machine)
+        else:
+            link = Link(connect(host, me()))
+    except (RendezvousError, OSError) as exc:
+        say(f"mille: {exc}")
+        return 1
+    return play_guest(host, link)
+
+
+#: The command that reaches another machine (``MILLE_SSH`` overrides: options, a port, a key).
+SSH = "ssh"
+#: What runs mille on the other machine (``MILLE_REMOTE`` overrides).
+REMOTE = "mille"
+
+
+def _over_ssh(host: str, machine: str) -> Link:
+    """A link to ``host``'s game on ``machine``: ``ssh MACHINE mille --join-stdio HOST`` over a socket pair."""
+    import os
+    import shlex
+    import socket
+    import subprocess
+
+    from .rendezvous import RendezvousError
+
+    if not machine or machine.startswith("-") or not host or host.startswith("-"):
+        raise RendezvousError(f"cannot join {shown(host)}@{shown(machine)}: name a user and a machine")
+    ssh = shlex.split(os.environ.get("MILLE_SSH", SSH))
+    remote = os.environ.get("MILLE_REMOTE", REMOTE)
+    mine, theirs = socket.socketpair()
+    try:
+        subprocess.Popen(
+            [*ssh, "-T", "--", machine, f"{remote} --join-stdio {shlex.quote(host)}"],
+            stdin=theirs.fileno(),
+            stdout=theirs.fileno(),
+        )
+    except OSError as exc:
+        mine.close()
+        raise RendezvousError(f"cannot run {shown(ssh[0])}: {exc.strerror}") from None
+    finally:
+        theirs.close()
+    return Link(mine)
+
+
+def join_stdio(host: str) -> int:
+    """The far side of ``--join HOST@MACHINE``: this machine's ``host``'s socket, relayed to standard input and output.
+
+    Bytes are only passed on, at most 64 kB at a time each way; the host
+    checks who connected (the user ssh logged in) and the guest's process
+    reads what the host sends.  Ends when either side does.
+    """
+    import os
+    import select
+
+    from .rendezvous import RendezvousError, connect, me
+
+    try:
+        sock = connect(host, me())
+    except RendezvousError as exc:
+        os.write(2, (f"mille: {exc}\n").encode("utf-8", "backslashreplace"))
+        return 1
+    stdin, stdout, peer = 0, 1, sock.fileno()
+    try:
+        while True:
+            ready, _, _ = select.select([stdin, peer], [], [])
+            if stdin in ready:
+                data = os.read(stdin, 65536)
+                if not data:
+                    return 0
+                sock.sendall(data)
+            if peer in ready:
+                data = sock.recv(65536)
+                if not data:
+                    return 0
+                os.write(stdout, data)
+    except OSError:
+        return 1
+    finally:
+        sock.close()
+
+
+__all__ = ["Guest", "join", "join_stdio", "play_guest", "public_game"]

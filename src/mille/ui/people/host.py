@@ -1,0 +1,357 @@
+"""The host's side of a game between two people: the one authority, the guest a seat that asks over a link.
+
+The host runs the game's flow and the engine as for a game against the
+computer; the guest's seat (the computer's, seat 1) is a :class:`RemotePerson`:
+a player that sends the guest its observation (the bot protocol's
+encoding, :mod:`mille.players.wire`: never the other hand or the deck) and
+waits for the move typed at the guest's terminal.  Every move made is sent
+to the guest as its new view at once.
+
+Drops lose nothing and hang nothing.  If the guest's connection goes
+(terminal closed, ssh killed, process killed) or breaks the conversation,
+the host is told at once and the computer (the original's procedure)
+plays the guest's seat until the guest joins again (``mille --join HOST``
+retakes the seat at their next move); the host may also save (``S``)
+to adjourn, and ``mille --invite GUEST FILE`` resumes the game.  Anyone
+else who connects is refused before a byte is read, and the host told.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+
+from ...engine.observation import Observation, observe
+from ...engine.rng import GlibcRandom
+from ...engine.rules import Move
+from ...engine.state import Game
+from ...files.safeio import shown
+from ...players import Decision, weighed, wire
+from ...players.bsd import BsdPlayer
+from ..app import BoardFace
+from ..board import Board
+from ..dialogs import Dialogs
+from ..flow import EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, GameFlow, Request, Setup
+from .link import Link, LinkClosed
+from .rendezvous import peer_uid, user_name
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ...engine.rules import Outcome
+    from ..session import Choices
+    from ..surface import Terminal
+
+#: The guest's seat: the computer's in a game against the computer.
+GUEST = 1
+
+
+class RemotePerson:
+    """The guest at their own terminal, as the flow's second seat (the computer stands in while they are away).
+
+    ``listener`` is the host's listening socket (non-blocking), ``guest_uid``
+    the only user let in, ``game`` the host's game (to send the guest its
+    view after every move).  Notices for the host (joined, left, refused)
+    wait in :attr:`notices` for the host's face, which alone draws.
+    """
+
+    def __init__(self, listener: socket.socket, guest_uid: int, game: Game, host_name: str) -> None:
+        self.listener = listener
+        listener.setblocking(False)
+        self.guest_uid = guest_uid
+        self.guest_name = user_name(guest_uid)
+        self.name = self.guest_name
+        self.host_name = host_name
+        self.game = game
+        self.link: Link | None = None
+        self.standin = BsdPlayer()
+        self._lock = threading.Lock()
+        #: One-line notices for the host, oldest first (shown by the face, escaped).
+        self.notices: list[str] = []
+
+    # ------------------------------------------------------------------
+    # Who is at the other end
+
+    def notice(self, text: str) -> None:
+        with self._lock:
+            self.notices.append(text)
+
+    def take_notices(self) -> list[str]:
+        with self._lock:
+            taken, self.notices = self.notices, []
+        return taken
+
+    def admit(self, wait: float = 0.0) -> bool:
+        """Take the connections waiting (up to ``wait`` seconds for one): the guest seated, anyone else refused.
+
+        The peer's user is asked of the kernel before a byte is read.  True
+        if the guest is (now) connected.
+        """
+        import select
+
+        if wait > 0 and self.link is None:
+            select.select([self.listener], [], [], wait)
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except (BlockingIOError, InterruptedError):
+                break
+            except OSError:
+                break
+            try:
+                uid = peer_uid(conn)
+            except OSError:
+                conn.close()
+                continue
+            if uid != self.guest_uid:
+                conn.close()
+                self.notice(f"{user_name(uid)} tried to join and was refused (only {self.guest_name} is invited)")
+                continue
+            if self.link is not None and not self.link.closed:
+                conn.close()  # the guest twice: the seat is taken
+                continue
+            self.link = Link(conn)
+            try:
+                self.link.send({"type": "hello", "host": self.host_name, "you": self.guest_name, "seat": GUEST})
+                if self.game.finished:
+                    self.link.send({"type": "say", "text": f"{self.host_name} is thinking..."})
+                else:
+                    self._send_view()
+            except LinkClosed:
+                self.link = None
+                continue
+            self.notice(f"{self.guest_name} joined")
+        return self.link is not None
+
+    def _dropped(self, why: str) -> None:
+        if self.link is not None:
+            self.link.close()
+        self.link = None
+        self.notice(f"{self.guest_name} is gone ({why}); the computer plays their seat until they join again")
+
+    def send(self, message: dict[str, object]) -> None:
+        """Send the guest ``message`` if they are there (a drop is noted, never raised)."""
+        if self.link is None:
+            return
+        try:
+            self.link.send(message)
+        except LinkClosed as exc:
+            self._dropped(str(exc))
+
+    def _send_view(self) -> None:
+        game = self.game
+        if self.link is None:
+            return
+        self.link.send(
+            {
+                "type": "view",
+                "obs": wire.observation_json(observe(game, GUEST)),
+                "finished": bool(game.finished),
+                "host": self.host_name,
+            }
+        )
+
+    def say(self, text: str) -> None:
+        """A line for the guest's message line (the host's questions, the end)."""
+        self.send({"type": "say", "text": text})
+
+    # ------------------------------------------------------------------
+    # The player protocol (the driver calls these)
+
+    def decide(self, observation: Observation, rng: GlibcRandom) -> Decision:
+        move = self.choose(observation, rng)
+        return Decision(move, weighed(move, observation))
+
+    def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
+        """The guest's move, asked over the link; the computer's while they are away."""
+        self.admit()
+        legal = observation.legal_moves()
+        while self.link is not None:
+            try:
+                self.link.send(
+                    {
+                        "type": "decide",
+                        "obs": wire.observation_json(observation),
+                        "legal": [wire.move_json(m) for m in legal],
+                    }
+                )
+                while True:
+                    message = self.link.wait_message(timeout=0.5)
+                    self.admit()  # refuse others who try meanwhile
+                    if message is None:
+                        continue
+                    if message.get("type") != "move":
+                        continue
+                    try:
+                        move = wire.move_from_json(message.get("move"))
+                    except wire.WireError:
+                        move = None
+                    if move is not None and move in legal:
+                        return move
+                    self.link.send({"type": "say", "text": "That move is not legal now."})
+                    break  # ask again
+            except LinkClosed as exc:
+                self._dropped(str(exc))
+        return self.standin.choose(observation, rng)
+
+    def inform(self, event: object) -> None:
+        """A move was made: the guest's new view, at once."""
+        if self.link is None:
+            self.admit()
+        try:
+            self._send_view()
+        except LinkClosed as exc:
+            self._dropped(str(exc))
+
+    def bye(self, text: str) -> None:
+        """The game is over for both, or the host left: ``text`` for the guest, and the link closed."""
+        self.send({"type": "bye", "text": text})
+        if self.link is not None:
+            try:
+                self.link.flush()
+            except LinkClosed:
+                pass
+            self.link.close()
+            self.link = None
+
+
+class HostBoardFace(BoardFace):
+    """The host's board: the original's, plus the guest's notices and whose turn it is on the message line."""
+
+    def __init__(self, term: Terminal, game: Game, window: int, remote: RemotePerson) -> None:
+        super().__init__(term, game, window)
+        self.remote = remote
+
+    def attach(self, flow: GameFlow) -> None:
+        super().attach(flow)
+        self.dialogs = _HostDialogs(self.term, self.display, flow, self)
+
+    def _notices(self) -> None:
+        for text in self.remote.take_notices():
+            self.tell(shown(text)[:39])
+
+    def read_move(self) -> Move | Request:
+        self._notices()
+        return super().read_move()
+
+    def ask(self, prompt_no: int) -> bool | Request:
+        self._notices()
+        if prompt_no not in (EXTENSION_PROMPT, REALLY_PROMPT):
+            self.remote.say(f"{self.remote.host_name}: {PROMPTS[prompt_no]}")
+        return super().ask(prompt_no)
+
+    def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
+        """The original's screen after a move; then whose turn it is (news of the guest waits for the host's prompt).
+
+        The computer's moves for an absent guest clear the message line
+        (§6.3 step 0), so the news is said when the host is next asked,
+        after the stand-in's moves, where it stays until the host moves.
+        """
+        super().show_move(game, seat, move, outcome)
+        if not game.finished and game.to_move == GUEST and game.pending_extension is None:
+            if self.remote.link is not None:
+                self.tell(f"{self.remote.guest_name} is thinking..."[:39])
+            else:
+                self.tell(f"the computer plays for {self.remote.guest_name}"[:39])
+
+
+class _HostDialogs(Dialogs):
+    """The host's prompt line: while a key is awaited, the guest's socket and the listener are heard too.
+
+    So a guest who leaves while the host thinks is noticed at once, and one
+    who joins again sees the board at once (the seat is theirs at their
+    next move).  Only the host's turn reads keys, and then no other thread
+    uses the link.
+    """
+
+    def __init__(self, term: Terminal, display: Board, flow: GameFlow, face: HostBoardFace) -> None:
+        super().__init__(term, display, flow)
+        self.face = face
+
+    def readch(self) -> int:
+        import select
+
+        remote = self.face.remote
+        fd = getattr(self.term, "fd", 0)
+        while True:
+            watched = [fd, remote.listener.fileno()]
+            if remote.link is not None:
+                watched.append(remote.link.fileno())
+            try:
+                ready, _, _ = select.select(watched, [], [], 0.2)
+            except (OSError, ValueError):
+                break
+            if remote.link is not None and remote.link.fileno() in ready:
+                try:
+                    remote.link.poll_message()  # the guest says nothing on our turn: only its leaving matters
+                except LinkClosed as exc:
+                    remote._dropped(str(exc))
+            if remote.listener.fileno() in ready:
+                remote.admit()
+            if remote.notices:
+                self.face._notices()
+                self.term.board.refresh()
+            if fd in ready:
+                break
+            event = self.term.poll()  # a signal meanwhile: acted on as at a key read
+            if event is not None:
+                self.flow.on_event(event)
+        return super().readch()
+
+
+def wait_for_guest(remote: RemotePerson, path: str) -> bool:
+    """Before the board: wait for the guest, saying who tried; False if interrupted (^C)."""
+    from ..keeping import say
+
+    say(f"mille: waiting for {remote.guest_name}: they join with: mille --join {remote.host_name}  (^C gives up)")
+    try:
+        while not remote.admit(wait=0.5):
+            for text in remote.take_notices():
+                say(f"mille: {text}")
+    except KeyboardInterrupt:
+        return False
+    remote.take_notices()
+    return True
+
+
+def play_host(choices: Choices, guest: str) -> int:
+    """Host a game for ``guest`` (a user of this machine) on the board; the exit status."""
+    import os
+
+    from ..keeping import say
+    from ..session import play_board
+    from .rendezvous import RendezvousError, invite, listen, me, user
+
+    try:
+        guest_uid = user(guest).pw_uid
+        listener, path = listen(user_name(guest_uid))
+    except RendezvousError as exc:
+        say(f"mille: {exc}")
+        return 1
+    host_name = me()
+    remote = RemotePerson(listener, guest_uid, choices.game, host_name)
+    try:
+        line = f"mille: {host_name} invites you to a game of Mille Bornes: mille --join {host_name}"
+        reached = invite(remote.guest_name, line)
+        if not reached:
+            say(f"mille: {remote.guest_name}'s terminals take no messages; tell them: mille --join {host_name}")
+        if not wait_for_guest(remote, path):
+            say("mille: nobody joined")
+            return 1
+
+        def make_flow(term: Terminal, game: Game, setup: Setup) -> GameFlow:
+            return GameFlow(HostBoardFace(term, game, setup.window, remote), game, setup)
+
+        status = play_board(
+            choices, computer=remote, make_flow=make_flow, command=f"mille --invite {remote.guest_name}"
+        )
+        remote.bye(f"{host_name} left the game; {host_name} keeps it and may invite you again")
+        return status
+    finally:
+        listener.close()
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+__all__ = ["GUEST", "HostBoardFace", "RemotePerson", "play_host", "wait_for_guest"]

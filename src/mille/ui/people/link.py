@@ -1,0 +1,164 @@
+"""The conversation between the host's and the guest's processes: bounded JSON lines.
+
+Either side may be hostile or broken (garbage, a flood, a line that never
+ends, a peer that stops reading), and neither may crash, hang or exhaust
+the other, so:
+
+* a line is at most :data:`MAX_LINE` bytes; a longer one ends the link
+  (:class:`LinkClosed`, said in one line), never a buffer that grows;
+* what is read is a JSON object (:func:`mille.players.wire.read_message`),
+  or the link ends;
+* writes never block: what the peer has not taken waits in a buffer of at
+  most :data:`MAX_PENDING` bytes, and a peer that lets it fill, or takes
+  nothing for :data:`WRITE_DEADLINE` seconds, is dropped;
+* every string a peer sends is shown only through
+  :func:`mille.files.safeio.shown` (by the faces that show it).
+"""
+
+from __future__ import annotations
+
+import errno
+import select
+import socket
+import time
+
+from ...players import wire
+
+#: The longest line either side accepts (an observation is under 2 kB).
+MAX_LINE = 16384
+#: The most bytes waiting for a peer that does not read.
+MAX_PENDING = 1 << 18
+#: Seconds a peer may leave written bytes untaken before it is dropped.
+WRITE_DEADLINE = 10.0
+
+
+class LinkClosed(Exception):
+    """The other side is gone, or broke the conversation (the message says which, in one line)."""
+
+
+class Link:
+    """One end of the conversation over a connected socket (non-blocking)."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        sock.setblocking(False)
+        self._in = bytearray()
+        self._out = bytearray()
+        self._stalled_since: float | None = None
+        self.closed = False
+
+    def fileno(self) -> int:
+        return self.sock.fileno()
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            try:
+                self.sock.close()
+            except OSError:
+                pass
+
+    # ------------------------------------------------------------------
+    # Writing
+
+    def send(self, message: dict[str, object]) -> None:
+        """Queue ``message`` and write what the peer takes now; :class:`LinkClosed` if it is gone or stalled."""
+        if self.closed:
+            raise LinkClosed("the connection is closed")
+        data = wire.encode(message)
+        if len(self._out) + len(data) > MAX_PENDING:
+            self.close()
+            raise LinkClosed("the other side stopped reading")
+        self._out += data
+        self.flush()
+
+    def flush(self) -> None:
+        """Write what the peer takes without blocking; drop a peer that took nothing for too long."""
+        while self._out:
+            try:
+                sent = self.sock.send(self._out)
+            except BlockingIOError:
+                now = time.monotonic()
+                if self._stalled_since is None:
+                    self._stalled_since = now
+                elif now - self._stalled_since > WRITE_DEADLINE:
+                    self.close()
+                    raise LinkClosed("the other side stopped reading") from None
+                return
+            except OSError as exc:
+                self.close()
+                raise LinkClosed(f"the connection broke ({exc.strerror})") from None
+            del self._out[:sent]
+            self._stalled_since = None
+
+    # ------------------------------------------------------------------
+    # Reading
+
+    def poll_message(self) -> dict[str, object] | None:
+        """A whole message if one has arrived (reading what is there, never waiting); None if none yet."""
+        message = self._take()
+        if message is not None:
+            return message
+        while True:
+            try:
+                data = self.sock.recv(65536)
+            except BlockingIOError:
+                return None
+            except OSError as exc:
+                self.close()
+                raise LinkClosed(f"the connection broke ({exc.strerror})") from None
+            if not data:
+                self.close()
+                raise LinkClosed("the other side left")
+            self._in += data
+            message = self._take()
+            if message is not None:
+                return message
+            if len(self._in) > MAX_LINE:
+                self.close()
+                raise LinkClosed("the other side sent a line too long")
+
+    def _take(self) -> dict[str, object] | None:
+        end = self._in.find(b"\n")
+        if end < 0:
+            if len(self._in) > MAX_LINE:
+                self.close()
+                raise LinkClosed("the other side sent a line too long")
+            return None
+        if end > MAX_LINE:
+            self.close()
+            raise LinkClosed("the other side sent a line too long")
+        line = bytes(self._in[: end + 1])
+        del self._in[: end + 1]
+        try:
+            return wire.read_message(line)
+        except wire.WireError as exc:
+            self.close()
+            raise LinkClosed(f"the other side sent garbage ({exc})") from None
+
+    def wait_message(self, timeout: float | None = None) -> dict[str, object] | None:
+        """The next message, waiting at most ``timeout`` seconds (None: for ever); None on time out."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            message = self.poll_message()
+            if message is not None:
+                return message
+            self.flush()
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if left == 0.0:
+                return None
+            try:
+                pause = 0.5 if left is None else min(left, 0.5)
+                select.select([self.sock], [self.sock] if self._out else [], [], pause)
+            except OSError as exc:
+                if exc.errno != errno.EINTR:
+                    raise
+
+
+def pair() -> tuple[Link, Link]:
+    """Two linked ends (for tests and a host talking to itself)."""
+    a, b = socket.socketpair()
+    return Link(a), Link(b)
+
+
+__all__ = ["MAX_LINE", "MAX_PENDING", "WRITE_DEADLINE", "Link", "LinkClosed", "pair"]

@@ -1,0 +1,200 @@
+"""Where two people meet: a Unix socket, the peer's user from the kernel, the invitation.
+
+No network port: the host listens on a Unix socket in a directory of its
+own, ``$TMPDIR``-independent ``/tmp/mille-UID`` (mode 0711: the guest may
+pass through it, only the host may write in it), under the invited user's
+name (``bob.sock``, mode 0666 so that bob can connect).  Anyone may try to
+connect; who connected is asked of the kernel (``SO_PEERCRED`` on Linux,
+``getpeereid`` on the BSDs and macOS) before a byte is read, and anyone
+but the invited user is refused, and the host told who tried.
+
+The invitation reaches the guest's terminals as ``write(1)`` does: one line
+on each terminal the guest is logged in on (from utmp, through ``who``),
+but not on one whose owner said ``mesg n`` (not writable by the group);
+where none can be reached, the host is shown the line to pass on.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import socket
+import stat
+import struct
+
+#: Where each host's sockets live: /tmp/mille-UID.
+BASE = "/tmp"
+
+
+class RendezvousError(Exception):
+    """A meeting that cannot be set up; the message is one line."""
+
+
+def user(name: str) -> pwd.struct_passwd:
+    """The user ``name`` (a login name or a number); :class:`RendezvousError` if there is none."""
+    try:
+        if name.isdigit():
+            return pwd.getpwuid(int(name))
+        return pwd.getpwnam(name)
+    except (KeyError, OverflowError, ValueError):
+        from ...files.safeio import shown
+
+        raise RendezvousError(f"no user {shown(name)!r} on this machine") from None
+
+
+def user_name(uid: int) -> str:
+    """The login name of ``uid`` (its number if it has none)."""
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)
+
+
+def directory(host_uid: int) -> str:
+    """The host's meeting directory (``/tmp/mille-UID``)."""
+    return os.path.join(BASE, f"mille-{host_uid}")
+
+
+def socket_path(host_uid: int, guest: str) -> str:
+    """Where the host waits for ``guest``."""
+    return os.path.join(directory(host_uid), f"{guest}.sock")
+
+
+def make_directory() -> str:
+    """The host's meeting directory, made (0711) or checked: its own, and no one else may write in it."""
+    uid = os.getuid()
+    path = directory(uid)
+    try:
+        os.mkdir(path, 0o711)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise RendezvousError(f"cannot make {path}: {exc.strerror}") from None
+    info = os.lstat(path)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != uid:
+        raise RendezvousError(f"{path} is not a directory of yours; remove it or ask who made it")
+    if info.st_mode & 0o022:
+        raise RendezvousError(f"{path} may be written by others; mille will not wait there")
+    os.chmod(path, 0o711)  # ours: others pass through to the socket, and list nothing
+    return path
+
+
+def listen(guest: str) -> tuple[socket.socket, str]:
+    """A listening socket for ``guest`` in the host's directory, and its path (an old one of ours replaced)."""
+    make_directory()
+    path = socket_path(os.getuid(), guest)
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        pass
+    else:
+        if not stat.S_ISSOCK(info.st_mode):
+            raise RendezvousError(f"{path} is not a socket; remove it")
+        os.unlink(path)
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.bind(path)
+        os.chmod(path, 0o666)
+        sock.listen(4)
+    except OSError as exc:
+        sock.close()
+        raise RendezvousError(f"cannot listen on {path}: {exc.strerror}") from None
+    return sock, path
+
+
+def connect(host: str, guest: str) -> socket.socket:
+    """Connect to ``host``'s invitation for ``guest`` on this machine."""
+    info = user(host)
+    path = socket_path(info.pw_uid, guest)
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.connect(path)
+    except OSError as exc:
+        sock.close()
+        why = "no game is waiting for you" if exc.errno in (2, 111) else exc.strerror
+        raise RendezvousError(f"cannot join {host}: {why} ({path})") from None
+    return sock
+
+
+def peer_uid(sock: socket.socket) -> int:
+    """The user at the other end of ``sock``, from the kernel (nothing is read)."""
+    if hasattr(socket, "SO_PEERCRED"):
+        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+        _pid, uid, _gid = struct.unpack("3i", creds)
+        return int(uid)
+    return _getpeereid(sock.fileno())  # pragma: no cover - the BSDs and macOS
+
+
+def _getpeereid(fd: int) -> int:  # pragma: no cover - the BSDs and macOS
+    import ctypes
+    import ctypes.util
+
+    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    uid, gid = ctypes.c_uint32(), ctypes.c_uint32()
+    if libc.getpeereid(fd, ctypes.byref(uid), ctypes.byref(gid)) != 0:
+        raise OSError(ctypes.get_errno(), "getpeereid failed")
+    return int(uid.value)
+
+
+def terminals(name: str) -> list[str]:
+    """The terminals ``name`` is logged in on (utmp, through ``who``), as ``/dev/...`` paths."""
+    import subprocess
+
+    try:
+        done = subprocess.run(["who"], capture_output=True, text=True, timeout=5, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return []
+    found = []
+    for line in done.stdout.splitlines():
+        fields = line.split()
+        if len(fields) >= 2 and fields[0] == name and "/" not in fields[1].replace("pts/", "", 1):
+            found.append("/dev/" + fields[1])
+    return found
+
+
+def invite(guest: str, line: str, ttys: list[str] | None = None) -> list[str]:
+    """Write ``line`` on each of ``guest``'s terminals that takes messages; the terminals reached.
+
+    As ``write(1)``: a terminal owned by the guest, a character device, and
+    writable by its group (``mesg y``); opened without becoming our
+    controlling terminal and without blocking.
+    """
+    reached = []
+    uid = user(guest).pw_uid
+    for tty in terminals(guest) if ttys is None else ttys:
+        try:
+            info = os.stat(tty)
+            if not stat.S_ISCHR(info.st_mode) or info.st_uid != uid or not info.st_mode & stat.S_IWGRP:
+                continue  # not theirs, or mesg n
+            fd = os.open(tty, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK)
+        except OSError:
+            continue
+        try:
+            os.write(fd, ("\r\n\a" + line + "\r\n").encode("utf-8", "backslashreplace"))
+            reached.append(tty)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    return reached
+
+
+def me() -> str:
+    """The login name of the user running mille."""
+    return user_name(os.getuid())
+
+
+__all__ = [
+    "RendezvousError",
+    "connect",
+    "directory",
+    "invite",
+    "listen",
+    "make_directory",
+    "me",
+    "peer_uid",
+    "socket_path",
+    "terminals",
+    "user",
+    "user_name",
+]

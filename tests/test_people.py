@@ -1,0 +1,545 @@
+"""Two people at their own terminals (``mille --invite``, ``mille --join``; docs/people.md), as real users on ptys.
+
+The host and the guest are two real users made for the test (``useradd``,
+as root; skipped with the reason otherwise), each running mille on a
+pseudo-terminal of its own (forked from this interpreter, then ``setuid``).
+A third real user who connects is refused before a byte is read, and the
+host told; the guest's moves show on the host's board and the host's on
+the guest's; a guest killed at its move prompt is noticed, the computer
+plays the seat, and ``mille --join`` again retakes it.  The link's bounds
+(garbage, a line that never ends, a peer that stops reading) are checked
+on a socket pair.
+"""
+
+from __future__ import annotations
+
+# The users made for the test may not read this interpreter's library (it
+# may live under root's home): what the game imports after ``setuid`` is
+# imported here first, before the fork.
+import curses  # noqa: F401
+import fcntl
+import json  # noqa: F401
+import os
+import pty
+import secrets  # noqa: F401
+import select
+import shlex  # noqa: F401
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+import traceback  # noqa: F401
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+
+import pytest
+
+import mille.cli
+import mille.engine.driver
+import mille.files.rescue
+import mille.files.save
+import mille.ui.cursesterm
+import mille.ui.people.guest
+import mille.ui.people.host  # noqa: F401
+import ptyreplay
+from fault_helpers import local_user
+from mille.players import wire
+from mille.ui.people import link as people_link
+from mille.ui.people.rendezvous import directory
+from terminal_helpers import _children
+
+
+class Player:
+    """mille run by a real user on a pty of its own, read into an 80x24 screen."""
+
+    def __init__(self, uid: int, gid: int, argv: list[str], env: dict[str, str] | None = None) -> None:
+        self.screen = ptyreplay.Terminal(80, 24)
+        self.stream = ptyreplay._Stream(self.screen)
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: never returns into pytest
+            code = 3
+            try:
+                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+                os.closerange(3, 4096)  # the other players' terminals (their masters) are not this one's
+                os.setgroups([])
+                os.setgid(gid)
+                os.setuid(uid)
+                os.chdir("/")
+                os.environ.update(
+                    {"HOME": "/nonexistent", "TERM": "xterm", "XDG_STATE_HOME": "/nonexistent", **(env or {})}
+                )
+                from mille.cli import main
+
+                code = main(argv)
+            except BaseException:
+                import traceback
+
+                traceback.print_exc()
+            finally:
+                os._exit(code)
+        self.pid, self.fd = pid, fd
+        self.status: int | None = None
+
+    def pump(self, timeout: float = 0.05) -> None:
+        if self.fd < 0:
+            time.sleep(timeout)
+            return
+        while select.select([self.fd], [], [], timeout)[0]:
+            try:
+                data = os.read(self.fd, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            self.stream.feed(data)
+            timeout = 0.01
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def wait_for(self, wanted: str, deadline: float = 10.0) -> float:
+        """Read until ``wanted`` is on the screen; the seconds it took (fails after ``deadline``)."""
+        start = time.monotonic()
+        while wanted not in self.text():
+            if time.monotonic() - start > deadline:
+                raise AssertionError(f"{wanted!r} never showed:\n{self.text()}")
+            self.pump(0.02)
+        return time.monotonic() - start
+
+    def send(self, keys: str) -> None:
+        os.write(self.fd, keys.encode())
+
+    def kill(self) -> None:
+        if self.status is None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.reap()
+
+    def reap(self, deadline: float = 10.0) -> int:
+        end = time.monotonic() + deadline
+        while self.status is None:
+            self.pump(0.02)
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = os.waitstatus_to_exitcode(status)
+            elif time.monotonic() > end:
+                os.kill(self.pid, signal.SIGKILL)
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+        return self.status
+
+
+@contextmanager
+def people(n: int) -> Iterator[list[tuple[str, int, int]]]:
+    """``n`` real users for the test (and their meeting directories removed after)."""
+    with ExitStack() as stack:
+        users = [stack.enter_context(local_user()) for _ in range(n)]
+        try:
+            yield users
+        finally:
+            for _, uid, _ in users:
+                shutil.rmtree(directory(uid), ignore_errors=True)
+
+
+def _asked(player: Player, deadline: float = 10.0) -> float:
+    """Wait until ``player``'s move prompt is open and empty (a move typed leaves it until the next prompt)."""
+    start = time.monotonic()
+    while not any(line[20:40].rstrip() == ">>:Move:" for line in player.screen.display):
+        if time.monotonic() - start > deadline:
+            raise AssertionError(f"no move prompt:\n{player.text()}")
+        player.pump(0.01)
+    return time.monotonic() - start
+
+
+SAFETIES = ("Extra Tank", "Puncture Proof", "Driving Ace", "Right of Way")
+
+
+def discard_keys(player: Player) -> str:
+    """The keys that discard the first card of ``player``'s hand that is not a safety (always legal)."""
+    for row in player.screen.display[7:13]:
+        slot, name = row[:1], row[2:20].strip()
+        if slot.isdigit() and name and name not in SAFETIES:
+            return f"d{slot}\r"
+    raise AssertionError(player.text())
+
+
+def _move(player: Player) -> None:
+    """Pick, then discard a card that is not a safety."""
+    player.send("p")
+    player.pump(0.05)
+    player.send(discard_keys(player))
+    deadline = time.monotonic() + 10
+    while any(line[20:40].rstrip() == ">>:Move:" for line in player.screen.display):
+        assert time.monotonic() < deadline, player.text()
+        player.pump(0.01)
+
+
+def _agree(host: Player, guest: Player) -> None:
+    """The two boards, drawn from one game, agree on everything public (each seat's side swapped)."""
+    deadline = time.monotonic() + 10
+    while host.screen.display[6][20:40] != guest.screen.display[6][20:40]:  # the deck's count, once both are drawn
+        assert time.monotonic() < deadline, (host.text(), guest.text())
+        host.pump(0.01)
+        guest.pump(0.01)
+    h, g = host.screen.display, guest.screen.display
+    assert h[8][20:40] == g[8][20:40]  # the discard pile
+    for row in (14, 16):  # battle and speed piles: mine on the left, the other's on the right
+        assert h[row][:20].strip() == g[row][20:40].strip()
+        assert h[row][20:40].strip() == g[row][:20].strip()
+    for row in (1, 2, 3, 4, 6, 8, 9):  # the score window's figures: You and Comp swapped
+        hy, hc = h[row][61:66].strip(), h[row][67:73].strip()
+        gy, gc = g[row][61:66].strip(), g[row][67:73].strip()
+        assert (hy, hc) == (gc, gy), (row, h[row], g[row])
+    assert h[18:24] != [] and [r[:40].strip() for r in h[18:24]] == [r[40:].strip() for r in g[18:24]]
+
+
+def test_two_people_play_a_third_is_refused_and_a_killed_guest_comes_back() -> None:
+    with people(3) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid), (_eve, e_uid, e_gid)]:
+        host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"])
+        guests: list[Player] = []
+        try:
+            host.wait_for(f"mille --join {alice}")
+            sock_path = os.path.join(directory(a_uid), f"{bob}.sock")
+            assert os.stat(directory(a_uid)).st_mode & 0o777 == 0o711
+
+            # Eve connects and writes first: refused, her bytes never read, the host told.
+            refused = _connect_as(e_uid, e_gid, sock_path)
+            assert refused == b"", refused
+            host.wait_for("tried to join and was refused")
+
+            guest = Player(b_uid, b_gid, ["--join", alice])
+            guests.append(guest)
+            _asked(host)
+            guest.wait_for(f"{alice} is thinking...")
+
+            # Each move shows on the other board at once, and whose turn it is.
+            _move(host)
+            _asked(guest)
+            assert f"{alice} is thinking" not in guest.text()
+            _move(guest)
+            host.wait_for("DISCARD")
+            _asked(host)
+            guest.wait_for(f"{alice} is thinking...")
+
+            _agree(host, guest)
+
+            # The guest's process killed at its move prompt: the host is told, the computer plays the seat.
+            _move(host)
+            _asked(guest)
+            guest.kill()
+            host.wait_for(f"{bob} is gone")
+            _asked(host)
+
+            # Bob joins again while Alice thinks at her prompt: his board at once, his seat at his next move.
+            back = Player(b_uid, b_gid, ["--join", alice])
+            guests.append(back)
+            back.wait_for(f"{alice} is thinking...")
+            host.wait_for(f"{bob} joined")
+            # His terminal closed under him while Alice thinks: she is told at once, without moving.
+            back.kill()
+            host.wait_for(f"{bob} is gone")
+            again = Player(b_uid, b_gid, ["--join", alice])
+            guests.append(again)
+            again.wait_for(f"{alice} is thinking...")
+            _move(host)
+            _asked(again)
+            host.wait_for(f"{bob} is thinking...")
+
+            # The host quits: the guest is told and leaves.
+            _move(again)
+            _asked(host)
+            host.send("q")
+            host.wait_for("Really?")
+            host.send("y")
+            assert host.reap() == 0
+            assert again.reap() == 0
+            assert not os.path.exists(sock_path)
+        finally:
+            host.kill()
+            for g in guests:
+                g.kill()
+
+
+SSHD = "/usr/sbin/sshd"
+SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
+
+
+@contextmanager
+def readable_directory() -> Iterator[str]:
+    """A directory every user may read (the test's own tmp_path is root's alone), removed after."""
+    path = tempfile.mkdtemp(prefix="mille-ssh-test-")
+    os.chmod(path, 0o755)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _readable_by(uid: int, gid: int, paths: list[str]) -> bool:
+    pid = os.fork()
+    if pid == 0:
+        ok = 1
+        try:
+            os.setgroups([])
+            os.setgid(gid)
+            os.setuid(uid)
+            ok = 0 if all(os.access(p, os.R_OK) for p in paths) else 1
+        finally:
+            os._exit(ok)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
+
+
+def test_a_guest_joins_over_a_real_sshd_on_loopback() -> None:
+    """``mille --join alice@127.0.0.1`` through ssh (a real sshd, a throwaway host key and user key)."""
+    python = shutil.which("python3", path="/usr/bin:/usr/local/bin")
+    if not os.path.exists(SSHD) or shutil.which("ssh") is None or shutil.which("ssh-keygen") is None:
+        pytest.skip("openssh-server and openssh-client are not installed (.ci/run installs them as root)")
+    if python is None:
+        pytest.skip("no system python3 for the far side of ssh")
+    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
+        if not _readable_by(b_uid, b_gid, [python, os.path.join(SRC, "mille", "__main__.py")]):
+            pytest.skip(f"the test's user cannot run {python} on {SRC} (a checkout in a private directory)")
+        made_run = not os.path.isdir("/run/sshd")
+        if made_run:
+            os.makedirs("/run/sshd", mode=0o755)
+        sshd = None
+        host = guest = None
+        try:
+            for name in ("host_key", "user_key"):
+                subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", os.path.join(place, name)],
+                               check=True, capture_output=True)  # fmt: skip
+            os.chown(os.path.join(place, "user_key"), b_uid, b_gid)
+            # useradd locks the account ("!"), which sshd refuses; "*" has no password and is not locked.
+            subprocess.run(["usermod", "-p", "*", bob], check=True, capture_output=True)
+            shutil.copy(os.path.join(place, "user_key.pub"), os.path.join(place, "authorized_keys"))
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                port = probe.getsockname()[1]
+            config = os.path.join(place, "sshd_config")
+            with open(config, "w") as f:
+                f.write(
+                    f"Port {port}\nListenAddress 127.0.0.1\nHostKey {place}/host_key\n"
+                    f"AuthorizedKeysFile {place}/authorized_keys\nStrictModes no\nUsePAM no\n"
+                    f"PasswordAuthentication no\nKbdInteractiveAuthentication no\nAllowUsers {bob}\n"
+                    f"PidFile {place}/sshd.pid\n"
+                )
+            log = os.open(os.path.join(place, "log"), os.O_WRONLY | os.O_CREAT, 0o600)
+            try:
+                sshd = subprocess.Popen([SSHD, "-D", "-e", "-f", config], stderr=log)
+            finally:
+                os.close(log)
+            deadline = time.monotonic() + 10
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    assert time.monotonic() < deadline and sshd.poll() is None, "sshd did not start"
+                    time.sleep(0.05)
+            host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"])
+            host.wait_for(f"mille --join {alice}")
+            ssh = (
+                f"ssh -p {port} -i {place}/user_key -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null"
+                " -o BatchMode=yes -o LogLevel=ERROR"
+            )
+            guest = Player(
+                b_uid,
+                b_gid,
+                ["--join", f"{alice}@127.0.0.1"],
+                env={"MILLE_SSH": ssh, "MILLE_REMOTE": f"env PYTHONPATH={SRC} {python} -m mille"},
+            )
+            try:
+                _asked(host, deadline=20)
+            except AssertionError:
+                guest.pump(0.5)
+                raise AssertionError(guest.text()) from None
+            guest.wait_for(f"{alice} is thinking...", deadline=20)
+            _move(host)
+            _asked(guest)
+            _move(guest)
+            host.wait_for("DISCARD")
+            # ssh killed under the guest: the host is told, the computer plays the seat.
+            _asked(host)
+            _move(host)
+            for child in _children(guest.pid):  # the guest's own ssh, by its process id
+                os.kill(child, signal.SIGKILL)
+            host.wait_for(f"{bob} is gone", deadline=20)
+        finally:
+            for p in (host, guest):
+                if p is not None:
+                    p.kill()
+            if sshd is not None:
+                sshd.kill()
+                sshd.wait()
+                with open(os.path.join(place, "log")) as f:
+                    print(f.read())  # sshd's own words, for a failure
+            if made_run:
+                shutil.rmtree("/run/sshd", ignore_errors=True)
+
+
+def test_the_hosts_terminal_closed_keeps_the_game_for_both_and_both_resume_it() -> None:
+    """The host's terminal closed at the guest's move: the game kept, the guest told; --invite FILE resumes it."""
+    from mille.files import save
+
+    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
+        state = os.path.join(place, "state")
+        os.mkdir(state, 0o700)
+        os.chown(state, a_uid, a_gid)
+        env = {"XDG_STATE_HOME": state}
+        players: list[Player] = []
+        try:
+            host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"], env=env)
+            players.append(host)
+            host.wait_for(f"mille --join {alice}")
+            guest = Player(b_uid, b_gid, ["--join", alice])
+            players.append(guest)
+            _asked(host)
+            _move(host)
+            _asked(guest)
+            hand = [row[:20] for row in guest.screen.display[6:13]]
+
+            os.close(host.fd)  # the host's terminal goes away under it
+            host.fd = -1
+            assert host.reap() == 1
+            assert guest.reap() == 0
+            assert f"{alice} left the game" in guest.text()
+            [name] = os.listdir(os.path.join(state, "mille"))
+            kept = os.path.join(state, "mille", name)
+            assert save.read_game(kept).computer == f"person:{bob}"
+
+            again = Player(a_uid, a_gid, ["--invite", bob, "--no-stats", kept], env=env)
+            players.append(again)
+            again.wait_for(f"mille --join {alice}")
+            back = Player(b_uid, b_gid, ["--join", alice])
+            players.append(back)
+            _asked(back)
+            assert "plays, not" not in again.text()
+            assert [row[:20] for row in back.screen.display[6:13]] == hand
+            _agree(again, back)
+        finally:
+            for p in players:
+                p.kill()
+
+
+def _connect_as(uid: int, gid: int, path: str) -> bytes:
+    """Connect to ``path`` as ``uid``, write first, and return what came back before the end (b'' if refused)."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            os.close(read_end)
+            os.setgroups([])
+            os.setgid(gid)
+            os.setuid(uid)
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(path)
+            try:
+                s.sendall(b'{"type":"move","move":{"kind":"draw"}}\n')
+            except OSError:
+                pass
+            s.settimeout(10)
+            got = b""
+            try:
+                while chunk := s.recv(4096):
+                    got += chunk
+            except OSError:
+                pass
+            os.write(write_end, got)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    chunks = []
+    while chunk := os.read(read_end, 65536):
+        chunks.append(chunk)
+    os.close(read_end)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    return b"".join(chunks)
+
+
+# ----------------------------------------------------------------------
+# The link's bounds: a hostile or broken peer cannot crash, hang or exhaust the other
+
+
+def test_a_line_that_never_ends_ends_the_link_not_the_memory() -> None:
+    mine, theirs = people_link.pair()
+    try:
+        chunk = b"x" * 4096
+        sent = 0
+        while sent <= people_link.MAX_LINE + len(chunk):
+            theirs.sock.setblocking(True)
+            theirs.sock.sendall(chunk)
+            sent += len(chunk)
+        with pytest.raises(people_link.LinkClosed, match="too long"):
+            while mine.poll_message() is None:
+                select.select([mine.sock], [], [], 1)
+        assert len(mine._in) <= people_link.MAX_LINE + 65536
+    finally:
+        mine.close()
+        theirs.close()
+
+
+def test_garbage_ends_the_link_in_one_line() -> None:
+    mine, theirs = people_link.pair()
+    try:
+        theirs.sock.setblocking(True)
+        theirs.sock.sendall(b"\x1b]0;owned\x07 not json\n")
+        with pytest.raises(people_link.LinkClosed, match="garbage"):
+            mine.wait_message(timeout=5)
+    finally:
+        mine.close()
+        theirs.close()
+
+
+def test_a_peer_that_stops_reading_is_dropped_without_blocking(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(people_link, "WRITE_DEADLINE", 0.2)
+    mine, theirs = people_link.pair()
+    try:
+        message = {"type": "say", "text": "y" * 1000}
+        start = time.monotonic()
+        with pytest.raises(people_link.LinkClosed, match="stopped reading"):
+            while True:
+                mine.send(message)  # never blocks: the buffer is bounded, the stall timed
+                if time.monotonic() - start > 0.25:
+                    mine.flush()
+        assert time.monotonic() - start < 10
+    finally:
+        mine.close()
+        theirs.close()
+
+
+def test_a_message_round_trips_in_the_bot_protocols_encoding() -> None:
+    mine, theirs = people_link.pair()
+    try:
+        mine.send({"type": "move", "move": wire.move_json(wire.move_from_json({"kind": "draw"}))})
+        got = theirs.wait_message(timeout=5)
+        assert got is not None and got["type"] == "move"
+    finally:
+        mine.close()
+        theirs.close()
+
+
+def test_a_seed_typed_with_invite_is_refused_in_one_line() -> None:
+    """A command line is seen by every user of the machine: a seed on it would make the deal public."""
+    env = {**os.environ, "PYTHONPATH": SRC}
+    done = subprocess.run(
+        [sys.executable, "-m", "mille", "--invite", "nobody", "--seed", "5"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 1
+    assert "would make the deal public" in done.stderr and "Traceback" not in done.stderr
