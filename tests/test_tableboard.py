@@ -85,8 +85,7 @@ def test_the_board_in_a_real_terminal_and_refused_when_small() -> None:
         p.send("q")
         assert p.wait_for(lambda q: "Really?" in q.text(), timeout=10), p.text()
         p.send("y")
-        assert p.wait_for(lambda q: q.poll() is not None, timeout=10)
-        assert p.poll() == 0
+        assert p.wait_exit() == 0, p.text()
     with H.Pty([*H.mille_argv("--players", "6", "--seed", "7"), "--no-stats"], rows=20, cols=60) as p:
         assert p.wait_for(lambda q: "at least 80x23" in "\n".join(q.lines()), timeout=30), p.text()
         p.resize(24, 80)
@@ -94,4 +93,4 @@ def test_the_board_in_a_real_terminal_and_refused_when_small() -> None:
         p.send("q")
         assert p.wait_for(lambda q: "Really?" in q.text(), timeout=10), p.text()
         p.send("y")
-        assert p.wait_for(lambda q: q.poll() is not None, timeout=10)
+        assert p.wait_exit() == 0, p.text()
