@@ -246,7 +246,7 @@ def _undealt_card_in_hand(d):
 
 CASES = [
     (_set(["format"], "other"), "not a mille save file"),
-    (_set(["version"], 3), "unsupported save format version 3 (this mille reads versions 1 and 2)"),
+    (_set(["version"], 4), "unsupported save format version 4 (this mille reads versions 1, 2 and 3)"),
     (_set(["version"], True), "unsupported save format version true"),
     (_delete(["deck"]), 'missing field "deck"'),
     (_set(["extra"], 1), 'unknown field "extra"'),

@@ -22,7 +22,7 @@ import sys
 
 from . import __version__
 from .engine.rng import SEED_RANGE, SEED_RULE, GlibcRandom, parse_seed, secret_seed
-from .engine.state import Game
+from .engine.state import TABLE_SEATS, Game, table
 from .files.places import settings_file
 from .players import OPPONENTS, is_exec_spec, is_person_spec
 from .ui.layout import YOU, ScoreView
@@ -82,6 +82,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="the computer player: bsd (the original's, the default), expert (stronger), or "
         "exec:COMMAND, a bot program of your own (docs/protocol.md); "
         "a restored game keeps its own unless this is given (a bot only when named again)",
+    )
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=TABLE_SEATS,
+        metavar="N",
+        help="the table: 2 (the original's, the default), 3 each for themselves, 4 in two partnerships, "
+        "6 in three (you and computers; see TABLES in the manual)",
     )
     parser.add_argument(
         "--bot-reads-deck",
@@ -234,11 +242,20 @@ def main(argv: list[str] | None = None) -> int:
     parsed = _quick_parse(argv)
     detail: str | None = None
     reads_deck = False
+    players: int | None = None
     invited: str | None = None
     if parsed is None:
         parser = build_parser()
         args = parser.parse_args(argv)
-        others = args.file or args.seed is not None or args.computer or switches or args.detail or args.bot_reads_deck
+        others = (
+            args.file
+            or args.seed is not None
+            or args.computer
+            or switches
+            or args.detail
+            or args.bot_reads_deck
+            or args.players is not None
+        )
         if (args.stats or args.config_path or args.kept) and others:
             parser.error("--stats, --kept and --config-path take no other arguments")
         if args.config_path:
@@ -278,6 +295,9 @@ def main(argv: list[str] | None = None) -> int:
         parsed = (args.file, args.seed, args.computer)
         detail = args.detail
         reads_deck = args.bot_reads_deck
+        players = args.players
+        if players is not None and args.file:
+            parser.error("--players starts a new game (a saved game keeps its own table)")
     file, seed, computer_name = parsed
     try:
         settings = _settings()
@@ -336,11 +356,23 @@ def main(argv: list[str] | None = None) -> int:
     else:
         seed_value = os.getpid()  # the original's srandom(getpid()), §2.1
     if game is None:
-        game = Game(rng=GlibcRandom(seed_value))
+        game = Game(rng=GlibcRandom(seed_value), table=table(players or 2))
     else:
         game.rng.seed(seed_value)
 
     plain, detail = choose_plain(switches, detail, settings)
+    if game.table.seats > 2:
+        # The larger tables (issue 38): you and computers, which are built-in players.
+        if invited is not None:
+            print(f"mille: --invite plays the two-seat game (not yet {game.table.seats} seats)", file=sys.stderr)
+            return 1
+        if computer_name not in OPPONENTS:
+            print(
+                f"mille: at {game.table.seats} seats the computers are built-in players: {', '.join(OPPONENTS)}",
+                file=sys.stderr,
+            )
+            return 1
+        hints = False  # the expert's hint reads two seats only
     choices = Choices(
         game, file=file, banner=banner, window=window, computer_name=computer_name, seed=seed_value,
         hints=hints, color=color, record=record, detail=detail, reads_deck=reads_deck,

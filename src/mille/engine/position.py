@@ -40,7 +40,7 @@ from . import cards
 from .cards import EMPTY, NAMES
 from .rules import can_anyone_play
 from .scoring import COUP_BONUS, SAFETY_POINTS, recompute_hand_total
-from .state import EXTENDED_TRIP, SEATS, TRIP, Game, SafetyStatus, Tableau
+from .state import EXTENDED_TRIP, TRIP, Game, SafetyStatus, Tableau
 
 _ROW = cards.RIGHT_OF_WAY - cards.SAFETY_BASE
 _PLAYED = SafetyStatus.PLAYED
@@ -87,12 +87,24 @@ def check(game: Game) -> None:
     seat's counting, each tableau, the trip and the question, the scores),
     so a damaged game always reports the same first problem.
     """
-    # The deck array is always a permutation of the 101 cards.
+    tab = game.table
+    seats = len(game.players)
+    if seats != tab.seats or len(game.memory) != seats:
+        raise InvalidPosition("players", f"{seats} players and {len(game.memory)} memories at a table of {tab.seats}")
+    sides = tab.sides
+    # The deck array is always a permutation of the table's deck (101 cards, or 106).
+    copies = tab.copies
+    if len(game.deck) != tab.deck_size:
+        raise InvalidPosition("deck", f"has {_plural(len(game.deck), 'card')}, the deck has {tab.deck_size}")
     in_deck = Counter(game.deck)
     for code in range(cards.NUM_CODES):
-        if in_deck[code] != cards.COPIES[code]:
+        if in_deck[code] != copies[code]:
             name = _quoted(NAMES[code]) + " card"
-            raise InvalidPosition("deck", f"has {_plural(in_deck[code], name)}, the deck has {cards.COPIES[code]}")
+            raise InvalidPosition("deck", f"has {_plural(in_deck[code], name)}, the deck has {copies[code]}")
+    if game.reaction is not None and not (0 <= game.reaction < seats and game.reaction != game.to_move):
+        raise InvalidPosition("reaction", f"{game.reaction} is not another seat of the table")
+    if game.extender is not None and not (tab.parker and 0 <= game.extender < sides):
+        raise InvalidPosition("extender", f"{game.extender}, but no side of this table can have called it")
 
     # Every card in a hand or on the table came from the dealt part of the
     # array, deck[deck_count:]; each seat has seen every one of them except
@@ -120,19 +132,22 @@ def check(game: Game) -> None:
         pending_card = game.players[game.to_move].hand[pending]
         if pending_card != EMPTY:
             hands[game.to_move][pending_card] -= 1
+    held: Counter[int] = Counter()
+    for hand in hands:
+        held.update(hand)
     for code in range(cards.NUM_CODES):
-        placed = table[code] + hands[0][code] + hands[1][code]
+        placed = table[code] + held[code]
         if placed > dealt[code]:
             raise InvalidPosition(
                 "",
                 f"{placed} {_quoted(NAMES[code])} in the hands and on the table, but only {dealt[code]} dealt "
                 f"(deck[deck_count:] with deck_count {game.deck_count})",
             )
-    for seat in SEATS:
+    for seat in range(seats):
         field = f"memory[{seat}].num_seen"
         for code in range(cards.NUM_CODES):
             seen = game.memory[seat].num_seen[code]
-            most = dealt[code] - hands[1 - seat][code]
+            most = dealt[code] - (held[code] - hands[seat][code])
             least = table[code] + hands[seat][code] - (code == pending_card and seat != game.to_move)
             if seen > most:
                 raise InvalidPosition(_sub(field, code), f"{seen}, but only {most} can have been seen")
@@ -140,15 +155,22 @@ def check(game: Game) -> None:
                 raise InvalidPosition(_sub(field, code), f"{seen}, but at least {least} have been seen")
 
     for seat, p in enumerate(game.players):
-        _check_tableau(game, f"players[{seat}]", p)
+        if seat < sides:
+            _check_tableau(game, f"players[{seat}]", p)
+        else:
+            _check_unused(f"players[{seat}]", p)
 
     _check_hands(game)
 
     trip = game.trip_length
-    if trip == EXTENDED_TRIP and max(p.mileage for p in game.players) < TRIP:
+    side_tableaus = game.players[:sides]
+    if not tab.extension:
+        if trip != tab.trip:
+            raise InvalidPosition("trip_length", f"{trip}, but this table plays {tab.trip} without the Extension")
+    elif trip == EXTENDED_TRIP and max(p.mileage for p in side_tableaus) < TRIP:
         raise InvalidPosition("trip_length", "1000, but nobody reached 700 to extend the trip")
     if game.finished:
-        if all(p.mileage != trip for p in game.players) and game.deck_count > 0:
+        if all(p.mileage != trip for p in side_tableaus) and game.deck_count > 0:
             raise InvalidPosition("finished", "true, but nobody completed the trip and cards are left to draw")
     if not game.finished and pending is None and game.deck_count == 0 and not can_anyone_play(game):
         # After every move made with the deck empty the end test runs (§3.8);
@@ -159,16 +181,16 @@ def check(game: Game) -> None:
             "false, but the deck is empty and nobody holds a safety or a card that can be played (the hand is over)",
         )
     if pending is not None:
-        mover = game.players[game.to_move]
-        if game.finished or trip != TRIP or mover.mileage != TRIP:
+        mover = game.players[game.to_move % sides]
+        if game.finished or not tab.extension or trip != TRIP or mover.mileage != TRIP:
             raise InvalidPosition(
                 "pending_extension", "set, but the player to move is not at the Extension? question (at 700 of 700)"
             )
-        if pending >= 0 and not 0 <= mover.hand[pending] <= cards.MILES_200:
+        if pending >= 0 and not 0 <= game.players[game.to_move].hand[pending] <= cards.MILES_200:
             raise InvalidPosition("pending_extension", f"{pending}, but there is no distance card in that slot")
-    for seat, p in enumerate(game.players):
+    for seat, p in enumerate(side_tableaus):
         path = f"players[{seat}]"
-        if p.mileage == trip and not game.finished and not (pending is not None and seat == game.to_move):
+        if p.mileage == trip and not game.finished and not (pending is not None and seat == game.to_move % sides):
             raise InvalidPosition(f"{path}.mileage", f"{p.mileage} completes the trip, but the hand is not finished")
         expected = recompute_hand_total(game, seat)
         if p.hand_total != expected:
@@ -214,6 +236,14 @@ def _check_hands(game: Game) -> None:
                     f"players[{seat}].hand",
                     f"{_plural(held, 'card')} with cards left to draw ({who} holds at least {least})",
                 )
+
+
+def _check_unused(path: str, p: Tableau) -> None:
+    """A seat past the sides (a partner's, at 4 and 6 seats) holds only its hand: its tableau fields stay as dealt."""
+    blank = Tableau()
+    for name in Tableau.__slots__:
+        if name != "hand" and getattr(p, name) != getattr(blank, name):
+            raise InvalidPosition(f"{path}.{name}", "set, but this seat plays on its partner's tableau")
 
 
 def _check_tableau(game: Game, path: str, p: Tableau) -> None:

@@ -180,6 +180,12 @@ def kept_files() -> list[str]:
 
 def _position(game: Game) -> str:
     """What a kept game holds, in a few words: the hand's miles, the totals, what comes next."""
+    if game.table.seats > 2:  # a larger table (mille --players): every side, A being yours
+        sides = range(game.table.sides)
+        miles = ", ".join(f"{'ABC'[s]} {game.players[s].mileage}" for s in sides)
+        totals = ", ".join(f"{'ABC'[s]} {game.players[s].total}" for s in sides)
+        where = "at the end of a hand" if game.finished else f"in a hand of {game.trip_length} miles (sides {miles})"
+        return f"{game.table.seats} seats, {where}; totals {totals}"
     you, it = game.players
     if game.finished:
         where = "at the end of a hand"

@@ -37,6 +37,11 @@ nothing is ever waited on: the reading and writing go through
   by a digest of the position (:func:`position_key`); the save file itself
   holds nothing of this.
 
+Every event of a game at a table other than the original's two seats
+(``mille --players 3|4|6``) also holds ``seats``, the table's (3, 4 or 6;
+an event without it was played at two); ``for`` is then the person's
+side's and ``against`` the best of the other sides'.
+
 **Counting a game once.**  A game's identity is a random name made when
 it starts.  When a game is restored from a file, the position read is
 looked up among the ``save`` events: found, the game goes on under its
@@ -272,6 +277,10 @@ def _decode(line: bytes) -> object:
         raise ValueError(str(exc)) from None
 
 
+#: The tables an event's ``seats`` may name (without it: two seats).
+_TABLE_SEATS = (3, 4, 6)
+
+
 def _problem(event: object) -> str | None:
     """What is wrong with one decoded event line (None: nothing)."""
     if not isinstance(event, dict):
@@ -287,6 +296,8 @@ def _problem(event: object) -> str | None:
             return f'"{kind}" event without "{name}"'
         if not _check_field(check, event[name]):
             return f'"{kind}" event with a bad "{name}"'
+    if "seats" in event and (type(event["seats"]) is not int or event["seats"] not in _TABLE_SEATS):
+        return f'"{kind}" event with a bad "seats"'
     return None
 
 

@@ -55,12 +55,33 @@ def position_key(game: Game) -> str:
         [[getattr(p, name) for name in Tableau.__slots__] for p in game.players],
         [[getattr(m, name) for name in Memory.__slots__] for m in game.memory],
     ]
+    if game.table.seats != 2 or game.reaction is not None or game.extender is not None:
+        # (any other table: its seats and the two questions it may hold open; a two-seat key stays as it was)
+        fields.append([game.table.seats, game.table.game_points, game.table.parker, game.reaction, game.extender])
     text = repr(plain(fields))  # lists of plain ints and None: the same text on every Python
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 # --------------------------------------------------------------------------
 # The game's side: what happened, as it happens
+
+
+def _sides(game: Game, field: str) -> tuple[int, int]:
+    """The person's side's points (``field`` of side 0's tableau) and the best of the other sides'.
+
+    At two seats the other side is the computer; at more, the side the
+    person's is measured against is the one ahead (R14: the highest total
+    wins, a tie for it wins nobody).
+    """
+    sides = game.players[: game.table.sides]
+    return getattr(sides[0], field), max(getattr(p, field) for p in sides[1:])
+
+
+def _at_table(game: Game, event: dict[str, object]) -> dict[str, object]:
+    """``event`` with the table's seats, at any table but the original's two (whose events stay as they were)."""
+    if game.table.seats != 2:
+        event["seats"] = game.table.seats
+    return event
 
 
 def _new_name() -> str:
@@ -120,21 +141,25 @@ class Recorder:
         """A hand has just finished (before the game is settled): record it, and the game if it is over."""
         name = self._resolve()
         self.hands += 1
-        me, them = game.players
+        me, them = _sides(game, "hand_total")
         self._write(
-            {
-                "t": "hand",
-                "game": name,
-                "n": self.hands,
-                "computer": computer,
-                "for": me.hand_total,
-                "against": them.hand_total,
-            }
+            _at_table(
+                game,
+                {
+                    "t": "hand",
+                    "game": name,
+                    "n": self.hands,
+                    "computer": computer,
+                    "for": me,
+                    "against": them,
+                },
+            )
         )
         from ..engine.rules import game_over
 
         if game_over(game):
-            result = "won" if me.total > them.total else "lost" if me.total < them.total else "tied"
+            me, them = _sides(game, "total")
+            result = "won" if me > them else "lost" if me < them else "tied"
             self._game_event(name, computer, result, game)
             self._new_game()
         else:
@@ -144,14 +169,17 @@ class Recorder:
         """``game`` (as it is now) was written to a save file."""
         name = self._resolve()
         self._write(
-            {
-                "t": "save",
-                "game": name,
-                "key": position_key(game),
-                "hands": self.hands,
-                "hints": self.hints,
-                "computer": computer,
-            }
+            _at_table(
+                game,
+                {
+                    "t": "save",
+                    "game": name,
+                    "key": position_key(game),
+                    "hands": self.hands,
+                    "hints": self.hints,
+                    "computer": computer,
+                },
+            )
         )
         self.dirty = False
 
@@ -164,18 +192,21 @@ class Recorder:
 
     # ------------------------------------------------------------------
     def _game_event(self, name: str, computer: str, result: str, game: Game) -> None:
-        me, them = game.players
+        me, them = _sides(game, "total")
         self._write(
-            {
-                "t": "game",
-                "game": name,
-                "computer": computer,
-                "result": result,
-                "for": me.total,
-                "against": them.total,
-                "hands": self.hands,
-                "hints": self.hints,
-            }
+            _at_table(
+                game,
+                {
+                    "t": "game",
+                    "game": name,
+                    "computer": computer,
+                    "result": result,
+                    "for": me,
+                    "against": them,
+                    "hands": self.hands,
+                    "hints": self.hints,
+                },
+            )
         )
 
     def _new_game(self) -> None:

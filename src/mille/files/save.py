@@ -8,8 +8,13 @@ Like the original it does not hold the computer's ``num_need`` estimates or
 the random generator.  Version 2 (written now) adds what the engine now
 keeps: each seat's own counting, the ``Extension?`` question as the game
 holds it (the slot of the card waiting at 700), and which computer player
-the game is against.  Version-1 files still load (:func:`from_dict`).
-``docs/save-format.md`` describes every field of both.
+the game is against.  Version 3 holds any table (``table-rules.md`` R1:
+2, 3, 4 or 6 seats): the table's parameters, every seat's hand and
+counting, every side's tableau, the coup fourré asked out of turn and the
+side that called the Extension; a game at the original's two-seat table is
+still written as version 2, so that an earlier mille reads it.  Version-1
+and version-2 files still load (:func:`from_dict`).
+``docs/save-format.md`` describes every field of all three.
 
 Loading trusts nothing: the size is limited, the text must be UTF-8 JSON
 without duplicate keys or non-numbers, every field must be present with the
@@ -36,23 +41,35 @@ from typing import Any, NoReturn
 from ..engine import cards, position
 from ..engine.cards import BY_NAME, EMPTY, NAMES
 from ..engine.rng import GlibcRandom
-from ..engine.state import EXTENDED_TRIP, SEATS, TRIP, Game, Memory, SafetyStatus, Tableau
+from ..engine.state import (
+    EXTENDED_TRIP,
+    GAME_POINTS,
+    SEATS,
+    TABLE_SEATS,
+    TRIP,
+    TWO,
+    Game,
+    Memory,
+    SafetyStatus,
+    Table,
+    Tableau,
+    table,
+)
 from ..players import OPPONENTS, is_exec_spec, is_person_spec
 from .safeio import TooLarge, read_regular, replace_file
 from .safeio import write_new as write_new  # where callers and tests have known it
 
 FORMAT = "bsd-mille-save"
 VERSION = 2
+#: The version written for a table other than the original's two seats.
+TABLE_VERSION = 3
 #: Versions this program reads.
-READABLE_VERSIONS = (1, 2)
+READABLE_VERSIONS = (1, 2, 3)
 #: Largest file :func:`read_game` accepts (a real save is about 3 KiB).
 MAX_SIZE = 64 * 1024
 #: Deepest nesting of arrays and objects accepted (a real save has 4).
 MAX_DEPTH = 16
 
-#: Cards dealt at the start of a hand (six to each player).
-_DEALT_AT_START = 2 * (cards.HAND_SIZE - 1)
-_MAX_DECK_COUNT = cards.DECK_SIZE - _DEALT_AT_START
 _SAFETY_NAMES = NAMES[cards.SAFETY_BASE :]
 _MILES_NAMES = NAMES[: cards.NUM_MILES]
 #: Most games won a file may record: the original's ``int`` (its score
@@ -99,6 +116,8 @@ _TOP_FIELDS = (
     "players",
     "memory",
 )
+_TOP_FIELDS_V3 = (*_TOP_FIELDS[:2], "table", *_TOP_FIELDS[2:], "reaction", "extender")
+_TABLE_FIELDS = ("seats", "game_points", "parker")
 _MEMORY_FIELDS = ("num_seen", "num_gos")
 _PLAYER_FIELDS_V1 = (
     "hand",
@@ -194,7 +213,7 @@ def to_dict(saved: SavedGame | Game) -> dict[str, Any]:
     """
     saved = _saved(saved)
     game, window, computer = saved.game, saved.window, saved.computer
-    return {
+    data: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "computer": computer,
@@ -217,6 +236,13 @@ def to_dict(saved: SavedGame | Game) -> dict[str, Any]:
             for m in game.memory
         ],
     }
+    tab = game.table
+    if tab == TWO:
+        return data
+    head = {"format": FORMAT, "version": TABLE_VERSION, "computer": computer}
+    head["table"] = {"seats": tab.seats, "game_points": tab.game_points, "parker": tab.parker}
+    data.update(reaction=game.reaction, extender=game.extender)
+    return {**head, **{k: v for k, v in data.items() if k not in head}}
 
 
 _WIDTH = 100
@@ -565,7 +591,7 @@ def _sub(path: str, key: str) -> str:
     return f'{path}["{key}"]'
 
 
-def _read_player(value: Any, path: str, version: int) -> Tableau:
+def _read_player(value: Any, path: str, version: int, copies: tuple[int, ...] = cards.COPIES) -> Tableau:
     names = PLAYER_FIELDS if version >= 2 else tuple(_V1_PLAYER_NAMES[n] for n in PLAYER_FIELDS)
     p = dict(zip(PLAYER_FIELDS, (_fields(value, path, names)[n] for n in names)))
     key = dict(zip(PLAYER_FIELDS, names))
@@ -582,7 +608,7 @@ def _read_player(value: Any, path: str, version: int) -> Tableau:
         for n, c in zip(_SAFETY_NAMES, _table(p["coups"], f"{path}.coups", _SAFETY_NAMES))
     ]
     nummiles = [
-        _int(m, _sub(f"{path}.nummiles", n), 0, cards.COPIES[i])
+        _int(m, _sub(f"{path}.nummiles", n), 0, copies[i])
         for i, (n, m) in enumerate(zip(_MILES_NAMES, _table(p["nummiles"], f"{path}.nummiles", _MILES_NAMES)))
     ]
     tableau = Tableau(
@@ -605,16 +631,16 @@ def _read_player(value: Any, path: str, version: int) -> Tableau:
     return tableau
 
 
-def _read_deck(value: Any) -> list[int]:
-    raw_deck = _list(value, "deck", cards.DECK_SIZE)
+def _read_deck(value: Any, size: int = cards.DECK_SIZE) -> list[int]:
+    raw_deck = _list(value, "deck", size)
     try:
         return [BY_NAME[c] for c in raw_deck]
     except (KeyError, TypeError):  # find the culprit, for the message
         return [_card(c, f"deck[{i}]", empty=False) for i, c in enumerate(raw_deck)]
 
 
-def _read_seen(value: Any, path: str) -> list[int]:
-    seen = [_int(n, _sub(path, NAMES[c]), 0, cards.COPIES[c]) for c, n in enumerate(_table(value, path, NAMES))]
+def _read_seen(value: Any, path: str, copies: tuple[int, ...] = cards.COPIES) -> list[int]:
+    seen = [_int(n, _sub(path, NAMES[c]), 0, copies[c]) for c, n in enumerate(_table(value, path, NAMES))]
     return seen + [0] * (cards.NUM_TABLE - cards.NUM_CODES)
 
 
@@ -628,59 +654,93 @@ def from_dict(data: Any) -> SavedGame:
         raise SaveError("not a mille save file")
     version = data.get("version")
     if type(version) is not int or version not in READABLE_VERSIONS:
-        readable = " and ".join(str(v) for v in READABLE_VERSIONS)
+        readable = ", ".join(str(v) for v in READABLE_VERSIONS[:-1]) + f" and {READABLE_VERSIONS[-1]}"
         _fail("", f"unsupported save format version {_show(version)} (this mille reads versions {readable})")
     if version == 1:
         return _from_dict_v1(data)
-    d = _fields(data, "", _TOP_FIELDS)
+    d = _fields(data, "", _TOP_FIELDS if version == 2 else _TOP_FIELDS_V3)
+    tab = TWO if version == 2 else _read_table(d["table"])
+    seats = tab.seats
     computer = d["computer"]
     if computer not in OPPONENTS and not is_exec_spec(computer) and not is_person_spec(computer):
         names = ", ".join(json.dumps(c) for c in OPPONENTS)
         _fail("computer", f"{_show(computer)} (must be one of {names}, or exec: and a command)")
-    players = [_read_player(p, f"players[{i}]", 2) for i, p in enumerate(_list(d["players"], "players", 2))]
+    copies = tab.copies
+    players = [_read_player(p, f"players[{i}]", 2, copies) for i, p in enumerate(_list(d["players"], "players", seats))]
     memory = []
-    for i, m in enumerate(_list(d["memory"], "memory", 2)):
+    for i, m in enumerate(_list(d["memory"], "memory", seats)):
         fields = _fields(m, f"memory[{i}]", _MEMORY_FIELDS)
         memory.append(
             Memory(
-                _read_seen(fields["num_seen"], f"memory[{i}].num_seen"),
-                _int(fields["num_gos"], f"memory[{i}].num_gos", 0, cards.DECK_SIZE),
+                _read_seen(fields["num_seen"], f"memory[{i}].num_seen", copies),
+                # (below 0 at the 106-card tables: Memory.count's estimate uses the 101-card counts)
+                _int(
+                    fields["num_gos"],
+                    f"memory[{i}].num_gos",
+                    0 if tab.deck_size == cards.DECK_SIZE else -tab.deck_size,
+                    tab.deck_size,
+                ),
             )
         )
     pending_raw = d["pending_extension"]
     # -1: the question is open but the card has already left the hand (a game
     # restored from a version-1 save at Extension? and saved again there).
     pending = None if pending_raw is None else _int(pending_raw, "pending_extension", -1, cards.HAND_SIZE - 1)
-    game = _read_game(d, players, memory, ("trip_length", "to_move", "hand_starter"))
+    game = _read_game(d, players, memory, ("trip_length", "to_move", "hand_starter"), tab)
     game.pending_extension = pending
+    if version >= 3:
+        reaction = d["reaction"]
+        game.reaction = None if reaction is None else _int(reaction, "reaction", 0, seats - 1)
+        extender = d["extender"]
+        game.extender = None if extender is None else _int(extender, "extender", 0, tab.sides - 1)
     window = _one_of(d["window"], "window", (0, 1))
     if pending is not None and game.to_move != _PERSON:
         # The game saves only at your own prompts (and, between moves, never
         # with a question open), so only your Extension? can be open in a
         # file.  The computer answers its own at once, inside its move.
         _fail("pending_extension", "set with the computer to move (only your own Extension? can be saved)")
+    if game.reaction is not None and game.to_move == _PERSON:
+        # Like Extension?, the coup fourré out of turn is a question: a game
+        # is saved at your own prompt to move, never while you are asked.
+        _fail("reaction", "set with you asked for a coup fourré (a game is not saved at that question)")
     check_game(game)
-    return SavedGame(game, window, computer, 2)
+    return SavedGame(game, window, computer, version)
 
 
-def _read_game(d: dict[str, Any], players: list[Tableau], memory: list[Memory], names: tuple[str, str, str]) -> Game:
+def _read_table(value: Any) -> Table:
+    """The table of a version-3 file: its seats (R1) and the options a game may change."""
+    fields = _fields(value, "table", _TABLE_FIELDS)
+    seats = _one_of(fields["seats"], "table.seats", TABLE_SEATS)
+    points = _int(fields["game_points"], "table.game_points", 25, GAME_POINTS, 25)
+    return table(seats, game_points=points, parker=_bool(fields["parker"], "table.parker"))
+
+
+def _read_game(
+    d: dict[str, Any],
+    players: list[Tableau],
+    memory: list[Memory],
+    names: tuple[str, str, str],
+    tab: Table = TWO,
+) -> Game:
     """The game of a file's top-level fields (``names``: the trip length's, the mover's and the starter's, by version).
 
     Its generator is not saved: the caller seeds it.
     """
     trip, to_move, starter = names
+    seats = tuple(range(tab.seats))
     return Game(
-        deck=_read_deck(d["deck"]),
-        deck_count=_int(d["deck_count"], "deck_count", 0, _MAX_DECK_COUNT),
+        deck=_read_deck(d["deck"], tab.deck_size),
+        deck_count=_int(d["deck_count"], "deck_count", 0, tab.deck_size - tab.seats * (cards.HAND_SIZE - 1)),
         discard=_card(d["discard"], "discard"),
         players=players,
         trip_length=_one_of(d[trip], trip, (TRIP, EXTENDED_TRIP)),
         finished=_bool(d["finished"], "finished"),
-        to_move=_one_of(d[to_move], to_move, SEATS),
-        hand_starter=_one_of(d[starter], starter, SEATS),
+        to_move=_one_of(d[to_move], to_move, seats),
+        hand_starter=_one_of(d[starter], starter, seats),
         order=_bool(d["order"], "order"),
         memory=memory,
         rng=_NEW_RNG.copy(),
+        table=tab,
     )
 
 

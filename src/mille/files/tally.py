@@ -7,8 +7,10 @@ hands, points, the best margin, the streaks and the hints.  The rules that
 count a game once: for each game the first ``won``/``lost``/``tied`` event
 (else an ``abandoned`` one: a game quit without saving and later resumed
 from an earlier save and finished counts as finished), and for each hand
-the first event of its number.  :func:`print_stats` is ``mille --stats``
-(``--json``).
+the first event of its number.  Games at each table are counted apart: a
+column per computer and table, ``bsd`` for the original's two seats and
+``bsd (4 seats)`` for a game of ``mille --players 4`` (its events hold
+``seats``).  :func:`print_stats` is ``mille --stats`` (``--json``).
 """
 
 from __future__ import annotations
@@ -72,7 +74,7 @@ def summarize(events: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             if known is None or (known[1]["result"] == "abandoned" and event["result"] != "abandoned"):
                 outcome[game] = (index, event)
         elif kind == "save":
-            saved[event["game"]] = event["computer"]
+            saved[event["game"]] = _column(event)
     table: dict[str, dict[str, Any]] = {}
 
     def entry(computer: str) -> dict[str, Any]:
@@ -81,13 +83,13 @@ def summarize(events: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         return table[computer]
 
     for event in hands.values():
-        row = entry(event["computer"])
+        row = entry(_column(event))
         row["hands_played"] += 1
         row["hands_won"] += event["for"] > event["against"]
         row["points_for"] += event["for"]
         row["points_against"] += event["against"]
     for _, event in sorted(outcome.values(), key=lambda item: item[0]):
-        row = entry(event["computer"])
+        row = entry(_column(event))
         result = event["result"]
         row["games_played"] += 1
         row[f"games_{result}"] += 1
@@ -108,9 +110,21 @@ def summarize(events: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return {name: table[name] for name in _columns(table)}
 
 
+def _column(event: dict[str, Any]) -> str:
+    """The column an event counts in: its computer, and its table's seats when not the original's two."""
+    seats = event.get("seats")
+    return event["computer"] if seats is None else f"{event['computer']} ({seats} seats)"
+
+
 def _columns(table: dict[str, Any]) -> list[str]:
-    first = [name for name in _COLUMN_ORDER if name in table]
-    return first + sorted(name for name in table if name not in _COLUMN_ORDER)
+    return sorted(table, key=_column_key)
+
+
+def _column_key(name: str) -> tuple[int, str, str]:
+    """The built-in opponents first, then any other name; a computer's tables together, two seats first."""
+    computer, _, rest = name.partition(" (")
+    rank = _COLUMN_ORDER.index(computer) if computer in _COLUMN_ORDER else len(_COLUMN_ORDER)
+    return rank, computer, rest
 
 
 #: The table's rows: (label, key); "" is a blank line.

@@ -30,7 +30,7 @@ from collections.abc import Callable
 
 from ..engine import cards, rules
 from ..engine.record import Record
-from ..engine.rules import EXTEND, NO_EXTENSION, Move, Phase
+from ..engine.rules import EXTEND, NO_EXTENSION, Move, MoveType, Phase
 from ..engine.state import Game
 from ..players import decision
 from .keeping import Keeper
@@ -59,6 +59,7 @@ else:
 __all__ = [
     "ANOTHER_GAME_PROMPT",
     "ANOTHER_HAND_PROMPT",
+    "COUP_PROMPT",
     "EXTENSION_PROMPT",
     "Face",
     "FILE_PROMPT",
@@ -87,6 +88,9 @@ SAME_FILE_PROMPT = 5
 FILE_PROMPT = 6
 EXTENSION_PROMPT = 7
 OVERWRITE_PROMPT = 8
+#: At a table of more than two (``mille --players``): a hazard was put on
+#: your side and you hold its safety, out of turn (R10 of ``table-rules.md``).
+COUP_PROMPT = 9
 PROMPTS = (
     ">>:Move:",
     "Really?",
@@ -97,6 +101,7 @@ PROMPTS = (
     "file:",
     "Extension?",
     "Overwrite file?",
+    "Coup fourre?",
 )
 
 #: Saves a game: (file name, what the save holds) -> None; raises OSError
@@ -157,7 +162,9 @@ class Setup(Record):
     record is kept); ``hints`` answers the hint (None: no hints).
     ``resumed`` is the kept (hangup or crash) file the game was resumed
     from, removed once the game is saved elsewhere or over
-    (:mod:`mille.files.kept`; None: not resumed from one).
+    (:mod:`mille.files.kept`; None: not resumed from one).  ``others``:
+    at a table of more than two seats (``mille --players``), the players
+    of seats 2 and on with their dice (the computer's is seat 1).
     """
 
     __slots__ = (
@@ -172,6 +179,7 @@ class Setup(Record):
         "stats",
         "hints",
         "resumed",
+        "others",
     )
 
     def __init__(
@@ -188,7 +196,9 @@ class Setup(Record):
         stats: Callable[[], Recorder] | None = None,
         hints: Adviser | None = None,
         resumed: Resumed | None = None,
+        others: tuple[tuple[Player, GlibcRandom], ...] = (),
     ) -> None:
+        self.others = others
         self.computer = computer
         self.computer_name = computer_name
         self.computer_dice = computer_dice
@@ -308,6 +318,8 @@ class GameFlow:
         self.computer = setup.computer
         self.computer_name = setup.computer_name
         self.computer_dice = setup.computer_dice
+        #: Seats 2 and on at a larger table: (player, dice).
+        self.others = setup.others
         self.save_writer = setup.save_writer
         self.from_file = setup.from_file
         #: What the first board of a restored game says of it (None: nothing).
@@ -437,9 +449,13 @@ class GameFlow:
         # Imported here, not at the top: the first board does not need it.
         from ..engine.driver import play_hand
 
-        seats = (_PersonSeat(self), _ComputerSeat(self, self.computer))
+        seats: list[Player] = [_PersonSeat(self), _ComputerSeat(self, self.computer)]
         dice = self.computer_dice
-        play_hand(self.game, seats, (dice, dice), observer=_Observer(self), strict=False)
+        all_dice = [dice, dice]
+        for player, own in self.others:  # a larger table (mille --players): every other seat a computer
+            seats.append(_ComputerSeat(self, player))
+            all_dice.append(own)
+        play_hand(self.game, seats, all_dice, observer=_Observer(self), strict=False)
 
     def check_more(self) -> None:
         """End-of-hand questions: another hand or game, then perhaps save (§5.5)."""
@@ -667,6 +683,12 @@ class _PersonSeat:
     def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
         if observation.phase is Phase.EXTENSION:
             return EXTEND if self.flow.ask(EXTENSION_PROMPT) else NO_EXTENSION
+        if observation.phase is Phase.REACTION:
+            # Out of turn, at a larger table (R10): the safety against the hazard just put on your side.
+            slot = rules.coup_slot(self.flow.game)
+            if slot is not None and self.flow.ask(COUP_PROMPT):
+                return Move(MoveType.PLAY, slot)
+            return rules.PASS
         return self.flow.read_move()
 
 

@@ -70,6 +70,11 @@ def computer_player(name: str, seed: int, game: Game, reads_deck: bool = False) 
     return player, _own_dice(seed)
 
 
+def _seat_dice(seed: int, seat: int) -> GlibcRandom:
+    """The dice of the computer at ``seat`` (2 and on, ``mille --players``): its own, from the seed and the seat."""
+    return GlibcRandom(((seed ^ _DICE_SALT) + seat * 0x6A09E667) & 0xFFFFFFFF)
+
+
 def _own_dice(seed: int) -> GlibcRandom:
     """The dice of a built-in computer player that does not roll the game's generator, from the run's seed."""
     return GlibcRandom((seed ^ _DICE_SALT) & 0xFFFFFFFF)
@@ -122,7 +127,14 @@ class Choices(Record):
 class _Run:
     """What both front ends do around the game: the setup, the record of games, the keeper, the last word."""
 
-    def __init__(self, choices: Choices, computer: Player, dice: GlibcRandom, command: str) -> None:
+    def __init__(
+        self,
+        choices: Choices,
+        computer: Player,
+        dice: GlibcRandom,
+        command: str,
+        others: tuple[tuple[Player, GlibcRandom], ...] = (),
+    ) -> None:
         self.file = choices.file
         self.computer_name = choices.computer_name
         self.recorder: list[Recorder] = []  # made at its first event, after the first board
@@ -158,6 +170,7 @@ class _Run:
             stats=make_recorder if choices.record else None,
             hints=adviser,
             resumed=resumed,
+            others=others,
         )
 
     @classmethod
@@ -165,10 +178,14 @@ class _Run:
         """The run with the computer :func:`computer_player` seats; None after one line saying why it cannot play."""
         try:
             computer, dice = computer_player(choices.computer_name, choices.seed, choices.game, choices.reads_deck)
+            others = tuple(
+                (make_player(choices.computer_name), _seat_dice(choices.seed, seat))
+                for seat in range(2, choices.game.table.seats)
+            )
         except ValueError as exc:  # PlayerSpecError: a bot that cannot be started
             say(f"mille: {exc}")
             return None
-        return cls(choices, computer, dice, command)
+        return cls(choices, computer, dice, command, others)
 
     def crashed(self, exc: Exception, app: GameFlow | None) -> int:
         """The game loop raised ``exc``: the keeper keeps the last snapshot and says so; the exit status."""
@@ -223,6 +240,10 @@ def play_board(
             from .palette import colour_terminal
 
             screen = colour_terminal(term)
+        if make_flow is board_flow and choices.game.table.seats > 2:
+            from .tableboard import table_flow
+
+            make_flow = table_flow
         app = make_flow(screen, choices.game, run.setup)
         status = app.run(restore=choices.file is not None)
     except TerminalError as exc:

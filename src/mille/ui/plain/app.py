@@ -24,14 +24,14 @@ from __future__ import annotations
 
 from collections import deque
 
-from ...engine import rules
-from ...engine.cards import EMPTY
+from ...engine import cards, rules
+from ...engine.cards import EMPTY, OUT_OF_GAS, SPEED_LIMIT, STOP
 from ...engine.rules import DRAW, ORDER, Move, MoveType
 from ...engine.state import Game, Tableau
-from ..flow import EXTENSION_PROMPT, PROMPTS, GameFlow, Request, Setup, as_seen, wait_polling
+from ..flow import COUP_PROMPT, EXTENSION_PROMPT, PROMPTS, GameFlow, Request, Setup, as_seen, wait_polling
 from ..layout import COMPUTER, YOU
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT
-from . import BRIEF, DETAILS, FULL, words
+from . import BRIEF, DETAILS, FULL, tablewords, words
 from .commands import HELP, Command, Parsed, parse, parse_slot
 from .lines import MAX_LINE, TOO_LONG
 
@@ -107,6 +107,11 @@ class PlainFace:
     def full(self) -> bool:
         return self.detail == FULL
 
+    @property
+    def at_table(self) -> bool:
+        """A table of more than two seats (``--players``): every seat and side named (:mod:`.tablewords`)."""
+        return self.game.table.seats > 2
+
     # ------------------------------------------------------------------
     # Saying
 
@@ -160,7 +165,7 @@ class PlainFace:
             self._hand_before = me.hand[:]
             if self.full:
                 if not self._turn_said:
-                    self.show(words.turn_line(game))
+                    self.show(self._turn_line())
                     self._turn_said = True
                 self.show(self._playable())
         move = self._read_move()
@@ -169,12 +174,16 @@ class PlainFace:
         return move
 
     def _read_move(self) -> Move | Request:
-        game = self.game
         while True:
             parsed = parse(self._read(MOVE_LINE))
             command = parsed.command
             if command == Command.PICK:
                 return DRAW
+            if (command == Command.USE or command == Command.DISCARD) and self.at_table:
+                table_move = self._table_move(parsed, command == Command.USE)
+                if table_move is not None:
+                    return table_move
+                continue
             if command == Command.USE or command == Command.DISCARD:
                 slot = parse_slot(parsed.rest)
                 if slot is None:
@@ -199,15 +208,60 @@ class PlainFace:
                 self._query(parsed)
                 if self.full and was != FULL and not self._turn_said:
                     # Full detail from now: its turn line and what may be played, before any pick is said.
-                    self.show(words.turn_line(game))
+                    self.show(self._turn_line())
                     self._turn_said = True
                     self.show(self._playable())
             elif command != Command.EMPTY and not self._query(parsed):
                 self.say(f"unknown command: {parsed.word}; type ? for help.")
 
+    def _table_move(self, parsed: Parsed, use: bool) -> Move | None:
+        """``u 3``, ``u 3 b`` or ``d 3`` at a larger table; a hazard with more than one side to go to asks which.
+
+        None after saying what is wrong (the prompt is asked again).
+        """
+        game = self.game
+        word = parsed.word.lower()
+        parts = parsed.rest.split()
+        slot = parse_slot(parts[0]) if parts else None
+        if slot is None or len(parts) > 2 or (len(parts) == 2 and not use):
+            example = f"{word} 3 b" if use else f"{word} 3"
+            self.say(f"{word} needs a card: 1 to 6, or p for the card just picked, as in {example}.")
+            return None
+        if not use:
+            return Move(MoveType.DISCARD, slot)
+        card = game.players[YOU].hand[slot]
+        mine = game.table.side(YOU)
+        others = [side for side in range(game.table.sides) if side != mine]
+        hazard = OUT_OF_GAS <= card <= STOP or card == SPEED_LIMIT
+        if len(parts) == 2:
+            letter = parts[1].upper()
+            sides = [side for side in others if tablewords.side_letter(side) == letter]
+            if not hazard or not sides:
+                letters = " or ".join(tablewords.side_letter(side).lower() for side in others)
+                what = f"a hazard goes to side {letters}" if hazard else "only a hazard is played on another side"
+                self.say(f"{parsed.word} {parsed.rest}: {what}.")
+                return None
+            return Move(MoveType.PLAY, slot, sides[0])
+        if not hazard or len(others) == 1:
+            return Move(MoveType.PLAY, slot)
+        open_sides = [side for side in others if rules.play_refusal(game, YOU, slot, side) is None]
+        if len(open_sides) <= 1:
+            return Move(MoveType.PLAY, slot, open_sides[0] if open_sides else None)
+        letters = " or ".join(tablewords.side_letter(side).lower() for side in open_sides)
+        while True:
+            answer = self._read(f"{cards.name(card)} on which side, {letters}? (RETURN alone: not now)").strip().upper()
+            if not answer:
+                return None
+            chosen = [side for side in open_sides if tablewords.side_letter(side) == answer]
+            if chosen:
+                return Move(MoveType.PLAY, slot, chosen[0])
+            self.say(f"Answer {letters}, or RETURN alone to choose another move.")
+
     def ask(self, prompt_no: int) -> bool | Request:
         """A yes/no question, in the original's words (§9.3); ``s`` asks the flow to save (it then asks again)."""
         text = PROMPTS[prompt_no]
+        if prompt_no == COUP_PROMPT:
+            self.say(tablewords.coup_line(self.game))
         if prompt_no == EXTENSION_PROMPT:
             # The card that reached 700 leaves its slot with the answer: noted, to say what moves into it.
             self._hand_before = self.game.players[YOU].hand[:]
@@ -247,11 +301,12 @@ class PlainFace:
         """Answer a reading key in full (even when nothing changed since the last); False if it is none."""
         command = parsed.command
         game = as_seen(self.game)  # at Extension?, the board the original showed (§13)
+        speaker = tablewords if self.at_table else words
         if command == Command.BOARD:
-            for line in words.board_lines(game):
+            for line in speaker.board_lines(game):
                 self.show(line)
         elif command == Command.SCORE:
-            for line in words.score_lines(game):
+            for line in speaker.score_lines(game):
                 self.show(line)
         elif command == Command.CARDS:
             self.show(words.hand_line(game))
@@ -262,6 +317,11 @@ class PlainFace:
         elif command == Command.HELP:
             for line in HELP:
                 self.show(line)
+            if self.at_table:
+                self.show(
+                    "At this table: u 3 b plays the hazard in slot 3 on side B (asked when two sides could take it); "
+                    "Coup fourre? asks, out of turn, whether to play the safety against a hazard just put on your side."
+                )
             self.show(f"Detail is {self.detail}." + ("" if self.flow.hints is None else " Hints are on."))
         else:
             return False
@@ -307,9 +367,16 @@ class PlainFace:
         """The hint, as a line."""
         self.say(text)
 
+    def _turn_line(self) -> str:
+        return tablewords.turn_line(self.game) if self.at_table else words.turn_line(self.game)
+
     def _playable(self) -> str:
         from ...engine.observation import observe
 
+        if self.at_table:
+            moves = rules.legal_moves(self.game) if self.game.to_move == YOU else []
+            table_plays = [(m.slot, m.target) for m in moves if m.kind is MoveType.PLAY]
+            return tablewords.playable_line(self.game, table_plays, DRAW in moves)
         legal = observe(self.game, YOU).legal_moves()
         plays = [m.slot for m in legal if m.kind is MoveType.PLAY]
         return words.playable_line(self.game, plays, DRAW in legal)
@@ -320,11 +387,25 @@ class PlainFace:
     def begin_hand(self, restored: bool) -> None:
         """A hand begins: the welcome on the first, a new game, the restored game read in full, or the new deal."""
         game = self.game
-        if self._hands == 0:
+        if self._hands == 0 and self.at_table:
+            tab = game.table
+            partners = (
+                "each for themselves" if tab.seats == tab.sides else f"{tab.sides} sides of {tab.seats // tab.sides}"
+            )
+            self.say(
+                f"mille, Mille Bornes at {tab.seats} seats, {partners}, in lines: you are seat 1, on side A. "
+                f"Type ? and RETURN for the commands; u 3 b plays a hazard on side B; detail is {self.detail}."
+            )
+        elif self._hands == 0:
             self.say(
                 "mille, Mille Bornes against the computer, in lines. "
                 f"Type ? and RETURN for the commands; detail is {self.detail}."
             )
+        elif self._game_ended and self.at_table:
+            won = ", ".join(
+                f"side {tablewords.side_letter(s)} {game.players[s].games}" for s in range(game.table.sides)
+            )
+            self.say(f"A new game: the totals start again at 0. Games won: {won}.")
         elif self._game_ended:
             a, b = game.players[YOU].games, game.players[COMPUTER].games
             self.say(f"A new game: the totals start again at 0. Games won: you {a}, computer {b}.")
@@ -337,7 +418,7 @@ class PlainFace:
             if banner is not None:
                 self.say(f"Resumed: {banner}.")
             seen = as_seen(game)
-            for line in words.board_lines(seen):
+            for line in (tablewords if self.at_table else words).board_lines(seen):
                 self.show(line)
             if seen is not game:
                 # Kept at Extension?: the play that reached 700, said again before the question.
@@ -346,10 +427,15 @@ class PlainFace:
                 card = game.players[YOU].hand[slot]
                 self.say(words.play_sentence(YOU, card, seen.players[YOU], game))
                 return
+            if self.at_table:
+                return  # the board's last line said whose turn it is
             mover = "your move" if game.to_move == YOU else "the computer's move"
             self.say(f"It is {mover}.")
             return
-        starter = "you start" if game.to_move == YOU else "the computer starts"
+        if self.at_table:
+            starter = "you start" if game.to_move == YOU else f"{tablewords.who(game, game.to_move)} starts"
+        else:
+            starter = "you start" if game.to_move == YOU else "the computer starts"
         self.say(f"New hand: the trip is {game.trip_length} miles, and {starter}.")
         self.show(words.hand_line(game))
 
@@ -367,7 +453,12 @@ class PlainFace:
         if outcome.error is not None:
             # The person's refusals alone, as the original's message line had them;
             # the computer's (never seen from the original's) named as its.
-            self.say(outcome.error if seat == YOU else f"The computer's move is refused: {outcome.error}")
+            if seat == YOU:
+                self.say(outcome.error)
+            elif self.at_table:
+                self.say(f"{tablewords.who(game, seat, True)}'s move is refused: {outcome.error}")
+            else:
+                self.say(f"The computer's move is refused: {outcome.error}")
         else:
             line = self._sentence(game, seat, move)
             moved = self._moved(game, seat, move)
@@ -380,7 +471,8 @@ class PlainFace:
         if game.finished and game.pending_extension is None and not self._hand_said:
             self._hand_said = True
             self._game_ended = rules.game_over(game)
-            for line in words.hand_over_lines(game, brief=not self.full):
+            speaker = tablewords if self.at_table else words
+            for line in speaker.hand_over_lines(game, brief=not self.full):
                 self.say(line)
 
     def _moved(self, game: Game, seat: int, move: Move) -> str:
@@ -399,6 +491,8 @@ class PlainFace:
         return words.moved_sentence(self._hand_before, played, game.players[YOU].hand)
 
     def _sentence(self, game: Game, seat: int, move: Move) -> str:
+        if self.at_table:
+            return self._table_sentence(game, seat, move)
         kind = move.kind
         if kind is MoveType.DRAW:
             if seat == YOU:
@@ -426,6 +520,37 @@ class PlainFace:
         if kind is MoveType.PASS:
             return words.pass_sentence(seat)
         return ""  # pragma: no cover - every kind of move is above
+
+    def _table_sentence(self, game: Game, seat: int, move: Move) -> str:
+        """:meth:`_sentence` at a larger table: every seat and side named (:mod:`.tablewords`)."""
+        kind = move.kind
+        if kind is MoveType.DRAW:
+            if seat == YOU:
+                new = game.players[YOU].hand[:]
+                for card in self._hand_before:
+                    if card in new:
+                        new.remove(card)
+                new = sorted((c for c in new if c != EMPTY), key=game.players[YOU].hand.index)
+                return tablewords.draw_sentence(game, YOU, new, self.full)
+            if self.full or game.deck_count <= 0:
+                return tablewords.draw_sentence(game, seat, [], self.full)
+            return ""
+        if kind is MoveType.PLAY or kind is MoveType.DISCARD:
+            card = self._hand_before[move.slot] if seat == YOU else self._card
+            if kind is MoveType.DISCARD:
+                return tablewords.discard_sentence(game, seat, card)
+            side = game.table.side(seat)
+            before = self._before if self._before is not None else game.players[side]
+            return tablewords.play_sentence(game, seat, card, before, tablewords.target_of(game, seat, move.target))
+        if kind is MoveType.ORDER:
+            return words.order_sentence(game)
+        if kind is MoveType.EXTEND or kind is MoveType.NO_EXTENSION:
+            return tablewords.extension_sentence(game, seat, kind is MoveType.EXTEND)
+        if kind is MoveType.PASS:
+            if game.players[seat].hand.count(EMPTY) != len(game.players[seat].hand):
+                return tablewords.declined_sentence(game, seat)
+            return tablewords.pass_sentence(game, seat)
+        return ""
 
     def tell(self, message: str) -> None:
         """A message (a save's name and date, the hint, ``thinking...``), as a line."""
