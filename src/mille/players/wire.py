@@ -208,16 +208,10 @@ def tableau_from_json(d: dict[str, object]) -> Tableau:
     )
 
 
-def observation_json(obs: Observation) -> dict[str, object]:
-    """Every field of ``obs``; ``memory.num_seen`` has one count per card code (19)."""
-    players = obs.players
+def _public_json(obs: Observation) -> dict[str, object]:
+    """The fields both protocols' observations end with: the discard, the deck, the trip, Order, the counting."""
     memory = obs.memory
     return {
-        "seat": obs.seat,
-        "phase": PHASE_NAMES[obs.phase],
-        "to_move": obs.to_move,
-        "players": [tableau_json(players[0]), tableau_json(players[1])],
-        "opponent_hand_size": obs.opponent_hand_size,
         "discard": obs.discard,
         "deck_count": obs.deck_count,
         "trip_length": obs.trip_length,
@@ -225,6 +219,19 @@ def observation_json(obs: Observation) -> dict[str, object]:
         "order": obs.order,
         "pending_extension": obs.pending_extension,
         "memory": {"num_seen": memory.num_seen[: cards.NUM_CODES], "num_gos": memory.num_gos},
+    }
+
+
+def observation_json(obs: Observation) -> dict[str, object]:
+    """Every field of ``obs``; ``memory.num_seen`` has one count per card code (19)."""
+    players = obs.players
+    return {
+        "seat": obs.seat,
+        "phase": PHASE_NAMES[obs.phase],
+        "to_move": obs.to_move,
+        "players": [tableau_json(players[0]), tableau_json(players[1])],
+        "opponent_hand_size": obs.opponent_hand_size,
+        **_public_json(obs),
     }
 
 
@@ -303,7 +310,6 @@ def observation_json_2(obs: Observation) -> dict[str, object]:
     table = obs.table
     seat = obs.seat
     sides = table.sides
-    memory = obs.memory
     return {
         "seat": seat,
         "side": seat % sides,
@@ -322,13 +328,7 @@ def observation_json_2(obs: Observation) -> dict[str, object]:
         "hand": obs.players[seat].hand,
         "hand_sizes": list(obs.hand_sizes),
         "sides": [_side_json(obs.players[s]) for s in range(sides)],
-        "discard": obs.discard,
-        "deck_count": obs.deck_count,
-        "trip_length": obs.trip_length,
-        "hand_starter": obs.hand_starter,
-        "order": obs.order,
-        "pending_extension": obs.pending_extension,
-        "memory": {"num_seen": memory.num_seen[: cards.NUM_CODES], "num_gos": memory.num_gos},
+        **_public_json(obs),
     }
 
 

@@ -490,19 +490,22 @@ class PlainFace:
             return ""
         return words.moved_sentence(self._hand_before, played, game.players[YOU].hand)
 
+    def _drawn(self, game: Game) -> list[int]:
+        """The cards in the person's hand now that were not before, in hand order (a draw may be two, §3.3)."""
+        hand = game.players[YOU].hand
+        new = hand[:]
+        for card in self._hand_before:
+            if card in new:
+                new.remove(card)
+        return sorted((c for c in new if c != EMPTY), key=hand.index)
+
     def _sentence(self, game: Game, seat: int, move: Move) -> str:
         if self.at_table:
             return self._table_sentence(game, seat, move)
         kind = move.kind
         if kind is MoveType.DRAW:
             if seat == YOU:
-                # The cards in the hand now that were not before (a draw may be two, §3.3).
-                new = game.players[YOU].hand[:]
-                for card in self._hand_before:
-                    if card in new:
-                        new.remove(card)
-                new = sorted((c for c in new if c != EMPTY), key=game.players[YOU].hand.index)
-                return words.draw_sentence(YOU, new, game.deck_count, self.full)
+                return words.draw_sentence(YOU, self._drawn(game), game.deck_count, self.full)
             if self.full or game.deck_count <= 0:
                 return words.draw_sentence(seat, [], game.deck_count, self.full)
             return ""
@@ -526,12 +529,7 @@ class PlainFace:
         kind = move.kind
         if kind is MoveType.DRAW:
             if seat == YOU:
-                new = game.players[YOU].hand[:]
-                for card in self._hand_before:
-                    if card in new:
-                        new.remove(card)
-                new = sorted((c for c in new if c != EMPTY), key=game.players[YOU].hand.index)
-                return tablewords.draw_sentence(game, YOU, new, self.full)
+                return tablewords.draw_sentence(game, YOU, self._drawn(game), self.full)
             if self.full or game.deck_count <= 0:
                 return tablewords.draw_sentence(game, seat, [], self.full)
             return ""
