@@ -330,11 +330,15 @@ def test_without_a_seed_an_exec_computer_is_not_dealt_from_the_process_id(tmp_pa
         ) as mille:
             assert mille.stdin is not None
             # You start: pick, discard (y: the answer to "discard a safety?" when slot 1 holds one, else an
-            # unknown command said and passed over); then the computer decides.
-            mille.stdin.write(b"p\nd1\ny\n")
-            mille.stdin.flush()
-            deadline = time.monotonic() + 30
+            # unknown command said and passed over); then the computer decides.  Typed again every two
+            # seconds until the bot has decided: whatever the deal asked, the next lines move the game on.
+            deadline = time.monotonic() + 60
+            typed = 0.0
             while len([n for n in notes(out) if n.get("attack") == "parent"]) <= game and time.monotonic() < deadline:
+                if time.monotonic() - typed > 2:
+                    mille.stdin.write(b"p\nd1\ny\n")
+                    mille.stdin.flush()
+                    typed = time.monotonic()
                 time.sleep(0.05)
             mille.stdin.write(b"q\ny\n")
             mille.stdin.close()
