@@ -60,7 +60,11 @@ def test_save_overwrite_and_failed_save_screens(tmp_path):
     (tmp_path / "b").mkdir()
     a = screens(bsd(7, cwd=str(tmp_path / "a")), keys)
     b = screens(ours(7, cwd=str(tmp_path / "b")), keys)
-    compare(a, b, keys)
+    # A listed difference (README and the manual): a failed save says why at once, where the
+    # original shows the reason only after the next key; every other screen is the original's.
+    assert a[10][0][15][45:].startswith("g1 [DATE]")
+    assert b[10][0][15][45:].rstrip() == "No such file or directory"
+    compare(a[:10] + a[11:], b[:10] + b[11:], keys[:10] + keys[11:])
     assert a[2][0][15][45:].startswith("g1 [DATE]")
     assert a[4][0][10][20:35] == "Overwrite file?"
     assert a[-1][0][15][45:].rstrip() == "No such file or directory"

@@ -138,9 +138,9 @@ def run_tournament(
         for result in results:
             if (k, result.pair) in done:
                 continue
+            if writer is not None:  # the file first: a stop (SIGTERM, Ctrl-C) while the line is made counts no pair
+                writer.append_pair((m.a, m.b), result)  # that the file lacks
             done[(k, result.pair)] = result
-            if writer is not None:
-                writer.append_pair((m.a, m.b), result)
             if games_writer is not None:
                 games_writer.write(m, result)
         if progress is not None:
