@@ -320,3 +320,40 @@ def test_a_hello_with_protocols_no_host_speaks_is_refused(tmp_path, hello: dict[
     bot.write_text(f"import sys\nsys.stdin.readline()\nprint({said!r}, flush=True)\nsys.stdin.read()\n")
     with pytest.raises(PlayerSpecError, match=re.escape(says)):
         make_player(f"exec:{sys.executable} {shlex.quote(str(bot))}")
+
+
+EXAMPLES = os.path.join(DOCS, "examples")
+
+
+def test_the_c_example_plays_every_table(tmp_path) -> None:
+    """docs/examples/greedy_bot.c (both protocols), built with the C compiler there is: whole games at 3, 4 and 6."""
+    import shutil
+
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if cc is None:
+        pytest.skip("no C compiler (cc, gcc or clang) to build docs/examples/greedy_bot.c")
+    binary = str(tmp_path / "greedy_bot")
+    source = os.path.join(EXAMPLES, "greedy_bot.c")
+    done = subprocess.run([cc, "-std=c99", "-O2", "-Wall", "-o", binary, source], capture_output=True, text=True)
+    assert done.returncode == 0 and not done.stderr, done.stderr
+    for seats in (3, 4, 6):
+        options = RunOptions(jobs=1, seed=2, game_points=2000, bots_read_deck=True)
+        report = run_table_match([f"exec:{binary}", *others(seats)], seats=seats, games=6, options=options)
+        assert report["errors"] == [] and report["hands"] > 6
+        again = run_table_match([f"exec:{binary}", *others(seats)], seats=seats, games=6, options=options)
+        assert unnamed(again) == unnamed(report)  # its dice the seed's: the same games
+
+
+def test_the_javascript_example_of_protocol_2_plays_at_four_seats() -> None:
+    """docs/examples/first_bot_2.js under node (skipped without it): the games of ``first``."""
+    import shutil
+
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        pytest.skip("no node to run docs/examples/first_bot_2.js")
+    bot = f"exec:{node} {os.path.join(EXAMPLES, 'first_bot_2.js')}"
+    options = RunOptions(jobs=1, seed=8, game_points=2000)
+    report = run_table_match([bot, "bsd"], seats=4, games=4, options=options)
+    assert report["errors"] == [] and unnamed(report) == unnamed(
+        run_table_match(["first", "bsd"], seats=4, games=4, options=options)
+    )
