@@ -21,7 +21,7 @@ from mille.lab.match import run_match
 from mille.lab.options import RunOptions
 from mille.lab.pairs import deal_hand
 from mille.lab.tablematch import run_table_match
-from mille.players import PlayerSpecError, botprocess, external, make_player
+from mille.players import PlayerSpecError, botprocess, external, make_player, wire
 from mille.players.wire import (
     WireError,
     move_from_json_2,
@@ -125,9 +125,9 @@ def tiny_2(name: str, heard: object, *more: str) -> str:
 
 
 def heard_lines(path: Any) -> list[dict[str, object]]:
-    """Every message the tiny bots told to write to ``path`` heard, process after process."""
+    """Every message the tiny bots told to write to ``path`` heard, process after process (``path.PID``)."""
     lines = []
-    for one in sorted(path.parent.glob(path.name + ".*")):
+    for one in [path] if path.exists() else sorted(path.parent.glob(path.name + ".*")):
         lines += [json.loads(line) for line in one.read_text().splitlines()]
     return lines
 
@@ -357,3 +357,49 @@ def test_the_javascript_example_of_protocol_2_plays_at_four_seats() -> None:
     assert report["errors"] == [] and unnamed(report) == unnamed(
         run_table_match(["first", "bsd"], seats=4, games=4, options=options)
     )
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 6])
+def test_the_hidden_cards_changed_change_no_byte_a_seat_is_sent(seats: int) -> None:
+    """The attack on the observation: deal the cards a seat cannot see otherwise (the other hands, a partner's
+    included, and the deck) and what protocol 2 sends it at that decision, its observation and legal moves, is
+    the same, byte for byte."""
+    shuffle = random.Random(seats)
+    checked = 0
+    for game, seat in _decisions(seats, 21):
+        other = game.copy()
+        places = [(k, slot) for k in range(seats) if k != seat for slot in range(cards.HAND_SIZE)]
+        places = [(k, slot) for k, slot in places if other.players[k].hand[slot] != cards.EMPTY]
+        hidden = [other.players[k].hand[slot] for k, slot in places] + other.deck[: other.deck_count]
+        shuffle.shuffle(hidden)
+        for (k, slot), card in zip(places, hidden):
+            other.players[k].hand[slot] = card
+        other.deck[: other.deck_count] = hidden[len(places) :]
+        sent = [
+            wire.encode(
+                {
+                    "observation": wire.observation_json_2(observe(g, seat)),
+                    "legal": [wire.move_json_2(m) for m in rules.legal_moves(g)],
+                }
+            )
+            for g in (game, other)
+        ]
+        assert sent[0] == sent[1]
+        checked += len(places) > 0
+    assert checked > 20
+
+
+def test_at_a_table_no_bot_process_plays_two_games_of_a_set_and_its_dice_are_its_own(tmp_path) -> None:
+    """Four seats, two sets: the games of a set share its deals, so each is another process's (partners too: 4
+    processes), kept for the next set; the dice handed are drawn afresh unless the bot may read the deck."""
+    runs = []
+    for read, name in ((False, "a"), (False, "b"), (True, "c"), (True, "d")):
+        heard = tmp_path / name
+        options = RunOptions(jobs=1, seed=17, game_points=1000, bots_read_deck=read)
+        assert run_table_match([tiny_2("tiny", heard), "bsd"], seats=4, games=4, options=options)["errors"] == []
+        botprocess.shutdown()
+        per_process = [heard_lines(one) for one in sorted(tmp_path.glob(name + ".*"))]
+        assert len(per_process) == 4  # 2 rotations x 2 seats of the bot's side, each set
+        assert all(len([m for m in lines if m["type"] == "game"]) == 2 for lines in per_process)
+        runs.append(sorted(m["dice"] for lines in per_process for m in lines if m["type"] == "game"))  # type: ignore[type-var]
+    assert runs[0] != runs[1] and runs[2] == runs[3]
