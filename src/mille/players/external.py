@@ -13,6 +13,14 @@ name; it is then killed with its whole process group and reaped, and the
 next game starts a new one.  Every exchange has a deadline
 (:data:`DEFAULT_DEADLINE` per decision, or the think-time limit a match
 sets with :meth:`ExternalPlayer.limit_think`).
+
+Protocol 2 (docs/protocol.md, "Protocol 2: any table") is chosen for each
+game, at its first message: at a table of more than two seats, or for a
+bot whose hello offers protocol 2 alone.  Its ``game`` names the table,
+its ``decide`` carries :func:`~mille.players.wire.observation_json_2` (a
+coup fourré asked out of turn included), its events the mover's side; a
+bot of protocol 1 alone never sits at a larger table (:func:`check_table`,
+which the commands call before any game).
 """
 
 from __future__ import annotations

@@ -27,6 +27,14 @@ each ``move`` is written from a table of ready lines, one write; an
 it.  It asks for every decision (forced moves too) unless the player
 declares ``every_decision = False``: a player whose forced moves change
 nothing in it (the BSD procedure draws without rolling or counting).
+
+Protocol 2 (docs/protocol.md, "Protocol 2: any table"): the hello says
+``"protocols": [1, 2]``, so the host speaks protocol 1 at the two-seat
+table (compact, as above) and protocol 2 at the larger ones, as each
+``game`` message says; a game of protocol 2 reads the observation of any
+table (:func:`~mille.players.wire.observation_from_json_2`) and answers a
+hazard with the side it goes to, so that ``mille.bot bsd`` plays any table
+exactly as ``bsd`` in process (``tests/test_protocol_2.py``).
 """
 
 from __future__ import annotations
