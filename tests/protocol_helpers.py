@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
+
+import pytest
 
 from proc_helpers import processes
 
@@ -13,6 +16,28 @@ SRC = os.path.join(os.path.dirname(TESTS), "src")
 PROTOCOL_BOT = os.path.join(TESTS, "protocol_bot.py")
 #: What a bot started by the tests finds on its path: this tree's mille, and the tests' modules.
 BOT_PATH = SRC + os.pathsep + TESTS
+
+
+#: Everything in a match's report but the timing and the names (what two runs of the same games share).
+SAME = ("think_ms", "seconds", "games_per_second", "a", "b", "bot_names")
+
+
+@pytest.fixture(autouse=True, name="bots")
+def bots_fixture(monkeypatch: pytest.MonkeyPatch, tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    """Bots find this tree's mille; their logs go to a directory of the test; none is left running after it.
+
+    Autouse in every module that imports it (``from protocol_helpers import bots_fixture``); a test
+    that takes ``bots`` is given the logs' directory.
+    """
+    from mille.players import botprocess
+
+    monkeypatch.setenv("PYTHONPATH", BOT_PATH)
+    logs = str(tmp_path / "logs")
+    monkeypatch.setenv(botprocess.LOGS_VARIABLE, logs)
+    before = {pid for pid, _ in children()}
+    yield logs
+    botprocess.shutdown()
+    assert not [c for c in children() if c[0] not in before], "a bot outlived its test (or is a zombie)"
 
 
 def served(name: str) -> str:

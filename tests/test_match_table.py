@@ -161,7 +161,10 @@ def test_the_command_line_at_four_seats() -> None:
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (["--players", "4", "bsd", "exec:/bin/true"], "speaks protocol 1"),
+        (
+            ["--players", "4", "bsd", f"exec:{sys.executable} {Path(__file__).with_name('protocol_bot.py')}"],
+            "its hello says protocol 1 alone",
+        ),
         (["--players", "3", "bsd", "random"], "--players 3 has 3 sides: name 3 players"),
         (["--players", "4", "bsd", "random", "first"], "--players 4 has 2 sides: name 2 players"),
         (["bsd", "random", "first"], "a third player goes with --players 3 or 6"),
@@ -305,13 +308,16 @@ def test_a_record_of_a_table_match_replays_and_a_changed_move_is_caught(
     assert damaged.returncode == 1 and "line 2: a damaged table game" in damaged.stderr
 
 
-def test_the_simulator_refuses_a_protocol_1_bot_at_four_seats_in_one_line() -> None:
+def test_the_simulator_refuses_a_protocol_1_bot_at_four_seats_in_one_line(tmp_path) -> None:
+    """The tiny bot of protocol 1 (its hello says 1 alone): one line naming it, before a hand is played."""
+    tiny = str(Path(__file__).with_name("tiny_bot.py"))
+    bot = f"exec:{sys.executable} {tiny} tiny {tmp_path / 'counts'}"
     done = subprocess.run(
-        [sys.executable, "-m", "mille.sim", "--players", "4", "--seat", "exec:/bin/true", "--hands", "1"],
+        [sys.executable, "-m", "mille.sim", "--players", "4", "--seat", bot, "--hands", "1"],
         capture_output=True,
         text=True,
         timeout=60,
         stdin=subprocess.DEVNULL,
     )
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert "speaks protocol 1, the two-seat table's" in done.stderr.strip().splitlines()[-1]
+    assert f"{bot}: its hello says protocol 1 alone" in done.stderr.strip().splitlines()[-1]

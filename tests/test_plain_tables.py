@@ -9,6 +9,7 @@ its winner, and nothing but lines come out.
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -87,12 +88,31 @@ def test_the_hook_line_and_a_kept_game_at_four_seats(tmp_path: Path) -> None:
     assert any(line.startswith("Side B, seat 2 and seat 4: ") for line in again.lines)
 
 
+def test_a_bot_of_protocol_2_plays_every_computer_seat_at_four(tmp_path: Path) -> None:
+    """``mille --plain --players 4 --computer 'exec:python -m mille.bot bsd'``: a whole game, the bots over pipes."""
+    person = Scripted()
+    bot = f"exec:{sys.executable} -m mille.bot bsd"
+    run = P.play_process(["--plain", "--players", "4", "--seed", "12", "--computer", bot], person, cwd=str(tmp_path))
+    assert run.status == 0 and run.err == "", run.err
+    assert any(line.startswith("The game is over: ") for line in run.lines)
+    assert any(re.match(r"^(Coup fourre! )?Seat \d \(side B\) ", line) for line in run.lines)
+
+
 def test_players_is_refused_in_one_line_where_it_cannot_play(tmp_path: Path) -> None:
     for args, message in [
         (["--players", "5"], "invalid choice: 5"),
         (["--players", "4"], "standard input and output must be a terminal (mille --plain plays in lines)"),
         (["--players", "4", "game.json"], "--players starts a new game (a saved game keeps its own table)"),
-        (["--plain", "--players", "3", "--computer", "exec:true"], "at 3 seats the computers are built-in players"),
+        (
+            [
+                "--plain",
+                "--players",
+                "3",
+                "--computer",
+                f"exec:{sys.executable} {Path(__file__).with_name('protocol_bot.py')}",
+            ],
+            "its hello says protocol 1 alone, the two-seat table's; the table of 3 needs a bot that speaks protocol 2",
+        ),
     ]:
         done = P.play_process(args, P.Script([]), cwd=str(tmp_path))
         assert done.status in (1, 2) and message in done.err and "Traceback" not in done.err, done.err

@@ -23,7 +23,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 
 import pytest
 
@@ -38,24 +37,9 @@ from mille.lab.options import RunOptions
 from mille.lab.pairs import deal_hand
 from mille.players import PlayerSpecError, botprocess, external, make_player, wire
 from mille.players.bsd import BsdPlayer
-from protocol_helpers import BOT_PATH, SRC, children, protocol_bot, running, served
+from protocol_helpers import BOT_PATH, SAME, SRC, bots_fixture, children, protocol_bot, running, served  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs Linux (/proc, process groups)")
-
-#: Everything in a report but the timing and the names.
-SAME = ("think_ms", "seconds", "games_per_second", "a", "b", "bot_names")
-
-
-@pytest.fixture(autouse=True)
-def bots(monkeypatch: pytest.MonkeyPatch, tmp_path) -> Iterator[str]:
-    """Bots find this tree's mille; their logs go to a directory of the test; none is left running after it."""
-    monkeypatch.setenv("PYTHONPATH", BOT_PATH)
-    logs = str(tmp_path / "logs")
-    monkeypatch.setenv(botprocess.LOGS_VARIABLE, logs)
-    before = {pid for pid, _ in children()}
-    yield logs
-    botprocess.shutdown()
-    assert not [c for c in children() if c[0] not in before], "a bot outlived its test (or is a zombie)"
 
 
 def read(path: str) -> str:

@@ -18,7 +18,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 
 import pytest
 
@@ -33,24 +32,11 @@ from mille.lab.report import NAME_WIDTH, format_report
 from mille.lab.standings import format_report as format_standings
 from mille.lab.tournament import run_tournament
 from mille.players import PlayerSpecError, botprocess, make_player, wire
-from protocol_helpers import BOT_PATH, SRC, TESTS, children
+from protocol_helpers import BOT_PATH, SAME, SRC, TESTS, bots_fixture, children  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs Linux (/proc, process groups)")
 
 TINY = os.path.join(TESTS, "tiny_bot.py")
-SAME = ("think_ms", "seconds", "games_per_second", "a", "b", "bot_names")
-
-
-@pytest.fixture(autouse=True)
-def bots(monkeypatch: pytest.MonkeyPatch, tmp_path) -> Iterator[str]:
-    """Bots find this tree's mille; their logs go to a directory of the test; none is left running after it."""
-    monkeypatch.setenv("PYTHONPATH", BOT_PATH)
-    logs = str(tmp_path / "logs")
-    monkeypatch.setenv(botprocess.LOGS_VARIABLE, logs)
-    before = {pid for pid, _ in children()}
-    yield logs
-    botprocess.shutdown()
-    assert not [c for c in children() if c[0] not in before], "a bot outlived its test (or is a zombie)"
 
 
 def tiny(name: str, counts: object, *more: str) -> str:

@@ -3,6 +3,7 @@
  *
  *     cc -O2 -o greedy_bot greedy_bot.c
  *     python -m mille.match exec:./greedy_bot bsd
+ *     python -m mille.match --players 4 exec:./greedy_bot bsd
  *     mille --computer exec:./greedy_bot
  *
  * It draws, then plays the best card it can (a remedy, a safety, a hazard,
@@ -11,6 +12,13 @@
  * dice: on glibc, srandom(SEED) and random() are exactly the generator the
  * host hands a player in process, so its games are reproducible from the
  * match's seed.
+ *
+ * It speaks both protocols ("protocols":[1,2] in its hello): protocol 1 at
+ * the two-seat table, protocol 2 at 3, 4 and 6 seats, where the game
+ * message says "protocol":2 and the observation gives its own "hand" and
+ * each side's tableau in "sides"; there it aims a hazard at the side its
+ * dice choose among those legal, and always makes a coup fourré it is asked
+ * for out of turn (the "reaction" phase).
  *
  * No JSON library: the host's messages have a fixed shape (every object's
  * keys in the order the protocol page gives), so a few strstr() calls find
@@ -26,9 +34,13 @@ enum { HAND_SIZE = 7, GASOLINE = 10, EXTRA_TANK = 15, MAX_MOVES = 16 };
 static const int MILES[5] = {25, 50, 75, 100, 200};
 
 struct move {
-    char kind[16]; /* "draw", "play", "discard", "extend", "no_extension" */
+    char kind[16]; /* "draw", "play", "discard", "extend", "no_extension", "pass" */
     int slot;      /* play and discard only */
+    int target;    /* protocol 2: the side a hazard goes to (-1: none named) */
 };
+
+/* This game: protocol 2 (its game message said so), my side, the table's sides. */
+static int v2, my_side, sides = 2;
 
 /* The integer after "key": at or after from (0 if absent). */
 static long int_after(const char *from, const char *key)
@@ -49,10 +61,10 @@ static const char *nth(const char *from, const char *key, int n)
     return at;
 }
 
-/* The seven cards of players[seat].hand. */
+/* The seven cards of the seat-th (0-based) "hand" at or after obs. */
 static void read_hand(const char *obs, int seat, int hand[HAND_SIZE])
 {
-    const char *at = nth(strstr(obs, "\"players\":"), "\"hand\":[", seat);
+    const char *at = nth(obs, "\"hand\":[", seat);
     for (int i = 0; i < HAND_SIZE; i++) {
         hand[i] = -1;
         if (!at)
@@ -76,7 +88,9 @@ static int read_legal(const char *line, struct move moves[MAX_MOVES])
         moves[n].kind[len] = '\0';
         const char *end = strchr(at, '}');
         const char *slot = strstr(at, "\"slot\":");
+        const char *target = strstr(at, "\"target\":");
         moves[n].slot = (slot && end && slot < end) ? (int)strtol(slot + 7, NULL, 10) : 0;
+        moves[n].target = (target && end && target < end) ? (int)strtol(target + 9, NULL, 10) : -1;
         n++;
     }
     return n;
@@ -98,7 +112,9 @@ static int score(const struct move *m, int card)
 
 static void answer(const struct move *m)
 {
-    if (strcmp(m->kind, "play") == 0 || strcmp(m->kind, "discard") == 0)
+    if (m->target >= 0)
+        printf("{\"type\":\"move\",\"move\":{\"kind\":\"play\",\"slot\":%d,\"target\":%d}}\n", m->slot, m->target);
+    else if (strcmp(m->kind, "play") == 0 || strcmp(m->kind, "discard") == 0)
         printf("{\"type\":\"move\",\"move\":{\"kind\":\"%s\",\"slot\":%d}}\n", m->kind, m->slot);
     else
         printf("{\"type\":\"move\",\"move\":{\"kind\":\"%s\"}}\n", m->kind);
@@ -115,9 +131,16 @@ static void decide(const char *line)
     }
     const char *obs = strstr(line, "\"observation\":");
     int seat = (int)int_after(obs, "\"seat\":");
+    if (strstr(line, "\"phase\":\"reaction\"")) {
+        answer(&moves[0]); /* asked out of turn: the coup fourré (the other move is the pass) */
+        return;
+    }
     if (strstr(line, "\"phase\":\"extension\"")) {
-        /* Extension?  Only when the other car is far behind (its mileage, in its tableau). */
-        long theirs = int_after(nth(strstr(obs, "\"players\":"), "\"mileage\":", 1 - seat), "\"mileage\":");
+        /* Extension?  Only when the other car is far behind (its mileage, in its tableau: in
+           protocol 2 the next side's, in "sides"). */
+        long theirs = v2 ? int_after(nth(strstr(obs, "\"sides\":"), "\"mileage\":", (my_side + 1) % sides),
+                                     "\"mileage\":")
+                         : int_after(nth(strstr(obs, "\"players\":"), "\"mileage\":", 1 - seat), "\"mileage\":");
         const char *want = theirs < 400 ? "extend" : "no_extension";
         for (int i = 0; i < n; i++)
             if (strcmp(moves[i].kind, want) == 0)
@@ -129,7 +152,7 @@ static void decide(const char *line)
         return;
     }
     int hand[HAND_SIZE];
-    read_hand(obs, seat, hand);
+    read_hand(v2 ? strstr(obs, "\"hand\":[") : strstr(obs, "\"players\":"), v2 ? 0 : seat, hand);
     int best = 0, ties = 0;
     for (int i = 0; i < n; i++) {
         int s = score(&moves[i], hand[moves[i].slot]);
@@ -150,10 +173,13 @@ int main(void)
     size_t size = 0;
     while (getline(&line, &size, stdin) > 0) {
         if (strncmp(line, "{\"type\":\"mille\"", 15) == 0) {
-            printf("{\"type\":\"hello\",\"protocol\":1,\"name\":\"greedy-c\"}\n");
+            printf("{\"type\":\"hello\",\"protocol\":1,\"protocols\":[1,2],\"name\":\"greedy-c\"}\n");
             fflush(stdout);
         } else if (strncmp(line, "{\"type\":\"game\"", 14) == 0) {
             srandom((unsigned)int_after(line, "\"dice\":")); /* own dice: always a seed */
+            v2 = strstr(line, "\"protocol\":2") != NULL; /* protocol 1's game message has no "protocol" */
+            my_side = v2 ? (int)int_after(line, "\"side\":") : 0;
+            sides = v2 ? (int)int_after(line, "\"sides\":") : 2;
         } else if (strncmp(line, "{\"type\":\"decide\"", 16) == 0) {
             decide(line);
         } else if (strncmp(line, "{\"type\":\"quit\"", 14) == 0) {

@@ -366,9 +366,10 @@ def main(argv: list[str] | None = None) -> int:
         if invited is not None:
             print(f"mille: --invite plays the two-seat game (not yet {game.table.seats} seats)", file=sys.stderr)
             return 1
-        if computer_name not in OPPONENTS:
+        if computer_name not in OPPONENTS and not is_exec_spec(computer_name):
             print(
-                f"mille: at {game.table.seats} seats the computers are built-in players: {', '.join(OPPONENTS)}",
+                f"mille: at {game.table.seats} seats the computers are built-in players ({', '.join(OPPONENTS)}) "
+                "or bot programs of protocol 2 (exec:COMMAND)",
                 file=sys.stderr,
             )
             return 1

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, Protocol
 
 from ..files.safeio import shown
-from ..players import BUILTIN, PlayerSpecError, make_player
+from ..players import BUILTIN, PlayerSpecError, check_table, make_player
 from .console import StatusLine, write_out
 
 #: The range of ``--max-think-ms``: a finite, positive number of milliseconds, at most a day
@@ -181,8 +181,11 @@ def check_bot_logs(parser: argparse.ArgumentParser, chosen: str | None) -> None:
     set_log_directory(chosen)
 
 
-def check_players(parser: argparse.ArgumentParser, specs: Sequence[str]) -> None:
+def check_players(parser: argparse.ArgumentParser, specs: Sequence[str], seats: int = 2) -> None:
     """Make each player once, so that a bad name is one line now rather than a forfeit in every game.
+
+    At a table of more than two ``seats``, a bot program that speaks
+    protocol 1 alone is refused here too (:func:`mille.players.check_table`).
 
     The line alone, without the usage block: the command line was well
     formed, and the player (a bot that cannot start) is what failed
@@ -190,7 +193,7 @@ def check_players(parser: argparse.ArgumentParser, specs: Sequence[str]) -> None
     """
     for spec in specs:
         try:
-            make_player(spec)
+            check_table(make_player(spec), spec, seats)
         except PlayerSpecError as exc:
             parser.exit(2, f"{parser.prog}: error: {shown(str(exc))}\n")
 

@@ -44,7 +44,7 @@ from typing import Any, TextIO
 from ..engine.rng import secret_seed
 from ..engine.state import TABLE_SEATS, table
 from ..files.safeio import shown
-from ..players import is_exec_spec, make_player
+from ..players import make_player
 from . import command
 from .console import StatusLine, format_elapsed, gauge
 from .gamelog import RecordError
@@ -397,14 +397,7 @@ def _table_main(parser: argparse.ArgumentParser, args: argparse.Namespace, setti
         if given:
             only = "two sides only: --players 2 or 4" if option == "--sprt" else "two seats only, for now"
             parser.error(f"{option} is not played at --players {args.players} ({only})")
-    for spec in names:  # before any bot starts: one line, not a bot started and a forfeit in every game
-        if is_exec_spec(spec):
-            parser.exit(
-                2,
-                f"{parser.prog}: error: {shown(spec)}: a bot program speaks protocol 1, the two-seat table's; "
-                f"it cannot sit at --players {args.players}\n",
-            )
-    command.check_players(parser, names)
+    command.check_players(parser, names, args.players)  # a bot of protocol 1 alone: one line
     drawn = args.seed is None
     if drawn:
         args.seed = secret_seed()

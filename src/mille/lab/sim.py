@@ -52,7 +52,7 @@ from ..engine.rng import SEED_RULE, GlibcRandom, parse_seed, secret_seed
 from ..engine.rules import Move, MoveType, Outcome
 from ..engine.state import EXTENDED_TRIP, TABLE_SEATS, Game, table
 from ..files.safeio import shown
-from ..players import Player, PlayerSpecError, bsd, is_exec_spec, make_player
+from ..players import Player, PlayerSpecError, bsd, check_table, is_exec_spec, make_player
 from ..players.bsd import BsdPlayer
 from .command import ArgumentParser, players_epilog, version_text
 
@@ -363,14 +363,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if len(args.seat) > args.players:
             parser.error(f"--seat given {len(args.seat)} times for {args.players} seats")
         names = args.seat + ["bsd"] * (args.players - len(args.seat))
-        for name in names:  # before any bot starts: one line, not a failure at its first move
-            if is_exec_spec(name):
-                parser.error(
-                    f"{name}: a bot program speaks protocol 1, the two-seat table's; "
-                    f"it cannot sit at --players {args.players}"
-                )
     try:
         players = [make_player(name) for name in names]
+        for name, player in zip(names, players):  # a bot of protocol 1 alone: one line, not a failure at its move
+            check_table(player, name, args.players)
     except PlayerSpecError as exc:
         parser.error(str(exc))
     secret = () if args.bot_reads_deck else [k for k, name in enumerate(names) if is_exec_spec(name)]

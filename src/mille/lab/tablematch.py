@@ -22,9 +22,12 @@ lost) and the points it scored minus the average of the other sides'.
 The sets are independent, so the report's 95% intervals are Student's t
 intervals over the sets (the rotations' variance reduction counts).  A
 player that raises, answers an illegal move or thinks past the limit
-loses that game (the others share it).  Bot programs (``exec:``) speak
-protocol 1, the two-seat table's, and are refused at these tables in one
-line.
+loses that game (the others share it).  Bot programs (``exec:``) play
+here in protocol 2 (docs/protocol.md); one that speaks protocol 1 alone
+is refused in one line.  As in a pair, no bot process plays two games of
+one set (they share the deals: the key of :func:`~mille.players.botprocess.acquire`
+is the set's first deal), and a bot rolls dice of its own from
+``os.urandom`` unless ``bots_read_deck``.
 """
 
 from __future__ import annotations
@@ -42,12 +45,12 @@ from typing import Any
 
 from ..engine import rules
 from ..engine.driver import EndlessHand, PlayerError, play_hand
-from ..engine.rng import GlibcRandom
+from ..engine.rng import GlibcRandom, secret_seed
 from ..engine.rules import Move, MoveType, Phase
 from ..engine.scoring import hand_result
 from ..engine.state import Game, table
 from ..files.safeio import shown
-from ..players import Player, is_exec_spec, make_player
+from ..players import Player, check_table, is_exec_spec, make_player
 from . import gamelog
 from .gamelog import HandLog, MoveRecorder, RecordError, RecordWriter, check_header, hand_result_json
 from .options import DEFAULTS, RunOptions
@@ -86,14 +89,17 @@ def play_table_game(players: Sequence[str], seats: int, options: RunOptions, uni
         owner[side_of(player, rotation, sides)] = player
     points = [0] * sides
     seated: list[Player] = []
+    deal = deal_seed(options.seed, unit, 0)  # the set's deal: no bot process plays two games of a set
     for seat in range(seats):
         try:
-            seated.append(make_player(players[owner[tab.side(seat)]]))
+            seated.append(make_player(players[owner[tab.side(seat)]], deal))
         except Exception as exc:
             player = owner[tab.side(seat)]
             return _forfeit(rotation, 0, points, player, sides, "exception", f"cannot make the player: {exc}")
     dice = [
-        GlibcRandom(derive_seed("table-dice", options.seed, unit, owner[tab.side(seat)], seat // sides))
+        GlibcRandom(secret_seed())
+        if is_exec_spec(players[owner[tab.side(seat)]]) and not options.bots_read_deck
+        else GlibcRandom(derive_seed("table-dice", options.seed, unit, owner[tab.side(seat)], seat // sides))
         for seat in range(seats)
     ]
     game = Game(table=tab)
@@ -309,11 +315,7 @@ def run_table_match(
         raise ValueError("games must be at least 1")
     options.check()
     for spec in players:
-        if is_exec_spec(spec):
-            raise MatchError(
-                f"{spec}: a bot program speaks protocol 1, the two-seat table's; it cannot sit at the table of {seats}"
-            )
-        make_player(spec)  # PlayerSpecError now, not a forfeit in every game
+        check_table(make_player(spec), spec, seats)  # PlayerSpecError now, not a forfeit in every game
     sides = tab.sides
     if sprt is not None and sides != 2:
         raise ValueError(f"--sprt takes two sides (2 or 4 seats), not the {sides} of the table of {seats}")

@@ -42,7 +42,7 @@ from typing import Any, TextIO
 from ..engine.rng import secret_seed
 from ..engine.state import TABLE_SEATS, table
 from ..files.safeio import shown
-from ..players import is_exec_spec, make_player
+from ..players import make_player
 from . import command
 from .console import StatusLine, format_elapsed, gauge
 from .gamelog import RecordError
@@ -339,14 +339,7 @@ def _table_main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> in
         if given:
             parser.error(f"{option} is not played at --players {args.seats} (two seats only, for now)")
     command.check_at_least(parser, ("--games", args.games, 1))
-    for spec in args.players:  # before any bot starts
-        if is_exec_spec(spec):
-            parser.exit(
-                2,
-                f"{parser.prog}: error: {shown(spec)}: a bot program speaks protocol 1, the two-seat table's; "
-                f"it cannot sit at --players {args.seats}\n",
-            )
-    command.check_players(parser, args.players)
+    command.check_players(parser, args.players, args.seats)  # a bot of protocol 1 alone: one line
     drawn = args.seed is None
     if drawn:
         args.seed = secret_seed()

@@ -162,6 +162,17 @@ def make_player(spec: str, deal: int | None = None) -> Player:
     return player
 
 
+def check_table(player: Player, spec: str, seats: int) -> None:
+    """:class:`PlayerSpecError` if ``player`` cannot sit at the table of ``seats``: a bot that speaks protocol 1 alone.
+
+    Only a bot program (``exec:``) has protocols; any other player sits at any table.
+    """
+    if seats != 2 and getattr(player, "protocols", None) is not None:
+        from .external import check_table as check_bot
+
+        check_bot(player, spec, seats)
+
+
 __all__ = [
     "BUILTIN",
     "EXEC_PREFIX",
@@ -173,6 +184,7 @@ __all__ = [
     "Player",
     "PlayerSpecError",
     "RandomPlayer",
+    "check_table",
     "decision",
     "is_exec_spec",
     "is_person_spec",

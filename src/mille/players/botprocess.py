@@ -24,6 +24,7 @@ Needs a POSIX system (process groups, ``poll``).
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import select
 import shlex
@@ -212,6 +213,8 @@ class Bot:
         #: The hello's opt-ins (docs/protocol.md, "Speed"): asked forced moves too; the compact encoding.
         self.every_decision = False
         self.compact = False
+        #: The protocols its hello says it speaks (docs/protocol.md, "Protocol 2"): (1,), (2,) or (1, 2).
+        self.protocols: tuple[int, ...] = (wire.PROTOCOL,)
         try:
             self.proc = subprocess.Popen(
                 argv,
@@ -255,11 +258,7 @@ class Bot:
             )
             if hello["type"] != "hello":
                 raise BotFailure("illegal", f"answered the greeting with a {wire.excerpt(str(hello['type']))} message")
-            if hello.get("protocol") != wire.PROTOCOL:
-                raise BotFailure(
-                    "illegal",
-                    f"speaks protocol {wire.excerpt(str(hello.get('protocol')))}, not {wire.PROTOCOL}",
-                )
+            protocols = hello_protocols(hello)
             name = hello.get("name")
             if not isinstance(name, str) or not name:
                 raise BotFailure("illegal", "said hello without a name")
@@ -282,6 +281,7 @@ class Bot:
         self.dice = "game" if dice == "game" else None
         self.every_decision = every
         self.compact = encoding == wire.COMPACT
+        self.protocols = protocols
 
     # -- talking -----------------------------------------------------------
     def send(self, data: bytes) -> None:
@@ -528,6 +528,31 @@ class Bot:
         self.kill(term_first=True)
 
 
+def hello_protocols(hello: dict[str, object]) -> tuple[int, ...]:
+    """The protocols a ``hello`` says the bot speaks; :class:`BotFailure` for a hello that says none this host does.
+
+    ``"protocol"`` is 1 or 2 (a bot of protocol 1 as first published says
+    1 alone); ``"protocols"``, optional, lists every one it speaks, the
+    ``protocol`` among them.  So a bot of both says ``"protocol": 1,
+    "protocols": [1, 2]``, which a host of protocol 1 alone accepts too.
+    """
+    known = " or ".join(str(p) for p in wire.PROTOCOLS)
+    said = hello.get("protocol")
+    if type(said) is not int or said not in wire.PROTOCOLS:
+        raise BotFailure("illegal", f"speaks protocol {wire.excerpt(str(said))}, not {known}")
+    listed = hello.get("protocols", [said])
+    if (
+        type(listed) is not list
+        or not listed
+        or any(type(p) is not int or p not in wire.PROTOCOLS for p in listed)
+        or said not in listed
+    ):
+        raise BotFailure(
+            "illegal", f"said protocols {wire.excerpt(json.dumps(listed))} (a list of {known}, its protocol among them)"
+        )
+    return tuple(sorted(set(listed)))
+
+
 _QUIT = wire.encode({"type": "quit"})
 ABANDONED = wire.encode({"type": "game_over", "finished": False, "totals": None, "winner": None})
 
@@ -757,6 +782,7 @@ __all__ = [
     "Bot",
     "BotFailure",
     "acquire",
+    "hello_protocols",
     "finish_leaving",
     "kill_all",
     "release",

@@ -13,6 +13,14 @@ name; it is then killed with its whole process group and reaped, and the
 next game starts a new one.  Every exchange has a deadline
 (:data:`DEFAULT_DEADLINE` per decision, or the think-time limit a match
 sets with :meth:`ExternalPlayer.limit_think`).
+
+Protocol 2 (docs/protocol.md, "Protocol 2: any table") is chosen for each
+game, at its first message: at a table of more than two seats, or for a
+bot whose hello offers protocol 2 alone.  Its ``game`` names the table,
+its ``decide`` carries :func:`~mille.players.wire.observation_json_2` (a
+coup fourré asked out of turn included), its events the mover's side; a
+bot of protocol 1 alone never sits at a larger table (:func:`check_table`,
+which the commands call before any game).
 """
 
 from __future__ import annotations
@@ -24,10 +32,10 @@ from ..engine.cards import EMPTY, SAFETY_BASE
 from ..engine.driver import Event, PlayerError
 from ..engine.observation import Observation
 from ..engine.rng import GlibcRandom
-from ..engine.rules import DRAW, Move, Phase
+from ..engine.rules import DRAW, Move, MoveType, Phase
 from ..engine.scoring import HandResult
 from . import wire
-from .base import EXEC_PREFIX, Decision, weighed
+from .base import EXEC_PREFIX, Decision, PlayerSpecError, weighed
 from .botprocess import (
     ABANDONED,
     HANDSHAKE_DEADLINE,
@@ -79,12 +87,19 @@ class ExternalPlayer:
         self._bot: Bot | None = acquire(spec, deal)
         self.name = self._bot.name
         self.dice = self._bot.dice
+        #: The protocols the bot speaks (its hello): a table of more than two seats needs 2 (:func:`table_refusal`).
+        self.protocols = self._bot.protocols
         self._limit: float | None = None
         #: Games begun by this player (its first says ``new``: a new player on the host).
         self._games = 0
         self._open = False
-        #: Messages of the game before its first decision (sent after the ``game`` message).
-        self._early: list[bytes] = []
+        #: Messages of the game before its first decision (sent after the ``game`` message; an event is
+        #: written then, in the game's protocol).
+        self._early: list[bytes | Event] = []
+        #: This game is spoken in protocol 2 (any table), at ``_seat`` of a table of ``_sides`` sides.
+        self._v2 = False
+        self._seat = 0
+        self._sides = 2
         self._finalizer = weakref.finalize(self, release, self._bot)
 
     def limit_think(self, seconds: float | None) -> None:
@@ -123,7 +138,17 @@ class ExternalPlayer:
             bot.check_quiet()
             if not self._open:
                 self._begin(bot, observation, rng)
-            if bot.compact:
+            if self._v2:
+                bot.send(
+                    wire.encode(
+                        {
+                            "type": "decide",
+                            "observation": wire.observation_json_2(observation),
+                            "legal": [wire.move_json_2(m) for m in legal],
+                        }
+                    )
+                )
+            elif bot.compact:
                 bot.send(wire.compact_decide_line(observation, legal))
             else:
                 bot.send(
@@ -154,7 +179,10 @@ class ExternalPlayer:
                     continue
                 if kind != "move":
                     raise BotFailure("illegal", f"answered a {wire.excerpt(str(kind))} message, not a move")
-                move = wire.move_from_json(answer.get("move"))
+                if self._v2:
+                    move = wire.move_from_json_2(answer.get("move"), self._sides)
+                else:
+                    move = wire.move_from_json(answer.get("move"))
                 said = answer.get("considered")
                 if said is not None and type(said) is not bool:
                     raise BotFailure("illegal", "answered 'considered' that is not true or false")
@@ -182,10 +210,15 @@ class ExternalPlayer:
 
     def inform(self, event: Event) -> None:
         bot = self._bot
-        if self._open and bot is not None and bot.alive:  # _tell, written out: two events for every move
+        if not self._open:
+            if bot is not None and bot.alive:
+                self._early.append(event)  # written at the game's start, in its protocol
+        elif self._v2:
+            line = self._event_line_2(event)
+            if line is not None and bot is not None and bot.alive:
+                bot.send(line)
+        elif bot is not None and bot.alive:  # _tell, written out: two events for every move
             bot.send(wire.event_line(event))
-        else:
-            self._tell(wire.event_line(event))
 
     def hand_over(self, result: HandResult) -> None:
         self._tell(wire.encode({"type": "hand_over", "result": wire.result_json(result)}))
@@ -208,30 +241,70 @@ class ExternalPlayer:
         """Send the ``game`` message (and what the game said before it): the seat, the dice, fresh or not."""
         if bot.game_open:  # another player's game, never finished on this process
             bot.send(ABANDONED)
+        table = observation.table
+        self._seat = observation.seat
+        self._sides = table.sides
+        self._v2 = table.seats != 2 or wire.PROTOCOL not in self.protocols
+        if self._v2 and wire.PROTOCOL_2 not in self.protocols:
+            raise PlayerError(observation.seat, "exception", table_refusal(self.spec, table.seats))
         if self.dice == "game":
             dice = None
         elif rng.untouched():
             dice = rng.seeded_with
         else:
             dice = rng.random()
-        bot.send(
-            wire.encode(
-                {
-                    "type": "game",
-                    "seat": observation.seat,
-                    "dice": dice,
-                    "fresh": bot.games == 0,
-                    "new": self._games == 0,
-                }
+        if self._v2:
+            bot.send(
+                wire.encode(
+                    {
+                        "type": "game",
+                        "protocol": wire.PROTOCOL_2,
+                        "seat": observation.seat,
+                        "side": observation.seat % table.sides,
+                        "table": wire.table_json(table),
+                        "dice": dice,
+                        "fresh": bot.games == 0,
+                        "new": self._games == 0,
+                    }
+                )
             )
-        )
-        for line in self._early:
-            bot.send(line)
+        else:
+            bot.send(
+                wire.encode(
+                    {
+                        "type": "game",
+                        "seat": observation.seat,
+                        "dice": dice,
+                        "fresh": bot.games == 0,
+                        "new": self._games == 0,
+                    }
+                )
+            )
+        for early in self._early:
+            if isinstance(early, Event):
+                line = self._event_line_2(early) if self._v2 else wire.event_line(early)
+                if line is None:
+                    continue
+                bot.send(line)
+            else:
+                bot.send(early)
         self._early.clear()
         bot.games += 1
         self._games += 1
         self._open = True
         bot.game_open = True
+
+    def _event_line_2(self, event: Event) -> bytes | None:
+        """An event in protocol 2; None for another seat's pass, which is not told.
+
+        A seat passes when it holds no cards, which ``hand_sizes`` shows,
+        or when it declines a coup fourré it was asked for out of turn
+        (``Phase.REACTION``): being asked tells that it holds the safety,
+        which is its own secret (``table-rules.md`` R6, R10).
+        """
+        if event.kind is MoveType.PASS and event.seat != self._seat:
+            return None
+        return wire.event_line_2(event, self._sides)
 
     def _tell(self, line: bytes) -> None:
         bot = self._bot
@@ -263,6 +336,21 @@ def _draws_by_force(obs: Observation) -> bool:
     )
 
 
+def table_refusal(spec: str, seats: int) -> str:
+    """Why a bot of protocol 1 alone cannot sit at the table of ``seats`` (one line, naming it)."""
+    return (
+        f"{spec}: its hello says protocol 1 alone, the two-seat table's; the table of {seats} needs a bot "
+        f"that speaks protocol 2 (docs/protocol.md)"
+    )
+
+
+def check_table(player: object, spec: str, seats: int) -> None:
+    """:class:`PlayerSpecError` if ``player`` cannot sit at the table of ``seats``: a bot of protocol 1 alone."""
+    protocols = getattr(player, "protocols", None)
+    if seats != 2 and protocols is not None and wire.PROTOCOL_2 not in protocols:
+        raise PlayerSpecError(table_refusal(spec, seats))
+
+
 _FORCED_DRAW = Decision(DRAW, False)  # weighed(DRAW, ...): a draw is never considered
 
 __all__ = [
@@ -273,6 +361,8 @@ __all__ = [
     "MAX_LOG",
     "PREFIX",
     "ExternalPlayer",
+    "check_table",
+    "table_refusal",
     "set_log_directory",
     "shutdown",
     "split_command",

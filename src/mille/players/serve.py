@@ -27,6 +27,14 @@ each ``move`` is written from a table of ready lines, one write; an
 it.  It asks for every decision (forced moves too) unless the player
 declares ``every_decision = False``: a player whose forced moves change
 nothing in it (the BSD procedure draws without rolling or counting).
+
+Protocol 2 (docs/protocol.md, "Protocol 2: any table"): the hello says
+``"protocols": [1, 2]``, so the host speaks protocol 1 at the two-seat
+table (compact, as above) and protocol 2 at the larger ones, as each
+``game`` message says; a game of protocol 2 reads the observation of any
+table (:func:`~mille.players.wire.observation_from_json_2`) and answers a
+hazard with the side it goes to, so that ``mille.bot bsd`` plays any table
+exactly as ``bsd`` in process (``tests/test_protocol_2.py``).
 """
 
 from __future__ import annotations
@@ -35,8 +43,12 @@ import sys
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
+from ..engine.driver import Event
 from ..engine.observation import Observation
 from ..engine.rng import GlibcRandom
+from ..engine.scoring import HandResult
+from ..engine.state import Table
+from ..engine.state import table as make_table
 from . import make_player, wire
 from .base import EXEC_PREFIX, Player, PlayerSpecError, decision
 
@@ -141,7 +153,12 @@ def serve(spec: str, stdin: BinaryIO | None = None, stdout: BinaryIO | None = No
         return 0
     if greeting["type"] != "mille" or greeting.get("protocol") != wire.PROTOCOL:
         raise ProtocolError(f"not a greeting this bot understands: {wire.excerpt(wire.encode(greeting))}")
-    hello: dict[str, object] = {"type": "hello", "protocol": wire.PROTOCOL, "name": name or _name(player, spec)}
+    hello: dict[str, object] = {
+        "type": "hello",
+        "protocol": wire.PROTOCOL,
+        "protocols": list(wire.PROTOCOLS),  # protocol 2 at the larger tables (a host of protocol 1 reads 1)
+        "name": name or _name(player, spec),
+    }
     if getattr(player, "dice", None) == GAME_DICE:
         hello["dice"] = GAME_DICE
     hello[wire.EVERY_DECISION] = getattr(player, "every_decision", True) is not False
@@ -152,6 +169,7 @@ def serve(spec: str, stdin: BinaryIO | None = None, stdout: BinaryIO | None = No
     send = channel.send
     move_line = wire.move_line
     deaf = not hasattr(player, "inform")  # events are not parsed for a player that has no ear for them
+    table: Table | None = None  # the game's table when the host speaks protocol 2 in it
     while True:
         line = readline(wire.MAX_LINE + 1)
         if deaf and line.startswith(_EVENT):  # most lines
@@ -169,6 +187,11 @@ def serve(spec: str, stdin: BinaryIO | None = None, stdout: BinaryIO | None = No
         kind = message["type"]
         if kind == "decide":
             obs = message.get("obs")
+            if table is not None:
+                observation = _compact(message.get("observation"), wire.observation_from_json_2)
+                made = decision(player, observation, dice)
+                send(wire.move_line_2(made.move, made.considered))
+                continue
             if obs is not None:
                 observation = _compact(obs, wire.observation_from_compact)
             else:
@@ -178,11 +201,12 @@ def serve(spec: str, stdin: BinaryIO | None = None, stdout: BinaryIO | None = No
         elif kind == "event":
             inform = getattr(player, "inform", None)
             if inform is not None:
-                inform(wire.event_from_json(message))
+                inform(wire.event_from_json(message) if table is None else _event_2(message, table))
         elif kind == "hand_over":
             hand_over = getattr(player, "hand_over", None)
             if hand_over is not None:
-                hand_over(wire.result_from_json(message.get("result")))
+                result = message.get("result")
+                hand_over(wire.result_from_json(result) if table is None else _result_2(result, table))
         elif kind == "game":
             # A new player on the host (every game of a match) is a new
             # player here, as the match makes one in process; the board's
@@ -192,6 +216,7 @@ def serve(spec: str, stdin: BinaryIO | None = None, stdout: BinaryIO | None = No
                 player = make_player(spec)
                 deaf = not hasattr(player, "inform")
             played = True
+            table = _game_table(message)
             seed = message.get("dice")
             dice = GlibcRandom(seed) if type(seed) is int else HostDice(channel)
         elif kind == "quit":
@@ -206,6 +231,36 @@ _HAND_OVER = b'{"type":"hand_over",'
 def _compact(values: Any, read: Callable[[Any], Observation]) -> Observation:
     try:
         return read(values)
+    except wire.WireError as exc:
+        raise ProtocolError(str(exc)) from None
+
+
+def _game_table(message: dict[str, object]) -> Table | None:
+    """The table of a ``game`` message of protocol 2 (None: protocol 1, the two-seat table's)."""
+    if message.get("protocol", wire.PROTOCOL) != wire.PROTOCOL_2:
+        return None
+    shape = message.get("table")
+    try:
+        if not isinstance(shape, dict):
+            raise TypeError("no table")
+        seats, points, parker = shape["seats"], shape["game_points"], shape["parker"]
+        if type(seats) is not int or type(points) is not int or type(parker) is not bool:
+            raise TypeError("a table of the wrong shape")
+        return make_table(seats, game_points=points, parker=parker)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ProtocolError(f"a game of protocol 2 without its table ({exc})") from None
+
+
+def _event_2(message: dict[str, object], table: Table) -> Event:
+    try:
+        return wire.event_from_json_2(message, table.seats)
+    except wire.WireError as exc:
+        raise ProtocolError(str(exc)) from None
+
+
+def _result_2(result: object, table: Table) -> HandResult:
+    try:
+        return wire.result_from_json_2(result, table)
     except wire.WireError as exc:
         raise ProtocolError(str(exc)) from None
 

@@ -46,7 +46,7 @@ from ..engine.driver import Event
 from ..engine.observation import Observation
 from ..engine.rules import DISCARDS, DRAW, EXTEND, NO_EXTENSION, ORDER, PASS, PLAYS, Move, MoveType, Phase
 from ..engine.scoring import Bonuses, HandResult
-from ..engine.state import TABLE_SEATS, TWO, Memory, Tableau
+from ..engine.state import TABLE_SEATS, TWO, Memory, Table, Tableau
 from ..engine.state import table as make_table
 
 #: The protocol's version: the greeting says it, the bot's hello repeats it.
@@ -270,6 +270,21 @@ PROTOCOL_2 = 2
 #: The phase on the wire in protocol 2: protocol 1's, and the coup fourré asked out of turn.
 PHASE_NAMES_2: dict[Phase, str] = {**PHASE_NAMES, Phase.REACTION: "reaction"}
 PHASES_2: dict[str, Phase] = {name: phase for phase, name in PHASE_NAMES_2.items()}
+#: The protocols this host speaks, and a bot may list in its hello's ``protocols``.
+PROTOCOLS = (PROTOCOL, PROTOCOL_2)
+
+
+def table_json(table: Table) -> dict[str, object]:
+    """The table's parameters as protocol 2 gives them (in ``game`` and in every observation)."""
+    return {
+        "seats": table.seats,
+        "sides": table.sides,
+        "trip": table.trip,
+        "extension": table.extension,
+        "deck_size": table.deck_size,
+        "game_points": table.game_points,
+        "parker": table.parker,
+    }
 
 
 def move_json_2(move: Move) -> dict[str, object]:
@@ -314,15 +329,7 @@ def observation_json_2(obs: Observation) -> dict[str, object]:
         "seat": seat,
         "side": seat % sides,
         "partners": [k for k in table.partners(seat % sides) if k != seat],
-        "table": {
-            "seats": table.seats,
-            "sides": sides,
-            "trip": table.trip,
-            "extension": table.extension,
-            "deck_size": table.deck_size,
-            "game_points": table.game_points,
-            "parker": table.parker,
-        },
+        "table": table_json(table),
         "phase": PHASE_NAMES_2[obs.phase],
         "to_move": obs.to_move,
         "hand": obs.players[seat].hand,
@@ -592,6 +599,16 @@ def move_line(move: Move, considered: bool | None) -> bytes:
     return _MOVE_LINES[move, considered] if line is None else line
 
 
+def move_line_2(move: Move, considered: bool | None) -> bytes:
+    """The ``move`` message of protocol 2: :func:`move_line`'s, with the ``target`` of a hazard aimed at a side."""
+    if move.target is None:
+        return move_line(move, considered)
+    message: dict[str, object] = {"type": "move", "move": move_json_2(move)}
+    if considered is not None:
+        message["considered"] = considered
+    return encode(message)
+
+
 def known_answer(line: bytes) -> tuple[Move, bool | None] | None:
     """The move and ``considered`` of ``line`` if it is a ``move`` exactly as :func:`move_line` writes one."""
     return _ANSWERS.get(line)
@@ -634,6 +651,28 @@ def event_from_json(message: dict[str, object]) -> Event:
         raise WireError(f"not an event ({type(exc).__name__}: {exc})") from None
 
 
+def event_line_2(event: Event, sides: int) -> bytes:
+    """The ``event`` message of protocol 2: protocol 1's with the mover's ``side`` after its ``seat``."""
+    return _EVENT_LINES_2[event.kind] % (event.seat, event.seat % sides, event.card)
+
+
+_EVENT_LINES_2: list[bytes] = [
+    b'{"type":"event","seat":%%d,"side":%%d,"kind":"%s","card":%%d}\n' % KIND_NAMES[kind].encode()
+    for kind in sorted(KIND_NAMES)
+]
+
+
+def event_from_json_2(message: dict[str, object], seats: int) -> Event:
+    """The :class:`Event` of a protocol-2 ``event`` at a table of ``seats``; :class:`WireError` if it is none."""
+    try:
+        seat = _int(message["seat"])
+        if not 0 <= seat < seats:
+            raise TypeError(f"{seat} is not a seat of the table of {seats}")
+        return Event(seat, KINDS[_str(message["kind"])], _int(message["card"]))
+    except (KeyError, TypeError) as exc:
+        raise WireError(f"not an event ({type(exc).__name__}: {exc})") from None
+
+
 def result_json(result: HandResult) -> dict[str, object]:
     return {
         "hand_totals": list(result.hand_totals),
@@ -666,6 +705,34 @@ def result_from_json(data: object) -> HandResult:
             _int(data["deck_left"]),
             _bool(data["game_over"]),
             None if winner is None else _seat(winner),
+        )
+    except (KeyError, TypeError) as exc:
+        raise WireError(f"not a hand's result ({type(exc).__name__}: {exc})") from None
+
+
+def result_from_json_2(data: object, table: Table) -> HandResult:
+    """The :class:`HandResult` of a protocol-2 ``hand_over`` at ``table`` (lists by side, the starter a seat)."""
+    try:
+        data = _dict(data)
+        sides = table.sides
+        bonuses = []
+        for b in _list(data["bonuses"], sides):
+            bonus = _dict(b)
+            bonuses.append(Bonuses(*(_bool(bonus[name]) for name in _BONUSES)))
+        winner = data["game_winner"]
+        starter = _int(data["starter"])
+        if not 0 <= starter < table.seats or not (winner is None or 0 <= _int(winner) < sides):
+            raise TypeError("a starter or a winner off the table")
+        return HandResult(
+            tuple(_ints(data["hand_totals"], sides)),
+            tuple(_ints(data["totals"], sides)),
+            tuple(_ints(data["mileage"], sides)),
+            tuple(bonuses),
+            _int(data["trip_length"]),
+            starter,
+            _int(data["deck_left"]),
+            _bool(data["game_over"]),
+            None if winner is None else _int(winner),
         )
     except (KeyError, TypeError) as exc:
         raise WireError(f"not a hand's result ({type(exc).__name__}: {exc})") from None
@@ -743,6 +810,7 @@ __all__ = [
     "compact_values",
     "known_answer",
     "move_line",
+    "move_line_2",
     "moves_from_mask",
     "observation_from_compact",
     "observation_from_ints",
@@ -755,10 +823,13 @@ __all__ = [
     "PHASE_NAMES_2",
     "PROTOCOL",
     "PROTOCOL_2",
+    "PROTOCOLS",
     "WireError",
     "encode",
     "event_from_json",
     "event_line",
+    "event_line_2",
+    "event_from_json_2",
     "excerpt",
     "greeting",
     "move_from_json",
@@ -772,6 +843,8 @@ __all__ = [
     "read_message",
     "result_from_json",
     "result_json",
+    "result_from_json_2",
+    "table_json",
     "tableau_from_json",
     "tableau_json",
 ]

@@ -18,7 +18,7 @@ from __future__ import annotations
 from ..engine.record import Record
 from ..engine.rng import GlibcRandom, secret_seed
 from ..engine.state import Game
-from ..players import OPPONENTS, is_exec_spec, make_player
+from ..players import OPPONENTS, check_table, is_exec_spec, make_player
 from .flow import Setup
 from .keeping import Keeper, say
 from .layout import ScoreView
@@ -176,11 +176,16 @@ class _Run:
     @classmethod
     def seated(cls, choices: Choices, command: str) -> _Run | None:
         """The run with the computer :func:`computer_player` seats; None after one line saying why it cannot play."""
+        name = choices.computer_name
+        seats = choices.game.table.seats
         try:
-            computer, dice = computer_player(choices.computer_name, choices.seed, choices.game, choices.reads_deck)
+            computer, dice = computer_player(name, choices.seed, choices.game, choices.reads_deck)
+            check_table(computer, name, seats)  # a bot of protocol 1 alone: one line (docs/protocol.md)
+            # A bot at another seat rolls dice of its own, as at seat 1, unless it may read the deck.
+            secret = is_exec_spec(name) and not choices.reads_deck
             others = tuple(
-                (make_player(choices.computer_name), _seat_dice(choices.seed, seat))
-                for seat in range(2, choices.game.table.seats)
+                (make_player(name), GlibcRandom(secret_seed()) if secret else _seat_dice(choices.seed, seat))
+                for seat in range(2, seats)
             )
         except ValueError as exc:  # PlayerSpecError: a bot that cannot be started
             say(f"mille: {exc}")
