@@ -236,6 +236,9 @@ def test_two_people_play_a_third_is_refused_and_a_killed_guest_comes_back() -> N
             _asked(guest)
             guest.kill()
             host.wait_for(f"{bob} is gone")
+            host.wait_for("Wait/Comp/Adjourn?")
+            assert bob[:6] in host.screen.display[0][60:80], host.text()  # his name heads the Comp column
+            host.send("c")
             _asked(host)
 
             # Bob joins again while Alice thinks at her prompt: his board at once, his seat at his next move.

@@ -157,6 +157,7 @@ class Guest:
         kind = message.get("type")
         if kind == "hello":
             self.host = shown(str(message.get("host", "the host")))[:32]
+            self.display.other_name = self.host
             self.display.newboard()
         elif kind == "view":
             obs = wire.observation_from_json(message.get("obs"))
@@ -166,6 +167,8 @@ class Guest:
                 self.tell(f"{self.host} is thinking...")
         elif kind == "say":
             self.tell(str(message.get("text", "")))
+        elif kind == "error":  # the host's rules refused our move: the original's reason, with the bell
+            self.dialogs.error(shown(str(message.get("text", "")))[:39])
         elif kind == "bye":
             self.last = "mille: " + shown(str(message.get("text", "the game is over")))[:200]
             raise GameExit(0)
