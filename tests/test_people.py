@@ -546,3 +546,43 @@ def test_a_seed_typed_with_invite_is_refused_in_one_line() -> None:
     )
     assert done.returncode == 1
     assert "would make the deal public" in done.stderr and "Traceback" not in done.stderr
+
+
+def _utmp_record(user: str, line: str, kind: int = 7) -> bytes:
+    """One Linux ``struct utmp`` record (the layout the code reads: ``rendezvous.UTMP_RECORD``)."""
+    from mille.ui.people.rendezvous import UTMP_RECORD
+
+    return UTMP_RECORD.pack(kind, os.getpid(), line.encode(), b"ts/0", user.encode(), b"", 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the utmp layout written here is Linux's")
+def test_the_invitation_reaches_the_guests_pty_as_write_does_and_not_after_mesg_n(tmp_path: object) -> None:
+    """A real pty owned by the guest, listed in a utmp file the test writes: one line there; none after ``mesg n``."""
+    from mille.ui.people import rendezvous
+
+    with people(1) as [(bob, b_uid, b_gid)]:
+        master, slave = os.openpty()
+        try:
+            tty = os.ttyname(slave)
+            utmp = os.path.join(str(tmp_path), "utmp")
+            with open(utmp, "wb") as f:
+                f.write(_utmp_record("someone", tty[len("/dev/") :]))  # another user's login on that tty
+                f.write(_utmp_record(bob, tty[len("/dev/") :], kind=8))  # a dead process: not a login
+                f.write(_utmp_record(bob, tty[len("/dev/") :]))
+            os.chown(tty, b_uid, b_gid)
+            assert rendezvous.terminals(bob, utmp) == [tty]
+
+            os.chmod(tty, 0o620)  # mesg y
+            assert rendezvous.invite(bob, "mille: alice invites you", utmp=utmp) == [tty]
+            got = b""
+            while b"invites you" not in got:
+                assert select.select([master], [], [], 5)[0], got
+                got += os.read(master, 4096)
+            assert b"mille: alice invites you" in got
+
+            os.chmod(tty, 0o600)  # mesg n: the group may not write
+            assert rendezvous.invite(bob, "mille: alice invites you again", utmp=utmp) == []
+            assert not select.select([master], [], [], 0.2)[0]
+        finally:
+            os.close(slave)
+            os.close(master)
