@@ -23,7 +23,7 @@ import os
 import pty
 import secrets  # noqa: F401
 import select
-import shlex  # noqa: F401
+import shlex
 import shutil
 import signal
 import socket
@@ -57,7 +57,10 @@ from terminal_helpers import _children
 class Player:
     """mille run by a real user on a pty of its own, read into an 80x24 screen."""
 
-    def __init__(self, uid: int, gid: int, argv: list[str], env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, uid: int, gid: int, argv: list[str], env: dict[str, str] | None = None, program: list[str] | None = None
+    ) -> None:
+        """``mille ARGV`` forked from this interpreter; or, given ``program``, that program run (``bash -i``)."""
         self.screen = ptyreplay.Terminal(80, 24)
         self.stream = ptyreplay._Stream(self.screen)
         pid, fd = pty.fork()
@@ -73,6 +76,8 @@ class Player:
                 os.environ.update(
                     {"HOME": "/nonexistent", "TERM": "xterm", "XDG_STATE_HOME": "/nonexistent", **(env or {})}
                 )
+                if program is not None:
+                    os.execvp(program[0], program)
                 from mille.cli import main
 
                 code = main(argv)
@@ -135,6 +140,31 @@ class Player:
             os.close(self.fd)
             self.fd = -1
         return self.status
+
+
+def in_shell(uid: int, gid: int, argv: list[str]) -> Player:
+    """``mille ARGV`` typed at an interactive ``bash -i`` on a pty of its own (the system python, this checkout).
+
+    Closing that pty's master is a terminal closed under a shell: bash is
+    hung up and passes the hangup on to its job, as a window closed does.
+    """
+    python = shutil.which("python3", path="/usr/bin:/usr/local/bin")
+    bash = shutil.which("bash")
+    if python is None or bash is None:
+        pytest.skip("no bash or no system python3 for a game run from a shell")
+    if not _readable_by(uid, gid, [python, os.path.join(SRC, "mille", "__main__.py")]):
+        pytest.skip(f"the test's user cannot run {python} on {SRC} (a checkout in a private directory)")
+    player = Player(uid, gid, [], env={"PS1": "$ "}, program=[bash, "--norc", "--noprofile", "-i"])
+    player.wait_for("$")
+    command = " ".join(shlex.quote(a) for a in ["env", f"PYTHONPATH={SRC}", python, "-m", "mille", *argv])
+    player.send(command + "\r")
+    return player
+
+
+def close_terminal(player: Player) -> None:
+    """The player's terminal goes away (its pty's master closed), as a window closed or a line dropped."""
+    os.close(player.fd)
+    player.fd = -1
 
 
 @contextmanager
@@ -376,6 +406,10 @@ def test_a_guest_joins_over_a_real_sshd_on_loopback() -> None:
             for child in _children(guest.pid):  # the guest's own ssh, by its process id
                 os.kill(child, signal.SIGKILL)
             host.wait_for(f"{bob} is gone", deadline=20)
+            _move(host)
+            host.wait_for("Wait/Comp/Adjourn?")
+            host.send("c")
+            _asked(host)  # the computer played his seat
         finally:
             for p in (host, guest):
                 if p is not None:
@@ -586,3 +620,89 @@ def test_the_invitation_reaches_the_guests_pty_as_write_does_and_not_after_mesg_
         finally:
             os.close(slave)
             os.close(master)
+
+
+def test_drops_under_a_shell_and_each_choice_the_host_makes() -> None:
+    """The guest's terminal closed under ``bash -i`` at the move prompt, then while the host thinks, then killed:
+    the host is told at once and chooses: wait (the seat retaken), the computer, adjourn (resumed by both)."""
+    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
+        state = os.path.join(place, "state")
+        os.mkdir(state, 0o700)
+        os.chown(state, a_uid, a_gid)
+        env = {"XDG_STATE_HOME": state}
+        players: list[Player] = []
+        try:
+            host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"], env=env)
+            players.append(host)
+            host.wait_for(f"mille --join {alice}")
+            guest = in_shell(b_uid, b_gid, ["--join", alice])
+            players.append(guest)
+            _asked(host)
+            _move(host)
+            _asked(guest)
+
+            # At his move prompt: his terminal closed under the shell.  Alice chooses to wait.
+            close_terminal(guest)
+            host.wait_for(f"{bob} is gone")
+            host.wait_for("Wait/Comp/Adjourn?")
+            host.send("x")
+            host.wait_for("W: wait  C: computer  A: adjourn")
+            host.send("w")
+            host.wait_for("Waiting...")
+            host.send(" ")  # any key brings the choice back: waiting never hangs
+            host.wait_for("Wait/Comp/Adjourn?")
+            host.send("w")
+            host.wait_for("Waiting...")
+            back = in_shell(b_uid, b_gid, ["--join", alice])
+            players.append(back)
+            _asked(back)  # the seat retaken, at the same move
+            host.wait_for(f"{bob} joined")
+            _move(back)
+            _asked(host)
+
+            # While Alice thinks: his terminal closed again; she is told at once, and chooses the computer.
+            close_terminal(back)
+            host.wait_for(f"{bob} is gone")
+            _move(host)
+            host.wait_for("Wait/Comp/Adjourn?")
+            host.send("c")
+            _asked(host)
+            deck = int(host.screen.display[6][20:40])
+            host.send("p")
+            host.pump(0.05)
+            host.send(discard_keys(host))
+            # The computer stands in without asking again: two cards drawn, her prompt again.
+            deadline = time.monotonic() + 10
+            while host.screen.display[6][20:40].strip() != str(deck - 2):
+                assert time.monotonic() < deadline and "Adjourn?" not in host.text(), host.text()
+                host.pump(0.02)
+            _asked(host)
+
+            # He comes back, his process is killed at his prompt, and Alice adjourns.
+            again = Player(b_uid, b_gid, ["--join", alice])
+            players.append(again)
+            again.wait_for(f"{alice} is thinking...")
+            _move(host)
+            _asked(again)
+            hand = [row[:20] for row in again.screen.display[6:13]]
+            again.kill()
+            host.wait_for("Wait/Comp/Adjourn?")
+            host.send("a")
+            assert host.reap() == 0
+            said = "".join(line.rstrip() if len(line.rstrip()) < 80 else line for line in host.screen.display)
+            assert f"resume it with: mille --invite {bob} " in said, host.text()
+            assert f"{bob} takes their seat again with: mille --join {alice}" in said, host.text()
+            [name] = os.listdir(os.path.join(state, "mille"))
+            kept = os.path.join(state, "mille", name)
+
+            # Both resume it: his seat, his hand, his move.
+            resumed = Player(a_uid, a_gid, ["--invite", bob, "--no-stats", kept], env=env)
+            players.append(resumed)
+            resumed.wait_for(f"mille --join {alice}")
+            last = Player(b_uid, b_gid, ["--join", alice])
+            players.append(last)
+            _asked(last)
+            assert [row[:20] for row in last.screen.display[6:13]] == hand
+        finally:
+            for p in players:
+                p.kill()

@@ -364,6 +364,7 @@ class HostBoardFace(BoardFace):
             if key is None:
                 break  # they are back
             if key == ord("c"):
+                self._clear_prompt()
                 self.tell(f"the computer plays for {name}"[:39])
                 remote.answer(COMPUTER)
                 return
