@@ -406,7 +406,6 @@ def test_a_guest_joins_over_a_real_sshd_on_loopback() -> None:
             for child in _children(guest.pid):  # the guest's own ssh, by its process id
                 os.kill(child, signal.SIGKILL)
             host.wait_for(f"{bob} is gone", deadline=20)
-            _move(host)
             host.wait_for("Wait/Comp/Adjourn?")
             host.send("c")
             _asked(host)  # the computer played his seat
