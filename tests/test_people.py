@@ -409,7 +409,18 @@ def test_a_guest_joins_over_a_real_sshd_on_loopback() -> None:
             host.wait_for("Wait/Comp/Adjourn?")
             host.send("c")
             _asked(host)  # the computer played his seat
+            # Bob, whose link broke under him, is told too, and chooses to wait: ssh again, his seat back.
+            guest.wait_for(f"{alice} is gone")
+            guest.wait_for("Wait/Leave?")
+            guest.send("w")
+            host.wait_for(f"{bob} joined", deadline=20)
+            guest.wait_for(f"{alice} is thinking...", deadline=20)
+            _move(host)
+            _asked(guest, deadline=20)
         finally:
+            if guest is not None and guest.status is None:
+                for child in _children(guest.pid):
+                    os.kill(child, signal.SIGKILL)
             for p in (host, guest):
                 if p is not None:
                     p.kill()
