@@ -716,3 +716,93 @@ def test_drops_under_a_shell_and_each_choice_the_host_makes() -> None:
         finally:
             for p in players:
                 p.kill()
+
+
+def _answer(player: Player, line: str, wanted: str, deadline: float = 10.0) -> str:
+    """Type ``line`` at a plain prompt; what follows it (rows joined) once the next prompt is there."""
+    player.pump(0.02)
+    player.screen = ptyreplay.Terminal(80, 24)  # only what comes after the line is looked at
+    player.stream = ptyreplay._Stream(player.screen)
+    player.send(line + "\r")
+    end = time.monotonic() + deadline
+    while True:
+        text = " ".join(row.strip() for row in player.screen.display)
+        if wanted in text and text.rstrip().endswith("Your move:"):
+            return text
+        assert time.monotonic() < end, player.text()
+        player.pump(0.02)
+
+
+def _plain_move(player: Player) -> None:
+    """In lines: pick, then discard the first card of the hand that is not a safety."""
+    _answer(player, "p", "You pick")
+    hand = _answer(player, "c", "Your hand: ")
+    hand = hand[hand.index("Your hand: ") + len("Your hand: ") :]
+    for item in hand[: hand.index(".")].split("; "):
+        slot, card = item.split(": ", 1)
+        if card not in SAFETIES and card != "empty":
+            player.send(f"d {slot.lower()}\r")
+            return
+    raise AssertionError(hand)
+
+
+def test_a_person_in_lines_and_a_friend_on_the_board_either_way() -> None:
+    """``--plain --invite`` with a guest on the board, then ``--plain --join`` with a host on the board."""
+    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)]:
+        players: list[Player] = []
+        try:
+            host = Player(a_uid, a_gid, ["--plain", "--invite", bob, "--no-stats"])
+            players.append(host)
+            host.wait_for(f"mille --join {alice}")
+            guest = Player(b_uid, b_gid, ["--join", alice])
+            players.append(guest)
+            host.wait_for(f"Mille Bornes against {bob}, in lines")
+            host.wait_for("Your move:")
+            guest.wait_for(f"{alice} is thinking...")
+            assert alice[:6] in guest.screen.display[0][60:80]  # her name heads his Comp column
+            _plain_move(host)
+            host.wait_for(f"{bob} is thinking...")
+            _asked(guest)
+            # A move the rules refuse: the original's own reason, on his board.
+            guest.send("d1\r")
+            guest.wait_for("must pick first")
+            _move(guest)
+            host.wait_for(f"{bob} discards")
+            # His process killed at her turn's end: she is asked in a line.
+            _plain_move(host)
+            _asked(guest)
+            guest.kill()
+            host.wait_for(f"{bob} is gone")
+            host.wait_for("c lets the computer play the seat")
+            host.send("c\r")
+            host.wait_for(f"The computer plays for {bob}")
+            host.send("q\r")
+            host.wait_for("Really?")
+            host.send("y\r")
+            assert host.reap() == 0
+
+            host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"])
+            players.append(host)
+            host.wait_for(f"mille --join {alice}")
+            guest = Player(b_uid, b_gid, ["--plain", "--join", alice])
+            players.append(guest)
+            _asked(host)
+            guest.wait_for(f"{alice} is thinking...")
+            _move(host)
+            guest.wait_for(f"Mille Bornes against {alice}, in lines")
+            guest.wait_for(f"{alice} discards")
+            guest.wait_for("Your move:")
+            guest.send("d 1\r")
+            guest.wait_for("must pick first")
+            _plain_move(guest)
+            host.wait_for("DISCARD")
+            _asked(host)
+            host.send("q")
+            host.wait_for("Really?")
+            host.send("y")
+            assert host.reap() == 0
+            assert guest.reap() == 0
+            assert f"{alice} left the game" in guest.text()
+        finally:
+            for p in players:
+                p.kill()

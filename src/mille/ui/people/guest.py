@@ -112,6 +112,8 @@ class Guest:
         self.last: str | None = None
         #: A view has been drawn (the score window's layout with it).
         self.drawn = False
+        #: The host refused our last move: its reason stays on the message line.
+        self.refused = False
 
     def tell(self, text: str) -> None:
         self.display.show_message(shown(text)[:39])
@@ -259,13 +261,16 @@ class Guest:
             self.tell(str(message.get("text", "")))
         elif kind == "error":  # the host's rules refused our move: the original's reason, with the bell
             self.dialogs.error(shown(str(message.get("text", "")))[:39])
+            self.refused = True  # it stays on the message line while the move is asked again
         elif kind == "bye":
             self.last = "mille: " + shown(str(message.get("text", "the game is over")))[:200]
             raise GameExit(0)
         elif kind == "decide" and not reading:
             obs = wire.observation_from_json(message.get("obs"))
             self.show(obs, False)
-            self.display.clear_message()  # no longer the other's turn: the prompt says it is ours
+            if not self.refused:
+                self.display.clear_message()  # no longer the other's turn: the prompt says it is ours
+            self.refused = False
             self.term.score.refresh()
             self.link.send({"type": "move", "move": wire.move_json(self.decide(obs))})
 
@@ -323,6 +328,7 @@ def play_guest(host: str, link: Link, reconnect: Callable[[], Link] | None = Non
         term.start()
         guest = Guest(term, link, reconnect)
         guest.host = shown(host)[:32]
+        guest.display.other_name = guest.host  # the host's name heads the Comp column
         guest.display.newboard()
         guest.tell(f"waiting for {guest.host}...")  # taken in at the host's next move
         status = guest.run()
@@ -340,15 +346,18 @@ def play_guest(host: str, link: Link, reconnect: Callable[[], Link] | None = Non
     return status
 
 
-def join(target: str) -> int:
-    """``mille --join HOST`` (on this machine) or ``HOST@MACHINE`` (over ``ssh MACHINE``); the exit status."""
+def join(target: str, plain: bool = False, detail: str | None = None) -> int:
+    """``mille --join HOST`` (on this machine) or ``HOST@MACHINE`` (over ``ssh MACHINE``); the exit status.
+
+    ``plain``: the seat played in lines (:mod:`mille.ui.people.inlines`), at ``detail``.
+    """
     import os
 
     from ..keeping import say
     from .rendezvous import RendezvousError, connect, me
 
-    if not (os.isatty(0) and os.isatty(1)):
-        say("mille: standard input and output must be a terminal to join a game")
+    if not plain and not (os.isatty(0) and os.isatty(1)):
+        say("mille: standard input and output must be a terminal to join a game (mille --plain --join plays in lines)")
         return 1
     host, at, machine = target.partition("@")
 
@@ -361,6 +370,11 @@ def join(target: str) -> int:
     except (RendezvousError, OSError) as exc:
         say(f"mille: {exc}")
         return 1
+    if plain:
+        from ..plain import DETAILS
+        from .inlines import play_guest_lines
+
+        return play_guest_lines(host, link, detail or DETAILS[0], reconnect)
     return play_guest(host, link, reconnect)
 
 

@@ -42,6 +42,7 @@ from .rendezvous import peer_uid, user_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ...engine.driver import Event
     from ...engine.rules import Outcome
     from ..session import Choices
     from ..surface import Terminal
@@ -247,11 +248,13 @@ class RemotePerson:
             pass
         self._answers.put(choice)
 
-    def inform(self, event: object) -> None:
-        """A move was made: the guest's new view, at once."""
+    def inform(self, event: Event) -> None:
+        """A move was made: what it was (the event every seat sees) and the guest's new view, at once."""
         if self.link is None:
             self.admit()
         try:
+            if self.link is not None:
+                self.link.send({**wire.read_message(wire.event_line(event)), "type": "moved"})
             self._send_view()
         except LinkClosed as exc:
             self._dropped(str(exc))
@@ -490,12 +493,12 @@ def wait_for_guest(remote: RemotePerson, path: str) -> bool:
     return True
 
 
-def play_host(choices: Choices, guest: str) -> int:
-    """Host a game for ``guest`` (a user of this machine) on the board; the exit status."""
+def play_host(choices: Choices, guest: str, plain: bool = False) -> int:
+    """Host a game for ``guest`` (a user of this machine) on the board, or in lines (``plain``); the exit status."""
     import os
 
     from ..keeping import say
-    from ..session import play_board
+    from ..session import play_board, play_plain
     from .rendezvous import RendezvousError, invite, listen, me, user
 
     try:
@@ -518,9 +521,16 @@ def play_host(choices: Choices, guest: str) -> int:
         def make_flow(term: Terminal, game: Game, setup: Setup) -> GameFlow:
             return GameFlow(HostBoardFace(term, game, setup.window, remote), game, setup)
 
-        status = play_board(
-            choices, computer=remote, make_flow=make_flow, command=f"mille --invite {remote.guest_name}"
-        )
+        if plain:
+            from ..plain import DETAILS
+            from .inlines import host_lines_flow
+
+            lines = host_lines_flow(remote, choices.detail or DETAILS[0])
+            command = f"mille --plain --invite {remote.guest_name}"
+            status = play_plain(choices, computer=remote, make_flow=lines, command=command)
+        else:
+            command = f"mille --invite {remote.guest_name}"
+            status = play_board(choices, computer=remote, make_flow=make_flow, command=command)
         remote.bye(f"{host_name} left the game; {host_name} keeps it and may invite you again")
         if remote.adjourned:
             say(f"mille: {remote.guest_name} takes their seat again with: mille --join {host_name}")
