@@ -293,7 +293,11 @@ def main(argv: list[str] | None = None) -> int:
             plain, detail = choose_plain(lines, args.detail, _settings())
             if args.detail is not None and not plain:
                 parser.error("--detail goes with --plain (or plain = true in the settings)")
-            return join(args.join, plain=plain, detail=detail)
+            if not plain:
+                return join(args.join)
+            from .ui.people.inlines import guest_in_lines
+
+            return join(args.join, play=guest_in_lines(detail))
         if args.invite is not None:
             if args.seed is not None:
                 parser.error("--seed with --invite would make the deal public (a command line is seen by all): refused")
@@ -387,8 +391,9 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     if plain and invited is not None:
         from .ui.people.host import play_host
+        from .ui.people.inlines import host_in_lines
 
-        return play_host(choices, invited, plain=True)
+        return play_host(choices, invited, play=host_in_lines(choices))
     if plain:
         return play_plain(choices)
     if detail is not None:

@@ -346,17 +346,18 @@ def play_guest(host: str, link: Link, reconnect: Callable[[], Link] | None = Non
     return status
 
 
-def join(target: str, plain: bool = False, detail: str | None = None) -> int:
+def join(target: str, play: Callable[[str, Link, Callable[[], Link]], int] | None = None) -> int:
     """``mille --join HOST`` (on this machine) or ``HOST@MACHINE`` (over ``ssh MACHINE``); the exit status.
 
-    ``plain``: the seat played in lines (:mod:`mille.ui.people.inlines`), at ``detail``.
+    ``play`` plays the seat another way than on the board (in lines:
+    :func:`mille.ui.people.inlines.play_guest_lines`); it needs no terminal.
     """
     import os
 
     from ..keeping import say
     from .rendezvous import RendezvousError, connect, me
 
-    if not plain and not (os.isatty(0) and os.isatty(1)):
+    if play is None and not (os.isatty(0) and os.isatty(1)):
         say("mille: standard input and output must be a terminal to join a game (mille --plain --join plays in lines)")
         return 1
     host, at, machine = target.partition("@")
@@ -370,11 +371,8 @@ def join(target: str, plain: bool = False, detail: str | None = None) -> int:
     except (RendezvousError, OSError) as exc:
         say(f"mille: {exc}")
         return 1
-    if plain:
-        from ..plain import DETAILS
-        from .inlines import play_guest_lines
-
-        return play_guest_lines(host, link, detail or DETAILS[0], reconnect)
+    if play is not None:
+        return play(host, link, reconnect)
     return play_guest(host, link, reconnect)
 
 

@@ -42,6 +42,8 @@ from .rendezvous import peer_uid, user_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ...engine.driver import Event
     from ...engine.rules import Outcome
     from ..session import Choices
@@ -493,12 +495,16 @@ def wait_for_guest(remote: RemotePerson, path: str) -> bool:
     return True
 
 
-def play_host(choices: Choices, guest: str, plain: bool = False) -> int:
-    """Host a game for ``guest`` (a user of this machine) on the board, or in lines (``plain``); the exit status."""
+def play_host(choices: Choices, guest: str, play: Callable[[RemotePerson], int] | None = None) -> int:
+    """Host a game for ``guest`` (a user of this machine) on the board; the exit status.
+
+    ``play`` plays it another way once the guest is there (in lines:
+    :func:`mille.ui.people.inlines.host_in_lines`).
+    """
     import os
 
     from ..keeping import say
-    from ..session import play_board, play_plain
+    from ..session import play_board
     from .rendezvous import RendezvousError, invite, listen, me, user
 
     try:
@@ -521,13 +527,8 @@ def play_host(choices: Choices, guest: str, plain: bool = False) -> int:
         def make_flow(term: Terminal, game: Game, setup: Setup) -> GameFlow:
             return GameFlow(HostBoardFace(term, game, setup.window, remote), game, setup)
 
-        if plain:
-            from ..plain import DETAILS
-            from .inlines import host_lines_flow
-
-            lines = host_lines_flow(remote, choices.detail or DETAILS[0])
-            command = f"mille --plain --invite {remote.guest_name}"
-            status = play_plain(choices, computer=remote, make_flow=lines, command=command)
+        if play is not None:
+            status = play(remote)
         else:
             command = f"mille --invite {remote.guest_name}"
             status = play_board(choices, computer=remote, make_flow=make_flow, command=command)

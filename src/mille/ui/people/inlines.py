@@ -48,8 +48,9 @@ if TYPE_CHECKING:
     from ...engine.rules import Outcome
     from ..flow import Setup
     from ..plain.lines import LineTerminal
+    from ..session import Choices
 
-__all__ = ["GuestLines", "HostLinesFace", "host_lines_flow", "person_words"]
+__all__ = ["GuestLines", "HostLinesFace", "guest_in_lines", "host_in_lines", "person_words", "play_guest_lines"]
 
 _COMPUTER = re.compile(r"\b([Tt])he computer\b|\bcomputer\b")
 
@@ -215,13 +216,31 @@ class HostLinesFace(PlainFace):
             PlainFace.show(self, prompt)
 
 
-def host_lines_flow(remote: RemotePerson, detail: str) -> Callable[[LineTerminal, Game, Setup], GameFlow]:
-    """The flow of a host in lines (:func:`mille.ui.session.play_plain`'s ``make_flow``)."""
+def host_in_lines(choices: Choices) -> Callable[[RemotePerson], int]:
+    """How a host plays in lines (``play`` of :func:`mille.ui.people.host.play_host`): plain mode's run."""
+    from ..plain import DETAILS
+    from ..session import play_plain
 
-    def make(term: LineTerminal, game: Game, setup: Setup) -> GameFlow:
-        return GameFlow(HostLinesFace(term, game, setup.window, remote, detail), game, setup)
+    detail = choices.detail or DETAILS[0]
 
-    return make
+    def play(remote: RemotePerson) -> int:
+        def make(term: LineTerminal, game: Game, setup: Setup) -> GameFlow:
+            return GameFlow(HostLinesFace(term, game, setup.window, remote, detail), game, setup)
+
+        command = f"mille --plain --invite {remote.guest_name}"
+        return play_plain(choices, computer=remote, make_flow=make, command=command)
+
+    return play
+
+
+def guest_in_lines(detail: str | None) -> Callable[[str, Link, Callable[[], Link]], int]:
+    """How a guest plays in lines (:func:`mille.ui.people.guest.join`'s ``play``)."""
+    from ..plain import DETAILS
+
+    def play(host: str, link: Link, reconnect: Callable[[], Link]) -> int:
+        return play_guest_lines(host, link, detail or DETAILS[0], reconnect)
+
+    return play
 
 
 # ----------------------------------------------------------------------
