@@ -48,6 +48,7 @@ import mille.ui.people.guest
 import mille.ui.people.host  # noqa: F401
 import ptyreplay
 from fault_helpers import local_user
+from mille.engine.state import Game
 from mille.players import wire
 from mille.ui.people import link as people_link
 from mille.ui.people.rendezvous import directory
@@ -803,6 +804,88 @@ def test_a_person_in_lines_and_a_friend_on_the_board_either_way() -> None:
             assert host.reap() == 0
             assert guest.reap() == 0
             assert f"{alice} left the game" in guest.text()
+        finally:
+            for p in players:
+                p.kill()
+
+
+def _one_play_from_the_end() -> tuple[Game, str]:
+    """A game where seat 0 (the host) has picked and one play of hers ends the hand (or asks Extension?); its key."""
+    from mille.engine import driver, rules
+    from mille.engine.rng import GlibcRandom
+    from mille.engine.rules import MoveType, Phase
+    from mille.players.bsd import BsdPlayer
+
+    class Found(Exception):
+        pass
+
+    class Watch:
+        def before_move(self, game: Game) -> None:
+            if game.to_move != 0 or rules.phase(game) is not Phase.MOVE or game.deck_count <= 0:
+                return
+            if rules.draw_refusal(game, 0) is None:
+                return  # not picked yet
+            for move in rules.legal_moves(game):
+                trial = game.copy()
+                rules.push(trial, move)
+                if move.kind is MoveType.PLAY and (trial.finished or trial.pending_extension is not None):
+                    raise Found(game.copy(), "p" if move.slot == 0 else str(move.slot))
+
+        def after_move(self, *args: object) -> None:
+            pass
+
+    for seed in range(1, 100):
+        game = Game(rng=GlibcRandom(seed))
+        rules.start_hand(game)
+        try:
+            driver.play_hand(game, [BsdPlayer(), BsdPlayer()], [GlibcRandom(1), GlibcRandom(2)], observer=Watch())
+        except Found as found:
+            return found.args[0], found.args[1]
+    raise AssertionError("no deal ends on a play of seat 0")
+
+
+def test_a_drop_at_another_hand_is_told_at_once_and_the_seat_retaken_in_the_next_hand() -> None:
+    """The guest's terminal closed under bash while the host is asked ``Another hand?``: she is told at once,
+    answers, and at his first move of the next hand waits for him: his seat again."""
+    from mille.files.save import SavedGame, write_game
+
+    game, key = _one_play_from_the_end()
+    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
+        kept = os.path.join(place, "near-the-end.json")
+        write_game(kept, SavedGame(game, 0, f"person:{bob}"))
+        os.chown(kept, a_uid, a_gid)
+        players: list[Player] = []
+        try:
+            host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats", kept])
+            players.append(host)
+            host.wait_for(f"mille --join {alice}")
+            guest = in_shell(b_uid, b_gid, ["--join", alice])
+            players.append(guest)
+            _asked(host)
+            host.send(f"u{key}\r")
+            deadline = time.monotonic() + 10
+            while "Another hand?" not in host.text():
+                assert time.monotonic() < deadline, host.text()
+                if "Extension?" in host.text():
+                    host.send("n")
+                    host.wait_for("Another hand?")
+                host.pump(0.02)
+            guest.wait_for(f"{alice}: Another hand?")
+            close_terminal(guest)
+            host.wait_for(f"{bob} is gone")  # at the question, at once
+            host.send("y")
+            deadline = time.monotonic() + 10
+            while "Adjourn?" not in host.text():
+                assert time.monotonic() < deadline, host.text()
+                if any(line[20:40].rstrip() == ">>:Move:" for line in host.screen.display):
+                    _move(host)  # she starts the hand: his turn comes after hers
+                host.pump(0.02)
+            host.send("w")
+            host.wait_for("Waiting...")
+            back = Player(b_uid, b_gid, ["--join", alice])
+            players.append(back)
+            _asked(back)
+            host.wait_for(f"{bob} joined")
         finally:
             for p in players:
                 p.kill()
