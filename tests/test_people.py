@@ -734,6 +734,15 @@ def _answer(player: Player, line: str, wanted: str, deadline: float = 10.0) -> s
         player.pump(0.02)
 
 
+def _plain_answer(player: Player, line: str, wanted: str, deadline: float = 10.0) -> None:
+    """Type ``line`` at a plain question; wait for ``wanted`` after it."""
+    player.pump(0.02)
+    player.screen = ptyreplay.Terminal(80, 24)
+    player.stream = ptyreplay._Stream(player.screen)
+    player.send(line + "\r")
+    player.wait_for(wanted, deadline)
+
+
 def _plain_move(player: Player) -> None:
     """In lines: pick, then discard the first card of the hand that is not a safety."""
     _answer(player, "p", "You pick")
@@ -775,6 +784,8 @@ def test_a_person_in_lines_and_a_friend_on_the_board_either_way() -> None:
             guest.kill()
             host.wait_for(f"{bob} is gone")
             host.wait_for("c lets the computer play the seat")
+            _plain_answer(host, "w", f"Waiting for {bob}")
+            _plain_answer(host, "", "c lets the computer play the seat")  # RETURN: the choice again
             host.send("c\r")
             host.wait_for(f"The computer plays for {bob}")
             host.send("q\r")

@@ -532,9 +532,12 @@ def play_host(choices: Choices, guest: str, play: Callable[[RemotePerson], int] 
         else:
             command = f"mille --invite {remote.guest_name}"
             status = play_board(choices, computer=remote, make_flow=make_flow, command=command)
-        remote.bye(f"{host_name} left the game; {host_name} keeps it and may invite you again")
         if remote.adjourned:
             say(f"mille: {remote.guest_name} takes their seat again with: mille --join {host_name}")
+        elif status != 0:  # kept as on a hangup, or the computer standing in failed
+            remote.bye(f"{host_name} left the game; {host_name} keeps it and may invite you again")
+        else:  # quit (Really?), or the end of the game (a save, if any, is the host's)
+            remote.bye(f"{host_name} left the game")
         return status
     finally:
         remote.close()
