@@ -9,8 +9,11 @@ from that (:mod:`mille.ui.board`), reading its moves at the original's
 prompts (:mod:`mille.ui.dialogs`).  The host answers the end-of-hand
 questions and alone may save; the guest sees what the host answered.
 
-When the connection goes (the host left, or broke the conversation) the
-guest is told in one line and leaves; the host keeps the game (docs/people.md).
+When the host leaves, the guest is told in one line and leaves; the host
+keeps the game.  When the link breaks with the host's game still there
+(ssh killed, a network drop), the guest is told at once and chooses
+(:meth:`Guest.gone`): wait (the host's game reached again, as it was
+reached first, takes them back) or leave (docs/people.md "Drops").
 """
 
 from __future__ import annotations

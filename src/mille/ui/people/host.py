@@ -9,11 +9,16 @@ to the guest as its new view at once.
 
 Drops lose nothing and hang nothing.  If the guest's connection goes
 (terminal closed, ssh killed, process killed) or breaks the conversation,
-the host is told at once and the computer (the original's procedure)
-plays the guest's seat until the guest joins again (``mille --join HOST``
-retakes the seat at their next move); the host may also save (``S``)
-to adjourn, and ``mille --invite GUEST FILE`` resumes the game.  Anyone
-else who connects is refused before a byte is read, and the host told.
+the host is told at once, and at the guest's move chooses
+(:meth:`HostBoardFace.at_drop`, docs/people.md "Drops"): wait for them
+(``mille --join HOST`` retakes the seat at that move), let the computer
+(the original's procedure) play the seat until they join again, or
+adjourn (the game kept; ``mille --invite GUEST FILE`` resumes it).  The
+seat asks on the flow's worker thread; the face, on the thread that draws,
+answers (:meth:`RemotePerson.ask_host`, :meth:`RemotePerson.answer`).  A
+move the rules refuse is refused with the original's reason
+(:meth:`RemotePerson.refusal`).  Anyone else who connects is refused
+before a byte is read, and the host told.
 """
 
 from __future__ import annotations
