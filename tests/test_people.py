@@ -815,6 +815,25 @@ def test_a_person_in_lines_and_a_friend_on_the_board_either_way() -> None:
             assert host.reap() == 0
             assert guest.reap() == 0
             assert f"{alice} left the game" in guest.text()
+
+            # Her mille killed under him: he is told in a line, waits, and her next game takes him back.
+            host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"])
+            players.append(host)
+            host.wait_for(f"mille --join {alice}")
+            guest = Player(b_uid, b_gid, ["--plain", "--join", alice])
+            players.append(guest)
+            _asked(host)
+            guest.wait_for(f"{alice} is thinking...")
+            host.kill()
+            guest.wait_for(f"{alice} is gone")
+            guest.wait_for(f"w waits for {alice}'s game")
+            _plain_answer(guest, "w", f"Waiting for {alice}")
+            host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"])
+            players.append(host)
+            _asked(host)
+            _move(host)
+            guest.wait_for(f"{alice} discards")
+            guest.wait_for("Your move:")
         finally:
             for p in players:
                 p.kill()
