@@ -919,3 +919,13 @@ def test_a_drop_at_another_hand_is_told_at_once_and_the_seat_retaken_in_the_next
         finally:
             for p in players:
                 p.kill()
+
+
+def test_the_other_is_named_where_plain_mode_names_the_computer_whatever_the_name_holds() -> None:
+    from mille.files.safeio import shown
+    from mille.ui.people.inlines import person_words
+
+    assert person_words("The computer discards Go.", "bob") == "bob discards Go."
+    assert person_words("Games won: you 1, computer 0.", "bob") == "Games won: you 1, bob 0."
+    odd = shown("e\x1b[2Jve\\1")  # escapes and a backslash: the name as it is, never a pattern
+    assert person_words("It is the computer's move.", odd) == f"It is {odd}'s move."

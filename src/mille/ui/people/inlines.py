@@ -57,7 +57,7 @@ _COMPUTER = re.compile(r"\b([Tt])he computer\b|\bcomputer\b")
 
 def person_words(line: str, name: str) -> str:
     """``line`` of plain mode with the other seat's ``name`` where a game against the computer names it."""
-    return _COMPUTER.sub(name, line)
+    return _COMPUTER.sub(lambda _: name, line)  # a function: a name's backslashes (escapes) taken as they are
 
 
 class HostLinesFace(PlainFace):
