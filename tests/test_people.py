@@ -23,7 +23,7 @@ import os
 import pty
 import secrets  # noqa: F401
 import select
-import shlex  # noqa: F401
+import shlex
 import shutil
 import signal
 import socket
@@ -48,6 +48,7 @@ import mille.ui.people.guest
 import mille.ui.people.host  # noqa: F401
 import ptyreplay
 from fault_helpers import local_user
+from mille.engine.state import Game
 from mille.players import wire
 from mille.ui.people import link as people_link
 from mille.ui.people.rendezvous import directory
@@ -57,7 +58,10 @@ from terminal_helpers import _children
 class Player:
     """mille run by a real user on a pty of its own, read into an 80x24 screen."""
 
-    def __init__(self, uid: int, gid: int, argv: list[str], env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, uid: int, gid: int, argv: list[str], env: dict[str, str] | None = None, program: list[str] | None = None
+    ) -> None:
+        """``mille ARGV`` forked from this interpreter; or, given ``program``, that program run (``bash -i``)."""
         self.screen = ptyreplay.Terminal(80, 24)
         self.stream = ptyreplay._Stream(self.screen)
         pid, fd = pty.fork()
@@ -73,6 +77,8 @@ class Player:
                 os.environ.update(
                     {"HOME": "/nonexistent", "TERM": "xterm", "XDG_STATE_HOME": "/nonexistent", **(env or {})}
                 )
+                if program is not None:
+                    os.execvp(program[0], program)
                 from mille.cli import main
 
                 code = main(argv)
@@ -135,6 +141,31 @@ class Player:
             os.close(self.fd)
             self.fd = -1
         return self.status
+
+
+def in_shell(uid: int, gid: int, argv: list[str]) -> Player:
+    """``mille ARGV`` typed at an interactive ``bash -i`` on a pty of its own (the system python, this checkout).
+
+    Closing that pty's master is a terminal closed under a shell: bash is
+    hung up and passes the hangup on to its job, as a window closed does.
+    """
+    python = shutil.which("python3", path="/usr/bin:/usr/local/bin")
+    bash = shutil.which("bash")
+    if python is None or bash is None:
+        pytest.skip("no bash or no system python3 for a game run from a shell")
+    if not _readable_by(uid, gid, [python, os.path.join(SRC, "mille", "__main__.py")]):
+        pytest.skip(f"the test's user cannot run {python} on {SRC} (a checkout in a private directory)")
+    player = Player(uid, gid, [], env={"PS1": "$ "}, program=[bash, "--norc", "--noprofile", "-i"])
+    player.wait_for("$")
+    command = " ".join(shlex.quote(a) for a in ["env", f"PYTHONPATH={SRC}", python, "-m", "mille", *argv])
+    player.send(command + "\r")
+    return player
+
+
+def close_terminal(player: Player) -> None:
+    """The player's terminal goes away (its pty's master closed), as a window closed or a line dropped."""
+    os.close(player.fd)
+    player.fd = -1
 
 
 @contextmanager
@@ -236,6 +267,9 @@ def test_two_people_play_a_third_is_refused_and_a_killed_guest_comes_back() -> N
             _asked(guest)
             guest.kill()
             host.wait_for(f"{bob} is gone")
+            host.wait_for("Wait/Comp/Adjourn?")
+            assert bob[:6] in host.screen.display[0][60:80], host.text()  # his name heads the Comp column
+            host.send("c")
             _asked(host)
 
             # Bob joins again while Alice thinks at her prompt: his board at once, his seat at his next move.
@@ -373,7 +407,21 @@ def test_a_guest_joins_over_a_real_sshd_on_loopback() -> None:
             for child in _children(guest.pid):  # the guest's own ssh, by its process id
                 os.kill(child, signal.SIGKILL)
             host.wait_for(f"{bob} is gone", deadline=20)
+            host.wait_for("Wait/Comp/Adjourn?")
+            host.send("c")
+            _asked(host)  # the computer played his seat
+            # Bob, whose link broke under him, is told too, and chooses to wait: ssh again, his seat back.
+            guest.wait_for(f"{alice} is gone")
+            guest.wait_for("Wait/Leave?")
+            guest.send("w")
+            host.wait_for(f"{bob} joined", deadline=20)
+            guest.wait_for(f"{alice} is thinking...", deadline=20)
+            _move(host)
+            _asked(guest, deadline=20)
         finally:
+            if guest is not None and guest.status is None:
+                for child in _children(guest.pid):
+                    os.kill(child, signal.SIGKILL)
             for p in (host, guest):
                 if p is not None:
                     p.kill()
@@ -543,3 +591,341 @@ def test_a_seed_typed_with_invite_is_refused_in_one_line() -> None:
     )
     assert done.returncode == 1
     assert "would make the deal public" in done.stderr and "Traceback" not in done.stderr
+
+
+def _utmp_record(user: str, line: str, kind: int = 7) -> bytes:
+    """One Linux ``struct utmp`` record (the layout the code reads: ``rendezvous.UTMP_RECORD``)."""
+    from mille.ui.people.rendezvous import UTMP_RECORD
+
+    return UTMP_RECORD.pack(kind, os.getpid(), line.encode(), b"ts/0", user.encode(), b"", 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the utmp layout written here is Linux's")
+def test_the_invitation_reaches_the_guests_pty_as_write_does_and_not_after_mesg_n(tmp_path: object) -> None:
+    """A real pty owned by the guest, listed in a utmp file the test writes: one line there; none after ``mesg n``."""
+    from mille.ui.people import rendezvous
+
+    with people(1) as [(bob, b_uid, b_gid)]:
+        master, slave = os.openpty()
+        try:
+            tty = os.ttyname(slave)
+            utmp = os.path.join(str(tmp_path), "utmp")
+            with open(utmp, "wb") as f:
+                f.write(_utmp_record("someone", tty[len("/dev/") :]))  # another user's login on that tty
+                f.write(_utmp_record(bob, tty[len("/dev/") :], kind=8))  # a dead process: not a login
+                f.write(_utmp_record(bob, tty[len("/dev/") :]))
+            os.chown(tty, b_uid, b_gid)
+            assert rendezvous.terminals(bob, utmp) == [tty]
+
+            os.chmod(tty, 0o620)  # mesg y
+            assert rendezvous.invite(bob, "mille: alice invites you", utmp=utmp) == [tty]
+            got = b""
+            while b"invites you" not in got:
+                assert select.select([master], [], [], 5)[0], got
+                got += os.read(master, 4096)
+            assert b"mille: alice invites you" in got
+
+            os.chmod(tty, 0o600)  # mesg n: the group may not write
+            assert rendezvous.invite(bob, "mille: alice invites you again", utmp=utmp) == []
+            assert not select.select([master], [], [], 0.2)[0]
+        finally:
+            os.close(slave)
+            os.close(master)
+
+
+def test_drops_under_a_shell_and_each_choice_the_host_makes() -> None:
+    """The guest's terminal closed under ``bash -i`` at the move prompt, then while the host thinks, then killed:
+    the host is told at once and chooses: wait (the seat retaken), the computer, adjourn (resumed by both)."""
+    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
+        state = os.path.join(place, "state")
+        os.mkdir(state, 0o700)
+        os.chown(state, a_uid, a_gid)
+        env = {"XDG_STATE_HOME": state}
+        players: list[Player] = []
+        try:
+            host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"], env=env)
+            players.append(host)
+            host.wait_for(f"mille --join {alice}")
+            guest = in_shell(b_uid, b_gid, ["--join", alice])
+            players.append(guest)
+            _asked(host)
+            _move(host)
+            _asked(guest)
+
+            # At his move prompt: his terminal closed under the shell.  Alice chooses to wait.
+            close_terminal(guest)
+            host.wait_for(f"{bob} is gone")
+            host.wait_for("Wait/Comp/Adjourn?")
+            host.send("x")
+            host.wait_for("W: wait  C: computer  A: adjourn")
+            host.send("w")
+            host.wait_for("Waiting...")
+            host.send(" ")  # any key brings the choice back: waiting never hangs
+            host.wait_for("Wait/Comp/Adjourn?")
+            host.send("w")
+            host.wait_for("Waiting...")
+            back = in_shell(b_uid, b_gid, ["--join", alice])
+            players.append(back)
+            _asked(back)  # the seat retaken, at the same move
+            host.wait_for(f"{bob} joined")
+            _move(back)
+            _asked(host)
+
+            # While Alice thinks: his terminal closed again; she is told at once, and chooses the computer.
+            close_terminal(back)
+            host.wait_for(f"{bob} is gone")
+            _move(host)
+            host.wait_for("Wait/Comp/Adjourn?")
+            host.send("c")
+            _asked(host)
+            deck = int(host.screen.display[6][20:40])
+            host.send("p")
+            host.pump(0.05)
+            host.send(discard_keys(host))
+            # The computer stands in without asking again: two cards drawn, her prompt again.
+            deadline = time.monotonic() + 10
+            while host.screen.display[6][20:40].strip() != str(deck - 2):
+                assert time.monotonic() < deadline and "Adjourn?" not in host.text(), host.text()
+                host.pump(0.02)
+            _asked(host)
+
+            # He comes back, his process is killed at his prompt, and Alice adjourns.
+            again = Player(b_uid, b_gid, ["--join", alice])
+            players.append(again)
+            again.wait_for(f"{alice} is thinking...")
+            _move(host)
+            _asked(again)
+            hand = [row[:20] for row in again.screen.display[6:13]]
+            again.kill()
+            host.wait_for("Wait/Comp/Adjourn?")
+            host.send("a")
+            assert host.reap() == 0
+            said = "".join(line.rstrip() if len(line.rstrip()) < 80 else line for line in host.screen.display)
+            assert f"resume it with: mille --invite {bob} " in said, host.text()
+            assert f"{bob} takes their seat again with: mille --join {alice}" in said, host.text()
+            [name] = os.listdir(os.path.join(state, "mille"))
+            kept = os.path.join(state, "mille", name)
+
+            # Both resume it: his seat, his hand, his move.
+            resumed = Player(a_uid, a_gid, ["--invite", bob, "--no-stats", kept], env=env)
+            players.append(resumed)
+            resumed.wait_for(f"mille --join {alice}")
+            last = Player(b_uid, b_gid, ["--join", alice])
+            players.append(last)
+            _asked(last)
+            assert [row[:20] for row in last.screen.display[6:13]] == hand
+        finally:
+            for p in players:
+                p.kill()
+
+
+def _answer(player: Player, line: str, wanted: str, deadline: float = 10.0) -> str:
+    """Type ``line`` at a plain prompt; what follows it (rows joined) once the next prompt is there."""
+    player.pump(0.02)
+    player.screen = ptyreplay.Terminal(80, 24)  # only what comes after the line is looked at
+    player.stream = ptyreplay._Stream(player.screen)
+    player.send(line + "\r")
+    end = time.monotonic() + deadline
+    while True:
+        text = " ".join(row.strip() for row in player.screen.display)
+        if wanted in text and text.rstrip().endswith("Your move:"):
+            return text
+        assert time.monotonic() < end, player.text()
+        player.pump(0.02)
+
+
+def _plain_answer(player: Player, line: str, wanted: str, deadline: float = 10.0) -> None:
+    """Type ``line`` at a plain question; wait for ``wanted`` after it."""
+    player.pump(0.02)
+    player.screen = ptyreplay.Terminal(80, 24)
+    player.stream = ptyreplay._Stream(player.screen)
+    player.send(line + "\r")
+    player.wait_for(wanted, deadline)
+
+
+def _plain_move(player: Player) -> None:
+    """In lines: pick, then discard the first card of the hand that is not a safety."""
+    _answer(player, "p", "You pick")
+    hand = _answer(player, "c", "Your hand: ")
+    hand = hand[hand.index("Your hand: ") + len("Your hand: ") :]
+    for item in hand[: hand.index(".")].split("; "):
+        slot, card = item.split(": ", 1)
+        if card not in SAFETIES and card != "empty":
+            player.send(f"d {slot.lower()}\r")
+            return
+    raise AssertionError(hand)
+
+
+def test_a_person_in_lines_and_a_friend_on_the_board_either_way() -> None:
+    """``--plain --invite`` with a guest on the board, then ``--plain --join`` with a host on the board."""
+    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)]:
+        players: list[Player] = []
+        try:
+            host = Player(a_uid, a_gid, ["--plain", "--invite", bob, "--no-stats"])
+            players.append(host)
+            host.wait_for(f"mille --join {alice}")
+            guest = Player(b_uid, b_gid, ["--join", alice])
+            players.append(guest)
+            host.wait_for(f"Mille Bornes against {bob}, in lines")
+            host.wait_for("Your move:")
+            guest.wait_for(f"{alice} is thinking...")
+            assert alice[:6] in guest.screen.display[0][60:80]  # her name heads his Comp column
+            _plain_move(host)
+            host.wait_for(f"{bob} is thinking...")
+            _asked(guest)
+            # A move the rules refuse: the original's own reason, on his board.
+            guest.send("d1\r")
+            guest.wait_for("must pick first")
+            _move(guest)
+            host.wait_for(f"{bob} discards")
+            # His process killed at her turn's end: she is asked in a line.
+            _plain_move(host)
+            _asked(guest)
+            guest.kill()
+            host.wait_for(f"{bob} is gone")
+            host.wait_for("c lets the computer play the seat")
+            _plain_answer(host, "w", f"Waiting for {bob}")
+            _plain_answer(host, "", "c lets the computer play the seat")  # RETURN: the choice again
+            host.send("c\r")
+            host.wait_for(f"The computer plays for {bob}")
+            host.send("q\r")
+            host.wait_for("Really?")
+            host.send("y\r")
+            assert host.reap() == 0
+
+            host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"])
+            players.append(host)
+            host.wait_for(f"mille --join {alice}")
+            guest = Player(b_uid, b_gid, ["--plain", "--join", alice])
+            players.append(guest)
+            _asked(host)
+            guest.wait_for(f"{alice} is thinking...")
+            _move(host)
+            guest.wait_for(f"Mille Bornes against {alice}, in lines")
+            guest.wait_for(f"{alice} discards")
+            guest.wait_for("Your move:")
+            guest.send("d 1\r")
+            guest.wait_for("must pick first")
+            _plain_move(guest)
+            host.wait_for("DISCARD")
+            _asked(host)
+            host.send("q")
+            host.wait_for("Really?")
+            host.send("y")
+            assert host.reap() == 0
+            assert guest.reap() == 0
+            assert f"{alice} left the game" in guest.text()
+
+            # Her mille killed under him: he is told in a line, waits, and her next game takes him back.
+            host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"])
+            players.append(host)
+            host.wait_for(f"mille --join {alice}")
+            guest = Player(b_uid, b_gid, ["--plain", "--join", alice])
+            players.append(guest)
+            _asked(host)
+            guest.wait_for(f"{alice} is thinking...")
+            host.kill()
+            guest.wait_for(f"{alice} is gone")
+            guest.wait_for(f"w waits for {alice}'s game")
+            _plain_answer(guest, "w", f"Waiting for {alice}")
+            host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"])
+            players.append(host)
+            _asked(host)
+            _move(host)
+            guest.wait_for(f"{alice} discards")
+            guest.wait_for("Your move:")
+        finally:
+            for p in players:
+                p.kill()
+
+
+def _one_play_from_the_end() -> tuple[Game, str]:
+    """A game where seat 0 (the host) has picked and one play of hers ends the hand (or asks Extension?); its key."""
+    from mille.engine import driver, rules
+    from mille.engine.rng import GlibcRandom
+    from mille.engine.rules import MoveType, Phase
+    from mille.players.bsd import BsdPlayer
+
+    class Found(Exception):
+        pass
+
+    class Watch:
+        def before_move(self, game: Game) -> None:
+            if game.to_move != 0 or rules.phase(game) is not Phase.MOVE or game.deck_count <= 0:
+                return
+            if rules.draw_refusal(game, 0) is None:
+                return  # not picked yet
+            for move in rules.legal_moves(game):
+                trial = game.copy()
+                rules.push(trial, move)
+                if move.kind is MoveType.PLAY and (trial.finished or trial.pending_extension is not None):
+                    raise Found(game.copy(), "p" if move.slot == 0 else str(move.slot))
+
+        def after_move(self, *args: object) -> None:
+            pass
+
+    for seed in range(1, 100):
+        game = Game(rng=GlibcRandom(seed))
+        rules.start_hand(game)
+        try:
+            driver.play_hand(game, [BsdPlayer(), BsdPlayer()], [GlibcRandom(1), GlibcRandom(2)], observer=Watch())
+        except Found as found:
+            return found.args[0], found.args[1]
+    raise AssertionError("no deal ends on a play of seat 0")
+
+
+def test_a_drop_at_another_hand_is_told_at_once_and_the_seat_retaken_in_the_next_hand() -> None:
+    """The guest's terminal closed under bash while the host is asked ``Another hand?``: she is told at once,
+    answers, and at his first move of the next hand waits for him: his seat again."""
+    from mille.files.save import SavedGame, write_game
+
+    game, key = _one_play_from_the_end()
+    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
+        kept = os.path.join(place, "near-the-end.json")
+        write_game(kept, SavedGame(game, 0, f"person:{bob}"))
+        os.chown(kept, a_uid, a_gid)
+        players: list[Player] = []
+        try:
+            host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats", kept])
+            players.append(host)
+            host.wait_for(f"mille --join {alice}")
+            guest = in_shell(b_uid, b_gid, ["--join", alice])
+            players.append(guest)
+            _asked(host)
+            host.send(f"u{key}\r")
+            deadline = time.monotonic() + 10
+            while "Another hand?" not in host.text():
+                assert time.monotonic() < deadline, host.text()
+                if "Extension?" in host.text():
+                    host.send("n")
+                    host.wait_for("Another hand?")
+                host.pump(0.02)
+            guest.wait_for(f"{alice}: Another hand?")
+            close_terminal(guest)
+            host.wait_for(f"{bob} is gone")  # at the question, at once
+            host.send("y")
+            deadline = time.monotonic() + 10
+            while "Adjourn?" not in host.text():
+                assert time.monotonic() < deadline, host.text()
+                if any(line[20:40].rstrip() == ">>:Move:" for line in host.screen.display):
+                    _move(host)  # she starts the hand: his turn comes after hers
+                host.pump(0.02)
+            host.send("w")
+            host.wait_for("Waiting...")
+            back = Player(b_uid, b_gid, ["--join", alice])
+            players.append(back)
+            _asked(back)
+            host.wait_for(f"{bob} joined")
+        finally:
+            for p in players:
+                p.kill()
+
+
+def test_the_other_is_named_where_plain_mode_names_the_computer_whatever_the_name_holds() -> None:
+    from mille.files.safeio import shown
+    from mille.ui.people.inlines import person_words
+
+    assert person_words("The computer discards Go.", "bob") == "bob discards Go."
+    assert person_words("Games won: you 1, computer 0.", "bob") == "Games won: you 1, bob 0."
+    odd = shown("e\x1b[2Jve\\1")  # escapes and a backslash: the name as it is, never a pattern
+    assert person_words("It is the computer's move.", odd) == f"It is {odd}'s move."

@@ -281,16 +281,28 @@ def main(argv: list[str] | None = None) -> int:
         if args.json:
             parser.error("--json goes with --stats")
         if args.join is not None or args.join_stdio is not None:
-            if others:
-                parser.error("--join takes no other arguments")
-            from .ui.people.guest import join, join_stdio
+            lines = {name: on for name, on in switches.items() if name == "plain"}
+            if others and (lines != switches or args.file or args.seed is not None or args.computer):
+                parser.error("--join takes no other arguments but --plain and --detail")
+            if args.join_stdio is not None:
+                from .ui.people.guest import join_stdio
 
-            return join(args.join) if args.join is not None else join_stdio(args.join_stdio)
+                return join_stdio(args.join_stdio)
+            from .ui.people.guest import join
+
+            plain, detail = choose_plain(lines, args.detail, _settings())
+            if args.detail is not None and not plain:
+                parser.error("--detail goes with --plain (or plain = true in the settings)")
+            if not plain:
+                return join(args.join)
+            from .ui.people.inlines import guest_in_lines
+
+            return join(args.join, play=guest_in_lines(detail))
         if args.invite is not None:
             if args.seed is not None:
                 parser.error("--seed with --invite would make the deal public (a command line is seen by all): refused")
-            if args.computer is not None or args.plain:
-                parser.error("--invite plays a person, on the board: no --computer, no --plain")
+            if args.computer is not None:
+                parser.error("--invite plays a person: no --computer")
             invited = args.invite
         parsed = (args.file, args.seed, args.computer)
         detail = args.detail
@@ -378,6 +390,11 @@ def main(argv: list[str] | None = None) -> int:
         game, file=file, banner=banner, window=window, computer_name=computer_name, seed=seed_value,
         hints=hints, color=color, record=record, detail=detail, reads_deck=reads_deck,
     )  # fmt: skip
+    if plain and invited is not None:
+        from .ui.people.host import play_host
+        from .ui.people.inlines import host_in_lines
+
+        return play_host(choices, invited, play=host_in_lines(choices))
     if plain:
         return play_plain(choices)
     if detail is not None:

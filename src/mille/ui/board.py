@@ -68,6 +68,8 @@ from .layout import (
     NO_POINTS_CELL,
     ORDER_HELP_X,
     ORDER_HELP_Y,
+    OTHER_WIDTH,
+    OTHER_X,
     SAFETY_Y,
     SCORE_LABELS,
     SCORE_ROWS,
@@ -114,6 +116,11 @@ def fit_message(message: str) -> str:
         return name
     keep = ERR_WIDTH - 3
     return f"{name[: keep // 2]}...{name[len(name) - (keep - keep // 2) :]}"
+
+
+def fit_name(name: str) -> str:
+    """``name`` (escaped already) fitted to the ``Comp`` heading's room: cut, and padded to clear it."""
+    return name[:OTHER_WIDTH].ljust(OTHER_WIDTH)
 
 
 class _Shown:
@@ -163,6 +170,9 @@ class Board:
         self.first_board = True
         self.was_full = -1
         self.last_window = -1
+        #: The other seat's name in the score window's ``Comp`` heading (a
+        #: person's, already escaped); None: the original's ``Comp``.
+        self.other_name: str | None = None
 
     def _windows(self) -> tuple[CursesWindow, CursesWindow, CursesWindow]:
         """The terminal's windows, indexed as the layout table's labels are."""
@@ -220,6 +230,9 @@ class Board:
             for _, y, x, text in SCORE_LABELS:
                 score.move(y, x)
                 score.addstr(text)
+            if self.other_name is not None:
+                score.move(HEADER_Y, OTHER_X)
+                score.addstr(fit_name(self.other_name))
             new = True
         elif full != bool(self.was_full):
             score.move(LAYOUT_Y, LAYOUT_X)

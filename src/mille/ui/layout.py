@@ -161,6 +161,9 @@ ALL_SAFETIES_Y = 3
 COUP_Y = 4
 #: The score header is rebuilt while this label is missing (§8.3).
 HEADER_Y, HEADER_X, HEADER = 0, 22, "You   Comp   Value"
+#: Where the other seat's heading (``Comp``) starts, and the room it has
+#: before ``Value``: a person's name in its place is cut to fit.
+OTHER_X, OTHER_WIDTH = HEADER_X + HEADER.index("Comp"), HEADER.index("Value") - HEADER.index("Comp") - 1
 #: The layouts are redrawn from this row down (column 1 keeps the border).
 LAYOUT_Y, LAYOUT_X = 5, 1
 #: The error and message line; messages longer than the room left wrap

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from ..files.save import SavedGame
     from ..players import Player
     from .flow import GameFlow
+    from .plain.lines import LineTerminal
     from .surface import Terminal
 
 #: The original's computer, the default.
@@ -206,7 +207,7 @@ class _Run:
         for made in self.recorder:
             for problem in made.problems:
                 say(f"mille: {problem}")
-        return self.keeper.report(status, self.keeper.command == PLAIN_COMMAND)
+        return self.keeper.report(status, self.keeper.command.startswith(PLAIN_COMMAND))
 
 
 def play_board(
@@ -268,7 +269,13 @@ def play_board(
     return run.end(status, app)
 
 
-def play_plain(choices: Choices) -> int:
+def play_plain(
+    choices: Choices,
+    computer: Player | None = None,
+    make_flow: Callable[[LineTerminal, Game, Setup], GameFlow] | None = None,
+    command: str = PLAIN_COMMAND,
+    term: LineTerminal | None = None,
+) -> int:
     """Play the game chosen in lines (``--plain``, :mod:`mille.ui.plain`) until it ends; the exit status.
 
     As :func:`play_board`, without the board: no terminal is needed (a
@@ -281,14 +288,21 @@ def play_plain(choices: Choices) -> int:
     from .plain.app import plain_flow
     from .plain.lines import LineTerminal
 
-    run = _Run.seated(choices, PLAIN_COMMAND)
+    if computer is None:
+        run = _Run.seated(choices, command)
+    else:
+        run = _Run(choices, computer, _own_dice(choices.seed), command)
     if run is None:
         return 1
-    term = LineTerminal()
+    if term is None:
+        term = LineTerminal()
     app: GameFlow | None = None
     try:
         term.start()
-        app = plain_flow(term, choices.game, run.setup, detail=choices.detail or DETAILS[0])
+        if make_flow is None:
+            app = plain_flow(term, choices.game, run.setup, detail=choices.detail or DETAILS[0])
+        else:
+            app = make_flow(term, choices.game, run.setup)
         status = app.run(restore=choices.file is not None)
     except KeyboardInterrupt:
         status = 1

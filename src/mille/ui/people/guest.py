@@ -9,8 +9,11 @@ from that (:mod:`mille.ui.board`), reading its moves at the original's
 prompts (:mod:`mille.ui.dialogs`).  The host answers the end-of-hand
 questions and alone may save; the guest sees what the host answered.
 
-When the connection goes (the host left, or broke the conversation) the
-guest is told in one line and leaves; the host keeps the game (docs/people.md).
+When the host leaves, the guest is told in one line and leaves; the host
+keeps the game.  When the link breaks with the host's game still there
+(ssh killed, a network drop), the guest is told at once and chooses
+(:meth:`Guest.gone`): wait (the host's game reached again, as it was
+reached first, takes them back) or leave (docs/people.md "Drops").
 """
 
 from __future__ import annotations
@@ -24,9 +27,12 @@ from ..flow import EXTENSION_PROMPT, REALLY_PROMPT, GameExit, Request
 from ..layout import ScoreView
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE
 from .link import Link, LinkClosed
+from .rendezvous import RendezvousError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..board import Board
     from ..dialogs import Dialogs
     from ..surface import Terminal
@@ -77,15 +83,31 @@ class _GuestFlow:
                 self.in_interrupt = False
 
 
-class Guest:
-    """One guest's run on the board: the link to the host, the board, the prompts."""
+class _Rejoined(Exception):
+    """The link came back after a drop: the run goes on reading the host's messages."""
 
-    def __init__(self, term: Terminal, link: Link) -> None:
+
+#: The guest's prompt-line question when the host's link goes, and while waiting for it to come back.
+GONE_PROMPT = "Wait/Leave? "
+WAITING_PROMPT = "Waiting... "
+#: Seconds between tries to reach the host again while waiting.
+RETRY = 0.5
+
+
+class Guest:
+    """One guest's run on the board: the link to the host, the board, the prompts.
+
+    ``reconnect`` makes a new link to the host (as the first was made:
+    the socket on this machine, or ssh); None: a drop ends the run.
+    """
+
+    def __init__(self, term: Terminal, link: Link, reconnect: Callable[[], Link] | None = None) -> None:
         from ..board import Board
         from ..dialogs import Dialogs
 
         self.term = term
         self.link = link
+        self.reconnect = reconnect
         self.display: Board = Board(term, Game(deck=[], deck_count=0), ScoreView.SMALL)
         self.flow = _GuestFlow(self)
         self.dialogs: Dialogs = Dialogs(term, self.display, self.flow)  # type: ignore[arg-type]
@@ -93,6 +115,8 @@ class Guest:
         self.last: str | None = None
         #: A view has been drawn (the score window's layout with it).
         self.drawn = False
+        #: The host refused our last move: its reason stays on the message line.
+        self.refused = False
 
     def tell(self, text: str) -> None:
         self.display.show_message(shown(text)[:39])
@@ -100,6 +124,8 @@ class Guest:
 
     def pump(self) -> None:
         """Messages that arrived while a key is awaited: views and lines shown, a goodbye acted on."""
+        if self.link.closed:
+            return  # gone: the choice is being asked
         try:
             while True:
                 message = self.link.poll_message()
@@ -125,13 +151,82 @@ class Guest:
             if event is not None:
                 self.flow.on_event(event)
                 continue
-            ready, _, _ = select.select([fd, self.link.fileno()], [], [], 0.2)
+            watched = [fd] if self.link.closed else [fd, self.link.fileno()]
+            ready, _, _ = select.select(watched, [], [], 0.2)
             if fd in ready:
                 return
 
     def gone(self, why: str) -> None:
-        self.last = f"mille: the game ended: {why}; {self.host} keeps it"
-        raise GameExit(1)
+        """The link to the host went (the host left, or the line broke): told at once, and the guest chooses.
+
+        ``W`` waits for the host's game to take them back (tried every
+        :data:`RETRY` seconds; any key brings the choice back), ``L`` leaves
+        (the host keeps the game; ``mille --join HOST`` later).  Without a
+        way back, the run ends.
+        """
+        self.link.close()
+        self.last = f"mille: the game ended: {why}; {self.host} keeps it (join again with: mille --join {self.host})"
+        if self.reconnect is None:
+            raise GameExit(1)
+        self.tell(f"{self.host} is gone ({why})")
+        while True:
+            key = self._key(GONE_PROMPT, retry=False)
+            if key == ord("l") or key == ord("q"):
+                raise GameExit(1)
+            if key == ord("w"):
+                self.tell(f"waiting for {self.host} (a key: the choice)")
+                if self._key(WAITING_PROMPT, retry=True) is None:
+                    self.last = None
+                    self._clear_prompt()
+                    raise _Rejoined
+            elif key is not None:
+                self.tell(f"W: wait for {self.host}  L: leave")
+                self.term.bell()
+
+    def _key(self, prompt: str, retry: bool) -> int | None:
+        """``prompt`` on the prompt line, then a key (lower case); None once the host is reached again (``retry``)."""
+        import select
+        import time
+
+        from ..layout import MOVE_X, MOVE_Y
+        from ..surface import RESIZED
+
+        board = self.term.board
+        board.move(MOVE_Y, MOVE_X)
+        board.addstr(prompt)
+        board.clrtoeol()
+        board.refresh()
+        self.dialogs.last_prompt = -1  # the next prompt is drawn whole
+        fd = getattr(self.term, "fd", 0)
+        tried = 0.0
+        while True:
+            event = self.term.poll()
+            if event is not None:
+                self.flow.on_event(event)
+                continue
+            if retry and self.reconnect is not None and time.monotonic() - tried >= RETRY:
+                tried = time.monotonic()
+                try:
+                    self.link = self.reconnect()
+                    return None
+                except (OSError, LinkClosed, RendezvousError):
+                    pass
+            if select.select([fd], [], [], RETRY)[0]:
+                key = self.term.read_byte()
+                if key == RESIZED:
+                    continue
+                if key in (HANGUP, END_OF_INPUT, LEAVE, INTERRUPT):
+                    self.flow.on_event(key)
+                    continue
+                return ord(chr(key).lower()) if 0 <= key < 128 else key
+
+    def _clear_prompt(self) -> None:
+        from ..layout import MOVE_X, MOVE_Y
+
+        board = self.term.board
+        board.move(MOVE_Y, MOVE_X)
+        board.clrtoeol()
+        board.refresh()
 
     def leave(self, status: int) -> None:
         self.link.close()
@@ -157,6 +252,7 @@ class Guest:
         kind = message.get("type")
         if kind == "hello":
             self.host = shown(str(message.get("host", "the host")))[:32]
+            self.display.other_name = self.host
             self.display.newboard()
         elif kind == "view":
             obs = wire.observation_from_json(message.get("obs"))
@@ -166,13 +262,18 @@ class Guest:
                 self.tell(f"{self.host} is thinking...")
         elif kind == "say":
             self.tell(str(message.get("text", "")))
+        elif kind == "error":  # the host's rules refused our move: the original's reason, with the bell
+            self.dialogs.error(shown(str(message.get("text", "")))[:39])
+            self.refused = True  # it stays on the message line while the move is asked again
         elif kind == "bye":
             self.last = "mille: " + shown(str(message.get("text", "the game is over")))[:200]
             raise GameExit(0)
         elif kind == "decide" and not reading:
             obs = wire.observation_from_json(message.get("obs"))
             self.show(obs, False)
-            self.display.clear_message()  # no longer the other's turn: the prompt says it is ours
+            if not self.refused:
+                self.display.clear_message()  # no longer the other's turn: the prompt says it is ours
+            self.refused = False
             self.term.score.refresh()
             self.link.send({"type": "move", "move": wire.move_json(self.decide(obs))})
 
@@ -196,6 +297,15 @@ class Guest:
 
     def run(self) -> int:
         """Play until the game ends or a side leaves; the exit status."""
+        while True:
+            try:
+                self._play()
+            except _Rejoined:
+                continue
+            except GameExit as leave:
+                return leave.status
+
+    def _play(self) -> None:
         try:
             while True:
                 message = self.link.poll_message()
@@ -206,13 +316,10 @@ class Guest:
                     continue
                 self.handle(message)
         except LinkClosed as exc:
-            self.last = f"mille: the game ended: {exc}; {self.host} keeps it"
-            return 1
-        except GameExit as leave:
-            return leave.status
+            self.gone(str(exc))
 
 
-def play_guest(host: str, link: Link) -> int:
+def play_guest(host: str, link: Link, reconnect: Callable[[], Link] | None = None) -> int:
     """Take the seat ``host`` invited us to, on the board; the exit status."""
     from ..cursesterm import CursesTerminal
     from ..keeping import say
@@ -222,8 +329,9 @@ def play_guest(host: str, link: Link) -> int:
     guest: Guest | None = None
     try:
         term.start()
-        guest = Guest(term, link)
+        guest = Guest(term, link, reconnect)
         guest.host = shown(host)[:32]
+        guest.display.other_name = guest.host  # the host's name heads the Comp column
         guest.display.newboard()
         guest.tell(f"waiting for {guest.host}...")  # taken in at the host's next move
         status = guest.run()
@@ -241,26 +349,34 @@ def play_guest(host: str, link: Link) -> int:
     return status
 
 
-def join(target: str) -> int:
-    """``mille --join HOST`` (on this machine) or ``HOST@MACHINE`` (over ``ssh MACHINE``); the exit status."""
+def join(target: str, play: Callable[[str, Link, Callable[[], Link]], int] | None = None) -> int:
+    """``mille --join HOST`` (on this machine) or ``HOST@MACHINE`` (over ``ssh MACHINE``); the exit status.
+
+    ``play`` plays the seat another way than on the board (in lines:
+    :func:`mille.ui.people.inlines.play_guest_lines`); it needs no terminal.
+    """
     import os
 
     from ..keeping import say
     from .rendezvous import RendezvousError, connect, me
 
-    if not (os.isatty(0) and os.isatty(1)):
-        say("mille: standard input and output must be a terminal to join a game")
+    if play is None and not (os.isatty(0) and os.isatty(1)):
+        say("mille: standard input and output must be a terminal to join a game (mille --plain --join plays in lines)")
         return 1
     host, at, machine = target.partition("@")
+
+    def reconnect() -> Link:
+        # Again, under the board: what ssh says would be written over it.
+        return _over_ssh(host, machine, quiet=True) if at else Link(connect(host, me()))
+
     try:
-        if at:
-            link = _over_ssh(host, machine)
-        else:
-            link = Link(connect(host, me()))
+        link = _over_ssh(host, machine) if at else Link(connect(host, me()))
     except (RendezvousError, OSError) as exc:
         say(f"mille: {exc}")
         return 1
-    return play_guest(host, link)
+    if play is not None:
+        return play(host, link, reconnect)
+    return play_guest(host, link, reconnect)
 
 
 #: The command that reaches another machine (``MILLE_SSH`` overrides: options, a port, a key).
@@ -269,8 +385,11 @@ SSH = "ssh"
 REMOTE = "mille"
 
 
-def _over_ssh(host: str, machine: str) -> Link:
-    """A link to ``host``'s game on ``machine``: ``ssh MACHINE mille --join-stdio HOST`` over a socket pair."""
+def _over_ssh(host: str, machine: str, quiet: bool = False) -> Link:
+    """A link to ``host``'s game on ``machine``: ``ssh MACHINE mille --join-stdio HOST`` over a socket pair.
+
+    ``quiet``: ssh's own words (to standard error) are dropped, as when the board is up.
+    """
     import os
     import shlex
     import socket
@@ -288,6 +407,7 @@ def _over_ssh(host: str, machine: str) -> Link:
             [*ssh, "-T", "--", machine, f"{remote} --join-stdio {shlex.quote(host)}"],
             stdin=theirs.fileno(),
             stdout=theirs.fileno(),
+            stderr=subprocess.DEVNULL if quiet else None,
         )
     except OSError as exc:
         mine.close()

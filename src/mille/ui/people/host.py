@@ -9,18 +9,26 @@ to the guest as its new view at once.
 
 Drops lose nothing and hang nothing.  If the guest's connection goes
 (terminal closed, ssh killed, process killed) or breaks the conversation,
-the host is told at once and the computer (the original's procedure)
-plays the guest's seat until the guest joins again (``mille --join HOST``
-retakes the seat at their next move); the host may also save (``S``)
-to adjourn, and ``mille --invite GUEST FILE`` resumes the game.  Anyone
-else who connects is refused before a byte is read, and the host told.
+the host is told at once, and at the guest's move chooses
+(:meth:`HostBoardFace.at_drop`, docs/people.md "Drops"): wait for them
+(``mille --join HOST`` retakes the seat at that move), let the computer
+(the original's procedure) play the seat until they join again, or
+adjourn (the game kept; ``mille --invite GUEST FILE`` resumes it).  The
+seat asks on the flow's worker thread; the face, on the thread that draws,
+answers (:meth:`RemotePerson.ask_host`, :meth:`RemotePerson.answer`).  A
+move the rules refuse is refused with the original's reason
+(:meth:`RemotePerson.refusal`).  Anyone else who connects is refused
+before a byte is read, and the host told.
 """
 
 from __future__ import annotations
 
+import os
+import queue
 import socket
 import threading
 
+from ...engine import rules
 from ...engine.observation import Observation, observe
 from ...engine.rng import GlibcRandom
 from ...engine.rules import Move
@@ -32,17 +40,26 @@ from ..app import BoardFace
 from ..board import Board
 from ..dialogs import Dialogs
 from ..flow import EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, GameFlow, Request, Setup
+from ..layout import MOVE_X, MOVE_Y
+from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED
 from .link import Link, LinkClosed
 from .rendezvous import peer_uid, user_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ...engine.driver import Event
     from ...engine.rules import Outcome
     from ..session import Choices
     from ..surface import Terminal
 
 #: The guest's seat: the computer's in a game against the computer.
 GUEST = 1
+
+#: The host's answers at a drop, handed from the face (the main thread) to the seat (the worker):
+#: the guest is back (ask them), or the computer plays their seat until they are.
+BACK, COMPUTER = "back", "computer"
 
 
 class RemotePerson:
@@ -67,6 +84,16 @@ class RemotePerson:
         self._lock = threading.Lock()
         #: One-line notices for the host, oldest first (shown by the face, escaped).
         self.notices: list[str] = []
+        #: The host chose, at the guest's drop, that the computer plays the seat until the guest is back.
+        self.standing_in = False
+        #: A face that answers drops (:class:`HostBoardFace`); without one the computer stands in at once.
+        self.asks_host = False
+        #: The seat (on the flow's worker thread) asks the host's face what to do at a drop: a byte on
+        #: this pipe wakes the face, the answer comes back on the queue.
+        self.asking, self._asking_w = os.pipe()
+        self._answers: queue.Queue[str] = queue.Queue()
+        #: The host adjourned the game at a drop.
+        self.adjourned = False
 
     # ------------------------------------------------------------------
     # Who is at the other end
@@ -119,6 +146,7 @@ class RemotePerson:
             except LinkClosed:
                 self.link = None
                 continue
+            self.standing_in = False  # the seat is theirs again; another drop asks again
             self.notice(f"{self.guest_name} joined")
         return self.link is not None
 
@@ -126,7 +154,7 @@ class RemotePerson:
         if self.link is not None:
             self.link.close()
         self.link = None
-        self.notice(f"{self.guest_name} is gone ({why}); the computer plays their seat until they join again")
+        self.notice(f"{self.guest_name} is gone ({why})")
 
     def send(self, message: dict[str, object]) -> None:
         """Send the guest ``message`` if they are there (a drop is noted, never raised)."""
@@ -162,42 +190,78 @@ class RemotePerson:
         return Decision(move, weighed(move, observation))
 
     def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
-        """The guest's move, asked over the link; the computer's while they are away."""
+        """The guest's move, asked over the link; at a drop, what the host chooses (wait, or the computer's)."""
         self.admit()
         legal = observation.legal_moves()
-        while self.link is not None:
-            try:
-                self.link.send(
-                    {
-                        "type": "decide",
-                        "obs": wire.observation_json(observation),
-                        "legal": [wire.move_json(m) for m in legal],
-                    }
-                )
-                while True:
-                    message = self.link.wait_message(timeout=0.5)
-                    self.admit()  # refuse others who try meanwhile
-                    if message is None:
-                        continue
-                    if message.get("type") != "move":
-                        continue
-                    try:
-                        move = wire.move_from_json(message.get("move"))
-                    except wire.WireError:
-                        move = None
-                    if move is not None and move in legal:
-                        return move
-                    self.link.send({"type": "say", "text": "That move is not legal now."})
-                    break  # ask again
-            except LinkClosed as exc:
-                self._dropped(str(exc))
-        return self.standin.choose(observation, rng)
+        while True:
+            if self.link is not None:
+                move = self._ask_guest(observation, legal)
+                if move is not None:
+                    return move
+                continue
+            if self.standing_in or not self.asks_host:
+                return self.standin.choose(observation, rng)
+            if self.ask_host() == COMPUTER:
+                self.standing_in = True
 
-    def inform(self, event: object) -> None:
-        """A move was made: the guest's new view, at once."""
+    def _ask_guest(self, observation: Observation, legal: list[Move]) -> Move | None:
+        """The guest's legal move; a refused one told the original's reason and asked again; None at a drop."""
+        assert self.link is not None
+        decide: dict[str, object] = {
+            "type": "decide",
+            "obs": wire.observation_json(observation),
+            "legal": [wire.move_json(m) for m in legal],
+        }
+        try:
+            self.link.send(decide)
+            while True:
+                message = self.link.wait_message(timeout=0.5)
+                self.admit()  # refuse others who try meanwhile
+                if message is None or message.get("type") != "move":
+                    continue
+                try:
+                    move: Move | None = wire.move_from_json(message.get("move"))
+                except wire.WireError:
+                    move = None
+                if move is not None and move in legal:
+                    return move
+                self.link.send({"type": "error", "text": self.refusal(move)})
+                self.link.send(decide)
+        except LinkClosed as exc:
+            self._dropped(str(exc))
+        return None
+
+    def refusal(self, move: Move | None) -> str:
+        """Why ``move`` is refused, in the original's words (the engine's rules, tried on a copy of the game)."""
+        if move is not None:
+            try:
+                outcome = rules.push(self.game.copy(), move)
+            except (ValueError, IndexError):
+                outcome = None
+            if outcome is not None and outcome.error is not None:
+                return outcome.error
+        return "That move is not legal now."
+
+    def ask_host(self) -> str:
+        """At a drop, on the worker: wake the host's face, wait for its answer (:data:`BACK`, :data:`COMPUTER`)."""
+        os.write(self._asking_w, b"?")
+        return self._answers.get()
+
+    def answer(self, choice: str) -> None:
+        """The host's face answers the seat's :meth:`ask_host`."""
+        try:
+            os.read(self.asking, 1)
+        except OSError:
+            pass
+        self._answers.put(choice)
+
+    def inform(self, event: Event) -> None:
+        """A move was made: what it was (the event every seat sees) and the guest's new view, at once."""
         if self.link is None:
             self.admit()
         try:
+            if self.link is not None:
+                self.link.send({**wire.read_message(wire.event_line(event)), "type": "moved"})
             self._send_view()
         except LinkClosed as exc:
             self._dropped(str(exc))
@@ -213,6 +277,14 @@ class RemotePerson:
             self.link.close()
             self.link = None
 
+    def close(self) -> None:
+        """The pipe the seat asks the host's face on, closed (the game is over)."""
+        for fd in (self.asking, self._asking_w):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
 
 class HostBoardFace(BoardFace):
     """The host's board: the original's, plus the guest's notices and whose turn it is on the message line."""
@@ -220,6 +292,8 @@ class HostBoardFace(BoardFace):
     def __init__(self, term: Terminal, game: Game, window: int, remote: RemotePerson) -> None:
         super().__init__(term, game, window)
         self.remote = remote
+        remote.asks_host = True
+        self.display.other_name = shown(remote.guest_name)
 
     def attach(self, flow: GameFlow) -> None:
         super().attach(flow)
@@ -248,10 +322,123 @@ class HostBoardFace(BoardFace):
         """
         super().show_move(game, seat, move, outcome)
         if not game.finished and game.to_move == GUEST and game.pending_extension is None:
+            name = shown(self.remote.guest_name)
             if self.remote.link is not None:
-                self.tell(f"{self.remote.guest_name} is thinking..."[:39])
+                self.tell(f"{name} is thinking..."[:39])
+            elif self.remote.standing_in:
+                self.tell(f"the computer plays for {name}"[:39])
+
+    def wait(self, ready: int) -> int | None:
+        """While the guest's seat is asked (on the flow's worker): the terminal, and the seat's question at a drop.
+
+        As the terminal's own ``wait``; but when the guest drops at their
+        move the seat asks the host (:meth:`RemotePerson.ask_host`), and the
+        choice is made here, on the thread that draws (:meth:`at_drop`).
+        """
+        import select
+
+        remote = self.remote
+        fd = getattr(self.term, "fd", None)
+        poller = select.poll()
+        poller.register(ready, select.POLLIN)
+        poller.register(remote.asking, select.POLLIN)
+        if fd is not None:
+            poller.register(fd, 0)  # its hangup only: keys typed ahead wait for the next prompt
+        while True:
+            event = self.term.poll()
+            if event is not None:
+                return event
+            found = dict(poller.poll(100))
+            if ready in found:
+                return None
+            if remote.asking in found:
+                self.at_drop()
+            elif found:
+                return self.term.wait(ready)  # the terminal went away: its own wait says so
+
+    def at_drop(self) -> None:
+        """The guest dropped at their move: the host chooses, one key each (the original's prompt line).
+
+        ``W`` waits for them (``mille --join`` again takes the seat; any key
+        while waiting brings the choice back), ``C`` lets the computer play
+        the seat until they are back, ``A`` adjourns (the game kept where
+        both resume it: ``mille --invite GUEST FILE``, ``mille --join HOST``);
+        ``S`` saves and ``Q`` quits as at any prompt.
+        """
+        remote = self.remote
+        name = shown(remote.guest_name)
+        self._notices()
+        self.tell(f"{name} is gone"[:39])
+        while remote.link is None:
+            key = self._drop_key(DROP_PROMPT)
+            if key is None:
+                break  # they are back
+            if key == ord("c"):
+                self._clear_prompt()
+                self.tell(f"the computer plays for {name}"[:39])
+                remote.answer(COMPUTER)
+                return
+            if key == ord("a"):
+                remote.adjourned = True
+                remote.answer(COMPUTER)  # the seat's worker ends; the game is kept as it stands
+                self.flow.leave()
+            if key == ord("s"):
+                self.flow.save()
+            elif key == ord("q"):
+                self.flow.rub()
+            elif key == ord("w"):
+                self.tell(f"waiting for {name} (a key: the choice)"[:39])
+                if self._drop_key(WAITING_PROMPT) is None:
+                    break
             else:
-                self.tell(f"the computer plays for {self.remote.guest_name}"[:39])
+                self.tell(DROP_HELP)
+                self.term.bell()
+        self._clear_prompt()
+        self._notices()
+        remote.answer(BACK)
+
+    def _drop_key(self, prompt: str) -> int | None:
+        """``prompt`` on the prompt line, and a key (lower case); None if the guest came back meanwhile."""
+        import select
+
+        board = self.term.board
+        remote = self.remote
+        board.move(MOVE_Y, MOVE_X)
+        board.addstr(prompt)
+        board.clrtoeol()
+        board.refresh()
+        self.dialogs.last_prompt = -1  # the next prompt is drawn whole
+        fd = getattr(self.term, "fd", 0)
+        while True:
+            self.flow.keep_snapshot()
+            event = self.term.poll()
+            if event is not None:
+                self.flow.on_event(event)
+                continue
+            ready, _, _ = select.select([fd, remote.listener.fileno()], [], [], 0.2)
+            if remote.listener.fileno() in ready and remote.admit():
+                return None
+            if fd in ready:
+                key = self.term.read_byte()
+                if key == RESIZED:
+                    continue
+                if key in (INTERRUPT, HANGUP, LEAVE, END_OF_INPUT):
+                    self.flow.on_event(key)
+                    continue
+                return ord(chr(key).lower()) if 0 <= key < 128 else key
+
+    def _clear_prompt(self) -> None:
+        board = self.term.board
+        board.move(MOVE_Y, MOVE_X)
+        board.clrtoeol()
+        board.refresh()
+
+
+#: The prompt-line question at a drop, and while waiting for the guest to come back.
+DROP_PROMPT = "Wait/Comp/Adjourn? "
+WAITING_PROMPT = "Waiting... "
+#: Said on the message line when another key is typed at the choice.
+DROP_HELP = "W: wait  C: computer  A: adjourn"
 
 
 class _HostDialogs(Dialogs):
@@ -313,8 +500,12 @@ def wait_for_guest(remote: RemotePerson, path: str) -> bool:
     return True
 
 
-def play_host(choices: Choices, guest: str) -> int:
-    """Host a game for ``guest`` (a user of this machine) on the board; the exit status."""
+def play_host(choices: Choices, guest: str, play: Callable[[RemotePerson], int] | None = None) -> int:
+    """Host a game for ``guest`` (a user of this machine) on the board; the exit status.
+
+    ``play`` plays it another way once the guest is there (in lines:
+    :func:`mille.ui.people.inlines.host_in_lines`).
+    """
     import os
 
     from ..keeping import say
@@ -341,12 +532,20 @@ def play_host(choices: Choices, guest: str) -> int:
         def make_flow(term: Terminal, game: Game, setup: Setup) -> GameFlow:
             return GameFlow(HostBoardFace(term, game, setup.window, remote), game, setup)
 
-        status = play_board(
-            choices, computer=remote, make_flow=make_flow, command=f"mille --invite {remote.guest_name}"
-        )
-        remote.bye(f"{host_name} left the game; {host_name} keeps it and may invite you again")
+        if play is not None:
+            status = play(remote)
+        else:
+            command = f"mille --invite {remote.guest_name}"
+            status = play_board(choices, computer=remote, make_flow=make_flow, command=command)
+        if remote.adjourned:
+            say(f"mille: {remote.guest_name} takes their seat again with: mille --join {host_name}")
+        elif status != 0:  # kept as on a hangup, or the computer standing in failed
+            remote.bye(f"{host_name} left the game; {host_name} keeps it and may invite you again")
+        else:  # quit (Really?), or the end of the game (a save, if any, is the host's)
+            remote.bye(f"{host_name} left the game")
         return status
     finally:
+        remote.close()
         listener.close()
         try:
             os.unlink(path)

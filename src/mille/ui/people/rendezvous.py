@@ -9,7 +9,7 @@ connect; who connected is asked of the kernel (``SO_PEERCRED`` on Linux,
 but the invited user is refused, and the host told who tried.
 
 The invitation reaches the guest's terminals as ``write(1)`` does: one line
-on each terminal the guest is logged in on (from utmp, through ``who``),
+on each terminal the guest is logged in on (from utmp: :data:`UTMP` on Linux, ``who`` elsewhere),
 but not on one whose owner said ``mesg n`` (not writable by the group);
 where none can be reached, the host is shown the line to pass on.
 """
@@ -21,6 +21,7 @@ import pwd
 import socket
 import stat
 import struct
+import sys
 
 #: Where each host's sockets live: /tmp/mille-UID.
 BASE = "/tmp"
@@ -136,23 +137,58 @@ def _getpeereid(fd: int) -> int:  # pragma: no cover - the BSDs and macOS
     return int(uid.value)
 
 
-def terminals(name: str) -> list[str]:
-    """The terminals ``name`` is logged in on (utmp, through ``who``), as ``/dev/...`` paths."""
+#: The login records on Linux (``struct utmp``); the test points this at a file of its own.
+UTMP = "/var/run/utmp"
+#: Linux's ``struct utmp`` (``<bits/utmp.h>``): type, pid, line, id, user, host, exit, session, time,
+#: address, reserved: 384 bytes on every Linux architecture that Python runs on with 32-bit times.
+UTMP_RECORD = struct.Struct("hi32s4s32s256shhiii4i20x")
+#: ``ut_type`` of a logged-in user's terminal.
+USER_PROCESS = 7
+
+
+def terminals(name: str, utmp: str | None = None) -> list[str]:
+    """The terminals ``name`` is logged in on, as ``/dev/...`` paths: from utmp, as ``write(1)`` finds them.
+
+    On Linux the records are read from :data:`UTMP` (or ``utmp``); where
+    that file is not there, or elsewhere, ``who`` is asked.  A line naming
+    anything but a terminal under ``/dev`` (a ``/`` outside ``pts/``, ``..``)
+    is passed over.
+    """
+    path = UTMP if utmp is None else utmp
+    if sys.platform.startswith("linux") and os.path.exists(path):
+        lines = _utmp_lines(name, path)
+    else:
+        lines = _who_lines(name)
+    return ["/dev/" + line for line in lines if ".." not in line and "/" not in line.replace("pts/", "", 1)]
+
+
+def _utmp_lines(name: str, path: str) -> list[str]:
+    try:
+        with open(path, "rb") as f:
+            data = f.read(UTMP_RECORD.size * 4096)  # bounded: a machine with more logins is not waited on
+    except OSError:
+        return []
+    found = []
+    wanted = name.encode("utf-8", "surrogateescape")
+    for at in range(0, len(data) - UTMP_RECORD.size + 1, UTMP_RECORD.size):
+        record = UTMP_RECORD.unpack_from(data, at)
+        kind, line, user = record[0], record[2].split(b"\0", 1)[0], record[4].split(b"\0", 1)[0]
+        if kind == USER_PROCESS and user == wanted and line:
+            found.append(line.decode("utf-8", "surrogateescape"))
+    return found
+
+
+def _who_lines(name: str) -> list[str]:
     import subprocess
 
     try:
         done = subprocess.run(["who"], capture_output=True, text=True, timeout=5, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError):
         return []
-    found = []
-    for line in done.stdout.splitlines():
-        fields = line.split()
-        if len(fields) >= 2 and fields[0] == name and "/" not in fields[1].replace("pts/", "", 1):
-            found.append("/dev/" + fields[1])
-    return found
+    return [fields[1] for fields in map(str.split, done.stdout.splitlines()) if len(fields) >= 2 and fields[0] == name]
 
 
-def invite(guest: str, line: str, ttys: list[str] | None = None) -> list[str]:
+def invite(guest: str, line: str, ttys: list[str] | None = None, utmp: str | None = None) -> list[str]:
     """Write ``line`` on each of ``guest``'s terminals that takes messages; the terminals reached.
 
     As ``write(1)``: a terminal owned by the guest, a character device, and
@@ -161,7 +197,7 @@ def invite(guest: str, line: str, ttys: list[str] | None = None) -> list[str]:
     """
     reached = []
     uid = user(guest).pw_uid
-    for tty in terminals(guest) if ttys is None else ttys:
+    for tty in terminals(guest, utmp) if ttys is None else ttys:
         try:
             info = os.stat(tty)
             if not stat.S_ISCHR(info.st_mode) or info.st_uid != uid or not info.st_mode & stat.S_IWGRP:

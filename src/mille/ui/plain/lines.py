@@ -158,6 +158,15 @@ class LineTerminal:
     # ------------------------------------------------------------------
     # Input
 
+    def has_line(self) -> bool:
+        """:meth:`read_line` would answer at once (a whole line, the end of input or an event is there).
+
+        So that a reader who also waits on other descriptors (a person's
+        link, :mod:`mille.ui.people`) waits on standard input only when
+        nothing is left here.
+        """
+        return bool(self._pending) or self.gone or self._eof or b"\n" in self._buffer
+
     def read_line(self) -> str | int:
         """The next line (without its end), or an event: INTERRUPT, HANGUP, END_OF_INPUT, TOO_LONG.
 

@@ -1,0 +1,513 @@
+"""Two people in lines (``mille --plain --invite bob``, ``mille --plain --join alice``; docs/people.md).
+
+Either side may play in plain mode and the other on the board: a blind
+person and a sighted friend.  The faces are plain mode's own
+(:class:`~mille.ui.plain.app.PlainFace`: the same sentences, questions and
+reading keys), with the other person named where a game against the
+computer says "the computer" (:func:`person_words`), and with the other
+side heard while a line is awaited:
+
+* :class:`HostLinesFace`: the host's face.  The guest's joining, leaving
+  and a stranger refused are said at once, even while the host types;
+  "bob is thinking..." at the guest's turn; at the guest's drop the host
+  is asked in one line (``w`` waits, ``c`` lets the computer play the
+  seat, ``a`` adjourns; ``s`` saves, ``q`` quits), as on the board
+  (:meth:`mille.ui.people.host.HostBoardFace.at_drop`).
+* :class:`GuestLines`: the guest's run.  The guest holds no game: each
+  move is said from the host's ``moved`` message (who, what kind, the card
+  shown: the bot protocol's event) and the view that follows it, through a
+  :class:`PlainFace` whose game is the guest's public view
+  (:func:`mille.ui.people.guest.public_game`).
+"""
+
+from __future__ import annotations
+
+import re
+import select
+
+from ...engine.cards import EMPTY
+from ...engine.rules import EXTEND, MADE, NO_EXTENSION, Move, MoveType, Phase
+from ...engine.state import Game
+from ...files.safeio import shown
+from ...players import wire
+from ..flow import EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, GameExit, GameFlow, Request, wait_polling
+from ..layout import ScoreView
+from ..plain.app import PlainFace
+from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE
+from .guest import public_game
+from .host import BACK, COMPUTER, GUEST, RemotePerson
+from .link import Link, LinkClosed
+from .rendezvous import RendezvousError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ...engine.driver import Event
+    from ...engine.observation import Observation
+    from ...engine.rules import Outcome
+    from ..flow import Setup
+    from ..plain.lines import LineTerminal
+    from ..session import Choices
+
+__all__ = ["GuestLines", "HostLinesFace", "guest_in_lines", "host_in_lines", "person_words", "play_guest_lines"]
+
+_COMPUTER = re.compile(r"\b([Tt])he computer\b|\bcomputer\b")
+
+
+def person_words(line: str, name: str) -> str:
+    """``line`` of plain mode with the other seat's ``name`` where a game against the computer names it."""
+    return _COMPUTER.sub(lambda _: name, line)  # a function: a name's backslashes (escapes) taken as they are
+
+
+class HostLinesFace(PlainFace):
+    """The host's game in lines, the guest named and heard (:mod:`mille.ui.people.inlines`)."""
+
+    def __init__(self, term: LineTerminal, game: Game, window: int, remote: RemotePerson, detail: str) -> None:
+        super().__init__(term, game, window, detail=detail)
+        self.remote = remote
+        remote.asks_host = True
+        self.other = shown(remote.guest_name)
+
+    # Saying: the guest named (the computer's own words while it stands in)
+
+    def say(self, line: str) -> None:
+        super().say(line if self.remote.standing_in else person_words(line, self.other))
+
+    def show(self, line: str) -> None:
+        super().show(line if self.remote.standing_in else person_words(line, self.other))
+
+    def _notices(self) -> None:
+        for text in self.remote.take_notices():
+            PlainFace.say(self, shown(text) + ".")
+
+    # Reading: the guest and the door heard while a line is awaited
+
+    def _read(self, prompt: str) -> str:
+        flow = self.flow
+        flow.keep_snapshot()
+        flow.catch_up()
+        self._notices()
+        self.show(prompt)
+        while True:
+            self._hear()
+            got = self.term.read_line()
+            if isinstance(got, str):
+                return got
+            if got == END_OF_INPUT or got == HANGUP:
+                flow.hangup()
+            elif got == INTERRUPT:
+                flow.on_event(INTERRUPT)
+            else:
+                self.say("That line is too long; it is ignored.")
+            self.show(prompt)
+
+    def _hear(self, back: bool = False) -> bool:
+        """Until a line (or an event) can be read: the guest's leaving and joining heard, and said at once.
+
+        ``back``: return True as soon as the guest has joined again.
+        """
+        remote, term = self.remote, self.term
+        while not term.has_line():
+            if back and remote.link is not None:
+                return True
+            watched = [term.fd_in, remote.listener.fileno()]
+            if remote.link is not None:
+                watched.append(remote.link.fileno())
+            try:
+                ready = select.select(watched, [], [], 0.2)[0]
+            except (OSError, ValueError):
+                return False
+            if remote.link is not None and remote.link.fileno() in ready:
+                try:
+                    remote.link.poll_message()  # the guest says nothing out of turn: only its leaving matters
+                except LinkClosed as exc:
+                    remote._dropped(str(exc))
+            if remote.listener.fileno() in ready:
+                remote.admit()
+            self._notices()
+            if term.fd_in in ready:
+                break
+        return back and remote.link is not None
+
+    def read_move(self) -> Move | Request:
+        self._notices()
+        return super().read_move()
+
+    def ask(self, prompt_no: int) -> bool | Request:
+        self._notices()
+        if prompt_no not in (EXTENSION_PROMPT, REALLY_PROMPT):
+            self.remote.say(f"{self.remote.host_name}: {PROMPTS[prompt_no]}")
+        return super().ask(prompt_no)
+
+    def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
+        super().show_move(game, seat, move, outcome)
+        if seat != GUEST and not game.finished and game.to_move == GUEST and game.pending_extension is None:
+            if self.remote.link is not None:
+                PlainFace.say(self, f"{self.other} is thinking...")
+            elif self.remote.standing_in:
+                PlainFace.say(self, f"The computer plays for {self.other}.")
+
+    # The guest's drop: the host chooses in a line
+
+    def wait(self, ready: int) -> int | None:
+        """While the guest's seat is asked: the terminal's events, and the seat's question at a drop."""
+        remote = self.remote
+        while True:
+            event = self.term.poll()
+            if event is not None:
+                return event
+            found = select.select([ready, remote.asking], [], [], 0.05)[0]
+            if ready in found:
+                return None
+            if remote.asking in found:
+                self.at_drop()
+
+    def at_drop(self) -> None:
+        """``w`` waits for the guest (a line brings the choice back), ``c`` the computer, ``a`` adjourns."""
+        remote, name = self.remote, self.other
+        self._notices()
+        question = (
+            f"w waits for {name} to join again, c lets the computer play the seat until then, "
+            "a adjourns the game (s saves, q quits):"
+        )
+        while remote.link is None:
+            line = self._line_or_back(question)
+            if line is None:
+                break
+            word = line.strip().lower()[:1]
+            if word == "c":
+                PlainFace.say(self, f"The computer plays for {name} until they join again.")
+                remote.answer(COMPUTER)
+                return
+            if word == "a":
+                remote.adjourned = True
+                remote.answer(COMPUTER)
+                self.flow.leave()
+            if word == "s":
+                self.flow.save()
+            elif word == "q":
+                self.flow.rub()
+            elif word == "w":
+                waiting = (
+                    f"Waiting for {name}: they join again with mille --join {shown(remote.host_name)}. "
+                    "RETURN brings the choice back."
+                )
+                if self._line_or_back(waiting) is None:
+                    break
+            else:
+                PlainFace.say(self, "Answer w, c or a.")
+        self._notices()
+        remote.answer(BACK)
+
+    def _line_or_back(self, prompt: str) -> str | None:
+        """``prompt``, then a line; None if the guest joined again first."""
+        PlainFace.show(self, prompt)
+        while True:
+            if self._hear(back=True):
+                return None
+            got = self.term.read_line()
+            if isinstance(got, str):
+                return got
+            if got == END_OF_INPUT or got == HANGUP:
+                self.flow.hangup()
+            elif got == INTERRUPT:
+                self.flow.on_event(INTERRUPT)
+            PlainFace.show(self, prompt)
+
+
+def host_in_lines(choices: Choices) -> Callable[[RemotePerson], int]:
+    """How a host plays in lines (``play`` of :func:`mille.ui.people.host.play_host`): plain mode's run."""
+    from ..plain import DETAILS
+    from ..session import play_plain
+
+    detail = choices.detail or DETAILS[0]
+
+    def play(remote: RemotePerson) -> int:
+        def make(term: LineTerminal, game: Game, setup: Setup) -> GameFlow:
+            return GameFlow(HostLinesFace(term, game, setup.window, remote, detail), game, setup)
+
+        command = f"mille --plain --invite {remote.guest_name}"
+        return play_plain(choices, computer=remote, make_flow=make, command=command)
+
+    return play
+
+
+def guest_in_lines(detail: str | None) -> Callable[[str, Link, Callable[[], Link]], int]:
+    """How a guest plays in lines (:func:`mille.ui.people.guest.join`'s ``play``)."""
+    from ..plain import DETAILS
+
+    def play(host: str, link: Link, reconnect: Callable[[], Link]) -> int:
+        return play_guest_lines(host, link, detail or DETAILS[0], reconnect)
+
+    return play
+
+
+# ----------------------------------------------------------------------
+# The guest in lines
+
+
+class _GuestLinesFace(PlainFace):
+    """Plain mode's face on the guest's public view: the host named, the host heard while a line is awaited."""
+
+    def __init__(self, term: LineTerminal, guest: GuestLines, detail: str) -> None:
+        super().__init__(term, Game(deck=[], deck_count=0), ScoreView.SMALL, detail=detail)
+        self.guest = guest
+
+    def say(self, line: str) -> None:
+        super().say(person_words(line, self.guest.host))
+
+    def show(self, line: str) -> None:
+        super().show(person_words(line, self.guest.host))
+
+    def _read(self, prompt: str) -> str:
+        self.show(prompt)
+        while True:
+            self.guest.hear()
+            got = self.term.read_line()
+            if isinstance(got, str):
+                return got
+            if got == END_OF_INPUT or got == HANGUP:
+                self.guest.leave(1)
+            elif got == INTERRUPT:
+                self.guest.really()
+            self.show(prompt)
+
+
+class _GuestLinesFlow:
+    """What plain mode's face asks of a flow, for a guest that holds no game."""
+
+    hints = None
+    restore_banner = None
+
+    def __init__(self, guest: GuestLines) -> None:
+        self.guest = guest
+
+    def keep_snapshot(self) -> None:
+        pass
+
+    def catch_up(self) -> None:
+        pass
+
+    def hangup(self) -> None:
+        self.guest.leave(1)
+
+    def on_event(self, event: int | None) -> None:
+        if event == HANGUP or event == END_OF_INPUT or event == LEAVE:
+            self.guest.leave(1)
+        elif event == INTERRUPT:
+            self.guest.really()
+
+
+class GuestLines:
+    """One guest's run in lines: each move said, the prompts asked as lines; the host answers the rest."""
+
+    def __init__(
+        self, term: LineTerminal, link: Link, host: str, detail: str, reconnect: Callable[[], Link] | None = None
+    ) -> None:
+        self.term = term
+        self.link = link
+        self.host = shown(host)[:32]
+        self.reconnect = reconnect
+        self.face = _GuestLinesFace(term, self, detail)
+        self.face.attach(_GuestLinesFlow(self))  # type: ignore[arg-type]
+        self.last: str | None = None
+        #: The move the host said was made, said once its view has come.
+        self._moved: Event | None = None
+        #: Our own last move (its slot: what we played or discarded).
+        self._sent: Move | None = None
+        self._seen = False
+        self._in_really = False
+
+    @property
+    def game(self) -> Game:
+        return self.face.game
+
+    def hear(self) -> None:
+        """Until a line can be read: the host's messages said (views, lines, a goodbye acted on)."""
+        while not self.term.has_line():
+            try:
+                while True:
+                    message = self.link.poll_message()
+                    if message is None:
+                        break
+                    self.handle(message, reading=True)
+            except LinkClosed as exc:
+                self.gone(str(exc))
+            ready = select.select([self.term.fd_in, self.link.fileno()], [], [], 0.2)[0]
+            if self.term.fd_in in ready:
+                return
+
+    def handle(self, message: dict[str, object], reading: bool = False) -> None:
+        kind = message.get("type")
+        if kind == "hello":
+            self.host = shown(str(message.get("host", self.host)))[:32]
+        elif kind == "moved":
+            try:
+                self._moved = wire.event_from_json(message)
+            except wire.WireError:
+                self._moved = None
+        elif kind == "view":
+            self.view(wire.observation_from_json(message.get("obs")), bool(message.get("finished")))
+        elif kind in ("say", "error"):
+            self.face.say(shown(str(message.get("text", ""))))
+        elif kind == "bye":
+            self.last = "mille: " + shown(str(message.get("text", "the game is over")))[:200]
+            raise GameExit(0)
+        elif kind == "decide" and not reading:
+            obs = wire.observation_from_json(message.get("obs"))
+            self.view(obs, False)
+            move = self.decide(obs)
+            self._sent = move
+            self.link.send({"type": "move", "move": wire.move_json(move)})
+
+    def view(self, obs: Observation, finished: bool) -> None:
+        """A new view: the move that led to it said, a new hand announced, the board read on the first."""
+        face = self.face
+        before = face.game
+        game = public_game(obs, finished)
+        event, self._moved = self._moved, None
+        if not self._seen:
+            self._seen = True
+            face.game = game
+            face.begin_hand(restored=True)
+        elif before.finished and not finished:
+            face.game = game
+            face.begin_hand(restored=False)
+        elif event is not None:
+            seat = 0 if event.seat == obs.seat else 1
+            if seat == 1:
+                face._before = before.players[1].copy()
+                face._card = event.card
+                move = Move(event.kind, 0)
+            else:
+                sent = self._sent
+                move = sent if sent is not None and sent.kind is event.kind else Move(event.kind, 0)
+                face._card = event.card if event.card != EMPTY else face._card
+            face.game = game
+            face.show_move(game, seat, move, MADE)
+        else:
+            face.game = game
+        theirs = not finished and obs.to_move != obs.seat and obs.phase is not Phase.HAND_OVER
+        if theirs and (event is None or event.seat == obs.seat):
+            face.say(f"{self.host} is thinking...")  # once a turn: when it passes to them, or we join
+
+    def decide(self, obs: Observation) -> Move:
+        face = self.face
+        if obs.phase is Phase.EXTENSION:
+            while True:
+                answer = face.ask(EXTENSION_PROMPT)
+                if answer is True:
+                    return EXTEND
+                if answer is False:
+                    return NO_EXTENSION
+                face.say(f"Only {self.host} may save.")
+        while True:
+            got = face.read_move()
+            if isinstance(got, Move):
+                if got.kind is MoveType.ORDER:
+                    face.say("o: the hand's order is the host's, in a game between two people.")
+                    continue
+                return got
+            if got is Request.QUIT:
+                self.really()
+            elif got is Request.SAVE:
+                face.say(f"Only {self.host} may save.")
+
+    def really(self) -> None:
+        if self._in_really:
+            return
+        self._in_really = True
+        try:
+            if self.face.ask(REALLY_PROMPT) is True:
+                self.leave(0)
+        finally:
+            self._in_really = False
+
+    def leave(self, status: int) -> None:
+        self.link.close()
+        self.last = f"mille: you left the game; {self.host} keeps it (join again with: mille --join {self.host})"
+        raise GameExit(status)
+
+    def gone(self, why: str) -> None:
+        """The host's link went: said, and the guest chooses in a line (``w`` waits, ``l`` leaves)."""
+        self.link.close()
+        self.last = f"mille: the game ended: {why}; {self.host} keeps it (join again with: mille --join {self.host})"
+        if self.reconnect is None:
+            raise GameExit(1)
+        self.face.say(f"{self.host} is gone ({why}).")
+        while True:
+            self.face.show(f"w waits for {self.host}'s game to take you back, l leaves ({self.host} keeps the game):")
+            got = self.term.read_line()
+            word = got.strip().lower()[:1] if isinstance(got, str) else ""
+            if got in (END_OF_INPUT, HANGUP) or word in ("l", "q"):
+                raise GameExit(1)
+            if word == "w":
+                self.face.say(f"Waiting for {self.host}; RETURN brings the choice back.")
+                if self._reached():
+                    self.last = None
+                    raise _Rejoined
+            else:
+                self.face.say("Answer w or l.")
+
+    def _reached(self) -> bool:
+        """Try to reach the host every half second until it answers (True) or a line is typed (False)."""
+        assert self.reconnect is not None
+        while True:
+            try:
+                self.link = self.reconnect()
+                return True
+            except (OSError, LinkClosed, RendezvousError):
+                pass
+            if self.term.has_line() or select.select([self.term.fd_in], [], [], 0.5)[0]:
+                self.term.read_line()
+                return False
+
+    def run(self) -> int:
+        """Play until the game ends or a side leaves; the exit status."""
+        while True:
+            try:
+                self._play()
+            except _Rejoined:
+                self._seen = False  # the board read again when the host's view comes
+                continue
+            except GameExit as leave:
+                return leave.status
+
+    def _play(self) -> None:
+        try:
+            while True:
+                message = self.link.poll_message()
+                if message is None:
+                    event = wait_polling(self.term.poll, self.link.fileno())
+                    if event is not None:
+                        self.face.flow.on_event(event)
+                    continue
+                self.handle(message)
+        except LinkClosed as exc:
+            self.gone(str(exc))
+
+
+class _Rejoined(Exception):
+    """The link came back after a drop."""
+
+
+def play_guest_lines(host: str, link: Link, detail: str, reconnect: Callable[[], Link] | None = None) -> int:
+    """Take the seat ``host`` invited us to, in lines; the exit status."""
+    from ..keeping import say
+    from ..plain.lines import LineTerminal
+
+    term = LineTerminal()
+    guest = GuestLines(term, link, host, detail, reconnect)
+    try:
+        term.start()
+        term.write_line(f"Waiting for {guest.host}...")
+        status = guest.run()
+    except KeyboardInterrupt:
+        status = 1
+    finally:
+        term.stop()
+        guest.link.close()
+    if guest.last is not None:
+        say(guest.last, fit=True)
+    return status
