@@ -270,12 +270,15 @@ class TableHostFace(TableBoardFace):
         self.persons = persons
 
     def _notices(self) -> bool:
-        said = False
-        for person in self.persons:
-            for text in person.take_notices():
-                self.say(shown(text)[:79])
-                said = True
-        return said
+        """The people's news (joined, gone, refused) on the message line; shown at the host's prompts.
+
+        Not between the computers' moves, whose announcements would wipe
+        it before it could be read (as at two seats, docs/people.md).
+        """
+        texts = [text for person in self.persons for text in person.take_notices()]
+        if texts:
+            self.say(shown("; ".join(texts))[:79])
+        return bool(texts)
 
     def _turn_news(self) -> None:
         """Whose turn it is, when it is a person's: thinking, or the computer playing for them."""
@@ -295,13 +298,11 @@ class TableHostFace(TableBoardFace):
         super().begin_hand(restored)
         self._update_all()
         self._turn_news()
-        self._notices()
 
     def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
         self._update_all()
         super().show_move(game, seat, move, outcome)
         self._turn_news()
-        self._notices()
 
     def read_move(self) -> Move | Request:
         self._notices()

@@ -1,0 +1,253 @@
+"""People at the larger tables (``mille --players 3|4|6 --invite bob,carol``; docs/people.md), as real users on ptys.
+
+The host and the guests are real users made for the test (``useradd``, as
+root; skipped with the reason otherwise), each running mille on a
+pseudo-terminal of its own (:class:`test_people.Player`).  A whole hand at
+four seats (the host and a guest partners, two computers) is played
+through to ``Another hand?`` with scripted keys, the guest killed on the
+way and the computer standing in until they join again; at three seats
+two guests make their first moves, and the bytes one guest's process
+received (recorded on their way in) hold its own hand and no other seat's,
+nor the deck, compared with the host's game saved at that moment.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import time
+
+import pytest
+
+from mille.engine import cards
+from test_people import SRC, Player, _readable_by, people, readable_directory
+
+#: The rows of the larger tables' board (ui/tableboard.py: the miles window is the bottom seven lines).
+HAND_ROWS, MESSAGE_ROW, PROMPT_ROW = (17, 18), 21, 22
+SAFETIES = {"Extra Tank", "Puncture Proof", "Driving Ace", "Right of Way"}
+
+
+def _prompt(player: Player) -> str:
+    return player.screen.display[PROMPT_ROW].rstrip()
+
+
+def _hand(player: Player) -> dict[str, str]:
+    """The slots of the hand on ``player``'s board: ``P``, ``1``..``6`` -> the card's name (``-`` for none)."""
+    text = "  ".join(player.screen.display[row] for row in HAND_ROWS).replace("Your hand", "")
+    return {slot: name.strip() for slot, name in re.findall(r"([P1-6]): (.+?)(?=\s{2,}[P1-6]: |\s*$)", text)}
+
+
+def _deck(player: Player) -> int:
+    found = re.search(r"Deck +(\d+) cards", player.text())
+    assert found, player.text()
+    return int(found.group(1))
+
+
+def _typed(player: Player, keys: str, deadline: float = 10.0) -> None:
+    """Type ``keys`` at the empty move prompt and wait until they are taken (echoed, or the hand changed)."""
+    before = _hand(player)
+    player.send(keys)
+    end = time.monotonic() + deadline
+    while _prompt(player) == ">>:Move:" and _hand(player) == before:
+        assert time.monotonic() < end, player.text()
+        player.pump(0.01)
+
+
+def _turn(player: Player) -> bool:
+    """One scripted step where ``player`` is asked something: pick, then discard (or play) a card; no to questions.
+
+    False if nothing was asked of them.
+    """
+    player.pump(0.01)
+    prompt = _prompt(player)
+    if prompt in ("Coup fourre?", "Extension?"):
+        player.send("n")
+        end = time.monotonic() + 10
+        while _prompt(player) == prompt:
+            assert time.monotonic() < end, player.text()
+            player.pump(0.01)
+        return True
+    if prompt != ">>:Move:" or "Turn: you " not in player.text():
+        return False
+    hand = _hand(player)
+    if hand.get("P") == "-" and _deck(player) > 0:
+        _typed(player, "p")
+        return True
+    for slot, name in hand.items():
+        if name not in SAFETIES and name != "-":
+            _typed(player, f"d{slot}")
+            return True
+    slot = next(s for s, name in hand.items() if name != "-")
+    _typed(player, f"u{slot}")  # only safeties left: play one
+    return True
+
+
+def _asked(player: Player) -> bool:
+    """``player``'s move prompt is open, on their turn (read what has come first)."""
+    player.pump(0.01)
+    return _prompt(player) == ">>:Move:" and "Turn: you " in player.text()
+
+
+def _until(players: list[Player], done: object, deadline: float = 90.0) -> None:
+    """Play the scripted people's turns until ``done()`` is true."""
+    end = time.monotonic() + deadline
+    while not done():  # type: ignore[operator]
+        assert time.monotonic() < end, "\n----\n".join(p.text() for p in players)
+        for p in players:
+            _turn(p)
+
+
+def test_four_seats_partners_play_a_whole_hand_a_dropped_partner_is_played_for_and_comes_back() -> None:
+    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)]:
+        host = Player(a_uid, a_gid, ["--players", "4", "--invite", bob, "--no-stats"])
+        players = [host]
+        try:
+            host.wait_for(f"waiting for {bob}")
+            guest = Player(b_uid, b_gid, ["--join", alice])
+            players.append(guest)
+            # Each board from its own seat: bob is alice's partner (seat 3), the computers seats 2 and 4.
+            host.wait_for(f"Side A (yours): you, {bob}")
+            guest.wait_for(f"Side A (yours): {alice}, you")
+            assert "Side B: seat 2, seat 4" in host.text() and "Side B: seat 2, seat 4" in guest.text()
+            guest.wait_for(f"{alice} is thinking...")
+            assert "Turn: you (side A)" in host.text() and f"Turn: {alice} (side A)" in guest.text()
+            assert f"you 6, {bob} 6" in host.text() and f"{alice} 6, you 6" in guest.text()
+
+            # Turns go round: alice, a computer, bob, a computer; bob's prompt is his.
+            _until([host, guest], lambda: _asked(guest))
+            host.wait_for(f"{bob} is thinking...")
+            assert "Turn: you (side A)" in guest.text()
+
+            # bob's mille killed at his prompt: alice is told, the computer plays his seat.
+            guest.kill()
+            host.wait_for(f"{bob} is gone")
+            _until([host], lambda: _asked(host))
+            _turn(host)
+            _until([host], lambda: _asked(host))
+            # He joins again while alice thinks: his board at once, his seat at his next turn.
+            back = Player(b_uid, b_gid, ["--join", alice])
+            players.append(back)
+            back.wait_for(f"Side A (yours): {alice}, you")
+            host.wait_for(f"{bob} joined")
+
+            # The rest of the hand, to the end.
+            _until([host, back], lambda: "Another hand?" in _prompt(host), deadline=150)
+            back.wait_for(f"{alice}: Another hand?")
+            host.send("n")
+            host.wait_for("Save game?")
+            host.send("n")
+            assert host.reap() == 0, host.text()
+            assert back.reap() == 0, back.text()
+            assert f"{alice} left the game" in back.text()
+        finally:
+            for p in players:
+                p.kill()
+
+
+RECORDER = """#!/bin/sh
+# As ssh would be called (-T -- MACHINE COMMAND): the command run here, what it sends the guest recorded.
+shift 3
+sh -c "$1" | tee -a "{record}"
+"""
+
+
+def _messages(data: bytes) -> list[dict[str, object]]:
+    return [json.loads(line) for line in data.splitlines() if line.strip()]
+
+
+def test_three_seats_two_guests_move_and_a_guest_receives_only_its_own_seats_view() -> None:
+    python = shutil.which("python3", path="/usr/bin:/usr/local/bin")  # the test's own may be root's alone
+    if python is None:
+        pytest.skip("no system python3 for the recording relay")
+    with people(3) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid), (carol, c_uid, c_gid)], readable_directory() as dir_:
+        place = dir_
+        if not _readable_by(c_uid, c_gid, [python, os.path.join(SRC, "mille", "__main__.py")]):
+            pytest.skip(f"the test's user cannot run {python} on {SRC} (a checkout in a private directory)")
+        record = os.path.join(place, "received")
+        recorder = os.path.join(place, "ssh")
+        with open(recorder, "w") as f:
+            f.write(RECORDER.format(record=record))
+        os.chmod(recorder, 0o755)
+        with open(record, "wb"):
+            pass
+        os.chown(record, c_uid, c_gid)
+        state = os.path.join(place, "state")
+        os.mkdir(state, 0o700)
+        os.chown(state, a_uid, a_gid)
+        argv = ["--players", "3", "--invite", f"{carol}:3,{bob}", "--no-stats"]
+        host = Player(a_uid, a_gid, argv, env={"XDG_STATE_HOME": state})
+        players = [host]
+        try:
+            host.wait_for(f"waiting for {bob}")
+            first = Player(b_uid, b_gid, ["--join", alice])
+            players.append(first)
+            second = Player(
+                c_uid,
+                c_gid,
+                ["--join", f"{alice}@here"],
+                env={"MILLE_SSH": recorder, "MILLE_REMOTE": f"env PYTHONPATH={SRC} {python} -m mille"},
+            )
+            players.append(second)
+            host.wait_for(f"Side B: {bob}")
+            first.wait_for("Side B (yours): you")
+            second.wait_for("Side C (yours): you")
+            assert f"Side C: {carol}" in host.text() and f"Side A: {alice}" in second.text()
+
+            # The first moves: alice, then bob, then carol, each at their own prompt; whose turn on every board.
+            _turn(host)
+            _until([host], lambda: _asked(host) and _hand(host).get("P") != "-")
+            _turn(host)
+            first.wait_for(">>:Move:")
+            second.wait_for(f"{bob} is thinking...")
+            host.wait_for(f"{bob} is thinking...")
+            _until([first], lambda: _asked(second))
+            assert "Turn: you (side C)" in second.text()
+            host.wait_for(f"Turn: {carol} (side C)")
+            first.wait_for(f"{carol} is thinking...")
+            _until([second], lambda: _asked(host))
+            host.wait_for("Turn: you (side A)")
+
+            # alice's terminal hangs up at her prompt: her game is kept (the true game at this moment, to compare
+            # with what carol received), and both guests are told and leave.
+            os.kill(host.pid, signal.SIGHUP)
+            assert host.reap() == 1
+            for guest in (first, second):
+                assert guest.reap() == 0
+                assert f"{alice} left the game" in guest.text()
+            [name] = os.listdir(os.path.join(state, "mille"))
+            with open(os.path.join(state, "mille", name)) as f:
+                game = json.load(f)
+            with open(record, "rb") as raw:
+                received = raw.read()
+        finally:
+            for p in players:
+                p.kill()
+    assert game["version"] == 3 and game["table"]["seats"] == 3
+    messages = _messages(received)
+    views = [m for m in messages if m.get("type") in ("view", "decide")]
+    assert views and messages[0]["type"] == "hello" and messages[0]["seat"] == 2
+    for m in views:
+        obs = m["obs"]
+        assert isinstance(obs, dict) and obs["seat"] == 2
+        assert "deck" not in obs and all("hand" not in side for side in obs["sides"])
+    # The last view is the game as saved, from carol's seat: her own hand, and the public table.
+    last = views[-1]["obs"]
+    assert isinstance(last, dict)
+
+    def codes(names: list[str | None]) -> list[int]:
+        return [cards.EMPTY if n is None else cards.NAMES.index(n) for n in names]
+
+    assert last["hand"] == codes(game["players"][2]["hand"])
+    assert last["deck_count"] == game["deck_count"]
+    # No other seat's hand, nor the deck's next cards, in anything carol's process was handed.
+    text = received.decode()
+    for seat in (0, 1):
+        other = codes(game["players"][seat]["hand"])
+        assert json.dumps(other, separators=(",", ":")) not in text
+        assert json.dumps(other) not in text
+    deck = codes(game["deck"])[: game["deck_count"]]
+    upcoming = json.dumps(deck[-5:], separators=(",", ":"))[1:-1]
+    assert upcoming not in text
