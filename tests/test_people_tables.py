@@ -218,8 +218,29 @@ def test_three_seats_two_guests_move_and_a_guest_receives_only_its_own_seats_vie
                 assert guest.reap() == 0
                 assert f"{alice} left the game" in guest.text()
             [name] = os.listdir(os.path.join(state, "mille"))
-            with open(os.path.join(state, "mille", name)) as f:
+            kept = os.path.join(state, "mille", name)
+            with open(kept) as f:
                 game = json.load(f)
+            # The line after the hangup says what resumes it, every person in their seat; and it does.
+            people_again = f"{bob}:2,{carol}:3"
+            assert f"mille --invite {people_again}" in "".join(host.screen.display), host.text()
+            again = Player(a_uid, a_gid, ["--invite", people_again, "--no-stats", kept], env={"XDG_STATE_HOME": state})
+            players.append(again)
+            again.wait_for(f"waiting for {bob}")
+            for uid, gid in ((b_uid, b_gid), (c_uid, c_gid)):
+                players.append(Player(uid, gid, ["--join", alice]))
+            back = players[-1]
+            back.wait_for("Side C (yours): you")
+            back.wait_for(f"{alice} is thinking...")
+            assert _hand(back) == {
+                "P" if i == 0 else str(i): card or "-" for i, card in enumerate(game["players"][2]["hand"])
+            }
+            again.wait_for(">>:Move:")
+            again.send("q")
+            again.wait_for("Really?")
+            again.send("y")
+            assert again.reap() == 0
+            assert back.reap() == 0 and players[-2].reap() == 0
             with open(record, "rb") as raw:
                 received = raw.read()
         finally:
@@ -251,3 +272,70 @@ def test_three_seats_two_guests_move_and_a_guest_receives_only_its_own_seats_vie
     deck = codes(game["deck"])[: game["deck_count"]]
     upcoming = json.dumps(deck[-5:], separators=(",", ":"))[1:-1]
     assert upcoming not in text
+
+
+# ----------------------------------------------------------------------
+# Who sits where, and what is refused (no users needed)
+
+
+@pytest.mark.parametrize(
+    ("seats", "spec", "expected"),
+    [
+        (4, "bob", {2: "bob"}),  # your partner: seat 3
+        (4, "bob,carol", {2: "bob", 1: "carol"}),
+        (4, "bob:2", {1: "bob"}),  # an opponent, by choice
+        (6, "bob,carol,dave", {3: "bob", 1: "carol", 2: "dave"}),
+        (3, "carol:3,bob", {2: "carol", 1: "bob"}),
+    ],
+)
+def test_people_take_your_partners_seats_first_or_the_seats_they_are_given(
+    seats: int, spec: str, expected: dict[int, str]
+) -> None:
+    from mille.engine.state import table
+    from mille.ui.people.tablehost import seat_people
+
+    assert seat_people(spec, table(seats), "alice") == expected
+
+
+@pytest.mark.parametrize(
+    ("seats", "spec", "words"),
+    [
+        (3, "bob,carol,dave", "room for 2 people"),
+        (4, "bob:1", "a seat is a number from 2 to 4"),
+        (4, "bob:5", "a seat is a number from 2 to 4"),
+        (4, "bob:3,carol:3", "seat 3 is given twice"),
+        (4, "bob,bob", "invited twice"),
+        (4, "alice", "you are seat 1"),
+        (4, "bob,", "name is missing"),
+    ],
+)
+def test_a_seating_that_cannot_be_is_refused_in_one_line(seats: int, spec: str, words: str) -> None:
+    from mille.engine.state import table
+    from mille.ui.people.tablehost import SeatingError, seat_people
+
+    with pytest.raises(SeatingError, match=words) as caught:
+        seat_people(spec, table(seats), "alice")
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--invite", "bob,carol"], "one person at two seats"),
+        (["--invite", "bob", "--invite", "carol"], "one person at two seats"),
+        (["--players", "4", "--invite", "bob", "--plain"], "play on the board"),
+        (["--invite", "bob", "--computer", "expert"], "--computer only with --players"),
+    ],
+)
+def test_invitations_the_table_cannot_take_are_refused_in_one_line(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import mille.cli
+
+    try:
+        code: object = mille.cli.main(argv)
+    except SystemExit as stopped:  # argparse's refusals
+        code = stopped.code
+    assert code == 1
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
