@@ -179,7 +179,7 @@ class TablePerson:
         if self.link is not None:
             self.link.close()
         self.link = None
-        self.notice(f"{self.name} is gone ({why}); the computer plays their seat until they join again")
+        self.notice(f"{self.name} is gone; the computer plays for them until they join again ({why})")
 
     def send(self, message: dict[str, object]) -> None:
         """Send ``message`` if the person is there (a drop is noted, never raised)."""
