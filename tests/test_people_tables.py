@@ -339,3 +339,96 @@ def test_invitations_the_table_cannot_take_are_refused_in_one_line(
     assert code == 1
     err = capsys.readouterr().err
     assert words in err and "Traceback" not in err
+
+
+# ----------------------------------------------------------------------
+# A guest's board and keys, on the in-memory terminal (no users needed)
+
+
+def test_a_guest_is_told_a_refused_move_in_the_engines_words_and_aims_a_hazard_at_a_side() -> None:
+    """bob at seat 2 of 3: ``D 2`` on a safety is refused from his own view; ``U 1 C`` sends the Stop to side C."""
+    from mille.engine import rules
+    from mille.engine.observation import observe
+    from mille.engine.rng import GlibcRandom
+    from mille.engine.state import Game, table
+    from mille.players import wire
+    from mille.ui.people import link as people_link
+    from mille.ui.people.tableguest import TableGuest
+    from mille.ui.surface import VirtualTerminal
+
+    game = Game(table=table(3), rng=GlibcRandom(4))
+    rules.start_hand(game)
+    game.to_move = 1
+    rules.push(game, rules.DRAW)
+    hand = game.players[1].hand
+    hand[1], hand[2] = cards.STOP, cards.EXTRA_TANK
+    for side in (0, 2):  # both other sides rolling: either can take the Stop
+        game.players[side].battle = cards.GO
+        game.players[side].can_go = True
+    obs = observe(game, 1)
+    term = VirtualTerminal(keys=[ord(c) for c in "d2u1c"])
+    ready, always = os.pipe()  # the guest waits for a key on the terminal's descriptor: always readable here
+    os.write(always, b".")
+    term.fd = ready  # type: ignore[attr-defined]
+    host_end, guest_end = people_link.pair()
+    try:
+        hello = {"type": "hello", "host": "alice", "seat": 1, "seats": 3, "names": {"0": "alice", "2": "carol"}}
+        guest = TableGuest(term, guest_end, hello)
+        legal = [wire.move_json_2(m) for m in obs.legal_moves()]
+        guest.handle({"type": "decide", "obs": wire.observation_json_2(obs), "legal": legal})
+        answer = host_end.wait_message(timeout=5)
+    finally:
+        host_end.close()
+        guest_end.close()
+        os.close(ready)
+        os.close(always)
+    assert answer is not None and answer["type"] == "move"
+    assert wire.move_from_json_2(answer["move"], 3) == rules.Move(rules.MoveType.PLAY, 1, 2)
+    text = "\n".join(term.lines())
+    assert "Side B (yours): you" in text and "Side A: alice" in text and "Side C: carol" in text
+    refused = rules.refusal_message(rules.discard_refusal(game, 1, 2) or 0, game, 1, 2)
+    assert refused and refused in "\n".join(term.lines()[20:24]) + guest.face.message
+    assert "side A/C?" in term.lines()[22]
+
+
+def test_a_guests_extension_is_asked_on_the_board_it_saw_and_answered_from_its_terminal() -> None:
+    """bob's 25 reaches 700: ``Extension?`` on his board shows 675 miles (the card not yet down); his ``n`` is sent."""
+    from mille.engine import rules
+    from mille.engine.observation import observe
+    from mille.engine.rng import GlibcRandom
+    from mille.engine.state import Game, table
+    from mille.players import wire
+    from mille.ui.people import link as people_link
+    from mille.ui.people.tableguest import TableGuest
+    from mille.ui.surface import VirtualTerminal
+
+    game = Game(table=table(3), rng=GlibcRandom(4))
+    rules.start_hand(game)
+    game.to_move = 1
+    rules.push(game, rules.DRAW)
+    side = game.players[1]
+    side.battle, side.can_go, side.mileage = cards.GO, True, 675
+    side.hand[1] = cards.MILES_25
+    rules.push(game, rules.Move(rules.MoveType.PLAY, 1))
+    obs = observe(game, 1)
+    assert obs.phase is rules.Phase.EXTENSION
+    term = VirtualTerminal(keys=[ord("n")])
+    ready, always = os.pipe()
+    os.write(always, b".")
+    term.fd = ready  # type: ignore[attr-defined]
+    host_end, guest_end = people_link.pair()
+    try:
+        guest = TableGuest(term, guest_end, {"type": "hello", "host": "alice", "seat": 1, "seats": 3})
+        legal = [wire.move_json_2(m) for m in obs.legal_moves()]
+        guest.handle({"type": "decide", "obs": wire.observation_json_2(obs), "legal": legal})
+        answer = host_end.wait_message(timeout=5)
+    finally:
+        host_end.close()
+        guest_end.close()
+        os.close(ready)
+        os.close(always)
+    assert answer is not None and wire.move_from_json_2(answer["move"], 3) == rules.NO_EXTENSION
+    lines = term.lines()
+    assert "Extension?" in lines[22]
+    box = lines[9:17]  # side B's box: bob's
+    assert box[0].startswith("Side B (yours): you") and "Miles  675 of 700" in box[1], "\n".join(lines)

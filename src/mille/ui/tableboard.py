@@ -171,7 +171,7 @@ class TableBoardFace:
 
     def draw(self) -> None:
         """The whole board: the sides, the table, your hand, the message line."""
-        game = as_seen(self.game)
+        game = as_seen(self.game, self.me)
         term = self.term
         board, score, miles = term.board, term.score, term.miles
         sides = game.table.sides
