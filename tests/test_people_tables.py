@@ -432,3 +432,93 @@ def test_a_guests_extension_is_asked_on_the_board_it_saw_and_answered_from_its_t
     assert "Extension?" in lines[22]
     box = lines[9:17]  # side B's box: bob's
     assert box[0].startswith("Side B (yours): you") and "Miles  675 of 700" in box[1], "\n".join(lines)
+
+
+def _connect_in_child(uid: int, gid: int, path: str) -> tuple[int, int]:
+    """Connect to ``path`` as ``uid`` in a forked child that writes first, then reads to the end: (pid, pipe)."""
+    import socket
+
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        code = 1
+        try:
+            os.close(read_end)
+            os.setgroups([])
+            os.setgid(gid)
+            os.setuid(uid)
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(path)
+            try:
+                s.sendall(b'{"type":"move","move":{"kind":"draw"}}\n')
+            except OSError:
+                pass
+            s.settimeout(10)
+            got = b""
+            try:
+                while chunk := s.recv(65536):
+                    got += chunk
+            except OSError:
+                pass
+            os.write(write_end, got)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    return pid, read_end
+
+
+def _child_read(pid: int, fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 65536):
+        chunks.append(chunk)
+    os.close(fd)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    return b"".join(chunks)
+
+
+def test_at_a_larger_table_only_the_invited_person_takes_their_seat_and_is_handed_only_its_view() -> None:
+    """Another user who connects to bob's socket is refused before a byte is read, the host told; bob is seated."""
+    import socket
+
+    from mille.engine import rules
+    from mille.engine.rng import GlibcRandom
+    from mille.engine.state import Game, table
+    from mille.players.bsd import BsdPlayer
+    from mille.ui.people.tablehost import TablePerson
+
+    with people(2) as [(bob, b_uid, b_gid), (eve, e_uid, e_gid)], readable_directory() as place:
+        game = Game(table=table(4), rng=GlibcRandom(9))
+        rules.start_hand(game)
+        path = os.path.join(place, "bob.sock")
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(path)
+        os.chmod(path, 0o666)
+        listener.listen(4)
+        person = TablePerson(2, listener, b_uid, game, "alice", {0: "alice", 2: bob}, BsdPlayer())
+        try:
+            pid, fd = _connect_in_child(e_uid, e_gid, path)
+            deadline = time.monotonic() + 10
+            while not person.notices:
+                assert time.monotonic() < deadline
+                person.admit(wait=0.1)
+            assert person.link is None and _child_read(pid, fd) == b""
+            assert person.take_notices() == [f"{eve} tried to join and was refused (only {bob} is invited there)"]
+
+            pid, fd = _connect_in_child(b_uid, b_gid, path)
+            while not person.admit(wait=0.1):
+                assert time.monotonic() < deadline
+            person.bye("the test is over")
+            received = _child_read(pid, fd)
+        finally:
+            listener.close()
+    hello, view, bye = _messages(received)
+    assert hello["type"] == "hello" and hello["seat"] == 2 and hello["seats"] == 4
+    assert hello["names"] == {"0": "alice", "2": bob}
+    obs = view["obs"]
+    assert view["type"] == "view" and isinstance(obs, dict) and obs["hand"] == game.players[2].hand
+    assert bye == {"type": "bye", "text": "the test is over"}
+    text = received.decode()
+    for seat in (0, 1, 3):  # the others' hands, the partner's (seat 0) included
+        assert json.dumps(game.players[seat].hand, separators=(",", ":")) not in text
