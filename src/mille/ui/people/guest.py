@@ -212,8 +212,8 @@ class Guest:
             return leave.status
 
 
-def play_guest(host: str, link: Link, hello: dict[str, object] | None = None) -> int:
-    """Take the seat ``host`` invited us to, on the board (``hello``: the host's first message); the exit status."""
+def play_guest(host: str, link: Link) -> int:
+    """Take the seat ``host`` invited us to, on the board; the exit status."""
     from ..cursesterm import CursesTerminal
     from ..keeping import say
     from ..surface import TerminalError
@@ -226,8 +226,6 @@ def play_guest(host: str, link: Link, hello: dict[str, object] | None = None) ->
         guest.host = shown(host)[:32]
         guest.display.newboard()
         guest.tell(f"waiting for {guest.host}...")  # taken in at the host's next move
-        if hello is not None:
-            guest.handle(hello)
         status = guest.run()
     except TerminalError as exc:
         term.stop()
@@ -262,15 +260,14 @@ def join(target: str) -> int:
     except (RendezvousError, OSError) as exc:
         say(f"mille: {exc}")
         return 1
-    from .tableguest import first_hello, play_table_guest
+    from .tableguest import at_table, play_table_guest
 
-    hello = first_hello(link, host)  # a larger table is drawn on its own board (issue 38)
+    hello = at_table(link, host)  # the host's hello, looked at: a larger table has its own board (issue 38)
     if hello is None:
-        link.close()
         return 1
-    if isinstance(hello.get("seats"), int) and hello.get("seats") != 2:
+    if hello:
         return play_table_guest(host, link, hello)
-    return play_guest(host, link, hello)
+    return play_guest(host, link)
 
 
 #: The command that reaches another machine (``MILLE_SSH`` overrides: options, a port, a key).

@@ -32,7 +32,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..surface import Terminal
 
-__all__ = ["TableGuest", "play_table_guest", "public_view"]
+__all__ = ["TableGuest", "at_table", "play_table_guest", "public_view"]
 
 
 def public_view(obs: Observation, finished: bool) -> Game:
@@ -240,30 +240,34 @@ class TableGuest:
             return leave.status
 
 
-def first_hello(link: Link, host: str) -> dict[str, object] | None:
-    """The host's hello (it comes first, when the host takes us in), waited for before the board.
+def at_table(link: Link, host: str) -> dict[str, object] | None:
+    """The host's hello (it comes first, when the host takes us in) if it seats us at a larger table, else ``{}``.
 
-    None, after one line saying why, if the link ended or ^C was typed.
+    The hello is looked at, not taken: the two-seat guest reads it as
+    always.  None, after one line saying why, if the link ended or ^C was
+    typed while waiting (the link then closed).
     """
     from ..keeping import say
 
     told = False
     try:
         while True:
-            message = link.wait_message(timeout=1.0)
+            message = link.peek_message(timeout=1.0)
             if message is not None:
-                if message.get("type") == "hello":
-                    return message
-                say("mille: the host did not say hello")
-                return None
+                if message.get("type") == "hello" and isinstance(message.get("seats"), int):
+                    if message.get("seats") != 2:
+                        link.poll_message()  # taken: the table's guest reads it from here
+                        return message
+                return {}
             if not told:
                 told = True
                 say(f"mille: waiting for {shown(host)} to take you in (^C gives up)")
     except LinkClosed as exc:
         say(f"mille: {exc}")
-        return None
     except KeyboardInterrupt:
-        return None
+        pass
+    link.close()
+    return None
 
 
 def play_table_guest(host: str, link: Link, hello: dict[str, object]) -> int:
