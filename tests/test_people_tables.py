@@ -522,3 +522,19 @@ def test_at_a_larger_table_only_the_invited_person_takes_their_seat_and_is_hande
     text = received.decode()
     for seat in (0, 1, 3):  # the others' hands, the partner's (seat 0) included
         assert json.dumps(game.players[seat].hand, separators=(",", ":")) not in text
+
+
+def test_a_message_looked_at_is_read_again_first() -> None:
+    """``Link.peek_message``: the guest looks at the host's hello to choose its board, and the board reads it."""
+    from mille.ui.people import link as people_link
+
+    host_end, guest_end = people_link.pair()
+    try:
+        host_end.send({"type": "hello", "seats": 4})
+        host_end.send({"type": "view"})
+        assert guest_end.peek_message(timeout=5) == {"type": "hello", "seats": 4}
+        assert guest_end.wait_message(timeout=5) == {"type": "hello", "seats": 4}
+        assert guest_end.wait_message(timeout=5) == {"type": "view"}
+    finally:
+        host_end.close()
+        guest_end.close()
