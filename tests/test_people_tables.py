@@ -121,6 +121,17 @@ def test_four_seats_partners_play_a_whole_hand_a_dropped_partner_is_played_for_a
             host.wait_for(f"{bob} is thinking...")
             assert "Turn: you (side A)" in guest.text()
 
+            # alice's ^C while bob thinks: Really? on her board; bob's move, made meanwhile, is still his.
+            host.send("\x03")
+            host.wait_for("Really?")
+            before = guest.text()
+            _turn(guest)
+            host.pump(0.3)
+            assert "Really?" in _prompt(host) and f"Turn: {bob}" in host.text()  # taken once she answers
+            host.send("n")
+            _until([host, guest], lambda: guest.text() != before and _asked(host), deadline=30)  # past bob
+            _until([host, guest], lambda: _asked(guest))
+
             # bob's mille killed at his prompt: alice is told, the computer plays his seat.
             guest.kill()
             host.wait_for(f"{bob} is gone")

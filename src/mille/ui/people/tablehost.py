@@ -120,6 +120,10 @@ class TablePerson:
         self.link: Link | None = None
         self.standin = standin
         self._lock = threading.Lock()
+        #: Sends come from the game's thread and, while the person decides, the thinking thread: one at a time.
+        self._sending = threading.Lock()
+        #: The thinking thread is waiting for this person's move: it alone reads their link meanwhile.
+        self.deciding = False
         self.notices: list[str] = []
 
     def notice(self, text: str) -> None:
@@ -158,7 +162,7 @@ class TablePerson:
                 continue
             self.link = Link(conn)
             try:
-                self.link.send(
+                self._send(
                     {
                         "type": "hello",
                         "host": self.host,
@@ -181,12 +185,18 @@ class TablePerson:
         self.link = None
         self.notice(f"{self.name} is gone; the computer plays for them until they join again ({why})")
 
+    def _send(self, message: dict[str, object]) -> None:
+        """Send ``message`` (:class:`LinkClosed` if the link broke), one sender at a time."""
+        link = self.link
+        if link is None:
+            return
+        with self._sending:
+            link.send(message)
+
     def send(self, message: dict[str, object]) -> None:
         """Send ``message`` if the person is there (a drop is noted, never raised)."""
-        if self.link is None:
-            return
         try:
-            self.link.send(message)
+            self._send(message)
         except LinkClosed as exc:
             self.dropped(str(exc))
 
@@ -195,7 +205,7 @@ class TablePerson:
         if self.link is None:
             return
         game = self.game
-        self.link.send(
+        self._send(
             {"type": "view", "obs": wire.observation_json_2(observe(game, self.seat)), "finished": bool(game.finished)}
         )
 
@@ -224,9 +234,18 @@ class TablePerson:
         self.admit()
         legal = observation.legal_moves()
         sides = observation.table.sides
+        self.deciding = True
+        try:
+            move = self._ask(observation, legal, sides)
+        finally:
+            self.deciding = False
+        return self.standin.choose(observation, rng) if move is None else move
+
+    def _ask(self, observation: Observation, legal: list[Move], sides: int) -> Move | None:
+        """The person's legal move, asked until they give one; None once they are gone."""
         while self.link is not None:
             try:
-                self.link.send(
+                self._send(
                     {
                         "type": "decide",
                         "obs": wire.observation_json_2(observation),
@@ -244,11 +263,11 @@ class TablePerson:
                         move = None
                     if move is not None and move in legal:
                         return move
-                    self.link.send({"type": "say", "text": "That move is not legal now."})
+                    self._send({"type": "say", "text": "That move is not legal now."})
                     break  # ask again
             except LinkClosed as exc:
                 self.dropped(str(exc))
-        return self.standin.choose(observation, rng)
+        return None
 
     def bye(self, text: str) -> None:
         """The game is over for everyone, or the host left: ``text`` for the person, and the link closed."""
@@ -325,17 +344,18 @@ class TableHostFace(TableBoardFace):
             watched = [fd]
             for person in self.persons:
                 watched.append(person.listener.fileno())
-                if person.link is not None:
+                if person.link is not None and not person.deciding:  # (Really? while they think: theirs to read)
                     watched.append(person.link.fileno())
             try:
                 ready, _, _ = select.select(watched, [], [], 0.2)
             except (OSError, ValueError):
                 break
             for person in self.persons:
-                if person.link is not None and person.link.fileno() in ready:
-                    try:
-                        while person.link is not None and person.link.poll_message() is not None:
-                            pass  # nothing is asked of them now: only their leaving matters
+                if person.link is not None and not person.deciding and person.link.fileno() in ready:
+                    try:  # nothing is asked of them now: only their leaving matters (a flood: a round at a time)
+                        for _ in range(64):
+                            if person.link is None or person.link.poll_message() is None:
+                                break
                     except LinkClosed as exc:
                         person.dropped(str(exc))
                 if person.listener.fileno() in ready:
