@@ -549,3 +549,46 @@ def test_a_message_looked_at_is_read_again_first() -> None:
     finally:
         host_end.close()
         guest_end.close()
+
+
+def test_a_guests_coup_fourre_is_asked_out_of_turn_on_its_own_terminal() -> None:
+    """Seat 4 stops side A; bob (seat 3, alice's partner) holds Right of Way: ``Coup fourre?`` on his board."""
+    from mille.engine import rules
+    from mille.engine.observation import observe
+    from mille.engine.rng import GlibcRandom
+    from mille.engine.state import Game, table
+    from mille.players import wire
+    from mille.ui.people import link as people_link
+    from mille.ui.people.tableguest import TableGuest
+    from mille.ui.surface import VirtualTerminal
+
+    game = Game(table=table(4), rng=GlibcRandom(4))
+    rules.start_hand(game)
+    game.to_move = 3
+    rules.push(game, rules.DRAW)
+    game.players[3].hand[1] = cards.STOP
+    game.players[0].battle, game.players[0].can_go = cards.GO, True
+    for seat in (0, 1, 3):  # bob alone holds Right of Way
+        game.players[seat].hand = [cards.GO if c == cards.RIGHT_OF_WAY else c for c in game.players[seat].hand]
+    game.players[2].hand[3] = cards.RIGHT_OF_WAY
+    rules.push(game, rules.Move(rules.MoveType.PLAY, 1))
+    obs = observe(game, 2)
+    assert obs.phase is rules.Phase.REACTION
+    term = VirtualTerminal(keys=[ord("y")])
+    ready, always = os.pipe()
+    os.write(always, b".")
+    term.fd = ready  # type: ignore[attr-defined]
+    host_end, guest_end = people_link.pair()
+    try:
+        guest = TableGuest(term, guest_end, {"type": "hello", "host": "alice", "seat": 2, "seats": 4})
+        legal = [wire.move_json_2(m) for m in obs.legal_moves()]
+        guest.handle({"type": "decide", "obs": wire.observation_json_2(obs), "legal": legal})
+        answer = host_end.wait_message(timeout=5)
+    finally:
+        host_end.close()
+        guest_end.close()
+        os.close(ready)
+        os.close(always)
+    assert answer is not None and wire.move_from_json_2(answer["move"], 2) == rules.Move(rules.MoveType.PLAY, 3)
+    lines = term.lines()
+    assert "Coup fourre?" in lines[22] and "Turn: you (side A) (coup fourre?)" in "\n".join(lines)
