@@ -130,8 +130,10 @@ def build_parser() -> argparse.ArgumentParser:
     people.add_argument(
         "--invite",
         metavar="USER",
+        action="append",
         help="host a game for USER, a person on this machine, who joins with mille --join YOU (docs/people.md); "
-        "with FILE, resume a game adjourned with them",
+        "with FILE, resume a game adjourned with them; with --players 3|4|6, USER,USER or USER:SEAT "
+        "(or --invite again) seats more people",
     )
     people.add_argument(
         "--join",
@@ -301,9 +303,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.invite is not None:
             if args.seed is not None:
                 parser.error("--seed with --invite would make the deal public (a command line is seen by all): refused")
-            if args.computer is not None:
-                parser.error("--invite plays a person: no --computer")
-            invited = args.invite
+            invited = ",".join(args.invite)
+            larger = (args.players or 2) > 2
+            if args.computer is not None and not larger:
+                parser.error("--invite plays a person: --computer only with --players 3|4|6")
+            if not larger and not args.file and ("," in invited or ":" in invited):
+                parser.error("--invite: one person at two seats; more with --players 3, 4 or 6")
         parsed = (args.file, args.seed, args.computer)
         detail = args.detail
         reads_deck = args.bot_reads_deck
@@ -353,7 +358,12 @@ def main(argv: list[str] | None = None) -> int:
         # again does (docs/protocol.md, "On the board").
         not_run, saved_computer = saved_computer, DEFAULT_COMPUTER
         banner = f"{DEFAULT_COMPUTER} plays, not {not_run}"
-    if invited is not None:
+    # Seats for people beyond two (issue 38): the computers keep their own name; people are seated by tablehost.
+    at_table = invited is not None and (game.table.seats if game is not None else players or 2) > 2
+    if invited is not None and not at_table:
+        if "," in invited or ":" in invited:
+            print("mille: --invite: one person at two seats; more with --players 3, 4 or 6", file=sys.stderr)
+            return 1
         from .players import PERSON_PREFIX
 
         computer_name = PERSON_PREFIX + invited
@@ -375,9 +385,6 @@ def main(argv: list[str] | None = None) -> int:
     plain, detail = choose_plain(switches, detail, settings)
     if game.table.seats > 2:
         # The larger tables (issue 38): you and computers, which are built-in players.
-        if invited is not None:
-            print(f"mille: --invite plays the two-seat game (not yet {game.table.seats} seats)", file=sys.stderr)
-            return 1
         if computer_name not in OPPONENTS and not is_exec_spec(computer_name):
             print(
                 f"mille: at {game.table.seats} seats the computers are built-in players ({', '.join(OPPONENTS)}) "
@@ -390,6 +397,9 @@ def main(argv: list[str] | None = None) -> int:
         game, file=file, banner=banner, window=window, computer_name=computer_name, seed=seed_value,
         hints=hints, color=color, record=record, detail=detail, reads_deck=reads_deck,
     )  # fmt: skip
+    if plain and at_table:
+        print("mille: people at a larger table play on the board (--no-plain)", file=sys.stderr)
+        return 1
     if plain and invited is not None:
         from .ui.people.host import play_host
         from .ui.people.inlines import host_in_lines
@@ -402,6 +412,10 @@ def main(argv: list[str] | None = None) -> int:
     if not (os.isatty(0) and os.isatty(1)):
         print("mille: standard input and output must be a terminal (mille --plain plays in lines)", file=sys.stderr)
         return 1
+    if at_table and invited is not None:
+        from .ui.people.tablehost import play_table_host
+
+        return play_table_host(choices, invited)
     if invited is not None:
         from .ui.people.host import play_host
 

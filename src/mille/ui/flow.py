@@ -110,7 +110,7 @@ PROMPTS = (
 SaveWriter = Callable[[str, "SavedGame"], None]
 
 
-def as_seen(game: Game) -> Game:
+def as_seen(game: Game, seat: int = YOU) -> Game:
     """``game`` as the person sees it: while their ``Extension?`` is open, the board the original showed.
 
     The original asked ``Extension?`` in the middle of the play, after the
@@ -121,13 +121,14 @@ def as_seen(game: Game) -> Game:
     held, ``rules.phase`` is ``EXTENSION``); this is what to draw of it, so
     that a game kept or saved at the question resumes with the board the
     person saw, and plain mode reads the same.  Any other game is itself.
+    ``seat``: the person's seat (a guest's at a larger table, docs/people.md).
     """
     slot = game.pending_extension
-    if slot is None or slot < 0 or game.to_move != YOU:
+    if slot is None or slot < 0 or game.to_move != seat:
         return game  # no question open, or a version-1 save whose card already left the hand
     seen = game.copy()
-    pp = seen.players[YOU]
-    card = pp.hand[slot]
+    pp = seen.players[seat % game.table.sides]
+    card = seen.players[seat].hand[slot]
     if not cards.is_distance(card):  # pragma: no cover - only a mileage card reaches 700
         return game
     value = cards.MILES[card]

@@ -215,11 +215,14 @@ def play_board(
     computer: Player | None = None,
     make_flow: Callable[[Terminal, Game, Setup], GameFlow] | None = None,
     command: str = "mille",
+    others: tuple[tuple[Player, GlibcRandom], ...] = (),
 ) -> int:
     """Play the game chosen on the board until it ends; the exit status.
 
     ``computer`` overrides the player ``choices.computer_name`` names (the
-    name is still what a save records; it then rolls dice of its own).
+    name is still what a save records; it then rolls dice of its own), and
+    ``others`` then the players of seats 2 and on with their dice (a larger
+    table with people, :mod:`mille.ui.people.tablehost`).
     ``make_flow`` makes the flow and its face (:func:`mille.ui.app.board_flow`
     unless given: a host of two people shows more, :mod:`mille.ui.people`);
     ``command`` is what the line after a kept game says resumes it.
@@ -234,7 +237,7 @@ def play_board(
     if computer is None:
         run = _Run.seated(choices, command)
     else:
-        run = _Run(choices, computer, _own_dice(choices.seed), command)
+        run = _Run(choices, computer, _own_dice(choices.seed), command, others)
     if run is None:
         return 1
     term = CursesTerminal()

@@ -64,21 +64,34 @@ def _letter(side: int) -> str:
     return "ABC"[side]
 
 
-def _seat(game: Game, seat: int) -> str:
-    return "you" if seat == YOU else f"seat {seat + 1}"
+#: Who sits where, as a board names them: seat number -> a person's name (already escaped and cut).
+Names = dict[int, str]
 
 
-def _held(game: Game, seat: int) -> int:
+def _seat(seat: int, me: int = YOU, names: Names | None = None) -> str:
+    """``you`` for the board's own seat, a person's name (``--invite``, docs/people.md), or ``seat N``."""
+    if seat == me:
+        return "you"
+    if names and seat in names:
+        return names[seat]
+    return f"seat {seat + 1}"
+
+
+def _held(game: Game, seat: int, sizes: tuple[int, ...] | None = None) -> int:
+    if sizes is not None:  # a guest's board: the other hands are hidden, their sizes told (docs/people.md)
+        return sizes[seat]
     return cards.HAND_SIZE - game.players[seat].hand.count(EMPTY)
 
 
-def side_box(game: Game, side: int) -> list[str]:
-    """The eight lines of ``side``'s box, each at most 39 columns."""
+def side_box(
+    game: Game, side: int, me: int = YOU, names: Names | None = None, sizes: tuple[int, ...] | None = None
+) -> list[str]:
+    """The eight lines of ``side``'s box, each at most 39 columns, seen from seat ``me`` (you)."""
     tab = game.table
     pp = game.players[side]
     seats = list(tab.partners(side))
-    who = ", ".join(_seat(game, s) for s in seats)
-    head = f"Side {_letter(side)}" + (" (yours)" if side == tab.side(YOU) else "") + f": {who}"
+    who = ", ".join(_seat(s, me, names) for s in seats)
+    head = f"Side {_letter(side)}" + (" (yours)" if side == tab.side(me) else "") + f": {who}"
     miles = f"Miles {pp.mileage:4d} of {game.trip_length}"
     battle = cards.name(pp.battle) or "-"
     speed = "Limit" if pp.speed == SPEED_LIMIT else "-"
@@ -96,12 +109,12 @@ def side_box(game: Game, side: int) -> list[str]:
         "         " + ", ".join(safeties[2:]) if len(safeties) > 2 else "",
         f" Played: {played or '-'}",
         f" Hand {pp.hand_total:5d} Total {pp.total:5d} Games {pp.games}",
-        " Cards: " + ", ".join(f"{_seat(game, s)} {_held(game, s)}" for s in seats),
+        " Cards: " + ", ".join(f"{_seat(s, me, names)} {_held(game, s, sizes)}" for s in seats),
     ]
     return [line[:_WIDE] for line in lines]
 
 
-def table_lines(game: Game) -> list[str]:
+def table_lines(game: Game, me: int = YOU, names: Names | None = None) -> list[str]:
     """The table's own lines (the trip, the deck, the discard, the turn), each at most 39 columns."""
     turn = game.to_move
     side = _letter(game.table.side(turn))
@@ -110,13 +123,13 @@ def table_lines(game: Game) -> list[str]:
         f"Mille Bornes, {game.table.seats} seats",
         f"Trip {game.trip_length}   Deck {max(game.deck_count, 0):3d} cards",
         f"Discard: {cards.name(game.discard) or '-'}",
-        f"Turn: {_seat(game, turn)} (side {side}){asked}"[:_WIDE],
+        f"Turn: {_seat(turn, me, names)} (side {side}){asked}"[:_WIDE],
     ]
 
 
-def hand_lines(game: Game) -> list[str]:
-    """Your hand, slot by slot (two lines of at most 79 columns)."""
-    hand = game.players[YOU].hand
+def hand_lines(game: Game, me: int = YOU) -> list[str]:
+    """Your hand (seat ``me``'s), slot by slot (two lines of at most 79 columns)."""
+    hand = game.players[me].hand
     cells = [f"{'P' if slot == 0 else slot}: {cards.name(card) or '-'}" for slot, card in enumerate(hand)]
     first = "Your hand  " + "  ".join(cells[:4])
     return [first[:79], ("           " + "  ".join(cells[4:]))[:79]]
@@ -129,11 +142,20 @@ def _put(win: Window, row: int, text: str) -> None:
 
 
 class TableBoardFace:
-    """The board of a larger table: drawn whole after every move, the original's keys read on its prompt line."""
+    """The board of a larger table: drawn whole after every move, the original's keys read on its prompt line.
 
-    def __init__(self, term: Terminal, game: Game) -> None:
+    ``me`` is the seat the board is drawn for (you: seat 0, or a guest's
+    seat, :mod:`mille.ui.people.tableguest`), ``names`` the people's names by
+    seat (escaped; other seats are ``seat N``); :attr:`sizes`, when set, the
+    hands' sizes by seat (a guest's game holds no other hand to count).
+    """
+
+    def __init__(self, term: Terminal, game: Game, me: int = YOU, names: Names | None = None) -> None:
         self.term = term
         self.game = game
+        self.me = me
+        self.names = names
+        self.sizes: tuple[int, ...] | None = None
         self.flow: GameFlow
         self.message = ""
 
@@ -149,18 +171,19 @@ class TableBoardFace:
 
     def draw(self) -> None:
         """The whole board: the sides, the table, your hand, the message line."""
-        game = as_seen(self.game)
+        game = as_seen(self.game, self.me)
         term = self.term
         board, score, miles = term.board, term.score, term.miles
         sides = game.table.sides
         board.erase()
         score.erase()
-        for row, line in enumerate(side_box(game, 0) + [""] + side_box(game, 1)):
+        me, names, sizes = self.me, self.names, self.sizes
+        for row, line in enumerate(side_box(game, 0, me, names, sizes) + [""] + side_box(game, 1, me, names, sizes)):
             _put(board, row, line)
-        right = side_box(game, 2) + [""] if sides == 3 else []
-        for row, line in enumerate(right + table_lines(game)):
+        right = side_box(game, 2, me, names, sizes) + [""] if sides == 3 else []
+        for row, line in enumerate(right + table_lines(game, me, names)):
             _put(score, row, line)
-        for row, line in enumerate(hand_lines(game)):
+        for row, line in enumerate(hand_lines(game, me)):
             _put(miles, HAND_ROW + row, line)
         _put(miles, MESSAGE_ROW, self.message[:79])
         board.refresh()
@@ -236,13 +259,14 @@ class TableBoardFace:
         if not use:
             return Move(MoveType.DISCARD, slot)
         game = self.game
-        card = game.players[YOU].hand[slot]
+        me = self.me
+        card = game.players[me].hand[slot]
         hazard = OUT_OF_GAS <= card <= STOP or card == SPEED_LIMIT
-        mine = game.table.side(YOU)
+        mine = game.table.side(me)
         others = [side for side in range(game.table.sides) if side != mine]
         if not hazard or len(others) == 1:
             return Move(MoveType.PLAY, slot)
-        open_sides = [side for side in others if rules.play_refusal(game, YOU, slot, side) is None]
+        open_sides = [side for side in others if rules.play_refusal(game, me, slot, side) is None]
         if len(open_sides) <= 1:
             return Move(MoveType.PLAY, slot, open_sides[0] if open_sides else None)
         letters = "/".join(_letter(side) for side in open_sides)
@@ -304,9 +328,8 @@ class TableBoardFace:
         if made.considered and move.kind in (MoveType.PLAY, MoveType.DISCARD):
             word = "DISCARD" if move.kind is MoveType.DISCARD else "PLAY"
             side = _letter(self.game.table.side(observation.seat))
-            self.message = (
-                f"seat {observation.seat + 1} (side {side}): {word} {cards.name(observation.hand[move.slot])}"
-            )
+            who = _seat(observation.seat, self.me, self.names)
+            self.message = f"{who} (side {side}): {word} {cards.name(observation.hand[move.slot])}"
 
     def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
         if game.pending_extension is not None:

@@ -11,4 +11,7 @@
   in while the guest is away);
 * :mod:`.guest`: the guest's side: the board drawn from its seat's view
   only, and its keys sent back.
+* :mod:`.tablehost`, :mod:`.tableguest`: the same at 3, 4 and 6 seats
+  (``mille --players N --invite bob,carol``): people in any seats,
+  computers in the rest, the table's board from each person's seat.
 """

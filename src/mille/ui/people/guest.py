@@ -374,6 +374,16 @@ def join(target: str, play: Callable[[str, Link, Callable[[], Link]], int] | Non
     except (RendezvousError, OSError) as exc:
         say(f"mille: {exc}")
         return 1
+    from .tableguest import at_table, play_table_guest
+
+    hello = at_table(link, host)  # the host's hello, looked at: a larger table has its own board (issue 38)
+    if hello is None:
+        return 1
+    if hello:
+        if play is not None:
+            say("mille: people at a larger table play on the board (--no-plain)")
+            return 1
+        return play_table_guest(host, link, hello)
     if play is not None:
         return play(host, link, reconnect)
     return play_guest(host, link, reconnect)

@@ -46,6 +46,8 @@ class Link:
         self._out = bytearray()
         self._stalled_since: float | None = None
         self.closed = False
+        #: A message read by :meth:`peek_message`, given again by the next read.
+        self._ahead: list[dict[str, object]] = []
 
     def fileno(self) -> int:
         return self.sock.fileno()
@@ -96,6 +98,8 @@ class Link:
 
     def poll_message(self) -> dict[str, object] | None:
         """A whole message if one has arrived (reading what is there, never waiting); None if none yet."""
+        if self._ahead:
+            return self._ahead.pop(0)
         message = self._take()
         if message is not None:
             return message
@@ -153,6 +157,13 @@ class Link:
             except OSError as exc:
                 if exc.errno != errno.EINTR:
                     raise
+
+    def peek_message(self, timeout: float | None = None) -> dict[str, object] | None:
+        """The next message, as :meth:`wait_message`, left to be read again (the guest looks at the host's hello)."""
+        message = self.wait_message(timeout)
+        if message is not None:
+            self._ahead.insert(0, message)
+        return message
 
 
 def pair() -> tuple[Link, Link]:

@@ -1,0 +1,301 @@
+"""A guest's side of a larger table (``mille --join alice`` when alice hosts 3, 4 or 6 seats; docs/people.md).
+
+As at two seats (:mod:`.guest`), the guest's process never holds the game:
+it is handed only its seat's view, protocol 2's observation
+(:func:`mille.players.wire.observation_from_json_2`: its own hand, every
+side's tableau without hands, every hand's size), and draws the larger
+tables' board (:mod:`mille.ui.tableboard`) from it, from its own seat
+(``you``; the people's names where the host sent them, ``seat N`` for the
+computers).  It reads its moves with that board's keys (``U 3 B`` aims a
+hazard), answers its own ``Extension?`` and ``Coup fourre?``, and checks a
+move against its view before sending it, so a move the rules refuse is
+told at once in the engine's words; the host checks it again.
+"""
+
+from __future__ import annotations
+
+import select
+
+from ...engine import rules
+from ...engine.observation import Observation
+from ...engine.rules import EXTEND, NO_EXTENSION, PASS, Move, MoveType, Phase
+from ...engine.state import Game, table
+from ...files.safeio import shown
+from ...players import wire
+from ..flow import COUP_PROMPT, EXTENSION_PROMPT, REALLY_PROMPT, GameExit, Request
+from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE
+from ..tableboard import TableBoardFace
+from .link import Link, LinkClosed
+from .tablehost import NAME_WIDTH
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..surface import Terminal
+
+__all__ = ["TableGuest", "at_table", "play_table_guest", "public_view"]
+
+
+def public_view(obs: Observation, finished: bool) -> Game:
+    """The game as ``obs``'s seat sees it (the other hands and the deck empty), to draw and to check moves on."""
+    game = obs.public_game()
+    game.finished = finished or obs.phase is Phase.HAND_OVER
+    return game
+
+
+class _TableGuestFlow:
+    """What the board's key reading asks of a flow, for a guest that holds no game: the terminal's events acted on."""
+
+    restore_banner = None
+
+    def __init__(self, guest: TableGuest) -> None:
+        self.guest = guest
+        self.in_interrupt = False
+
+    def keep_snapshot(self) -> None:
+        """Before each key read: wait for a key, hearing the host meanwhile."""
+        self.guest.await_key()
+
+    def catch_up(self) -> None:
+        pass
+
+    def on_event(self, event: int | None) -> None:
+        if event == HANGUP or event == END_OF_INPUT or event == LEAVE:
+            self.guest.leave(1)
+        elif event == INTERRUPT and not self.in_interrupt:
+            self.in_interrupt = True
+            try:
+                self.guest.really()
+            finally:
+                self.in_interrupt = False
+
+
+class TableGuest:
+    """One guest's run at a larger table: the link to the host, the board from its seat, the prompts."""
+
+    def __init__(self, term: Terminal, link: Link, hello: dict[str, object]) -> None:
+        self.term = term
+        self.link = link
+        self.host = shown(str(hello.get("host", "the host")))[:NAME_WIDTH]
+        seats = hello.get("seats")
+        seat = hello.get("seat")
+        if type(seats) is not int or seats not in (3, 4, 6) or type(seat) is not int or not 0 < seat < seats:
+            raise LinkClosed("the host sent a table that is not one")
+        names = hello.get("names")
+        self.names: dict[int, str] = {}
+        if isinstance(names, dict):
+            for key, name in names.items():
+                if isinstance(key, str) and key.isdigit() and int(key) < seats and int(key) != seat:
+                    self.names[int(key)] = shown(str(name))[:NAME_WIDTH]
+        self.seat = seat
+        game = Game(deck=[], table=table(seats))
+        self.face = TableBoardFace(term, game, seat, self.names)
+        self.flow = _TableGuestFlow(self)
+        self.face.attach(self.flow)  # type: ignore[arg-type]
+        self.last: str | None = None
+        self.obs: Observation | None = None
+
+    def tell(self, text: str) -> None:
+        self.face.say(shown(text)[:79])
+
+    def pump(self) -> None:
+        """Messages that arrived while a key is awaited: views and lines shown, a goodbye acted on."""
+        try:
+            while True:
+                message = self.link.poll_message()
+                if message is None:
+                    return
+                self.handle(message, reading=True)
+        except LinkClosed as exc:
+            self.gone(str(exc))
+
+    def await_key(self) -> None:
+        """Until a key can be read: the host's messages acted on, the terminal's events too."""
+        fd = getattr(self.term, "fd", 0)
+        while True:
+            self.pump()
+            event = self.term.poll()
+            if event is not None:
+                self.flow.on_event(event)
+                continue
+            ready, _, _ = select.select([fd, self.link.fileno()], [], [], 0.2)
+            if fd in ready:
+                return
+
+    def gone(self, why: str) -> None:
+        self.last = f"mille: the game ended: {why}; {self.host} keeps it"
+        raise GameExit(1)
+
+    def leave(self, status: int) -> None:
+        self.link.close()
+        self.last = f"mille: you left the game; {self.host} keeps it (join again with: mille --join {self.host})"
+        raise GameExit(status)
+
+    def really(self) -> None:
+        while True:
+            answer = self.face.ask(REALLY_PROMPT)
+            if answer is True:
+                self.leave(0)
+            if answer is False:
+                return
+            self.face.error(f"only {self.host} may save")
+
+    def whose_turn(self, obs: Observation) -> str:
+        """The message line while another seat moves: who is thinking."""
+        seat = obs.to_move
+        if seat == 0:
+            return f"{self.host} is thinking..."
+        if seat in self.names:
+            return f"{self.names[seat]} is thinking..."
+        return f"seat {seat + 1} (the computer) is thinking..."
+
+    def show(self, obs: Observation, finished: bool) -> None:
+        self.obs = obs
+        self.face.game = public_view(obs, finished)
+        self.face.sizes = obs.hand_sizes
+        self.face.draw()
+
+    def handle(self, message: dict[str, object], reading: bool = False) -> None:
+        kind = message.get("type")
+        if kind == "view":
+            obs = wire.observation_from_json_2(message.get("obs"))
+            finished = bool(message.get("finished"))
+            if not reading and not finished and obs.to_move != obs.seat:
+                self.face.message = shown(self.whose_turn(obs))[:79]
+            self.show(obs, finished)
+        elif kind == "say":
+            self.tell(str(message.get("text", "")))
+        elif kind == "bye":
+            self.last = "mille: " + shown(str(message.get("text", "the game is over")))[:200]
+            raise GameExit(0)
+        elif kind == "decide" and not reading:
+            obs = wire.observation_from_json_2(message.get("obs"))
+            self.face.message = ""
+            self.show(obs, False)
+            self.link.send({"type": "move", "move": wire.move_json_2(self.decide(obs))})
+
+    def decide(self, obs: Observation) -> Move:
+        """This seat's move or answer, read at its prompt; a move its view shows refused is told and asked again."""
+        face = self.face
+        if obs.phase in (Phase.EXTENSION, Phase.REACTION):
+            prompt = EXTENSION_PROMPT if obs.phase is Phase.EXTENSION else COUP_PROMPT
+            while True:
+                answer = face.ask(prompt)
+                if answer is True or answer is False:
+                    break
+                face.error(f"only {self.host} may save")
+            if obs.phase is Phase.EXTENSION:
+                return EXTEND if answer else NO_EXTENSION
+            slot = rules.coup_slot(face.game)
+            return Move(MoveType.PLAY, slot) if answer and slot is not None else PASS
+        legal = obs.legal_moves()
+        while True:
+            got = face.read_move()
+            if got is Request.QUIT:
+                self.really()
+                continue
+            if got is Request.SAVE:
+                face.error(f"only {self.host} may save")
+                continue
+            if not isinstance(got, Move):
+                continue
+            if got in legal:
+                return got
+            face.error(self.refusal(face.game, got))
+
+    def refusal(self, game: Game, move: Move) -> str:
+        """Why ``move`` may not be made now, in the engine's words where it has them."""
+        seat = self.seat
+        refusal: int | None = None
+        if move.kind is MoveType.ORDER:
+            return f"O (Order) sorts {self.host}'s hand only"
+        if move.kind is MoveType.DRAW:
+            refusal = rules.draw_refusal(game, seat)
+        elif move.kind is MoveType.PLAY:
+            refusal = rules.play_refusal(game, seat, move.slot, move.target)
+        elif move.kind is MoveType.DISCARD:
+            refusal = rules.discard_refusal(game, seat, move.slot)
+        if refusal is None:
+            return "that move is not legal now"
+        return rules.refusal_message(refusal, game, seat, move.slot)
+
+    def run(self) -> int:
+        """Play until the game ends or a side leaves; the exit status."""
+        try:
+            while True:
+                message = self.link.poll_message()
+                if message is None:
+                    event = self.term.wait(self.link.fileno())
+                    if event is not None:
+                        self.flow.on_event(event)
+                    continue
+                self.handle(message)
+        except LinkClosed as exc:
+            self.last = f"mille: the game ended: {exc}; {self.host} keeps it"
+            return 1
+        except wire.WireError as exc:
+            self.link.close()
+            self.last = f"mille: the host sent garbage ({shown(str(exc))[:100]})"
+            return 1
+        except GameExit as leave:
+            return leave.status
+
+
+def at_table(link: Link, host: str) -> dict[str, object] | None:
+    """The host's hello (it comes first, when the host takes us in) if it seats us at a larger table, else ``{}``.
+
+    The hello is looked at, not taken: the two-seat guest reads it as
+    always.  None, after one line saying why, if the link ended or ^C was
+    typed while waiting (the link then closed).
+    """
+    from ..keeping import say
+
+    told = False
+    try:
+        while True:
+            message = link.peek_message(timeout=1.0)
+            if message is not None:
+                if message.get("type") == "hello" and isinstance(message.get("seats"), int):
+                    if message.get("seats") != 2:
+                        link.poll_message()  # taken: the table's guest reads it from here
+                        return message
+                return {}
+            if not told:
+                told = True
+                say(f"mille: waiting for {shown(host)} to take you in (^C gives up)")
+    except LinkClosed as exc:
+        say(f"mille: {exc}")
+    except KeyboardInterrupt:
+        pass
+    link.close()
+    return None
+
+
+def play_table_guest(host: str, link: Link, hello: dict[str, object]) -> int:
+    """Take the seat at the larger table ``host`` invited us to, on the board; the exit status."""
+    from ..cursesterm import CursesTerminal
+    from ..keeping import say
+    from ..surface import TerminalError
+
+    term = CursesTerminal()
+    guest: TableGuest | None = None
+    try:
+        term.start()
+        guest = TableGuest(term, link, hello)
+        guest.tell(f"waiting for {guest.host}...")
+        status = guest.run()
+    except TerminalError as exc:
+        term.stop()
+        say(f"mille: {exc}")
+        return 1
+    except LinkClosed as exc:
+        term.stop()
+        say(f"mille: {exc}")
+        return 1
+    except KeyboardInterrupt:
+        status = 1
+    finally:
+        term.stop()
+        link.close()
+    if guest is not None and guest.last is not None:
+        say(guest.last)
+    return status

@@ -1,0 +1,465 @@
+"""The host's side of a larger table with people (``mille --players 3|4|6 --invite bob,carol``; docs/people.md).
+
+As at two seats (:mod:`.host`), the host's process is the one authority:
+it runs the game's flow and the engine, and each invited person's seat is
+a :class:`TablePerson`, a player that sends that person only what their
+seat may see (protocol 2's observation, :func:`mille.players.wire.observation_json_2`:
+their own hand, every side's tableau without hands, every hand's size; never
+another hand, a partner's included, nor the deck) and waits for the move
+typed at their terminal.  The seats nobody was invited to are played by
+computers (the ``--computer`` chosen, ``bsd`` by default), and a person who
+drops is stood in for by the same computer until they ``--join`` again.
+
+Who sits where (:func:`seat_people`): you are seat 1; ``NAME:N`` puts a
+person at seat N; the others take, in the order invited, first your
+partners' seats (at 4 and 6 seats the first person invited is your
+partner), then the other seats in turn order.
+"""
+
+from __future__ import annotations
+
+import select
+import socket
+import threading
+
+from ...engine.observation import Observation, observe
+from ...engine.rng import GlibcRandom, secret_seed
+from ...engine.rules import Move
+from ...engine.state import Game, Table
+from ...files.safeio import shown
+from ...players import Decision, make_player, weighed, wire
+from ..flow import EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, GameFlow, Request, Setup
+from ..tableboard import TableBoardFace
+from .link import Link, LinkClosed
+from .rendezvous import peer_uid, user_name
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ...engine.rules import Outcome
+    from ...players import Player
+    from ..session import Choices
+    from ..surface import Terminal
+
+__all__ = ["TableHostFace", "TablePerson", "play_table_host", "seat_people"]
+
+#: The longest name a board shows for a person (the side boxes are 39 columns).
+NAME_WIDTH = 12
+
+
+class SeatingError(ValueError):
+    """An ``--invite`` list that cannot seat its people; the message is one line."""
+
+
+def seat_people(spec: str, tab: Table, host: str) -> dict[int, str]:
+    """The people of ``--invite`` (``bob,carol`` or ``bob:3``) by seat (0-based); :class:`SeatingError` if none fits.
+
+    Seats are numbered from 1 as the board shows them, you at seat 1.
+    Unplaced people take your partners' seats first (R2 of
+    ``table-rules.md``: partners sit apart, so at 4 seats your partner is
+    seat 3), then the others in turn order.
+    """
+    seats = tab.seats
+    placed: dict[int, str] = {}
+    unplaced: list[str] = []
+    names: set[str] = set()
+    for item in spec.split(","):
+        name, colon, number = item.strip().partition(":")
+        if not name:
+            raise SeatingError(f"--invite {shown(spec)!r}: a person's name is missing")
+        if name == host:
+            raise SeatingError("you are seat 1 already: invite the others")
+        if name in names:
+            raise SeatingError(f"{shown(name)} is invited twice")
+        names.add(name)
+        if not colon:
+            unplaced.append(name)
+            continue
+        if not number.isdigit() or not 2 <= int(number) <= seats:
+            raise SeatingError(f"{shown(item)}: a seat is a number from 2 to {seats} (you are seat 1)")
+        seat = int(number) - 1
+        if seat in placed:
+            raise SeatingError(f"seat {seat + 1} is given twice")
+        placed[seat] = name
+    if len(names) > seats - 1:
+        raise SeatingError(f"a table of {seats} seats has room for {seats - 1} people besides you")
+    partners = [s for s in tab.partners(tab.side(0)) if s != 0]
+    order = partners + [s for s in range(1, seats) if s not in partners]
+    free = [s for s in order if s not in placed]
+    for name, seat in zip(unplaced, free, strict=False):
+        placed[seat] = name
+    return placed
+
+
+class TablePerson:
+    """One invited person at a larger table, as the flow's player of their seat (a computer stands in while away).
+
+    ``listener`` is the socket they connect to (theirs alone: one a
+    person), ``uid`` the only user let in.  Notices for the host (joined,
+    left, refused) wait in :attr:`notices` for the host's face.
+    """
+
+    def __init__(
+        self,
+        seat: int,
+        listener: socket.socket,
+        uid: int,
+        game: Game,
+        host: str,
+        names: dict[int, str],
+        standin: Player,
+    ) -> None:
+        self.seat = seat
+        self.listener = listener
+        listener.setblocking(False)
+        self.uid = uid
+        self.name = user_name(uid)
+        self.host = host
+        self.game = game
+        #: Every person's name by seat (the host's too), for the boards.
+        self.names = names
+        self.link: Link | None = None
+        self.standin = standin
+        self._lock = threading.Lock()
+        #: Sends come from the game's thread and, while the person decides, the thinking thread: one at a time.
+        self._sending = threading.Lock()
+        #: The thinking thread is waiting for this person's move: it alone reads their link meanwhile.
+        self.deciding = False
+        self.notices: list[str] = []
+
+    def notice(self, text: str) -> None:
+        with self._lock:
+            self.notices.append(text)
+
+    def take_notices(self) -> list[str]:
+        with self._lock:
+            taken, self.notices = self.notices, []
+        return taken
+
+    def admit(self, wait: float = 0.0) -> bool:
+        """Take the connections waiting (up to ``wait`` seconds for one): the person seated, anyone else refused.
+
+        The peer's user is asked of the kernel before a byte is read; True if
+        the person is (now) connected.
+        """
+        if wait > 0 and self.link is None:
+            select.select([self.listener], [], [], wait)
+        while True:
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                break
+            try:
+                uid = peer_uid(conn)
+            except OSError:
+                conn.close()
+                continue
+            if uid != self.uid:
+                conn.close()
+                self.notice(f"{user_name(uid)} tried to join and was refused (only {self.name} is invited there)")
+                continue
+            if self.link is not None and not self.link.closed:
+                conn.close()  # the person twice: the seat is taken
+                continue
+            self.link = Link(conn)
+            try:
+                self._send(
+                    {
+                        "type": "hello",
+                        "host": self.host,
+                        "you": self.name,
+                        "seat": self.seat,
+                        "seats": self.game.table.seats,
+                        "names": {str(seat): name for seat, name in self.names.items()},
+                    }
+                )
+                self.send_view()
+            except LinkClosed:
+                self.link = None
+                continue
+            self.notice(f"{self.name} joined")
+        return self.link is not None
+
+    def dropped(self, why: str) -> None:
+        if self.link is not None:
+            self.link.close()
+        self.link = None
+        self.notice(f"{self.name} is gone; the computer plays for them until they join again ({why})")
+
+    def _send(self, message: dict[str, object]) -> None:
+        """Send ``message`` (:class:`LinkClosed` if the link broke), one sender at a time."""
+        link = self.link
+        if link is None:
+            return
+        with self._sending:
+            link.send(message)
+
+    def send(self, message: dict[str, object]) -> None:
+        """Send ``message`` if the person is there (a drop is noted, never raised)."""
+        try:
+            self._send(message)
+        except LinkClosed as exc:
+            self.dropped(str(exc))
+
+    def send_view(self) -> None:
+        """The person's seat's view of the game as it stands (:class:`LinkClosed` if the link broke)."""
+        if self.link is None:
+            return
+        game = self.game
+        self._send(
+            {"type": "view", "obs": wire.observation_json_2(observe(game, self.seat)), "finished": bool(game.finished)}
+        )
+
+    def update(self) -> None:
+        """A move was made (or a hand dealt): the new view at once; someone absent may have come back."""
+        if self.link is None:
+            self.admit()
+            return
+        try:
+            self.send_view()
+        except LinkClosed as exc:
+            self.dropped(str(exc))
+
+    def say(self, text: str) -> None:
+        self.send({"type": "say", "text": text})
+
+    # ------------------------------------------------------------------
+    # The player protocol (the flow's computer seat calls these, on its thinking thread)
+
+    def decide(self, observation: Observation, rng: GlibcRandom) -> Decision:
+        move = self.choose(observation, rng)
+        return Decision(move, weighed(move, observation))
+
+    def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
+        """The person's move (or their answer: ``Extension?``, ``Coup fourre?``); the computer's while they are away."""
+        self.admit()
+        legal = observation.legal_moves()
+        sides = observation.table.sides
+        self.deciding = True
+        try:
+            move = self._ask(observation, legal, sides)
+        finally:
+            self.deciding = False
+        return self.standin.choose(observation, rng) if move is None else move
+
+    def _ask(self, observation: Observation, legal: list[Move], sides: int) -> Move | None:
+        """The person's legal move, asked until they give one; None once they are gone."""
+        while self.link is not None:
+            try:
+                self._send(
+                    {
+                        "type": "decide",
+                        "obs": wire.observation_json_2(observation),
+                        "legal": [wire.move_json_2(m) for m in legal],
+                    }
+                )
+                while True:
+                    message = self.link.wait_message(timeout=0.5)
+                    self.admit()  # refuse others who try meanwhile
+                    if message is None or message.get("type") != "move":
+                        continue
+                    try:
+                        move: Move | None = wire.move_from_json_2(message.get("move"), sides)
+                    except wire.WireError:
+                        move = None
+                    if move is not None and move in legal:
+                        return move
+                    self._send({"type": "say", "text": "That move is not legal now."})
+                    break  # ask again
+            except LinkClosed as exc:
+                self.dropped(str(exc))
+        return None
+
+    def bye(self, text: str) -> None:
+        """The game is over for everyone, or the host left: ``text`` for the person, and the link closed."""
+        self.send({"type": "bye", "text": text})
+        if self.link is not None:
+            try:
+                self.link.flush()
+            except LinkClosed:
+                pass
+            self.link.close()
+            self.link = None
+
+
+class TableHostFace(TableBoardFace):
+    """The host's board at a larger table: the people's names, their notices, and their views sent after each move."""
+
+    def __init__(self, term: Terminal, game: Game, persons: list[TablePerson], names: dict[int, str]) -> None:
+        super().__init__(term, game, 0, {seat: shown(name)[:NAME_WIDTH] for seat, name in names.items() if seat})
+        self.persons = persons
+
+    def _notices(self) -> bool:
+        """The people's news (joined, gone, refused) on the message line; shown at the host's prompts.
+
+        Not between the computers' moves, whose announcements would wipe
+        it before it could be read (as at two seats, docs/people.md).
+        """
+        texts = [text for person in self.persons for text in person.take_notices()]
+        if texts:
+            self.say(shown("; ".join(texts))[:79])
+        return bool(texts)
+
+    def _turn_news(self) -> None:
+        """Whose turn it is, when it is a person's: thinking, or the computer playing for them."""
+        game = self.game
+        if game.finished or game.pending_extension is not None:
+            return
+        for person in self.persons:
+            if person.seat == game.to_move:
+                name = shown(person.name)[:NAME_WIDTH]
+                self.say(f"{name} is thinking..." if person.link is not None else f"the computer plays for {name}")
+
+    def _update_all(self) -> None:
+        for person in self.persons:
+            person.update()
+
+    def begin_hand(self, restored: bool) -> None:
+        super().begin_hand(restored)
+        self._update_all()
+        self._turn_news()
+
+    def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
+        self._update_all()
+        super().show_move(game, seat, move, outcome)
+        self._turn_news()
+
+    def read_move(self) -> Move | Request:
+        self._notices()
+        return super().read_move()
+
+    def ask(self, prompt_no: int) -> bool | Request:
+        self._notices()
+        if prompt_no not in (EXTENSION_PROMPT, REALLY_PROMPT):
+            for person in self.persons:
+                person.say(f"{shown(person.host)[:NAME_WIDTH]}: {PROMPTS[prompt_no]}")
+        return super().ask(prompt_no)
+
+    def readch(self) -> int:
+        """A key; meanwhile the people's sockets and listeners are heard (a drop told, a return seated at once).
+
+        Only the host's turn reads keys, and then no other thread uses the links.
+        """
+        fd = getattr(self.term, "fd", 0)
+        while True:
+            watched = [fd]
+            for person in self.persons:
+                watched.append(person.listener.fileno())
+                if person.link is not None and not person.deciding:  # (Really? while they think: theirs to read)
+                    watched.append(person.link.fileno())
+            try:
+                ready, _, _ = select.select(watched, [], [], 0.2)
+            except (OSError, ValueError):
+                break
+            for person in self.persons:
+                if person.link is not None and not person.deciding and person.link.fileno() in ready:
+                    try:  # nothing is asked of them now: only their leaving matters (a flood: a round at a time)
+                        for _ in range(64):
+                            if person.link is None or person.link.poll_message() is None:
+                                break
+                    except LinkClosed as exc:
+                        person.dropped(str(exc))
+                if person.listener.fileno() in ready:
+                    person.admit()
+            if self._notices():
+                self.term.miles.refresh()
+            if fd in ready:
+                break
+            event = self.term.poll()  # a signal meanwhile: acted on as at a key read
+            if event is not None:
+                self.flow.on_event(event)
+        return super().readch()
+
+
+def wait_for_people(persons: list[TablePerson], host: str) -> bool:
+    """Before the board: wait until every invited person has joined, saying who tried; False if interrupted (^C)."""
+    from ..keeping import say
+
+    for person in persons:
+        say(f"mille: waiting for {person.name} (seat {person.seat + 1}): they join with: mille --join {host}")
+    say("mille: (^C gives up)")
+    try:
+        while True:
+            waiting = [p for p in persons if not p.admit()]
+            for person in persons:
+                for text in person.take_notices():
+                    say(f"mille: {text}")
+            if not waiting:
+                return True
+            select.select([p.listener for p in waiting], [], [], 0.5)
+    except KeyboardInterrupt:
+        return False
+
+
+def play_table_host(choices: Choices, spec: str) -> int:
+    """Host a larger table for the people ``spec`` names (``--invite bob,carol``), computers in the other seats."""
+    import os
+
+    from ..keeping import say
+    from ..session import computer_player, play_board
+    from .rendezvous import RendezvousError, invite, listen, me
+
+    game = choices.game
+    host = me()
+    try:
+        placed = seat_people(spec, game.table, host)
+        uids = {seat: _uid(name) for seat, name in placed.items()}
+    except (SeatingError, RendezvousError) as exc:
+        say(f"mille: {exc}")
+        return 1
+    names = {0: host, **{seat: user_name(uid) for seat, uid in uids.items()}}
+    persons: list[TablePerson] = []
+    paths: list[str] = []
+    try:
+        for seat in sorted(uids):
+            try:
+                listener, path = listen(names[seat])
+            except RendezvousError as exc:
+                say(f"mille: {exc}")
+                return 1
+            paths.append(path)
+            standin = make_player(choices.computer_name)
+            persons.append(TablePerson(seat, listener, uids[seat], game, host, names, standin))
+        line = f"mille: {host} invites you to a game of Mille Bornes at {game.table.seats} seats: mille --join {host}"
+        for person in persons:
+            if not invite(person.name, line):
+                say(f"mille: {person.name}'s terminals take no messages; tell them: mille --join {host}")
+        if not wait_for_people(persons, host):
+            say("mille: not everyone joined")
+            for person in persons:
+                person.bye(f"{host} gave up waiting")
+            return 1
+        by_seat: dict[int, TablePerson] = {p.seat: p for p in persons}
+        seat_players: list[tuple[Player, GlibcRandom]] = []
+        for seat in range(1, game.table.seats):
+            if seat in by_seat:
+                seat_players.append((by_seat[seat], GlibcRandom(secret_seed())))
+            elif seat == 1:
+                seat_players.append(computer_player(choices.computer_name, choices.seed, game))
+            else:
+                seat_players.append((make_player(choices.computer_name), GlibcRandom(secret_seed())))
+
+        def make_flow(term: Terminal, game: Game, setup: Setup) -> GameFlow:
+            return GameFlow(TableHostFace(term, game, persons, names), game, setup)
+
+        people = ",".join(f"{name}:{seat + 1}" for seat, name in sorted(names.items()) if seat)
+        first, others = seat_players[0], tuple(seat_players[1:])
+        status = play_board(
+            choices, computer=first[0], make_flow=make_flow, command=f"mille --invite {people}", others=others
+        )
+        for person in persons:
+            person.bye(f"{host} left the game; {host} keeps it and may invite you again")
+        return status
+    finally:
+        for person in persons:
+            person.listener.close()
+        for path in paths:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+
+
+def _uid(name: str) -> int:
+    from .rendezvous import user
+
+    return user(name).pw_uid
