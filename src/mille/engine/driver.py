@@ -53,7 +53,7 @@ from .state import Game, Seat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Generator
     from typing import Any, Protocol
 
     from .observation import Observation
@@ -155,6 +155,20 @@ class Event(FrozenRecord):
         return f"seat {self.seat}: {self.kind.name.lower()}{shown}"
 
 
+class Pending:
+    """An answer still to come: what a player's ``choose`` returns when it asked elsewhere and did not wait.
+
+    :func:`hand_steps` yields it to whoever drives the hand, which sends
+    the move back when it has it (or throws the :class:`PlayerError` that
+    stands for the failure): so one process can play several hands at once
+    with players in other processes (a match's games in flight,
+    :func:`mille.lab.pairs.play_in_flight`).  A player in this process
+    never returns one, and :func:`play_hand` refuses it.
+    """
+
+    __slots__ = ()
+
+
 def play_hand(
     game: Game,
     players: Sequence[Player],
@@ -164,6 +178,30 @@ def play_hand(
     strict: bool = True,
 ) -> HandPlay:
     """Play the hand dealt in ``game`` to its end; ``players[seat]`` rolls ``dice[seat]``."""
+    steps = hand_steps(game, players, dice, observer=observer, strict=strict)
+    try:
+        pending = next(steps)
+    except StopIteration as done:
+        played: HandPlay = done.value
+        return played
+    steps.close()
+    raise TypeError(f"a player answered {pending!r}: an answer to come is for a driver of hands in flight")
+
+
+def hand_steps(
+    game: Game,
+    players: Sequence[Player],
+    dice: Sequence[GlibcRandom],
+    *,
+    observer: Observer | None = None,
+    strict: bool = True,
+) -> Generator[Pending, Move, HandPlay]:
+    """:func:`play_hand` as a generator: it yields a player's :class:`Pending` answer and is sent the move.
+
+    The one loop of a hand: :func:`play_hand` runs it to its end (players in
+    this process never yield); a driver of several games at once advances
+    each until it waits for an answer from elsewhere.
+    """
     informed = _hooks(players, "inform")
     moves = answers = 0
     push = rules.push
@@ -182,6 +220,8 @@ def play_hand(
             outcome = push(game, move)
         else:
             choice = _ask(players[seat], game, seat, dice[seat], strict)
+            if choice.__class__ is not Move and isinstance(choice, Pending):
+                choice = yield choice
             if informed:
                 shown = _card_shown(game, seat, choice)
             outcome = _referee(game, seat, choice) if strict else push(game, choice)
@@ -297,7 +337,9 @@ __all__ = [
     "Event",
     "HandPlay",
     "Player",
+    "Pending",
     "PlayerError",
     "describe_exception",
+    "hand_steps",
     "play_hand",
 ]
