@@ -30,7 +30,7 @@ import hashlib
 import signal
 import threading
 import time
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass
 from typing import Any, cast
 
