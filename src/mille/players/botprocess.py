@@ -215,6 +215,9 @@ class Bot:
         #: Games the bot plays at once (its hello's ``games``; docs/protocol.md, "Games in flight"):
         #: past 1, a match in one process plays that many on it, every message tagged (:func:`acquire_tag`).
         self.capacity = 1
+        #: With games in flight: the hello's ``events`` and ``legal`` (False: not sent; docs/protocol.md).
+        self.events = True
+        self.legal = True
         #: Tags handed out to players now; tags whose game was begun and not ended.
         self.busy: set[int] = set()
         self.open_tags: set[int] = set()
@@ -285,6 +288,9 @@ class Bot:
                 raise BotFailure(
                     "illegal", f"said {wire.GAMES} {wire.excerpt(str(games))} (a number of games, 1 or more)"
                 )
+            events, legal = hello.get(wire.EVENTS, True), hello.get(wire.LEGAL, True)
+            if type(events) is not bool or type(legal) is not bool:
+                raise BotFailure("illegal", f"said {wire.EVENTS} or {wire.LEGAL} other than true or false")
             encoding = hello.get(wire.ENCODING, "json")
             if encoding not in wire.ENCODINGS:
                 raise BotFailure("illegal", f"asked for the encoding {wire.excerpt(str(encoding))} (json or compact)")
@@ -299,6 +305,8 @@ class Bot:
         self.every_decision = every
         self.compact = encoding == wire.COMPACT
         self.capacity = min(games, wire.MAX_GAMES)
+        self.events = events
+        self.legal = legal
 
     # -- talking -----------------------------------------------------------
     def send(self, data: bytes) -> None:

@@ -261,7 +261,9 @@ class Awaited(Pending):
 
     __slots__ = ("bot", "tag", "seat", "legal", "rng", "limit", "sent", "deadline", "stats", "move", "error", "owner")
 
-    def __init__(self, bot: Bot, tag: int, seat: int, legal: list[Move], rng: GlibcRandom, limit: float | None) -> None:
+    def __init__(
+        self, bot: Bot, tag: int, seat: int, legal: list[Move] | None, rng: GlibcRandom, limit: float | None
+    ) -> None:
         self.bot = bot
         self.tag = tag
         self.seat = seat
@@ -299,6 +301,8 @@ class InFlightPlayer:
         self._open = False
         self._early: list[bytes] = []
         self._finalizer = weakref.finalize(self, release_tag, self._bot, self._tag)
+        if self._bot.events:  # else the driver, finding no ear, tells it nothing
+            self.inform = self._inform
 
     def limit_think(self, seconds: float | None) -> None:
         self._limit = seconds
@@ -313,6 +317,14 @@ class InFlightPlayer:
             if not self._open:
                 self._begin(bot, observation, rng)
             return DRAW
+        if not bot.legal and bot.compact:  # the bot finds the legal moves itself; the rules referee its answer
+            if not self._open:
+                self._begin(bot, observation, rng)
+            bot.send(wire.tagged(wire.without_legal(wire.compact_decide_line(observation, _NONE)), self._tag))
+            awaited = Awaited(bot, self._tag, seat, None, rng, self._limit)
+            bot.waiting[self._tag] = awaited
+            bot.unsent.append(awaited)
+            return cast(Move, awaited)
         legal = observation.legal_moves()
         if len(legal) == 1 and not bot.every_decision:
             if not self._open:
@@ -336,7 +348,7 @@ class InFlightPlayer:
         bot.unsent.append(awaited)
         return cast(Move, awaited)
 
-    def inform(self, event: Event) -> None:
+    def _inform(self, event: Event) -> None:
         self._tell(wire.event_line(event))
 
     def hand_over(self, result: HandResult) -> None:
@@ -356,9 +368,10 @@ class InFlightPlayer:
         tag = self._tag
         if tag in bot.open_tags:  # an earlier game on this tag, never finished (its other player failed)
             bot.send(wire.tagged(ABANDONED, tag))
-        if self.dice == "game":
-            dice = None
-        elif rng.untouched():
+        # A match's seat rolls dice of its own, never the game's generator (mille.lab.pairs): so a bot
+        # that declared dice "game" is handed their seed like any other, and rolls them without asking
+        # (the same numbers the host would roll for it, with no round trip that stalls its other games).
+        if rng.untouched():
             dice = rng.seeded_with
         else:
             dice = rng.random()
@@ -523,7 +536,7 @@ def _answers(bot: Bot, now: float, answered: list[Awaited]) -> None:
             if said is not None and type(said) is not bool:
                 raise _tagged(BotFailure("illegal", "answered 'considered' that is not true or false"), tag)
         legal = awaited.legal
-        if not any(m is move for m in legal) and move not in legal:
+        if legal is not None and not any(m is move for m in legal) and move not in legal:
             text = " ".join(str(m) for m in legal)
             raise _tagged(BotFailure("illegal", f"chose {move}, which is not a legal move (legal: {text})"), tag)
         del bot.waiting[tag]
@@ -580,6 +593,7 @@ def _draws_by_force(obs: Observation) -> bool:
     )
 
 
+_NONE: list[Move] = []
 _FORCED_DRAW = Decision(DRAW, False)  # weighed(DRAW, ...): a draw is never considered
 
 __all__ = [

@@ -156,6 +156,9 @@ def serve(
     hello[wire.ENCODING] = wire.COMPACT
     if games > 1:
         hello[wire.GAMES] = min(games, wire.MAX_GAMES)
+        hello[wire.LEGAL] = False  # the players find their legal moves themselves
+        if not hasattr(player, "inform"):
+            hello[wire.EVENTS] = False
     channel.write(hello)
     if games > 1:
         return _InFlight(spec, channel, player).run()

@@ -621,6 +621,19 @@ GAMES = "games"
 TAG = "tag"
 #: The most games in flight a hello may offer (more is taken as this many).
 MAX_GAMES = 1024
+#: Opt-ins honoured with games in flight: ``"events": false`` (the bot's players have no ear for
+#: the moves made: no ``event`` is sent), ``"legal": false`` (it finds the legal moves itself: a
+#: ``decide`` comes without them, and an illegal answer is refused by the rules).
+EVENTS = "events"
+LEGAL = "legal"
+_LEGAL_CUT = b',"legal":'
+
+
+def without_legal(line: bytes) -> bytes:
+    """A compact ``decide`` line without its ``legal`` mask (the hello said ``"legal": false``)."""
+    return line[: line.rindex(_LEGAL_CUT)] + b"}\n"
+
+
 _TAG_SUFFIX = b',"tag":'
 
 
@@ -762,8 +775,11 @@ def _pair(value: object) -> tuple[int, int]:
 
 
 __all__ = [
+    "EVENTS",
     "GAMES",
+    "LEGAL",
     "MAX_GAMES",
+    "without_legal",
     "TAG",
     "tagged",
     "untag",
