@@ -45,7 +45,7 @@ TASK_SECONDS = 0.25
 MAX_PAIRS_PER_TASK = 64
 #: Games a run in this process keeps in flight when its bots offer them (issue 39; docs/protocol.md,
 #: "Games in flight"): the bots and the host work at once, and a write carries this many games' messages.
-GAMES_IN_FLIGHT = 32
+GAMES_IN_FLIGHT = 64
 
 
 @dataclass(frozen=True, slots=True)
