@@ -122,7 +122,7 @@ def test_the_bot_answers_each_game_by_its_tag() -> None:
         rules.push(game, rules.DRAW)  # now a real choice
         games.append(game)
     lines = [wire.encode(wire.greeting())]
-    for tag, game in ((7, games[0]), (3, games[1])):
+    for tag in (7, 3):
         lines.append(wire.tagged(wire.encode({"type": "game", "seat": 0, "dice": 99, "new": True}), tag))
     for tag, game in ((3, games[1]), (7, games[0])):
         obs = observe(game, game.to_move)
