@@ -72,12 +72,13 @@ def test_games_in_flight_play_the_pairs_of_the_players_in_process(monkeypatch: p
     most = most_in_flight(monkeypatch)
     bot = served("bsd")
     config = MatchConfig(bot, bot if both else "bsd", 5, game_points=2000, bots_read_deck=True)
-    flown = list(play_in_flight(((config, pair) for pair in range(8)), 8))
+    flown = list(play_in_flight(((config, pair) for pair in range(8)), 8, moves=True))
     assert most[0] > 2, "several games were in flight at once"
     alone = MatchConfig("bsd", "bsd", 5, game_points=2000)
     for result in flown:
-        (expected,) = play_pairs(alone, result.pair, result.pair + 1)
+        (expected,) = play_pairs(alone, result.pair, result.pair + 1, moves=True)
         assert result.games == expected.games, f"pair {result.pair}"
+        assert result.moves == expected.moves, f"pair {result.pair}: every move (--record)"
         assert result.think[0].count == expected.think[0].count  # every decision timed, asked or forced
     assert [r.pair for r in flown] == list(range(8)), "in the pairs' order"
 
