@@ -217,6 +217,52 @@ class _Timed:
 # Playing
 
 
+class _BotDice(GlibcRandom):
+    """An ``exec:`` seat's dice, seeded at their first use (the same numbers as ``GlibcRandom(seed)``).
+
+    A bot is handed its dice's seed (docs/protocol.md, "Dice"), and then
+    nothing here ever rolls them: seeding (``srandom``'s 310 discards) and
+    checking them untouched cost the host a tenth of its time in a match
+    of games in flight (issue 39).
+    """
+
+    __slots__ = ("_ready",)
+
+    def __init__(self, seed: int) -> None:  # no srandom yet
+        self._ready = False
+        self._seed = (seed & 0xFFFFFFFF) or 1
+        self._front = self._rear = 0
+
+    def _seeded(self) -> None:
+        if not self._ready:
+            self._ready = True
+            GlibcRandom.seed(self, self._seed or 1)
+
+    def seed(self, seed: int) -> None:
+        self._ready = True
+        GlibcRandom.seed(self, seed)
+
+    def random(self) -> int:
+        if not self._ready:
+            self._seeded()
+        return GlibcRandom.random(self)
+
+    def untouched(self) -> bool:
+        return not self._ready or GlibcRandom.untouched(self)
+
+    def getstate(self) -> tuple[tuple[int, ...], int, int]:
+        self._seeded()
+        return GlibcRandom.getstate(self)
+
+    def setstate(self, state: tuple[tuple[int, ...], int, int]) -> None:
+        self._ready = True
+        GlibcRandom.setstate(self, state)
+
+    def copy(self) -> GlibcRandom:
+        self._seeded()
+        return GlibcRandom.copy(self)
+
+
 def play_game(
     config: MatchConfig,
     pair: int,
@@ -285,8 +331,8 @@ def game_steps(
         except Exception as exc:
             return forfeit(player, "exception", f"cannot make the player: {exc}", 0)
     dice_of = [
-        GlibcRandom(secret_seed())
-        if is_exec_spec(specs[player]) and not config.bots_read_deck
+        _BotDice(secret_seed() if not config.bots_read_deck else dice_seed(config.seed, pair, player))
+        if is_exec_spec(specs[player])
         else GlibcRandom(dice_seed(config.seed, pair, player))
         for player in (0, 1)
     ]
