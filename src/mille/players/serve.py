@@ -323,7 +323,7 @@ class _InFlight:
                 game = self.game(tag)
                 if game.deaf:
                     continue
-            values = wire.compact_values(core + b"\n")
+            values = wire.compact_values(core)  # it reads up to the array's end: no newline needed
             if values is not None:
                 game = self.game(tag)
                 made = decision(game.player, _compact(values, wire.observation_from_ints), game.dice)
