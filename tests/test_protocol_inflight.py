@@ -194,3 +194,51 @@ def test_a_hello_with_a_bad_games_is_refused_in_one_line(extra: str, why: str) -
     with pytest.raises(PlayerSpecError) as caught:
         make_player(f"exec:{sys.executable} -c {json.dumps(script)}")
     assert why in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_the_drivers_forced_draw_is_the_hosts_and_the_rules() -> None:
+    """The driver makes a forced draw unobserved exactly where the observation's shortcut and the rules say so."""
+    from mille.engine import driver
+    from mille.players.external import _draws_by_force
+    from test_protocol_speed import positions
+
+    said = 0
+    for game in positions(seed=13, hands=6):
+        seat = game.to_move
+        obs = observe(game, seat)
+        forced = driver._draws_by_force(game, seat) and rules.phase(game) is rules.Phase.MOVE
+        assert forced == _draws_by_force(obs)
+        if forced:
+            said += 1
+            assert obs.legal_moves() == [rules.DRAW]
+    assert said > 50
+
+
+def test_a_player_with_forced_draw_is_not_shown_them_and_plays_the_same() -> None:
+    """``forced_draw``: the driver draws for the player; the hand is the one a player that draws itself plays."""
+    from mille.engine.driver import play_hand
+
+    class Shown(BsdPlayer):
+        def __init__(self) -> None:
+            super().__init__()
+            self.told = self.shown = 0
+
+        def choose(self, observation, rng):  # type: ignore[no-untyped-def]
+            self.shown += 1
+            return super().choose(observation, rng)
+
+    class Told(Shown):
+        def forced_draw(self) -> None:
+            self.told += 1
+
+    results = []
+    for make in (Shown, Told):
+        game = Game()
+        game.rng = GlibcRandom(21)
+        rules.start_hand(game)
+        players = [make(), make()]
+        results.append((play_hand(game, players, (GlibcRandom(1), GlibcRandom(2))), players))
+    (plain, shown), (told, players) = results
+    assert plain == told
+    assert all(p.told > 0 for p in players)
+    assert [p.told + p.shown for p in players] == [p.shown for p in shown]

@@ -32,7 +32,10 @@ move made at the table as both seats see it (an :class:`Event`: who, what
 kind, the card played or discarded; never a card drawn or the other seat's
 slot), its own moves included, as OpenSpiel tells each player every public
 action; and ``hand_over(result)``: told the :class:`~mille.engine.scoring.HandResult`
-when the hand ends.  A bot in another process learns the table this way
+when the hand ends; and ``forced_draw()``: then a draw that is its only
+legal move is made for it without observing or asking it, and this is
+called instead (a bot in another process, which learns the move as an
+event; issue 39).  A bot in another process learns the table this way
 (:mod:`mille.players`).  Playing two BSD procedures against each other
 faster than through observations is the BSD player's business
 (:func:`mille.players.bsd.play_hand`), not the driver's.
@@ -87,6 +90,7 @@ _DISCARD = MoveType.DISCARD
 _ORDER = MoveType.ORDER
 _PASS = MoveType.PASS
 _EMPTY = cards.EMPTY
+_SAFETY_BASE = cards.SAFETY_BASE
 _HAND_SIZE = cards.HAND_SIZE
 
 
@@ -203,6 +207,7 @@ def hand_steps(
     each until it waits for an answer from elsewhere.
     """
     informed = _hooks(players, "inform")
+    forced: dict[Seat, Any] | None = dict(_hooks(players, "forced_draw")) or None
     moves = answers = 0
     push = rules.push
     while True:
@@ -218,6 +223,11 @@ def hand_steps(
         if phase is Phase.EMPTY_HAND:
             move: Move = rules.PASS
             outcome = push(game, move)
+        elif forced is not None and seat in forced and phase is Phase.MOVE and _draws_by_force(game, seat):
+            forced[seat]()  # the draw made for the player, unobserved (a bot told of it as an event)
+            choice = rules.DRAW
+            outcome = _referee(game, seat, choice) if strict else push(game, choice)
+            move = choice
         else:
             choice = _ask(players[seat], game, seat, dice[seat], strict)
             if choice.__class__ is not Move and isinstance(choice, Pending):
@@ -236,6 +246,19 @@ def hand_steps(
             _tell(informed, Event(seat, move.kind, shown), strict)
         if observer is not None:
             observer.after_move(game, seat, move, outcome)
+
+
+def _draws_by_force(game: Game, seat: Seat) -> bool:
+    """Whether ``seat``, to move, has the draw as its only legal move, known without listing the legal moves.
+
+    Before drawing (the ``P`` slot empty, cards in the deck) only the draw
+    and a safety are accepted (:func:`~mille.engine.rules.play_refusal`,
+    ``discard_refusal``: ``MUST_PICK``); a hand without a safety has the
+    draw alone.  ``tests/test_protocol_speed.py`` checks it against
+    ``legal_moves``.
+    """
+    hand = game.players[seat].hand
+    return hand[0] == _EMPTY and game.deck_count > 0 and max(hand) < _SAFETY_BASE
 
 
 def _hooks(players: Sequence[Player], name: str) -> list[tuple[Seat, Callable[[Any], object]]]:

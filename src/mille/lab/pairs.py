@@ -188,6 +188,14 @@ class _Timed:
             method = getattr(player, hook, None)
             if method is not None:
                 setattr(self, hook, method)
+        self._forced = getattr(player, "forced_draw", None)
+        if self._forced is not None:  # the driver makes its forced draws (timed as decisions made at once)
+            self.forced_draw = self._forced_draw
+
+    def _forced_draw(self) -> None:
+        self.stats.add(0.0)
+        assert self._forced is not None
+        self._forced()
 
     def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
         alarm = self.alarm

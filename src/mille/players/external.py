@@ -303,6 +303,11 @@ class InFlightPlayer:
         self._finalizer = weakref.finalize(self, release_tag, self._bot, self._tag)
         if self._bot.events:  # else the driver, finding no ear, tells it nothing
             self.inform = self._inform
+        if not self._bot.every_decision:  # the driver makes its forced draws, without even observing
+            self.forced_draw = self._forced_draw
+
+    def _forced_draw(self) -> None:
+        """A forced draw made by the driver: told as an event, if at all; the game begins at the first question."""
 
     def limit_think(self, seconds: float | None) -> None:
         self._limit = seconds
