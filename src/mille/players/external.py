@@ -416,6 +416,7 @@ def exchange(bots: list[Bot]) -> list[Awaited]:
     now = time.monotonic()
     poller = select.poll()
     by_fd: dict[int, Bot] = {}
+    settled = False
     for bot in bots:
         if not bot.alive:
             continue
@@ -429,6 +430,7 @@ def exchange(bots: list[Bot]) -> list[Awaited]:
                 bot.write()
             except BotFailure as exc:
                 _failed(bot, exc, None, answered)
+                settled = True
                 continue
         by_fd[bot.stdout] = bot
         poller.register(bot.stdout, select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR)
@@ -438,7 +440,9 @@ def exchange(bots: list[Bot]) -> list[Awaited]:
         if bot.out:
             by_fd[bot.stdin] = bot
             poller.register(bot.stdin, select.POLLOUT | select.POLLHUP | select.POLLERR)
-    while not answered and by_fd:
+    # Until one bot has answered all it was asked (or failed): its games then go on while the others
+    # think, and the next write to it carries all their next questions (fewer writes, fewer switches).
+    while by_fd and not (answered and settled):
         first = min(
             (cast(Awaited, a).deadline for b in bots if b.alive for a in b.waiting.values()), default=now + 0.25
         )
@@ -458,6 +462,7 @@ def exchange(bots: list[Bot]) -> list[Awaited]:
                         raise BotFailure("exception", f"{bot.ended(bot.settle())} before its move")
                     bot.buf += data
                     _answers(bot, now, answered)
+                    settled = settled or not bot.waiting
                 elif fd == bot.stdin:
                     bot.write()
                     if not bot.out:
@@ -470,8 +475,10 @@ def exchange(bots: list[Bot]) -> list[Awaited]:
                         del by_fd[fd]
             except BotFailure as exc:
                 _failed(bot, exc, getattr(exc, "tag", None), answered)
+                settled = True
             except wire.WireError as exc:
                 _failed(bot, BotFailure("illegal", f"answered garbage: {exc}"), None, answered)
+                settled = True
             if not bot.alive:
                 for key in [k for k, b in by_fd.items() if b is bot]:
                     poller.unregister(key)
@@ -484,6 +491,7 @@ def exchange(bots: list[Bot]) -> list[Awaited]:
                 _failed(
                     bot, BotFailure("timeout", f"did not answer within {ms:g} ms"), cast(Awaited, late).tag, answered
                 )
+                settled = True
                 for key in [k for k, b in by_fd.items() if b is bot]:
                     poller.unregister(key)
                     del by_fd[key]
