@@ -242,3 +242,15 @@ def test_a_player_with_forced_draw_is_not_shown_them_and_plays_the_same() -> Non
     assert plain == told
     assert all(p.told > 0 for p in players)
     assert [p.told + p.shown for p in players] == [p.shown for p in shown]
+
+
+def test_a_game_over_frees_its_tag_at_once() -> None:
+    """Bots offering two games, four in flight, twelve pairs: a few processes play them all, tags freed at once."""
+    bot = served("bsd --games 2")
+    config = MatchConfig(bot, bot, 8, game_points=1000, bots_read_deck=True)
+    results = list(play_in_flight(((config, pair) for pair in range(12)), 4))
+    assert all(r.games[0].fault is None and r.games[1].fault is None for r in results)
+    spec_bots = [b for b in botprocess._running if b.spec == bot]
+    assert all(not b.busy for b in spec_bots), "every game over, every tag free (not when the collector runs)"
+    assert all(b.capacity == 2 for b in spec_bots)
+    assert len(spec_bots) <= 8, "at most a process for each seat of the four games in flight"

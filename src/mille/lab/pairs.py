@@ -188,14 +188,15 @@ class _Timed:
             method = getattr(player, hook, None)
             if method is not None:
                 setattr(self, hook, method)
-        self._forced = getattr(player, "forced_draw", None)
-        if self._forced is not None:  # the driver makes its forced draws (timed as decisions made at once)
-            self.forced_draw = self._forced_draw
+        forced = getattr(player, "forced_draw", None)
+        if forced is not None:  # the driver makes its forced draws (timed as decisions made at once)
+            add = stats.add
 
-    def _forced_draw(self) -> None:
-        self.stats.add(0.0)
-        assert self._forced is not None
-        self._forced()
+            def forced_draw() -> None:  # a closure, not a method bound to this seat: no cycle keeps it
+                add(0.0)
+                forced()
+
+            self.forced_draw = forced_draw
 
     def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
         alarm = self.alarm
@@ -305,6 +306,7 @@ def game_steps(
     on_deal: Callable[[int, Game], None] | None = None,
     recorder: MoveRecorder | None = None,
     in_flight: frozenset[str] = frozenset(),
+    made: list[Any] | None = None,
 ) -> Generator[Pending, Move, GameRecord]:
     """One game of a duplicate pair as a generator: it yields a bot's answer awaited, and is sent the move.
 
@@ -336,6 +338,8 @@ def game_steps(
             key = deal_seed(config.seed, pair, 0)
             spec = specs[player]
             players.append(InFlightPlayer(spec, key) if spec in in_flight else make_player(spec, key))
+            if made is not None:  # closed by the caller when the game ends (its bot's tag free at once)
+                made.append(players[-1])
         except Exception as exc:
             return forfeit(player, "exception", f"cannot make the player: {exc}", 0)
     dice_of = [
@@ -437,7 +441,14 @@ def play_in_flight(
     exhausted = False
     specs_of: dict[MatchConfig, frozenset[str]] = {}
     bots: set[Bot] = set()
-    steps: set[Generator[Pending, Move, GameRecord]] = set()
+    steps: dict[Generator[Pending, Move, GameRecord], list[Any]] = {}
+
+    def close(gen: Generator[Pending, Move, GameRecord]) -> None:
+        """The game is over: its players closed (a bot's tag is free for the next game at once)."""
+        for player in steps.pop(gen, ()):
+            closing = getattr(player, "close", None)
+            if closing is not None:
+                closing()
 
     def advance(gen: Generator[Pending, Move, GameRecord], flight: _Flight, index: int, answer: Awaited | None) -> bool:
         """Run a game until it waits for a bot (True) or ends (False: its record kept)."""
@@ -452,7 +463,7 @@ def play_in_flight(
         except StopIteration as done:
             flight.records[index] = done.value
             flight.left -= 1
-            steps.discard(gen)
+            close(gen)
             return False
         awaited = pending
         assert isinstance(awaited, Awaited)
@@ -474,8 +485,11 @@ def play_in_flight(
                 order.append(flight)
                 for index, second in enumerate((False, True)):
                     recorder = None if flight.recorders is None else flight.recorders[index]
-                    gen = game_steps(config, pair, second, flight.think, recorder=recorder, in_flight=specs_of[config])
-                    steps.add(gen)
+                    made: list[Any] = []
+                    gen = game_steps(
+                        config, pair, second, flight.think, recorder=recorder, in_flight=specs_of[config], made=made
+                    )
+                    steps[gen] = made
                     running += 1
                     if not advance(gen, flight, index, None):
                         running -= 1
@@ -498,6 +512,7 @@ def play_in_flight(
                 bot.fail()  # mid-answer (Ctrl-C, an engine bug): of no use now
         for gen in list(steps):
             gen.close()
+            close(gen)
 
 
 def play_pairs(config: MatchConfig, start: int, stop: int, *, moves: bool = False) -> list[PairResult]:
