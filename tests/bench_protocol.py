@@ -28,6 +28,11 @@ in one seat, and the C example bot (docs/examples/greedy_bot.c, built with
 the C compiler there is) against ``bsd``; wall time, as the two processes
 of a pipe share the cores.  It prints each tree's median hands a minute of
 each way, the ratios, and whether the reports were equal in every run.
+
+``python -m mille.bot`` offers games in flight (docs/protocol.md, "Games
+in flight"), so a tree that has them plays the ``exec:`` ways with up to 64
+games at once; the single-tree run also times the bot in both seats with
+``--games 1`` (one game at a time), the opt-in's own effect.
 """
 
 from __future__ import annotations
@@ -53,6 +58,7 @@ from mille.lab.options import RunOptions  # noqa: E402
 from mille.players import botprocess  # noqa: E402
 
 BOT = f"exec:{sys.executable} -m mille.bot bsd"
+ONE_AT_A_TIME = f"exec:{sys.executable} -m mille.bot bsd --games 1"
 TIMING = ("think_ms", "seconds", "games_per_second", "a", "b", "bot_names")
 
 
@@ -168,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.compare:
         return compare(args.compare, args.games, args.rounds, args.seed)
     # The bots start before the clock: a match keeps them (one for each seat of each game of a pair).
-    for bot in [botprocess.acquire(BOT) for _ in range(4)]:
+    for bot in [botprocess.acquire(spec) for spec in (BOT, ONE_AT_A_TIME) for _ in range(4)]:
         botprocess.release(bot)
     if args.profile:
         profiler = cProfile.Profile()
@@ -178,7 +184,12 @@ def main(argv: list[str] | None = None) -> int:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
         return 0
     a_decisions, b_decisions = decisions(args.games, args.seed)
-    ways = {"in process": ("bsd", "bsd"), "one seat exec": (BOT, "bsd"), "both seats exec": (BOT, BOT)}
+    ways = {
+        "in process": ("bsd", "bsd"),
+        "one seat exec": (BOT, "bsd"),
+        "both seats exec": (BOT, BOT),
+        "both, one at a time": (ONE_AT_A_TIME, ONE_AT_A_TIME),
+    }
     best: dict[str, float] = {}
     reports: dict[str, dict[str, object]] = {}
     for _ in range(args.runs):
@@ -192,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.games} games, {hands} hands, seed {args.seed}; best of {args.runs} runs; reports equal: {same}")
     print(f"decisions: A {a_decisions}, B {b_decisions}")
     for way, seconds in best.items():
-        print(f"  {way:16s} {seconds:7.2f} s  {hands / seconds * 60:9.0f} hands/min")
+        print(f"  {way:20s} {seconds:7.2f} s  {hands / seconds * 60:9.0f} hands/min")
     one = (best["one seat exec"] - best["in process"]) / a_decisions * 1e6
     two = (best["both seats exec"] - best["in process"]) / (a_decisions + b_decisions) * 1e6
     print(f"protocol cost per decision: {one:.0f} us (one seat), {two:.0f} us (both seats)")

@@ -15,6 +15,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+#: Games the bot offers to play at once (its hello's ``games``): a match in one process then plays
+#: that many on it, every message tagged; a host that plays one game at a time is served as before.
+GAMES = 64
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     from .players import BUILTIN, PlayerSpecError
@@ -27,9 +31,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("player", metavar="NAME", help="the player to serve")
     parser.add_argument("--name", help="the name the bot gives in its hello (default: the player's)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=GAMES,
+        metavar="K",
+        help=f"games offered at once, each message tagged (docs/protocol.md, 'Games in flight'; default {GAMES})",
+    )
     args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
     try:
-        return serve(args.player, name=args.name)
+        return serve(args.player, name=args.name, games=args.games)
     except PlayerSpecError as exc:
         print(f"mille.bot: {exc}", file=sys.stderr)
         return 2

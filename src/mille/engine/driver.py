@@ -32,7 +32,10 @@ move made at the table as both seats see it (an :class:`Event`: who, what
 kind, the card played or discarded; never a card drawn or the other seat's
 slot), its own moves included, as OpenSpiel tells each player every public
 action; and ``hand_over(result)``: told the :class:`~mille.engine.scoring.HandResult`
-when the hand ends.  A bot in another process learns the table this way
+when the hand ends; and ``forced_draw()``: then a draw that is its only
+legal move is made for it without observing or asking it, and this is
+called instead (a bot in another process, which learns the move as an
+event; issue 39).  A bot in another process learns the table this way
 (:mod:`mille.players`).  Playing two BSD procedures against each other
 faster than through observations is the BSD player's business
 (:func:`mille.players.bsd.play_hand`), not the driver's.
@@ -53,7 +56,7 @@ from .state import Game, Seat
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Generator
     from typing import Any, Protocol
 
     from .observation import Observation
@@ -87,6 +90,7 @@ _DISCARD = MoveType.DISCARD
 _ORDER = MoveType.ORDER
 _PASS = MoveType.PASS
 _EMPTY = cards.EMPTY
+_SAFETY_BASE = cards.SAFETY_BASE
 _HAND_SIZE = cards.HAND_SIZE
 
 
@@ -155,6 +159,20 @@ class Event(FrozenRecord):
         return f"seat {self.seat}: {self.kind.name.lower()}{shown}"
 
 
+class Pending:
+    """An answer still to come: what a player's ``choose`` returns when it asked elsewhere and did not wait.
+
+    :func:`hand_steps` yields it to whoever drives the hand, which sends
+    the move back when it has it (or throws the :class:`PlayerError` that
+    stands for the failure): so one process can play several hands at once
+    with players in other processes (a match's games in flight,
+    :func:`mille.lab.pairs.play_in_flight`).  A player in this process
+    never returns one, and :func:`play_hand` refuses it.
+    """
+
+    __slots__ = ()
+
+
 def play_hand(
     game: Game,
     players: Sequence[Player],
@@ -164,7 +182,32 @@ def play_hand(
     strict: bool = True,
 ) -> HandPlay:
     """Play the hand dealt in ``game`` to its end; ``players[seat]`` rolls ``dice[seat]``."""
+    steps = hand_steps(game, players, dice, observer=observer, strict=strict)
+    try:
+        pending = next(steps)
+    except StopIteration as done:
+        played: HandPlay = done.value
+        return played
+    steps.close()
+    raise TypeError(f"a player answered {pending!r}: an answer to come is for a driver of hands in flight")
+
+
+def hand_steps(
+    game: Game,
+    players: Sequence[Player],
+    dice: Sequence[GlibcRandom],
+    *,
+    observer: Observer | None = None,
+    strict: bool = True,
+) -> Generator[Pending, Move, HandPlay]:
+    """:func:`play_hand` as a generator: it yields a player's :class:`Pending` answer and is sent the move.
+
+    The one loop of a hand: :func:`play_hand` runs it to its end (players in
+    this process never yield); a driver of several games at once advances
+    each until it waits for an answer from elsewhere.
+    """
     informed = _hooks(players, "inform")
+    forced: dict[Seat, Any] | None = dict(_hooks(players, "forced_draw")) or None
     moves = answers = 0
     push = rules.push
     while True:
@@ -180,8 +223,15 @@ def play_hand(
         if phase is Phase.EMPTY_HAND:
             move: Move = rules.PASS
             outcome = push(game, move)
+        elif forced is not None and seat in forced and phase is Phase.MOVE and _draws_by_force(game, seat):
+            forced[seat]()  # the draw made for the player, unobserved (a bot told of it as an event)
+            choice = rules.DRAW
+            outcome = _referee(game, seat, choice) if strict else push(game, choice)
+            move = choice
         else:
             choice = _ask(players[seat], game, seat, dice[seat], strict)
+            if choice.__class__ is not Move and isinstance(choice, Pending):
+                choice = yield choice
             if informed:
                 shown = _card_shown(game, seat, choice)
             outcome = _referee(game, seat, choice) if strict else push(game, choice)
@@ -196,6 +246,19 @@ def play_hand(
             _tell(informed, Event(seat, move.kind, shown), strict)
         if observer is not None:
             observer.after_move(game, seat, move, outcome)
+
+
+def _draws_by_force(game: Game, seat: Seat) -> bool:
+    """Whether ``seat``, to move, has the draw as its only legal move, known without listing the legal moves.
+
+    Before drawing (the ``P`` slot empty, cards in the deck) only the draw
+    and a safety are accepted (:func:`~mille.engine.rules.play_refusal`,
+    ``discard_refusal``: ``MUST_PICK``); a hand without a safety has the
+    draw alone.  ``tests/test_protocol_speed.py`` checks it against
+    ``legal_moves``.
+    """
+    hand = game.players[seat].hand
+    return hand[0] == _EMPTY and game.deck_count > 0 and max(hand) < _SAFETY_BASE
 
 
 def _hooks(players: Sequence[Player], name: str) -> list[tuple[Seat, Callable[[Any], object]]]:
@@ -297,7 +360,9 @@ __all__ = [
     "Event",
     "HandPlay",
     "Player",
+    "Pending",
     "PlayerError",
     "describe_exception",
+    "hand_steps",
     "play_hand",
 ]

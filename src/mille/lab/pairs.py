@@ -30,18 +30,20 @@ import hashlib
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ..engine import rules
-from ..engine.driver import EndlessHand, PlayerError, play_hand
+from ..engine.driver import EndlessHand, Pending, PlayerError, hand_steps
 from ..engine.observation import Observation
 from ..engine.rng import GlibcRandom, secret_seed
 from ..engine.rules import Move
 from ..engine.scoring import GAME_POINTS
 from ..engine.state import Game, Table
 from ..players import Player, is_exec_spec, make_player
+from ..players.botprocess import Bot, games_at_once
+from ..players.external import Awaited, InFlightPlayer, exchange
 from .gamelog import MoveRecorder
 from .records import Fault, GameRecord, PairResult
 from .stats import ThinkStats
@@ -186,6 +188,15 @@ class _Timed:
             method = getattr(player, hook, None)
             if method is not None:
                 setattr(self, hook, method)
+        forced = getattr(player, "forced_draw", None)
+        if forced is not None:  # the driver makes its forced draws (timed as decisions made at once)
+            add = stats.add
+
+            def forced_draw() -> None:  # a closure, not a method bound to this seat: no cycle keeps it
+                add(0.0)
+                forced()
+
+            self.forced_draw = forced_draw
 
     def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
         alarm = self.alarm
@@ -195,6 +206,11 @@ class _Timed:
             start = perf()
             move = self.choose_move(observation, rng)
             elapsed = perf() - start
+            if isinstance(move, Pending):  # a game in flight: timed by the exchange that answers it
+                awaited = cast(Awaited, move)
+                awaited.stats = self.stats
+                awaited.seat = self.seat
+                return move
         except _ThinkTimeout:
             raise PlayerError(self.seat, "timeout", f"still thinking after {self.max_think_ms:g} ms") from None
         finally:
@@ -210,6 +226,52 @@ class _Timed:
 # Playing
 
 
+class _BotDice(GlibcRandom):
+    """An ``exec:`` seat's dice, seeded at their first use (the same numbers as ``GlibcRandom(seed)``).
+
+    A bot is handed its dice's seed (docs/protocol.md, "Dice"), and then
+    nothing here ever rolls them: seeding (``srandom``'s 310 discards) and
+    checking them untouched cost the host a tenth of its time in a match
+    of games in flight (issue 39).
+    """
+
+    __slots__ = ("_ready",)
+
+    def __init__(self, seed: int) -> None:  # no srandom yet
+        self._ready = False
+        self._seed = (seed & 0xFFFFFFFF) or 1
+        self._front = self._rear = 0
+
+    def _seeded(self) -> None:
+        if not self._ready:
+            self._ready = True
+            GlibcRandom.seed(self, self._seed or 1)
+
+    def seed(self, seed: int) -> None:
+        self._ready = True
+        GlibcRandom.seed(self, seed)
+
+    def random(self) -> int:
+        if not self._ready:
+            self._seeded()
+        return GlibcRandom.random(self)
+
+    def untouched(self) -> bool:
+        return not self._ready or GlibcRandom.untouched(self)
+
+    def getstate(self) -> tuple[tuple[int, ...], int, int]:
+        self._seeded()
+        return GlibcRandom.getstate(self)
+
+    def setstate(self, state: tuple[tuple[int, ...], int, int]) -> None:
+        self._ready = True
+        GlibcRandom.setstate(self, state)
+
+    def copy(self) -> GlibcRandom:
+        self._seeded()
+        return GlibcRandom.copy(self)
+
+
 def play_game(
     config: MatchConfig,
     pair: int,
@@ -219,13 +281,41 @@ def play_game(
     on_deal: Callable[[int, Game], None] | None = None,
     recorder: MoveRecorder | None = None,
 ) -> GameRecord:
-    """Play one game of a duplicate pair (``second``: the seat-swapped one).
+    """Play one game of a duplicate pair (``second``: the seat-swapped one): :func:`game_steps` run to its end.
 
     ``think`` (A's and B's) collects think times; ``on_deal(hand, game)``
     is called after every deal (for tests and analysis; it must not change
-    the game); ``recorder`` takes down every move (``--record``).  Each
-    hand is played by the engine's hand driver
-    (:func:`mille.engine.driver.play_hand`), which referees the players.
+    the game); ``recorder`` takes down every move (``--record``).
+    """
+    steps = game_steps(config, pair, second, think, on_deal=on_deal, recorder=recorder)
+    try:
+        next(steps)
+    except StopIteration as done:
+        record: GameRecord = done.value
+        return record
+    steps.close()
+    raise MatchError("a player in this process answered later (only games in flight may)")
+
+
+def game_steps(
+    config: MatchConfig,
+    pair: int,
+    second: bool,
+    think: tuple[ThinkStats, ThinkStats] | None = None,
+    *,
+    on_deal: Callable[[int, Game], None] | None = None,
+    recorder: MoveRecorder | None = None,
+    in_flight: frozenset[str] = frozenset(),
+    made: list[Any] | None = None,
+) -> Generator[Pending, Move, GameRecord]:
+    """One game of a duplicate pair as a generator: it yields a bot's answer awaited, and is sent the move.
+
+    Each hand is played by the engine's hand driver
+    (:func:`mille.engine.driver.hand_steps`), which referees the players.
+    The ``exec:`` specs in ``in_flight`` are played as games in flight
+    (:class:`~mille.players.external.InFlightPlayer`): the generator yields
+    their decisions to :func:`play_in_flight`; any other player answers at
+    once, and :func:`play_game` runs the generator through.
     """
     if think is None:
         think = (ThinkStats(), ThinkStats())
@@ -245,18 +335,24 @@ def play_game(
         player = who[seat]
         try:
             # The pair's deal as its key: no bot process plays both games of a pair (issue 36).
-            players.append(make_player(specs[player], deal_seed(config.seed, pair, 0)))
+            key = deal_seed(config.seed, pair, 0)
+            spec = specs[player]
+            players.append(InFlightPlayer(spec, key) if spec in in_flight else make_player(spec, key))
+            if made is not None:  # closed by the caller when the game ends (its bot's tag free at once)
+                made.append(players[-1])
         except Exception as exc:
             return forfeit(player, "exception", f"cannot make the player: {exc}", 0)
     dice_of = [
-        GlibcRandom(secret_seed())
-        if is_exec_spec(specs[player]) and not config.bots_read_deck
+        _BotDice(secret_seed() if not config.bots_read_deck else dice_seed(config.seed, pair, player))
+        if is_exec_spec(specs[player])
         else GlibcRandom(dice_seed(config.seed, pair, player))
         for player in (0, 1)
     ]
     dice = (dice_of[who[0]], dice_of[who[1]])
     game = Game(table=Table(game_points=config.game_points))
-    with _Alarm(None if config.max_think_ms is None else config.max_think_ms / 1000.0) as alarm:
+    # Games in flight are interleaved: no alarm of their own (its handler would be restored out of turn).
+    limit = None if config.max_think_ms is None or in_flight else config.max_think_ms / 1000.0
+    with _Alarm(limit) as alarm:
         seats = [_Timed(players[seat], seat, think[who[seat]], alarm, config.max_think_ms) for seat in (0, 1)]
         for hand in range(MAX_HANDS_PER_GAME):
             seed = deal_seed(config.seed, pair, hand)
@@ -266,7 +362,7 @@ def play_game(
             if recorder is not None:
                 recorder.start_hand(hand % 2, seed)
             try:
-                result = play_hand(game, seats, dice, observer=recorder).result
+                result = (yield from hand_steps(game, seats, dice, observer=recorder)).result
             except PlayerError as exc:
                 return forfeit(who[exc.seat], exc.kind, exc.message, hand)
             except EndlessHand as exc:
@@ -295,6 +391,130 @@ def play_pair(config: MatchConfig, pair: int, *, moves: bool = False) -> PairRes
     return PairResult(pair, (first, second), think, (recorders[0].hands, recorders[1].hands))
 
 
+class _Flight:
+    """A pair in flight: its two games' generators, what each waits for, and their records."""
+
+    __slots__ = ("config", "pair", "think", "recorders", "records", "left")
+
+    def __init__(self, config: MatchConfig, pair: int, moves: bool) -> None:
+        self.config = config
+        self.pair = pair
+        self.think = (ThinkStats(), ThinkStats())
+        self.recorders = (MoveRecorder(), MoveRecorder()) if moves else None
+        self.records: list[GameRecord | None] = [None, None]
+        self.left = 2
+
+    def result(self) -> PairResult:
+        first, second = self.records
+        assert first is not None and second is not None
+        if self.recorders is None:
+            return PairResult(self.pair, (first, second), self.think)
+        return PairResult(self.pair, (first, second), self.think, (self.recorders[0].hands, self.recorders[1].hands))
+
+
+def in_flight_specs(config: MatchConfig) -> frozenset[str]:
+    """The ``exec:`` specs of ``config`` whose bots play games in flight (their hello offered ``games`` > 1)."""
+    return frozenset(spec for spec in {config.a, config.b} if is_exec_spec(spec) and games_at_once(spec) > 1)
+
+
+def play_in_flight(
+    pairs: Iterable[tuple[MatchConfig, int]], games: int, *, moves: bool = False
+) -> Generator[PairResult, None, None]:
+    """Play ``pairs`` (match, pair index) with up to ``games`` games at once; the results in the pairs' order.
+
+    Issue 39: the host and the bots then work at the same time (on two
+    cores), and one write or read carries several games' messages.  Each
+    game is a :func:`game_steps` generator, advanced until it waits for a
+    bot (an :class:`~mille.players.external.Awaited`); every bot's answers
+    are collected at once (:func:`~mille.players.external.exchange`) and
+    the games they answer advanced.  Both games of a pair are in flight
+    together, on different processes (the pool keys each process on the
+    deals it has seen: :func:`~mille.players.botprocess.acquire_tag`), so
+    that no process plays both (issue 36).  The records are the ones
+    :func:`play_pairs` makes, pair for pair.  The think-time limit is
+    measured (from the write of the decision to the read of its answer);
+    a player in this process is not interrupted by an alarm here.
+    """
+    source = iter(pairs)
+    order: list[_Flight] = []  # pairs begun, in order, not yet handed out
+    running = 0
+    exhausted = False
+    specs_of: dict[MatchConfig, frozenset[str]] = {}
+    bots: set[Bot] = set()
+    steps: dict[Generator[Pending, Move, GameRecord], list[Any]] = {}
+
+    def close(gen: Generator[Pending, Move, GameRecord]) -> None:
+        """The game is over: its players closed (a bot's tag is free for the next game at once)."""
+        for player in steps.pop(gen, ()):
+            closing = getattr(player, "close", None)
+            if closing is not None:
+                closing()
+
+    def advance(gen: Generator[Pending, Move, GameRecord], flight: _Flight, index: int, answer: Awaited | None) -> bool:
+        """Run a game until it waits for a bot (True) or ends (False: its record kept)."""
+        try:
+            if answer is None:
+                pending = next(gen)
+            elif answer.error is not None:
+                pending = gen.throw(answer.error)
+            else:
+                assert answer.move is not None
+                pending = gen.send(answer.move)
+        except StopIteration as done:
+            flight.records[index] = done.value
+            flight.left -= 1
+            close(gen)
+            return False
+        awaited = pending
+        assert isinstance(awaited, Awaited)
+        awaited.owner = (gen, flight, index)
+        bots.add(awaited.bot)
+        return True
+
+    try:
+        while True:
+            while not exhausted and running + 2 <= max(2, games):
+                item = next(source, None)
+                if item is None:
+                    exhausted = True
+                    break
+                config, pair = item
+                if config not in specs_of:
+                    specs_of[config] = in_flight_specs(config)
+                flight = _Flight(config, pair, moves)
+                order.append(flight)
+                for index, second in enumerate((False, True)):
+                    recorder = None if flight.recorders is None else flight.recorders[index]
+                    made: list[Any] = []
+                    gen = game_steps(
+                        config, pair, second, flight.think, recorder=recorder, in_flight=specs_of[config], made=made
+                    )
+                    steps[gen] = made
+                    running += 1
+                    if not advance(gen, flight, index, None):
+                        running -= 1
+            while order and order[0].left == 0:
+                yield order.pop(0).result()
+            if running == 0:
+                if exhausted and not order:
+                    return
+                continue
+            live = [bot for bot in bots if bot.alive and (bot.waiting or bot.out)]
+            bots.clear()
+            bots.update(live)
+            for answer in exchange(live):
+                gen, flight, index = answer.owner  # type: ignore[misc]
+                if not advance(gen, flight, index, answer):
+                    running -= 1
+    finally:
+        for bot in list(bots):
+            if bot.waiting and bot.alive:
+                bot.fail()  # mid-answer (Ctrl-C, an engine bug): of no use now
+        for gen in list(steps):
+            gen.close()
+            close(gen)
+
+
 def play_pairs(config: MatchConfig, start: int, stop: int, *, moves: bool = False) -> list[PairResult]:
     """Pairs ``start`` .. ``stop - 1``: the unit of work handed to an executor (``moves``: see :func:`play_pair`)."""
     return [play_pair(config, pair, moves=moves) for pair in range(start, stop)]
@@ -308,7 +528,10 @@ __all__ = [
     "deal_seed",
     "derive_seed",
     "dice_seed",
+    "game_steps",
+    "in_flight_specs",
     "play_game",
+    "play_in_flight",
     "play_pair",
     "play_pairs",
 ]

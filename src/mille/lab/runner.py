@@ -18,11 +18,11 @@ import concurrent.futures
 import os
 import signal
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from ..players.botprocess import finish_leaving
-from .pairs import MatchConfig, play_pairs
+from .pairs import MatchConfig, in_flight_specs, play_in_flight, play_pairs
 from .records import PairResult
 
 
@@ -43,6 +43,9 @@ def default_jobs() -> int:
 TASK_SECONDS = 0.25
 #: ... and no longer than this many pairs (what Ctrl-C or a lost worker can waste).
 MAX_PAIRS_PER_TASK = 64
+#: Games a run in this process keeps in flight when its bots offer them (issue 39; docs/protocol.md,
+#: "Games in flight"): the bots and the host work at once, and a write carries this many games' messages.
+GAMES_IN_FLIGHT = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,12 +170,18 @@ def run_batches(
         if executor is None and jobs == 1:
             batcher = _Batcher(pairs, pairs_per_task or 1)
             try:
-                while (batch := batcher.next()) is not None:
+                first = batcher.next()
+                if first is not None and in_flight_specs(first.config):
+                    _run_in_flight(first, batcher, record, moves)
+                    return False
+                batch = first
+                while batch is not None:
                     if record(batch, play_pairs(batch.config, batch.start, batch.stop, moves=moves)):
                         break
+                    batch = batcher.next()
+                return False
             finally:
                 finish_leaving()  # the last games' bots, told to quit, are gone when the run is
-            return False
         own = executor is None
         pool: concurrent.futures.Executor = (
             concurrent.futures.ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
@@ -193,6 +202,38 @@ def run_batches(
     except KeyboardInterrupt:
         return True
     return False
+
+
+def _run_in_flight(
+    first: Batch, batcher: _Batcher, record: Callable[[Batch, list[PairResult]], bool], moves: bool
+) -> None:
+    """The batches played with :data:`GAMES_IN_FLIGHT` games at once (:func:`~mille.lab.pairs.play_in_flight`).
+
+    Each batch is recorded, in order, once all its pairs are played.
+    """
+    batches: list[Batch] = []
+
+    def feed() -> Iterator[tuple[MatchConfig, int]]:
+        batch: Batch | None = first
+        while batch is not None:
+            batches.append(batch)
+            for pair in range(batch.start, batch.stop):
+                yield batch.config, pair
+            batch = batcher.next()
+
+    done: list[PairResult] = []
+    results = play_in_flight(feed(), GAMES_IN_FLIGHT, moves=moves)
+    try:
+        for result in results:
+            done.append(result)
+            batch = batches[0]
+            if len(done) == batch.stop - batch.start:
+                batches.pop(0)
+                held, done = done, []
+                if record(batch, held):
+                    return
+    finally:
+        results.close()
 
 
 def _run_pool(

@@ -215,6 +215,20 @@ class Bot:
         self.compact = False
         #: The protocols its hello says it speaks (docs/protocol.md, "Protocol 2"): (1,), (2,) or (1, 2).
         self.protocols: tuple[int, ...] = (wire.PROTOCOL,)
+        #: Games the bot plays at once (its hello's ``games``; docs/protocol.md, "Games in flight"):
+        #: past 1, a match in one process plays that many on it, every message tagged (:func:`acquire_tag`).
+        self.capacity = 1
+        #: With games in flight: the hello's ``events`` and ``legal`` (False: not sent; docs/protocol.md).
+        self.events = True
+        self.legal = True
+        #: Tags handed out to players now; tags whose game was begun and not ended.
+        self.busy: set[int] = set()
+        self.open_tags: set[int] = set()
+        #: Tag -> the answer awaited for it (:class:`mille.players.external.Awaited`); answers not yet sent.
+        self.waiting: dict[int, object] = {}
+        self.unsent: list[object] = []
+        #: Why the bot was killed, for the games it still had in flight (their next decision says so).
+        self.failure = ""
         try:
             self.proc = subprocess.Popen(
                 argv,
@@ -268,6 +282,14 @@ class Bot:
             every = hello.get(wire.EVERY_DECISION, False)
             if type(every) is not bool:
                 raise BotFailure("illegal", f"said {wire.EVERY_DECISION} {wire.excerpt(str(every))} (true or false)")
+            games = hello.get(wire.GAMES, 1)
+            if type(games) is not int or games < 1:
+                raise BotFailure(
+                    "illegal", f"said {wire.GAMES} {wire.excerpt(str(games))} (a number of games, 1 or more)"
+                )
+            events, legal = hello.get(wire.EVENTS, True), hello.get(wire.LEGAL, True)
+            if type(events) is not bool or type(legal) is not bool:
+                raise BotFailure("illegal", f"said {wire.EVENTS} or {wire.LEGAL} other than true or false")
             encoding = hello.get(wire.ENCODING, "json")
             if encoding not in wire.ENCODINGS:
                 raise BotFailure("illegal", f"asked for the encoding {wire.excerpt(str(encoding))} (json or compact)")
@@ -282,6 +304,9 @@ class Bot:
         self.every_decision = every
         self.compact = encoding == wire.COMPACT
         self.protocols = protocols
+        self.capacity = min(games, wire.MAX_GAMES)
+        self.events = events
+        self.legal = legal
 
     # -- talking -----------------------------------------------------------
     def send(self, data: bytes) -> None:
@@ -509,6 +534,9 @@ class Bot:
             if self.game_open:
                 self.send(ABANDONED)
                 self.game_open = False
+            for tag in sorted(self.open_tags):  # games in flight not finished
+                self.send(wire.tagged(ABANDONED, tag))
+            self.open_tags.clear()
             self.send(_QUIT)
 
     def leave(self, deadline: float) -> None:
@@ -595,6 +623,8 @@ _lock = threading.Lock()
 _idle: dict[str, list[Bot]] = {}
 #: Every bot alive, to quit at exit.
 _running: list[Bot] = []
+#: Bots playing games in flight (tagged), by spec: running, greeted, each with the deals it has seen.
+_shared: dict[str, list[Bot]] = {}
 #: Bots told to quit, not yet reaped: (bot, when to kill it).
 _leaving: list[tuple[Bot, float]] = []
 
@@ -630,6 +660,65 @@ def acquire(spec: str, deal: int | None = None) -> Bot:
     if deal is not None:
         bot.deals.add(deal)
     return bot
+
+
+def games_at_once(spec: str) -> int:
+    """How many games a bot of ``spec`` plays at once (its hello's ``games``; 1 if it cannot be started).
+
+    A bot is started for it if none is idle, and left idle for the players
+    that follow (:func:`acquire`, :func:`acquire_tag`).
+    """
+    try:
+        bot = acquire(spec)
+    except Exception:  # the match's own players say why, game by game
+        return 1
+    release(bot)
+    return bot.capacity
+
+
+def acquire_tag(spec: str, deal: int | None) -> tuple[Bot, int]:
+    """A bot of ``spec`` playing games in flight, and a free tag on it, for one game of a match.
+
+    As :func:`acquire`, never a process that has seen ``deal`` (issue 36):
+    a process plays at most its hello's ``games`` at once, each its own
+    player and dice on the bot's side, every message tagged; a new one is
+    started when every process has seen the deal or is full.
+    """
+    _watch_exit()
+    _reap_leaving()
+    chosen = None
+    with _lock:
+        candidates = _shared.setdefault(spec, []) + [b for b in _idle.get(spec, []) if b.capacity > 1]
+        for bot in candidates:
+            if (
+                bot.alive
+                and not bot.failed
+                and len(bot.busy) < bot.capacity
+                and (deal is None or deal not in bot.deals)
+            ):
+                chosen = bot
+                break
+        if chosen is not None and chosen not in _shared[spec]:
+            _idle[spec].remove(chosen)
+            _shared[spec].append(chosen)
+    if chosen is None:
+        chosen = _start(spec, split_command(spec))
+        chosen.handshake()
+        with _lock:
+            _shared.setdefault(spec, []).append(chosen)
+    tag = 0
+    while tag in chosen.busy:
+        tag += 1
+    chosen.busy.add(tag)
+    if deal is not None:
+        chosen.deals.add(deal)
+    return chosen, tag
+
+
+def release_tag(bot: Bot, tag: int) -> None:
+    """A game in flight is done with ``tag`` on ``bot`` (a game left open is ended as abandoned by the next)."""
+    bot.busy.discard(tag)
+    bot.waiting.pop(tag, None)
 
 
 def _start(spec: str, argv: list[str]) -> Bot:
@@ -694,12 +783,16 @@ def _forget(bot: Bot) -> None:
         idle = _idle.get(bot.spec)
         if idle is not None and bot in idle:
             idle.remove(bot)
+        shared = _shared.get(bot.spec)
+        if shared is not None and bot in shared:
+            shared.remove(bot)
 
 
 def shutdown() -> None:
     """Quit every bot of this process (:data:`QUIT_GRACE` seconds for all), then remove a clean log directory."""
     with _lock:
         _idle.clear()
+        _shared.clear()
         _leaving.clear()
         bots = list(_running)
     bots = [bot for bot in bots if bot.alive]
@@ -759,6 +852,7 @@ def _after_fork() -> None:
         bot.alive = False
     _running.clear()
     _idle.clear()
+    _shared.clear()
     _leaving.clear()
     _logs.temporary = None
     _logs.failed = False
@@ -783,9 +877,12 @@ __all__ = [
     "BotFailure",
     "acquire",
     "hello_protocols",
+    "acquire_tag",
     "finish_leaving",
+    "games_at_once",
     "kill_all",
     "release",
+    "release_tag",
     "set_log_directory",
     "shutdown",
     "split_command",

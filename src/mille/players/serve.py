@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 from ..engine.driver import Event
 from ..engine.observation import Observation
@@ -136,12 +136,20 @@ class _Channel:
         return value
 
 
-def serve(spec: str, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None, name: str | None = None) -> int:
+def serve(
+    spec: str,
+    stdin: BinaryIO | None = None,
+    stdout: BinaryIO | None = None,
+    name: str | None = None,
+    games: int = 1,
+) -> int:
     """Serve the player ``spec`` over the protocol until the host says ``quit`` or goes; the exit status.
 
     A player that raises ends the bot (the traceback on standard error,
     status 1), as any bot that fails: the host scores the game and, in a
-    match, starts the bot again for the next.
+    match, starts the bot again for the next.  ``games`` past 1 offers the
+    host that many games at once (docs/protocol.md, "Games in flight"): a
+    player and dice of their own for each game's tag.
     """
     if spec.startswith(EXEC_PREFIX):
         raise PlayerSpecError(f"{spec!r}: a bot serves a player of its own process, not another program")
@@ -163,7 +171,14 @@ def serve(spec: str, stdin: BinaryIO | None = None, stdout: BinaryIO | None = No
         hello["dice"] = GAME_DICE
     hello[wire.EVERY_DECISION] = getattr(player, "every_decision", True) is not False
     hello[wire.ENCODING] = wire.COMPACT
+    if games > 1:
+        hello[wire.GAMES] = min(games, wire.MAX_GAMES)
+        hello[wire.LEGAL] = False  # the players find their legal moves themselves
+        if not hasattr(player, "inform"):
+            hello[wire.EVENTS] = False
     channel.write(hello)
+    if games > 1:
+        return _InFlight(spec, channel, player).run()
     dice: GlibcRandom = HostDice(channel)
     readline = channel.stdin.readline
     send = channel.send
@@ -222,6 +237,174 @@ def serve(spec: str, stdin: BinaryIO | None = None, stdout: BinaryIO | None = No
         elif kind == "quit":
             return 0
         # Any other message is from a later protocol: not for this bot.
+
+
+class _Game:
+    """One game's tag on the bot's side: its player, its dice, whether the player has begun a game, its table.
+
+    The table is None in a game of protocol 1 (the two-seat table's); a host
+    that plays a larger table speaks protocol 2 in it, untagged (games in
+    flight are the two-seat match's), and the same bot answers it.
+    """
+
+    __slots__ = ("player", "dice", "played", "deaf", "table")
+
+    def __init__(self, player: Player, dice: GlibcRandom) -> None:
+        self.player = player
+        self.dice = dice
+        self.played = False
+        self.deaf = not hasattr(player, "inform")
+        self.table: Table | None = None
+
+
+class _TagDice(HostDice):
+    """The host's dice for one game in flight: the ``roll`` tagged, the other games' lines kept for later."""
+
+    __slots__ = ("_tag",)
+
+    def __init__(self, flight: _InFlight, tag: int | None) -> None:
+        self._channel = flight  # type: ignore[assignment]
+        self._tag = tag
+
+    def random(self) -> int:
+        flight = cast("_InFlight", self._channel)
+        return flight.roll(self._tag)
+
+
+class _InFlight:
+    """The bot's side of games in flight: every line read, each game's answer written, a write per read.
+
+    The host's lines carry a game's ``tag`` (an untagged line is the game
+    of a host that plays one at a time); each tag has its own player (a new
+    one for every new game, as in :func:`serve`) and its own dice.  The
+    answers to all the lines one read brings are written at once.
+    """
+
+    def __init__(self, spec: str, channel: _Channel, player: Player) -> None:
+        self.spec = spec
+        self.channel = channel
+        self.first: Player | None = player
+        self.games: dict[int | None, _Game] = {}
+        self.lines: list[bytes] = []
+        self.partial = b""
+        self.out: list[bytes] = []
+        stdin = channel.stdin
+        self.read1 = getattr(stdin, "read1", None) or stdin.read
+
+    def fill(self) -> bool:
+        """Read what the host has sent (at least one complete line, unless it has gone: False)."""
+        while not self.lines:
+            data = self.read1(1 << 16)
+            if not data:
+                return False
+            data = self.partial + data
+            cut = data.rfind(b"\n") + 1
+            self.partial = data[cut:]
+            if len(self.partial) > wire.MAX_LINE:
+                raise ProtocolError("a line from the host longer than the protocol allows, or cut short")
+            self.lines = data[:cut].splitlines(keepends=True)
+            self.lines.reverse()
+        return True
+
+    def flush(self) -> None:
+        if self.out:
+            self.channel.send(b"".join(self.out))
+            self.out.clear()
+
+    def game(self, tag: int | None) -> _Game:
+        found = self.games.get(tag)
+        if found is None:
+            player = self.first if self.first is not None else make_player(self.spec)
+            self.first = None
+            found = self.games[tag] = _Game(player, _TagDice(self, tag))
+        return found
+
+    def roll(self, tag: int | None) -> int:
+        """A roll for game ``tag``: asked (with the answers so far), its ``rolled`` waited for; other lines kept."""
+        ask = b'{"type":"roll"}\n'
+        self.out.append(ask if tag is None else wire.tagged(ask, tag))
+        self.flush()
+        kept: list[bytes] = []
+        try:
+            while True:
+                if not self.fill():
+                    raise ProtocolError("the host went away while rolling")
+                line = self.lines.pop()
+                core, got = wire.untag(line.rstrip(b"\n"))
+                if got == tag and core.startswith(b'{"type":"rolled",'):
+                    answer = self.channel.parse(core + b"\n")
+                    value = None if answer is None else answer.get("value")
+                    if type(value) is not int:
+                        raise ProtocolError(f"asked to roll, the host answered {wire.excerpt(line)}")
+                    return value
+                kept.append(line)
+        finally:
+            self.lines.extend(reversed(kept))
+
+    def run(self) -> int:
+        move_line = wire.move_line
+        while True:
+            if not self.lines:
+                self.flush()
+                if not self.fill():
+                    return 0
+            line = self.lines.pop()
+            core, tag = wire.untag(line[:-1])
+            if line.startswith(_EVENT):
+                game = self.game(tag)
+                if game.deaf:
+                    continue
+            values = wire.compact_values(core)  # it reads up to the array's end: no newline needed
+            if values is not None:
+                game = self.game(tag)
+                made = decision(game.player, _compact(values, wire.observation_from_ints), game.dice)
+                answer = move_line(made.move, made.considered)
+                self.out.append(answer if tag is None else wire.tagged(answer, tag))
+                continue
+            message = self.channel.parse(core + b"\n")
+            if message is None:
+                return 0
+            kind = message["type"]
+            if kind == "quit":
+                self.flush()
+                return 0
+            game = self.game(tag)
+            player = game.player
+            table = game.table
+            if kind == "decide":
+                if table is not None:
+                    observation = _compact(message.get("observation"), wire.observation_from_json_2)
+                    made = decision(player, observation, game.dice)
+                    answer = wire.move_line_2(made.move, made.considered)
+                else:
+                    obs = message.get("obs")
+                    if obs is not None:
+                        observation = _compact(obs, wire.observation_from_compact)
+                    else:
+                        observation = wire.observation_from_json(message.get("observation"))
+                    made = decision(player, observation, game.dice)
+                    answer = move_line(made.move, made.considered)
+                self.out.append(answer if tag is None else wire.tagged(answer, tag))
+            elif kind == "event":
+                inform = getattr(player, "inform", None)
+                if inform is not None:
+                    inform(wire.event_from_json(message) if table is None else _event_2(message, table))
+            elif kind == "hand_over":
+                hand_over = getattr(player, "hand_over", None)
+                if hand_over is not None:
+                    result = message.get("result")
+                    hand_over(wire.result_from_json(result) if table is None else _result_2(result, table))
+            elif kind == "game":
+                if message.get("new", message.get("fresh")) is not False and game.played:
+                    game.player = make_player(self.spec)
+                    game.deaf = not hasattr(game.player, "inform")
+                game.played = True
+                game.table = _game_table(message)
+                seed = message.get("dice")
+                game.dice = GlibcRandom(seed) if type(seed) is int else _TagDice(self, tag)
+            elif kind == "game_over" and tag is not None:
+                self.games.pop(tag, None)  # the tag's next game is a new player's
+            # Any other message is from a later protocol: not for this bot.
 
 
 _EVENT = b'{"type":"event",'

@@ -630,6 +630,51 @@ _ANSWERS: dict[bytes, tuple[Move, bool | None]] = {line[:-1]: key for key, line 
 
 
 # --------------------------------------------------------------------------
+# Games in flight (opt-in: ``"games": K`` in the hello)
+
+#: The hello's opt-in: the bot plays up to this many games at once, each message tagged with its game.
+GAMES = "games"
+#: The key of a message's game tag (the last key of the object; an integer).
+TAG = "tag"
+#: The most games in flight a hello may offer (more is taken as this many).
+MAX_GAMES = 1024
+#: Opt-ins honoured with games in flight: ``"events": false`` (the bot's players have no ear for
+#: the moves made: no ``event`` is sent), ``"legal": false`` (it finds the legal moves itself: a
+#: ``decide`` comes without them, and an illegal answer is refused by the rules).
+EVENTS = "events"
+LEGAL = "legal"
+_LEGAL_CUT = b',"legal":'
+
+
+def without_legal(line: bytes) -> bytes:
+    """A compact ``decide`` line without its ``legal`` mask (the hello said ``"legal": false``)."""
+    return line[: line.rindex(_LEGAL_CUT)] + b"}\n"
+
+
+_TAG_SUFFIX = b',"tag":'
+
+
+def tagged(line: bytes, tag: int) -> bytes:
+    """``line`` (one message, a JSON object ending ``}\n``) with ``"tag": tag`` as its last key."""
+    return b'%s,"tag":%d}\n' % (line[:-2], tag)
+
+
+def untag(line: bytes) -> tuple[bytes, int | None]:
+    """``line`` (without its newline) and its tag, the ``"tag"`` key written last as :func:`tagged` writes it.
+
+    (line, None) if the line does not end so; such a line is read whole
+    (:func:`read_message`) to find its tag, if it has one.
+    """
+    at = line.rfind(_TAG_SUFFIX)
+    if at < 0 or not line.endswith(b"}"):
+        return line, None
+    digits = line[at + len(_TAG_SUFFIX) : -1]
+    if not digits.isdigit() or len(digits) > 9:
+        return line, None
+    return line[:at] + b"}", int(digits)
+
+
+# --------------------------------------------------------------------------
 # What happens at the table
 
 
@@ -797,6 +842,14 @@ def _pair(value: object) -> tuple[int, int]:
 
 
 __all__ = [
+    "EVENTS",
+    "GAMES",
+    "LEGAL",
+    "MAX_GAMES",
+    "without_legal",
+    "TAG",
+    "tagged",
+    "untag",
     "COMPACT",
     "COMPACT_FIELDS",
     "COMPACT_SIZE",
