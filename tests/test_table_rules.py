@@ -181,6 +181,14 @@ def test_a_declined_coup_is_gone_and_play_resumes() -> None:
     assert game.players[0].safety_score == 100 and not game.players[0].coups[0]
 
 
+def test_no_question_for_a_safety_against_an_older_hazard() -> None:
+    """A Speed Limit on a side already Out of Gas: the Extra Tank held is no coup (only the limit is fresh)."""
+    game = at_table(4, {1: [LIMIT, *WAITING], 0: waiting(TANK)}, to_move=1, rolling=(1,))
+    game.players[0].battle = OOG
+    push_ok(game, play(0))
+    assert rules.phase(game) is Phase.MOVE and game.to_move == 2  # seat 0 not asked: it could only pass
+
+
 def test_no_question_when_nobody_else_holds_it() -> None:
     game = at_table(6, {1: [STOP, *WAITING]}, to_move=1, rolling=range(3))
     push_ok(game, Move(MoveType.PLAY, 0, 0))
@@ -346,3 +354,44 @@ def test_sim_refuses_a_table_it_does_not_have(capsys: pytest.CaptureFixture[str]
     with pytest.raises(SystemExit):
         main(["--players", "5"])
     assert "invalid choice" in capsys.readouterr().err
+
+
+class _Decliner:
+    """Plays the first legal move but lets every coup fourré asked out of turn pass; hears every event."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.heard: list[tuple[int, MoveType]] = []
+        self.declined = 0
+
+    def choose(self, observation: object, rng: GlibcRandom) -> Move:
+        legal = observation.legal_moves()  # type: ignore[attr-defined]
+        if PASS in legal and len(legal) > 1:  # asked out of turn (R10): declined
+            self.declined += 1
+            return PASS
+        return legal[0]
+
+    def inform(self, event: object) -> None:
+        self.heard.append((event.seat, event.kind))  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("seats", [4, 6])
+def test_a_declined_coup_is_told_to_nobody_else(seats: int) -> None:
+    """Being asked out of turn says the seat holds the safety (R10): its pass is its own, not the table's."""
+    declined = 0
+    for seed in range(40):
+        game = Game(table=table(seats), rng=GlibcRandom(seed))
+        players = [_Decliner(seat) for seat in range(seats)]
+        rules.start_hand(game)
+        play_hand(game, players, [GlibcRandom(seed * 7 + k) for k in range(seats)])
+        for player in players:
+            own = [k for s, k in player.heard if s == player.seat and k is MoveType.PASS]
+            assert len(own) >= player.declined  # its own pass it hears
+            empty = len(own) - player.declined  # its passes with an empty hand at the deck's end (R12)
+            for other in players:
+                if other is not player:  # the others hear those, never its declines
+                    assert sum(1 for s, k in other.heard if s == player.seat and k is MoveType.PASS) == empty
+        declined += sum(p.declined for p in players)
+        if declined >= 3:
+            break
+    assert declined >= 3  # the test saw declines to hide

@@ -89,6 +89,7 @@ _PLAY = MoveType.PLAY
 _DISCARD = MoveType.DISCARD
 _ORDER = MoveType.ORDER
 _PASS = MoveType.PASS
+_REACTION = Phase.REACTION
 _EMPTY = cards.EMPTY
 _SAFETY_BASE = cards.SAFETY_BASE
 _HAND_SIZE = cards.HAND_SIZE
@@ -243,7 +244,15 @@ def hand_steps(
             if strict and moves > MAX_MOVES_PER_HAND:
                 raise EndlessHand(f"no end after {MAX_MOVES_PER_HAND} moves ({_context(game)})")
         if informed and outcome.refusal is None and move.kind is not _ORDER:
-            _tell(informed, Event(seat, move.kind, shown), strict)
+            if phase is _REACTION:
+                # A coup fourré declined out of turn is the seat's own secret: being asked
+                # told that it holds the safety (table-rules.md R6, R10); the others hear nothing.
+                if move.kind is _PASS:
+                    _tell([hook for hook in informed if hook[0] == seat], Event(seat, _PASS, shown), strict)
+                else:
+                    _tell(informed, Event(seat, move.kind, shown), strict)
+            else:
+                _tell(informed, Event(seat, move.kind, shown), strict)
         if observer is not None:
             observer.after_move(game, seat, move, outcome)
 

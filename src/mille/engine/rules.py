@@ -698,11 +698,14 @@ def _offer_coup(game: Game, target: int) -> None:
     if (seats == game.table.sides and nxt == target) or game.finished:
         return  # the side's one seat moves next
     pp = players[target]
+    hazard, limit = pp.fresh_hazard, pp.fresh_limit
     for holder in range(target, seats, game.table.sides):
         if holder != nxt:
             hand = players[holder].hand
             for card in hand:
-                if card >= SAFETY_BASE and _is_counter(pp, card):
+                # Only against the hazard just played (as coup_slot reads it): a seat is never
+                # asked when it could only pass, which would tell the table it holds a safety.
+                if card >= SAFETY_BASE and (hazard or (limit and card == RIGHT_OF_WAY)) and _is_counter(pp, card):
                     game.reaction = nxt
                     game.to_move = holder
                     return

@@ -546,7 +546,8 @@ class PlainFace:
             return tablewords.extension_sentence(game, seat, kind is MoveType.EXTEND)
         if kind is MoveType.PASS:
             if game.players[seat].hand.count(EMPTY) != len(game.players[seat].hand):
-                return tablewords.declined_sentence(game, seat)
+                # Another seat's declined coup fourré is its secret (being asked told that it held the safety).
+                return tablewords.declined_sentence(game, seat) if seat == YOU else ""
             return tablewords.pass_sentence(game, seat)
         return ""
 
