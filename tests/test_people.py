@@ -262,6 +262,18 @@ def test_two_people_play_a_third_is_refused_and_a_killed_guest_comes_back() -> N
 
             _agree(host, guest)
 
+            # Alice's ^C while Bob thinks: Really? on her board; his move, made meanwhile, is his once she answers
+            # (her prompt read his link too, took his move away, and the game hung).
+            _move(host)
+            _asked(guest)
+            host.send("\x03")
+            host.wait_for("Really?")
+            _move(guest)
+            host.pump(0.3)
+            assert "Really?" in host.text(), host.text()
+            host.send("n")
+            _asked(host)
+
             # The guest's process killed at its move prompt: the host is told, the computer plays the seat.
             _move(host)
             _asked(guest)
