@@ -603,3 +603,47 @@ def test_a_guests_coup_fourre_is_asked_out_of_turn_on_its_own_terminal() -> None
     assert answer is not None and wire.move_from_json_2(answer["move"], 2) == rules.Move(rules.MoveType.PLAY, 3)
     lines = term.noted[0].splitlines()  # the board as the key was read (an answer clears the question)
     assert "Coup fourre?" in lines[22] and "Turn: you (side A) (coup fourre?)" in "\n".join(lines)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 6])
+def test_a_refused_move_at_a_seat_not_the_hosts_would_change_nothing_so_a_guests_is_never_pushed(seats: int) -> None:
+    """The original tidies the mover's hand even after a refused move (bsd-mille.md §3.2 step 4, §3.6, §4).
+
+    A guest's refused move is told and asked again, never pushed on the
+    host's game (docs/people.md).  That loses nothing: the tidy-up's sort
+    is the Order of seat 1 alone (the host's), and its compaction of a hand
+    left tidy by the last move is the hand itself; the end-of-hand test
+    finds what it found then.  Every refused move at every seat but the
+    host's, in whole hands, pushed on a copy: the game is unchanged.
+    """
+    from mille.engine import rules
+    from mille.engine.observation import observe
+    from mille.engine.rng import GlibcRandom
+    from mille.engine.state import Game, table
+    from mille.players.bsd import BsdPlayer
+
+    moves = [rules.DRAW] + [
+        rules.Move(kind, slot) for kind in (rules.MoveType.PLAY, rules.MoveType.DISCARD) for slot in range(7)
+    ]
+    refused = 0
+    for seed in range(4):
+        game = Game(table=table(seats), rng=GlibcRandom(seed))
+        rules.start_hand(game)
+        game.order = True  # the host keeps his hand in order: his refused moves sort it
+        players, dice = [BsdPlayer() for _ in range(seats)], [GlibcRandom(seed * 7 + s) for s in range(seats)]
+        while (phase := rules.phase(game)) is not rules.Phase.HAND_OVER:
+            seat = game.to_move
+            if phase is rules.Phase.EMPTY_HAND:
+                rules.push(game, rules.PASS)
+                continue
+            if phase is rules.Phase.MOVE and seat != 0:
+                before = (list(game.players[seat].hand), game.finished, game.to_move, game.deck_count)
+                for move in moves:
+                    tried = game.copy()
+                    if rules.push(tried, move).error is None:
+                        continue
+                    refused += 1
+                    after = (tried.players[seat].hand, tried.finished, tried.to_move, tried.deck_count)
+                    assert after == before, (seats, seed, move, before, after)
+            rules.push(game, players[seat].choose(observe(game, seat), dice[seat]))
+    assert refused > 100
