@@ -755,17 +755,21 @@ def _plain_answer(player: Player, line: str, wanted: str, deadline: float = 10.0
     player.wait_for(wanted, deadline)
 
 
-def _plain_move(player: Player) -> None:
-    """In lines: pick, then discard the first card of the hand that is not a safety."""
-    _answer(player, "p", "You pick")
+def _plain_discard(player: Player) -> str:
+    """In lines: the line that discards the first card of the hand that is not a safety (``c`` says the hand)."""
     hand = _answer(player, "c", "Your hand: ")
     hand = hand[hand.index("Your hand: ") + len("Your hand: ") :]
     for item in hand[: hand.index(".")].split("; "):
         slot, card = item.split(": ", 1)
         if card not in SAFETIES and card != "empty":
-            player.send(f"d {slot.lower()}\r")
-            return
+            return f"d {slot.lower()}"
     raise AssertionError(hand)
+
+
+def _plain_move(player: Player) -> None:
+    """In lines: pick, then discard the first card of the hand that is not a safety."""
+    _answer(player, "p", "You pick")
+    player.send(_plain_discard(player) + "\r")
 
 
 def test_a_person_in_lines_and_a_friend_on_the_board_either_way() -> None:
@@ -785,8 +789,9 @@ def test_a_person_in_lines_and_a_friend_on_the_board_either_way() -> None:
             _plain_move(host)
             host.wait_for(f"{bob} is thinking...")
             _asked(guest)
-            # A move the rules refuse: the original's own reason, on his board.
-            guest.send("d1\r")
+            # A move the rules refuse: the original's own reason, on his board.  (Not a safety: a safety
+            # counts as picked, and its discard is refused as "discard a safety?", bsd-mille.md §3.3, §3.4.)
+            guest.send(discard_keys(guest))
             guest.wait_for("must pick first")
             _move(guest)
             host.wait_for(f"{bob} discards")
@@ -816,7 +821,7 @@ def test_a_person_in_lines_and_a_friend_on_the_board_either_way() -> None:
             guest.wait_for(f"Mille Bornes against {alice}, in lines")
             guest.wait_for(f"{alice} discards")
             guest.wait_for("Your move:")
-            guest.send("d 1\r")
+            guest.send(_plain_discard(guest) + "\r")  # not a safety (above)
             guest.wait_for("must pick first")
             _plain_move(guest)
             host.wait_for("DISCARD")
