@@ -946,3 +946,48 @@ def test_the_other_is_named_where_plain_mode_names_the_computer_whatever_the_nam
     assert person_words("Games won: you 1, computer 0.", "bob") == "Games won: you 1, bob 0."
     odd = shown("e\x1b[2Jve\\1")  # escapes and a backslash: the name as it is, never a pattern
     assert person_words("It is the computer's move.", odd) == f"It is {odd}'s move."
+
+
+def test_the_hosts_prompt_leaves_the_link_of_a_guest_who_decides_to_the_thread_that_asks_them(tmp_path: object) -> None:
+    """The host's key loop (``Really?`` after ^C while the guest thinks) never reads a deciding guest's link.
+
+    The guest's seat asks on the flow's worker, which alone reads their
+    link while they decide; read by the host's prompt, their move was lost
+    and the game hung (the race the larger tables had, ``link.heard_idle``).
+    Here the move is on the link before the key: deterministic.
+    """
+    from mille.engine import rules
+    from mille.engine.rng import GlibcRandom
+    from mille.players.bsd import BsdPlayer
+    from mille.ui.flow import GameFlow, Setup
+    from mille.ui.people.host import HostBoardFace, RemotePerson
+    from mille.ui.surface import VirtualTerminal
+
+    game = Game(rng=GlibcRandom(5))
+    rules.start_hand(game)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(os.path.join(str(tmp_path), "guest.sock"))
+    listener.listen(1)
+    host_end, guest_end = people_link.pair()
+    ready, typed = os.pipe()
+    remote = RemotePerson(listener, os.getuid(), game, "alice")
+    try:
+        term = VirtualTerminal(keys=[ord("n")])
+        os.write(typed, b"n")
+        term.fd = ready  # type: ignore[attr-defined]
+        face = HostBoardFace(term, game, 0, remote)
+        GameFlow(face, game, Setup(BsdPlayer(), "bsd", GlibcRandom(1)))
+        remote.link = host_end
+        remote.deciding = True  # as RemotePerson.choose, on the worker, while it waits for the move
+        move = {"type": "move", "move": wire.move_json(rules.DRAW)}
+        guest_end.send(move)
+        assert face.dialogs.readch() == ord("n")
+        assert host_end.wait_message(timeout=5) == move  # still the worker's to read
+        assert remote.link is host_end and not remote.take_notices()
+    finally:
+        remote.close()
+        listener.close()
+        host_end.close()
+        guest_end.close()
+        os.close(ready)
+        os.close(typed)
