@@ -991,3 +991,39 @@ def test_the_hosts_prompt_leaves_the_link_of_a_guest_who_decides_to_the_thread_t
         guest_end.close()
         os.close(ready)
         os.close(typed)
+
+
+def test_the_hosts_line_in_plain_mode_leaves_the_link_of_a_guest_who_decides_alone(tmp_path: object) -> None:
+    """The same in lines: a line awaited by a plain host (``Really?`` after ^C) leaves a deciding guest's link."""
+    from mille.engine import rules
+    from mille.engine.rng import GlibcRandom
+    from mille.ui.people.host import RemotePerson
+    from mille.ui.people.inlines import HostLinesFace
+    from mille.ui.plain.lines import LineTerminal
+
+    game = Game(rng=GlibcRandom(5))
+    rules.start_hand(game)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(os.path.join(str(tmp_path), "guest.sock"))
+    listener.listen(1)
+    host_end, guest_end = people_link.pair()
+    lines, typed = os.pipe()
+    said = os.open(os.devnull, os.O_WRONLY)
+    remote = RemotePerson(listener, os.getuid(), game, "alice")
+    try:
+        face = HostLinesFace(LineTerminal(lines, said), game, 0, remote, "brief")
+        remote.link = host_end
+        remote.deciding = True  # as RemotePerson.choose, on the worker, while it waits for the move
+        move = {"type": "move", "move": wire.move_json(rules.DRAW)}
+        guest_end.send(move)
+        os.write(typed, b"n\n")
+        face._hear()
+        assert host_end.wait_message(timeout=5) == move  # still the worker's to read
+        assert remote.link is host_end
+    finally:
+        remote.close()
+        listener.close()
+        host_end.close()
+        guest_end.close()
+        for fd in (lines, typed, said):
+            os.close(fd)
