@@ -262,6 +262,18 @@ def test_two_people_play_a_third_is_refused_and_a_killed_guest_comes_back() -> N
 
             _agree(host, guest)
 
+            # Alice's ^C while Bob thinks: Really? on her board; his move, made meanwhile, is his once she answers
+            # (her prompt read his link too, took his move away, and the game hung).
+            _move(host)
+            _asked(guest)
+            host.send("\x03")
+            host.wait_for("Really?")
+            _move(guest)
+            host.pump(0.3)
+            assert "Really?" in host.text(), host.text()
+            host.send("n")
+            _asked(host)
+
             # The guest's process killed at its move prompt: the host is told, the computer plays the seat.
             _move(host)
             _asked(guest)
@@ -743,17 +755,21 @@ def _plain_answer(player: Player, line: str, wanted: str, deadline: float = 10.0
     player.wait_for(wanted, deadline)
 
 
-def _plain_move(player: Player) -> None:
-    """In lines: pick, then discard the first card of the hand that is not a safety."""
-    _answer(player, "p", "You pick")
+def _plain_discard(player: Player) -> str:
+    """In lines: the line that discards the first card of the hand that is not a safety (``c`` says the hand)."""
     hand = _answer(player, "c", "Your hand: ")
     hand = hand[hand.index("Your hand: ") + len("Your hand: ") :]
     for item in hand[: hand.index(".")].split("; "):
         slot, card = item.split(": ", 1)
         if card not in SAFETIES and card != "empty":
-            player.send(f"d {slot.lower()}\r")
-            return
+            return f"d {slot.lower()}"
     raise AssertionError(hand)
+
+
+def _plain_move(player: Player) -> None:
+    """In lines: pick, then discard the first card of the hand that is not a safety."""
+    _answer(player, "p", "You pick")
+    player.send(_plain_discard(player) + "\r")
 
 
 def test_a_person_in_lines_and_a_friend_on_the_board_either_way() -> None:
@@ -773,8 +789,9 @@ def test_a_person_in_lines_and_a_friend_on_the_board_either_way() -> None:
             _plain_move(host)
             host.wait_for(f"{bob} is thinking...")
             _asked(guest)
-            # A move the rules refuse: the original's own reason, on his board.
-            guest.send("d1\r")
+            # A move the rules refuse: the original's own reason, on his board.  (Not a safety: a safety
+            # counts as picked, and its discard is refused as "discard a safety?", bsd-mille.md §3.3, §3.4.)
+            guest.send(discard_keys(guest))
             guest.wait_for("must pick first")
             _move(guest)
             host.wait_for(f"{bob} discards")
@@ -804,7 +821,7 @@ def test_a_person_in_lines_and_a_friend_on_the_board_either_way() -> None:
             guest.wait_for(f"Mille Bornes against {alice}, in lines")
             guest.wait_for(f"{alice} discards")
             guest.wait_for("Your move:")
-            guest.send("d 1\r")
+            guest.send(_plain_discard(guest) + "\r")  # not a safety (above)
             guest.wait_for("must pick first")
             _plain_move(guest)
             host.wait_for("DISCARD")
@@ -929,3 +946,84 @@ def test_the_other_is_named_where_plain_mode_names_the_computer_whatever_the_nam
     assert person_words("Games won: you 1, computer 0.", "bob") == "Games won: you 1, bob 0."
     odd = shown("e\x1b[2Jve\\1")  # escapes and a backslash: the name as it is, never a pattern
     assert person_words("It is the computer's move.", odd) == f"It is {odd}'s move."
+
+
+def test_the_hosts_prompt_leaves_the_link_of_a_guest_who_decides_to_the_thread_that_asks_them(tmp_path: object) -> None:
+    """The host's key loop (``Really?`` after ^C while the guest thinks) never reads a deciding guest's link.
+
+    The guest's seat asks on the flow's worker, which alone reads their
+    link while they decide; read by the host's prompt, their move was lost
+    and the game hung (the race the larger tables had, ``link.heard_idle``).
+    Here the move is on the link before the key: deterministic.
+    """
+    from mille.engine import rules
+    from mille.engine.rng import GlibcRandom
+    from mille.players.bsd import BsdPlayer
+    from mille.ui.flow import GameFlow, Setup
+    from mille.ui.people.host import HostBoardFace, RemotePerson
+    from mille.ui.surface import VirtualTerminal
+
+    game = Game(rng=GlibcRandom(5))
+    rules.start_hand(game)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(os.path.join(str(tmp_path), "guest.sock"))
+    listener.listen(1)
+    host_end, guest_end = people_link.pair()
+    ready, typed = os.pipe()
+    remote = RemotePerson(listener, os.getuid(), game, "alice")
+    try:
+        term = VirtualTerminal(keys=[ord("n")])
+        os.write(typed, b"n")
+        term.fd = ready  # type: ignore[attr-defined]
+        face = HostBoardFace(term, game, 0, remote)
+        GameFlow(face, game, Setup(BsdPlayer(), "bsd", GlibcRandom(1)))
+        remote.link = host_end
+        remote.deciding = True  # as RemotePerson.choose, on the worker, while it waits for the move
+        move = {"type": "move", "move": wire.move_json(rules.DRAW)}
+        guest_end.send(move)
+        assert face.dialogs.readch() == ord("n")
+        assert host_end.wait_message(timeout=5) == move  # still the worker's to read
+        assert remote.link is host_end and not remote.take_notices()
+    finally:
+        remote.close()
+        listener.close()
+        host_end.close()
+        guest_end.close()
+        os.close(ready)
+        os.close(typed)
+
+
+def test_the_hosts_line_in_plain_mode_leaves_the_link_of_a_guest_who_decides_alone(tmp_path: object) -> None:
+    """The same in lines: a line awaited by a plain host (``Really?`` after ^C) leaves a deciding guest's link."""
+    from mille.engine import rules
+    from mille.engine.rng import GlibcRandom
+    from mille.ui.people.host import RemotePerson
+    from mille.ui.people.inlines import HostLinesFace
+    from mille.ui.plain.lines import LineTerminal
+
+    game = Game(rng=GlibcRandom(5))
+    rules.start_hand(game)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(os.path.join(str(tmp_path), "guest.sock"))
+    listener.listen(1)
+    host_end, guest_end = people_link.pair()
+    lines, typed = os.pipe()
+    said = os.open(os.devnull, os.O_WRONLY)
+    remote = RemotePerson(listener, os.getuid(), game, "alice")
+    try:
+        face = HostLinesFace(LineTerminal(lines, said), game, 0, remote, "brief")
+        remote.link = host_end
+        remote.deciding = True  # as RemotePerson.choose, on the worker, while it waits for the move
+        move = {"type": "move", "move": wire.move_json(rules.DRAW)}
+        guest_end.send(move)
+        os.write(typed, b"n\n")
+        face._hear()
+        assert host_end.wait_message(timeout=5) == move  # still the worker's to read
+        assert remote.link is host_end
+    finally:
+        remote.close()
+        listener.close()
+        host_end.close()
+        guest_end.close()
+        for fd in (lines, typed, said):
+            os.close(fd)

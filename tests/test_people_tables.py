@@ -23,6 +23,7 @@ import time
 import pytest
 
 from mille.engine import cards
+from mille.ui.surface import VirtualTerminal
 from test_people import SRC, Player, _readable_by, people, readable_directory
 
 #: The rows of the larger tables' board (ui/tableboard.py: the miles window is the bottom seven lines).
@@ -402,6 +403,18 @@ def test_a_guest_is_told_a_refused_move_in_the_engines_words_and_aims_a_hazard_a
     assert "side A/C?" in term.lines()[22]
 
 
+class _Noting(VirtualTerminal):
+    """The in-memory terminal, the screen noted at each key read (the question is on it then)."""
+
+    def __init__(self, keys: list[int]) -> None:
+        super().__init__(keys=keys)
+        self.noted: list[str] = []
+
+    def read_byte(self) -> int:
+        self.noted.append("\n".join(self.lines()))
+        return super().read_byte()
+
+
 def test_a_guests_extension_is_asked_on_the_board_it_saw_and_answered_from_its_terminal() -> None:
     """bob's 25 reaches 700: ``Extension?`` on his board shows 675 miles (the card not yet down); his ``n`` is sent."""
     from mille.engine import rules
@@ -411,7 +424,6 @@ def test_a_guests_extension_is_asked_on_the_board_it_saw_and_answered_from_its_t
     from mille.players import wire
     from mille.ui.people import link as people_link
     from mille.ui.people.tableguest import TableGuest
-    from mille.ui.surface import VirtualTerminal
 
     game = Game(table=table(3), rng=GlibcRandom(4))
     rules.start_hand(game)
@@ -423,7 +435,7 @@ def test_a_guests_extension_is_asked_on_the_board_it_saw_and_answered_from_its_t
     rules.push(game, rules.Move(rules.MoveType.PLAY, 1))
     obs = observe(game, 1)
     assert obs.phase is rules.Phase.EXTENSION
-    term = VirtualTerminal(keys=[ord("n")])
+    term = _Noting(keys=[ord("n")])
     ready, always = os.pipe()
     os.write(always, b".")
     term.fd = ready  # type: ignore[attr-defined]
@@ -439,8 +451,8 @@ def test_a_guests_extension_is_asked_on_the_board_it_saw_and_answered_from_its_t
         os.close(ready)
         os.close(always)
     assert answer is not None and wire.move_from_json_2(answer["move"], 3) == rules.NO_EXTENSION
-    lines = term.lines()
-    assert "Extension?" in lines[22]
+    lines = term.noted[0].splitlines()  # the board as the key was read (an answer clears the question)
+    assert "Extension?" in lines[22] and "Extension?" not in term.lines()[22]
     box = lines[9:17]  # side B's box: bob's
     assert box[0].startswith("Side B (yours): you") and "Miles  675 of 700" in box[1], "\n".join(lines)
 
@@ -560,7 +572,6 @@ def test_a_guests_coup_fourre_is_asked_out_of_turn_on_its_own_terminal() -> None
     from mille.players import wire
     from mille.ui.people import link as people_link
     from mille.ui.people.tableguest import TableGuest
-    from mille.ui.surface import VirtualTerminal
 
     game = Game(table=table(4), rng=GlibcRandom(4))
     rules.start_hand(game)
@@ -574,7 +585,7 @@ def test_a_guests_coup_fourre_is_asked_out_of_turn_on_its_own_terminal() -> None
     rules.push(game, rules.Move(rules.MoveType.PLAY, 1))
     obs = observe(game, 2)
     assert obs.phase is rules.Phase.REACTION
-    term = VirtualTerminal(keys=[ord("y")])
+    term = _Noting(keys=[ord("y")])
     ready, always = os.pipe()
     os.write(always, b".")
     term.fd = ready  # type: ignore[attr-defined]
@@ -590,5 +601,49 @@ def test_a_guests_coup_fourre_is_asked_out_of_turn_on_its_own_terminal() -> None
         os.close(ready)
         os.close(always)
     assert answer is not None and wire.move_from_json_2(answer["move"], 2) == rules.Move(rules.MoveType.PLAY, 3)
-    lines = term.lines()
+    lines = term.noted[0].splitlines()  # the board as the key was read (an answer clears the question)
     assert "Coup fourre?" in lines[22] and "Turn: you (side A) (coup fourre?)" in "\n".join(lines)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 6])
+def test_a_refused_move_at_a_seat_not_the_hosts_would_change_nothing_so_a_guests_is_never_pushed(seats: int) -> None:
+    """The original tidies the mover's hand even after a refused move (bsd-mille.md §3.2 step 4, §3.6, §4).
+
+    A guest's refused move is told and asked again, never pushed on the
+    host's game (docs/people.md).  That loses nothing: the tidy-up's sort
+    is the Order of seat 1 alone (the host's), and its compaction of a hand
+    left tidy by the last move is the hand itself; the end-of-hand test
+    finds what it found then.  Every refused move at every seat but the
+    host's, in whole hands, pushed on a copy: the game is unchanged.
+    """
+    from mille.engine import rules
+    from mille.engine.observation import observe
+    from mille.engine.rng import GlibcRandom
+    from mille.engine.state import Game, table
+    from mille.players.bsd import BsdPlayer
+
+    moves = [rules.DRAW] + [
+        rules.Move(kind, slot) for kind in (rules.MoveType.PLAY, rules.MoveType.DISCARD) for slot in range(7)
+    ]
+    refused = 0
+    for seed in range(4):
+        game = Game(table=table(seats), rng=GlibcRandom(seed))
+        rules.start_hand(game)
+        game.order = True  # the host keeps his hand in order: his refused moves sort it
+        players, dice = [BsdPlayer() for _ in range(seats)], [GlibcRandom(seed * 7 + s) for s in range(seats)]
+        while (phase := rules.phase(game)) is not rules.Phase.HAND_OVER:
+            seat = game.to_move
+            if phase is rules.Phase.EMPTY_HAND:
+                rules.push(game, rules.PASS)
+                continue
+            if phase is rules.Phase.MOVE and seat != 0:
+                before = (list(game.players[seat].hand), game.finished, game.to_move, game.deck_count)
+                for move in moves:
+                    tried = game.copy()
+                    if rules.push(tried, move).error is None:
+                        continue
+                    refused += 1
+                    after = (tried.players[seat].hand, tried.finished, tried.to_move, tried.deck_count)
+                    assert after == before, (seats, seed, move, before, after)
+            rules.push(game, players[seat].choose(observe(game, seat), dice[seat]))
+    assert refused > 100

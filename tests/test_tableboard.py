@@ -17,8 +17,8 @@ from mille.engine import cards, rules
 from mille.engine.rng import GlibcRandom
 from mille.engine.state import Game, table
 from mille.players.bsd import BsdPlayer
-from mille.ui.flow import Setup
-from mille.ui.surface import VirtualTerminal
+from mille.ui.flow import COUP_PROMPT, Setup
+from mille.ui.surface import INTERRUPT, VirtualTerminal
 from mille.ui.tableboard import TableBoardFace, side_box, table_flow
 
 
@@ -94,3 +94,21 @@ def test_the_board_in_a_real_terminal_and_refused_when_small() -> None:
         assert p.wait_for(lambda q: "Really?" in q.text(), timeout=10), p.text()
         p.send("y")
         assert p.wait_exit() == 0, p.text()
+
+
+def test_a_question_answered_leaves_the_prompt_line_asking_nothing() -> None:
+    """``Coup fourre?`` answered out of turn is gone from the prompt line (else it reads as still asked meanwhile).
+
+    ``Really?`` asked at the move prompt gives the move prompt back.
+    """
+    game = _dealt(4)
+    term = VirtualTerminal(keys=[ord("n"), INTERRUPT, ord("n"), ord("p")])
+    setup = Setup(BsdPlayer(), "bsd", GlibcRandom(1), others=((BsdPlayer(), GlibcRandom(2)),) * 3)
+    flow = table_flow(term, game, setup)
+    face = flow.face
+    assert isinstance(face, TableBoardFace)
+    face.draw()
+    assert face.ask(COUP_PROMPT) is False
+    assert "Coup fourre?" not in term.lines()[22]
+    assert flow.read_move() == rules.DRAW  # ^C, Really? n, then P at the move prompt again
+    assert term.lines()[22].rstrip() == ">>:Move: P"

@@ -158,6 +158,8 @@ class TableBoardFace:
         self.sizes: tuple[int, ...] | None = None
         self.flow: GameFlow
         self.message = ""
+        #: What the prompt line asks now ("" for nothing).
+        self.prompting = ""
 
     @property
     def window(self) -> int:
@@ -214,8 +216,16 @@ class TableBoardFace:
             return byte
 
     def _prompt(self, text: str) -> None:
+        self.prompting = text
         miles = self.term.miles
         _put(miles, PROMPT_ROW, text + " ")
+        miles.refresh()
+
+    def _unprompt(self) -> None:
+        """The prompt line emptied: nothing is asked of this board now."""
+        self.prompting = ""
+        miles = self.term.miles
+        _put(miles, PROMPT_ROW, "")
         miles.refresh()
 
     def _echo(self, text: str) -> None:
@@ -224,6 +234,12 @@ class TableBoardFace:
         miles.refresh()
 
     def read_move(self) -> Move | Request:
+        try:
+            return self._read_move()
+        finally:
+            self.prompting = ""  # answered: the line keeps the move typed, but asks nothing more
+
+    def _read_move(self) -> Move | Request:
         while True:
             self._prompt(PROMPTS[MOVE_PROMPT])
             key = chr(self.readch()).upper()
@@ -281,9 +297,21 @@ class TableBoardFace:
         return Move(MoveType.PLAY, slot, chosen[0])
 
     def ask(self, prompt_no: int) -> bool | Request:
+        """A yes or no on the prompt line, cleared once answered.
+
+        Left there, the question would stand answered on the board while the
+        others play (``Coup fourre?`` out of turn while a person thinks), and
+        read as still asked.
+        """
+        asked_at = self.prompting  # a question asked at another (Really? at the move prompt): that one back
         while True:
             self._prompt(PROMPTS[prompt_no])
             key = chr(self.readch()).upper()
+            if key in "YNS":
+                if asked_at:
+                    self._prompt(asked_at)
+                else:
+                    self._unprompt()
             if key == "Y":
                 return True
             if key == "N":
@@ -297,11 +325,13 @@ class TableBoardFace:
             self.term.bell()
 
     def read_file_name(self) -> str:
+        asked_at = self.prompting
         self._prompt(PROMPTS[FILE_PROMPT])
         name = ""
         while True:
             byte = self.readch()
             if byte in (10, 13):
+                self.prompting = asked_at
                 return name
             if byte in (8, 127, self.term.erase_char):
                 name = name[:-1]

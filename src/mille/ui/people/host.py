@@ -42,7 +42,7 @@ from ..dialogs import Dialogs
 from ..flow import EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, GameFlow, Request, Setup
 from ..layout import MOVE_X, MOVE_Y
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED
-from .link import Link, LinkClosed
+from .link import Link, LinkClosed, drain_idle, heard_idle
 from .rendezvous import peer_uid, user_name
 
 TYPE_CHECKING = False
@@ -82,6 +82,10 @@ class RemotePerson:
         self.link: Link | None = None
         self.standin = BsdPlayer()
         self._lock = threading.Lock()
+        #: Sends come from the flow's thread and, while the guest decides, the worker: one at a time.
+        self._sending = threading.Lock()
+        #: The worker waits for the guest's move: it alone reads their link meanwhile (:func:`.link.heard_idle`).
+        self.deciding = False
         #: One-line notices for the host, oldest first (shown by the face, escaped).
         self.notices: list[str] = []
         #: The host chose, at the guest's drop, that the computer plays the seat until the guest is back.
@@ -138,9 +142,9 @@ class RemotePerson:
                 continue
             self.link = Link(conn)
             try:
-                self.link.send({"type": "hello", "host": self.host_name, "you": self.guest_name, "seat": GUEST})
+                self._send({"type": "hello", "host": self.host_name, "you": self.guest_name, "seat": GUEST})
                 if self.game.finished:
-                    self.link.send({"type": "say", "text": f"{self.host_name} is thinking..."})
+                    self._send({"type": "say", "text": f"{self.host_name} is thinking..."})
                 else:
                     self._send_view()
             except LinkClosed:
@@ -156,12 +160,18 @@ class RemotePerson:
         self.link = None
         self.notice(f"{self.guest_name} is gone ({why})")
 
+    def _send(self, message: dict[str, object]) -> None:
+        """Send ``message`` (:class:`LinkClosed` if the link broke), one sender at a time."""
+        link = self.link
+        if link is None:
+            return
+        with self._sending:
+            link.send(message)
+
     def send(self, message: dict[str, object]) -> None:
         """Send the guest ``message`` if they are there (a drop is noted, never raised)."""
-        if self.link is None:
-            return
         try:
-            self.link.send(message)
+            self._send(message)
         except LinkClosed as exc:
             self._dropped(str(exc))
 
@@ -169,7 +179,7 @@ class RemotePerson:
         game = self.game
         if self.link is None:
             return
-        self.link.send(
+        self._send(
             {
                 "type": "view",
                 "obs": wire.observation_json(observe(game, GUEST)),
@@ -195,7 +205,11 @@ class RemotePerson:
         legal = observation.legal_moves()
         while True:
             if self.link is not None:
-                move = self._ask_guest(observation, legal)
+                self.deciding = True
+                try:
+                    move = self._ask_guest(observation, legal)
+                finally:
+                    self.deciding = False
                 if move is not None:
                     return move
                 continue
@@ -213,7 +227,7 @@ class RemotePerson:
             "legal": [wire.move_json(m) for m in legal],
         }
         try:
-            self.link.send(decide)
+            self._send(decide)
             while True:
                 message = self.link.wait_message(timeout=0.5)
                 self.admit()  # refuse others who try meanwhile
@@ -225,8 +239,8 @@ class RemotePerson:
                     move = None
                 if move is not None and move in legal:
                     return move
-                self.link.send({"type": "error", "text": self.refusal(move)})
-                self.link.send(decide)
+                self._send({"type": "error", "text": self.refusal(move)})
+                self._send(decide)
         except LinkClosed as exc:
             self._dropped(str(exc))
         return None
@@ -260,8 +274,7 @@ class RemotePerson:
         if self.link is None:
             self.admit()
         try:
-            if self.link is not None:
-                self.link.send({**wire.read_message(wire.event_line(event)), "type": "moved"})
+            self._send({**wire.read_message(wire.event_line(event)), "type": "moved"})
             self._send_view()
         except LinkClosed as exc:
             self._dropped(str(exc))
@@ -446,8 +459,9 @@ class _HostDialogs(Dialogs):
 
     So a guest who leaves while the host thinks is noticed at once, and one
     who joins again sees the board at once (the seat is theirs at their
-    next move).  Only the host's turn reads keys, and then no other thread
-    uses the link.
+    next move).  While the guest decides (the host's ``Really?`` after ^C)
+    their link is the worker's alone (:func:`.link.heard_idle`): read here,
+    their move was lost and the game hung.
     """
 
     def __init__(self, term: Terminal, display: Board, flow: GameFlow, face: HostBoardFace) -> None:
@@ -461,15 +475,16 @@ class _HostDialogs(Dialogs):
         fd = getattr(self.term, "fd", 0)
         while True:
             watched = [fd, remote.listener.fileno()]
-            if remote.link is not None:
-                watched.append(remote.link.fileno())
+            link = heard_idle(remote.link, remote.deciding)
+            if link is not None:
+                watched.append(link.fileno())
             try:
                 ready, _, _ = select.select(watched, [], [], 0.2)
             except (OSError, ValueError):
                 break
-            if remote.link is not None and remote.link.fileno() in ready:
+            if link is not None and link.fileno() in ready:
                 try:
-                    remote.link.poll_message()  # the guest says nothing on our turn: only its leaving matters
+                    drain_idle(link)  # nothing is asked of the guest now: only their leaving matters
                 except LinkClosed as exc:
                     remote._dropped(str(exc))
             if remote.listener.fileno() in ready:

@@ -36,7 +36,7 @@ from ..plain.app import PlainFace
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE
 from .guest import public_game
 from .host import BACK, COMPUTER, GUEST, RemotePerson
-from .link import Link, LinkClosed
+from .link import Link, LinkClosed, drain_idle, heard_idle
 from .rendezvous import RendezvousError
 
 TYPE_CHECKING = False
@@ -112,15 +112,16 @@ class HostLinesFace(PlainFace):
             if back and remote.link is not None:
                 return True
             watched = [term.fd_in, remote.listener.fileno()]
-            if remote.link is not None:
-                watched.append(remote.link.fileno())
+            link = heard_idle(remote.link, remote.deciding)  # (Really? while they decide: the worker's to read)
+            if link is not None:
+                watched.append(link.fileno())
             try:
                 ready = select.select(watched, [], [], 0.2)[0]
             except (OSError, ValueError):
                 return False
-            if remote.link is not None and remote.link.fileno() in ready:
+            if link is not None and link.fileno() in ready:
                 try:
-                    remote.link.poll_message()  # the guest says nothing out of turn: only its leaving matters
+                    drain_idle(link)  # the guest says nothing out of turn: only its leaving matters
                 except LinkClosed as exc:
                     remote._dropped(str(exc))
             if remote.listener.fileno() in ready:

@@ -166,10 +166,31 @@ class Link:
         return message
 
 
+def heard_idle(link: Link | None, deciding: bool) -> Link | None:
+    """The link a host's key loop may read while it waits for its own key: None while the person decides.
+
+    While a person decides, their link is the thinking thread's alone: the
+    host's own prompt (``Really?`` after ^C, or any question) read their
+    move away once, and the game hung waiting for it (two seats and the
+    larger tables alike).  Between their moves nothing is asked of them,
+    and only their leaving matters (:func:`drain_idle`).
+    """
+    if link is None or link.closed or deciding:
+        return None
+    return link
+
+
+def drain_idle(link: Link) -> None:
+    """What a person asked nothing sent, read and dropped (a flood: a round at a time); :class:`LinkClosed` if gone."""
+    for _ in range(64):
+        if link.poll_message() is None:
+            return
+
+
 def pair() -> tuple[Link, Link]:
     """Two linked ends (for tests and a host talking to itself)."""
     a, b = socket.socketpair()
     return Link(a), Link(b)
 
 
-__all__ = ["MAX_LINE", "MAX_PENDING", "WRITE_DEADLINE", "Link", "LinkClosed", "pair"]
+__all__ = ["MAX_LINE", "MAX_PENDING", "WRITE_DEADLINE", "Link", "LinkClosed", "drain_idle", "heard_idle", "pair"]

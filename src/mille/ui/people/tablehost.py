@@ -30,7 +30,7 @@ from ...files.safeio import shown
 from ...players import Decision, make_player, weighed, wire
 from ..flow import EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, GameFlow, Request, Setup
 from ..tableboard import TableBoardFace
-from .link import Link, LinkClosed
+from .link import Link, LinkClosed, drain_idle, heard_idle
 from .rendezvous import peer_uid, user_name
 
 TYPE_CHECKING = False
@@ -337,25 +337,25 @@ class TableHostFace(TableBoardFace):
     def readch(self) -> int:
         """A key; meanwhile the people's sockets and listeners are heard (a drop told, a return seated at once).
 
-        Only the host's turn reads keys, and then no other thread uses the links.
+        A person deciding meanwhile (the host's ``Really?`` after ^C) is not
+        read: their link is the thinking thread's (:func:`.link.heard_idle`).
         """
         fd = getattr(self.term, "fd", 0)
         while True:
             watched = [fd]
-            for person in self.persons:
+            idle = [heard_idle(person.link, person.deciding) for person in self.persons]
+            for person, link in zip(self.persons, idle, strict=True):
                 watched.append(person.listener.fileno())
-                if person.link is not None and not person.deciding:  # (Really? while they think: theirs to read)
-                    watched.append(person.link.fileno())
+                if link is not None:
+                    watched.append(link.fileno())
             try:
                 ready, _, _ = select.select(watched, [], [], 0.2)
             except (OSError, ValueError):
                 break
-            for person in self.persons:
-                if person.link is not None and not person.deciding and person.link.fileno() in ready:
-                    try:  # nothing is asked of them now: only their leaving matters (a flood: a round at a time)
-                        for _ in range(64):
-                            if person.link is None or person.link.poll_message() is None:
-                                break
+            for person, link in zip(self.persons, idle, strict=True):
+                if link is not None and link.fileno() in ready:
+                    try:
+                        drain_idle(link)
                     except LinkClosed as exc:
                         person.dropped(str(exc))
                 if person.listener.fileno() in ready:
