@@ -192,21 +192,48 @@ def _inert_rng() -> GlibcRandom:
 def observe(game: Game, seat: Seat) -> Observation:
     """What ``seat`` may know of ``game`` now (see the module documentation)."""
     players = game.players
-    table = game.table
+    if len(players) != 2:
+        return _observe_table(game, seat, players)
+    # Two seats, written out: every decision of the protocol path (issue 38's speed).
+    op = players[1 - seat]
+    own = players[seat].copy()
+    blind = op.copy()
+    blind.hand = [EMPTY] * cards.HAND_SIZE
+    memory = game.memory[seat]
+    to_move = game.to_move
+    pending = game.pending_extension
+    obs = _new_observation(Observation)
+    obs.seat = seat
+    obs.phase = rules.phase(game)
+    obs.to_move = to_move
+    obs.players = (own, blind) if seat == 0 else (blind, own)
+    obs.opponent_hand_size = cards.HAND_SIZE - op.hand.count(EMPTY)
+    obs._hand_sizes = None
+    obs.table = game.table
+    obs.discard = game.discard
+    obs.deck_count = game.deck_count
+    obs.trip_length = game.trip_length
+    obs.hand_starter = game.hand_starter
+    obs.order = game.order
+    obs.pending_extension = pending if to_move == seat else None
+    mine = _new_memory(Memory)
+    mine.num_seen = memory.num_seen[:]
+    mine.num_gos = memory.num_gos
+    obs.memory = mine
+    return obs
+
+
+def _observe_table(game: Game, seat: Seat, players: list[Tableau]) -> Observation:
+    """:func:`observe` at three seats or more: a view for every seat, the hands' sizes."""
     seats = len(players)
-    if seats == 2:  # the loop below for two seats, written out (every decision of the protocol path)
-        own = players[seat].copy()
-        blind = players[1 - seat].copy()
-        blind.hand = [EMPTY] * cards.HAND_SIZE
-        views: tuple[Tableau, ...] = (own, blind) if seat == 0 else (blind, own)
-    else:
-        sides = table.sides
-        listed = []
-        for k in range(seats):
-            view = players[k % sides].copy()
-            view.hand = players[seat].hand[:] if k == seat else [EMPTY] * cards.HAND_SIZE
-            listed.append(view)
-        views = tuple(listed)
+    table = game.table
+    sides = table.sides
+    listed = []
+    for k in range(seats):
+        view = players[k % sides].copy()
+        view.hand = players[seat].hand[:] if k == seat else [EMPTY] * cards.HAND_SIZE
+        listed.append(view)
+    views = tuple(listed)
     nxt = seat + 1 if seat + 1 < seats else 0
     memory = game.memory[seat]
     to_move = game.to_move
@@ -217,7 +244,7 @@ def observe(game: Game, seat: Seat) -> Observation:
     obs.to_move = to_move
     obs.players = views
     obs.opponent_hand_size = cards.HAND_SIZE - players[nxt].hand.count(EMPTY)
-    obs._hand_sizes = None if seats == 2 else tuple([cards.HAND_SIZE - p.hand.count(EMPTY) for p in players])
+    obs._hand_sizes = tuple([cards.HAND_SIZE - p.hand.count(EMPTY) for p in players])
     obs.table = table
     obs.discard = game.discard
     obs.deck_count = game.deck_count

@@ -520,27 +520,10 @@ def push(game: Game, move: Move) -> Outcome:
     kind = move.kind
     seat = game.to_move
     now = phase(game)
-    if now is Phase.REACTION:
-        if kind is MoveType.PASS:
-            decline_coup(game)
-            return MADE_PASSED
-        if kind is MoveType.PLAY and move.slot == coup_slot(game):
-            game.reaction = None  # the turn is the holder's now (R10)
-            play_card(game, seat, move.slot)
-            return MADE
-        return _refused(game, seat, move.slot, Refusal.NOT_A_COUP)
-    if now is Phase.EXTENSION:
-        if kind is not MoveType.EXTEND and kind is not MoveType.NO_EXTENSION:
-            raise IllegalPhase(f"{move}: the game waits for the answer to Extension?")
-        answer_extension(game, kind is MoveType.EXTEND)
-        return MADE_PASSED
-    if now is Phase.HAND_OVER:
-        raise IllegalPhase(f"{move}: the hand is over")
-    if (kind is MoveType.PASS) != (now is Phase.EMPTY_HAND):
+    if now is not Phase.MOVE:  # a question, an empty hand, or the hand over (the rarer phases, first tested once)
+        return _push_out_of_move(game, move, now)
+    if kind is MoveType.PASS:
         raise IllegalPhase(f"{move}: PASS is the move exactly when the hand is empty")
-    if now is Phase.EMPTY_HAND:
-        pass_turn(game, seat)
-        return SKIPPED
     hand = game.players[seat].hand
     slot = move.slot
     if kind is MoveType.DRAW:
@@ -573,6 +556,36 @@ def push(game: Game, move: Move) -> Outcome:
     # A refused move (or the Order toggle) keeps the turn but is still a move.
     _finish_move(game, seat, False, sort)
     return MADE if refusal is None else _refused(game, seat, slot, refusal)
+
+
+def _push_out_of_move(game: Game, move: Move, now: Phase) -> Outcome:
+    """:func:`push` in every phase but ``MOVE``: a coup fourré asked, ``Extension?``, an empty hand, the hand over.
+
+    Apart from :func:`push` so that its common case, a move in the ``MOVE``
+    phase, tests the phase once (the protocol path's speed: issue 38).
+    """
+    kind = move.kind
+    seat = game.to_move
+    if now is Phase.REACTION:
+        if kind is MoveType.PASS:
+            decline_coup(game)
+            return MADE_PASSED
+        if kind is MoveType.PLAY and move.slot == coup_slot(game):
+            game.reaction = None  # the turn is the holder's now (R10)
+            play_card(game, seat, move.slot)
+            return MADE
+        return _refused(game, seat, move.slot, Refusal.NOT_A_COUP)
+    if now is Phase.EXTENSION:
+        if kind is not MoveType.EXTEND and kind is not MoveType.NO_EXTENSION:
+            raise IllegalPhase(f"{move}: the game waits for the answer to Extension?")
+        answer_extension(game, kind is MoveType.EXTEND)
+        return MADE_PASSED
+    if now is Phase.HAND_OVER:
+        raise IllegalPhase(f"{move}: the hand is over")
+    if kind is not MoveType.PASS:  # the hand is empty
+        raise IllegalPhase(f"{move}: PASS is the move exactly when the hand is empty")
+    pass_turn(game, seat)
+    return SKIPPED
 
 
 # --------------------------------------------------------------------------
@@ -662,15 +675,16 @@ def play_card(game: Game, seat: Seat, slot: Slot, target: int | None = None) -> 
     pp = players[seat]
     hand = pp.hand
     card = hand[slot]
-    if len(players) == 2:  # each seat its own side (the hot path of every rollout)
+    if len(players) == 2:  # each seat its own side, no coup fourré out of turn (the hot path of every rollout)
         passed = _play(game, seat, pp, hand, slot, card, players[1 - seat if target is None else target])
-    else:
-        target = _target(game, seat, target)
-        passed = _play(game, seat, players[seat % game.table.sides], hand, slot, card, players[target])
+        if game.pending_extension is None:
+            _finish_move(game, seat, passed, True)
+        return passed
+    target = _target(game, seat, target)
+    passed = _play(game, seat, players[seat % game.table.sides], hand, slot, card, players[target])
     if game.pending_extension is None:
         _finish_move(game, seat, passed, True)
-        if target is not None and OUT_OF_GAS <= card <= SPEED_LIMIT and len(players) > 2:
-            # (at two seats the attacked player always moves next: nothing to offer)
+        if OUT_OF_GAS <= card <= SPEED_LIMIT:
             _offer_coup(game, target)
     return passed
 
