@@ -20,11 +20,10 @@ from mille.lab.options import RunOptions
 from mille.lab.sprt import SprtSettings
 from mille.lab.tablematch import (
     format_table_report,
-    format_table_tournament,
     run_table_match,
-    run_table_tournament,
     side_of,
 )
+from mille.lab.tabletournament import format_table_tournament, run_table_tournament
 
 FAST = 1000  # game points: a game is a hand or two
 
@@ -219,13 +218,16 @@ def test_the_tournament_command_line_at_three_seats() -> None:
     report = json.loads(done.stdout)
     assert report["seats"] == 3 and len(report["tables"]) == 1 and len(report["standings"]) == 3
     refused = subprocess.run(
-        [sys.executable, "-m", "mille.tournament", "--players", "3", "bsd", "random", "first", "--out", "x.jsonl"],
+        [sys.executable, "-m", "mille.tournament", "--players", "3", "bsd", "random", "first"]
+        + ["--pairs-per-task", "2"],
         capture_output=True,
         text=True,
         timeout=120,
         stdin=subprocess.DEVNULL,
     )
-    assert refused.returncode == 2 and "--out is not played at --players 3" in refused.stderr.splitlines()[-1]
+    assert (
+        refused.returncode == 2 and "--pairs-per-task is not played at --players 3" in refused.stderr.splitlines()[-1]
+    )
 
 
 def test_the_report_does_not_depend_on_where_the_sets_are_played() -> None:

@@ -395,7 +395,8 @@ def _run(args: argparse.Namespace, path: str) -> int:
 
 
 def _run_table(args: argparse.Namespace, path: str) -> int:
-    """A record of ``mille.match --players 3|4|6``: every game replayed and checked, listed or summed up."""
+    """A record of ``mille.match`` or ``mille.tournament --players 3|4|6``: every game replayed and checked, listed or
+    summed up (each line names its table's seed and set, so a tournament's tables replay alike)."""
     from .tablematch import check_table_game, read_table_record
 
     if args.game is not None or args.pairing is not None:
@@ -415,7 +416,8 @@ def _run_table(args: argparse.Namespace, path: str) -> int:
         return write_out(f"{len(rows)} games replayed: every move legal, every score as recorded")
     seats = shown(str(head.get("seats")))
     text = [
-        f"mille.replay: {shown(path)}: a record of mille.match at the table of {seats}, {len(rows)} games, "
+        f"mille.replay: {shown(path)}: a record of {shown(str(head.get('tool', '?')))} at the table of {seats}, "
+        f"{len(rows)} games, "
         "every one replayed and as recorded",
         *rows,
     ]

@@ -169,13 +169,13 @@ def _played_sets(
         more = True
         while more or pending:
             while more and len(pending) < window:
-                unit = next(units, None)
-                if unit is None:
+                following = next(units, None)
+                if following is None:
                     more = False
-                elif unit in done:
-                    pending.append((unit, done[unit]))
+                elif following in done:
+                    pending.append((following, done[following]))
                 else:
-                    pending.append((unit, pool.submit(play_set, players, seats, here, unit)))
+                    pending.append((following, pool.submit(play_set, players, seats, here, following)))
             if pending:
                 unit, held = pending.popleft()
                 if isinstance(held, list):
@@ -318,6 +318,7 @@ def run_table_match(
     sprt: SprtSettings | None = None,
     done: Mapping[int, list[TableGame]] | None = None,
     on_set: Callable[[int, list[TableGame]], None] | None = None,
+    writer: RecordWriter | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games (rounded up to whole sets) at the table of ``seats``; the report per player.
 
@@ -327,7 +328,10 @@ def run_table_match(
     on the parallelism).  ``done``: sets already played (by index, read
     back from a tournament's results file), counted and not played again;
     ``on_set`` is told of every set played now, in set order, before it is
-    counted (a tournament writes it to its results file then).
+    counted (a tournament writes it to its results file then).  ``writer``:
+    the record the games played are written to (a tournament's, one for
+    all its tables; ``options.record`` then only asks for the moves);
+    without it, a new record at ``options.record`` if that is given.
 
     ``players``: one per side (2 at 4 seats, 3 at 3 and 6).  Played in this
     process (``jobs`` 1), in a process pool of ``options.jobs`` (default: the
@@ -363,8 +367,9 @@ def run_table_match(
     errors: list[dict[str, Any]] = []
     sets = 0
     interrupted = False
-    writer = None
-    if options.record is not None:
+    own = False  # the record is this match's own (not a tournament's): it closes it
+    if writer is None and options.record is not None:
+        own = True
         first = gamelog.header(
             "mille.match",
             seats=seats,
@@ -417,7 +422,7 @@ def run_table_match(
         interrupted = True
     finally:
         stream.close()
-        if writer is not None:
+        if own and writer is not None:
             writer.close()
     seconds = time.perf_counter() - start
     report: dict[str, Any] = {
@@ -485,87 +490,14 @@ def format_table_report(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def run_table_tournament(
-    players: Sequence[str], *, seats: int, games: int, options: RunOptions = DEFAULTS
-) -> dict[str, Any]:
-    """A round robin of table matches: every group of as many players as the table has sides, in name order.
-
-    Each group plays :func:`run_table_match` (``games`` games) on a seed
-    derived from the tournament seed and the group's names, as a two-seat
-    tournament derives its pairings' seeds; a player's standing is its mean
-    game score and margin per hand over its groups.
-    """
-    sides = table(seats).sides
-    if len(players) < sides:
-        raise ValueError(f"a tournament at the table of {seats} needs at least {sides} players")
-    twice = sorted({p for p in players if players.count(p) > 1})
-    if twice:
-        raise ValueError(f"player {twice[0]!r} named twice")
-    start = time.perf_counter()
-    groups = []
-    for group in itertools.combinations(players, sides):
-        seed = derive_seed("table-tournament", options.seed, seats, *group)
-        report = run_table_match(group, seats=seats, games=games, options=replace(options, seed=seed))
-        groups.append(report)
-        if report["interrupted"]:  # Ctrl-C: the groups finished, and the one cut short as far as it went
-            break
-    standings: list[dict[str, Any]] = []
-    for name in players:
-        rows = [
-            row for g in groups for row in g["per_player"] if row["player"] == name and row["game_score"] is not None
-        ]
-        standings.append(
-            {
-                "player": name,
-                "tables": len(rows),
-                "game_score": _mean([r["game_score"] for r in rows], 4),
-                "margin_per_hand": _mean([r["margin_per_hand"] for r in rows], 2),
-            }
-        )
-    standings.sort(key=lambda r: (-(r["game_score"] or 0.0), -(r["margin_per_hand"] or 0.0)))
-    return {
-        "seats": seats,
-        "sides": sides,
-        "players": list(players),
-        "seed": options.seed,
-        "games_per_table": groups[0]["games"],
-        "standings": standings,
-        "tables": groups,
-        "seconds": round(time.perf_counter() - start, 3),
-        "interrupted": bool(groups) and groups[-1]["interrupted"],
-    }
-
-
-def format_table_tournament(report: dict[str, Any]) -> str:
-    """The standings, then each table's report."""
-    lines = [
-        f"Tournament at the table of {report['seats']}, seed {report['seed']}: "
-        f"{plural(len(report['tables']), 'table')} of {plural(report['games_per_table'], 'game')}",
-        "  standings (mean over the player's tables):",
-    ]
-    for i, row in enumerate(report["standings"], 1):
-        if row["game_score"] is None:
-            lines.append(f"  {i:>2}. {shown(row['player'])}: no set finished")
-            continue
-        lines.append(
-            f"  {i:>2}. {shown(row['player'])}: game score {row['game_score']:.3f}, "
-            f"margin {row['margin_per_hand']:+.1f}/hand, {plural(row['tables'], 'table')}"
-        )
-    for g in report["tables"]:
-        lines += ["", format_table_report(g)]
-    return "\n".join(lines)
-
-
 __all__ = [
     "TableGame",
     "check_table_game",
     "read_table_record",
     "table_line",
     "format_table_report",
-    "format_table_tournament",
     "play_set",
     "play_table_game",
     "run_table_match",
-    "run_table_tournament",
     "side_of",
 ]
