@@ -317,3 +317,18 @@ def test_the_simulator_refuses_a_protocol_1_bot_at_four_seats_in_one_line() -> N
     )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "speaks protocol 1, the two-seat table's" in done.stderr.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize(("seats", "players"), [(4, ["bsd", "random"]), (3, ["bsd", "random", "first"])])
+def test_hands_takes_the_sets_in_order_until_that_many_hands(seats: int, players: list[str]) -> None:
+    """``--hands N`` at the larger tables: the fewest sets, in order, that play N hands, wherever they are played."""
+    options = RunOptions(seed=4, game_points=FAST)
+    one = run_table_match(players, seats=seats, hands=25, options=replace(options, jobs=1))
+    two = run_table_match(players, seats=seats, hands=25, options=replace(options, jobs=2))
+    assert {**one, "seconds": 0} == {**two, "seconds": 0}
+    sides = table(seats).sides
+    fewer = run_table_match(players, seats=seats, games=(one["sets"] - 1) * sides, options=replace(options, jobs=1))
+    assert fewer["hands"] < 25 <= one["hands"]
+    done = _match("--players", str(seats), *players, "--hands", "25", "--seed", "4", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["hands"] >= 25
