@@ -189,11 +189,16 @@ def _inert_rng() -> GlibcRandom:
     return _INERT[0]
 
 
-def observe(game: Game, seat: Seat) -> Observation:
-    """What ``seat`` may know of ``game`` now (see the module documentation)."""
+def observe(game: Game, seat: Seat, now: Phase | None = None) -> Observation:
+    """What ``seat`` may know of ``game`` now (see the module documentation).
+
+    ``now``: the game's :func:`~mille.engine.rules.phase`, when the caller
+    has just asked it (the hand driver, at every decision), so that it is
+    not asked again.
+    """
     players = game.players
     if len(players) != 2:
-        return _observe_table(game, seat, players)
+        return _observe_table(game, seat, players, now)
     # Two seats, written out: every decision of the protocol path (issue 38's speed).
     op = players[1 - seat]
     own = players[seat].copy()
@@ -204,7 +209,7 @@ def observe(game: Game, seat: Seat) -> Observation:
     pending = game.pending_extension
     obs = _new_observation(Observation)
     obs.seat = seat
-    obs.phase = rules.phase(game)
+    obs.phase = rules.phase(game) if now is None else now
     obs.to_move = to_move
     obs.players = (own, blind) if seat == 0 else (blind, own)
     obs.opponent_hand_size = cards.HAND_SIZE - op.hand.count(EMPTY)
@@ -223,7 +228,7 @@ def observe(game: Game, seat: Seat) -> Observation:
     return obs
 
 
-def _observe_table(game: Game, seat: Seat, players: list[Tableau]) -> Observation:
+def _observe_table(game: Game, seat: Seat, players: list[Tableau], now: Phase | None) -> Observation:
     """:func:`observe` at three seats or more: a view for every seat, the hands' sizes."""
     seats = len(players)
     table = game.table
@@ -240,7 +245,7 @@ def _observe_table(game: Game, seat: Seat, players: list[Tableau]) -> Observatio
     pending = game.pending_extension
     obs = _new_observation(Observation)
     obs.seat = seat
-    obs.phase = rules.phase(game)
+    obs.phase = rules.phase(game) if now is None else now
     obs.to_move = to_move
     obs.players = views
     obs.opponent_hand_size = cards.HAND_SIZE - players[nxt].hand.count(EMPTY)

@@ -345,12 +345,12 @@ def play_refusal(game: Game, seat: Seat, slot: Slot, target: int | None = None) 
     move rather than a failed one.
     """
     players = game.players
-    hand = players[seat].hand
-    sides = game.table.sides
-    side = seat % sides
-    pp = players[side]
+    own = pp = players[seat]
+    hand = own.hand
+    if seat > 1:  # the side's tableau (seats 0 and 1 are sides 0 and 1 at every table)
+        pp = players[seat % game.table.sides]
     card = hand[slot]
-    if card < SAFETY_BASE and not has_picked(game, players[seat], slot):
+    if card < SAFETY_BASE and not has_picked(game, own, slot):
         return Refusal.MUST_PICK
     if card == EMPTY:
         return Refusal.NO_CARD
@@ -373,6 +373,8 @@ def play_refusal(game: Game, seat: Seat, slot: Slot, target: int | None = None) 
     if card == END_OF_LIMIT:
         return None if pp.speed == SPEED_LIMIT else Refusal.NOT_LIMITED
     if card <= SPEED_LIMIT:
+        sides = game.table.sides
+        side = seat % sides
         if target is None:
             target = side + 1 if side + 1 < sides else 0
         elif target == side or not 0 <= target < sides:
@@ -623,7 +625,7 @@ def _finish_move(game: Game, seat: Seat, passed: bool, sort: bool, end_test: boo
     if end_test and game.deck_count <= 0:
         check_go(game)
     if passed:
-        game.to_move = (seat + 1) % len(game.players)
+        game.to_move = game.table.after[seat]
     if game.finished:
         apply_end_of_hand_bonuses(game)
 
@@ -635,8 +637,7 @@ def draw_card(game: Game, seat: Seat) -> None:
     drawer, and a draw ends the drawer's side's chance of a coup fourré on
     the hazard put on it.
     """
-    players = game.players
-    pp = players[seat]
+    pp = game.players[seat]
     hand = pp.hand
     deck = game.deck
     memory = game.memory[seat]
@@ -653,8 +654,8 @@ def draw_card(game: Game, seat: Seat) -> None:
         hand[1] = card
         memory.count(card, True)
     game.deck_count = deck_count
-    if len(players) != 2:
-        pp = players[seat % game.table.sides]
+    if seat > 1:  # (seats 0 and 1 are sides 0 and 1 at every table)
+        pp = game.players[seat % game.table.sides]
     pp.fresh_hazard = False
     pp.fresh_limit = False
     if deck_count <= 0 or EMPTY in hand:
@@ -672,16 +673,16 @@ def play_card(game: Game, seat: Seat, slot: Slot, target: int | None = None) -> 
     asking that seat for the coup fourré (R10, the ``REACTION`` phase).
     """
     players = game.players
-    pp = players[seat]
-    hand = pp.hand
-    card = hand[slot]
     if len(players) == 2:  # each seat its own side, no coup fourré out of turn (the hot path of every rollout)
-        passed = _play(game, seat, pp, hand, slot, card, players[1 - seat if target is None else target])
+        pp = players[seat]
+        passed = _play(game, seat, pp, pp.hand, slot, target)
         if game.pending_extension is None:
             _finish_move(game, seat, passed, True)
         return passed
     target = _target(game, seat, target)
-    passed = _play(game, seat, players[seat % game.table.sides], hand, slot, card, players[target])
+    hand = players[seat].hand
+    card = hand[slot]
+    passed = _play(game, seat, players[seat % game.table.sides], hand, slot, target)
     if game.pending_extension is None:
         _finish_move(game, seat, passed, True)
         if OUT_OF_GAS <= card <= SPEED_LIMIT:
@@ -790,11 +791,14 @@ def pass_turn(game: Game, seat: Seat) -> None:
     _finish_move(game, seat, True, False, False)
 
 
-def _play(game: Game, seat: Seat, pp: Tableau, hand: list[int], slot: Slot, card: int, op: Tableau) -> bool:
-    """Play the (legal) ``card`` in ``slot`` of ``hand`` on the side's tableau ``pp`` (a hazard on ``op``).
+def _play(game: Game, seat: Seat, pp: Tableau, hand: list[int], slot: Slot, target: int | None) -> bool:
+    """Play the (legal) card in ``slot`` of ``hand`` on the side's tableau ``pp`` (a hazard on side ``target``,
+    at two seats None for the other seat's).
 
     True if the turn passes (not after a safety).
     """
+    card = hand[slot]
+    passed = True
     if card <= MILES_200:
         pp.nummiles[card] += 1
         value = MILES[card]
@@ -808,10 +812,12 @@ def _play(game: Game, seat: Seat, pp: Tableau, hand: list[int], slot: Slot, card
                 return False
             game.finished = True
     elif card <= STOP:
+        op = game.players[1 - seat if target is None else target]
         op.battle = card
         op.fresh_hazard = True
         op.can_go = False
     elif card == SPEED_LIMIT:
+        op = game.players[1 - seat if target is None else target]
         op.speed = SPEED_LIMIT
         op.fresh_limit = True
     elif card <= REPAIRS:
@@ -825,16 +831,14 @@ def _play(game: Game, seat: Seat, pp: Tableau, hand: list[int], slot: Slot, card
         pp.speed = END_OF_LIMIT
     else:
         _play_safety(pp, card)
-        _seen_by_others(game, seat, card)
-        hand[slot] = EMPTY
-        return False
+        passed = False
     memory = game.memory
     if len(memory) == 2:  # _seen_by_others, inline for two seats (the hot path)
         memory[1 - seat].num_seen[card] += 1
     else:
         _seen_by_others(game, seat, card)
     hand[slot] = EMPTY
-    return True
+    return passed
 
 
 def _play_safety(pp: Tableau, card: int) -> None:

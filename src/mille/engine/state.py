@@ -60,7 +60,18 @@ class Table(FrozenRecord):
     two-seat table is the original's: :data:`TWO`.
     """
 
-    __slots__ = ("seats", "sides", "copies", "deck", "trip", "extension", "game_points", "parker", "deck_size")
+    __slots__ = (
+        "seats",
+        "sides",
+        "copies",
+        "deck",
+        "trip",
+        "extension",
+        "game_points",
+        "parker",
+        "deck_size",
+        "after",
+    )
     seats: int
     sides: int
     copies: tuple[int, ...]
@@ -70,6 +81,8 @@ class Table(FrozenRecord):
     extension: bool
     game_points: int
     parker: bool
+    #: Derived: ``after[seat]``, the seat whose turn follows (its left), read at the end of every move.
+    after: tuple[int, ...]
 
     def __init__(
         self,
@@ -92,6 +105,7 @@ class Table(FrozenRecord):
             game_points=game_points,
             parker=parker,
             deck_size=len(deck),
+            after=tuple((seat + 1) % seats for seat in range(seats)),
         )
 
     def side(self, seat: Seat) -> int:
