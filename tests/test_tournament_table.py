@@ -136,6 +136,21 @@ def test_the_record_of_a_tournament_replays_every_table(tmp_path: Path) -> None:
     )
     assert "a record of mille.tournament at the table of 4, 12 games" in listing.stdout
 
+    def replay(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "mille.replay", str(record), *args], capture_output=True, text=True, env=ENV
+        )
+
+    several = replay("--game", "2")  # game 2 of each of the three tables
+    assert several.returncode == 1 and "game 2 of several tables: name one with --pairing" in several.stderr
+    one = replay("--game", "2", "--pairing", "first", "bsd", "--hand", "1")
+    assert one.returncode == 0, one.stderr
+    text = one.stdout.splitlines()
+    assert "set 1, rotation 2" in text[0] and text[-1] == "Replayed: every move legal; the hands' results as recorded."
+    assert any(line.startswith("Hand 1 over") for line in text) and not any("Hand 2 over" in t for t in text)
+    assert any(t.startswith("  side 0 (seats 0, 2): ") for t in text[1:3])
+    assert replay("--game", "9", "--pairing", "bsd", "first").returncode == 1  # four games a table
+
 
 def test_what_a_table_results_file_does_not_add_up_to_is_refused_with_its_line(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
