@@ -53,7 +53,7 @@ from .gamelog import HandLog, MoveRecorder, RecordError, RecordWriter, check_hea
 from .options import DEFAULTS, RunOptions
 from .pairs import MAX_HANDS_PER_GAME, MatchError, _Alarm, _Timed, deal_hand, deal_seed, derive_seed
 from .report import format_sprt, plural
-from .runner import default_jobs
+from .runner import _worker_init, default_jobs
 from .sprt import Sprt, SprtSettings
 from .stats import ThinkStats, t_quantile
 
@@ -162,7 +162,11 @@ def _played_sets(
             else:
                 yield unit, play_set(players, seats, here, unit), True
         return
-    pool = options.executor if options.executor is not None else concurrent.futures.ProcessPoolExecutor(jobs)
+    pool = (  # the workers leave Ctrl-C to this process, as a two-seat match's do
+        options.executor
+        if options.executor is not None
+        else concurrent.futures.ProcessPoolExecutor(jobs, initializer=_worker_init)
+    )
     window = 4 * (options.workers or jobs)
     pending: deque[tuple[int, concurrent.futures.Future[list[TableGame]] | list[TableGame]]] = deque()
     try:

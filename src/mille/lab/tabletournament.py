@@ -319,6 +319,7 @@ def run_table_tournament(
     games_writer = None
     start = time.perf_counter()
     groups: list[dict[str, Any]] = []
+    interrupted = False
     try:
         if options.record is not None:
             games_writer = RecordWriter(
@@ -334,6 +335,8 @@ def run_table_tournament(
                 ),
             )
         for k, group in enumerate(config.groups):
+            if interrupted:
+                break
             here = replace(options, seed=config.group_seed(group))
 
             def on_set(unit: int, played: list[TableGame], k: int = k, group: tuple[str, ...] = group) -> None:
@@ -351,8 +354,9 @@ def run_table_tournament(
                 writer=games_writer,
             )
             groups.append(report)
-            if report["interrupted"]:  # Ctrl-C: the groups finished, and the one cut short as far as it went
-                break
+            interrupted = report["interrupted"]  # Ctrl-C: the groups finished, and the one cut short as far as it went
+    except KeyboardInterrupt:  # between two tables: the tables finished
+        interrupted = True
     finally:
         try:
             if results is not None:
@@ -365,7 +369,7 @@ def run_table_tournament(
         done,
         groups,
         seconds=time.perf_counter() - start,
-        interrupted=bool(groups) and groups[-1]["interrupted"],
+        interrupted=interrupted,
         resumed=resumed,
         resamples=resamples,
     )
