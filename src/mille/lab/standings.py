@@ -315,8 +315,9 @@ def _format_unrated(report: dict[str, Any], withheld: dict[str, Any]) -> list[st
     least, needed = withheld["least_pairs_per_pairing"], withheld["min_pairs_per_pairing"]
     unit = withheld.get("unit", "duplicate pair")  # a table tournament's: "set"
     games = withheld.get("games_needed", 2 * needed)
+    units = withheld.get("units", "pairs")
     rows = [
-        f"Ratings: too few {unit}s to rate ({plural(least, unit)} in a pairing; at least {needed}",
+        f"Ratings: too few {units} to rate ({plural(least, unit)} in a pairing; at least {needed}",
         f"in every pairing are needed: --games {games}).  Think time a decision: median, p95.",
     ]
     names = [shown(row["player"]) for row in report["ratings"]]

@@ -490,6 +490,7 @@ def build_table_report(
         report["ratings_withheld"] = {
             "reason": "too few sets to rate",
             "unit": "set",
+            "units": "sets",
             "games_needed": MIN_PAIRS_TO_RATE * config.sides,
             "least_pairs_per_pairing": least,
             "min_pairs_per_pairing": MIN_PAIRS_TO_RATE,
