@@ -191,6 +191,17 @@ def check_set(games: list[TableGame], config: TableTournamentConfig) -> None:
                 raise ValueError(f"{which}: a forfeit after the game was over")
 
 
+#: What the header's fields are called on the command line, for the refusal message.
+_OPTION_OF = {
+    "seats": "--players",
+    "sets_per_table": "--games (sets per table)",
+    "seed": "--seed",
+    "max_think_ms": "--max-think-ms",
+    "game_points": "game points",
+    "mille": "mille version",
+}
+
+
 def _check_header(first: object, config: TableTournamentConfig, path: Path) -> None:
     if not isinstance(first, dict) or first.get("format") != FORMAT:
         if isinstance(first, dict) and first.get("format") == "mille.tournament results":
@@ -204,7 +215,7 @@ def _check_header(first: object, config: TableTournamentConfig, path: Path) -> N
         )
     expected = config.header()
     differences = [
-        f"{key} {_show(first.get(key))} there, {_show(value)} here"
+        f"{_OPTION_OF.get(key, key)} {_show(first.get(key))} there, {_show(value)} here"
         for key, value in expected.items()
         if not _same(first.get(key), value)
     ]
