@@ -161,18 +161,20 @@ class Observation(Record):
         a new one costs more than the rest of the call), which nothing here
         rolls.
         """
+        players = self.players
+        two = len(players) == 2  # (the lists written out at two seats: every legal_moves() of a bot)
         return Game(
             deck=[],
             deck_count=self.deck_count,
             discard=self.discard,
-            players=[p.copy() for p in self.players],
+            players=[players[0].copy(), players[1].copy()] if two else [p.copy() for p in players],
             trip_length=self.trip_length,
             finished=self.phase is Phase.HAND_OVER,
             to_move=self.to_move,
             hand_starter=self.hand_starter,
             order=self.order,
             pending_extension=self.pending_extension,
-            memory=[Memory() for _ in self.players],
+            memory=[Memory(), Memory()] if two else [Memory() for _ in players],
             rng=_inert_rng(),
             table=self.table,
             reaction=self.to_move if self.phase is Phase.REACTION else None,

@@ -345,13 +345,13 @@ def play_refusal(game: Game, seat: Seat, slot: Slot, target: int | None = None) 
     move rather than a failed one.
     """
     players = game.players
-    own = pp = players[seat]
-    hand = own.hand
+    pp = players[seat]
+    hand = pp.hand
+    card = hand[slot]
+    if card < SAFETY_BASE and not has_picked(game, pp, slot):
+        return Refusal.MUST_PICK
     if seat > 1:  # the side's tableau (seats 0 and 1 are sides 0 and 1 at every table)
         pp = players[seat % game.table.sides]
-    card = hand[slot]
-    if card < SAFETY_BASE and not has_picked(game, own, slot):
-        return Refusal.MUST_PICK
     if card == EMPTY:
         return Refusal.NO_CARD
     if card <= MILES_200:
@@ -373,13 +373,16 @@ def play_refusal(game: Game, seat: Seat, slot: Slot, target: int | None = None) 
     if card == END_OF_LIMIT:
         return None if pp.speed == SPEED_LIMIT else Refusal.NOT_LIMITED
     if card <= SPEED_LIMIT:
-        sides = game.table.sides
-        side = seat % sides
-        if target is None:
-            target = side + 1 if side + 1 < sides else 0
-        elif target == side or not 0 <= target < sides:
-            return Refusal.NO_SUCH_TARGET
-        op = players[target]
+        if target is None and len(players) == 2:  # the other seat (the two-seat table's every hazard)
+            op = players[1 - seat]
+        else:
+            sides = game.table.sides
+            side = seat % sides
+            if target is None:
+                target = side + 1 if side + 1 < sides else 0
+            elif target == side or not 0 <= target < sides:
+                return Refusal.NO_SUCH_TARGET
+            op = players[target]
         if card == SPEED_LIMIT:
             if op.speed == SPEED_LIMIT:
                 return Refusal.OPPONENT_LIMITED
@@ -462,11 +465,20 @@ def legal_moves(game: Game) -> list[Move]:
     moves: list[Move] = []
     if draw_refusal(game, seat) is None:
         moves.append(DRAW)
+    if sides == 2:  # every hazard to the one other side (the loop below without its test, for speed)
+        for slot in range(cards.HAND_SIZE):
+            if hand[slot] == EMPTY:
+                continue
+            if play_refusal(game, seat, slot) is None:
+                moves.append(PLAYS[slot])
+            if discard_refusal(game, seat, slot) is None:
+                moves.append(DISCARDS[slot])
+        return moves
     for slot in range(cards.HAND_SIZE):
         card = hand[slot]
         if card == EMPTY:
             continue
-        if sides > 2 and OUT_OF_GAS <= card <= SPEED_LIMIT:
+        if OUT_OF_GAS <= card <= SPEED_LIMIT:
             for target in range(sides):
                 if target != seat % sides and play_refusal(game, seat, slot, target) is None:
                     moves.append(Move(MoveType.PLAY, slot, target))
