@@ -393,6 +393,18 @@ def test_local_cluster_from_the_command_line(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
         reports.append(json.loads(done.stdout))
     assert without_timing(reports[0]) == without_timing(reports[1])
+    # A match at the table of four there too (refused as "two seats only" before).
+    table = ["--players", "4", "bsd", "random", "--hands", "12", "--seed", "4", "--json", "--cluster", "local:1"]
+    done = subprocess.run(
+        [sys.executable, "-m", "mille.match", *table],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["hands"] >= 12
 
 
 KILLER = textwrap.dedent(
@@ -580,3 +592,29 @@ def test_local_cluster_scratch_space_is_private(tmp_path: Path) -> None:
         assert result["who"] == 1 + 2 + 2 + 1  # here, two workers, two nannies, here afterwards
         assert result["unsafe"] == {}
         assert sorted(p.name for p in shared.iterdir()) == ["dask-scratch-space"]  # the run's own directory is gone
+
+
+def test_the_larger_tables_on_the_cluster_are_the_jobs_1_runs(client: Any, tmp_path: Path) -> None:
+    """``--players 3|4|6`` on the cluster: a table match (by games and by hands) and a resumable table tournament."""
+    from mille.lab.tablematch import run_table_match
+    from mille.lab.tabletournament import run_table_tournament
+
+    def where(seed: int, cluster: bool) -> RunOptions:
+        if cluster:
+            return RunOptions(seed=seed, executor=client.get_executor(pure=False), workers=2, game_points=FAST)
+        return RunOptions(seed=seed, jobs=1, game_points=FAST)
+
+    for kind in ({"games": 9}, {"hands": 20}):
+        serial = run_table_match(["bsd", "random", "first"], seats=3, options=where(3, False), **kind)  # type: ignore[arg-type]
+        clustered = run_table_match(["bsd", "random", "first"], seats=3, options=where(3, True), **kind)  # type: ignore[arg-type]
+        assert {**clustered, "seconds": 0} == {**serial, "seconds": 0}
+    path = tmp_path / "t.jsonl"
+    players = ["bsd", "random", "first"]
+    serial_t = run_table_tournament(players, seats=4, games=6, resamples=50, options=where(5, False))
+    remote = run_table_tournament(players, seats=4, games=6, resamples=50, options=where(5, True), out=path)
+    strip = ("seconds", "resumed_sets")
+    assert {k: v for k, v in remote.items() if k not in strip} | {"tables": 0} == {
+        k: v for k, v in serial_t.items() if k not in strip
+    } | {"tables": 0}
+    assert [t["per_player"] for t in remote["tables"]] == [t["per_player"] for t in serial_t["tables"]]
+    assert path.read_bytes().count(b"\n") == 1 + 3 * 3  # three tables of three sets

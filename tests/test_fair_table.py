@@ -458,17 +458,18 @@ def other_user() -> Iterator[str]:
         subprocess.run(["userdel", name], capture_output=True, check=True)  # fails if a process of it is left
 
 
-def test_a_bot_run_as_another_user_plays_and_reads_neither_the_results_nor_the_seed(
-    tmp_path: Path, other_user: str
-) -> None:
-    """docs/protocol.md's way: ``exec:runuser -u USER -- python3 bot.py``; the 0600 results file, the host's
-    environment and the seed stay out of its reach while the tournament runs."""
+def spy_tournament(tmp_path: Path, wrapper: list[str]) -> tuple[str, Path, str]:
+    """A real tournament of :data:`SPY_BOT`, run under ``wrapper`` (another user, a sandbox), against ``bsd``.
+
+    Returns the tournament's standard output once it has played (no
+    forfeit), its 0600 results file, and what the bot said in its logs.
+    """
     import shlex
     import subprocess
 
     results = tmp_path / "results.jsonl"
     logs = tmp_path / "logs"
-    spec = "exec:" + shlex.join(["runuser", "-u", other_user, "--", "/usr/bin/python3", "-c", SPY_BOT, str(results)])
+    spec = "exec:" + shlex.join([*wrapper, "/usr/bin/python3", "-c", SPY_BOT, str(results)])
     env = {**os.environ, "PYTHONPATH": BOT_PATH, botprocess.LOGS_VARIABLE: str(logs)}
     done = subprocess.run(
         [sys.executable, "-m", "mille.tournament", spec, "bsd", "--games", "2", "--jobs", "1", "--out", str(results)],
@@ -480,10 +481,18 @@ def test_a_bot_run_as_another_user_plays_and_reads_neither_the_results_nor_the_s
     )
     assert done.returncode == 0, done.stderr
     assert "Forfeits: none" in done.stdout, done.stdout  # it played
+    return done.stdout, results, "".join(p.read_text() for p in logs.iterdir())
+
+
+def test_a_bot_run_as_another_user_plays_and_reads_neither_the_results_nor_the_seed(
+    tmp_path: Path, other_user: str
+) -> None:
+    """docs/protocol.md's way: ``exec:runuser -u USER -- python3 bot.py``; the 0600 results file, the host's
+    environment and the seed stay out of its reach while the tournament runs."""
+    out, results, said = spy_tournament(tmp_path, ["runuser", "-u", other_user, "--"])
     seed = json.loads(results.read_text().splitlines()[0])["seed"]
-    assert done.stdout.endswith(f"replay with --seed {seed}\n")
+    assert out.endswith(f"replay with --seed {seed}\n")
     assert results.stat().st_mode & 0o777 == 0o600
-    said = "".join(p.read_text() for p in logs.iterdir())
     assert said.count("results denied PermissionError") == 2, said
     assert said.count("environ denied PermissionError") == 2, said
     assert f"uid {os.geteuid()}" not in said
@@ -493,7 +502,6 @@ def test_a_bot_run_as_another_user_plays_and_reads_neither_the_results_nor_the_s
 
 def test_a_bot_in_bubblewrap_plays_and_sees_none_of_the_hosts_files(tmp_path: Path) -> None:
     """docs/protocol.md's bubblewrap line: the bot plays; the results file and the host's processes are out of sight."""
-    import shlex
     import shutil
     import subprocess
 
@@ -505,21 +513,7 @@ def test_a_bot_in_bubblewrap_plays_and_sees_none_of_the_hosts_files(tmp_path: Pa
     probe = subprocess.run([bwrap, *box, "/usr/bin/python3", "-c", "pass"], capture_output=True, timeout=30)
     if probe.returncode != 0:
         pytest.skip(f"bubblewrap cannot make a sandbox here: {probe.stderr.decode(errors='replace').strip()}")
-    results = tmp_path / "results.jsonl"
-    logs = tmp_path / "logs"
-    spec = "exec:" + shlex.join([bwrap, *box, "/usr/bin/python3", "-c", SPY_BOT, str(results)])
-    env = {**os.environ, "PYTHONPATH": BOT_PATH, botprocess.LOGS_VARIABLE: str(logs)}
-    done = subprocess.run(
-        [sys.executable, "-m", "mille.tournament", spec, "bsd", "--games", "2", "--jobs", "1", "--out", str(results)],
-        env=env,
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "Forfeits: none" in done.stdout, done.stdout
-    said = "".join(p.read_text() for p in logs.iterdir())
+    _, _, said = spy_tournament(tmp_path, [bwrap, *box])
     assert said.count("results denied FileNotFoundError") == 2, said
     # Its /proc holds the sandbox's processes only: its parent is bubblewrap's, not the tournament.
     assert "mille.tournament" not in said, said

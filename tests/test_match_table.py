@@ -20,11 +20,10 @@ from mille.lab.options import RunOptions
 from mille.lab.sprt import SprtSettings
 from mille.lab.tablematch import (
     format_table_report,
-    format_table_tournament,
     run_table_match,
-    run_table_tournament,
     side_of,
 )
+from mille.lab.tabletournament import format_table_tournament, run_table_tournament
 
 FAST = 1000  # game points: a game is a hand or two
 
@@ -222,13 +221,16 @@ def test_the_tournament_command_line_at_three_seats() -> None:
     report = json.loads(done.stdout)
     assert report["seats"] == 3 and len(report["tables"]) == 1 and len(report["standings"]) == 3
     refused = subprocess.run(
-        [sys.executable, "-m", "mille.tournament", "--players", "3", "bsd", "random", "first", "--out", "x.jsonl"],
+        [sys.executable, "-m", "mille.tournament", "--players", "3", "bsd", "random", "first"]
+        + ["--pairs-per-task", "2"],
         capture_output=True,
         text=True,
         timeout=120,
         stdin=subprocess.DEVNULL,
     )
-    assert refused.returncode == 2 and "--out is not played at --players 3" in refused.stderr.splitlines()[-1]
+    assert (
+        refused.returncode == 2 and "--pairs-per-task is not played at --players 3" in refused.stderr.splitlines()[-1]
+    )
 
 
 def test_the_report_does_not_depend_on_where_the_sets_are_played() -> None:
@@ -321,3 +323,18 @@ def test_the_simulator_refuses_a_protocol_1_bot_at_four_seats_in_one_line(tmp_pa
     )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert f"{bot}: its hello says protocol 1 alone" in done.stderr.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize(("seats", "players"), [(4, ["bsd", "random"]), (3, ["bsd", "random", "first"])])
+def test_hands_takes_the_sets_in_order_until_that_many_hands(seats: int, players: list[str]) -> None:
+    """``--hands N`` at the larger tables: the fewest sets, in order, that play N hands, wherever they are played."""
+    options = RunOptions(seed=4, game_points=FAST)
+    one = run_table_match(players, seats=seats, hands=25, options=replace(options, jobs=1))
+    two = run_table_match(players, seats=seats, hands=25, options=replace(options, jobs=2))
+    assert {**one, "seconds": 0} == {**two, "seconds": 0}
+    sides = table(seats).sides
+    fewer = run_table_match(players, seats=seats, games=(one["sets"] - 1) * sides, options=replace(options, jobs=1))
+    assert fewer["hands"] < 25 <= one["hands"]
+    done = _match("--players", str(seats), *players, "--hands", "25", "--seed", "4", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["hands"] >= 25

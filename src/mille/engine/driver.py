@@ -230,7 +230,7 @@ def hand_steps(
             outcome = _referee(game, seat, choice) if strict else push(game, choice)
             move = choice
         else:
-            choice = _ask(players[seat], game, seat, dice[seat], strict)
+            choice = _ask(players[seat], game, seat, dice[seat], strict, phase)
             if choice.__class__ is not Move and isinstance(choice, Pending):
                 choice = yield choice
             if informed:
@@ -303,12 +303,12 @@ def _card_shown(game: Game, seat: Seat, move: object) -> int:
     return _EMPTY
 
 
-def _ask(player: Player, game: Game, seat: Seat, dice: GlibcRandom, strict: bool) -> Move:
-    """The player's answer, shown only what its seat may see."""
+def _ask(player: Player, game: Game, seat: Seat, dice: GlibcRandom, strict: bool, now: Phase) -> Move:
+    """The player's answer, shown only what its seat may see (``now``: the game's phase, just asked)."""
     if not strict:
-        return player.choose(observe(game, seat), dice)
+        return player.choose(observe(game, seat, now), dice)
     try:
-        return player.choose(observe(game, seat), dice)
+        return player.choose(observe(game, seat, now), dice)
     except PlayerError:
         raise
     except (Exception, SystemExit) as exc:

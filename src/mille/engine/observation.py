@@ -161,18 +161,20 @@ class Observation(Record):
         a new one costs more than the rest of the call), which nothing here
         rolls.
         """
+        players = self.players
+        two = len(players) == 2  # (the lists written out at two seats: every legal_moves() of a bot)
         return Game(
             deck=[],
             deck_count=self.deck_count,
             discard=self.discard,
-            players=[p.copy() for p in self.players],
+            players=[players[0].copy(), players[1].copy()] if two else [p.copy() for p in players],
             trip_length=self.trip_length,
             finished=self.phase is Phase.HAND_OVER,
             to_move=self.to_move,
             hand_starter=self.hand_starter,
             order=self.order,
             pending_extension=self.pending_extension,
-            memory=[Memory() for _ in self.players],
+            memory=[Memory(), Memory()] if two else [Memory() for _ in players],
             rng=_inert_rng(),
             table=self.table,
             reaction=self.to_move if self.phase is Phase.REACTION else None,
@@ -189,35 +191,67 @@ def _inert_rng() -> GlibcRandom:
     return _INERT[0]
 
 
-def observe(game: Game, seat: Seat) -> Observation:
-    """What ``seat`` may know of ``game`` now (see the module documentation)."""
+def observe(game: Game, seat: Seat, now: Phase | None = None) -> Observation:
+    """What ``seat`` may know of ``game`` now (see the module documentation).
+
+    ``now``: the game's :func:`~mille.engine.rules.phase`, when the caller
+    has just asked it (the hand driver, at every decision), so that it is
+    not asked again.
+    """
     players = game.players
-    table = game.table
+    if len(players) != 2:
+        return _observe_table(game, seat, players, now)
+    # Two seats, written out: every decision of the protocol path (issue 38's speed).
+    op = players[1 - seat]
+    own = players[seat].copy()
+    blind = op.copy()
+    blind.hand = [EMPTY] * cards.HAND_SIZE
+    memory = game.memory[seat]
+    to_move = game.to_move
+    pending = game.pending_extension
+    obs = _new_observation(Observation)
+    obs.seat = seat
+    obs.phase = rules.phase(game) if now is None else now
+    obs.to_move = to_move
+    obs.players = (own, blind) if seat == 0 else (blind, own)
+    obs.opponent_hand_size = cards.HAND_SIZE - op.hand.count(EMPTY)
+    obs._hand_sizes = None
+    obs.table = game.table
+    obs.discard = game.discard
+    obs.deck_count = game.deck_count
+    obs.trip_length = game.trip_length
+    obs.hand_starter = game.hand_starter
+    obs.order = game.order
+    obs.pending_extension = pending if to_move == seat else None
+    mine = _new_memory(Memory)
+    mine.num_seen = memory.num_seen[:]
+    mine.num_gos = memory.num_gos
+    obs.memory = mine
+    return obs
+
+
+def _observe_table(game: Game, seat: Seat, players: list[Tableau], now: Phase | None) -> Observation:
+    """:func:`observe` at three seats or more: a view for every seat, the hands' sizes."""
     seats = len(players)
-    if seats == 2:  # the loop below for two seats, written out (every decision of the protocol path)
-        own = players[seat].copy()
-        blind = players[1 - seat].copy()
-        blind.hand = [EMPTY] * cards.HAND_SIZE
-        views: tuple[Tableau, ...] = (own, blind) if seat == 0 else (blind, own)
-    else:
-        sides = table.sides
-        listed = []
-        for k in range(seats):
-            view = players[k % sides].copy()
-            view.hand = players[seat].hand[:] if k == seat else [EMPTY] * cards.HAND_SIZE
-            listed.append(view)
-        views = tuple(listed)
+    table = game.table
+    sides = table.sides
+    listed = []
+    for k in range(seats):
+        view = players[k % sides].copy()
+        view.hand = players[seat].hand[:] if k == seat else [EMPTY] * cards.HAND_SIZE
+        listed.append(view)
+    views = tuple(listed)
     nxt = seat + 1 if seat + 1 < seats else 0
     memory = game.memory[seat]
     to_move = game.to_move
     pending = game.pending_extension
     obs = _new_observation(Observation)
     obs.seat = seat
-    obs.phase = rules.phase(game)
+    obs.phase = rules.phase(game) if now is None else now
     obs.to_move = to_move
     obs.players = views
     obs.opponent_hand_size = cards.HAND_SIZE - players[nxt].hand.count(EMPTY)
-    obs._hand_sizes = None if seats == 2 else tuple([cards.HAND_SIZE - p.hand.count(EMPTY) for p in players])
+    obs._hand_sizes = tuple([cards.HAND_SIZE - p.hand.count(EMPTY) for p in players])
     obs.table = table
     obs.discard = game.discard
     obs.deck_count = game.deck_count

@@ -345,13 +345,13 @@ def play_refusal(game: Game, seat: Seat, slot: Slot, target: int | None = None) 
     move rather than a failed one.
     """
     players = game.players
-    hand = players[seat].hand
-    sides = game.table.sides
-    side = seat % sides
-    pp = players[side]
+    pp = players[seat]
+    hand = pp.hand
     card = hand[slot]
-    if card < SAFETY_BASE and not has_picked(game, players[seat], slot):
+    if card < SAFETY_BASE and not has_picked(game, pp, slot):
         return Refusal.MUST_PICK
+    if seat > 1:  # the side's tableau (seats 0 and 1 are sides 0 and 1 at every table)
+        pp = players[seat % game.table.sides]
     if card == EMPTY:
         return Refusal.NO_CARD
     if card <= MILES_200:
@@ -373,11 +373,16 @@ def play_refusal(game: Game, seat: Seat, slot: Slot, target: int | None = None) 
     if card == END_OF_LIMIT:
         return None if pp.speed == SPEED_LIMIT else Refusal.NOT_LIMITED
     if card <= SPEED_LIMIT:
-        if target is None:
-            target = side + 1 if side + 1 < sides else 0
-        elif target == side or not 0 <= target < sides:
-            return Refusal.NO_SUCH_TARGET
-        op = players[target]
+        if target is None and len(players) == 2:  # the other seat (the two-seat table's every hazard)
+            op = players[1 - seat]
+        else:
+            sides = game.table.sides
+            side = seat % sides
+            if target is None:
+                target = side + 1 if side + 1 < sides else 0
+            elif target == side or not 0 <= target < sides:
+                return Refusal.NO_SUCH_TARGET
+            op = players[target]
         if card == SPEED_LIMIT:
             if op.speed == SPEED_LIMIT:
                 return Refusal.OPPONENT_LIMITED
@@ -460,11 +465,20 @@ def legal_moves(game: Game) -> list[Move]:
     moves: list[Move] = []
     if draw_refusal(game, seat) is None:
         moves.append(DRAW)
+    if sides == 2:  # every hazard to the one other side (the loop below without its test, for speed)
+        for slot in range(cards.HAND_SIZE):
+            if hand[slot] == EMPTY:
+                continue
+            if play_refusal(game, seat, slot) is None:
+                moves.append(PLAYS[slot])
+            if discard_refusal(game, seat, slot) is None:
+                moves.append(DISCARDS[slot])
+        return moves
     for slot in range(cards.HAND_SIZE):
         card = hand[slot]
         if card == EMPTY:
             continue
-        if sides > 2 and OUT_OF_GAS <= card <= SPEED_LIMIT:
+        if OUT_OF_GAS <= card <= SPEED_LIMIT:
             for target in range(sides):
                 if target != seat % sides and play_refusal(game, seat, slot, target) is None:
                     moves.append(Move(MoveType.PLAY, slot, target))
@@ -520,27 +534,10 @@ def push(game: Game, move: Move) -> Outcome:
     kind = move.kind
     seat = game.to_move
     now = phase(game)
-    if now is Phase.REACTION:
-        if kind is MoveType.PASS:
-            decline_coup(game)
-            return MADE_PASSED
-        if kind is MoveType.PLAY and move.slot == coup_slot(game):
-            game.reaction = None  # the turn is the holder's now (R10)
-            play_card(game, seat, move.slot)
-            return MADE
-        return _refused(game, seat, move.slot, Refusal.NOT_A_COUP)
-    if now is Phase.EXTENSION:
-        if kind is not MoveType.EXTEND and kind is not MoveType.NO_EXTENSION:
-            raise IllegalPhase(f"{move}: the game waits for the answer to Extension?")
-        answer_extension(game, kind is MoveType.EXTEND)
-        return MADE_PASSED
-    if now is Phase.HAND_OVER:
-        raise IllegalPhase(f"{move}: the hand is over")
-    if (kind is MoveType.PASS) != (now is Phase.EMPTY_HAND):
+    if now is not Phase.MOVE:  # a question, an empty hand, or the hand over (the rarer phases, first tested once)
+        return _push_out_of_move(game, move, now)
+    if kind is MoveType.PASS:
         raise IllegalPhase(f"{move}: PASS is the move exactly when the hand is empty")
-    if now is Phase.EMPTY_HAND:
-        pass_turn(game, seat)
-        return SKIPPED
     hand = game.players[seat].hand
     slot = move.slot
     if kind is MoveType.DRAW:
@@ -573,6 +570,36 @@ def push(game: Game, move: Move) -> Outcome:
     # A refused move (or the Order toggle) keeps the turn but is still a move.
     _finish_move(game, seat, False, sort)
     return MADE if refusal is None else _refused(game, seat, slot, refusal)
+
+
+def _push_out_of_move(game: Game, move: Move, now: Phase) -> Outcome:
+    """:func:`push` in every phase but ``MOVE``: a coup fourré asked, ``Extension?``, an empty hand, the hand over.
+
+    Apart from :func:`push` so that its common case, a move in the ``MOVE``
+    phase, tests the phase once (the protocol path's speed: issue 38).
+    """
+    kind = move.kind
+    seat = game.to_move
+    if now is Phase.REACTION:
+        if kind is MoveType.PASS:
+            decline_coup(game)
+            return MADE_PASSED
+        if kind is MoveType.PLAY and move.slot == coup_slot(game):
+            game.reaction = None  # the turn is the holder's now (R10)
+            play_card(game, seat, move.slot)
+            return MADE
+        return _refused(game, seat, move.slot, Refusal.NOT_A_COUP)
+    if now is Phase.EXTENSION:
+        if kind is not MoveType.EXTEND and kind is not MoveType.NO_EXTENSION:
+            raise IllegalPhase(f"{move}: the game waits for the answer to Extension?")
+        answer_extension(game, kind is MoveType.EXTEND)
+        return MADE_PASSED
+    if now is Phase.HAND_OVER:
+        raise IllegalPhase(f"{move}: the hand is over")
+    if kind is not MoveType.PASS:  # the hand is empty
+        raise IllegalPhase(f"{move}: PASS is the move exactly when the hand is empty")
+    pass_turn(game, seat)
+    return SKIPPED
 
 
 # --------------------------------------------------------------------------
@@ -610,7 +637,7 @@ def _finish_move(game: Game, seat: Seat, passed: bool, sort: bool, end_test: boo
     if end_test and game.deck_count <= 0:
         check_go(game)
     if passed:
-        game.to_move = (seat + 1) % len(game.players)
+        game.to_move = game.table.after[seat]
     if game.finished:
         apply_end_of_hand_bonuses(game)
 
@@ -622,8 +649,7 @@ def draw_card(game: Game, seat: Seat) -> None:
     drawer, and a draw ends the drawer's side's chance of a coup fourré on
     the hazard put on it.
     """
-    players = game.players
-    pp = players[seat]
+    pp = game.players[seat]
     hand = pp.hand
     deck = game.deck
     memory = game.memory[seat]
@@ -640,8 +666,8 @@ def draw_card(game: Game, seat: Seat) -> None:
         hand[1] = card
         memory.count(card, True)
     game.deck_count = deck_count
-    if len(players) != 2:
-        pp = players[seat % game.table.sides]
+    if seat > 1:  # (seats 0 and 1 are sides 0 and 1 at every table)
+        pp = game.players[seat % game.table.sides]
     pp.fresh_hazard = False
     pp.fresh_limit = False
     if deck_count <= 0 or EMPTY in hand:
@@ -659,18 +685,19 @@ def play_card(game: Game, seat: Seat, slot: Slot, target: int | None = None) -> 
     asking that seat for the coup fourré (R10, the ``REACTION`` phase).
     """
     players = game.players
-    pp = players[seat]
-    hand = pp.hand
+    if len(players) == 2:  # each seat its own side, no coup fourré out of turn (the hot path of every rollout)
+        pp = players[seat]
+        passed = _play(game, seat, pp, pp.hand, slot, target)
+        if game.pending_extension is None:
+            _finish_move(game, seat, passed, True)
+        return passed
+    target = _target(game, seat, target)
+    hand = players[seat].hand
     card = hand[slot]
-    if len(players) == 2:  # each seat its own side (the hot path of every rollout)
-        passed = _play(game, seat, pp, hand, slot, card, players[1 - seat if target is None else target])
-    else:
-        target = _target(game, seat, target)
-        passed = _play(game, seat, players[seat % game.table.sides], hand, slot, card, players[target])
+    passed = _play(game, seat, players[seat % game.table.sides], hand, slot, target)
     if game.pending_extension is None:
         _finish_move(game, seat, passed, True)
-        if target is not None and OUT_OF_GAS <= card <= SPEED_LIMIT and len(players) > 2:
-            # (at two seats the attacked player always moves next: nothing to offer)
+        if OUT_OF_GAS <= card <= SPEED_LIMIT:
             _offer_coup(game, target)
     return passed
 
@@ -779,11 +806,14 @@ def pass_turn(game: Game, seat: Seat) -> None:
     _finish_move(game, seat, True, False, False)
 
 
-def _play(game: Game, seat: Seat, pp: Tableau, hand: list[int], slot: Slot, card: int, op: Tableau) -> bool:
-    """Play the (legal) ``card`` in ``slot`` of ``hand`` on the side's tableau ``pp`` (a hazard on ``op``).
+def _play(game: Game, seat: Seat, pp: Tableau, hand: list[int], slot: Slot, target: int | None) -> bool:
+    """Play the (legal) card in ``slot`` of ``hand`` on the side's tableau ``pp`` (a hazard on side ``target``,
+    at two seats None for the other seat's).
 
     True if the turn passes (not after a safety).
     """
+    card = hand[slot]
+    passed = True
     if card <= MILES_200:
         pp.nummiles[card] += 1
         value = MILES[card]
@@ -797,10 +827,12 @@ def _play(game: Game, seat: Seat, pp: Tableau, hand: list[int], slot: Slot, card
                 return False
             game.finished = True
     elif card <= STOP:
+        op = game.players[1 - seat if target is None else target]
         op.battle = card
         op.fresh_hazard = True
         op.can_go = False
     elif card == SPEED_LIMIT:
+        op = game.players[1 - seat if target is None else target]
         op.speed = SPEED_LIMIT
         op.fresh_limit = True
     elif card <= REPAIRS:
@@ -814,16 +846,14 @@ def _play(game: Game, seat: Seat, pp: Tableau, hand: list[int], slot: Slot, card
         pp.speed = END_OF_LIMIT
     else:
         _play_safety(pp, card)
-        _seen_by_others(game, seat, card)
-        hand[slot] = EMPTY
-        return False
+        passed = False
     memory = game.memory
     if len(memory) == 2:  # _seen_by_others, inline for two seats (the hot path)
         memory[1 - seat].num_seen[card] += 1
     else:
         _seen_by_others(game, seat, card)
     hand[slot] = EMPTY
-    return True
+    return passed
 
 
 def _play_safety(pp: Tableau, card: int) -> None:

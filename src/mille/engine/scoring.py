@@ -79,12 +79,11 @@ def end_of_hand_bonuses(game: Game, player: int) -> Bonuses:
     pp = players[player]
     trip = game.trip_length
     if pp.mileage != trip:
-        caller = game.extender
         if (
-            caller is not None  # (only ever set with Parker's bonus)
+            game.extender is not None  # (only ever set with Parker's bonus)
             and trip == EXTENDED_TRIP
-            and player != caller
-            and players[caller].mileage != trip
+            and player != game.extender
+            and players[game.extender].mileage != trip
         ):
             return _PARKER_CONSOLATION
         return NO_BONUSES
@@ -203,7 +202,9 @@ def hand_result(game: Game) -> HandResult:
     table = game.table
     game_points = table.game_points
     if table.sides == 2:
-        first, second = game.players[:2]
+        players = game.players
+        first = players[0]
+        second = players[1]
         totals: tuple[int, ...] = (first.total, second.total)
         over = totals[0] >= game_points or totals[1] >= game_points
         winner = None if not over or totals[0] == totals[1] else 0 if totals[0] > totals[1] else 1

@@ -60,7 +60,18 @@ class Table(FrozenRecord):
     two-seat table is the original's: :data:`TWO`.
     """
 
-    __slots__ = ("seats", "sides", "copies", "deck", "trip", "extension", "game_points", "parker", "deck_size")
+    __slots__ = (
+        "seats",
+        "sides",
+        "copies",
+        "deck",
+        "trip",
+        "extension",
+        "game_points",
+        "parker",
+        "deck_size",
+        "after",
+    )
     seats: int
     sides: int
     copies: tuple[int, ...]
@@ -70,6 +81,8 @@ class Table(FrozenRecord):
     extension: bool
     game_points: int
     parker: bool
+    #: Derived: ``after[seat]``, the seat whose turn follows (its left), read at the end of every move.
+    after: tuple[int, ...]
 
     def __init__(
         self,
@@ -92,6 +105,7 @@ class Table(FrozenRecord):
             game_points=game_points,
             parker=parker,
             deck_size=len(deck),
+            after=tuple((seat + 1) % seats for seat in range(seats)),
         )
 
     def side(self, seat: Seat) -> int:
@@ -366,18 +380,26 @@ class Game(Record):
     def copy(self, share_rng: bool = False) -> Game:
         """An independent copy (the generator is cloned unless shared)."""
         players = self.players
+        memory = self.memory
+        if len(players) == 2:  # (every rollout of the expert starts from a copy)
+            m0, m1 = memory
+            tableaus = [players[0].copy(), players[1].copy()]
+            memories = [Memory(m0.num_seen[:], m0.num_gos), Memory(m1.num_seen[:], m1.num_gos)]
+        else:
+            tableaus = [p.copy() for p in players]
+            memories = [Memory(m.num_seen[:], m.num_gos) for m in memory]
         return Game(
             self.deck[:],
             self.deck_count,
             self.discard,
-            [players[0].copy(), players[1].copy()] if len(players) == 2 else [p.copy() for p in players],
+            tableaus,
             self.trip_length,
             self.finished,
             self.to_move,
             self.hand_starter,
             self.order,
             self.pending_extension,
-            [Memory(m.num_seen[:], m.num_gos) for m in self.memory],
+            memories,
             self.rng if share_rng else self.rng.copy(),
             self.table,
             self.reaction,

@@ -384,19 +384,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _table_main(parser: argparse.ArgumentParser, args: argparse.Namespace, settings: SprtSettings | None) -> int:
-    """``--players 3|4|6``: a match of sets of rotations (:mod:`mille.lab.tablematch`), in this process."""
+    """``--players 3|4|6``: a match of sets of rotations (:mod:`mille.lab.tablematch`), here or on ``--cluster``."""
     sides = table(args.players).sides
     names = [args.a, args.b] + ([args.c] if args.c is not None else [])
     if len(names) != sides:
         parser.error(f"--players {args.players} has {sides} sides: name {sides} players")
-    for option, given in (
-        ("--sprt", args.sprt and sides != 2),
-        ("--hands", args.hands is not None),
-        ("--cluster", args.cluster is not None),
-    ):
-        if given:
-            only = "two sides only: --players 2 or 4" if option == "--sprt" else "two seats only, for now"
-            parser.error(f"{option} is not played at --players {args.players} ({only})")
+    if args.sprt and sides != 2:
+        parser.error(f"--sprt is not played at --players {args.players} (two sides only: --players 2 or 4)")
     command.check_players(parser, names, args.players)  # a bot of protocol 1 alone: one line
     drawn = args.seed is None
     if drawn:
@@ -407,7 +401,12 @@ def _table_main(parser: argparse.ArgumentParser, args: argparse.Namespace, setti
 
     def run(**where: Any) -> dict[str, Any]:
         return run_table_match(
-            names, seats=args.players, games=args.games, options=options.where(**where), sprt=settings
+            names,
+            seats=args.players,
+            games=args.games,
+            hands=args.hands,
+            options=options.where(**where),
+            sprt=settings,
         )
 
     def text(report: dict[str, Any], *, jobs: int | None, cluster: str | None) -> str:

@@ -37,6 +37,7 @@ from ..engine import cards, rules
 from ..engine.rules import Move, MoveType, Phase
 from ..engine.scoring import HandResult, hand_result
 from ..engine.state import Game, Table
+from ..engine.state import table as table_of
 from ..files.safeio import shown
 from .command import version_text
 from .console import write_out
@@ -106,7 +107,8 @@ def describe(entry: list[Any]) -> str:
     if kind is MoveType.PLAY or kind is MoveType.DISCARD:
         slot = "P" if entry[2] == 0 else str(entry[2])
         verb = "plays" if kind is MoveType.PLAY else "discards"
-        return f"{verb} {cards.name(entry[3])} ({slot})"
+        aimed = f" on side {entry[4]}" if len(entry) > 4 else ""  # a hazard aimed at a side (three sides)
+        return f"{verb} {cards.name(entry[3])} ({slot}){aimed}"
     return {MoveType.EXTEND: "extends", MoveType.NO_EXTENSION: "does not extend", MoveType.PASS: "passes"}[kind]
 
 
@@ -328,7 +330,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("file", metavar="FILE", type=Path, help="a game record")
     parser.add_argument("--game", type=int, metavar="N", help="replay game N (as the match's report numbers games)")
     parser.add_argument(
-        "--pairing", nargs=2, metavar=("A", "B"), help="the match of players A and B (in a tournament's record)"
+        "--pairing",
+        nargs="+",
+        metavar="NAME",
+        help="the match of players A and B (in a tournament's record; at 3, 4 and 6 seats the table's players)",
     )
     parser.add_argument("--hand", type=int, metavar="H", help="with --game: show the moves of hand H only")
     parser.add_argument(
@@ -354,6 +359,8 @@ def _run(args: argparse.Namespace, path: str) -> int:
     head, games, notes = read_record(args.file)
     if head.get("seats", 2) != 2:
         return _run_table(args, path)
+    if args.pairing is not None and len(args.pairing) != 2:
+        raise RecordError("--pairing names the two players of a match of the two-seat table")
     pairing = tuple(args.pairing) if args.pairing else None
 
     def wanted(g: RecordedGame) -> bool:
@@ -395,31 +402,105 @@ def _run(args: argparse.Namespace, path: str) -> int:
 
 
 def _run_table(args: argparse.Namespace, path: str) -> int:
-    """A record of ``mille.match --players 3|4|6``: every game replayed and checked, listed or summed up."""
+    """A record of ``mille.match`` or ``mille.tournament --players 3|4|6``: every game replayed and checked, listed
+    or summed up, or (``--game N``) one game shown move by move (each line names its table's seed and set, so a
+    tournament's tables replay alike)."""
     from .tablematch import check_table_game, read_table_record
 
-    if args.game is not None or args.pairing is not None:
-        raise RecordError("--game and --pairing are for records of the two-seat table, for now")
     head, games = read_table_record(Path(path))
+    group = None if args.pairing is None else sorted(args.pairing)
     rows = []
+    chosen: list[tuple[int, dict[str, Any]]] = []
     for number, line in games:
+        try:
+            sides_named = [str(p) for p in line["sides"]]
+            number_in_match = (int(line["set"]) - 1) * len(sides_named) + int(line["rotation"])
+        except (KeyError, TypeError, ValueError):
+            raise RecordError(f"line {number}: a damaged table game (sides, set, rotation)") from None
+        if group is not None and sorted(sides_named) != group:
+            continue
+        if args.game is not None:
+            if number_in_match == args.game:
+                chosen.append((number, line))
+            continue
         hands = check_table_game(number, line)
         try:
-            sides = " | ".join(shown(str(p)) for p in line["sides"])
+            sides = " | ".join(shown(p) for p in sides_named)
             winners = ", ".join(shown(str(p)) for p in line["winners"])
             where = f"set {int(line['set']):>4}, rotation {int(line['rotation'])}"
         except (KeyError, TypeError, ValueError):
             raise RecordError(f"line {number}: a damaged table game (sides, winners)") from None
-        rows.append(f"  {number:>6}  {where}: {sides}; {hands} hands; won by {winners}")
+        rows.append(f"  {number:>6}  game {number_in_match:>5}, {where}: {sides}; {hands} hands; won by {winners}")
+    if args.game is not None:
+        if not chosen:
+            within = "" if group is None else " of the table " + " ".join(shown(p) for p in args.pairing)
+            raise RecordError(f"no game {args.game}{within} in the record")
+        if len(chosen) > 1:
+            tables = sorted({" ".join(shown(str(p)) for p in sorted(line["sides"])) for _, line in chosen})
+            raise RecordError(
+                f"game {args.game} of several tables: name one with --pairing NAME... ({'; '.join(tables[:5])})"
+            )
+        number, line = chosen[0]
+        check_table_game(number, line)
+        return write_out("\n".join(_format_table_game(number, line, path, args.hand)))
     if args.check:
         return write_out(f"{len(rows)} games replayed: every move legal, every score as recorded")
     seats = shown(str(head.get("seats")))
     text = [
-        f"mille.replay: {shown(path)}: a record of mille.match at the table of {seats}, {len(rows)} games, "
-        "every one replayed and as recorded",
+        f"mille.replay: {shown(path)}: a record of {shown(str(head.get('tool', '?')))} at the table of {seats}, "
+        f"{len(rows)} games, every one replayed and as recorded",
         *rows,
     ]
     return write_out("\n".join(text))
+
+
+def _format_table_game(number: int, line: dict[str, Any], path: str, only_hand: int | None) -> Iterator[str]:
+    """A table game already checked (:func:`~mille.lab.tablematch.check_table_game`), move by move, as text.
+
+    Each move with the seat and side that made it, then every side's miles
+    and battle pile; each hand's totals by side.
+    """
+    from .pairs import deal_hand, deal_seed
+    from .tablematch import _make_table_move
+
+    seats, seed, unit = int(line["seats"]), int(line["seed"]), int(line["set"]) - 1
+    tab = table_of(seats, game_points=int(line["game_points"]))
+    sides = tab.sides
+    names = [shown(str(p)) for p in line["sides"]]
+    yield (
+        f"mille.replay: {shown(path)}, line {number}: the table of {seats}, seed {seed}, set {unit + 1}, "
+        f"rotation {int(line['rotation'])}; {tab.game_points}-point game"
+    )
+    for side in range(sides):
+        yield f"  side {side} (seats {', '.join(str(s) for s in tab.partners(side))}): {names[side]}"
+    game = Game(table=tab)
+    for h, hand in enumerate(line["hands"]):
+        showing = only_hand is None or only_hand == h + 1
+        deal_hand(game, deal_seed(seed, unit, h), h % seats)
+        if showing:
+            yield ""
+            yield f"Hand {h + 1}: seat {h % seats} starts"
+            columns = " | ".join(f"{'side ' + str(s):<20}" for s in range(sides))
+            yield f"{'#':>4} {'seat':>4} {'action':<30} {columns}".rstrip()
+        for k, entry in enumerate(hand["moves"], start=1):
+            _make_table_move(game, entry, f"line {number}: hand {h + 1}, move {k}")
+            if showing:
+                state = " | ".join(_side(game, s)[:20] for s in range(sides))
+                yield f"{k:>4} {entry[0]:>4} {describe(entry):<30} {state}".rstrip()
+        if hand["result"] is not None and showing:
+            r = hand_result(game)
+            yield f"Hand {h + 1} over (a trip of {r.trip_length}):"
+            for s in range(sides):
+                yield (
+                    f"  side {s}, {names[s]}: {r.mileage[s]} miles, {_points(r.hand_totals[s])} points, "
+                    f"total {_points(r.totals[s])}"
+                )
+    if line["forfeit"] is not None:
+        f = line["forfeit"]
+        yield shown(f"Forfeit: {f.get('player')} ({f.get('kind')}: {f.get('message')})")
+    yield f"Won by {', '.join(shown(str(p)) for p in line['winners'])}"
+    yield ""
+    yield "Replayed: every move legal; the hands' results as recorded."
 
 
 __all__ = [

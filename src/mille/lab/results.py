@@ -25,8 +25,9 @@ import json
 import math
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .. import __version__
 from ..engine.driver import MAX_MOVES_PER_HAND
@@ -39,6 +40,10 @@ from .stats import ThinkStats
 #: The first line of a results file says it is one, and of which format.
 FORMAT = "mille.tournament results"
 FORMAT_VERSION = 1
+
+
+#: What a results file holds, read back (the two-seat tournament's pairs, a table tournament's sets).
+_Done = TypeVar("_Done")
 
 
 class TournamentError(RuntimeError):
@@ -419,8 +424,13 @@ def results_seed(path: Path) -> int | None:
     return seed if type(seed) is int else None
 
 
-def _resume(path: Path, config: TournamentConfig) -> tuple[dict[tuple[int, int], PairResult], ResultsWriter]:
+def _resume(
+    path: Path, first: dict[str, Any], parse: Callable[[bytes, Path], tuple[_Done, int]]
+) -> tuple[_Done, ResultsWriter]:
     """``--resume``: the file opened once, read and checked through that descriptor, then cut and appended to.
+
+    ``parse`` reads the file's bytes (:func:`parse_results`, or a table
+    tournament's); ``first`` is the header written to a file not started.
 
     Nothing is written to a file refused; what is checked is what is
     written to, whatever happens to the name meanwhile.  A symbolic link is
@@ -448,16 +458,16 @@ def _resume(path: Path, config: TournamentConfig) -> tuple[dict[tuple[int, int],
             data = read_fd(file.fd, MAX_FILE, file.size(), str(path))
         except OSError as exc:
             raise TournamentError(f"cannot read {path}: {_why(exc)}") from None
-        done, good = parse_results(data, config, path)
+        done, good = parse(data, path)
     except BaseException:
         file.close(sync=False)
         raise
-    return done, ResultsWriter(path, truncate_to=good, header=header(config) if good == 0 else None, file=file)
+    return done, ResultsWriter(path, truncate_to=good, header=first if good == 0 else None, file=file)
 
 
-def _start(path: Path, config: TournamentConfig) -> ResultsWriter:
-    """``--out``: a new file, made with its header whole; an existing empty file is taken, anything else refused."""
-    first = header(config)
+def _start(path: Path, first: dict[str, Any]) -> ResultsWriter:
+    """``--out``: a new file, made with its header ``first`` whole; an existing empty file is taken, anything else
+    refused."""
     try:
         file = AppendOnly.create(str(path), ResultsWriter._line(first))
     except FileExistsError:
@@ -487,11 +497,27 @@ def open_results(
     missing or empty file starts a tournament: a file that is anything else
     is refused, untouched.
     """
+    return open_file(header(config), lambda data, path: parse_results(data, config, path), {}, out=out, resume=resume)
+
+
+def open_file(
+    first: dict[str, Any],
+    parse: Callable[[bytes, Path], tuple[_Done, int]],
+    empty: _Done,
+    *,
+    out: Path | None = None,
+    resume: Path | None = None,
+) -> tuple[_Done, ResultsWriter | None]:
+    """:func:`open_results` for any results file: its header ``first``, its records read by ``parse``.
+
+    ``empty`` is what a new file holds (the two-seat and the table
+    tournaments keep their results files alike: :mod:`mille.lab.tabletournament`).
+    """
     if resume is not None:
-        return _resume(resume, config)
+        return _resume(resume, first, parse)
     if out is not None:
-        return {}, _start(out, config)
-    return {}, None
+        return empty, _start(out, first)
+    return empty, None
 
 
 __all__ = [
@@ -507,6 +533,7 @@ __all__ = [
     "check_pair",
     "header",
     "load_results",
+    "open_file",
     "open_results",
     "parse_results",
     "results_seed",

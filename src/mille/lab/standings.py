@@ -277,7 +277,8 @@ def format_ratings(report: dict[str, Any], *, bars: bool = False, width: int = 8
     rows = [
         f"Ratings: Bradley-Terry on the Elo scale, {shown(model['anchor'])} = {model['anchor_rating']:.0f}; "
         "95% CI by bootstrap",
-        f"over duplicate pairs ({model['resamples']} resamples).  Think time per decision: median, p95.",
+        f"over {model.get('units', 'duplicate pairs')} ({model['resamples']} resamples).  Think time per decision: "
+        "median, p95.",
     ]
     names = [shown(row["player"]) for row in report["ratings"]]
     name_width = min(18, max(6, *(len(n) for n in names)))  # a line fits 79 columns
@@ -312,9 +313,12 @@ def format_ratings(report: dict[str, Any], *, bars: bool = False, width: int = 8
 
 def _format_unrated(report: dict[str, Any], withheld: dict[str, Any]) -> list[str]:
     least, needed = withheld["least_pairs_per_pairing"], withheld["min_pairs_per_pairing"]
+    unit = withheld.get("unit", "duplicate pair")  # a table tournament's: "set"
+    games = withheld.get("games_needed", 2 * needed)
+    units = withheld.get("units", "pairs")
     rows = [
-        f"Ratings: too few pairs to rate ({plural(least, 'duplicate pair')} in a pairing; at least {needed}",
-        f"in every pairing are needed: --games {2 * needed}).  Think time a decision: median, p95.",
+        f"Ratings: too few {units} to rate ({plural(least, unit)} in a pairing; at least {needed}",
+        f"in every pairing are needed: --games {games}).  Think time a decision: median, p95.",
     ]
     names = [shown(row["player"]) for row in report["ratings"]]
     name_width = min(18, max(6, *(len(n) for n in names)))

@@ -38,7 +38,7 @@ import math
 import statistics
 import time
 from collections import deque
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -56,7 +56,7 @@ from .gamelog import HandLog, MoveRecorder, RecordError, RecordWriter, check_hea
 from .options import DEFAULTS, RunOptions
 from .pairs import MAX_HANDS_PER_GAME, MatchError, _Alarm, _Timed, deal_hand, deal_seed, derive_seed
 from .report import format_sprt, plural
-from .runner import default_jobs
+from .runner import _worker_init, default_jobs
 from .sprt import Sprt, SprtSettings
 from .stats import ThinkStats, t_quantile
 
@@ -144,31 +144,58 @@ def play_set(players: Sequence[str], seats: int, options: RunOptions, unit: int)
 
 
 def _played_sets(
-    players: tuple[str, ...], seats: int, options: RunOptions, count: int
-) -> Generator[list[TableGame], None, None]:
-    """Sets 0 .. ``count - 1`` in order: here (``jobs`` 1), in a process pool of ``jobs``, or on ``executor``.
+    players: tuple[str, ...],
+    seats: int,
+    options: RunOptions,
+    count: int | None,
+    done: Mapping[int, list[TableGame]],
+) -> Generator[tuple[int, list[TableGame], bool], None, None]:
+    """Sets 0, 1, ... (``count`` of them, or without end) in order, each as ``(unit, games, played now)``.
 
-    Each set depends on its index alone, so where it is played changes nothing in the report.
+    A set in ``done`` (read back from a tournament's results file) is
+    handed on as it is; the others are played here (``jobs`` 1), in a
+    process pool of ``jobs``, or on ``executor`` (a Dask cluster's, say).
+    Each set depends on its index alone, so where it is played changes
+    nothing in the report.
     """
+    units: Iterator[int] = iter(range(count)) if count is not None else itertools.count()
     jobs = default_jobs() if options.jobs is None else max(1, options.jobs)
     here = replace(options, executor=None)  # what a worker is sent (an executor is not)
     if options.executor is None and (jobs == 1 or count == 1):
-        for unit in range(count):
-            yield play_set(players, seats, here, unit)
+        for unit in units:
+            if unit in done:
+                yield unit, done[unit], False
+            else:
+                yield unit, play_set(players, seats, here, unit), True
         return
-    pool = options.executor if options.executor is not None else concurrent.futures.ProcessPoolExecutor(jobs)
+    pool = (  # the workers leave Ctrl-C to this process, as a two-seat match's do
+        options.executor
+        if options.executor is not None
+        else concurrent.futures.ProcessPoolExecutor(jobs, initializer=_worker_init)
+    )
     window = 4 * (options.workers or jobs)
-    futures: deque[concurrent.futures.Future[list[TableGame]]] = deque()
+    pending: deque[tuple[int, concurrent.futures.Future[list[TableGame]] | list[TableGame]]] = deque()
     try:
-        submitted = 0
-        while submitted < count or futures:
-            while submitted < count and len(futures) < window:
-                futures.append(pool.submit(play_set, players, seats, here, submitted))
-                submitted += 1
-            yield futures.popleft().result()
+        more = True
+        while more or pending:
+            while more and len(pending) < window:
+                following = next(units, None)
+                if following is None:
+                    more = False
+                elif following in done:
+                    pending.append((following, done[following]))
+                else:
+                    pending.append((following, pool.submit(play_set, players, seats, here, following)))
+            if pending:
+                unit, held = pending.popleft()
+                if isinstance(held, list):
+                    yield unit, held, False
+                else:
+                    yield unit, held.result(), True
     finally:
-        for future in futures:
-            future.cancel()
+        for _, held in pending:
+            if not isinstance(held, list):
+                held.cancel()
         if pool is not options.executor:
             pool.shutdown(wait=True, cancel_futures=True)
 
@@ -295,11 +322,26 @@ def run_table_match(
     players: Sequence[str],
     *,
     seats: int,
-    games: int,
+    games: int | None = None,
+    hands: int | None = None,
     options: RunOptions = DEFAULTS,
     sprt: SprtSettings | None = None,
+    done: Mapping[int, list[TableGame]] | None = None,
+    on_set: Callable[[int, list[TableGame]], None] | None = None,
+    writer: RecordWriter | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games (rounded up to whole sets) at the table of ``seats``; the report per player.
+
+    ``hands`` instead of ``games``: the sets are taken in order until at
+    least that many hands are played (as a two-seat match takes its pairs;
+    sets a pool started beyond are dropped, so the report does not depend
+    on the parallelism).  ``done``: sets already played (by index, read
+    back from a tournament's results file), counted and not played again;
+    ``on_set`` is told of every set played now, in set order, before it is
+    counted (a tournament writes it to its results file then).  ``writer``:
+    the record the games played are written to (a tournament's, one for
+    all its tables; ``options.record`` then only asks for the moves);
+    without it, a new record at ``options.record`` if that is given.
 
     ``players``: one per side (2 at 4 seats, 3 at 3 and 6).  Played in this
     process (``jobs`` 1), in a process pool of ``options.jobs`` (default: the
@@ -311,8 +353,10 @@ def run_table_match(
     tab = table(seats, game_points=options.game_points)
     if len(players) != tab.sides:
         raise ValueError(f"the table of {seats} has {tab.sides} sides: name {tab.sides} players")
-    if games < 1:
-        raise ValueError("games must be at least 1")
+    if (games is None) == (hands is None):
+        raise ValueError("give exactly one of games and hands")
+    if (games is not None and games < 1) or (hands is not None and hands < 1):
+        raise ValueError("games and hands must be at least 1")
     options.check()
     for spec in players:
         check_table(make_player(spec), spec, seats)  # PlayerSpecError now, not a forfeit in every game
@@ -320,17 +364,18 @@ def run_table_match(
     if sprt is not None and sides != 2:
         raise ValueError(f"--sprt takes two sides (2 or 4 seats), not the {sides} of the table of {seats}")
     test = None if sprt is None else Sprt(sprt)
-    cap = -(-games // sides)
+    cap = None if games is None else -(-games // sides)
     start = time.perf_counter()
     scores: list[list[float]] = [[] for _ in players]
     margins: list[list[float]] = [[] for _ in players]
     wins = [0.0] * sides
-    hands = 0
+    hands_played = 0
     errors: list[dict[str, Any]] = []
     sets = 0
     interrupted = False
-    writer = None
-    if options.record is not None:
+    own = False  # the record is this match's own (not a tournament's): it closes it
+    if writer is None and options.record is not None:
+        own = True
         first = gamelog.header(
             "mille.match",
             seats=seats,
@@ -340,9 +385,11 @@ def run_table_match(
             max_think_ms=options.max_think_ms,
         )
         writer = RecordWriter(options.record, first)
-    stream = _played_sets(tuple(players), seats, options, cap)
+    stream = _played_sets(tuple(players), seats, options, cap, {} if done is None else done)
     try:
-        for unit, played in enumerate(stream):
+        for unit, played, fresh in stream:
+            if fresh and on_set is not None:
+                on_set(unit, played)
             sets += 1
             set_score = [0.0] * sides
             set_margin = [0.0] * sides
@@ -366,8 +413,8 @@ def run_table_match(
                             "message": message,
                         }
                     )
-            hands += set_hands
-            if writer is not None:
+            hands_played += set_hands
+            if writer is not None and fresh:
                 for g in played:
                     writer.write(table_line(players, seats, options, unit, g))
             for p in range(sides):
@@ -375,11 +422,13 @@ def run_table_match(
                 margins[p].append(set_margin[p] / set_hands if set_hands else 0.0)
             if test is not None and test.add(set_score[0]):  # the first player's points in the set: a pair's
                 break  # the sets a pool started beyond the decision are dropped: the result is the same
+            if hands is not None and hands_played >= hands:
+                break
     except KeyboardInterrupt:  # Ctrl-C: the report covers the sets finished (a set cut short is dropped)
         interrupted = True
     finally:
         stream.close()
-        if writer is not None:
+        if own and writer is not None:
             writer.close()
     seconds = time.perf_counter() - start
     report: dict[str, Any] = {
@@ -391,7 +440,7 @@ def run_table_match(
         "max_think_ms": options.max_think_ms,
         "sets": sets,
         "games": sets * sides,
-        "hands": hands,
+        "hands": hands_played,
         "per_player": [
             {
                 "player": players[p],
@@ -409,8 +458,8 @@ def run_table_match(
     }
     if test is not None:
         block = test.to_json(capped=not interrupted)
-        block["cap_games"] = cap * sides
-        block["cap_hands"] = None
+        block["cap_games"] = None if cap is None else cap * sides
+        block["cap_hands"] = hands
         report["sprt"] = block
     return report
 
@@ -447,87 +496,14 @@ def format_table_report(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def run_table_tournament(
-    players: Sequence[str], *, seats: int, games: int, options: RunOptions = DEFAULTS
-) -> dict[str, Any]:
-    """A round robin of table matches: every group of as many players as the table has sides, in name order.
-
-    Each group plays :func:`run_table_match` (``games`` games) on a seed
-    derived from the tournament seed and the group's names, as a two-seat
-    tournament derives its pairings' seeds; a player's standing is its mean
-    game score and margin per hand over its groups.
-    """
-    sides = table(seats).sides
-    if len(players) < sides:
-        raise ValueError(f"a tournament at the table of {seats} needs at least {sides} players")
-    twice = sorted({p for p in players if players.count(p) > 1})
-    if twice:
-        raise ValueError(f"player {twice[0]!r} named twice")
-    start = time.perf_counter()
-    groups = []
-    for group in itertools.combinations(players, sides):
-        seed = derive_seed("table-tournament", options.seed, seats, *group)
-        report = run_table_match(group, seats=seats, games=games, options=replace(options, seed=seed))
-        groups.append(report)
-        if report["interrupted"]:  # Ctrl-C: the groups finished, and the one cut short as far as it went
-            break
-    standings: list[dict[str, Any]] = []
-    for name in players:
-        rows = [
-            row for g in groups for row in g["per_player"] if row["player"] == name and row["game_score"] is not None
-        ]
-        standings.append(
-            {
-                "player": name,
-                "tables": len(rows),
-                "game_score": _mean([r["game_score"] for r in rows], 4),
-                "margin_per_hand": _mean([r["margin_per_hand"] for r in rows], 2),
-            }
-        )
-    standings.sort(key=lambda r: (-(r["game_score"] or 0.0), -(r["margin_per_hand"] or 0.0)))
-    return {
-        "seats": seats,
-        "sides": sides,
-        "players": list(players),
-        "seed": options.seed,
-        "games_per_table": groups[0]["games"],
-        "standings": standings,
-        "tables": groups,
-        "seconds": round(time.perf_counter() - start, 3),
-        "interrupted": bool(groups) and groups[-1]["interrupted"],
-    }
-
-
-def format_table_tournament(report: dict[str, Any]) -> str:
-    """The standings, then each table's report."""
-    lines = [
-        f"Tournament at the table of {report['seats']}, seed {report['seed']}: "
-        f"{plural(len(report['tables']), 'table')} of {plural(report['games_per_table'], 'game')}",
-        "  standings (mean over the player's tables):",
-    ]
-    for i, row in enumerate(report["standings"], 1):
-        if row["game_score"] is None:
-            lines.append(f"  {i:>2}. {shown(row['player'])}: no set finished")
-            continue
-        lines.append(
-            f"  {i:>2}. {shown(row['player'])}: game score {row['game_score']:.3f}, "
-            f"margin {row['margin_per_hand']:+.1f}/hand, {plural(row['tables'], 'table')}"
-        )
-    for g in report["tables"]:
-        lines += ["", format_table_report(g)]
-    return "\n".join(lines)
-
-
 __all__ = [
     "TableGame",
     "check_table_game",
     "read_table_record",
     "table_line",
     "format_table_report",
-    "format_table_tournament",
     "play_set",
     "play_table_game",
     "run_table_match",
-    "run_table_tournament",
     "side_of",
 ]

@@ -54,7 +54,7 @@ from .results import TournamentError, open_results, results_seed
 from .runner import TASK_SECONDS, Batch
 from .schedule import TournamentConfig, pairs_to_play
 from .standings import DEFAULT_RESAMPLES, build_report, format_report
-from .tablematch import format_table_tournament, run_table_tournament
+from .tabletournament import format_table_tournament, run_table_tournament
 
 #: Games per pairing when --games is not given.
 DEFAULT_GAMES = 100
@@ -323,37 +323,63 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _table_main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    """``--players 3|4|6``: a round robin of table matches (:func:`mille.lab.tablematch.run_table_tournament`)."""
+    """``--players 3|4|6``: a round robin of table matches (:mod:`mille.lab.tabletournament`)."""
     sides = table(args.seats).sides
     if len(args.players) < sides:
         parser.error(f"--players {args.seats} has {sides} sides: name at least {sides} players")
     twice = sorted({p for p in args.players if args.players.count(p) > 1})
     if twice:
         parser.error(f"player {twice[0]} is named twice")
-    for option, given in (
-        ("--out", args.out is not None),
-        ("--resume", args.resume is not None),
-        ("--record", args.record is not None),
-        ("--cluster", args.cluster is not None),
-    ):
-        if given:
-            parser.error(f"{option} is not played at --players {args.seats} (two seats only, for now)")
-    command.check_at_least(parser, ("--games", args.games, 1))
+    if args.pairs_per_task is not None:
+        parser.error(f"--pairs-per-task is not played at --players {args.seats} (a unit of work is a set)")
+    command.check_at_least(
+        parser, ("--games", args.games, 1), ("--jobs", args.jobs, 1), ("--bootstrap", args.bootstrap, 0)
+    )
+    command.check_run_arguments(parser, args)
+    if args.resume is not None and not os.path.lexists(args.resume):
+        parser.error(f"--resume {args.resume}: no such file")
+    if args.record is not None and os.path.lexists(args.record):
+        parser.error(f"--record {shown(os.fspath(args.record))}: the file exists (a record is never overwritten)")
     command.check_players(parser, args.players, args.seats)  # a bot of protocol 1 alone: one line
-    drawn = args.seed is None
-    if drawn:
+    drawn = False
+    if args.seed is None and args.resume is not None:
+        try:
+            args.seed = results_seed(args.resume)
+        except TournamentError as exc:
+            print(f"{parser.prog.removeprefix('python -m ')}: {shown(str(exc))}", file=sys.stderr)
+            return 1
+    if args.seed is None:
+        drawn = True
         args.seed = secret_seed()
-    options = RunOptions(seed=args.seed, max_think_ms=args.max_think_ms, bots_read_deck=args.bot_reads_deck)
+    options = RunOptions(
+        seed=args.seed, max_think_ms=args.max_think_ms, bots_read_deck=args.bot_reads_deck, record=args.record
+    )
 
     def run(**where: Any) -> dict[str, Any]:
-        return run_table_tournament(args.players, seats=args.seats, games=args.games, options=options.where(**where))
+        return run_table_tournament(
+            args.players,
+            seats=args.seats,
+            games=args.games,
+            options=options.where(**where),
+            out=args.out,
+            resume=args.resume,
+            resamples=args.bootstrap,
+        )
 
     def text(report: dict[str, Any], *, jobs: int | None, cluster: str | None) -> str:
         body = format_table_tournament(report)
         return f"{body}\n{replay_line(report['seed'])}" if drawn else body
 
+    record = args.out or args.resume
     return command.run(
-        "mille.tournament", run, args, players=args.players, bar=None, own_errors=(MatchError, ValueError), text=text
+        "mille.tournament",
+        run,
+        args,
+        players=args.players,
+        bar=None,
+        own_errors=(TournamentError, MatchError, RecordError, ValueError),
+        text=text,
+        kept=f"; what finished is in {record}: --resume {record} goes on" if record else "",
     )
 
 

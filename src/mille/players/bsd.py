@@ -591,6 +591,19 @@ class BsdPlayer:
         seat = obs.seat
         me = players[seat]
         table = obs.table
+        if phase is Phase.MOVE and len(players) == 2:  # the two-seat move, first (the protocol path's speed)
+            return decide(
+                me,
+                players[1 - seat],
+                obs.memory,
+                obs.trip_length,
+                obs.deck_count,
+                self.num_need,
+                rng,
+                self.repaired,
+                table.copies,
+                table.deck_size >> 2,
+            )
         if len(players) == 2:
             target = None
             op = players[1 - seat]
