@@ -22,6 +22,7 @@ import time
 
 import pytest
 
+import ptyreplay
 from mille.engine import cards
 from test_people import SRC, Player, _readable_by, people, readable_directory
 
@@ -592,3 +593,116 @@ def test_a_guests_coup_fourre_is_asked_out_of_turn_on_its_own_terminal() -> None
     assert answer is not None and wire.move_from_json_2(answer["move"], 2) == rules.Move(rules.MoveType.PLAY, 3)
     lines = term.lines()
     assert "Coup fourre?" in lines[22] and "Turn: you (side A) (coup fourre?)" in "\n".join(lines)
+
+
+def _line(player: Player, line: str, wanted: str, deadline: float = 10.0) -> str:
+    """Type ``line`` at a plain prompt; the rows after it (joined) once ``wanted`` and the next prompt are there."""
+    player.pump(0.02)
+    player.screen = ptyreplay.Terminal(80, 24)  # only what comes after the line is looked at
+    player.stream = ptyreplay._Stream(player.screen)
+    player.send(line + "\r")
+    end = time.monotonic() + deadline
+    while True:
+        text = " ".join(row.strip() for row in player.screen.display)
+        if wanted in text and text.rstrip().endswith("Your move:"):
+            return text
+        assert time.monotonic() < end, player.text()
+        player.pump(0.02)
+
+
+def _plain_turn(player: Player) -> None:
+    """In lines, at ``Your move:``: pick, then discard the first card of the hand that is not a safety."""
+    _line(player, "p", "You pick")
+    hand = _line(player, "c", "Your hand: ")
+    hand = hand[hand.index("Your hand: ") + len("Your hand: ") :]
+    for item in hand[: hand.index(".")].split("; "):
+        slot, card = item.split(": ", 1)
+        if card not in SAFETIES and card != "empty":
+            player.send(f"d {slot.lower()}\r")
+            return
+    raise AssertionError(hand)
+
+
+def test_a_host_in_lines_at_three_seats_hears_a_guest_on_the_board_named_with_seat_and_side() -> None:
+    """``mille --plain --players 3 --invite bob``: every event names bob with his seat and side; his turn is said."""
+    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)]:
+        players: list[Player] = []
+        try:
+            host = Player(a_uid, a_gid, ["--plain", "--players", "3", "--invite", bob, "--no-stats"])
+            players.append(host)
+            host.wait_for(f"waiting for {bob}")
+            guest = Player(b_uid, b_gid, ["--join", alice])
+            players.append(guest)
+            host.wait_for("Mille Bornes at 3 seats, each for themselves, in lines")
+            guest.wait_for(f"Side A: {alice}")
+            host.wait_for("Your move:")
+            assert f"{bob} (seat 2, side B) 6" not in host.text()  # the board is read on request only
+            board = _line(host, "r", "Cards in hand:")
+            assert f"{bob} (seat 2, side B) 6" in board and "seat 3 (side C) 6" in board, board
+            assert f"Side B, {bob} (seat 2):" in board, board
+            _plain_turn(host)
+            host.wait_for(f"{bob} is thinking...")
+            _until([guest], lambda: _asked(guest))
+            _turn(guest)  # his pick, on the board
+            _turn(guest)  # and his discard
+            host.wait_for(f"{bob} (seat 2, side B) discards")
+            guest.wait_for(f"Turn: {alice} (side A)", deadline=30)  # seat 3, the computer, moved: her turn again
+            host.wait_for("Your move:")
+            # Her ^C: Really? in a line; no, and the game goes on; then she quits and bob is told.
+            host.send("q\r")
+            host.wait_for("Really?")
+            host.send("y\r")
+            assert host.reap() == 0
+            assert guest.reap() == 0
+            assert f"{alice} left the game" in guest.text()
+        finally:
+            for p in players:
+                p.kill()
+
+
+def test_a_drop_at_four_seats_asks_the_host_and_an_adjourned_game_is_resumed_by_both() -> None:
+    """bob (seat 2) killed at his prompt: alice chooses at Wait/Comp/Adjourn?; A keeps the game; both resume it."""
+    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
+        state = os.path.join(place, "state")
+        os.mkdir(state, 0o700)
+        os.chown(state, a_uid, a_gid)
+        env = {"XDG_STATE_HOME": state}
+        players: list[Player] = []
+        try:
+            host = Player(a_uid, a_gid, ["--players", "4", "--invite", f"{bob}:2", "--no-stats"], env=env)
+            players.append(host)
+            host.wait_for(f"waiting for {bob}")
+            guest = Player(b_uid, b_gid, ["--join", alice])
+            players.append(guest)
+            _until([host, guest], lambda: _asked(guest))
+            hand = _hand(guest)
+            guest.kill()
+            host.wait_for(f"{bob} is gone")
+            host.wait_for("Wait/Comp/Adjourn?")
+            host.send("x")
+            host.wait_for("W: wait  C: computer  A: adjourn")
+            host.send("w")
+            host.wait_for("Waiting...")
+            host.send(" ")  # any key brings the choice back
+            host.wait_for("Wait/Comp/Adjourn?")
+            host.send("a")
+            assert host.reap() == 0
+            said = "".join(line.rstrip() if len(line.rstrip()) < 80 else line for line in host.screen.display)
+            assert f"mille --invite {bob}:2 " in said, host.text()
+            assert f"{bob} takes their seat again with: mille --join {alice}" in said, host.text()
+            [name] = os.listdir(os.path.join(state, "mille"))
+            kept = os.path.join(state, "mille", name)
+
+            resumed = Player(a_uid, a_gid, ["--invite", f"{bob}:2", "--no-stats", kept], env=env)
+            players.append(resumed)
+            resumed.wait_for(f"waiting for {bob}")
+            back = Player(b_uid, b_gid, ["--join", alice])
+            players.append(back)
+            end = time.monotonic() + 10
+            while not _asked(back):  # his seat, his hand, his move
+                assert time.monotonic() < end, back.text()
+            assert _hand(back) == hand
+            resumed.wait_for(f"{bob} is thinking...")
+        finally:
+            for p in players:
+                p.kill()

@@ -397,9 +397,11 @@ def main(argv: list[str] | None = None) -> int:
         game, file=file, banner=banner, window=window, computer_name=computer_name, seed=seed_value,
         hints=hints, color=color, record=record, detail=detail, reads_deck=reads_deck,
     )  # fmt: skip
-    if plain and at_table:
-        print("mille: people at a larger table play on the board (--no-plain)", file=sys.stderr)
-        return 1
+    if plain and at_table and invited is not None:
+        from .ui.people.inlines import table_host_in_lines
+        from .ui.people.tablehost import play_table_host
+
+        return play_table_host(choices, invited, play=table_host_in_lines(choices))
     if plain and invited is not None:
         from .ui.people.host import play_host
         from .ui.people.inlines import host_in_lines

@@ -62,6 +62,40 @@ GUEST = 1
 BACK, COMPUTER = "back", "computer"
 
 
+class DropQuestion:
+    """A seat's question to the host at a drop (a larger table's, :class:`mille.ui.people.tablehost.TablePerson`).
+
+    The seat asks on the flow's worker thread (:meth:`ask_host`: a byte on
+    :attr:`asking` wakes the host's face); the face, on the thread that
+    draws, answers :data:`BACK` or :data:`COMPUTER` (:meth:`answer`), as
+    :class:`RemotePerson` does at two seats.
+    """
+
+    def __init__(self) -> None:
+        #: A face that answers drops is there; without one the computer stands in at once.
+        self.asks_host = False
+        self.asking, self._asking_w = os.pipe()
+        self._answers: queue.Queue[str] = queue.Queue()
+
+    def ask_host(self) -> str:
+        os.write(self._asking_w, b"?")
+        return self._answers.get()
+
+    def answer(self, choice: str) -> None:
+        try:
+            os.read(self.asking, 1)
+        except OSError:
+            pass
+        self._answers.put(choice)
+
+    def close(self) -> None:
+        for fd in (self.asking, self._asking_w):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
 class RemotePerson:
     """The guest at their own terminal, as the flow's second seat (the computer stands in while they are away).
 
@@ -553,4 +587,4 @@ def play_host(choices: Choices, guest: str, play: Callable[[RemotePerson], int] 
             pass
 
 
-__all__ = ["GUEST", "HostBoardFace", "RemotePerson", "play_host", "wait_for_guest"]
+__all__ = ["GUEST", "DropQuestion", "HostBoardFace", "RemotePerson", "play_host", "wait_for_guest"]

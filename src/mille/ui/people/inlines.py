@@ -32,12 +32,14 @@ from ...files.safeio import shown
 from ...players import wire
 from ..flow import EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, GameExit, GameFlow, Request, wait_polling
 from ..layout import ScoreView
+from ..plain import tablewords
 from ..plain.app import PlainFace
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE
 from .guest import public_game
 from .host import BACK, COMPUTER, GUEST, RemotePerson
 from .link import Link, LinkClosed
 from .rendezvous import RendezvousError
+from .tablehost import NAME_WIDTH
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -45,14 +47,39 @@ if TYPE_CHECKING:
 
     from ...engine.driver import Event
     from ...engine.observation import Observation
+    from ...engine.rng import GlibcRandom
     from ...engine.rules import Outcome
+    from ...players import Player
     from ..flow import Setup
     from ..plain.lines import LineTerminal
     from ..session import Choices
+    from .tablehost import PlayTable, TablePeople, TablePerson
 
-__all__ = ["GuestLines", "HostLinesFace", "guest_in_lines", "host_in_lines", "person_words", "play_guest_lines"]
+__all__ = [
+    "GuestLines",
+    "HostLinesFace",
+    "TableHostLinesFace",
+    "guest_in_lines",
+    "host_in_lines",
+    "person_words",
+    "play_guest_lines",
+    "table_host_in_lines",
+]
 
 _COMPUTER = re.compile(r"\b([Tt])he computer\b|\bcomputer\b")
+
+
+def drop_question(name: str) -> str:
+    """The host's question in lines when ``name`` dropped at their move (two seats or more)."""
+    return (
+        f"w waits for {name} to join again, c lets the computer play the seat until then, "
+        "a adjourns the game (s saves, q quits):"
+    )
+
+
+def waiting_line(name: str, host: str) -> str:
+    """Said when the host chose to wait for ``name``."""
+    return f"Waiting for {name}: they join again with mille --join {host}. RETURN brings the choice back."
 
 
 def person_words(line: str, name: str) -> str:
@@ -167,10 +194,7 @@ class HostLinesFace(PlainFace):
         """``w`` waits for the guest (a line brings the choice back), ``c`` the computer, ``a`` adjourns."""
         remote, name = self.remote, self.other
         self._notices()
-        question = (
-            f"w waits for {name} to join again, c lets the computer play the seat until then, "
-            "a adjourns the game (s saves, q quits):"
-        )
+        question = drop_question(name)
         while remote.link is None:
             line = self._line_or_back(question)
             if line is None:
@@ -189,11 +213,7 @@ class HostLinesFace(PlainFace):
             elif word == "q":
                 self.flow.rub()
             elif word == "w":
-                waiting = (
-                    f"Waiting for {name}: they join again with mille --join {shown(remote.host_name)}. "
-                    "RETURN brings the choice back."
-                )
-                if self._line_or_back(waiting) is None:
+                if self._line_or_back(waiting_line(name, shown(remote.host_name))) is None:
                     break
             else:
                 PlainFace.say(self, "Answer w, c or a.")
@@ -214,6 +234,179 @@ class HostLinesFace(PlainFace):
             elif got == INTERRUPT:
                 self.flow.on_event(INTERRUPT)
             PlainFace.show(self, prompt)
+
+
+class TableHostLinesFace(PlainFace):
+    """The host in lines at a larger table (``mille --plain --players 4 --invite bob``): the people named and heard.
+
+    Plain mode's sentences at the larger tables (:mod:`mille.ui.plain.tablewords`,
+    each event naming the player and the side) with each person's name
+    where a seat is named by its number (:func:`~mille.ui.plain.tablewords.named`);
+    the people's news and "bob is thinking..." as at two seats; their views
+    sent after each move (:class:`~mille.ui.people.tablehost.TablePeople`, shared
+    with the board's :class:`~mille.ui.people.tablehost.TableHostFace`); at a
+    person's drop the host is asked in a line (:func:`drop_question`).
+    """
+
+    def __init__(
+        self, term: LineTerminal, game: Game, window: int, people: TablePeople, names: dict[int, str], detail: str
+    ) -> None:
+        super().__init__(term, game, window, detail=detail)
+        self.people = people
+        self.names = {seat: shown(name)[:NAME_WIDTH] for seat, name in names.items() if seat}
+
+    def say(self, line: str) -> None:
+        super().say(tablewords.named(line, self.names))
+
+    def show(self, line: str) -> None:
+        super().show(tablewords.named(line, self.names))
+
+    def _notices(self) -> None:
+        for text in self.people.notices():
+            PlainFace.say(self, shown(text) + ".")
+
+    def _news(self) -> None:
+        news = self.people.turn_news(self.game)
+        if news is not None:
+            PlainFace.say(self, news if news.endswith("...") else news[0].upper() + news[1:] + ".")
+
+    def _read(self, prompt: str) -> str:
+        flow = self.flow
+        flow.keep_snapshot()
+        flow.catch_up()
+        self._notices()
+        self.show(prompt)
+        while True:
+            self._hear()
+            got = self.term.read_line()
+            if isinstance(got, str):
+                return got
+            if got == END_OF_INPUT or got == HANGUP:
+                flow.hangup()
+            elif got == INTERRUPT:
+                flow.on_event(INTERRUPT)
+            else:
+                self.say("That line is too long; it is ignored.")
+            self.show(prompt)
+
+    def _hear(self, back: TablePerson | None = None) -> bool:
+        """Until a line (or an event) can be read: the people's leaving and joining heard, and said at once.
+
+        ``back``: return True as soon as that person has joined again.
+        """
+        term = self.term
+        while not term.has_line():
+            if back is not None and back.link is not None:
+                return True
+            try:
+                ready = select.select([term.fd_in, *self.people.watched()], [], [], 0.2)[0]
+            except (OSError, ValueError):
+                return False
+            self.people.hear(ready)
+            self._notices()
+            if term.fd_in in ready:
+                break
+        return back is not None and back.link is not None
+
+    def read_move(self) -> Move | Request:
+        self._notices()
+        return super().read_move()
+
+    def ask(self, prompt_no: int) -> bool | Request:
+        self._notices()
+        self.people.relay(prompt_no)
+        return super().ask(prompt_no)
+
+    def begin_hand(self, restored: bool) -> None:
+        super().begin_hand(restored)
+        self.people.update_all()
+        self._news()
+
+    def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
+        self.people.update_all()
+        super().show_move(game, seat, move, outcome)
+        self._news()
+
+    def wait(self, ready: int) -> int | None:
+        """While a seat thinks (on the flow's worker): the terminal's events, and a seat's question at a drop."""
+        while True:
+            event = self.term.poll()
+            if event is not None:
+                return event
+            found = select.select([ready, *self.people.asking()], [], [], 0.05)[0]
+            if ready in found:
+                return None
+            person = self.people.asker(found)
+            if person is not None:
+                self.at_drop(person)
+
+    def at_drop(self, person: TablePerson) -> None:
+        """``w`` waits for ``person`` (a line brings the choice back), ``c`` the computer, ``a`` adjourns."""
+        name = shown(person.name)[:NAME_WIDTH]
+        self._notices()
+        PlainFace.say(self, f"{name} is gone.")
+        while person.link is None:
+            line = self._line_or_back(drop_question(name), person)
+            if line is None:
+                break
+            word = line.strip().lower()[:1]
+            if word == "c":
+                PlainFace.say(self, f"The computer plays for {name} until they join again.")
+                person.question.answer(COMPUTER)
+                return
+            if word == "a":
+                self.people.adjourned = True
+                person.question.answer(COMPUTER)
+                self.flow.leave()
+            if word == "s":
+                self.flow.save()
+            elif word == "q":
+                self.flow.rub()
+            elif word == "w":
+                if self._line_or_back(waiting_line(name, shown(self.people.host)), person) is None:
+                    break
+            else:
+                PlainFace.say(self, "Answer w, c or a.")
+        self._notices()
+        person.question.answer(BACK)
+
+    def _line_or_back(self, prompt: str, person: TablePerson) -> str | None:
+        """``prompt``, then a line; None if ``person`` joined again first."""
+        PlainFace.show(self, prompt)
+        while True:
+            if self._hear(back=person):
+                return None
+            got = self.term.read_line()
+            if isinstance(got, str):
+                return got
+            if got == END_OF_INPUT or got == HANGUP:
+                self.flow.hangup()
+            elif got == INTERRUPT:
+                self.flow.on_event(INTERRUPT)
+            PlainFace.show(self, prompt)
+
+
+def table_host_in_lines(choices: Choices) -> PlayTable:
+    """How a host plays in lines at a larger table (``play`` of :func:`mille.ui.people.tablehost.play_table_host`)."""
+    from ..plain import DETAILS
+    from ..session import play_plain
+
+    detail = choices.detail or DETAILS[0]
+
+    def play(
+        people: TablePeople,
+        names: dict[int, str],
+        computer: Player,
+        others: tuple[tuple[Player, GlibcRandom], ...],
+        seated: str,
+    ) -> int:
+        def make(term: LineTerminal, game: Game, setup: Setup) -> GameFlow:
+            return GameFlow(TableHostLinesFace(term, game, setup.window, people, names, detail), game, setup)
+
+        command = f"mille --plain --invite {seated}"
+        return play_plain(choices, computer=computer, make_flow=make, command=command, others=others)
+
+    return play
 
 
 def host_in_lines(choices: Choices) -> Callable[[RemotePerson], int]:
