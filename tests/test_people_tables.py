@@ -133,9 +133,11 @@ def test_four_seats_partners_play_a_whole_hand_a_dropped_partner_is_played_for_a
             _until([host, guest], lambda: guest.text() != before and _asked(host), deadline=30)  # past bob
             _until([host, guest], lambda: _asked(guest))
 
-            # bob's mille killed at his prompt: alice is told, the computer plays his seat.
+            # bob's mille killed at his prompt: alice is told and chooses the computer for his seat.
             guest.kill()
             host.wait_for(f"{bob} is gone")
+            host.wait_for("Wait/Comp/Adjourn?")
+            host.send("c")
             _until([host], lambda: _asked(host))
             _turn(host)
             _until([host], lambda: _asked(host))
@@ -335,7 +337,6 @@ def test_a_seating_that_cannot_be_is_refused_in_one_line(seats: int, spec: str, 
     [
         (["--invite", "bob,carol"], "one person at two seats"),
         (["--invite", "bob", "--invite", "carol"], "one person at two seats"),
-        (["--players", "4", "--invite", "bob", "--plain"], "play on the board"),
         (["--invite", "bob", "--computer", "expert"], "--computer only with --players"),
     ],
 )
