@@ -707,3 +707,67 @@ def test_a_drop_at_four_seats_asks_the_host_and_an_adjourned_game_is_resumed_by_
         finally:
             for p in players:
                 p.kill()
+
+
+def _last(player: Player) -> str:
+    return " ".join(row.strip() for row in player.screen.display).rstrip()
+
+
+def _said(player: Player, wanted: str, deadline: float = 10.0) -> None:
+    """Read until ``wanted`` is on the screen, lines wrapped or not."""
+    end = time.monotonic() + deadline
+    while wanted not in _last(player):
+        assert time.monotonic() < end, f"{wanted!r} never said:\n{player.text()}"
+        player.pump(0.02)
+
+
+def test_a_guest_in_lines_at_four_seats_plays_turns_with_the_host_on_the_board() -> None:
+    """``mille --plain --join alice`` at 4 seats: the table counted from bob's seat, every event naming seat and side."""
+    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)]:
+        players: list[Player] = []
+        try:
+            host = Player(a_uid, a_gid, ["--players", "4", "--invite", bob, "--no-stats"])
+            players.append(host)
+            host.wait_for(f"waiting for {bob}")
+            guest = Player(b_uid, b_gid, ["--plain", "--join", alice])
+            players.append(guest)
+            _said(guest, "Mille Bornes at 4 seats, 2 sides of 2, in lines: you are seat 1, on side A")
+            # The table from his seat: alice, his partner, two seats on; the computers seats 2 and 4.
+            _said(guest, "New hand: the trip is 1000 miles")
+            host.wait_for(f"Side A (yours): you, {bob}")
+            seen: list[str] = []
+            turns, end = 0, time.monotonic() + 120
+            while turns < 3:
+                assert time.monotonic() < end, guest.text()
+                _turn(host)
+                guest.pump(0.01)
+                seen.append(guest.text())
+                last = _last(guest)
+                if last.endswith("Your move:"):
+                    if turns == 0:
+                        board = _line(guest, "r", "Cards in hand:")
+                        assert f"Side A (yours), you and your partner {alice} (seat 3):" in board, board
+                        assert "Side B, seat 2 and seat 4:" in board and "you 6," in board, board
+                        _line(guest, "d 9", "d needs a card")
+                        _line(guest, "p", "You pick")
+                        _line(guest, "p", "must")  # a second pick: the engine's own refusal
+                        guest.send("\r")
+                    _plain_turn(guest)
+                    guest.wait_for("You discard")
+                    seen.append(guest.text())
+                    turns += 1
+                elif last.endswith("Coup fourre?"):
+                    guest.send("n\r")
+                    guest.wait_for("let the coup fourre pass")
+            said = "\n".join(seen)
+            assert "Seat 2 (side B) " in said or "Seat 4 (side B) " in said, said
+            assert f"Your partner {alice} (seat 3) " in said or f"{alice} is thinking..." in said, said
+            host.send("q")
+            host.wait_for("Really?")
+            host.send("y")
+            assert host.reap() == 0
+            assert guest.reap() == 0
+            assert f"{alice} left the game" in guest.text()
+        finally:
+            for p in players:
+                p.kill()

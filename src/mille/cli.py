@@ -297,9 +297,9 @@ def main(argv: list[str] | None = None) -> int:
                 parser.error("--detail goes with --plain (or plain = true in the settings)")
             if not plain:
                 return join(args.join)
-            from .ui.people.inlines import guest_in_lines
+            from .ui.people.inlines import guest_in_lines, table_guest_in_lines
 
-            return join(args.join, play=guest_in_lines(detail))
+            return join(args.join, play=guest_in_lines(detail), play_table=table_guest_in_lines(detail))
         if args.invite is not None:
             if args.seed is not None:
                 parser.error("--seed with --invite would make the deal public (a command line is seen by all): refused")

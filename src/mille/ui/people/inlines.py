@@ -25,12 +25,13 @@ from __future__ import annotations
 import re
 import select
 
+from ...engine import rules
 from ...engine.cards import EMPTY
-from ...engine.rules import EXTEND, MADE, NO_EXTENSION, Move, MoveType, Phase
-from ...engine.state import Game
+from ...engine.rules import EXTEND, MADE, NO_EXTENSION, PASS, Move, MoveType, Phase
+from ...engine.state import Game, table
 from ...files.safeio import shown
 from ...players import wire
-from ..flow import EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, GameExit, GameFlow, Request, wait_polling
+from ..flow import COUP_PROMPT, EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, GameExit, GameFlow, Request, wait_polling
 from ..layout import ScoreView
 from ..plain import tablewords
 from ..plain.app import PlainFace
@@ -39,6 +40,7 @@ from .guest import public_game
 from .host import BACK, COMPUTER, GUEST, RemotePerson
 from .link import Link, LinkClosed
 from .rendezvous import RendezvousError
+from .tableguest import refusal, seat_view, unturned
 from .tablehost import NAME_WIDTH
 
 TYPE_CHECKING = False
@@ -63,6 +65,8 @@ __all__ = [
     "host_in_lines",
     "person_words",
     "play_guest_lines",
+    "TableGuestLines",
+    "table_guest_in_lines",
     "table_host_in_lines",
 ]
 
@@ -448,10 +452,10 @@ class _GuestLinesFace(PlainFace):
         self.guest = guest
 
     def say(self, line: str) -> None:
-        super().say(person_words(line, self.guest.host))
+        super().say(self.guest.named(line))
 
     def show(self, line: str) -> None:
-        super().show(person_words(line, self.guest.host))
+        super().show(self.guest.named(line))
 
     def _read(self, prompt: str) -> str:
         self.show(prompt)
@@ -515,6 +519,10 @@ class GuestLines:
     @property
     def game(self) -> Game:
         return self.face.game
+
+    def named(self, line: str) -> str:
+        """A line of plain mode with the host named where a game against the computer names it."""
+        return person_words(line, self.host)
 
     def hear(self) -> None:
         """Until a line can be read: the host's messages said (views, lines, a goodbye acted on)."""
@@ -679,6 +687,167 @@ class GuestLines:
                 self.handle(message)
         except LinkClosed as exc:
             self.gone(str(exc))
+
+
+class TableGuestLines(GuestLines):
+    """A guest's run in lines at a larger table (``mille --plain --join alice``; docs/people.md).
+
+    As at two seats, the guest holds no game: each move is said from the
+    host's ``moved`` message (protocol 2's event) and the view that follows
+    it (protocol 2's observation), through plain mode's face on the table
+    turned to this seat (:func:`mille.ui.people.tableguest.seat_view`: the
+    guest is "you", seat 1, and their side A; the seats after them 2, 3,
+    ...), the people named with their seat and side
+    (:func:`mille.ui.plain.tablewords.named`).  The moves typed there are
+    turned back (:func:`~mille.ui.people.tableguest.unturned`) before they
+    are sent; a move the rules refuse is told at once in the engine's words.
+    """
+
+    def __init__(self, term: LineTerminal, link: Link, host: str, detail: str, hello: dict[str, object]) -> None:
+        super().__init__(term, link, host, detail)
+        seats, seat = hello.get("seats"), hello.get("seat")
+        if type(seats) is not int or seats not in (3, 4, 6) or type(seat) is not int or not 0 < seat < seats:
+            raise LinkClosed("the host sent a table that is not one")
+        self.seat, self.seats = seat, seats
+        self.host = shown(str(hello.get("host", host)))[:NAME_WIDTH]
+        names = hello.get("names")
+        #: The people's names by seat as this guest counts them (from their own seat, 0).
+        self.names: dict[int, str] = {}
+        if isinstance(names, dict):
+            for key, name in names.items():
+                if isinstance(key, str) and key.isdigit() and int(key) < seats and int(key) != seat:
+                    self.names[(int(key) - seat) % seats] = shown(str(name))[:NAME_WIDTH]
+        self.face.game = Game(deck=[], deck_count=0, table=table(seats))
+
+    def named(self, line: str) -> str:
+        return tablewords.named(line, self.names)
+
+    def handle(self, message: dict[str, object], reading: bool = False) -> None:
+        kind = message.get("type")
+        if kind == "moved":
+            try:
+                self._moved = wire.event_from_json_2(message, self.seats)
+            except wire.WireError:
+                self._moved = None
+        elif kind == "view":
+            self.view_2(wire.observation_from_json_2(message.get("obs")), bool(message.get("finished")))
+        elif kind == "decide":
+            if not reading:
+                obs = wire.observation_from_json_2(message.get("obs"))
+                self.view_2(obs, False)
+                move = self.decide_2()
+                self._sent = move
+                sides = self.face.game.table.sides
+                self.link.send({"type": "move", "move": wire.move_json_2(unturned(move, self.seat, sides))})
+        elif kind != "hello":
+            super().handle(message, reading)
+
+    def view_2(self, obs: Observation, finished: bool) -> None:
+        """A new view: the move that led to it said, a new hand announced, the table read on the first."""
+        face = self.face
+        before = face.game
+        game = seat_view(obs, finished)
+        event, self._moved = self._moved, None
+        mover = None if event is None else (event.seat - self.seat) % self.seats
+        if not self._seen and not any(obs.hand_sizes):
+            self._seen = True  # joined before the deal: the hand's beginning is said when it is dealt
+            game.finished = True
+            face.game = game
+            return
+        if not self._seen:
+            self._seen = True
+            face.game = game
+            face.begin_hand(restored=True)
+        elif before.finished and not finished:
+            face.game = game
+            face.begin_hand(restored=False)
+        elif event is not None and mover is not None:
+            side = game.table.side(mover)
+            if mover != 0:
+                face._before = before.players[side].copy()
+                face._card = event.card
+                move = Move(event.kind, 0, _target(before, game, side) if event.kind is MoveType.PLAY else None)
+            else:
+                sent = self._sent
+                move = sent if sent is not None and sent.kind is event.kind else Move(event.kind, 0)
+            face.game = game
+            face.show_move(game, mover, move, MADE)
+        else:
+            face.game = game
+        turn = game.to_move
+        thinking = not finished and turn != 0 and obs.phase is not Phase.HAND_OVER and turn in self.names
+        if thinking and mover != turn:
+            face.say(f"{self.names[turn]} is thinking...")  # once a turn: when it passes to them, or we join
+
+    def decide_2(self) -> Move:
+        """This seat's move or answer, read in lines; a move the rules refuse told in the engine's words."""
+        face = self.face
+        game = face.game
+        if game.pending_extension is not None or game.reaction is not None:
+            extension = game.pending_extension is not None
+            while True:
+                answer = face.ask(EXTENSION_PROMPT if extension else COUP_PROMPT)
+                if answer is True or answer is False:
+                    break
+                face.say(f"Only {self.host} may save.")
+            if extension:
+                return EXTEND if answer else NO_EXTENSION
+            slot = rules.coup_slot(game)
+            return Move(MoveType.PLAY, slot) if answer and slot is not None else PASS
+        legal = rules.legal_moves(game)
+        while True:
+            got = face.read_move()
+            if isinstance(got, Move):
+                if got in legal:
+                    return got
+                face.say(refusal(game, 0, got, self.host))
+                face._move_open = False  # the prompt opened again, the hand noted again
+            elif got is Request.QUIT:
+                self.really()
+            elif got is Request.SAVE:
+                face.say(f"Only {self.host} may save.")
+
+
+def _target(before: Game, after: Game, mover: int) -> int | None:
+    """The side a hazard just played went to: the other side whose battle or speed pile changed."""
+    for side in range(after.table.sides):
+        if side == mover:
+            continue
+        was, now = before.players[side], after.players[side]
+        if was.battle != now.battle or was.speed != now.speed:
+            return side
+    return None
+
+
+def table_guest_in_lines(detail: str | None) -> Callable[[str, Link, dict[str, object]], int]:
+    """How a guest plays in lines at a larger table (:func:`mille.ui.people.guest.join`'s ``play_table``)."""
+    from ..plain import DETAILS
+
+    def play(host: str, link: Link, hello: dict[str, object]) -> int:
+        from ..keeping import say
+        from ..plain.lines import LineTerminal
+
+        try:
+            term = LineTerminal()
+            guest = TableGuestLines(term, link, host, detail or DETAILS[0], hello)
+        except LinkClosed as exc:
+            link.close()
+            say(f"mille: {exc}")
+            return 1
+        try:
+            term.start()
+            term.write_line(f"Waiting for {guest.host}...")
+            status = guest.run()
+        except KeyboardInterrupt:
+            status = 1
+        finally:
+            term.stop()
+            guest.link.close()
+        if guest.last is not None:
+            say(guest.last, fit=True)
+        return status
+
+    return play
 
 
 class _Rejoined(Exception):

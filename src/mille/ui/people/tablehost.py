@@ -39,6 +39,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from ...engine.driver import Event
     from ...engine.rules import Outcome
     from ...players import Player
     from ..session import Choices
@@ -241,6 +242,15 @@ class TablePerson:
 
     def say(self, text: str) -> None:
         self.send({"type": "say", "text": text})
+
+    def inform(self, event: Event) -> None:
+        """A move was made: what every seat sees of it (protocol 2's event), before the view that follows it.
+
+        A guest in lines says the move from it
+        (:class:`mille.ui.people.inlines.TableGuestLines`); the board draws the view alone.
+        """
+        if self.link is not None:
+            self.send({**wire.read_message(wire.event_line_2(event, self.game.table.sides)), "type": "moved"})
 
     # ------------------------------------------------------------------
     # The player protocol (the flow's computer seat calls these, on its thinking thread)

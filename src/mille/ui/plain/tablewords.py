@@ -290,7 +290,9 @@ def playable_line(game: Game, plays: list[tuple[int, int | None]], may_pick: boo
     return "You can play nothing: discard a card."
 
 
-_SEATS = re.compile(r"your partner \(seat (?P<partner>\d)\)|\b[Ss]eat (?P<seat>\d)(?: \(side (?P<side>[ABC])\))?")
+_SEATS = re.compile(
+    r"(?P<your>[Yy]our) partner \(seat (?P<partner>\d)\)|\b[Ss]eat (?P<seat>\d)(?: \(side (?P<side>[ABC])\))?"
+)
 
 
 def named(line: str, names: dict[int, str]) -> str:
@@ -308,7 +310,7 @@ def named(line: str, names: dict[int, str]) -> str:
         if person is None:
             return found.group(0)
         if found.group("partner"):
-            return f"your partner {person} (seat {number})"
+            return f"{found.group('your')} partner {person} (seat {number})"
         side = found.group("side")
         return f"{person} (seat {number}, side {side})" if side else f"{person} (seat {number})"
 
