@@ -779,3 +779,41 @@ def test_a_guest_in_lines_at_four_seats_plays_turns_with_the_host_on_the_board()
         finally:
             for p in players:
                 p.kill()
+
+
+def test_a_table_turned_to_a_guests_seat_keeps_partners_and_turns_moves_back() -> None:
+    """``seat_view``: the guest at seat 0 with their own hand, sides turned with it; ``unturned`` undoes it."""
+    from mille.engine import rules
+    from mille.engine.observation import observe
+    from mille.engine.rng import GlibcRandom
+    from mille.engine.rules import Move, MoveType
+    from mille.engine.state import Game, table
+    from mille.ui.people.tableguest import seat_view, unturned
+
+    for seats, seat in ((3, 1), (3, 2), (4, 2), (4, 3), (6, 4)):
+        game = Game(rng=GlibcRandom(7), table=table(seats))
+        rules.deal(game)
+        game.players[seat % game.table.sides].mileage = 125  # the guest's side, to find it turned
+        turned = seat_view(observe(game, seat), False)
+        sides = game.table.sides
+        assert turned.players[0].hand == game.players[seat].hand
+        assert turned.players[0].mileage == 125 and turned.table.side(0) == 0
+        assert turned.to_move == (game.to_move - seat) % seats
+        counts = [cards.HAND_SIZE - p.hand.count(cards.EMPTY) for p in turned.players]
+        assert counts == [
+            cards.HAND_SIZE - game.players[(i + seat) % seats].hand.count(cards.EMPTY) for i in range(seats)
+        ]
+        for side in range(1, sides):
+            move = unturned(Move(MoveType.PLAY, 2, side), seat, sides)
+            assert move.target == (side + seat) % sides and move.slot == 2
+        assert unturned(Move(MoveType.DISCARD, 3), seat, sides) == Move(MoveType.DISCARD, 3)
+
+
+def test_people_are_named_where_plain_mode_names_a_seat_by_its_number() -> None:
+    from mille.ui.plain.tablewords import named
+
+    names = {1: "bob", 2: "seat 4"}  # a name that looks like a seat is never taken for one
+    assert named("Seat 2 (side B) plays Stop on side A.", names) == "bob (seat 2, side B) plays Stop on side A."
+    assert named("Your partner (seat 3) discards Go.", names) == "Your partner seat 4 (seat 3) discards Go."
+    assert named("Side B, seat 2 and seat 4: 0 miles", names) == "Side B, bob (seat 2) and seat 4: 0 miles"
+    assert named("you are seat 1, on side A", names) == "you are seat 1, on side A"

@@ -801,17 +801,16 @@ class TableGuestLines(GuestLines):
                 if got in legal:
                     return got
                 face.say(refusal(game, 0, got, self.host))
-                face._move_open = False  # the prompt opened again, the hand noted again
             elif got is Request.QUIT:
                 self.really()
             elif got is Request.SAVE:
                 face.say(f"Only {self.host} may save.")
 
 
-def _target(before: Game, after: Game, mover: int) -> int | None:
-    """The side a hazard just played went to: the other side whose battle or speed pile changed."""
+def _target(before: Game, after: Game, mover_side: int) -> int | None:
+    """The side a hazard just played went to: the other side whose battle or speed pile changed (an event hides it)."""
     for side in range(after.table.sides):
-        if side == mover:
+        if side == mover_side:
             continue
         was, now = before.players[side], after.players[side]
         if was.battle != now.battle or was.speed != now.speed:
