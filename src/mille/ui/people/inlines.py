@@ -356,11 +356,11 @@ class TableHostLinesFace(PlainFace):
             word = line.strip().lower()[:1]
             if word == "c":
                 PlainFace.say(self, f"The computer plays for {name} until they join again.")
-                person.question.answer(COMPUTER)
+                person.answer(COMPUTER)
                 return
             if word == "a":
                 self.people.adjourned = True
-                person.question.answer(COMPUTER)
+                person.answer(COMPUTER)
                 self.flow.leave()
             if word == "s":
                 self.flow.save()
@@ -372,7 +372,7 @@ class TableHostLinesFace(PlainFace):
             else:
                 PlainFace.say(self, "Answer w, c or a.")
         self._notices()
-        person.question.answer(BACK)
+        person.answer(BACK)
 
     def _line_or_back(self, prompt: str, person: TablePerson) -> str | None:
         """``prompt``, then a line; None if ``person`` joined again first."""

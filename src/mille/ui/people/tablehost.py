@@ -103,7 +103,7 @@ def seat_people(spec: str, tab: Table, host: str) -> dict[int, str]:
     return placed
 
 
-class TablePerson:
+class TablePerson(DropQuestion):
     """One invited person at a larger table, as the flow's player of their seat (a computer stands in while away).
 
     ``listener`` is the socket they connect to (theirs alone: one a
@@ -138,8 +138,8 @@ class TablePerson:
         #: The thinking thread is waiting for this person's move: it alone reads their link meanwhile.
         self.deciding = False
         self.notices: list[str] = []
-        #: The host's face chooses at this person's drop (:meth:`TableHostFace.at_drop`); else the computer at once.
-        self.question = DropQuestion()
+        #: The host's face chooses at this person's drop (:meth:`TableHostFace.at_drop`; :class:`DropQuestion`).
+        super().__init__()
         #: The host chose, at a drop, that the computer plays this seat until the person is back.
         self.standing_in = False
 
@@ -201,7 +201,7 @@ class TablePerson:
         if self.link is not None:
             self.link.close()
         self.link = None
-        if self.question.asks_host:
+        if self.asks_host:
             self.notice(f"{self.name} is gone ({why})")
         else:
             self.notice(f"{self.name} is gone; the computer plays for them until they join again ({why})")
@@ -279,9 +279,9 @@ class TablePerson:
                 if move is not None:
                     return move
                 continue
-            if self.standing_in or not self.question.asks_host:
+            if self.standing_in or not self.asks_host:
                 return self.standin.choose(observation, rng)
-            if self.question.ask_host() == COMPUTER:
+            if self.ask_host() == COMPUTER:
                 self.standing_in = True
 
     def _ask(self, observation: Observation, legal: list[Move], sides: int) -> Move | None:
@@ -336,7 +336,7 @@ class TablePeople:
         self.host = host
         self.adjourned = False
         for person in persons:
-            person.question.asks_host = True
+            person.asks_host = True
 
     def notices(self) -> list[str]:
         """The people's news (joined, gone, refused), oldest first, taken."""
@@ -393,15 +393,15 @@ class TablePeople:
 
     def asking(self) -> list[int]:
         """The pipes a seat asks the host on at a drop (:class:`mille.ui.people.host.DropQuestion`)."""
-        return [person.question.asking for person in self.persons]
+        return [person.asking for person in self.persons]
 
     def asker(self, ready: list[int]) -> TablePerson | None:
         """The person whose drop the host is asked about now, if any."""
-        return next((p for p in self.persons if p.question.asking in ready), None)
+        return next((p for p in self.persons if p.asking in ready), None)
 
     def close(self) -> None:
         for person in self.persons:
-            person.question.close()
+            person.close()
 
 
 class TableHostFace(TableBoardFace):
@@ -504,11 +504,11 @@ class TableHostFace(TableBoardFace):
             if key == ord("c"):
                 self._prompt("")
                 self.say(f"the computer plays for {name}")
-                person.question.answer(COMPUTER)
+                person.answer(COMPUTER)
                 return
             if key == ord("a"):
                 self.people.adjourned = True
-                person.question.answer(COMPUTER)  # the seat's worker ends; the game is kept as it stands
+                person.answer(COMPUTER)  # the seat's worker ends; the game is kept as it stands
                 self.flow.leave()
             if key == ord("s"):
                 self.flow.save()
@@ -523,7 +523,7 @@ class TableHostFace(TableBoardFace):
                 self.term.bell()
         self._prompt("")
         self._notices()
-        person.question.answer(BACK)
+        person.answer(BACK)
 
     def _drop_key(self, person: TablePerson, prompt: str) -> int | None:
         """``prompt`` on the prompt line, and a key (lower case); None if ``person`` came back meanwhile."""
@@ -646,7 +646,7 @@ def play_table_host(choices: Choices, spec: str, play: PlayTable | None = None) 
         return status
     finally:
         for person in persons:
-            person.question.close()
+            person.close()
             person.listener.close()
         for path in paths:
             try:
