@@ -22,6 +22,7 @@ import time
 
 import pytest
 
+import ptyreplay
 from mille.engine import cards
 from mille.ui.surface import VirtualTerminal
 from test_people import SRC, Player, _readable_by, people, readable_directory
@@ -133,9 +134,11 @@ def test_four_seats_partners_play_a_whole_hand_a_dropped_partner_is_played_for_a
             _until([host, guest], lambda: guest.text() != before and _asked(host), deadline=30)  # past bob
             _until([host, guest], lambda: _asked(guest))
 
-            # bob's mille killed at his prompt: alice is told, the computer plays his seat.
+            # bob's mille killed at his prompt: alice is told and chooses the computer for his seat.
             guest.kill()
             host.wait_for(f"{bob} is gone")
+            host.wait_for("Wait/Comp/Adjourn?")
+            host.send("c")
             _until([host], lambda: _asked(host))
             _turn(host)
             _until([host], lambda: _asked(host))
@@ -335,7 +338,6 @@ def test_a_seating_that_cannot_be_is_refused_in_one_line(seats: int, spec: str, 
     [
         (["--invite", "bob,carol"], "one person at two seats"),
         (["--invite", "bob", "--invite", "carol"], "one person at two seats"),
-        (["--players", "4", "--invite", "bob", "--plain"], "play on the board"),
         (["--invite", "bob", "--computer", "expert"], "--computer only with --players"),
     ],
 )
@@ -647,3 +649,226 @@ def test_a_refused_move_at_a_seat_not_the_hosts_would_change_nothing_so_a_guests
                     assert after == before, (seats, seed, move, before, after)
             rules.push(game, players[seat].choose(observe(game, seat), dice[seat]))
     assert refused > 100
+
+
+def _line(player: Player, line: str, wanted: str, deadline: float = 10.0) -> str:
+    """Type ``line`` at a plain prompt; the rows after it (joined) once ``wanted`` and the next prompt are there."""
+    player.pump(0.02)
+    player.screen = ptyreplay.Terminal(80, 24)  # only what comes after the line is looked at
+    player.stream = ptyreplay._Stream(player.screen)
+    player.send(line + "\r")
+    end = time.monotonic() + deadline
+    while True:
+        text = " ".join(row.strip() for row in player.screen.display)
+        if wanted in text and text.rstrip().endswith("Your move:"):
+            return text
+        assert time.monotonic() < end, player.text()
+        player.pump(0.02)
+
+
+def _plain_turn(player: Player, picked: bool = False) -> None:
+    """In lines, at ``Your move:``: pick (unless ``picked``), then discard the first card that is not a safety."""
+    if not picked:
+        _line(player, "p", "You pick")
+    hand = _line(player, "c", "Your hand: ")
+    hand = hand[hand.index("Your hand: ") + len("Your hand: ") :]
+    for item in hand[: hand.index(".")].split("; "):
+        slot, card = item.split(": ", 1)
+        if card not in SAFETIES and card != "empty":
+            player.send(f"d {slot.lower()}\r")
+            return
+    raise AssertionError(hand)
+
+
+def test_a_host_in_lines_at_three_seats_hears_a_guest_on_the_board_named_with_seat_and_side() -> None:
+    """``mille --plain --players 3 --invite bob``: every event names bob with his seat and side; his turn is said."""
+    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)]:
+        players: list[Player] = []
+        try:
+            host = Player(a_uid, a_gid, ["--plain", "--players", "3", "--invite", bob, "--no-stats"])
+            players.append(host)
+            host.wait_for(f"waiting for {bob}")
+            guest = Player(b_uid, b_gid, ["--join", alice])
+            players.append(guest)
+            host.wait_for("Mille Bornes at 3 seats, each for themselves, in lines")
+            guest.wait_for(f"Side A: {alice}")
+            host.wait_for("Your move:")
+            assert f"{bob} (seat 2, side B) 6" not in host.text()  # the board is read on request only
+            board = _line(host, "r", "Cards in hand:")
+            assert f"{bob} (seat 2, side B) 6" in board and "seat 3 (side C) 6" in board, board
+            assert f"Side B, {bob} (seat 2):" in board, board
+            _plain_turn(host)
+            host.wait_for(f"{bob} is thinking...")
+            _until([guest], lambda: _asked(guest))
+            _turn(guest)  # his pick, on the board
+            _turn(guest)  # and his discard
+            host.wait_for(f"{bob} (seat 2, side B) discards")
+            guest.wait_for(f"Turn: {alice} (side A)", deadline=30)  # seat 3, the computer, moved: her turn again
+            host.wait_for("Your move:")
+            # His mille killed at his prompt: she is told and asked in a line; c lets the computer play his seat.
+            _plain_turn(host)
+            _until([guest], lambda: _asked(guest))
+            guest.kill()
+            _said(host, f"{bob} is gone.")
+            _said(host, f"w waits for {bob} to join again, c lets the computer play the seat until then")
+            host.send("x\r")
+            _said(host, "Answer w, c or a.")
+            host.send("c\r")
+            _said(host, f"The computer plays for {bob} until they join again.")
+            _said(host, "Your move:")
+            host.send("q\r")
+            host.wait_for("Really?")
+            host.send("y\r")
+            assert host.reap() == 0
+        finally:
+            for p in players:
+                p.kill()
+
+
+def test_a_drop_at_four_seats_asks_the_host_and_an_adjourned_game_is_resumed_by_both() -> None:
+    """bob (seat 2) killed at his prompt: alice chooses at Wait/Comp/Adjourn?; A keeps the game; both resume it."""
+    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
+        state = os.path.join(place, "state")
+        os.mkdir(state, 0o700)
+        os.chown(state, a_uid, a_gid)
+        env = {"XDG_STATE_HOME": state}
+        players: list[Player] = []
+        try:
+            host = Player(a_uid, a_gid, ["--players", "4", "--invite", f"{bob}:2", "--no-stats"], env=env)
+            players.append(host)
+            host.wait_for(f"waiting for {bob}")
+            guest = Player(b_uid, b_gid, ["--join", alice])
+            players.append(guest)
+            _until([host, guest], lambda: _asked(guest))
+            hand = _hand(guest)
+            guest.kill()
+            host.wait_for(f"{bob} is gone")
+            host.wait_for("Wait/Comp/Adjourn?")
+            host.send("x")
+            host.wait_for("W: wait  C: computer  A: adjourn")
+            host.send("w")
+            host.wait_for("Waiting...")
+            host.send(" ")  # any key brings the choice back
+            host.wait_for("Wait/Comp/Adjourn?")
+            host.send("a")
+            assert host.reap() == 0
+            said = "".join(line.rstrip() if len(line.rstrip()) < 80 else line for line in host.screen.display)
+            assert f"mille --invite {bob}:2 " in said, host.text()
+            assert f"{bob} takes their seat again with: mille --join {alice}" in said, host.text()
+            [name] = os.listdir(os.path.join(state, "mille"))
+            kept = os.path.join(state, "mille", name)
+
+            resumed = Player(a_uid, a_gid, ["--invite", f"{bob}:2", "--no-stats", kept], env=env)
+            players.append(resumed)
+            resumed.wait_for(f"waiting for {bob}")
+            back = Player(b_uid, b_gid, ["--join", alice])
+            players.append(back)
+            end = time.monotonic() + 10
+            while not _asked(back):  # his seat, his hand, his move
+                assert time.monotonic() < end, back.text()
+            assert _hand(back) == hand
+            resumed.wait_for(f"{bob} is thinking...")
+        finally:
+            for p in players:
+                p.kill()
+
+
+def _last(player: Player) -> str:
+    return " ".join(row.strip() for row in player.screen.display).rstrip()
+
+
+def _said(player: Player, wanted: str, deadline: float = 10.0) -> None:
+    """Read until ``wanted`` is on the screen, lines wrapped or not."""
+    end = time.monotonic() + deadline
+    while wanted not in _last(player):
+        assert time.monotonic() < end, f"{wanted!r} never said:\n{player.text()}"
+        player.pump(0.02)
+
+
+def test_a_guest_in_lines_at_four_seats_plays_turns_with_the_host_on_the_board() -> None:
+    """``mille --plain --join alice`` at 4 seats: the table counted from his seat, each event naming seat and side."""
+    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)]:
+        players: list[Player] = []
+        try:
+            host = Player(a_uid, a_gid, ["--players", "4", "--invite", bob, "--no-stats"])
+            players.append(host)
+            host.wait_for(f"waiting for {bob}")
+            guest = Player(b_uid, b_gid, ["--plain", "--join", alice])
+            players.append(guest)
+            _said(guest, "Mille Bornes at 4 seats, 2 sides of 2, in lines: you are seat 1, on side A")
+            # The table from his seat: alice, his partner, two seats on; the computers seats 2 and 4.
+            _said(guest, "New hand: the trip is 1000 miles")
+            host.wait_for(f"Side A (yours): you, {bob}")
+            seen: list[str] = []
+            turns, end = 0, time.monotonic() + 120
+            while turns < 3:
+                assert time.monotonic() < end, guest.text()
+                _turn(host)
+                guest.pump(0.01)
+                seen.append(guest.text())
+                last = _last(guest)
+                if last.endswith("Your move:"):
+                    if turns == 0:
+                        board = _line(guest, "r", "Cards in hand:")
+                        assert f"Side A (yours), you and your partner {alice} (seat 3):" in board, board
+                        assert "Side B, seat 2 and seat 4:" in board and "you 6," in board, board
+                        _line(guest, "d 9", "d needs a card")
+                        _line(guest, "p", "You pick")
+                        _line(guest, "p", "already picked")  # a second pick: the engine's own refusal
+                    _plain_turn(guest, picked=turns == 0)
+                    guest.wait_for("You discard")
+                    seen.append(guest.text())
+                    turns += 1
+                elif last.endswith("Coup fourre?"):
+                    guest.send("n\r")
+                    guest.wait_for("let the coup fourre pass")
+            said = "\n".join(seen)
+            assert "Seat 2 (side B) " in said or "Seat 4 (side B) " in said, said
+            assert f"Your partner {alice} (seat 3) " in said or f"{alice} is thinking..." in said, said
+            host.send("q")
+            host.wait_for("Really?")
+            host.send("y")
+            assert host.reap() == 0
+            assert guest.reap() == 0
+            assert f"{alice} left the game" in guest.text()
+        finally:
+            for p in players:
+                p.kill()
+
+
+def test_a_table_turned_to_a_guests_seat_keeps_partners_and_turns_moves_back() -> None:
+    """``seat_view``: the guest at seat 0 with their own hand, sides turned with it; ``unturned`` undoes it."""
+    from mille.engine import rules
+    from mille.engine.observation import observe
+    from mille.engine.rng import GlibcRandom
+    from mille.engine.rules import Move, MoveType
+    from mille.engine.state import Game, table
+    from mille.ui.people.tableguest import seat_view, unturned
+
+    for seats, seat in ((3, 1), (3, 2), (4, 2), (4, 3), (6, 4)):
+        game = Game(rng=GlibcRandom(7), table=table(seats))
+        rules.deal(game)
+        game.players[seat % game.table.sides].mileage = 125  # the guest's side, to find it turned
+        turned = seat_view(observe(game, seat), False)
+        sides = game.table.sides
+        assert turned.players[0].hand == game.players[seat].hand
+        assert turned.players[0].mileage == 125 and turned.table.side(0) == 0
+        assert turned.to_move == (game.to_move - seat) % seats
+        counts = [cards.HAND_SIZE - p.hand.count(cards.EMPTY) for p in turned.players]
+        assert counts == [
+            cards.HAND_SIZE - game.players[(i + seat) % seats].hand.count(cards.EMPTY) for i in range(seats)
+        ]
+        for side in range(1, sides):
+            move = unturned(Move(MoveType.PLAY, 2, side), seat, sides)
+            assert move.target == (side + seat) % sides and move.slot == 2
+        assert unturned(Move(MoveType.DISCARD, 3), seat, sides) == Move(MoveType.DISCARD, 3)
+
+
+def test_people_are_named_where_plain_mode_names_a_seat_by_its_number() -> None:
+    from mille.ui.plain.tablewords import named
+
+    names = {1: "bob", 2: "seat 4"}  # a name that looks like a seat is never taken for one
+    assert named("Seat 2 (side B) plays Stop on side A.", names) == "bob (seat 2, side B) plays Stop on side A."
+    assert named("Your partner (seat 3) discards Go.", names) == "Your partner seat 4 (seat 3) discards Go."
+    assert named("Side B, seat 2 and seat 4: 0 miles", names) == "Side B, bob (seat 2) and seat 4: 0 miles"
+    assert named("you are seat 1, on side A", names) == "you are seat 1, on side A"

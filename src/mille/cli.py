@@ -297,9 +297,9 @@ def main(argv: list[str] | None = None) -> int:
                 parser.error("--detail goes with --plain (or plain = true in the settings)")
             if not plain:
                 return join(args.join)
-            from .ui.people.inlines import guest_in_lines
+            from .ui.people.inlines import guest_in_lines, table_guest_in_lines
 
-            return join(args.join, play=guest_in_lines(detail))
+            return join(args.join, play=guest_in_lines(detail), play_table=table_guest_in_lines(detail))
         if args.invite is not None:
             if args.seed is not None:
                 parser.error("--seed with --invite would make the deal public (a command line is seen by all): refused")
@@ -397,9 +397,11 @@ def main(argv: list[str] | None = None) -> int:
         game, file=file, banner=banner, window=window, computer_name=computer_name, seed=seed_value,
         hints=hints, color=color, record=record, detail=detail, reads_deck=reads_deck,
     )  # fmt: skip
-    if plain and at_table:
-        print("mille: people at a larger table play on the board (--no-plain)", file=sys.stderr)
-        return 1
+    if plain and at_table and invited is not None:
+        from .ui.people.inlines import table_host_in_lines
+        from .ui.people.tablehost import play_table_host
+
+        return play_table_host(choices, invited, play=table_host_in_lines(choices))
     if plain and invited is not None:
         from .ui.people.host import play_host
         from .ui.people.inlines import host_in_lines

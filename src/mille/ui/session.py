@@ -278,6 +278,7 @@ def play_plain(
     make_flow: Callable[[LineTerminal, Game, Setup], GameFlow] | None = None,
     command: str = PLAIN_COMMAND,
     term: LineTerminal | None = None,
+    others: tuple[tuple[Player, GlibcRandom], ...] = (),
 ) -> int:
     """Play the game chosen in lines (``--plain``, :mod:`mille.ui.plain`) until it ends; the exit status.
 
@@ -285,7 +286,8 @@ def play_plain(
     pipe, a file, ``/dev/null``, ``TERM=dumb``), and curses is never
     imported.  A hangup, the end of input and a crash keep the game as on
     the board; where it went is said on standard error once the game has
-    stopped.
+    stopped.  ``others``: as :func:`play_board`'s (a host in lines at a
+    larger table with people).
     """
     from .plain import DETAILS
     from .plain.app import plain_flow
@@ -294,7 +296,7 @@ def play_plain(
     if computer is None:
         run = _Run.seated(choices, command)
     else:
-        run = _Run(choices, computer, _own_dice(choices.seed), command)
+        run = _Run(choices, computer, _own_dice(choices.seed), command, others)
     if run is None:
         return 1
     if term is None:

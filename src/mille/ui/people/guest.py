@@ -349,11 +349,17 @@ def play_guest(host: str, link: Link, reconnect: Callable[[], Link] | None = Non
     return status
 
 
-def join(target: str, play: Callable[[str, Link, Callable[[], Link]], int] | None = None) -> int:
+def join(
+    target: str,
+    play: Callable[[str, Link, Callable[[], Link]], int] | None = None,
+    play_table: Callable[[str, Link, dict[str, object]], int] | None = None,
+) -> int:
     """``mille --join HOST`` (on this machine) or ``HOST@MACHINE`` (over ``ssh MACHINE``); the exit status.
 
     ``play`` plays the seat another way than on the board (in lines:
     :func:`mille.ui.people.inlines.play_guest_lines`); it needs no terminal.
+    ``play_table`` plays a seat at a larger table another way (in lines:
+    :func:`mille.ui.people.inlines.table_guest_in_lines`).
     """
     import os
 
@@ -380,6 +386,8 @@ def join(target: str, play: Callable[[str, Link, Callable[[], Link]], int] | Non
     if hello is None:
         return 1
     if hello:
+        if play_table is not None:
+            return play_table(host, link, hello)
         if play is not None:
             say("mille: people at a larger table play on the board (--no-plain)")
             return 1

@@ -62,7 +62,44 @@ GUEST = 1
 BACK, COMPUTER = "back", "computer"
 
 
-class RemotePerson:
+class DropQuestion:
+    """A person's seat asks the host what to do at their drop (:class:`RemotePerson`, and at the larger tables
+    :class:`mille.ui.people.tablehost.TablePerson`).
+
+    The seat asks on the flow's worker thread (:meth:`ask_host`: a byte on
+    :attr:`asking` wakes the host's face); the face, on the thread that
+    draws, answers :data:`BACK` or :data:`COMPUTER` (:meth:`answer`).
+    """
+
+    def __init__(self) -> None:
+        #: A face that answers drops is there; without one the computer stands in at once.
+        self.asks_host = False
+        self.asking, self._asking_w = os.pipe()
+        self._answers: queue.Queue[str] = queue.Queue()
+
+    def ask_host(self) -> str:
+        """At a drop, on the worker: wake the host's face, wait for its answer (:data:`BACK`, :data:`COMPUTER`)."""
+        os.write(self._asking_w, b"?")
+        return self._answers.get()
+
+    def answer(self, choice: str) -> None:
+        """The host's face answers the seat's :meth:`ask_host`."""
+        try:
+            os.read(self.asking, 1)
+        except OSError:
+            pass
+        self._answers.put(choice)
+
+    def close(self) -> None:
+        """The pipe the seat asks on, closed (the game is over)."""
+        for fd in (self.asking, self._asking_w):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+class RemotePerson(DropQuestion):
     """The guest at their own terminal, as the flow's second seat (the computer stands in while they are away).
 
     ``listener`` is the host's listening socket (non-blocking), ``guest_uid``
@@ -90,12 +127,8 @@ class RemotePerson:
         self.notices: list[str] = []
         #: The host chose, at the guest's drop, that the computer plays the seat until the guest is back.
         self.standing_in = False
-        #: A face that answers drops (:class:`HostBoardFace`); without one the computer stands in at once.
-        self.asks_host = False
-        #: The seat (on the flow's worker thread) asks the host's face what to do at a drop: a byte on
-        #: this pipe wakes the face, the answer comes back on the queue.
-        self.asking, self._asking_w = os.pipe()
-        self._answers: queue.Queue[str] = queue.Queue()
+        #: A face that answers drops (:class:`HostBoardFace`) sets :attr:`asks_host` (:class:`DropQuestion`).
+        super().__init__()
         #: The host adjourned the game at a drop.
         self.adjourned = False
 
@@ -256,19 +289,6 @@ class RemotePerson:
                 return outcome.error
         return "That move is not legal now."
 
-    def ask_host(self) -> str:
-        """At a drop, on the worker: wake the host's face, wait for its answer (:data:`BACK`, :data:`COMPUTER`)."""
-        os.write(self._asking_w, b"?")
-        return self._answers.get()
-
-    def answer(self, choice: str) -> None:
-        """The host's face answers the seat's :meth:`ask_host`."""
-        try:
-            os.read(self.asking, 1)
-        except OSError:
-            pass
-        self._answers.put(choice)
-
     def inform(self, event: Event) -> None:
         """A move was made: what it was (the event every seat sees) and the guest's new view, at once."""
         if self.link is None:
@@ -289,14 +309,6 @@ class RemotePerson:
                 pass
             self.link.close()
             self.link = None
-
-    def close(self) -> None:
-        """The pipe the seat asks the host's face on, closed (the game is over)."""
-        for fd in (self.asking, self._asking_w):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
 
 
 class HostBoardFace(BoardFace):
@@ -568,4 +580,4 @@ def play_host(choices: Choices, guest: str, play: Callable[[RemotePerson], int] 
             pass
 
 
-__all__ = ["GUEST", "HostBoardFace", "RemotePerson", "play_host", "wait_for_guest"]
+__all__ = ["GUEST", "DropQuestion", "HostBoardFace", "RemotePerson", "play_host", "wait_for_guest"]

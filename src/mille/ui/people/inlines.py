@@ -25,19 +25,23 @@ from __future__ import annotations
 import re
 import select
 
+from ...engine import rules
 from ...engine.cards import EMPTY
-from ...engine.rules import EXTEND, MADE, NO_EXTENSION, Move, MoveType, Phase
-from ...engine.state import Game
+from ...engine.rules import EXTEND, MADE, NO_EXTENSION, PASS, Move, MoveType, Phase
+from ...engine.state import Game, table
 from ...files.safeio import shown
 from ...players import wire
-from ..flow import EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, GameExit, GameFlow, Request, wait_polling
+from ..flow import COUP_PROMPT, EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, GameExit, GameFlow, Request, wait_polling
 from ..layout import ScoreView
+from ..plain import tablewords
 from ..plain.app import PlainFace
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE
 from .guest import public_game
 from .host import BACK, COMPUTER, GUEST, RemotePerson
 from .link import Link, LinkClosed, drain_idle, heard_idle
 from .rendezvous import RendezvousError
+from .tableguest import refusal, seat_view, unturned
+from .tablehost import NAME_WIDTH
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -45,14 +49,41 @@ if TYPE_CHECKING:
 
     from ...engine.driver import Event
     from ...engine.observation import Observation
+    from ...engine.rng import GlibcRandom
     from ...engine.rules import Outcome
+    from ...players import Player
     from ..flow import Setup
     from ..plain.lines import LineTerminal
     from ..session import Choices
+    from .tablehost import PlayTable, TablePeople, TablePerson
 
-__all__ = ["GuestLines", "HostLinesFace", "guest_in_lines", "host_in_lines", "person_words", "play_guest_lines"]
+__all__ = [
+    "GuestLines",
+    "HostLinesFace",
+    "TableHostLinesFace",
+    "guest_in_lines",
+    "host_in_lines",
+    "person_words",
+    "play_guest_lines",
+    "TableGuestLines",
+    "table_guest_in_lines",
+    "table_host_in_lines",
+]
 
 _COMPUTER = re.compile(r"\b([Tt])he computer\b|\bcomputer\b")
+
+
+def drop_question(name: str) -> str:
+    """The host's question in lines when ``name`` dropped at their move (two seats or more)."""
+    return (
+        f"w waits for {name} to join again, c lets the computer play the seat until then, "
+        "a adjourns the game (s saves, q quits):"
+    )
+
+
+def waiting_line(name: str, host: str) -> str:
+    """Said when the host chose to wait for ``name``."""
+    return f"Waiting for {name}: they join again with mille --join {host}. RETURN brings the choice back."
 
 
 def person_words(line: str, name: str) -> str:
@@ -168,10 +199,7 @@ class HostLinesFace(PlainFace):
         """``w`` waits for the guest (a line brings the choice back), ``c`` the computer, ``a`` adjourns."""
         remote, name = self.remote, self.other
         self._notices()
-        question = (
-            f"w waits for {name} to join again, c lets the computer play the seat until then, "
-            "a adjourns the game (s saves, q quits):"
-        )
+        question = drop_question(name)
         while remote.link is None:
             line = self._line_or_back(question)
             if line is None:
@@ -190,11 +218,7 @@ class HostLinesFace(PlainFace):
             elif word == "q":
                 self.flow.rub()
             elif word == "w":
-                waiting = (
-                    f"Waiting for {name}: they join again with mille --join {shown(remote.host_name)}. "
-                    "RETURN brings the choice back."
-                )
-                if self._line_or_back(waiting) is None:
+                if self._line_or_back(waiting_line(name, shown(remote.host_name))) is None:
                     break
             else:
                 PlainFace.say(self, "Answer w, c or a.")
@@ -215,6 +239,179 @@ class HostLinesFace(PlainFace):
             elif got == INTERRUPT:
                 self.flow.on_event(INTERRUPT)
             PlainFace.show(self, prompt)
+
+
+class TableHostLinesFace(PlainFace):
+    """The host in lines at a larger table (``mille --plain --players 4 --invite bob``): the people named and heard.
+
+    Plain mode's sentences at the larger tables (:mod:`mille.ui.plain.tablewords`,
+    each event naming the player and the side) with each person's name
+    where a seat is named by its number (:func:`~mille.ui.plain.tablewords.named`);
+    the people's news and "bob is thinking..." as at two seats; their views
+    sent after each move (:class:`~mille.ui.people.tablehost.TablePeople`, shared
+    with the board's :class:`~mille.ui.people.tablehost.TableHostFace`); at a
+    person's drop the host is asked in a line (:func:`drop_question`).
+    """
+
+    def __init__(
+        self, term: LineTerminal, game: Game, window: int, people: TablePeople, names: dict[int, str], detail: str
+    ) -> None:
+        super().__init__(term, game, window, detail=detail)
+        self.people = people
+        self.names = {seat: shown(name)[:NAME_WIDTH] for seat, name in names.items() if seat}
+
+    def say(self, line: str) -> None:
+        super().say(tablewords.named(line, self.names))
+
+    def show(self, line: str) -> None:
+        super().show(tablewords.named(line, self.names))
+
+    def _notices(self) -> None:
+        for text in self.people.notices():
+            PlainFace.say(self, shown(text) + ".")
+
+    def _news(self) -> None:
+        news = self.people.turn_news(self.game)
+        if news is not None:
+            PlainFace.say(self, news if news.endswith("...") else news[0].upper() + news[1:] + ".")
+
+    def _read(self, prompt: str) -> str:
+        flow = self.flow
+        flow.keep_snapshot()
+        flow.catch_up()
+        self._notices()
+        self.show(prompt)
+        while True:
+            self._hear()
+            got = self.term.read_line()
+            if isinstance(got, str):
+                return got
+            if got == END_OF_INPUT or got == HANGUP:
+                flow.hangup()
+            elif got == INTERRUPT:
+                flow.on_event(INTERRUPT)
+            else:
+                self.say("That line is too long; it is ignored.")
+            self.show(prompt)
+
+    def _hear(self, back: TablePerson | None = None) -> bool:
+        """Until a line (or an event) can be read: the people's leaving and joining heard, and said at once.
+
+        ``back``: return True as soon as that person has joined again.
+        """
+        term = self.term
+        while not term.has_line():
+            if back is not None and back.link is not None:
+                return True
+            try:
+                ready = select.select([term.fd_in, *self.people.watched()], [], [], 0.2)[0]
+            except (OSError, ValueError):
+                return False
+            self.people.hear(ready)
+            self._notices()
+            if term.fd_in in ready:
+                break
+        return back is not None and back.link is not None
+
+    def read_move(self) -> Move | Request:
+        self._notices()
+        return super().read_move()
+
+    def ask(self, prompt_no: int) -> bool | Request:
+        self._notices()
+        self.people.relay(prompt_no)
+        return super().ask(prompt_no)
+
+    def begin_hand(self, restored: bool) -> None:
+        super().begin_hand(restored)
+        self.people.update_all()
+        self._news()
+
+    def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
+        self.people.update_all()
+        super().show_move(game, seat, move, outcome)
+        self._news()
+
+    def wait(self, ready: int) -> int | None:
+        """While a seat thinks (on the flow's worker): the terminal's events, and a seat's question at a drop."""
+        while True:
+            event = self.term.poll()
+            if event is not None:
+                return event
+            found = select.select([ready, *self.people.asking()], [], [], 0.05)[0]
+            if ready in found:
+                return None
+            person = self.people.asker(found)
+            if person is not None:
+                self.at_drop(person)
+
+    def at_drop(self, person: TablePerson) -> None:
+        """``w`` waits for ``person`` (a line brings the choice back), ``c`` the computer, ``a`` adjourns."""
+        name = shown(person.name)[:NAME_WIDTH]
+        self._notices()
+        PlainFace.say(self, f"{name} is gone.")
+        while person.link is None:
+            line = self._line_or_back(drop_question(name), person)
+            if line is None:
+                break
+            word = line.strip().lower()[:1]
+            if word == "c":
+                PlainFace.say(self, f"The computer plays for {name} until they join again.")
+                person.answer(COMPUTER)
+                return
+            if word == "a":
+                self.people.adjourned = True
+                person.answer(COMPUTER)
+                self.flow.leave()
+            if word == "s":
+                self.flow.save()
+            elif word == "q":
+                self.flow.rub()
+            elif word == "w":
+                if self._line_or_back(waiting_line(name, shown(self.people.host)), person) is None:
+                    break
+            else:
+                PlainFace.say(self, "Answer w, c or a.")
+        self._notices()
+        person.answer(BACK)
+
+    def _line_or_back(self, prompt: str, person: TablePerson) -> str | None:
+        """``prompt``, then a line; None if ``person`` joined again first."""
+        PlainFace.show(self, prompt)
+        while True:
+            if self._hear(back=person):
+                return None
+            got = self.term.read_line()
+            if isinstance(got, str):
+                return got
+            if got == END_OF_INPUT or got == HANGUP:
+                self.flow.hangup()
+            elif got == INTERRUPT:
+                self.flow.on_event(INTERRUPT)
+            PlainFace.show(self, prompt)
+
+
+def table_host_in_lines(choices: Choices) -> PlayTable:
+    """How a host plays in lines at a larger table (``play`` of :func:`mille.ui.people.tablehost.play_table_host`)."""
+    from ..plain import DETAILS
+    from ..session import play_plain
+
+    detail = choices.detail or DETAILS[0]
+
+    def play(
+        people: TablePeople,
+        names: dict[int, str],
+        computer: Player,
+        others: tuple[tuple[Player, GlibcRandom], ...],
+        seated: str,
+    ) -> int:
+        def make(term: LineTerminal, game: Game, setup: Setup) -> GameFlow:
+            return GameFlow(TableHostLinesFace(term, game, setup.window, people, names, detail), game, setup)
+
+        command = f"mille --plain --invite {seated}"
+        return play_plain(choices, computer=computer, make_flow=make, command=command, others=others)
+
+    return play
 
 
 def host_in_lines(choices: Choices) -> Callable[[RemotePerson], int]:
@@ -256,10 +453,10 @@ class _GuestLinesFace(PlainFace):
         self.guest = guest
 
     def say(self, line: str) -> None:
-        super().say(person_words(line, self.guest.host))
+        super().say(self.guest.named(line))
 
     def show(self, line: str) -> None:
-        super().show(person_words(line, self.guest.host))
+        super().show(self.guest.named(line))
 
     def _read(self, prompt: str) -> str:
         self.show(prompt)
@@ -323,6 +520,10 @@ class GuestLines:
     @property
     def game(self) -> Game:
         return self.face.game
+
+    def named(self, line: str) -> str:
+        """A line of plain mode with the host named where a game against the computer names it."""
+        return person_words(line, self.host)
 
     def hear(self) -> None:
         """Until a line can be read: the host's messages said (views, lines, a goodbye acted on)."""
@@ -487,6 +688,166 @@ class GuestLines:
                 self.handle(message)
         except LinkClosed as exc:
             self.gone(str(exc))
+
+
+class TableGuestLines(GuestLines):
+    """A guest's run in lines at a larger table (``mille --plain --join alice``; docs/people.md).
+
+    As at two seats, the guest holds no game: each move is said from the
+    host's ``moved`` message (protocol 2's event) and the view that follows
+    it (protocol 2's observation), through plain mode's face on the table
+    turned to this seat (:func:`mille.ui.people.tableguest.seat_view`: the
+    guest is "you", seat 1, and their side A; the seats after them 2, 3,
+    ...), the people named with their seat and side
+    (:func:`mille.ui.plain.tablewords.named`).  The moves typed there are
+    turned back (:func:`~mille.ui.people.tableguest.unturned`) before they
+    are sent; a move the rules refuse is told at once in the engine's words.
+    """
+
+    def __init__(self, term: LineTerminal, link: Link, host: str, detail: str, hello: dict[str, object]) -> None:
+        super().__init__(term, link, host, detail)
+        seats, seat = hello.get("seats"), hello.get("seat")
+        if type(seats) is not int or seats not in (3, 4, 6) or type(seat) is not int or not 0 < seat < seats:
+            raise LinkClosed("the host sent a table that is not one")
+        self.seat, self.seats = seat, seats
+        self.host = shown(str(hello.get("host", host)))[:NAME_WIDTH]
+        names = hello.get("names")
+        #: The people's names by seat as this guest counts them (from their own seat, 0).
+        self.names: dict[int, str] = {}
+        if isinstance(names, dict):
+            for key, name in names.items():
+                if isinstance(key, str) and key.isdigit() and int(key) < seats and int(key) != seat:
+                    self.names[(int(key) - seat) % seats] = shown(str(name))[:NAME_WIDTH]
+        self.face.game = Game(deck=[], deck_count=0, table=table(seats))
+
+    def named(self, line: str) -> str:
+        return tablewords.named(line, self.names)
+
+    def handle(self, message: dict[str, object], reading: bool = False) -> None:
+        kind = message.get("type")
+        if kind == "moved":
+            try:
+                self._moved = wire.event_from_json_2(message, self.seats)
+            except wire.WireError:
+                self._moved = None
+        elif kind == "view":
+            self.view_2(wire.observation_from_json_2(message.get("obs")), bool(message.get("finished")))
+        elif kind == "decide":
+            if not reading:
+                obs = wire.observation_from_json_2(message.get("obs"))
+                self.view_2(obs, False)
+                move = self.decide_2()
+                self._sent = move
+                sides = self.face.game.table.sides
+                self.link.send({"type": "move", "move": wire.move_json_2(unturned(move, self.seat, sides))})
+        elif kind != "hello":
+            super().handle(message, reading)
+
+    def view_2(self, obs: Observation, finished: bool) -> None:
+        """A new view: the move that led to it said, a new hand announced, the table read on the first."""
+        face = self.face
+        before = face.game
+        game = seat_view(obs, finished)
+        event, self._moved = self._moved, None
+        mover = None if event is None else (event.seat - self.seat) % self.seats
+        if not self._seen and not any(obs.hand_sizes):
+            self._seen = True  # joined before the deal: the hand's beginning is said when it is dealt
+            game.finished = True
+            face.game = game
+            return
+        if not self._seen:
+            self._seen = True
+            face.game = game
+            face.begin_hand(restored=True)
+        elif before.finished and not finished:
+            face.game = game
+            face.begin_hand(restored=False)
+        elif event is not None and mover is not None:
+            side = game.table.side(mover)
+            if mover != 0:
+                face._before = before.players[side].copy()
+                face._card = event.card
+                move = Move(event.kind, 0, _target(before, game, side) if event.kind is MoveType.PLAY else None)
+            else:
+                sent = self._sent
+                move = sent if sent is not None and sent.kind is event.kind else Move(event.kind, 0)
+            face.game = game
+            face.show_move(game, mover, move, MADE)
+        else:
+            face.game = game
+        turn = game.to_move
+        thinking = not finished and turn != 0 and obs.phase is not Phase.HAND_OVER and turn in self.names
+        if thinking and mover != turn:
+            face.say(f"{self.names[turn]} is thinking...")  # once a turn: when it passes to them, or we join
+
+    def decide_2(self) -> Move:
+        """This seat's move or answer, read in lines; a move the rules refuse told in the engine's words."""
+        face = self.face
+        game = face.game
+        if game.pending_extension is not None or game.reaction is not None:
+            extension = game.pending_extension is not None
+            while True:
+                answer = face.ask(EXTENSION_PROMPT if extension else COUP_PROMPT)
+                if answer is True or answer is False:
+                    break
+                face.say(f"Only {self.host} may save.")
+            if extension:
+                return EXTEND if answer else NO_EXTENSION
+            slot = rules.coup_slot(game)
+            return Move(MoveType.PLAY, slot) if answer and slot is not None else PASS
+        legal = rules.legal_moves(game)
+        while True:
+            got = face.read_move()
+            if isinstance(got, Move):
+                if got in legal:
+                    return got
+                face.say(refusal(game, 0, got, self.host))
+            elif got is Request.QUIT:
+                self.really()
+            elif got is Request.SAVE:
+                face.say(f"Only {self.host} may save.")
+
+
+def _target(before: Game, after: Game, mover_side: int) -> int | None:
+    """The side a hazard just played went to: the other side whose battle or speed pile changed (an event hides it)."""
+    for side in range(after.table.sides):
+        if side == mover_side:
+            continue
+        was, now = before.players[side], after.players[side]
+        if was.battle != now.battle or was.speed != now.speed:
+            return side
+    return None
+
+
+def table_guest_in_lines(detail: str | None) -> Callable[[str, Link, dict[str, object]], int]:
+    """How a guest plays in lines at a larger table (:func:`mille.ui.people.guest.join`'s ``play_table``)."""
+    from ..plain import DETAILS
+
+    def play(host: str, link: Link, hello: dict[str, object]) -> int:
+        from ..keeping import say
+        from ..plain.lines import LineTerminal
+
+        try:
+            term = LineTerminal()
+            guest = TableGuestLines(term, link, host, detail or DETAILS[0], hello)
+        except LinkClosed as exc:
+            link.close()
+            say(f"mille: {exc}")
+            return 1
+        try:
+            term.start()
+            term.write_line(f"Waiting for {guest.host}...")
+            status = guest.run()
+        except KeyboardInterrupt:
+            status = 1
+        finally:
+            term.stop()
+            guest.link.close()
+        if guest.last is not None:
+            say(guest.last, fit=True)
+        return status
+
+    return play
 
 
 class _Rejoined(Exception):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import select
 
 from ...engine import rules
+from ...engine.cards import EMPTY, HAND_SIZE
 from ...engine.observation import Observation
 from ...engine.rules import EXTEND, NO_EXTENSION, PASS, Move, MoveType, Phase
 from ...engine.state import Game, table
@@ -32,7 +33,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..surface import Terminal
 
-__all__ = ["TableGuest", "at_table", "play_table_guest", "public_view"]
+__all__ = ["TableGuest", "at_table", "play_table_guest", "public_view", "refusal", "seat_view", "unturned"]
 
 
 def public_view(obs: Observation, finished: bool) -> Game:
@@ -40,6 +41,49 @@ def public_view(obs: Observation, finished: bool) -> Game:
     game = obs.public_game()
     game.finished = finished or obs.phase is Phase.HAND_OVER
     return game
+
+
+#: What stands in a seat's view for another hand's hidden cards (only their number is ever said).
+HIDDEN = 0
+
+
+def seat_view(obs: Observation, finished: bool) -> Game:
+    """The game as ``obs``'s seat sees it, turned so that this seat is seat 0 (plain mode's "you", seat 1).
+
+    Plain mode says a table from seat 0 (:mod:`mille.ui.plain.tablewords`):
+    a guest in lines hears it counted from their own seat, the seats after
+    them numbered 2, 3, ... in turn order and their own side A.  Seat ``i``
+    here is seat ``(i + obs.seat) % seats`` at the host, side ``j`` side
+    ``(j + obs.seat) % sides`` (sides divide seats: partners stay partners).
+    The other hands hold :data:`HIDDEN` cards, as many as they hold, so
+    their sizes are counted as from any hand.
+    """
+    game = public_view(obs, finished)
+    tab, turn = game.table, obs.seat
+    seats, sides = tab.seats, tab.sides
+    old, sizes = game.players, obs.hand_sizes
+    players = []
+    for seat in range(seats):
+        was = (seat + turn) % seats
+        player = old[(seat + turn) % sides].copy() if seat < sides else old[was].copy()
+        if was != turn:
+            player.hand = [HIDDEN] * sizes[was] + [EMPTY] * (HAND_SIZE - sizes[was])
+        else:
+            player.hand = old[was].hand[:]
+        players.append(player)
+    game.players = players
+    game.to_move = (game.to_move - turn) % seats
+    game.hand_starter = (game.hand_starter - turn) % seats
+    if game.reaction is not None:
+        game.reaction = (game.reaction - turn) % seats
+    return game
+
+
+def unturned(move: Move, seat: int, sides: int) -> Move:
+    """A move made on :func:`seat_view`'s game, as the host's game has it (the hazard's side turned back)."""
+    if move.target is None:
+        return move
+    return Move(move.kind, move.slot, (move.target + seat) % sides)
 
 
 class _TableGuestFlow:
@@ -203,20 +247,7 @@ class TableGuest:
             face.error(self.refusal(face.game, got))
 
     def refusal(self, game: Game, move: Move) -> str:
-        """Why ``move`` may not be made now, in the engine's words where it has them."""
-        seat = self.seat
-        refusal: int | None = None
-        if move.kind is MoveType.ORDER:
-            return f"O (Order) sorts {self.host}'s hand only"
-        if move.kind is MoveType.DRAW:
-            refusal = rules.draw_refusal(game, seat)
-        elif move.kind is MoveType.PLAY:
-            refusal = rules.play_refusal(game, seat, move.slot, move.target)
-        elif move.kind is MoveType.DISCARD:
-            refusal = rules.discard_refusal(game, seat, move.slot)
-        if refusal is None:
-            return "that move is not legal now"
-        return rules.refusal_message(refusal, game, seat, move.slot)
+        return refusal(game, self.seat, move, self.host)
 
     def run(self) -> int:
         """Play until the game ends or a side leaves; the exit status."""
@@ -238,6 +269,22 @@ class TableGuest:
             return 1
         except GameExit as leave:
             return leave.status
+
+
+def refusal(game: Game, seat: int, move: Move, host: str) -> str:
+    """Why ``move`` may not be made now by ``seat``, in the engine's words where it has them (``host`` alone Orders)."""
+    refused: int | None = None
+    if move.kind is MoveType.ORDER:
+        return f"O (Order) sorts {host}'s hand only"
+    if move.kind is MoveType.DRAW:
+        refused = rules.draw_refusal(game, seat)
+    elif move.kind is MoveType.PLAY:
+        refused = rules.play_refusal(game, seat, move.slot, move.target)
+    elif move.kind is MoveType.DISCARD:
+        refused = rules.discard_refusal(game, seat, move.slot)
+    if refused is None:
+        return "that move is not legal now"
+    return rules.refusal_message(refused, game, seat, move.slot)
 
 
 def at_table(link: Link, host: str) -> dict[str, object] | None:

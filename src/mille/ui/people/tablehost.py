@@ -29,18 +29,31 @@ from ...engine.state import Game, Table
 from ...files.safeio import shown
 from ...players import Decision, make_player, weighed, wire
 from ..flow import EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, GameFlow, Request, Setup
+from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED
 from ..tableboard import TableBoardFace
+from .host import BACK, COMPUTER, DROP_HELP, DROP_PROMPT, WAITING_PROMPT, DropQuestion
 from .link import Link, LinkClosed, drain_idle, heard_idle
 from .rendezvous import peer_uid, user_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ...engine.driver import Event
     from ...engine.rules import Outcome
     from ...players import Player
     from ..session import Choices
     from ..surface import Terminal
 
-__all__ = ["TableHostFace", "TablePerson", "play_table_host", "seat_people"]
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    #: How a host plays once everyone is there (:func:`play_table_host`'s ``play``).
+    PlayTable: TypeAlias = Callable[
+        ["TablePeople", dict[int, str], Player, tuple[tuple[Player, GlibcRandom], ...], str], int
+    ]
+
+__all__ = ["TableHostFace", "TablePeople", "TablePerson", "play_table_host", "seat_people"]
 
 #: The longest name a board shows for a person (the side boxes are 39 columns).
 NAME_WIDTH = 12
@@ -90,7 +103,7 @@ def seat_people(spec: str, tab: Table, host: str) -> dict[int, str]:
     return placed
 
 
-class TablePerson:
+class TablePerson(DropQuestion):
     """One invited person at a larger table, as the flow's player of their seat (a computer stands in while away).
 
     ``listener`` is the socket they connect to (theirs alone: one a
@@ -125,6 +138,10 @@ class TablePerson:
         #: The thinking thread is waiting for this person's move: it alone reads their link meanwhile.
         self.deciding = False
         self.notices: list[str] = []
+        #: The host's face chooses at this person's drop (:meth:`TableHostFace.at_drop`; :class:`DropQuestion`).
+        super().__init__()
+        #: The host chose, at a drop, that the computer plays this seat until the person is back.
+        self.standing_in = False
 
     def notice(self, text: str) -> None:
         with self._lock:
@@ -176,6 +193,7 @@ class TablePerson:
             except LinkClosed:
                 self.link = None
                 continue
+            self.standing_in = False  # the seat is theirs again; another drop asks again
             self.notice(f"{self.name} joined")
         return self.link is not None
 
@@ -183,7 +201,10 @@ class TablePerson:
         if self.link is not None:
             self.link.close()
         self.link = None
-        self.notice(f"{self.name} is gone; the computer plays for them until they join again ({why})")
+        if self.asks_host:
+            self.notice(f"{self.name} is gone ({why})")
+        else:
+            self.notice(f"{self.name} is gone; the computer plays for them until they join again ({why})")
 
     def _send(self, message: dict[str, object]) -> None:
         """Send ``message`` (:class:`LinkClosed` if the link broke), one sender at a time."""
@@ -222,6 +243,15 @@ class TablePerson:
     def say(self, text: str) -> None:
         self.send({"type": "say", "text": text})
 
+    def inform(self, event: Event) -> None:
+        """A move was made: what every seat sees of it (protocol 2's event), before the view that follows it.
+
+        A guest in lines says the move from it
+        (:class:`mille.ui.people.inlines.TableGuestLines`); the board draws the view alone.
+        """
+        if self.link is not None:
+            self.send({**wire.read_message(wire.event_line_2(event, self.game.table.sides)), "type": "moved"})
+
     # ------------------------------------------------------------------
     # The player protocol (the flow's computer seat calls these, on its thinking thread)
 
@@ -230,16 +260,29 @@ class TablePerson:
         return Decision(move, weighed(move, observation))
 
     def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
-        """The person's move (or their answer: ``Extension?``, ``Coup fourre?``); the computer's while they are away."""
+        """The person's move (or their answer: ``Extension?``, ``Coup fourre?``); at a drop, what the host chooses.
+
+        As at two seats (:meth:`mille.ui.people.host.RemotePerson.choose`):
+        the host waits for them or lets the computer play the seat until they
+        are back (or adjourns, which ends the game's thread).
+        """
         self.admit()
         legal = observation.legal_moves()
         sides = observation.table.sides
-        self.deciding = True
-        try:
-            move = self._ask(observation, legal, sides)
-        finally:
-            self.deciding = False
-        return self.standin.choose(observation, rng) if move is None else move
+        while True:
+            if self.link is not None:
+                self.deciding = True
+                try:
+                    move = self._ask(observation, legal, sides)
+                finally:
+                    self.deciding = False
+                if move is not None:
+                    return move
+                continue
+            if self.standing_in or not self.asks_host:
+                return self.standin.choose(observation, rng)
+            if self.ask_host() == COMPUTER:
+                self.standing_in = True
 
     def _ask(self, observation: Observation, legal: list[Move], sides: int) -> Move | None:
         """The person's legal move, asked until they give one; None once they are gone."""
@@ -281,12 +324,92 @@ class TablePerson:
             self.link = None
 
 
-class TableHostFace(TableBoardFace):
-    """The host's board at a larger table: the people's names, their notices, and their views sent after each move."""
+class TablePeople:
+    """The people at a larger table as the host's face hears and tells them, on the board or in lines alike.
 
-    def __init__(self, term: Terminal, game: Game, persons: list[TablePerson], names: dict[int, str]) -> None:
-        super().__init__(term, game, 0, {seat: shown(name)[:NAME_WIDTH] for seat, name in names.items() if seat})
+    ``host`` is the host's name.  :attr:`adjourned`: the host adjourned the
+    game at a drop (:meth:`TableHostFace.at_drop`).
+    """
+
+    def __init__(self, persons: list[TablePerson], host: str) -> None:
         self.persons = persons
+        self.host = host
+        self.adjourned = False
+        for person in persons:
+            person.asks_host = True
+
+    def notices(self) -> list[str]:
+        """The people's news (joined, gone, refused), oldest first, taken."""
+        return [text for person in self.persons for text in person.take_notices()]
+
+    def update_all(self) -> None:
+        """A move was made or a hand dealt: every person's new view at once."""
+        for person in self.persons:
+            person.update()
+
+    def turn_news(self, game: Game) -> str | None:
+        """Whose turn it is, when it is a person's: ``bob is thinking...``, or the computer playing for them."""
+        if game.finished or game.pending_extension is not None:
+            return None
+        for person in self.persons:
+            if person.seat == game.to_move:
+                name = shown(person.name)[:NAME_WIDTH]
+                if person.link is not None:
+                    return f"{name} is thinking..."
+                if person.standing_in:
+                    return f"the computer plays for {name}"
+        return None
+
+    def relay(self, prompt_no: int) -> None:
+        """The host's own question, told to the others' terminals (``Another hand?``: theirs to wait for)."""
+        if prompt_no not in (EXTENSION_PROMPT, REALLY_PROMPT):
+            for person in self.persons:
+                person.say(f"{shown(self.host)[:NAME_WIDTH]}: {PROMPTS[prompt_no]}")
+
+    def watched(self) -> list[int]:
+        """What to hear while the host's key or line is awaited: the listeners, and the links nobody reads."""
+        fds = []
+        for person in self.persons:
+            fds.append(person.listener.fileno())
+            link = heard_idle(person.link, person.deciding)  # (Really? while they think: theirs to read)
+            if link is not None:
+                fds.append(link.fileno())
+        return fds
+
+    def hear(self, ready: list[int]) -> None:
+        """The ``ready`` ones of :meth:`watched` heard: a drop noted, a return seated at once.
+
+        Only the host's turn reads keys, and then no other thread uses the links.
+        """
+        for person in self.persons:
+            link = heard_idle(person.link, person.deciding)
+            if link is not None and link.fileno() in ready:
+                try:  # nothing is asked of them now: only their leaving matters
+                    drain_idle(link)
+                except LinkClosed as exc:
+                    person.dropped(str(exc))
+            if person.listener.fileno() in ready:
+                person.admit()
+
+    def asking(self) -> list[int]:
+        """The pipes a seat asks the host on at a drop (:class:`mille.ui.people.host.DropQuestion`)."""
+        return [person.asking for person in self.persons]
+
+    def asker(self, ready: list[int]) -> TablePerson | None:
+        """The person whose drop the host is asked about now, if any."""
+        return next((p for p in self.persons if p.asking in ready), None)
+
+    def close(self) -> None:
+        for person in self.persons:
+            person.close()
+
+
+class TableHostFace(TableBoardFace):
+    """The host's board at a larger table: the people's names, their notices, their views sent after each move."""
+
+    def __init__(self, term: Terminal, game: Game, people: TablePeople, names: dict[int, str]) -> None:
+        super().__init__(term, game, 0, {seat: shown(name)[:NAME_WIDTH] for seat, name in names.items() if seat})
+        self.people = people
 
     def _notices(self) -> bool:
         """The people's news (joined, gone, refused) on the message line; shown at the host's prompts.
@@ -294,32 +417,23 @@ class TableHostFace(TableBoardFace):
         Not between the computers' moves, whose announcements would wipe
         it before it could be read (as at two seats, docs/people.md).
         """
-        texts = [text for person in self.persons for text in person.take_notices()]
+        texts = self.people.notices()
         if texts:
             self.say(shown("; ".join(texts))[:79])
         return bool(texts)
 
     def _turn_news(self) -> None:
-        """Whose turn it is, when it is a person's: thinking, or the computer playing for them."""
-        game = self.game
-        if game.finished or game.pending_extension is not None:
-            return
-        for person in self.persons:
-            if person.seat == game.to_move:
-                name = shown(person.name)[:NAME_WIDTH]
-                self.say(f"{name} is thinking..." if person.link is not None else f"the computer plays for {name}")
-
-    def _update_all(self) -> None:
-        for person in self.persons:
-            person.update()
+        news = self.people.turn_news(self.game)
+        if news is not None:
+            self.say(news)
 
     def begin_hand(self, restored: bool) -> None:
         super().begin_hand(restored)
-        self._update_all()
+        self.people.update_all()
         self._turn_news()
 
     def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
-        self._update_all()
+        self.people.update_all()
         super().show_move(game, seat, move, outcome)
         self._turn_news()
 
@@ -329,37 +443,18 @@ class TableHostFace(TableBoardFace):
 
     def ask(self, prompt_no: int) -> bool | Request:
         self._notices()
-        if prompt_no not in (EXTENSION_PROMPT, REALLY_PROMPT):
-            for person in self.persons:
-                person.say(f"{shown(person.host)[:NAME_WIDTH]}: {PROMPTS[prompt_no]}")
+        self.people.relay(prompt_no)
         return super().ask(prompt_no)
 
     def readch(self) -> int:
-        """A key; meanwhile the people's sockets and listeners are heard (a drop told, a return seated at once).
-
-        A person deciding meanwhile (the host's ``Really?`` after ^C) is not
-        read: their link is the thinking thread's (:func:`.link.heard_idle`).
-        """
+        """A key; meanwhile the people's sockets and listeners are heard (a drop told, a return seated at once)."""
         fd = getattr(self.term, "fd", 0)
         while True:
-            watched = [fd]
-            idle = [heard_idle(person.link, person.deciding) for person in self.persons]
-            for person, link in zip(self.persons, idle, strict=True):
-                watched.append(person.listener.fileno())
-                if link is not None:
-                    watched.append(link.fileno())
             try:
-                ready, _, _ = select.select(watched, [], [], 0.2)
+                ready, _, _ = select.select([fd, *self.people.watched()], [], [], 0.2)
             except (OSError, ValueError):
                 break
-            for person, link in zip(self.persons, idle, strict=True):
-                if link is not None and link.fileno() in ready:
-                    try:
-                        drain_idle(link)
-                    except LinkClosed as exc:
-                        person.dropped(str(exc))
-                if person.listener.fileno() in ready:
-                    person.admit()
+            self.people.hear(ready)
             if self._notices():
                 self.term.miles.refresh()
             if fd in ready:
@@ -368,6 +463,90 @@ class TableHostFace(TableBoardFace):
             if event is not None:
                 self.flow.on_event(event)
         return super().readch()
+
+    # A person's drop: the host chooses, one key each (as at two seats: host.HostBoardFace.at_drop)
+
+    def wait(self, ready: int) -> int | None:
+        """While a seat thinks (on the flow's worker): the terminal, and a seat's question at a drop."""
+        fd = getattr(self.term, "fd", None)
+        poller = select.poll()
+        poller.register(ready, select.POLLIN)
+        for asking in self.people.asking():
+            poller.register(asking, select.POLLIN)
+        if fd is not None:
+            poller.register(fd, 0)  # its hangup only: keys typed ahead wait for the next prompt
+        while True:
+            event = self.term.poll()
+            if event is not None:
+                return event
+            found = [f for f, _ in poller.poll(100)]
+            if ready in found:
+                return None
+            person = self.people.asker(found)
+            if person is not None:
+                self.at_drop(person)
+            elif found:
+                return self.term.wait(ready)  # the terminal went away: its own wait says so
+
+    def at_drop(self, person: TablePerson) -> None:
+        """``person`` dropped at their move: ``W`` waits for them, ``C`` the computer plays the seat, ``A`` adjourns.
+
+        ``S`` saves and ``Q`` quits as at any prompt; any key while waiting
+        brings the choice back, and their joining again ends it.
+        """
+        name = shown(person.name)[:NAME_WIDTH]
+        self._notices()
+        self.say(f"{name} is gone: {DROP_HELP}")
+        while person.link is None:
+            key = self._drop_key(person, DROP_PROMPT)
+            if key is None:
+                break  # they are back
+            if key == ord("c"):
+                self._prompt("")
+                self.say(f"the computer plays for {name}")
+                person.answer(COMPUTER)
+                return
+            if key == ord("a"):
+                self.people.adjourned = True
+                person.answer(COMPUTER)  # the seat's worker ends; the game is kept as it stands
+                self.flow.leave()
+            if key == ord("s"):
+                self.flow.save()
+            elif key == ord("q"):
+                self.flow.rub()
+            elif key == ord("w"):
+                self.say(f"waiting for {name}: mille --join {shown(self.people.host)} (a key: the choice)"[:79])
+                if self._drop_key(person, WAITING_PROMPT) is None:
+                    break
+            else:
+                self.say(DROP_HELP)
+                self.term.bell()
+        self._prompt("")
+        self._notices()
+        person.answer(BACK)
+
+    def _drop_key(self, person: TablePerson, prompt: str) -> int | None:
+        """``prompt`` on the prompt line, and a key (lower case); None if ``person`` came back meanwhile."""
+        self._prompt(prompt)
+        fd = getattr(self.term, "fd", 0)
+        listener = person.listener.fileno()
+        while True:
+            self.flow.keep_snapshot()
+            event = self.term.poll()
+            if event is not None:
+                self.flow.on_event(event)
+                continue
+            ready, _, _ = select.select([fd, listener], [], [], 0.2)
+            if listener in ready and person.admit():
+                return None
+            if fd in ready:
+                key = self.term.read_byte()
+                if key == RESIZED:
+                    continue
+                if key in (INTERRUPT, HANGUP, LEAVE, END_OF_INPUT):
+                    self.flow.on_event(key)
+                    continue
+                return ord(chr(key).lower()) if 0 <= key < 128 else key
 
 
 def wait_for_people(persons: list[TablePerson], host: str) -> bool:
@@ -390,8 +569,14 @@ def wait_for_people(persons: list[TablePerson], host: str) -> bool:
         return False
 
 
-def play_table_host(choices: Choices, spec: str) -> int:
-    """Host a larger table for the people ``spec`` names (``--invite bob,carol``), computers in the other seats."""
+def play_table_host(choices: Choices, spec: str, play: PlayTable | None = None) -> int:
+    """Host a larger table for the people ``spec`` names (``--invite bob,carol``), computers in the other seats.
+
+    ``play`` plays it another way once everyone is there (in lines:
+    :func:`mille.ui.people.inlines.table_host_in_lines`), given the people,
+    their names by seat, seat 2's player, the other seats' and the people
+    as ``--invite`` seats them again (``bob:3,carol:2``).
+    """
     import os
 
     from ..keeping import say
@@ -438,19 +623,30 @@ def play_table_host(choices: Choices, spec: str) -> int:
             else:
                 seat_players.append((make_player(choices.computer_name), GlibcRandom(secret_seed())))
 
-        def make_flow(term: Terminal, game: Game, setup: Setup) -> GameFlow:
-            return GameFlow(TableHostFace(term, game, persons, names), game, setup)
-
-        people = ",".join(f"{name}:{seat + 1}" for seat, name in sorted(names.items()) if seat)
+        people = TablePeople(persons, host)
+        seated = ",".join(f"{name}:{seat + 1}" for seat, name in sorted(names.items()) if seat)
         first, others = seat_players[0], tuple(seat_players[1:])
-        status = play_board(
-            choices, computer=first[0], make_flow=make_flow, command=f"mille --invite {people}", others=others
-        )
-        for person in persons:
-            person.bye(f"{host} left the game; {host} keeps it and may invite you again")
+        if play is not None:
+            status = play(people, names, first[0], others, seated)
+        else:
+
+            def make_flow(term: Terminal, game: Game, setup: Setup) -> GameFlow:
+                return GameFlow(TableHostFace(term, game, people, names), game, setup)
+
+            status = play_board(
+                choices, computer=first[0], make_flow=make_flow, command=f"mille --invite {seated}", others=others
+            )
+        if people.adjourned:
+            for person in persons:
+                person.bye(f"{host} adjourned the game; join again when invited: mille --join {host}")
+                say(f"mille: {person.name} takes their seat again with: mille --join {host}")
+        else:
+            for person in persons:
+                person.bye(f"{host} left the game; {host} keeps it and may invite you again")
         return status
     finally:
         for person in persons:
+            person.close()
             person.listener.close()
         for path in paths:
             try:

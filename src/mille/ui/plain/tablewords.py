@@ -18,6 +18,8 @@ ones :mod:`mille.ui.plain.words` has always said.
 
 from __future__ import annotations
 
+import re
+
 from ...engine import cards, rules
 from ...engine.cards import EMPTY, END_OF_LIMIT, GO, OUT_OF_GAS, SAFETY_BASE, SPEED_LIMIT, STOP
 from ...engine.state import Game, Tableau
@@ -31,6 +33,7 @@ __all__ = [
     "draw_sentence",
     "extension_sentence",
     "hand_over_lines",
+    "named",
     "pass_sentence",
     "play_sentence",
     "playable_line",
@@ -285,3 +288,30 @@ def playable_line(game: Game, plays: list[tuple[int, int | None]], may_pick: boo
     if named:
         return "You can play: " + "; ".join(named) + "."
     return "You can play nothing: discard a card."
+
+
+_SEATS = re.compile(
+    r"(?P<your>[Yy]our) partner \(seat (?P<partner>\d)\)|\b[Ss]eat (?P<seat>\d)(?: \(side (?P<side>[ABC])\))?"
+)
+
+
+def named(line: str, names: dict[int, str]) -> str:
+    """``line`` with the people's names (``--invite``, docs/people.md) where a seat is named by its number.
+
+    ``names`` maps a seat (0-based) to a person's name, already escaped:
+    ``seat 2 (side B)`` becomes ``bob (seat 2, side B)``, ``your partner
+    (seat 3)`` ``your partner bob (seat 3)``; the computers' seats stay as
+    they are.  One pass: a name holding ``seat 4`` is never taken for one.
+    """
+
+    def name(found: re.Match[str]) -> str:
+        number = found.group("partner") or found.group("seat")
+        person = names.get(int(number) - 1)
+        if person is None:
+            return found.group(0)
+        if found.group("partner"):
+            return f"{found.group('your')} partner {person} (seat {number})"
+        side = found.group("side")
+        return f"{person} (seat {number}, side {side})" if side else f"{person} (seat {number})"
+
+    return _SEATS.sub(name, line)
