@@ -323,27 +323,28 @@ def test_without_a_seed_an_exec_computer_is_not_dealt_from_the_process_id(tmp_pa
         with subprocess.Popen(
             [sys.executable, "-m", "mille", "--plain", "--no-stats", "--computer", spec],
             stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
+            stdout=(tmp_path / f"said-{game}").open("wb"),
             stderr=subprocess.PIPE,
             cwd=tmp_path,
             env=env,
         ) as mille:
             assert mille.stdin is not None
-            # You start: pick, discard (y: the answer to "discard a safety?" when slot 1 holds one, else an
-            # unknown command said and passed over); then the computer decides.  Typed again every two
-            # seconds until the bot has decided: whatever the deal asked, the next lines move the game on.
+            # You start: pick, discard the first card that is not a safety ("discard a safety?" refuses a
+            # safety, bsd-mille.md §3.4; the slots after the one discarded are then refused "must pick
+            # first"); then the computer decides.  Typed again every two seconds until the bot has decided.
             deadline = time.monotonic() + 60
             typed = 0.0
             while len([n for n in notes(out) if n.get("attack") == "parent"]) <= game and time.monotonic() < deadline:
                 if time.monotonic() - typed > 2:
-                    mille.stdin.write(b"p\nd1\ny\n")
+                    mille.stdin.write(b"p\nd1\nd2\nd3\nd4\nd5\n")
                     mille.stdin.flush()
                     typed = time.monotonic()
                 time.sleep(0.05)
             mille.stdin.write(b"q\ny\n")
             mille.stdin.close()
             assert mille.wait(timeout=30) == 0, mille.stderr.read() if mille.stderr else ""
-        assert len([n for n in notes(out) if n.get("attack") == "parent"]) == game + 1
+        said = (tmp_path / f"said-{game}").read_text(errors="replace")[-1500:]
+        assert len([n for n in notes(out) if n.get("attack") == "parent"]) == game + 1, said
     assert not any(n["hit"] for n in notes(out) if n.get("attack") == "parent")
 
 
