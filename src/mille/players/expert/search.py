@@ -110,19 +110,60 @@ def _seats(seat: int, needs: list[list[int]], repaired: bool) -> tuple[BsdPlayer
     return BsdPlayer(needs[0]), own(needs[1])
 
 
+#: Plays a world out from a candidate's move and values it: (the value, the moves simulated).
+Roller = Callable[[Game, GlibcRandom], tuple[float, int]]
+
+
+def table_roller(seat: int, sides: int, my_need: list[int], opp_need: list[int], settings: Level) -> Roller:
+    """The rollout of a larger table (three, four or six seats), from ``seat``'s side.
+
+    Every seat of its side (``seat`` and a partner) plays the expert's
+    policy (:mod:`mille.players.plus`; the partner on a copy of the
+    estimate ``opp_need``, as its hand, dealt in the world, is as unknown
+    as an opponent's), every other seat the BSD procedure as extended to
+    the table (:meth:`mille.players.bsd.BsdPlayer.decide`: at three sides
+    it attacks the leader); all roll the same dice, through the hand
+    driver, to the end of the hand.  Valued as at two seats, the side's
+    total against the best other side's (:func:`utility`).
+    """
+    own = PlusPlayer if settings.repaired else BsdPlayer
+    side = seat % sides
+    by_game = settings.game
+
+    def roll(game: Game, dice: GlibcRandom) -> tuple[float, int]:
+        seats = len(game.players)
+        players = [
+            own(my_need[:] if k == seat else opp_need[:]) if k % sides == side else BsdPlayer(opp_need[:])
+            for k in range(seats)
+        ]
+        played = play_hand(game, players, [dice] * seats)
+        result = played.result
+        totals = result.totals
+        margin = result.margin(side)
+        theirs = max(t for s, t in enumerate(totals) if s != side)
+        value = utility(totals[side], theirs, margin) if by_game else float(margin)
+        return value, played.moves + played.answers + 1
+
+    return roll
+
+
 # --------------------------------------------------------------------------
 # The search
 
 
 def candidates(obs: Observation, base: Move) -> list[Move]:
-    """Legal moves, one per distinct (kind, card), the policy's choice ``base`` first."""
+    """Legal moves, one per distinct (kind, card, target side), the policy's choice ``base`` first.
+
+    At three sides a hazard is one candidate for each side it may go to
+    (:func:`mille.engine.rules.legal_moves`): the search chooses the side too.
+    """
     hand = obs.players[obs.seat].hand
 
-    def key(move: Move) -> tuple[MoveType, int]:
+    def key(move: Move) -> tuple[MoveType, int, int | None]:
         card = hand[move.slot] if move.kind is _PLAY or move.kind is _DISCARD else -2
-        return (move.kind, card)
+        return (move.kind, card, move.target)
 
-    seen: set[tuple[MoveType, int]] = {key(base)}
+    seen: set[tuple[MoveType, int, int | None]] = {key(base)}
     out: list[Move] = [base]
     for move in obs.legal_moves():
         k = key(move)
@@ -141,6 +182,7 @@ def search(
     opp_need: list[int],
     settings: Level,
     rng: GlibcRandom,
+    roller: Roller | None = None,
 ) -> tuple[Move, int, int]:
     """Roll every candidate out in common sampled worlds; the best by paired evidence.
 
@@ -150,6 +192,9 @@ def search(
     the two seats' ``num_need`` tables (copied for every rollout); ``rng``
     is the search's own generator (worlds and dice).  Returns the move
     and what it cost: the rollouts made and the moves simulated.
+
+    ``roller``: at the larger tables, what plays a world out and values it
+    (:func:`table_roller`; the two-seat rollout, inline, otherwise).
     """
     n = len(moves)
     alive = list(range(n))
@@ -185,13 +230,16 @@ def search(
                 push(g, moves[c])
                 roll = GlibcRandom.__new__(GlibcRandom)
                 roll.setstate(dice_state)
-                needs = [my_need[:], opp_need[:]] if seat == 0 else [opp_need[:], my_need[:]]
-                played = rollout(g, seat, needs, roll, repaired)
-                m = played.moves + played.answers + 1
-                spent += m
-                result = played.result
-                margin = result.margin(seat)
-                u = utility(result.totals[seat], result.totals[1 - seat], margin) if by_game else float(margin)
+                if roller is None:
+                    needs = [my_need[:], opp_need[:]] if seat == 0 else [opp_need[:], my_need[:]]
+                    played = rollout(g, seat, needs, roll, repaired)
+                    spent += played.moves + played.answers + 1
+                    result = played.result
+                    margin = result.margin(seat)
+                    u = utility(result.totals[seat], result.totals[1 - seat], margin) if by_game else float(margin)
+                else:
+                    u, m = roller(g, roll)
+                    spent += m
                 values[c].append(u)
                 sums[c] += u
                 rollouts += 1
@@ -250,4 +298,13 @@ def _dice_state(rng: GlibcRandom) -> tuple[tuple[int, ...], int, int]:
     return words, 3, 0
 
 
-__all__ = ["candidates", "rollout", "rollout_reference", "search", "utility", "win_probability"]
+__all__ = [
+    "Roller",
+    "candidates",
+    "rollout",
+    "rollout_reference",
+    "search",
+    "table_roller",
+    "utility",
+    "win_probability",
+]
