@@ -7,11 +7,20 @@ from collections import Counter
 import pytest
 
 from mille.engine import cards, rules
+from mille.engine.driver import play_hand
 from mille.engine.observation import observe, sample_world
 from mille.engine.rng import GlibcRandom
-from mille.engine.rules import Phase
+from mille.engine.rules import Move, MoveType, Phase
 from mille.engine.state import Game, Memory, table
+from mille.lab.options import RunOptions
+from mille.lab.tablematch import run_table_match
 from mille.players.bsd import BsdPlayer
+from mille.players.expert import ExpertPlayer, Level
+from mille.players.expert.search import candidates
+from mille.ui import hints
+from mille.ui.flow import Setup
+from mille.ui.surface import VirtualTerminal
+from mille.ui.tableboard import TableBoardFace, table_flow
 
 
 def table_positions(seats: int, seed: int, every: int = 7) -> list[Game]:
@@ -94,3 +103,137 @@ def test_num_gos_never_runs_below_zero_at_the_106_card_tables(seats: int) -> Non
     for seed in range(1, 15):
         for game in table_positions(seats, seed, every=1):
             assert min(m.num_gos for m in game.memory) >= 0
+
+
+# --------------------------------------------------------------------------
+# The search at the larger tables
+
+#: A small budget with the safety nets lifted: the decision is a function of the observation and the dice alone.
+QUICK = Level(budget=3000, batch=4, deadline=600.0)
+
+
+def decisions(seats: int, seed: int) -> list[tuple[Game, int]]:
+    """Positions where a seat has more than one distinct move (after drawing, at Extension?, asked a coup fourré)."""
+    found: list[tuple[Game, int]] = []
+    for game in table_positions(seats, seed, every=1):
+        seat = game.to_move
+        now = rules.phase(game)
+        if now is Phase.EMPTY_HAND or now is Phase.HAND_OVER:
+            continue
+        obs = observe(game, seat)
+        if now is Phase.MOVE and game.players[seat].hand[0] == cards.EMPTY:
+            continue  # before drawing
+        if len(obs.legal_moves()) > 1:
+            found.append((game, seat))
+    return found
+
+
+def test_the_experts_decisions_at_four_seats_read_only_its_observation() -> None:
+    """The other seats' true hands (the partner's too) and the deck, dealt anew consistently: the same move.
+
+    Each world keeps the observation (``observe`` gives the same) and
+    changes every hidden card; a fresh expert with the same dice chooses
+    the same move in the real game and in each world.  Types do the rest:
+    a player is handed an :class:`Observation`, which holds no game.
+    """
+    positions = decisions(4, 21)[::6][:8]
+    assert len(positions) >= 6
+    searched = 0
+    for k, (game, seat) in enumerate(positions):
+        obs = observe(game, seat)
+        answers = set()
+        for world in [game] + [sample_world(obs, GlibcRandom(1000 * k + s)) for s in (1, 2)]:
+            assert observe(world, seat) == obs
+            if world is not game:
+                assert any(world.players[j].hand != game.players[j].hand for j in range(4) if j != seat)
+            expert = ExpertPlayer(settings=QUICK)
+            answers.add(expert.choose(observe(world, seat), GlibcRandom(77 + k)))
+            searched += expert.searches
+        assert len(answers) == 1
+    assert searched > 0  # the search ran (not only the policy's choice)
+
+
+def test_at_three_sides_a_hazard_is_a_candidate_for_each_side_it_may_go_to() -> None:
+    game = Game(rng=GlibcRandom(2), table=table(3))
+    rules.start_hand(game)
+    for side in (1, 2):
+        game.players[side].battle = cards.GO
+        game.players[side].can_go = True
+    hand = game.players[0].hand
+    hand[0] = cards.STOP
+    obs = observe(game, 0)
+    moves = candidates(obs, obs.legal_moves()[0])
+    stops = [m for m in moves if m.kind is MoveType.PLAY and m.slot == 0]
+    assert sorted(m.target for m in stops if m.target is not None) == [1, 2]
+    chosen = ExpertPlayer(settings=QUICK).choose(obs, GlibcRandom(3))
+    assert chosen in obs.legal_moves()
+
+
+def test_the_coup_fourre_out_of_turn_is_searched() -> None:
+    """Asked out of turn (R10), the expert weighs the coup fourré against letting it pass, in worlds of its view."""
+    asked = []
+    for seats in (4, 6):
+        for seed in range(1, 60):
+            for game in table_positions(seats, seed, every=10_000):
+                if rules.phase(game) is Phase.REACTION:
+                    asked.append(game)
+        if len(asked) >= 3:
+            break
+    assert asked
+    for game in asked[:3]:
+        seat = game.to_move
+        obs = observe(game, seat)
+        expert = ExpertPlayer(settings=QUICK)
+        move = expert.choose(obs, GlibcRandom(5))
+        assert move in obs.legal_moves() and len(obs.legal_moves()) == 2
+        assert expert.searches == 1 and expert.rollouts > 0
+
+
+@pytest.mark.parametrize("seats", [3, 4, 6])
+def test_whole_hands_with_searching_experts_at_every_seat_of_a_side(seats: int) -> None:
+    """Legal at every decision (the driver referees), partners both experts, the time limits of its level kept."""
+    game = Game(rng=GlibcRandom(seats), table=table(seats))
+    rules.start_hand(game)
+    sides = game.table.sides
+    experts = {k: ExpertPlayer(settings=Level(budget=1500, batch=4)) for k in range(0, seats, sides)}
+    players = [experts.get(k) or BsdPlayer() for k in range(seats)]
+    played = play_hand(game, players, [GlibcRandom(seats + k) for k in range(seats)])
+    assert played.result.hand_totals
+    assert sum(e.searches for e in experts.values()) > 0
+
+
+# --------------------------------------------------------------------------
+# Hints at the larger tables
+
+
+def test_a_hint_on_the_four_seat_board() -> None:
+    """``h`` at your move on the four-seat board: the expert's move from your seat alone, on the message line."""
+    game = Game(rng=GlibcRandom(8), table=table(4))
+    rules.start_hand(game)
+    assert game.to_move == 0
+    rules.push(game, rules.DRAW)
+    term = VirtualTerminal(keys=[ord(c) for c in "hd1"])
+    adviser = hints.Adviser(lambda: ExpertPlayer(settings=QUICK))
+    others = tuple((BsdPlayer(), GlibcRandom(k)) for k in (2, 3))
+    flow = table_flow(term, game, Setup(BsdPlayer(), "bsd", GlibcRandom(1), hints=adviser, others=others))
+    face = flow.face
+    assert isinstance(face, TableBoardFace)
+    face.draw()
+    assert flow.read_move() == Move(MoveType.DISCARD, 1)
+    expected = hints.describe(hints.hint_move(observe(game, 0), ExpertPlayer(settings=QUICK)), observe(game, 0))
+    assert expected.startswith("hint: ") and "none" not in expected
+    assert adviser.given == 1
+    assert any(expected in line for line in term.lines())
+
+
+def quick_expert() -> ExpertPlayer:
+    """The expert with a small budget (``test_expert_table:quick_expert``, for the match below)."""
+    return ExpertPlayer(settings=Level(budget=1200, batch=4))
+
+
+def test_the_experts_partnership_through_the_match_at_four_seats() -> None:
+    """``mille.match --players 4``: the expert's partnership against bsd's, searching, without a fault."""
+    options = RunOptions(seed=2, game_points=1000, jobs=1)
+    report = run_table_match(["test_expert_table:quick_expert", "bsd"], seats=4, games=2, options=options)
+    assert report["errors"] == []
+    assert report["hands"] >= 2
