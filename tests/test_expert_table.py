@@ -237,3 +237,19 @@ def test_the_experts_partnership_through_the_match_at_four_seats() -> None:
     report = run_table_match(["test_expert_table:quick_expert", "bsd"], seats=4, games=2, options=options)
     assert report["errors"] == []
     assert report["hands"] >= 2
+
+
+def test_a_hint_names_the_hazards_side_and_answers_the_coup_fourre() -> None:
+    game = Game(rng=GlibcRandom(2), table=table(3))
+    rules.start_hand(game)
+    game.players[0].hand[2] = cards.FLAT_TIRE
+    obs = observe(game, 0)
+    assert hints.describe(Move(MoveType.PLAY, 2, 2), obs) == "hint: use 2 (Flat Tire) on side C"
+    assert hints.describe(Move(MoveType.PLAY, 2), obs) == "hint: use 2 (Flat Tire)"
+    asked = next(
+        g for seed in range(1, 80) for g in table_positions(4, seed, every=10_000) if rules.phase(g) is Phase.REACTION
+    )
+    seen = observe(asked, asked.to_move)
+    coup, let_pass = seen.legal_moves()
+    assert hints.describe(coup, seen).startswith("hint: y (the coup fourré, ")
+    assert hints.describe(let_pass, seen) == "hint: n (let it pass)"
