@@ -16,7 +16,8 @@ from mille.lab.options import RunOptions
 from mille.lab.tablematch import run_table_match
 from mille.players.bsd import BsdPlayer
 from mille.players.expert import ExpertPlayer, Level
-from mille.players.expert.search import candidates
+from mille.players.expert.search import candidates, table_play_out
+from mille.players.plus import PlusPlayer
 from mille.ui import hints
 from mille.ui.flow import Setup
 from mille.ui.surface import VirtualTerminal
@@ -253,3 +254,23 @@ def test_a_hint_names_the_hazards_side_and_answers_the_coup_fourre() -> None:
     coup, let_pass = seen.legal_moves()
     assert hints.describe(coup, seen).startswith("hint: y (the coup fourré, ")
     assert hints.describe(let_pass, seen) == "hint: n (let it pass)"
+
+
+@pytest.mark.parametrize("seats", [3, 4, 6])
+def test_the_table_rollout_is_the_drivers_game(seats: int) -> None:
+    """``table_play_out`` plays the driver's game with the procedure in every seat (the policy on one side)."""
+    sides = table(seats).sides
+    repaired = [k % sides == 0 for k in range(seats)]
+    compared = 0
+    for seed in (3, 8, 13):
+        for start in table_positions(seats, seed, every=9):
+            fast, slow = start.copy(), start.copy()
+            needs = [[2 * k + c % 3 for c in range(20)] for k in range(seats)]
+            slow_needs = [n[:] for n in needs]
+            moves, answers = table_play_out(fast, needs, GlibcRandom(seed), repaired)
+            players = [(PlusPlayer if repaired[k] else BsdPlayer)(slow_needs[k]) for k in range(seats)]
+            played = play_hand(slow, players, [GlibcRandom(seed)] * seats)
+            assert fast == slow and needs == slow_needs
+            assert (moves, answers) == (played.moves, played.answers)
+            compared += 1
+    assert compared > 20
