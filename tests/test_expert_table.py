@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
+import plain_helpers as P
 from mille.engine import cards, rules
 from mille.engine.driver import play_hand
 from mille.engine.observation import observe, sample_world
@@ -22,6 +24,7 @@ from mille.ui import hints
 from mille.ui.flow import Setup
 from mille.ui.surface import VirtualTerminal
 from mille.ui.tableboard import TableBoardFace, table_flow
+from test_plain_tables import Scripted
 
 
 def table_positions(seats: int, seed: int, every: int = 7) -> list[Game]:
@@ -252,7 +255,7 @@ def test_a_hint_names_the_hazards_side_and_answers_the_coup_fourre() -> None:
     )
     seen = observe(asked, asked.to_move)
     coup, let_pass = seen.legal_moves()
-    assert hints.describe(coup, seen).startswith("hint: y (the coup fourré, ")
+    assert hints.describe(coup, seen).startswith("hint: y (coup fourre, ")
     assert hints.describe(let_pass, seen) == "hint: n (let it pass)"
 
 
@@ -274,3 +277,25 @@ def test_the_table_rollout_is_the_drivers_game(seats: int) -> None:
             assert (moves, answers) == (played.moves, played.answers)
             compared += 1
     assert compared > 20
+
+
+def test_a_hint_at_the_coup_fourre_asked_out_of_turn_in_plain_mode(tmp_path: Path) -> None:
+    """``mille --plain --players 4 --hints`` on a pipe: ``h`` at ``Coup fourre?`` (seed 3 asks it), then the answer."""
+
+    class Asking(Scripted):
+        def __init__(self) -> None:
+            super().__init__()
+            self.hint_lines: list[str] = []
+
+        def _answer(self, prompt: str, heard: list[str]) -> str:
+            if prompt == "Coup fourre?" and not self.hint_lines:
+                if self.last == "h":
+                    self.hint_lines = [line for line in heard if line.startswith("hint: ")]
+                    return "y"
+                return "h"
+            return super()._answer(prompt, heard)
+
+    person = Asking()
+    run = P.play_process(["--plain", "--players", "4", "--seed", "3", "--hints"], person, cwd=str(tmp_path))
+    assert run.status == 0 and "Traceback" not in run.err, run.err
+    assert person.hint_lines in (["hint: y (coup fourre, Right of Way)"], ["hint: n (let it pass)"])

@@ -53,7 +53,7 @@ def describe(move: Move, observation: Observation) -> str:
     kind = move.kind
     if observation.phase is Phase.REACTION:  # the coup fourré asked out of turn (a larger table)
         if kind is MoveType.PLAY:
-            return f"hint: y (the coup fourré, {cards.name(observation.hand[move.slot])})"
+            return f"hint: y (coup fourre, {cards.name(observation.hand[move.slot])})"
         return "hint: n (let it pass)"
     if kind is MoveType.DRAW:
         return "hint: pick"
