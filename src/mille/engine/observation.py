@@ -11,11 +11,12 @@ peek; everything in an observation is a copy, so it cannot change the game
 either.
 
 :func:`sample_world` goes the other way, for searching players: it deals
-the cards hidden from the seat (the other hand and the undrawn deck) at
-random from the cards that seat has not seen, and returns a whole game
-that the seat could not tell from the real one (observing it again gives
-the same observation).  It is the uniform, complete sampler a bot can
-start from; the ``expert`` deals its worlds with its own sampler instead
+the cards hidden from the seat (every other hand, a partner's included,
+and the undrawn deck) at random from the cards that seat has not seen, and
+returns a whole game that the seat could not tell from the real one
+(observing it again gives the same observation), at any table.  It is the
+uniform, complete sampler a bot can start from, and the ``expert``'s at 3,
+4 and 6 seats; at two the expert deals its worlds with its own sampler
 (inference about the opponent's hand, and only what a rollout reads:
 :class:`mille.players.expert.sampler.Sampler`), held to the same contract by
 ``tests/test_expert.py``.
