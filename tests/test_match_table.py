@@ -251,16 +251,6 @@ def test_the_report_does_not_depend_on_where_the_sets_are_played() -> None:
     assert serial["sets"] == pooled["sets"] and serial["sprt"] == pooled["sprt"]
 
 
-def test_the_expert_at_four_seats_plays_the_extended_procedure_from_its_own_seat() -> None:
-    """Its search is two-seat: at four seats it plays as bsd does there, game for game (no forfeit, no other view)."""
-    options = RunOptions(seed=2, game_points=FAST, jobs=1)
-    expert = run_table_match(["expert", "random"], seats=4, games=4, options=options)
-    bsd = run_table_match(["bsd", "random"], seats=4, games=4, options=options)
-    assert expert["errors"] == []
-    assert expert["per_player"][0] | {"player": "bsd"} == bsd["per_player"][0]
-    assert expert["hands"] == bsd["hands"]
-
-
 def test_ctrl_c_reports_the_sets_finished(spies: Any) -> None:
     report = run_table_match(
         ["table_spies:CtrlCInTheSecondSet", "bsd"],

@@ -11,11 +11,12 @@ peek; everything in an observation is a copy, so it cannot change the game
 either.
 
 :func:`sample_world` goes the other way, for searching players: it deals
-the cards hidden from the seat (the other hand and the undrawn deck) at
-random from the cards that seat has not seen, and returns a whole game
-that the seat could not tell from the real one (observing it again gives
-the same observation).  It is the uniform, complete sampler a bot can
-start from; the ``expert`` deals its worlds with its own sampler instead
+the cards hidden from the seat (every other hand, a partner's included,
+and the undrawn deck) at random from the cards that seat has not seen, and
+returns a whole game that the seat could not tell from the real one
+(observing it again gives the same observation), at any table.  It is the
+uniform, complete sampler a bot can start from, and the ``expert``'s at 3,
+4 and 6 seats; at two the expert deals its worlds with its own sampler
 (inference about the opponent's hand, and only what a rollout reads:
 :class:`mille.players.expert.sampler.Sampler`), held to the same contract by
 ``tests/test_expert.py``.
@@ -272,67 +273,108 @@ _new_observation = _new_memory = object.__new__
 def sample_world(obs: Observation, rng: GlibcRandom) -> Game:
     """A whole game consistent with ``obs``, its hidden cards dealt at random.
 
-    The cards hidden from the seat are exactly those it has not counted
-    (``obs.unseen()``); they are shuffled with ``rng`` into the other hand
-    (slots 1 onward, as the hand tidy-up leaves it) and the undrawn deck.
-    The drawn part of the deck array holds the remaining cards in random
-    order, so the array stays a permutation of the 101 cards.  The other
+    At any table: the cards hidden from the seat are exactly those it has
+    not counted (``obs.unseen()``, from the table's deck); they are
+    shuffled with ``rng`` into every other seat's hand (a partner's
+    included, each of the size the observation shows, slots 1 onward as
+    the hand tidy-up leaves them) and the undrawn deck.  The drawn part of
+    the deck array holds the rest of the table's deck in random order, so
+    the array stays a permutation of its 101 (or 106) cards.  Each other
     seat's counting is rebuilt from what it can see in this world: its
-    ``num_seen`` exactly (every card not hidden from it), its ``num_gos`` as
-    if it had counted its hand on its own turn and the rest on this seat's.
-    The world's generator is seeded from ``rng``.  (Two seats only: the
-    worlds of a larger table are for a later step.)
+    ``num_seen`` exactly (every card not hidden from it), its ``num_gos``
+    as if it had counted its hand on its own turn and the rest on
+    another's (with the table's counts, :meth:`Memory.count`).  The
+    world's generator is seeded from ``rng``.
+
+    Asked for a coup fourré out of turn (R10), the seat sees where play
+    resumes if it declines only at three and four seats, where it is two
+    seats on from it (the attacker sat just after it); at six it is one of
+    three seats, drawn with ``rng`` (the observation does not say which).
     """
-    if len(obs.players) != 2:
-        raise ValueError("sample_world deals the worlds of two seats only")
     seat = obs.seat
+    table = obs.table
+    players = obs.players
+    seats = len(players)
+    copies = table.copies
     unseen = obs.unseen()
     pool = [c for c in range(cards.NUM_CODES) for _ in range(unseen[c])]
-    n = obs.opponent_hand_size
-    if len(pool) != n + obs.deck_count:
+    sizes = obs.hand_sizes
+    others = [k for k in range(seats) if k != seat]
+    hidden = sum(sizes[k] for k in others)
+    if len(pool) != hidden + obs.deck_count:
         raise ValueError(
             f"the observation is inconsistent: {len(pool)} unseen cards "
-            f"for a hand of {n} and a deck of {obs.deck_count}"
+            f"for hands of {hidden} and a deck of {obs.deck_count}"
         )
     rng.shuffle(pool)
-    me = obs.players[seat].copy()
-    op = obs.players[1 - seat].copy()
-    hand = [EMPTY] * cards.HAND_SIZE
-    first = 1 if n < cards.HAND_SIZE else 0
-    hand[first : first + n] = pool[:n]
-    op.hand = hand
-    undrawn = pool[n:]
+    pending = obs.pending_extension
+    if obs.phase is Phase.EXTENSION and obs.to_move != seat:
+        # Another seat is asked Extension? with the card that reached the
+        # trip still in its hand: a distance card of the pool goes first.
+        # (dealt in seat order: the mover's first card is at its offset)
+        first = sum(sizes[k] for k in range(obs.to_move) if k != seat)
+        i = next((i for i, c in enumerate(pool) if c <= cards.MILES_200), first)
+        pool[first], pool[i] = pool[i], pool[first]
+        pending = 1 if sizes[obs.to_move] < cards.HAND_SIZE else 0
+    tableaus = [p.copy() for p in players]
+    at = 0
+    for k in others:
+        n = sizes[k]
+        hand = [EMPTY] * cards.HAND_SIZE
+        first = 1 if n < cards.HAND_SIZE else 0
+        hand[first : first + n] = pool[at : at + n]
+        tableaus[k].hand = hand
+        at += n
+    undrawn = pool[at:]
     # The drawn part of the array: every card not undrawn, in random order.
-    left = list(cards.COPIES[: cards.NUM_CODES])
+    left = list(copies[: cards.NUM_CODES])
     for c in undrawn:
         left[c] -= 1
     drawn = [c for c in range(cards.NUM_CODES) for _ in range(left[c])]
     rng.shuffle(drawn)
-    # The other seat's counting: all it can see in this world.
-    op_memory = Memory()
-    for c in hand:
-        op_memory.count(c, True)
-    visible_to_op = [cards.COPIES[c] - me.hand.count(c) - undrawn.count(c) for c in range(cards.NUM_CODES)]
-    for c in range(cards.NUM_CODES):
-        for _ in range(visible_to_op[c] - op_memory.num_seen[c]):
-            op_memory.count(c, False)
-    players = [me, op] if seat == 0 else [op, me]
-    memory = [obs.memory.copy(), op_memory]
-    if seat != 0:
-        memory.reverse()
+    # Each other seat's counting: all it can see in this world.
+    in_deck = [0] * cards.NUM_CODES
+    for c in undrawn:
+        in_deck[c] += 1
+    held = [[0] * cards.NUM_CODES for _ in range(seats)]
+    for k in range(seats):
+        for c in tableaus[k].hand:
+            if c != EMPTY:
+                held[k][c] += 1
+    memory: list[Memory] = []
+    for k in range(seats):
+        if k == seat:
+            memory.append(obs.memory.copy())
+            continue
+        mem = Memory()
+        hand = tableaus[k].hand
+        for c in hand:
+            mem.count(c, True, copies)
+        for c in range(cards.NUM_CODES):
+            visible = copies[c] - in_deck[c] - sum(held[j][c] for j in range(seats) if j != k)
+            for _ in range(visible - mem.num_seen[c]):
+                mem.count(c, False, copies)
+        memory.append(mem)
+    reaction = None
+    if obs.phase is Phase.REACTION:
+        steps = (2,) if seats <= 4 else (2, 3, 5)
+        step = steps[0] if len(steps) == 1 else steps[rng.random() % len(steps)]
+        reaction = (seat + step) % seats
     return Game(
         deck=undrawn + drawn,
         deck_count=obs.deck_count,
         discard=obs.discard,
-        players=players,
+        players=tableaus,
         trip_length=obs.trip_length,
         finished=obs.phase is Phase.HAND_OVER,
         to_move=obs.to_move,
         hand_starter=obs.hand_starter,
         order=obs.order,
-        pending_extension=obs.pending_extension if obs.to_move == seat else None,
+        pending_extension=pending,
         memory=memory,
         rng=GlibcRandom(rng.random()),
+        table=table,
+        reaction=reaction,
     )
 
 

@@ -209,6 +209,7 @@ def deal(game: Game) -> None:
     cards to each seat in turn, from seat 0, as the original dealt its two.
     """
     deck = game.deck
+    copies = game.table.copies
     for who in range(len(game.players)):
         pp = game.players[who]
         memory = game.memory[who] = Memory()
@@ -219,7 +220,7 @@ def deal(game: Game) -> None:
             game.deck_count -= 1
             card = deck[game.deck_count]
             hand[slot] = card
-            memory.count(card, own_turn)
+            memory.count(card, own_turn, copies)
         pp.safety = [0] * cards.NUM_SAFETIES  # SafetyStatus.UNKNOWN
         pp.coups = [False] * cards.NUM_SAFETIES
         pp.mileage = 0
@@ -657,14 +658,14 @@ def draw_card(game: Game, seat: Seat) -> None:
     card = deck[deck_count]
     hand[0] = card
     if MOVES_NUM_GOS[card]:
-        memory.count(card, True)
+        memory.count(card, True, game.table.copies)
     else:  # (most cards: only the count of cards seen moves)
         memory.num_seen[card] += 1
     if hand[1] == EMPTY and deck_count > 0:
         deck_count -= 1
         card = deck[deck_count]
         hand[1] = card
-        memory.count(card, True)
+        memory.count(card, True, game.table.copies)
     game.deck_count = deck_count
     if seat > 1:  # (seats 0 and 1 are sides 0 and 1 at every table)
         pp = game.players[seat % game.table.sides]

@@ -179,15 +179,21 @@ class Memory(Record):
     def copy(self) -> Memory:
         return Memory(self.num_seen[:], self.num_gos)
 
-    def count(self, card: int, own_turn: bool) -> None:
-        """Note a card now seen (the original's ``account``, §6.1)."""
+    def count(self, card: int, own_turn: bool, copies: tuple[int, ...] = cards.COPIES) -> None:
+        """Note a card now seen (the original's ``account``, §6.1).
+
+        ``copies``: the table's deck (``Table.copies``), whose counts the
+        unseen copies of a safety's hazard are taken from: the original's
+        101 cards by default, 106 at four and six seats (where the 101-card
+        counts once made ``num_gos`` run below zero).
+        """
         if card == cards.EMPTY:
             return
         self.num_seen[card] += 1
         if own_turn and MOVES_NUM_GOS[card]:
             if card >= cards.SAFETY_BASE:  # a safety but Right of Way: its hazard's unseen copies
                 hazard = cards.OPPOSITE[card]
-                self.num_gos += cards.COPIES[hazard] - self.num_seen[hazard]
+                self.num_gos += copies[hazard] - self.num_seen[hazard]
             else:  # a hazard
                 self.num_gos += 1
 

@@ -673,7 +673,7 @@ def from_dict(data: Any) -> SavedGame:
         memory.append(
             Memory(
                 _read_seen(fields["num_seen"], f"memory[{i}].num_seen", copies),
-                # (below 0 at the 106-card tables: Memory.count's estimate uses the 101-card counts)
+                # (below 0 in 106-card saves made while Memory.count used the 101-card counts)
                 _int(
                     fields["num_gos"],
                     f"memory[{i}].num_gos",

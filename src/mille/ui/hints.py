@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from ..engine.observation import Observation
 from ..engine.rng import GlibcRandom
-from ..engine.rules import Move, MoveType
+from ..engine.rules import Move, MoveType, Phase
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,15 +43,26 @@ def slot_key(slot: int) -> str:
 
 
 def describe(move: Move, observation: Observation) -> str:
-    """A move as the message line shows a hint: ``hint: use 3 (Go)``, ``hint: pick``, ``hint: n (do not extend)``."""
+    """A move as the message line shows a hint: ``hint: use 3 (Go)``, ``hint: pick``, ``hint: n (do not extend)``.
+
+    At a larger table a hazard names its side (``hint: use 2 (Flat Tire) on
+    side C``), and the coup fourré asked out of turn is a yes or a no.
+    """
     from ..engine import cards
 
     kind = move.kind
+    if observation.phase is Phase.REACTION:  # the coup fourré asked out of turn (a larger table)
+        if kind is MoveType.PLAY:
+            return f"hint: y (coup fourre, {cards.name(observation.hand[move.slot])})"
+        return "hint: n (let it pass)"
     if kind is MoveType.DRAW:
         return "hint: pick"
     if kind is MoveType.PLAY or kind is MoveType.DISCARD:
         verb = "use" if kind is MoveType.PLAY else "discard"
-        return f"hint: {verb} {slot_key(move.slot)} ({cards.name(observation.hand[move.slot])})"
+        text = f"hint: {verb} {slot_key(move.slot)} ({cards.name(observation.hand[move.slot])})"
+        if move.target is not None:  # a hazard's side, at three sides (the board's letters)
+            text += f" on side {'ABC'[move.target]}"
+        return text
     if kind is MoveType.EXTEND:
         return "hint: y (extend)"
     if kind is MoveType.NO_EXTENSION:

@@ -30,7 +30,7 @@ from ..engine import cards, rules
 from ..engine.cards import EMPTY, OUT_OF_GAS, SPEED_LIMIT, STOP
 from ..engine.rules import DRAW, ORDER, Move, MoveType
 from ..engine.state import Game, SafetyStatus
-from .flow import FILE_PROMPT, MOVE_PROMPT, PROMPTS, GameFlow, Request, Setup, as_seen
+from .flow import COUP_PROMPT, EXTENSION_PROMPT, FILE_PROMPT, MOVE_PROMPT, PROMPTS, GameFlow, Request, Setup, as_seen
 from .layout import YOU
 from .surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED
 
@@ -256,6 +256,8 @@ class TableBoardFace:
                 return Request.QUIT
             if key == "S":
                 return Request.SAVE
+            if key in "H?" and self.flow.hints is not None:
+                return Request.HINT
             if key in "UD":
                 move = self._card(key == "U")
                 if move is not None:
@@ -318,6 +320,8 @@ class TableBoardFace:
                 return False
             if key == "S":
                 return Request.SAVE
+            if key in "H?" and self.flow.hints is not None and prompt_no in (EXTENSION_PROMPT, COUP_PROMPT):
+                return Request.HINT
             if key in "\x0cR":
                 self.term.redraw()
                 self.draw()

@@ -18,14 +18,15 @@ in which the expert agrees with its policy stays the policy's game.
 
 from __future__ import annotations
 
-from ...engine.observation import Observation
+from ...engine.observation import Observation, sample_world
 from ...engine.rng import GlibcRandom
 from ...engine.rules import DRAW, EXTEND, NO_EXTENSION, PASS, Move, Phase
 from ..bsd import INITIAL_NUM_NEED, BsdPlayer, decide, would_extend
+from ..plus import PlusPlayer
 from .belief import HandMemory, is_new_hand
 from .levels import DEFAULT_LEVEL, LEVELS, Level
 from .sampler import Sampler
-from .search import candidates, search
+from .search import candidates, search, table_roller
 
 
 class ExpertPlayer:
@@ -53,8 +54,6 @@ class ExpertPlayer:
         self._hand: HandMemory | None = None
         self._calls = 0
         self._need_after: list[int] | None = None
-        #: At the larger tables, the procedure it plays there (built at the first move of one).
-        self._table_player: BsdPlayer | None = None
         #: Counters for benchmarks.
         self.rollouts = 0
         self.simulated_moves = 0
@@ -62,18 +61,7 @@ class ExpertPlayer:
 
     # ------------------------------------------------------------------
     def choose(self, obs: Observation, rng: GlibcRandom) -> Move:
-        """A legal move for ``obs.seat`` (the player protocol).
-
-        The search is the two-seat table's (its sampler deals one hidden
-        hand, its rollouts play two seats): at the larger tables the expert
-        plays the original's procedure as extended to them
-        (:meth:`mille.players.bsd.BsdPlayer.decide`), on its own table of
-        needs, until the search covers every seat (issue 38).
-        """
-        if len(obs.players) != 2:
-            if self._table_player is None:
-                self._table_player = BsdPlayer(self.num_need)
-            return self._table_player.decide(obs, rng).move
+        """A legal move for ``obs.seat`` (the player protocol), at any table."""
         move = self.think(obs, rng)
         self.remember(obs, move)
         return move
@@ -83,6 +71,8 @@ class ExpertPlayer:
         phase = obs.phase
         if phase is Phase.EMPTY_HAND:
             return PASS
+        if len(obs.players) != 2:
+            return self._think_table(obs, rng)
         hm = self._track(obs)
         me = obs.players[obs.seat]
         op = obs.players[1 - obs.seat]
@@ -103,9 +93,58 @@ class ExpertPlayer:
             return base
         return self._search(obs, moves, hm, rng)
 
+    def _think_table(self, obs: Observation, rng: GlibcRandom) -> Move:
+        """At three, four and six seats: the policy's choice, then the search from this seat's view only.
+
+        The policy is the procedure as extended to the table
+        (:meth:`mille.players.bsd.BsdPlayer.decide`, repaired as at two
+        seats: :class:`mille.players.plus.PlusPlayer`), which also answers
+        ``Extension?`` and the coup fourré asked out of turn (R10).  Where
+        more than one distinct move is open (a hazard aimed at each side it
+        may go to counts as one move per side; the coup fourré or letting it
+        pass; extending or not), every candidate is rolled out in worlds
+        dealt from the seat's observation alone (:func:`sample_world`: every
+        other hand, the partner's included, from the cards it has not seen),
+        with the same race, budget and time limits as at two seats.  What
+        the turns of the others say of their hands is not read here yet
+        (uniform worlds), nor their ``num_need`` tables (the initial ones).
+        """
+        need = self.num_need[:]
+        policy = PlusPlayer(need) if self.settings.repaired else BsdPlayer(need)
+        base = policy.decide(obs, rng).move
+        if obs.phase is Phase.MOVE:
+            self._need_after = need
+        if base is DRAW or self.settings.budget <= 0:
+            return base
+        moves = candidates(obs, base)
+        if len(moves) <= 1:
+            return base
+        search_rng = self._search_rng(rng)
+        self.searches += 1
+        roller = table_roller(obs.seat, obs.table.sides, self.num_need, self.opp_need, self.settings)
+        move, rollouts, simulated = search(
+            moves,
+            lambda r: sample_world(obs, r),
+            obs.seat,
+            self.num_need,
+            self.opp_need,
+            self.settings,
+            search_rng,
+            roller,
+        )
+        self.rollouts += rollouts
+        self.simulated_moves += simulated
+        return move
+
     def remember(self, obs: Observation, move: Move) -> None:
         """Note ``move`` as made from ``obs`` (what happens after it is inferred later)."""
         if obs.phase is Phase.EMPTY_HAND:
+            return
+        if len(obs.players) != 2:
+            need = self._need_after
+            if need is not None:
+                self.num_need = need
+                self._need_after = None
             return
         hm = self._hand
         if hm is None:

@@ -29,19 +29,38 @@ import math
 import time
 from collections.abc import Callable
 
+from ...engine.cards import OUT_OF_GAS, SPEED_LIMIT
 from ...engine.driver import HandPlay, play_hand
 from ...engine.observation import Observation
 from ...engine.rng import GlibcRandom
-from ...engine.rules import Move, MoveType, push
-from ...engine.scoring import GAME_POINTS
-from ...engine.state import Game
+from ...engine.rules import (
+    Move,
+    MoveType,
+    Phase,
+    answer_extension,
+    coup_slot,
+    decline_coup,
+    discard_card,
+    draw_card,
+    pass_turn,
+    phase,
+    play_card,
+    push,
+)
+from ...engine.scoring import GAME_POINTS, hand_result
+from ...engine.state import Game, Tableau
 from .. import bsd
-from ..bsd import BsdPlayer
+from ..bsd import BsdPlayer, decide, would_extend
 from ..plus import PlusPlayer
 from .levels import Level
 
 _PLAY = MoveType.PLAY
 _DISCARD = MoveType.DISCARD
+_DRAW_KIND = MoveType.DRAW
+_HAND_OVER = Phase.HAND_OVER
+_EXTENSION = Phase.EXTENSION
+_EMPTY = Phase.EMPTY_HAND
+_REACTION = Phase.REACTION
 
 #: A player scores about this many points a hand, and one hand's margin has
 #: about this standard deviation (BSD against BSD, 3000 hands).
@@ -110,19 +129,155 @@ def _seats(seat: int, needs: list[list[int]], repaired: bool) -> tuple[BsdPlayer
     return BsdPlayer(needs[0]), own(needs[1])
 
 
+#: Plays a world out from a candidate's move and values it: (the value, the moves simulated).
+Roller = Callable[[Game, GlibcRandom], tuple[float, int]]
+
+
+def table_roller(seat: int, sides: int, my_need: list[int], opp_need: list[int], settings: Level) -> Roller:
+    """The rollout of a larger table (three, four or six seats), from ``seat``'s side.
+
+    Every seat of its side (``seat`` and a partner) plays the expert's
+    policy (:mod:`mille.players.plus`; the partner on a copy of the
+    estimate ``opp_need``, as its hand, dealt in the world, is as unknown
+    as an opponent's), every other seat the BSD procedure as extended to
+    the table (:meth:`mille.players.bsd.BsdPlayer.decide`: at three sides
+    it attacks the leader); all roll the same dice, through the hand
+    driver, to the end of the hand.  Valued as at two seats, the side's
+    total against the best other side's (:func:`utility`).
+    """
+    own = PlusPlayer if settings.repaired else BsdPlayer
+    side = seat % sides
+    by_game = settings.game
+
+    repaired = [k % sides == side and own is PlusPlayer for k in range(len(_TABLE_SEATS))]
+
+    def roll(game: Game, dice: GlibcRandom) -> tuple[float, int]:
+        seats = len(game.players)
+        needs = [my_need[:] if k == seat else opp_need[:] for k in range(seats)]
+        moves, answers = table_play_out(game, needs, dice, repaired)
+        result = hand_result(game)
+        totals = result.totals
+        margin = result.margin(side)
+        theirs = max(t for s, t in enumerate(totals) if s != side)
+        value = utility(totals[side], theirs, margin) if by_game else float(margin)
+        return value, moves + answers + 1
+
+    return roll
+
+
+_TABLE_SEATS = range(6)
+
+
+def table_play_out(game: Game, needs: list[list[int]], dice: GlibcRandom, repaired: list[bool]) -> tuple[int, int]:
+    """Play a larger table's hand to its end, every seat the extended BSD procedure (``repaired[seat]``: the policy).
+
+    The game the hand driver gives with a
+    :class:`~mille.players.bsd.BsdPlayer` (or
+    :class:`~mille.players.plus.PlusPlayer`) in every seat, all rolling
+    ``dice`` (``tests/test_expert_table.py`` plays both ways), without an
+    observation per move or the referee: the procedure (:func:`mille.players.bsd.decide`)
+    is handed the seat's view, its side's tableau with its own hand, and the
+    opponent side's tableau as it lies (at three sides the leader's,
+    :func:`mille.players.bsd.leader`'s rule), and its moves are made by the
+    engine's parts of a move.  Returns ``(moves, answers)`` as
+    :func:`play_hand` counts them.
+    """
+    players = game.players
+    memory = game.memory
+    table = game.table
+    sides = table.sides
+    copies = table.copies
+    quarter = table.deck_size >> 2
+    moves = answers = 0
+    while True:
+        now = phase(game)
+        if now is _HAND_OVER:
+            return moves, answers
+        seat = game.to_move
+        own = seat % sides
+        if now is _EXTENSION:
+            answers += 1
+            me = _view(players, seat, own)
+            extend = all(
+                would_extend(me, players[s], memory[seat], game.trip_length, game.deck_count, copies)
+                for s in range(sides)
+                if s != own
+            )
+            answer_extension(game, extend)
+            continue
+        moves += 1
+        if now is _EMPTY:
+            pass_turn(game, seat)
+            continue
+        if now is _REACTION:
+            slot = coup_slot(game)
+            if slot is None:
+                decline_coup(game)
+            else:
+                game.reaction = None
+                play_card(game, seat, slot)
+            continue
+        if sides == 2:
+            target = None
+            op = players[1 - own]
+        else:
+            target = own + 1 if own + 1 < sides else 0
+            best = -1
+            for step in range(1, sides):
+                s = (own + step) % sides
+                if players[s].mileage > best:
+                    best = players[s].mileage
+                    target = s
+            op = players[target]
+        move = decide(
+            _view(players, seat, own),
+            op,
+            memory[seat],
+            game.trip_length,
+            game.deck_count,
+            needs[seat],
+            dice,
+            repaired[seat],
+            copies,
+            quarter,
+        ).move
+        kind = move.kind
+        if kind is _DRAW_KIND:
+            draw_card(game, seat)
+        elif kind is _DISCARD:
+            discard_card(game, seat, move.slot)
+        elif target is not None and OUT_OF_GAS <= players[seat].hand[move.slot] <= SPEED_LIMIT:
+            play_card(game, seat, move.slot, target)
+        else:
+            play_card(game, seat, move.slot)
+
+
+def _view(players: list[Tableau], seat: int, own: int) -> Tableau:
+    """What the procedure reads of its own seat: its side's tableau holding its own hand."""
+    if seat == own:
+        return players[seat]
+    view = players[own].copy()
+    view.hand = players[seat].hand
+    return view
+
+
 # --------------------------------------------------------------------------
 # The search
 
 
 def candidates(obs: Observation, base: Move) -> list[Move]:
-    """Legal moves, one per distinct (kind, card), the policy's choice ``base`` first."""
+    """Legal moves, one per distinct (kind, card, target side), the policy's choice ``base`` first.
+
+    At three sides a hazard is one candidate for each side it may go to
+    (:func:`mille.engine.rules.legal_moves`): the search chooses the side too.
+    """
     hand = obs.players[obs.seat].hand
 
-    def key(move: Move) -> tuple[MoveType, int]:
+    def key(move: Move) -> tuple[MoveType, int, int | None]:
         card = hand[move.slot] if move.kind is _PLAY or move.kind is _DISCARD else -2
-        return (move.kind, card)
+        return (move.kind, card, move.target)
 
-    seen: set[tuple[MoveType, int]] = {key(base)}
+    seen: set[tuple[MoveType, int, int | None]] = {key(base)}
     out: list[Move] = [base]
     for move in obs.legal_moves():
         k = key(move)
@@ -141,6 +296,7 @@ def search(
     opp_need: list[int],
     settings: Level,
     rng: GlibcRandom,
+    roller: Roller | None = None,
 ) -> tuple[Move, int, int]:
     """Roll every candidate out in common sampled worlds; the best by paired evidence.
 
@@ -150,6 +306,9 @@ def search(
     the two seats' ``num_need`` tables (copied for every rollout); ``rng``
     is the search's own generator (worlds and dice).  Returns the move
     and what it cost: the rollouts made and the moves simulated.
+
+    ``roller``: at the larger tables, what plays a world out and values it
+    (:func:`table_roller`; the two-seat rollout, inline, otherwise).
     """
     n = len(moves)
     alive = list(range(n))
@@ -185,13 +344,16 @@ def search(
                 push(g, moves[c])
                 roll = GlibcRandom.__new__(GlibcRandom)
                 roll.setstate(dice_state)
-                needs = [my_need[:], opp_need[:]] if seat == 0 else [opp_need[:], my_need[:]]
-                played = rollout(g, seat, needs, roll, repaired)
-                m = played.moves + played.answers + 1
-                spent += m
-                result = played.result
-                margin = result.margin(seat)
-                u = utility(result.totals[seat], result.totals[1 - seat], margin) if by_game else float(margin)
+                if roller is None:
+                    needs = [my_need[:], opp_need[:]] if seat == 0 else [opp_need[:], my_need[:]]
+                    played = rollout(g, seat, needs, roll, repaired)
+                    spent += played.moves + played.answers + 1
+                    result = played.result
+                    margin = result.margin(seat)
+                    u = utility(result.totals[seat], result.totals[1 - seat], margin) if by_game else float(margin)
+                else:
+                    u, m = roller(g, roll)
+                    spent += m
                 values[c].append(u)
                 sums[c] += u
                 rollouts += 1
@@ -250,4 +412,14 @@ def _dice_state(rng: GlibcRandom) -> tuple[tuple[int, ...], int, int]:
     return words, 3, 0
 
 
-__all__ = ["candidates", "rollout", "rollout_reference", "search", "utility", "win_probability"]
+__all__ = [
+    "Roller",
+    "candidates",
+    "rollout",
+    "rollout_reference",
+    "search",
+    "table_play_out",
+    "table_roller",
+    "utility",
+    "win_probability",
+]

@@ -275,7 +275,7 @@ class PlainFace:
                 return False
             if command == Command.SAVE:
                 return Request.SAVE
-            elif command == Command.HINT and prompt_no == EXTENSION_PROMPT:
+            elif command == Command.HINT and prompt_no in (EXTENSION_PROMPT, COUP_PROMPT):
                 if self.flow.hints is not None:
                     return Request.HINT
                 self._no_hints()
