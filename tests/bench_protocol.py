@@ -3,7 +3,7 @@
 
     python tests/bench_protocol.py                  # 200 games, 3 runs each way, best
     python tests/bench_protocol.py --games 1000 --runs 5 --seed 7
-    python tests/bench_protocol.py --profile        # cProfile of one exec run (the host's side)
+    python tests/bench_protocol.py --profile        # cProfile of both seats over pipes: host, then bots
     python tests/bench_protocol.py --compare /work/base-46614ec --games 100 --rounds 4
 
 Plays the same match three ways in this process (``--jobs 1``): ``bsd``
@@ -109,6 +109,40 @@ print(json.dumps({"seconds": seconds, "report": {k: v for k, v in report.items()
 """
 
 
+#: A bot under cProfile: ``python -m mille.bot bsd`` writing its profile to DIRECTORY/bot-PID.prof when it ends.
+_PROFILED_BOT = """
+import cProfile, os, sys
+from mille.bot import main
+profiler = cProfile.Profile()
+code = profiler.runcall(main, ["bsd"])
+profiler.dump_stats(os.path.join(sys.argv[1], "bot-%d.prof" % os.getpid()))
+sys.exit(code)
+"""
+
+
+def profile(games: int, seed: int) -> int:
+    """Both seats over pipes under cProfile: the host's profile, then the bot processes' together (issue 39)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        wrapper = os.path.join(scratch, "profiled_bot.py")
+        with open(wrapper, "w") as f:
+            f.write(_PROFILED_BOT)
+        bot = f"exec:{sys.executable} {wrapper} {scratch}"
+        for started in [botprocess.acquire(bot) for _ in range(4)]:
+            botprocess.release(started)
+        profiler = cProfile.Profile()
+        profiler.enable()
+        seconds, _ = one_run(bot, bot, games, seed)
+        profiler.disable()
+        botprocess.shutdown()  # the bots write their profiles as they end
+        print(f"both seats exec, {games} games: {seconds:.2f} s under the profiler\n--- the host")
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(20)
+        found = sorted(os.path.join(scratch, name) for name in os.listdir(scratch) if name.endswith(".prof"))
+        print(f"--- the {len(found)} bot processes together (their wait for the host is the read's time)")
+        if found:
+            pstats.Stats(*found).sort_stats("tottime").print_stats(20)
+    return 0
+
+
 def build_c_bot(directory: str) -> str | None:
     """docs/examples/greedy_bot.c built in ``directory`` (None without a C compiler)."""
     cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
@@ -173,16 +207,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.compare:
         return compare(args.compare, args.games, args.rounds, args.seed)
+    if args.profile:
+        return profile(args.games, args.seed)
     # The bots start before the clock: a match keeps them (one for each seat of each game of a pair).
     for bot in [botprocess.acquire(spec) for spec in (BOT, ONE_AT_A_TIME) for _ in range(4)]:
         botprocess.release(bot)
-    if args.profile:
-        profiler = cProfile.Profile()
-        profiler.enable()
-        one_run(BOT, "bsd", args.games, args.seed)
-        profiler.disable()
-        pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
-        return 0
     a_decisions, b_decisions = decisions(args.games, args.seed)
     ways = {
         "in process": ("bsd", "bsd"),

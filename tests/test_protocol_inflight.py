@@ -254,3 +254,38 @@ def test_a_game_over_frees_its_tag_at_once() -> None:
     assert all(not b.busy for b in spec_bots), "every game over, every tag free (not when the collector runs)"
     assert all(b.capacity == 2 for b in spec_bots)
     assert len(spec_bots) <= 8, "at most a process for each seat of the four games in flight"
+
+
+def test_the_line_written_from_the_game_is_the_observations_byte_for_byte() -> None:
+    """``wire.compact_game_line`` (the host's question to a bot in flight, issue 39) shows what ``observe`` shows.
+
+    At every move of whole games of two ``bsd`` players (several hands: totals,
+    coups and extensions come by), for both seats, the
+    line written straight from the game is the one written from the seat's
+    observation: nothing more travels, nothing less.
+    """
+    from mille.engine import driver
+    from mille.engine.state import Table
+
+    checked = set()
+
+    class Compare:
+        def before_move(self, game: Game) -> None:
+            for seat in (0, 1):
+                tag = (seat + game.deck_count) % 64
+                want = wire.tagged(wire.without_legal(wire.compact_decide_line(observe(game, seat), [])), tag)
+                assert wire.compact_game_line(game, seat, tag) == want
+            checked.add(rules.phase(game))
+
+        def after_move(self, *args: object) -> None:
+            pass
+
+    for seed in range(1, 5):
+        game = Game(table=Table(game_points=5000))
+        for hand in range(4):
+            pairs.deal_hand(game, seed * 10 + hand, hand % 2)
+            players = [BsdPlayer(), BsdPlayer()]
+            played = driver.play_hand(game, players, [GlibcRandom(seed), GlibcRandom(seed + 99)], observer=Compare())
+            if played.result.game_over:
+                break
+    assert {rules.Phase.MOVE, rules.Phase.EXTENSION} <= checked

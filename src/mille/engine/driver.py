@@ -209,6 +209,9 @@ def hand_steps(
     """
     informed = _hooks(players, "inform")
     forced: dict[Seat, Any] | None = dict(_hooks(players, "forced_draw")) or None
+    # A player that encodes what its seat may see straight from the game (a bot in flight that
+    # finds its legal moves itself: mille.players.external) is asked without an observation.
+    unobserved: dict[Seat, Any] | None = dict(_hooks(players, "choose_unobserved")) or None
     moves = answers = 0
     push = rules.push
     while True:
@@ -230,7 +233,10 @@ def hand_steps(
             outcome = _referee(game, seat, choice) if strict else push(game, choice)
             move = choice
         else:
-            choice = _ask(players[seat], game, seat, dice[seat], strict, phase)
+            if unobserved is not None and seat in unobserved:
+                choice = _ask_unobserved(unobserved[seat], game, seat, dice[seat], strict)
+            else:
+                choice = _ask(players[seat], game, seat, dice[seat], strict, phase)
             if choice.__class__ is not Move and isinstance(choice, Pending):
                 choice = yield choice
             if informed:
@@ -309,6 +315,20 @@ def _ask(player: Player, game: Game, seat: Seat, dice: GlibcRandom, strict: bool
         return player.choose(observe(game, seat, now), dice)
     try:
         return player.choose(observe(game, seat, now), dice)
+    except PlayerError:
+        raise
+    except (Exception, SystemExit) as exc:
+        raise PlayerError(seat, "exception", describe_exception(exc)) from exc
+
+
+def _ask_unobserved(
+    hook: Callable[[Game, Seat, GlibcRandom], Move], game: Game, seat: Seat, dice: GlibcRandom, strict: bool
+) -> Move:
+    """As :func:`_ask`, the player's ``choose_unobserved`` hook (it shows the bot what ``observe`` would)."""
+    if not strict:
+        return hook(game, seat, dice)
+    try:
+        return hook(game, seat, dice)
     except PlayerError:
         raise
     except (Exception, SystemExit) as exc:

@@ -41,6 +41,10 @@ def secret_seed() -> int:
     return low + int.from_bytes(os.urandom(4), "little") % (high - low + 1)
 
 
+#: One turn of the generator's two indices from their seeded positions: (front, rear) at each step.
+_TURN = tuple(((_SEP + i) % _DEG, i) for i in range(_DEG))
+
+
 class GlibcRandom:
     """The additive feedback generator glibc uses for ``random()``.
 
@@ -74,11 +78,16 @@ class GlibcRandom:
             if word < 0:
                 word += 2147483647
             r.append(word)
-        self._state = [w & _MASK for w in r]
+        state = [w & _MASK for w in r]
+        # The 310 outputs discarded, written out (a game deals each hand from a generator seeded
+        # afresh: this was a tenth of a match's host over pipes, issue 39).  310 steps are ten
+        # turns of the 31 words: front and rear come back where they began.
+        for _ in range(10):
+            for front, rear in _TURN:
+                state[front] = (state[front] + state[rear]) & _MASK
+        self._state = state
         self._front = _SEP
         self._rear = 0
-        for _ in range(10 * _DEG):
-            self.random()
 
     def random(self) -> int:
         """Next value in 0 .. 2**31 - 1."""

@@ -197,6 +197,16 @@ class _Timed:
                 forced()
 
             self.forced_draw = forced_draw
+        unobserved = getattr(player, "choose_unobserved", None)
+        if unobserved is not None:  # a bot in flight asked straight from the game (timed by the exchange)
+
+            def choose_unobserved(game: Game, at: int, rng: GlibcRandom) -> Move:
+                awaited = cast(Awaited, unobserved(game, at, rng))
+                awaited.stats = stats
+                awaited.seat = seat
+                return cast(Move, awaited)
+
+            self.choose_unobserved = choose_unobserved
 
     def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
         alarm = self.alarm

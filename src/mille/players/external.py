@@ -36,6 +36,7 @@ from ..engine.observation import Observation
 from ..engine.rng import GlibcRandom
 from ..engine.rules import DRAW, Move, MoveType, Phase
 from ..engine.scoring import HandResult
+from ..engine.state import Game
 from . import wire
 from .base import EXEC_PREFIX, Decision, PlayerSpecError, weighed
 from .botprocess import (
@@ -378,6 +379,28 @@ class InFlightPlayer:
             self.inform = self._inform
         if not self._bot.every_decision:  # the driver makes its forced draws, without even observing
             self.forced_draw = self._forced_draw
+            if not self._bot.legal and self._bot.compact:  # and asks the rest without an observation
+                self.choose_unobserved = self._choose_unobserved
+
+    def _choose_unobserved(self, game: Game, seat: int, rng: GlibcRandom) -> Move:
+        """:meth:`choose`'s question for a compact bot that finds its legal moves, written from the game.
+
+        Only with ``forced_draw`` (the driver has made the forced draws):
+        what is left is always asked.  The line is the one :meth:`choose`
+        writes (:func:`~mille.players.wire.compact_game_line`), without the
+        observation's copies: the most frequent work of the host in a match
+        of such bots (issue 39).
+        """
+        bot = self._bot
+        if not bot.alive:
+            raise PlayerError(seat, "exception", bot.failure or "the bot is not running (it failed earlier)")
+        if not self._open:
+            self._begin(bot, seat, rng)
+        bot.send(wire.compact_game_line(game, seat, self._tag))
+        awaited = Awaited(bot, self._tag, seat, None, rng, self._limit)
+        bot.waiting[self._tag] = awaited
+        bot.unsent.append(awaited)
+        return cast(Move, awaited)
 
     def _forced_draw(self) -> None:
         """A forced draw made by the driver: told as an event, if at all; the game begins at the first question."""
@@ -393,11 +416,11 @@ class InFlightPlayer:
             raise PlayerError(seat, "exception", bot.failure or "the bot is not running (it failed earlier)")
         if not bot.every_decision and _draws_by_force(observation):
             if not self._open:
-                self._begin(bot, observation, rng)
+                self._begin(bot, observation.seat, rng)
             return DRAW
         if not bot.legal and bot.compact:  # the bot finds the legal moves itself; the rules referee its answer
             if not self._open:
-                self._begin(bot, observation, rng)
+                self._begin(bot, observation.seat, rng)
             bot.send(wire.tagged(wire.without_legal(wire.compact_decide_line(observation, _NONE)), self._tag))
             awaited = Awaited(bot, self._tag, seat, None, rng, self._limit)
             bot.waiting[self._tag] = awaited
@@ -406,10 +429,10 @@ class InFlightPlayer:
         legal = observation.legal_moves()
         if len(legal) == 1 and not bot.every_decision:
             if not self._open:
-                self._begin(bot, observation, rng)
+                self._begin(bot, observation.seat, rng)
             return legal[0]
         if not self._open:
-            self._begin(bot, observation, rng)
+            self._begin(bot, observation.seat, rng)
         if bot.compact:
             line = wire.compact_decide_line(observation, legal)
         else:
@@ -442,7 +465,7 @@ class InFlightPlayer:
     def close(self) -> None:
         self._finalizer()
 
-    def _begin(self, bot: Bot, observation: Observation, rng: GlibcRandom) -> None:
+    def _begin(self, bot: Bot, seat: int, rng: GlibcRandom) -> None:
         tag = self._tag
         if tag in bot.open_tags:  # an earlier game on this tag, never finished (its other player failed)
             bot.send(wire.tagged(ABANDONED, tag))
@@ -453,7 +476,7 @@ class InFlightPlayer:
             dice = rng.seeded_with
         else:
             dice = rng.random()
-        game = {"type": "game", "seat": observation.seat, "dice": dice, "fresh": bot.games == 0, "new": True}
+        game = {"type": "game", "seat": seat, "dice": dice, "fresh": bot.games == 0, "new": True}
         bot.send(wire.tagged(wire.encode(game), tag))
         for line in self._early:
             bot.send(line)

@@ -45,8 +45,9 @@ from ..engine import cards
 from ..engine.driver import Event
 from ..engine.observation import Observation
 from ..engine.rules import DISCARDS, DRAW, EXTEND, NO_EXTENSION, ORDER, PASS, PLAYS, Move, MoveType, Phase
+from ..engine.rules import phase as phase_of
 from ..engine.scoring import Bonuses, HandResult
-from ..engine.state import TABLE_SEATS, TWO, Memory, Table, Tableau
+from ..engine.state import TABLE_SEATS, TWO, Game, Memory, Table, Tableau
 from ..engine.state import table as make_table
 
 #: The protocol's version: the greeting says it, the bot's hello repeats it.
@@ -501,6 +502,80 @@ def compact_decide_line(obs: Observation, legal: list[Move]) -> bytes:
         p1.total,
         p1.games,
         mask,
+    )
+
+
+#: The compact ``decide`` of a bot that finds its legal moves itself, tagged (games in flight): no mask.
+_COMPACT_BARE_TAGGED = _COMPACT_PREFIX + b",".join([b"%d"] * COMPACT_SIZE) + b'],"tag":%d}\n'
+_BLIND_HAND = [cards.EMPTY] * cards.HAND_SIZE
+
+
+def compact_game_line(game: Game, seat: int, tag: int) -> bytes:
+    """``tagged(without_legal(compact_decide_line(observe(game, seat), [])), tag)``, straight from the game.
+
+    Issue 39: a bot in flight that finds its legal moves itself is asked
+    tens of thousands of times a match; this skips the observation's copies
+    (two tableaus, the memory) and two rewrites of the line.  It shows
+    exactly what :func:`~mille.engine.observation.observe` shows a seat of
+    the table of two: its own hand, the other's as empty slots, its own
+    memory, a pending extension only when it is to move
+    (``tests/test_protocol_inflight.py`` holds the two equal, byte for
+    byte, over whole matches).
+    """
+    players = game.players
+    own = players[seat]
+    other = players[1 - seat]
+    memory = game.memory[seat]
+    pending = game.pending_extension
+    if pending is None or game.to_move != seat:
+        pending = -1
+    p0, p1 = (own, other) if seat == 0 else (other, own)
+    h0 = p0.hand if seat == 0 else _BLIND_HAND
+    h1 = p1.hand if seat == 1 else _BLIND_HAND
+    return _COMPACT_BARE_TAGGED % (
+        seat,
+        PHASE_CODES[phase_of(game)],
+        game.to_move,
+        cards.HAND_SIZE - other.hand.count(cards.EMPTY),
+        game.discard,
+        game.deck_count,
+        game.trip_length,
+        game.hand_starter,
+        game.order,
+        pending,
+        memory.num_gos,
+        *memory.num_seen[: cards.NUM_CODES],
+        *h0,
+        p0.battle,
+        p0.speed,
+        p0.can_go,
+        p0.fresh_hazard,
+        p0.fresh_limit,
+        *p0.safety,
+        *p0.coups,
+        *p0.nummiles,
+        p0.mileage,
+        p0.hand_total,
+        p0.safety_score,
+        p0.coup_score,
+        p0.total,
+        p0.games,
+        *h1,
+        p1.battle,
+        p1.speed,
+        p1.can_go,
+        p1.fresh_hazard,
+        p1.fresh_limit,
+        *p1.safety,
+        *p1.coups,
+        *p1.nummiles,
+        p1.mileage,
+        p1.hand_total,
+        p1.safety_score,
+        p1.coup_score,
+        p1.total,
+        p1.games,
+        tag,
     )
 
 
