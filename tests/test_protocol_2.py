@@ -162,8 +162,12 @@ def check_fair(heard: list[dict[str, object]]) -> None:
             hand = [c for c in obs["hand"] if c != cards.EMPTY]
             assert len(hand) == obs["hand_sizes"][seat]
         elif kind == "event":
-            assert set(message) == {"type", "seat", "side", "kind", "card"}
-            assert message["side"] == message["seat"] % table(seats).sides  # type: ignore[operator]
+            sides = table(seats).sides
+            hazard = message["kind"] == "play" and message["card"] in cards.HAZARDS | {cards.SPEED_LIMIT}
+            assert set(message) == {"type", "seat", "side", "kind", "card"} | ({"target"} if hazard else set())
+            assert message["side"] == message["seat"] % sides  # type: ignore[operator]
+            if hazard:  # the side it went to: an opponent's
+                assert message["target"] in range(sides) and message["target"] != message["side"]
             if message["kind"] == "draw":
                 assert message["card"] == cards.EMPTY  # a card drawn is its drawer's alone
             if message["kind"] == "pass":

@@ -90,6 +90,7 @@ _DISCARD = MoveType.DISCARD
 _ORDER = MoveType.ORDER
 _PASS = MoveType.PASS
 _REACTION = Phase.REACTION
+_HAZARDS = cards.HAZARDS | {cards.SPEED_LIMIT}
 _EMPTY = cards.EMPTY
 _SAFETY_BASE = cards.SAFETY_BASE
 _HAND_SIZE = cards.HAND_SIZE
@@ -142,18 +143,22 @@ class Event(FrozenRecord):
     seat alone, in its hand), an answer to ``Extension?`` and a pass.  The
     slot a card came from is the mover's business and is not shown.
     Refused moves and the Order toggle are not moves at the table, so no
-    event tells of them.
+    event tells of them.  ``target``: the side a hazard played went to (at
+    two sides the one other side; at three the side the mover chose, R7),
+    None for every other move: the table sees where a hazard lands.
     """
 
-    __slots__ = ("seat", "kind", "card")
+    __slots__ = ("seat", "kind", "card", "target")
     seat: Seat
     kind: MoveType
     card: int
+    target: int | None
 
-    def __init__(self, seat: Seat, kind: MoveType, card: int = _EMPTY) -> None:
+    def __init__(self, seat: Seat, kind: MoveType, card: int = _EMPTY, target: int | None = None) -> None:
         set_field(self, "seat", seat)
         set_field(self, "kind", kind)
         set_field(self, "card", card)
+        set_field(self, "target", target)
 
     def __str__(self) -> str:
         shown = f" {cards.name(self.card)}" if self.card != _EMPTY else ""
@@ -257,6 +262,10 @@ def hand_steps(
                     _tell([hook for hook in informed if hook[0] == seat], Event(seat, _PASS, shown), strict)
                 else:
                     _tell(informed, Event(seat, move.kind, shown), strict)
+            elif move.kind is _PLAY and shown in _HAZARDS:
+                sides = game.table.sides
+                target = move.target if move.target is not None else (seat + 1) % sides
+                _tell(informed, Event(seat, _PLAY, shown, target), strict)
             else:
                 _tell(informed, Event(seat, move.kind, shown), strict)
         if observer is not None:

@@ -765,15 +765,28 @@ _EVENT_LINES: list[bytes] = [
 
 
 def event_from_json(message: dict[str, object]) -> Event:
+    """The :class:`Event` of a protocol-1 ``event`` (a hazard's ``target``, the other seat's side, implied)."""
     try:
-        return Event(_seat(message["seat"]), KINDS[_str(message["kind"])], _int(message["card"]))
+        seat, kind, card = _seat(message["seat"]), KINDS[_str(message["kind"])], _int(message["card"])
+        if kind is MoveType.PLAY and card in _HAZARD_CARDS:
+            return Event(seat, kind, card, 1 - seat)
+        return Event(seat, kind, card)
     except (KeyError, TypeError) as exc:
         raise WireError(f"not an event ({type(exc).__name__}: {exc})") from None
 
 
 def event_line_2(event: Event, sides: int) -> bytes:
-    """The ``event`` message of protocol 2: protocol 1's with the mover's ``side`` after its ``seat``."""
+    """The ``event`` message of protocol 2: protocol 1's with the mover's ``side`` after its ``seat``.
+
+    A hazard played says the side it went to (``target``), as the table sees it.
+    """
+    if event.target is not None:
+        return _HAZARD_LINE_2 % (event.seat, event.seat % sides, event.card, event.target)
     return _EVENT_LINES_2[event.kind] % (event.seat, event.seat % sides, event.card)
+
+
+_HAZARD_CARDS = cards.HAZARDS | {cards.SPEED_LIMIT}
+_HAZARD_LINE_2 = b'{"type":"event","seat":%d,"side":%d,"kind":"play","card":%d,"target":%d}\n'
 
 
 _EVENT_LINES_2: list[bytes] = [
@@ -788,7 +801,10 @@ def event_from_json_2(message: dict[str, object], seats: int) -> Event:
         seat = _int(message["seat"])
         if not 0 <= seat < seats:
             raise TypeError(f"{seat} is not a seat of the table of {seats}")
-        return Event(seat, KINDS[_str(message["kind"])], _int(message["card"]))
+        target = message.get("target")
+        if target is not None and not (type(target) is int and 0 <= target < seats):
+            raise TypeError(f"{target!r} is not a side of the table of {seats}")
+        return Event(seat, KINDS[_str(message["kind"])], _int(message["card"]), target)
     except (KeyError, TypeError) as exc:
         raise WireError(f"not an event ({type(exc).__name__}: {exc})") from None
 
