@@ -98,7 +98,7 @@ class HostLinesFace(PlainFace):
         super().__init__(term, game, window, detail=detail)
         self.remote = remote
         remote.asks_host = True
-        self.other = shown(remote.guest_name)
+        self.other = shown(remote.name)
 
     # Saying: the guest named (the computer's own words while it stands in)
 
@@ -154,7 +154,7 @@ class HostLinesFace(PlainFace):
                 try:
                     drain_idle(link)  # the guest says nothing out of turn: only its leaving matters
                 except LinkClosed as exc:
-                    remote._dropped(str(exc))
+                    remote.dropped(str(exc))
             if remote.listener.fileno() in ready:
                 remote.admit()
             self._notices()
@@ -169,7 +169,7 @@ class HostLinesFace(PlainFace):
     def ask(self, prompt_no: int) -> bool | Request:
         self._notices()
         if prompt_no not in (EXTENSION_PROMPT, REALLY_PROMPT):
-            self.remote.say(f"{self.remote.host_name}: {PROMPTS[prompt_no]}")
+            self.remote.say(f"{self.remote.host}: {PROMPTS[prompt_no]}")
         return super().ask(prompt_no)
 
     def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
@@ -218,7 +218,7 @@ class HostLinesFace(PlainFace):
             elif word == "q":
                 self.flow.rub()
             elif word == "w":
-                if self._line_or_back(waiting_line(name, shown(remote.host_name))) is None:
+                if self._line_or_back(waiting_line(name, shown(remote.host))) is None:
                     break
             else:
                 PlainFace.say(self, "Answer w, c or a.")
@@ -425,7 +425,7 @@ def host_in_lines(choices: Choices) -> Callable[[RemotePerson], int]:
         def make(term: LineTerminal, game: Game, setup: Setup) -> GameFlow:
             return GameFlow(HostLinesFace(term, game, setup.window, remote, detail), game, setup)
 
-        command = f"mille --plain --invite {remote.guest_name}"
+        command = f"mille --plain --invite {remote.name}"
         return play_plain(choices, computer=remote, make_flow=make, command=command)
 
     return play
