@@ -37,7 +37,7 @@ from ..plain import tablewords
 from ..plain.app import PlainFace
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE
 from .guest import public_game
-from .host import BACK, COMPUTER, GUEST, RemotePerson
+from .host import BACK, COMPUTER, GUEST, PersonSeat, RemotePerson
 from .link import Link, LinkClosed, drain_idle, heard_idle
 from .rendezvous import RendezvousError
 from .tableguest import refusal, seat_view, unturned
@@ -91,7 +91,85 @@ def person_words(line: str, name: str) -> str:
     return _COMPUTER.sub(lambda _: name, line)  # a function: a name's backslashes (escapes) taken as they are
 
 
-class HostLinesFace(PlainFace):
+class _PeopleLinesFace(PlainFace):
+    """What the host's faces in lines share, at two seats (:class:`HostLinesFace`) and at larger tables
+    (:class:`TableHostLinesFace`): a line read while the people are heard, and a person's drop asked in a line."""
+
+    def _notices(self) -> None:
+        """The people's news (joined, gone, refused), said at once."""
+        raise NotImplementedError
+
+    def _hear(self, back: PersonSeat | None = None) -> bool:
+        """Until a line (or an event) can be read: the people heard; True at once if ``back`` has joined again."""
+        raise NotImplementedError
+
+    def _adjourn(self) -> None:
+        """The host adjourned the game at a drop: noted for the game's end."""
+        raise NotImplementedError
+
+    def _read(self, prompt: str) -> str:
+        flow = self.flow
+        flow.keep_snapshot()
+        flow.catch_up()
+        self._notices()
+        self.show(prompt)
+        while True:
+            self._hear()
+            got = self.term.read_line()
+            if isinstance(got, str):
+                return got
+            if got == END_OF_INPUT or got == HANGUP:
+                flow.hangup()
+            elif got == INTERRUPT:
+                flow.on_event(INTERRUPT)
+            else:
+                self.say("That line is too long; it is ignored.")
+            self.show(prompt)
+
+    def _drop_choice(self, person: PersonSeat, name: str, host: str) -> None:
+        """At ``person``'s drop: ``w`` waits for them, ``c`` the computer plays for them, ``a`` adjourns."""
+        while person.link is None:
+            line = self._line_or_back(drop_question(name), person)
+            if line is None:
+                break
+            word = line.strip().lower()[:1]
+            if word == "c":
+                PlainFace.say(self, f"The computer plays for {name} until they join again.")
+                person.answer(COMPUTER)
+                return
+            if word == "a":
+                self._adjourn()
+                person.answer(COMPUTER)
+                self.flow.leave()
+            if word == "s":
+                self.flow.save()
+            elif word == "q":
+                self.flow.rub()
+            elif word == "w":
+                if self._line_or_back(waiting_line(name, shown(host)), person) is None:
+                    break
+            else:
+                PlainFace.say(self, "Answer w, c or a.")
+        self._notices()
+        person.answer(BACK)
+
+    def _line_or_back(self, prompt: str, person: PersonSeat) -> str | None:
+        """``prompt``, then a line; None if ``person`` joined again first."""
+        PlainFace.show(self, prompt)
+        while True:
+            if self._hear(back=person):
+                return None
+            got = self.term.read_line()
+            if isinstance(got, str):
+                return got
+            if got == END_OF_INPUT or got == HANGUP:
+                self.flow.hangup()
+            elif got == INTERRUPT:
+                self.flow.on_event(INTERRUPT)
+            PlainFace.show(self, prompt)
+
+
+class HostLinesFace(_PeopleLinesFace):
     """The host's game in lines, the guest named and heard (:mod:`mille.ui.people.inlines`)."""
 
     def __init__(self, term: LineTerminal, game: Game, window: int, remote: RemotePerson, detail: str) -> None:
@@ -114,33 +192,14 @@ class HostLinesFace(PlainFace):
 
     # Reading: the guest and the door heard while a line is awaited
 
-    def _read(self, prompt: str) -> str:
-        flow = self.flow
-        flow.keep_snapshot()
-        flow.catch_up()
-        self._notices()
-        self.show(prompt)
-        while True:
-            self._hear()
-            got = self.term.read_line()
-            if isinstance(got, str):
-                return got
-            if got == END_OF_INPUT or got == HANGUP:
-                flow.hangup()
-            elif got == INTERRUPT:
-                flow.on_event(INTERRUPT)
-            else:
-                self.say("That line is too long; it is ignored.")
-            self.show(prompt)
-
-    def _hear(self, back: bool = False) -> bool:
+    def _hear(self, back: PersonSeat | None = None) -> bool:
         """Until a line (or an event) can be read: the guest's leaving and joining heard, and said at once.
 
-        ``back``: return True as soon as the guest has joined again.
+        ``back`` (the guest): return True as soon as they have joined again.
         """
         remote, term = self.remote, self.term
         while not term.has_line():
-            if back and remote.link is not None:
+            if back is not None and back.link is not None:
                 return True
             watched = [term.fd_in, remote.listener.fileno()]
             link = heard_idle(remote.link, remote.deciding)  # (Really? while they decide: the worker's to read)
@@ -160,7 +219,7 @@ class HostLinesFace(PlainFace):
             self._notices()
             if term.fd_in in ready:
                 break
-        return back and remote.link is not None
+        return back is not None and back.link is not None
 
     def read_move(self) -> Move | Request:
         self._notices()
@@ -199,49 +258,13 @@ class HostLinesFace(PlainFace):
         """``w`` waits for the guest (a line brings the choice back), ``c`` the computer, ``a`` adjourns."""
         remote, name = self.remote, self.other
         self._notices()
-        question = drop_question(name)
-        while remote.link is None:
-            line = self._line_or_back(question)
-            if line is None:
-                break
-            word = line.strip().lower()[:1]
-            if word == "c":
-                PlainFace.say(self, f"The computer plays for {name} until they join again.")
-                remote.answer(COMPUTER)
-                return
-            if word == "a":
-                remote.adjourned = True
-                remote.answer(COMPUTER)
-                self.flow.leave()
-            if word == "s":
-                self.flow.save()
-            elif word == "q":
-                self.flow.rub()
-            elif word == "w":
-                if self._line_or_back(waiting_line(name, shown(remote.host))) is None:
-                    break
-            else:
-                PlainFace.say(self, "Answer w, c or a.")
-        self._notices()
-        remote.answer(BACK)
+        self._drop_choice(remote, name, remote.host)
 
-    def _line_or_back(self, prompt: str) -> str | None:
-        """``prompt``, then a line; None if the guest joined again first."""
-        PlainFace.show(self, prompt)
-        while True:
-            if self._hear(back=True):
-                return None
-            got = self.term.read_line()
-            if isinstance(got, str):
-                return got
-            if got == END_OF_INPUT or got == HANGUP:
-                self.flow.hangup()
-            elif got == INTERRUPT:
-                self.flow.on_event(INTERRUPT)
-            PlainFace.show(self, prompt)
+    def _adjourn(self) -> None:
+        self.remote.adjourned = True
 
 
-class TableHostLinesFace(PlainFace):
+class TableHostLinesFace(_PeopleLinesFace):
     """The host in lines at a larger table (``mille --plain --players 4 --invite bob``): the people named and heard.
 
     Plain mode's sentences at the larger tables (:mod:`mille.ui.plain.tablewords`,
@@ -275,26 +298,7 @@ class TableHostLinesFace(PlainFace):
         if news is not None:
             PlainFace.say(self, news if news.endswith("...") else news[0].upper() + news[1:] + ".")
 
-    def _read(self, prompt: str) -> str:
-        flow = self.flow
-        flow.keep_snapshot()
-        flow.catch_up()
-        self._notices()
-        self.show(prompt)
-        while True:
-            self._hear()
-            got = self.term.read_line()
-            if isinstance(got, str):
-                return got
-            if got == END_OF_INPUT or got == HANGUP:
-                flow.hangup()
-            elif got == INTERRUPT:
-                flow.on_event(INTERRUPT)
-            else:
-                self.say("That line is too long; it is ignored.")
-            self.show(prompt)
-
-    def _hear(self, back: TablePerson | None = None) -> bool:
+    def _hear(self, back: PersonSeat | None = None) -> bool:
         """Until a line (or an event) can be read: the people's leaving and joining heard, and said at once.
 
         ``back``: return True as soon as that person has joined again.
@@ -350,45 +354,10 @@ class TableHostLinesFace(PlainFace):
         name = shown(person.name)[:NAME_WIDTH]
         self._notices()
         PlainFace.say(self, f"{name} is gone.")
-        while person.link is None:
-            line = self._line_or_back(drop_question(name), person)
-            if line is None:
-                break
-            word = line.strip().lower()[:1]
-            if word == "c":
-                PlainFace.say(self, f"The computer plays for {name} until they join again.")
-                person.answer(COMPUTER)
-                return
-            if word == "a":
-                self.people.adjourned = True
-                person.answer(COMPUTER)
-                self.flow.leave()
-            if word == "s":
-                self.flow.save()
-            elif word == "q":
-                self.flow.rub()
-            elif word == "w":
-                if self._line_or_back(waiting_line(name, shown(self.people.host)), person) is None:
-                    break
-            else:
-                PlainFace.say(self, "Answer w, c or a.")
-        self._notices()
-        person.answer(BACK)
+        self._drop_choice(person, name, self.people.host)
 
-    def _line_or_back(self, prompt: str, person: TablePerson) -> str | None:
-        """``prompt``, then a line; None if ``person`` joined again first."""
-        PlainFace.show(self, prompt)
-        while True:
-            if self._hear(back=person):
-                return None
-            got = self.term.read_line()
-            if isinstance(got, str):
-                return got
-            if got == END_OF_INPUT or got == HANGUP:
-                self.flow.hangup()
-            elif got == INTERRUPT:
-                self.flow.on_event(INTERRUPT)
-            PlainFace.show(self, prompt)
+    def _adjourn(self) -> None:
+        self.people.adjourned = True
 
 
 def table_host_in_lines(choices: Choices) -> PlayTable:
