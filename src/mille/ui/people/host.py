@@ -460,8 +460,6 @@ class HostBoardFace(BoardFace):
 
     def _drop_key(self, prompt: str) -> int | None:
         """``prompt`` on the prompt line, and a key (lower case); None if the guest came back meanwhile."""
-        import select
-
         board = self.term.board
         remote = self.remote
         board.move(MOVE_Y, MOVE_X)
@@ -469,30 +467,38 @@ class HostBoardFace(BoardFace):
         board.clrtoeol()
         board.refresh()
         self.dialogs.last_prompt = -1  # the next prompt is drawn whole
-        fd = getattr(self.term, "fd", 0)
-        while True:
-            self.flow.keep_snapshot()
-            event = self.term.poll()
-            if event is not None:
-                self.flow.on_event(event)
-                continue
-            ready, _, _ = select.select([fd, remote.listener.fileno()], [], [], 0.2)
-            if remote.listener.fileno() in ready and remote.admit():
-                return None
-            if fd in ready:
-                key = self.term.read_byte()
-                if key == RESIZED:
-                    continue
-                if key in (INTERRUPT, HANGUP, LEAVE, END_OF_INPUT):
-                    self.flow.on_event(key)
-                    continue
-                return ord(chr(key).lower()) if 0 <= key < 128 else key
+        return drop_key(self.term, self.flow, remote)
 
     def _clear_prompt(self) -> None:
         board = self.term.board
         board.move(MOVE_Y, MOVE_X)
         board.clrtoeol()
         board.refresh()
+
+
+def drop_key(term: Terminal, flow: GameFlow, person: PersonSeat) -> int | None:
+    """At a person's drop, on the board (two seats, :class:`HostBoardFace`; larger tables,
+    :class:`mille.ui.people.tablehost.TableHostFace`): a key (lower case), the terminal's events acted on
+    meanwhile; None if ``person`` came back first."""
+    fd = getattr(term, "fd", 0)
+    listener = person.listener.fileno()
+    while True:
+        flow.keep_snapshot()
+        event = term.poll()
+        if event is not None:
+            flow.on_event(event)
+            continue
+        ready, _, _ = select.select([fd, listener], [], [], 0.2)
+        if listener in ready and person.admit():
+            return None
+        if fd in ready:
+            key = term.read_byte()
+            if key == RESIZED:
+                continue
+            if key in (INTERRUPT, HANGUP, LEAVE, END_OF_INPUT):
+                flow.on_event(key)
+                continue
+            return ord(chr(key).lower()) if 0 <= key < 128 else key
 
 
 #: The prompt-line question at a drop, and while waiting for the guest to come back.

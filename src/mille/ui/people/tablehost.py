@@ -28,9 +28,8 @@ from ...engine.state import Game, Table
 from ...files.safeio import shown
 from ...players import make_player, wire
 from ..flow import EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, GameFlow, Request, Setup
-from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED
 from ..tableboard import TableBoardFace
-from .host import BACK, COMPUTER, DROP_HELP, DROP_PROMPT, WAITING_PROMPT, PersonSeat
+from .host import BACK, COMPUTER, DROP_HELP, DROP_PROMPT, WAITING_PROMPT, PersonSeat, drop_key
 from .link import LinkClosed, drain_idle, heard_idle
 from .rendezvous import user_name
 
@@ -410,25 +409,7 @@ class TableHostFace(TableBoardFace):
     def _drop_key(self, person: TablePerson, prompt: str) -> int | None:
         """``prompt`` on the prompt line, and a key (lower case); None if ``person`` came back meanwhile."""
         self._prompt(prompt)
-        fd = getattr(self.term, "fd", 0)
-        listener = person.listener.fileno()
-        while True:
-            self.flow.keep_snapshot()
-            event = self.term.poll()
-            if event is not None:
-                self.flow.on_event(event)
-                continue
-            ready, _, _ = select.select([fd, listener], [], [], 0.2)
-            if listener in ready and person.admit():
-                return None
-            if fd in ready:
-                key = self.term.read_byte()
-                if key == RESIZED:
-                    continue
-                if key in (INTERRUPT, HANGUP, LEAVE, END_OF_INPUT):
-                    self.flow.on_event(key)
-                    continue
-                return ord(chr(key).lower()) if 0 <= key < 128 else key
+        return drop_key(self.term, self.flow, person)
 
 
 def wait_for_people(persons: list[TablePerson], host: str) -> bool:
