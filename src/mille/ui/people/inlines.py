@@ -803,18 +803,7 @@ def table_guest_in_lines(detail: str | None) -> Callable[[str, Link, dict[str, o
             link.close()
             say(f"mille: {exc}")
             return 1
-        try:
-            term.start()
-            term.write_line(f"Waiting for {guest.host}...")
-            status = guest.run()
-        except KeyboardInterrupt:
-            status = 1
-        finally:
-            term.stop()
-            guest.link.close()
-        if guest.last is not None:
-            say(guest.last, fit=True)
-        return status
+        return _run_guest(term, guest)
 
     return play
 
@@ -825,11 +814,17 @@ class _Rejoined(Exception):
 
 def play_guest_lines(host: str, link: Link, detail: str, reconnect: Callable[[], Link] | None = None) -> int:
     """Take the seat ``host`` invited us to, in lines; the exit status."""
-    from ..keeping import say
     from ..plain.lines import LineTerminal
 
     term = LineTerminal()
     guest = GuestLines(term, link, host, detail, reconnect)
+    return _run_guest(term, guest)
+
+
+def _run_guest(term: LineTerminal, guest: GuestLines) -> int:
+    """A guest's run in lines, at two seats or at a larger table, to its end: its last line said; the exit status."""
+    from ..keeping import say
+
     try:
         term.start()
         term.write_line(f"Waiting for {guest.host}...")
