@@ -490,11 +490,11 @@ def test_the_hosts_terminal_closed_keeps_the_game_for_both_and_both_resume_it() 
                 p.kill()
 
 
-def _connect_as(uid: int, gid: int, path: str) -> bytes:
-    """Connect to ``path`` as ``uid``, write first, and return what came back before the end (b'' if refused)."""
+def _connect_in_child(uid: int, gid: int, path: str) -> tuple[int, int]:
+    """Connect to ``path`` as ``uid`` in a forked child that writes first, then reads to the end: (pid, pipe)."""
     read_end, write_end = os.pipe()
     pid = os.fork()
-    if pid == 0:
+    if pid == 0:  # the child: never returns into pytest
         code = 1
         try:
             os.close(read_end)
@@ -510,7 +510,7 @@ def _connect_as(uid: int, gid: int, path: str) -> bytes:
             s.settimeout(10)
             got = b""
             try:
-                while chunk := s.recv(4096):
+                while chunk := s.recv(65536):
                     got += chunk
             except OSError:
                 pass
@@ -519,13 +519,22 @@ def _connect_as(uid: int, gid: int, path: str) -> bytes:
         finally:
             os._exit(code)
     os.close(write_end)
+    return pid, read_end
+
+
+def _child_read(pid: int, fd: int) -> bytes:
     chunks = []
-    while chunk := os.read(read_end, 65536):
+    while chunk := os.read(fd, 65536):
         chunks.append(chunk)
-    os.close(read_end)
+    os.close(fd)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     return b"".join(chunks)
+
+
+def _connect_as(uid: int, gid: int, path: str) -> bytes:
+    """Connect to ``path`` as ``uid``, write first, and return what came back before the end (b'' if refused)."""
+    return _child_read(*_connect_in_child(uid, gid, path))
 
 
 # ----------------------------------------------------------------------
