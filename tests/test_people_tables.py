@@ -23,6 +23,7 @@ import time
 import pytest
 
 from mille.engine import cards
+from mille.engine.observation import Observation
 from mille.ui.surface import VirtualTerminal
 from test_people import SRC, Player, _answer, _child_read, _connect_in_child, _readable_by, people, readable_directory
 
@@ -416,6 +417,32 @@ class _Noting(VirtualTerminal):
         return super().read_byte()
 
 
+def _asked_on_the_board(obs: Observation, key: str, seats: int) -> tuple[dict[str, object] | None, _Noting]:
+    """A guest on the board at ``obs``'s seat of ``seats`` is asked (protocol 2's ``decide``) and types ``key``.
+
+    What reached the host, and the terminal (its screens noted at each key read).
+    """
+    from mille.players import wire
+    from mille.ui.people import link as people_link
+    from mille.ui.people.tableguest import TableGuest
+
+    term = _Noting(keys=[ord(key)])
+    ready, always = os.pipe()
+    os.write(always, b".")
+    term.fd = ready  # type: ignore[attr-defined]
+    host_end, guest_end = people_link.pair()
+    try:
+        guest = TableGuest(term, guest_end, {"type": "hello", "host": "alice", "seat": obs.seat, "seats": seats})
+        legal = [wire.move_json_2(m) for m in obs.legal_moves()]
+        guest.handle({"type": "decide", "obs": wire.observation_json_2(obs), "legal": legal})
+        return host_end.wait_message(timeout=5), term
+    finally:
+        host_end.close()
+        guest_end.close()
+        os.close(ready)
+        os.close(always)
+
+
 def test_a_guests_extension_is_asked_on_the_board_it_saw_and_answered_from_its_terminal() -> None:
     """bob's 25 reaches 700: ``Extension?`` on his board shows 675 miles (the card not yet down); his ``n`` is sent."""
     from mille.engine import rules
@@ -423,8 +450,6 @@ def test_a_guests_extension_is_asked_on_the_board_it_saw_and_answered_from_its_t
     from mille.engine.rng import GlibcRandom
     from mille.engine.state import Game, table
     from mille.players import wire
-    from mille.ui.people import link as people_link
-    from mille.ui.people.tableguest import TableGuest
 
     game = Game(table=table(3), rng=GlibcRandom(4))
     rules.start_hand(game)
@@ -436,21 +461,7 @@ def test_a_guests_extension_is_asked_on_the_board_it_saw_and_answered_from_its_t
     rules.push(game, rules.Move(rules.MoveType.PLAY, 1))
     obs = observe(game, 1)
     assert obs.phase is rules.Phase.EXTENSION
-    term = _Noting(keys=[ord("n")])
-    ready, always = os.pipe()
-    os.write(always, b".")
-    term.fd = ready  # type: ignore[attr-defined]
-    host_end, guest_end = people_link.pair()
-    try:
-        guest = TableGuest(term, guest_end, {"type": "hello", "host": "alice", "seat": 1, "seats": 3})
-        legal = [wire.move_json_2(m) for m in obs.legal_moves()]
-        guest.handle({"type": "decide", "obs": wire.observation_json_2(obs), "legal": legal})
-        answer = host_end.wait_message(timeout=5)
-    finally:
-        host_end.close()
-        guest_end.close()
-        os.close(ready)
-        os.close(always)
+    answer, term = _asked_on_the_board(obs, "n", 3)
     assert answer is not None and wire.move_from_json_2(answer["move"], 3) == rules.NO_EXTENSION
     lines = term.noted[0].splitlines()  # the board as the key was read (an answer clears the question)
     assert "Extension?" in lines[22] and "Extension?" not in term.lines()[22]
@@ -527,8 +538,6 @@ def test_a_guests_coup_fourre_is_asked_out_of_turn_on_its_own_terminal() -> None
     from mille.engine.rng import GlibcRandom
     from mille.engine.state import Game, table
     from mille.players import wire
-    from mille.ui.people import link as people_link
-    from mille.ui.people.tableguest import TableGuest
 
     game = Game(table=table(4), rng=GlibcRandom(4))
     rules.start_hand(game)
@@ -542,21 +551,7 @@ def test_a_guests_coup_fourre_is_asked_out_of_turn_on_its_own_terminal() -> None
     rules.push(game, rules.Move(rules.MoveType.PLAY, 1))
     obs = observe(game, 2)
     assert obs.phase is rules.Phase.REACTION
-    term = _Noting(keys=[ord("y")])
-    ready, always = os.pipe()
-    os.write(always, b".")
-    term.fd = ready  # type: ignore[attr-defined]
-    host_end, guest_end = people_link.pair()
-    try:
-        guest = TableGuest(term, guest_end, {"type": "hello", "host": "alice", "seat": 2, "seats": 4})
-        legal = [wire.move_json_2(m) for m in obs.legal_moves()]
-        guest.handle({"type": "decide", "obs": wire.observation_json_2(obs), "legal": legal})
-        answer = host_end.wait_message(timeout=5)
-    finally:
-        host_end.close()
-        guest_end.close()
-        os.close(ready)
-        os.close(always)
+    answer, term = _asked_on_the_board(obs, "y", 4)
     assert answer is not None and wire.move_from_json_2(answer["move"], 2) == rules.Move(rules.MoveType.PLAY, 3)
     lines = term.noted[0].splitlines()  # the board as the key was read (an answer clears the question)
     assert "Coup fourre?" in lines[22] and "Turn: you (side A) (coup fourre?)" in "\n".join(lines)
