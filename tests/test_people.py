@@ -329,6 +329,14 @@ def readable_directory() -> Iterator[str]:
         shutil.rmtree(path, ignore_errors=True)
 
 
+def _state_home(place: str, uid: int, gid: int) -> str:
+    """A directory in ``place`` for ``uid``'s ``XDG_STATE_HOME`` (where a host keeps a game), theirs alone."""
+    state = os.path.join(place, "state")
+    os.mkdir(state, 0o700)
+    os.chown(state, uid, gid)
+    return state
+
+
 def _readable_by(uid: int, gid: int, paths: list[str]) -> bool:
     pid = os.fork()
     if pid == 0:
@@ -451,9 +459,7 @@ def test_the_hosts_terminal_closed_keeps_the_game_for_both_and_both_resume_it() 
     from mille.files import save
 
     with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
-        state = os.path.join(place, "state")
-        os.mkdir(state, 0o700)
-        os.chown(state, a_uid, a_gid)
+        state = _state_home(place, a_uid, a_gid)
         env = {"XDG_STATE_HOME": state}
         players: list[Player] = []
         try:
@@ -658,9 +664,7 @@ def test_drops_under_a_shell_and_each_choice_the_host_makes() -> None:
     """The guest's terminal closed under ``bash -i`` at the move prompt, then while the host thinks, then killed:
     the host is told at once and chooses: wait (the seat retaken), the computer, adjourn (resumed by both)."""
     with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
-        state = os.path.join(place, "state")
-        os.mkdir(state, 0o700)
-        os.chown(state, a_uid, a_gid)
+        state = _state_home(place, a_uid, a_gid)
         env = {"XDG_STATE_HOME": state}
         players: list[Player] = []
         try:

@@ -25,7 +25,17 @@ import pytest
 from mille.engine import cards
 from mille.engine.observation import Observation
 from mille.ui.surface import VirtualTerminal
-from test_people import SRC, Player, _answer, _child_read, _connect_in_child, _readable_by, people, readable_directory
+from test_people import (
+    SRC,
+    Player,
+    _answer,
+    _child_read,
+    _connect_in_child,
+    _readable_by,
+    _state_home,
+    people,
+    readable_directory,
+)
 
 #: The rows of the larger tables' board (ui/tableboard.py: the miles window is the bottom seven lines).
 HAND_ROWS, MESSAGE_ROW, PROMPT_ROW = (17, 18), 21, 22
@@ -189,9 +199,7 @@ def test_three_seats_two_guests_move_and_a_guest_receives_only_its_own_seats_vie
         with open(record, "wb"):
             pass
         os.chown(record, c_uid, c_gid)
-        state = os.path.join(place, "state")
-        os.mkdir(state, 0o700)
-        os.chown(state, a_uid, a_gid)
+        state = _state_home(place, a_uid, a_gid)
         argv = ["--players", "3", "--invite", f"{carol}:3,{bob}", "--no-stats"]
         host = Player(a_uid, a_gid, argv, env={"XDG_STATE_HOME": state})
         players = [host]
@@ -663,9 +671,7 @@ def test_a_host_in_lines_at_three_seats_hears_a_guest_on_the_board_named_with_se
 def test_a_drop_at_four_seats_asks_the_host_and_an_adjourned_game_is_resumed_by_both() -> None:
     """bob (seat 2) killed at his prompt: alice chooses at Wait/Comp/Adjourn?; A keeps the game; both resume it."""
     with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
-        state = os.path.join(place, "state")
-        os.mkdir(state, 0o700)
-        os.chown(state, a_uid, a_gid)
+        state = _state_home(place, a_uid, a_gid)
         env = {"XDG_STATE_HOME": state}
         players: list[Player] = []
         try:
