@@ -329,6 +329,14 @@ def readable_directory() -> Iterator[str]:
         shutil.rmtree(path, ignore_errors=True)
 
 
+def _state_home(place: str, uid: int, gid: int) -> str:
+    """A directory in ``place`` for ``uid``'s ``XDG_STATE_HOME`` (where a host keeps a game), theirs alone."""
+    state = os.path.join(place, "state")
+    os.mkdir(state, 0o700)
+    os.chown(state, uid, gid)
+    return state
+
+
 def _readable_by(uid: int, gid: int, paths: list[str]) -> bool:
     pid = os.fork()
     if pid == 0:
@@ -451,9 +459,7 @@ def test_the_hosts_terminal_closed_keeps_the_game_for_both_and_both_resume_it() 
     from mille.files import save
 
     with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
-        state = os.path.join(place, "state")
-        os.mkdir(state, 0o700)
-        os.chown(state, a_uid, a_gid)
+        state = _state_home(place, a_uid, a_gid)
         env = {"XDG_STATE_HOME": state}
         players: list[Player] = []
         try:
@@ -490,11 +496,11 @@ def test_the_hosts_terminal_closed_keeps_the_game_for_both_and_both_resume_it() 
                 p.kill()
 
 
-def _connect_as(uid: int, gid: int, path: str) -> bytes:
-    """Connect to ``path`` as ``uid``, write first, and return what came back before the end (b'' if refused)."""
+def _connect_in_child(uid: int, gid: int, path: str) -> tuple[int, int]:
+    """Connect to ``path`` as ``uid`` in a forked child that writes first, then reads to the end: (pid, pipe)."""
     read_end, write_end = os.pipe()
     pid = os.fork()
-    if pid == 0:
+    if pid == 0:  # the child: never returns into pytest
         code = 1
         try:
             os.close(read_end)
@@ -510,7 +516,7 @@ def _connect_as(uid: int, gid: int, path: str) -> bytes:
             s.settimeout(10)
             got = b""
             try:
-                while chunk := s.recv(4096):
+                while chunk := s.recv(65536):
                     got += chunk
             except OSError:
                 pass
@@ -519,13 +525,22 @@ def _connect_as(uid: int, gid: int, path: str) -> bytes:
         finally:
             os._exit(code)
     os.close(write_end)
+    return pid, read_end
+
+
+def _child_read(pid: int, fd: int) -> bytes:
     chunks = []
-    while chunk := os.read(read_end, 65536):
+    while chunk := os.read(fd, 65536):
         chunks.append(chunk)
-    os.close(read_end)
+    os.close(fd)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     return b"".join(chunks)
+
+
+def _connect_as(uid: int, gid: int, path: str) -> bytes:
+    """Connect to ``path`` as ``uid``, write first, and return what came back before the end (b'' if refused)."""
+    return _child_read(*_connect_in_child(uid, gid, path))
 
 
 # ----------------------------------------------------------------------
@@ -649,9 +664,7 @@ def test_drops_under_a_shell_and_each_choice_the_host_makes() -> None:
     """The guest's terminal closed under ``bash -i`` at the move prompt, then while the host thinks, then killed:
     the host is told at once and chooses: wait (the seat retaken), the computer, adjourn (resumed by both)."""
     with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
-        state = os.path.join(place, "state")
-        os.mkdir(state, 0o700)
-        os.chown(state, a_uid, a_gid)
+        state = _state_home(place, a_uid, a_gid)
         env = {"XDG_STATE_HOME": state}
         players: list[Player] = []
         try:

@@ -22,10 +22,20 @@ import time
 
 import pytest
 
-import ptyreplay
 from mille.engine import cards
+from mille.engine.observation import Observation
 from mille.ui.surface import VirtualTerminal
-from test_people import SRC, Player, _readable_by, people, readable_directory
+from test_people import (
+    SRC,
+    Player,
+    _answer,
+    _child_read,
+    _connect_in_child,
+    _readable_by,
+    _state_home,
+    people,
+    readable_directory,
+)
 
 #: The rows of the larger tables' board (ui/tableboard.py: the miles window is the bottom seven lines).
 HAND_ROWS, MESSAGE_ROW, PROMPT_ROW = (17, 18), 21, 22
@@ -189,9 +199,7 @@ def test_three_seats_two_guests_move_and_a_guest_receives_only_its_own_seats_vie
         with open(record, "wb"):
             pass
         os.chown(record, c_uid, c_gid)
-        state = os.path.join(place, "state")
-        os.mkdir(state, 0o700)
-        os.chown(state, a_uid, a_gid)
+        state = _state_home(place, a_uid, a_gid)
         argv = ["--players", "3", "--invite", f"{carol}:3,{bob}", "--no-stats"]
         host = Player(a_uid, a_gid, argv, env={"XDG_STATE_HOME": state})
         players = [host]
@@ -417,6 +425,32 @@ class _Noting(VirtualTerminal):
         return super().read_byte()
 
 
+def _asked_on_the_board(obs: Observation, key: str, seats: int) -> tuple[dict[str, object] | None, _Noting]:
+    """A guest on the board at ``obs``'s seat of ``seats`` is asked (protocol 2's ``decide``) and types ``key``.
+
+    What reached the host, and the terminal (its screens noted at each key read).
+    """
+    from mille.players import wire
+    from mille.ui.people import link as people_link
+    from mille.ui.people.tableguest import TableGuest
+
+    term = _Noting(keys=[ord(key)])
+    ready, always = os.pipe()
+    os.write(always, b".")
+    term.fd = ready  # type: ignore[attr-defined]
+    host_end, guest_end = people_link.pair()
+    try:
+        guest = TableGuest(term, guest_end, {"type": "hello", "host": "alice", "seat": obs.seat, "seats": seats})
+        legal = [wire.move_json_2(m) for m in obs.legal_moves()]
+        guest.handle({"type": "decide", "obs": wire.observation_json_2(obs), "legal": legal})
+        return host_end.wait_message(timeout=5), term
+    finally:
+        host_end.close()
+        guest_end.close()
+        os.close(ready)
+        os.close(always)
+
+
 def test_a_guests_extension_is_asked_on_the_board_it_saw_and_answered_from_its_terminal() -> None:
     """bob's 25 reaches 700: ``Extension?`` on his board shows 675 miles (the card not yet down); his ``n`` is sent."""
     from mille.engine import rules
@@ -424,8 +458,6 @@ def test_a_guests_extension_is_asked_on_the_board_it_saw_and_answered_from_its_t
     from mille.engine.rng import GlibcRandom
     from mille.engine.state import Game, table
     from mille.players import wire
-    from mille.ui.people import link as people_link
-    from mille.ui.people.tableguest import TableGuest
 
     game = Game(table=table(3), rng=GlibcRandom(4))
     rules.start_hand(game)
@@ -437,70 +469,12 @@ def test_a_guests_extension_is_asked_on_the_board_it_saw_and_answered_from_its_t
     rules.push(game, rules.Move(rules.MoveType.PLAY, 1))
     obs = observe(game, 1)
     assert obs.phase is rules.Phase.EXTENSION
-    term = _Noting(keys=[ord("n")])
-    ready, always = os.pipe()
-    os.write(always, b".")
-    term.fd = ready  # type: ignore[attr-defined]
-    host_end, guest_end = people_link.pair()
-    try:
-        guest = TableGuest(term, guest_end, {"type": "hello", "host": "alice", "seat": 1, "seats": 3})
-        legal = [wire.move_json_2(m) for m in obs.legal_moves()]
-        guest.handle({"type": "decide", "obs": wire.observation_json_2(obs), "legal": legal})
-        answer = host_end.wait_message(timeout=5)
-    finally:
-        host_end.close()
-        guest_end.close()
-        os.close(ready)
-        os.close(always)
+    answer, term = _asked_on_the_board(obs, "n", 3)
     assert answer is not None and wire.move_from_json_2(answer["move"], 3) == rules.NO_EXTENSION
     lines = term.noted[0].splitlines()  # the board as the key was read (an answer clears the question)
     assert "Extension?" in lines[22] and "Extension?" not in term.lines()[22]
     box = lines[9:17]  # side B's box: bob's
     assert box[0].startswith("Side B (yours): you") and "Miles  675 of 700" in box[1], "\n".join(lines)
-
-
-def _connect_in_child(uid: int, gid: int, path: str) -> tuple[int, int]:
-    """Connect to ``path`` as ``uid`` in a forked child that writes first, then reads to the end: (pid, pipe)."""
-    import socket
-
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
-        code = 1
-        try:
-            os.close(read_end)
-            os.setgroups([])
-            os.setgid(gid)
-            os.setuid(uid)
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            s.connect(path)
-            try:
-                s.sendall(b'{"type":"move","move":{"kind":"draw"}}\n')
-            except OSError:
-                pass
-            s.settimeout(10)
-            got = b""
-            try:
-                while chunk := s.recv(65536):
-                    got += chunk
-            except OSError:
-                pass
-            os.write(write_end, got)
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write_end)
-    return pid, read_end
-
-
-def _child_read(pid: int, fd: int) -> bytes:
-    chunks = []
-    while chunk := os.read(fd, 65536):
-        chunks.append(chunk)
-    os.close(fd)
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
-    return b"".join(chunks)
 
 
 def test_at_a_larger_table_only_the_invited_person_takes_their_seat_and_is_handed_only_its_view() -> None:
@@ -572,8 +546,6 @@ def test_a_guests_coup_fourre_is_asked_out_of_turn_on_its_own_terminal() -> None
     from mille.engine.rng import GlibcRandom
     from mille.engine.state import Game, table
     from mille.players import wire
-    from mille.ui.people import link as people_link
-    from mille.ui.people.tableguest import TableGuest
 
     game = Game(table=table(4), rng=GlibcRandom(4))
     rules.start_hand(game)
@@ -587,21 +559,7 @@ def test_a_guests_coup_fourre_is_asked_out_of_turn_on_its_own_terminal() -> None
     rules.push(game, rules.Move(rules.MoveType.PLAY, 1))
     obs = observe(game, 2)
     assert obs.phase is rules.Phase.REACTION
-    term = _Noting(keys=[ord("y")])
-    ready, always = os.pipe()
-    os.write(always, b".")
-    term.fd = ready  # type: ignore[attr-defined]
-    host_end, guest_end = people_link.pair()
-    try:
-        guest = TableGuest(term, guest_end, {"type": "hello", "host": "alice", "seat": 2, "seats": 4})
-        legal = [wire.move_json_2(m) for m in obs.legal_moves()]
-        guest.handle({"type": "decide", "obs": wire.observation_json_2(obs), "legal": legal})
-        answer = host_end.wait_message(timeout=5)
-    finally:
-        host_end.close()
-        guest_end.close()
-        os.close(ready)
-        os.close(always)
+    answer, term = _asked_on_the_board(obs, "y", 4)
     assert answer is not None and wire.move_from_json_2(answer["move"], 2) == rules.Move(rules.MoveType.PLAY, 3)
     lines = term.noted[0].splitlines()  # the board as the key was read (an answer clears the question)
     assert "Coup fourre?" in lines[22] and "Turn: you (side A) (coup fourre?)" in "\n".join(lines)
@@ -651,26 +609,11 @@ def test_a_refused_move_at_a_seat_not_the_hosts_would_change_nothing_so_a_guests
     assert refused > 100
 
 
-def _line(player: Player, line: str, wanted: str, deadline: float = 10.0) -> str:
-    """Type ``line`` at a plain prompt; the rows after it (joined) once ``wanted`` and the next prompt are there."""
-    player.pump(0.02)
-    player.screen = ptyreplay.Terminal(80, 24)  # only what comes after the line is looked at
-    player.stream = ptyreplay._Stream(player.screen)
-    player.send(line + "\r")
-    end = time.monotonic() + deadline
-    while True:
-        text = " ".join(row.strip() for row in player.screen.display)
-        if wanted in text and text.rstrip().endswith("Your move:"):
-            return text
-        assert time.monotonic() < end, player.text()
-        player.pump(0.02)
-
-
 def _plain_turn(player: Player, picked: bool = False) -> None:
     """In lines, at ``Your move:``: pick (unless ``picked``), then discard the first card that is not a safety."""
     if not picked:
-        _line(player, "p", "You pick")
-    hand = _line(player, "c", "Your hand: ")
+        _answer(player, "p", "You pick")
+    hand = _answer(player, "c", "Your hand: ")
     hand = hand[hand.index("Your hand: ") + len("Your hand: ") :]
     for item in hand[: hand.index(".")].split("; "):
         slot, card = item.split(": ", 1)
@@ -694,7 +637,7 @@ def test_a_host_in_lines_at_three_seats_hears_a_guest_on_the_board_named_with_se
             guest.wait_for(f"Side A: {alice}")
             host.wait_for("Your move:")
             assert f"{bob} (seat 2, side B) 6" not in host.text()  # the board is read on request only
-            board = _line(host, "r", "Cards in hand:")
+            board = _answer(host, "r", "Cards in hand:")
             assert f"{bob} (seat 2, side B) 6" in board and "seat 3 (side C) 6" in board, board
             assert f"Side B, {bob} (seat 2):" in board, board
             _plain_turn(host)
@@ -728,9 +671,7 @@ def test_a_host_in_lines_at_three_seats_hears_a_guest_on_the_board_named_with_se
 def test_a_drop_at_four_seats_asks_the_host_and_an_adjourned_game_is_resumed_by_both() -> None:
     """bob (seat 2) killed at his prompt: alice chooses at Wait/Comp/Adjourn?; A keeps the game; both resume it."""
     with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
-        state = os.path.join(place, "state")
-        os.mkdir(state, 0o700)
-        os.chown(state, a_uid, a_gid)
+        state = _state_home(place, a_uid, a_gid)
         env = {"XDG_STATE_HOME": state}
         players: list[Player] = []
         try:
@@ -809,12 +750,12 @@ def test_a_guest_in_lines_at_four_seats_plays_turns_with_the_host_on_the_board()
                 last = _last(guest)
                 if last.endswith("Your move:"):
                     if turns == 0:
-                        board = _line(guest, "r", "Cards in hand:")
+                        board = _answer(guest, "r", "Cards in hand:")
                         assert f"Side A (yours), you and your partner {alice} (seat 3):" in board, board
                         assert "Side B, seat 2 and seat 4:" in board and "you 6," in board, board
-                        _line(guest, "d 9", "d needs a card")
-                        _line(guest, "p", "You pick")
-                        _line(guest, "p", "already picked")  # a second pick: the engine's own refusal
+                        _answer(guest, "d 9", "d needs a card")
+                        _answer(guest, "p", "You pick")
+                        _answer(guest, "p", "already picked")  # a second pick: the engine's own refusal
                     _plain_turn(guest, picked=turns == 0)
                     guest.wait_for("You discard")
                     seen.append(guest.text())

@@ -28,6 +28,7 @@ from ..layout import ScoreView
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE
 from .link import Link, LinkClosed
 from .rendezvous import RendezvousError
+from .seated import GuestFlow, SeatedGuest
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -51,36 +52,19 @@ def public_game(obs: Observation, finished: bool) -> Game:
     return game
 
 
-class _GuestFlow:
-    """What the board's dialogs ask of a flow, for a guest that holds no game: the terminal's events acted on."""
+class _GuestFlow(GuestFlow):
+    """What the board's dialogs ask of a flow at two seats: the game drawn, no hints."""
 
     hints = None
+    guest: Guest
 
     def __init__(self, guest: Guest) -> None:
-        self.guest = guest
+        super().__init__(guest)
         self.saved = False
-        self.in_interrupt = False
 
     @property
     def game(self) -> Game:
         return self.guest.display.game
-
-    def keep_snapshot(self) -> None:
-        """Before each key read (the board's ``readch``): wait for a key, hearing the host meanwhile."""
-        self.guest.await_key()
-
-    def catch_up(self) -> None:
-        pass
-
-    def on_event(self, event: int | None) -> None:
-        if event == HANGUP or event == END_OF_INPUT or event == LEAVE:
-            self.guest.leave(1)
-        elif event == INTERRUPT and not self.in_interrupt:
-            self.in_interrupt = True
-            try:
-                self.guest.really()
-            finally:
-                self.in_interrupt = False
 
 
 class _Rejoined(Exception):
@@ -94,7 +78,7 @@ WAITING_PROMPT = "Waiting... "
 RETRY = 0.5
 
 
-class Guest:
+class Guest(SeatedGuest):
     """One guest's run on the board: the link to the host, the board, the prompts.
 
     ``reconnect`` makes a new link to the host (as the first was made:
@@ -121,40 +105,6 @@ class Guest:
     def tell(self, text: str) -> None:
         self.display.show_message(shown(text)[:39])
         self.term.score.refresh()
-
-    def pump(self) -> None:
-        """Messages that arrived while a key is awaited: views and lines shown, a goodbye acted on."""
-        if self.link.closed:
-            return  # gone: the choice is being asked
-        try:
-            while True:
-                message = self.link.poll_message()
-                if message is None:
-                    return
-                self.handle(message, reading=True)
-        except LinkClosed as exc:
-            self.gone(str(exc))
-
-    def await_key(self) -> None:
-        """Until a key can be read: the host's messages acted on (a goodbye leaves), the terminal's events too.
-
-        The board reads keys one ``read(2)`` at a time, so a key waiting on
-        the terminal is seen here; a terminal that went away reads as
-        ready, and its read then gives the end of input.
-        """
-        import select
-
-        fd = getattr(self.term, "fd", 0)
-        while True:
-            self.pump()
-            event = self.term.poll()
-            if event is not None:
-                self.flow.on_event(event)
-                continue
-            watched = [fd] if self.link.closed else [fd, self.link.fileno()]
-            ready, _, _ = select.select(watched, [], [], 0.2)
-            if fd in ready:
-                return
 
     def gone(self, why: str) -> None:
         """The link to the host went (the host left, or the line broke): told at once, and the guest chooses.
@@ -227,11 +177,6 @@ class Guest:
         board.move(MOVE_Y, MOVE_X)
         board.clrtoeol()
         board.refresh()
-
-    def leave(self, status: int) -> None:
-        self.link.close()
-        self.last = f"mille: you left the game; {self.host} keeps it (join again with: mille --join {self.host})"
-        raise GameExit(status)
 
     def really(self) -> None:
         answer = self.dialogs.getyn(REALLY_PROMPT)
@@ -307,14 +252,7 @@ class Guest:
 
     def _play(self) -> None:
         try:
-            while True:
-                message = self.link.poll_message()
-                if message is None:
-                    event = self.term.wait(self.link.fileno())
-                    if event is not None:
-                        self.flow.on_event(event)
-                    continue
-                self.handle(message)
+            self.follow()
         except LinkClosed as exc:
             self.gone(str(exc))
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import queue
+import select
 import socket
 import threading
 
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
 
     from ...engine.driver import Event
     from ...engine.rules import Outcome
+    from ...players import Player
     from ..session import Choices
     from ..surface import Terminal
 
@@ -99,38 +101,42 @@ class DropQuestion:
                 pass
 
 
-class RemotePerson(DropQuestion):
-    """The guest at their own terminal, as the flow's second seat (the computer stands in while they are away).
+class PersonSeat(DropQuestion):
+    """A person's seat over a link, as the flow's player: what a guest at two seats (:class:`RemotePerson`) and a
+    person at a larger table (:class:`mille.ui.people.tablehost.TablePerson`) share (one place for each).
 
-    ``listener`` is the host's listening socket (non-blocking), ``guest_uid``
-    the only user let in, ``game`` the host's game (to send the guest its
-    view after every move).  Notices for the host (joined, left, refused)
-    wait in :attr:`notices` for the host's face, which alone draws.
+    ``listener`` is the socket they connect to (non-blocking; theirs
+    alone), ``uid`` the only user let in, ``game`` the host's game.
+    Notices for the host (joined, left, refused) wait in :attr:`notices`
+    for the host's face, which alone draws.  A subclass says what it tells
+    a person who joins (:meth:`welcome`), the notices' words
+    (:attr:`REFUSED`, :meth:`gone`), and how it asks for a move
+    (:meth:`ask_move`).
     """
 
-    def __init__(self, listener: socket.socket, guest_uid: int, game: Game, host_name: str) -> None:
+    #: The host's notice when another user tries to join: ``who`` tried, only ``name`` is invited.
+    REFUSED = "{who} tried to join and was refused (only {name} is invited)"
+
+    def __init__(self, listener: socket.socket, uid: int, game: Game, host: str, standin: Player) -> None:
         self.listener = listener
         listener.setblocking(False)
-        self.guest_uid = guest_uid
-        self.guest_name = user_name(guest_uid)
-        self.name = self.guest_name
-        self.host_name = host_name
+        self.uid = uid
+        self.name = user_name(uid)
+        self.host = host
         self.game = game
         self.link: Link | None = None
-        self.standin = BsdPlayer()
+        self.standin = standin
         self._lock = threading.Lock()
-        #: Sends come from the flow's thread and, while the guest decides, the worker: one at a time.
+        #: Sends come from the flow's thread and, while the person decides, the worker: one at a time.
         self._sending = threading.Lock()
-        #: The worker waits for the guest's move: it alone reads their link meanwhile (:func:`.link.heard_idle`).
+        #: The worker waits for the person's move: it alone reads their link meanwhile (:func:`.link.heard_idle`).
         self.deciding = False
         #: One-line notices for the host, oldest first (shown by the face, escaped).
         self.notices: list[str] = []
-        #: The host chose, at the guest's drop, that the computer plays the seat until the guest is back.
+        #: The host chose, at the person's drop, that the computer plays the seat until they are back.
         self.standing_in = False
-        #: A face that answers drops (:class:`HostBoardFace`) sets :attr:`asks_host` (:class:`DropQuestion`).
+        #: A face that answers drops sets :attr:`asks_host` (:class:`DropQuestion`).
         super().__init__()
-        #: The host adjourned the game at a drop.
-        self.adjourned = False
 
     # ------------------------------------------------------------------
     # Who is at the other end
@@ -145,53 +151,53 @@ class RemotePerson(DropQuestion):
         return taken
 
     def admit(self, wait: float = 0.0) -> bool:
-        """Take the connections waiting (up to ``wait`` seconds for one): the guest seated, anyone else refused.
+        """Take the connections waiting (up to ``wait`` seconds for one): the person seated, anyone else refused.
 
         The peer's user is asked of the kernel before a byte is read.  True
-        if the guest is (now) connected.
+        if the person is (now) connected.
         """
-        import select
-
         if wait > 0 and self.link is None:
             select.select([self.listener], [], [], wait)
         while True:
             try:
                 conn, _ = self.listener.accept()
-            except (BlockingIOError, InterruptedError):
-                break
-            except OSError:
+            except OSError:  # BlockingIOError: nobody waiting
                 break
             try:
                 uid = peer_uid(conn)
             except OSError:
                 conn.close()
                 continue
-            if uid != self.guest_uid:
+            if uid != self.uid:
                 conn.close()
-                self.notice(f"{user_name(uid)} tried to join and was refused (only {self.guest_name} is invited)")
+                self.notice(self.REFUSED.format(who=user_name(uid), name=self.name))
                 continue
             if self.link is not None and not self.link.closed:
-                conn.close()  # the guest twice: the seat is taken
+                conn.close()  # the person twice: the seat is taken
                 continue
             self.link = Link(conn)
             try:
-                self._send({"type": "hello", "host": self.host_name, "you": self.guest_name, "seat": GUEST})
-                if self.game.finished:
-                    self._send({"type": "say", "text": f"{self.host_name} is thinking..."})
-                else:
-                    self._send_view()
+                self.welcome()
             except LinkClosed:
                 self.link = None
                 continue
             self.standing_in = False  # the seat is theirs again; another drop asks again
-            self.notice(f"{self.guest_name} joined")
+            self.notice(f"{self.name} joined")
         return self.link is not None
 
-    def _dropped(self, why: str) -> None:
+    def welcome(self) -> None:
+        """Who they are and the game as it stands, for a person just seated (:class:`LinkClosed` if the link broke)."""
+        raise NotImplementedError
+
+    def gone(self, why: str) -> str:
+        """The host's notice that the person dropped (``why``)."""
+        return f"{self.name} is gone ({why})"
+
+    def dropped(self, why: str) -> None:
         if self.link is not None:
             self.link.close()
         self.link = None
-        self.notice(f"{self.guest_name} is gone ({why})")
+        self.notice(self.gone(why))
 
     def _send(self, message: dict[str, object]) -> None:
         """Send ``message`` (:class:`LinkClosed` if the link broke), one sender at a time."""
@@ -202,45 +208,36 @@ class RemotePerson(DropQuestion):
             link.send(message)
 
     def send(self, message: dict[str, object]) -> None:
-        """Send the guest ``message`` if they are there (a drop is noted, never raised)."""
+        """Send the person ``message`` if they are there (a drop is noted, never raised)."""
         try:
             self._send(message)
         except LinkClosed as exc:
-            self._dropped(str(exc))
-
-    def _send_view(self) -> None:
-        game = self.game
-        if self.link is None:
-            return
-        self._send(
-            {
-                "type": "view",
-                "obs": wire.observation_json(observe(game, GUEST)),
-                "finished": bool(game.finished),
-                "host": self.host_name,
-            }
-        )
+            self.dropped(str(exc))
 
     def say(self, text: str) -> None:
-        """A line for the guest's message line (the host's questions, the end)."""
+        """A line for the person's message line (the host's questions, the end)."""
         self.send({"type": "say", "text": text})
 
     # ------------------------------------------------------------------
-    # The player protocol (the driver calls these)
+    # The player protocol (the driver calls these, on the flow's worker thread)
 
     def decide(self, observation: Observation, rng: GlibcRandom) -> Decision:
         move = self.choose(observation, rng)
         return Decision(move, weighed(move, observation))
 
     def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
-        """The guest's move, asked over the link; at a drop, what the host chooses (wait, or the computer's)."""
+        """The person's move, asked over the link; at a drop, what the host chooses (wait, or the computer's).
+
+        The host waits for them or lets the computer play the seat until
+        they are back (or adjourns, which ends the game's thread).
+        """
         self.admit()
         legal = observation.legal_moves()
         while True:
             if self.link is not None:
                 self.deciding = True
                 try:
-                    move = self._ask_guest(observation, legal)
+                    move = self.ask_move(observation, legal)
                 finally:
                     self.deciding = False
                 if move is not None:
@@ -251,7 +248,57 @@ class RemotePerson(DropQuestion):
             if self.ask_host() == COMPUTER:
                 self.standing_in = True
 
-    def _ask_guest(self, observation: Observation, legal: list[Move]) -> Move | None:
+    def ask_move(self, observation: Observation, legal: list[Move]) -> Move | None:
+        """The person's legal move, asked until they give one; None once they are gone."""
+        raise NotImplementedError
+
+    def bye(self, text: str) -> None:
+        """The game is over for everyone, or the host left: ``text`` for the person, and the link closed."""
+        self.send({"type": "bye", "text": text})
+        if self.link is not None:
+            try:
+                self.link.flush()
+            except LinkClosed:
+                pass
+            self.link.close()
+            self.link = None
+
+
+class RemotePerson(PersonSeat):
+    """The guest at their own terminal, as the flow's second seat (the computer stands in while they are away).
+
+    ``listener`` is the host's listening socket (non-blocking), ``guest_uid``
+    the only user let in, ``game`` the host's game (to send the guest its
+    view after every move).  Notices for the host (joined, left, refused)
+    wait in :attr:`notices` for the host's face, which alone draws.
+    """
+
+    def __init__(self, listener: socket.socket, guest_uid: int, game: Game, host_name: str) -> None:
+        super().__init__(listener, guest_uid, game, host_name, BsdPlayer())
+        #: The host adjourned the game at a drop.
+        self.adjourned = False
+
+    def welcome(self) -> None:
+        self._send({"type": "hello", "host": self.host, "you": self.name, "seat": GUEST})
+        if self.game.finished:
+            self._send({"type": "say", "text": f"{self.host} is thinking..."})
+        else:
+            self._send_view()
+
+    def _send_view(self) -> None:
+        game = self.game
+        if self.link is None:
+            return
+        self._send(
+            {
+                "type": "view",
+                "obs": wire.observation_json(observe(game, GUEST)),
+                "finished": bool(game.finished),
+                "host": self.host,
+            }
+        )
+
+    def ask_move(self, observation: Observation, legal: list[Move]) -> Move | None:
         """The guest's legal move; a refused one told the original's reason and asked again; None at a drop."""
         assert self.link is not None
         decide: dict[str, object] = {
@@ -275,7 +322,7 @@ class RemotePerson(DropQuestion):
                 self._send({"type": "error", "text": self.refusal(move)})
                 self._send(decide)
         except LinkClosed as exc:
-            self._dropped(str(exc))
+            self.dropped(str(exc))
         return None
 
     def refusal(self, move: Move | None) -> str:
@@ -297,18 +344,7 @@ class RemotePerson(DropQuestion):
             self._send({**wire.read_message(wire.event_line(event)), "type": "moved"})
             self._send_view()
         except LinkClosed as exc:
-            self._dropped(str(exc))
-
-    def bye(self, text: str) -> None:
-        """The game is over for both, or the host left: ``text`` for the guest, and the link closed."""
-        self.send({"type": "bye", "text": text})
-        if self.link is not None:
-            try:
-                self.link.flush()
-            except LinkClosed:
-                pass
-            self.link.close()
-            self.link = None
+            self.dropped(str(exc))
 
 
 class HostBoardFace(BoardFace):
@@ -318,7 +354,7 @@ class HostBoardFace(BoardFace):
         super().__init__(term, game, window)
         self.remote = remote
         remote.asks_host = True
-        self.display.other_name = shown(remote.guest_name)
+        self.display.other_name = shown(remote.name)
 
     def attach(self, flow: GameFlow) -> None:
         super().attach(flow)
@@ -335,7 +371,7 @@ class HostBoardFace(BoardFace):
     def ask(self, prompt_no: int) -> bool | Request:
         self._notices()
         if prompt_no not in (EXTENSION_PROMPT, REALLY_PROMPT):
-            self.remote.say(f"{self.remote.host_name}: {PROMPTS[prompt_no]}")
+            self.remote.say(f"{self.remote.host}: {PROMPTS[prompt_no]}")
         return super().ask(prompt_no)
 
     def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
@@ -347,7 +383,7 @@ class HostBoardFace(BoardFace):
         """
         super().show_move(game, seat, move, outcome)
         if not game.finished and game.to_move == GUEST and game.pending_extension is None:
-            name = shown(self.remote.guest_name)
+            name = shown(self.remote.name)
             if self.remote.link is not None:
                 self.tell(f"{name} is thinking..."[:39])
             elif self.remote.standing_in:
@@ -391,7 +427,7 @@ class HostBoardFace(BoardFace):
         ``S`` saves and ``Q`` quits as at any prompt.
         """
         remote = self.remote
-        name = shown(remote.guest_name)
+        name = shown(remote.name)
         self._notices()
         self.tell(f"{name} is gone"[:39])
         while remote.link is None:
@@ -424,8 +460,6 @@ class HostBoardFace(BoardFace):
 
     def _drop_key(self, prompt: str) -> int | None:
         """``prompt`` on the prompt line, and a key (lower case); None if the guest came back meanwhile."""
-        import select
-
         board = self.term.board
         remote = self.remote
         board.move(MOVE_Y, MOVE_X)
@@ -433,30 +467,38 @@ class HostBoardFace(BoardFace):
         board.clrtoeol()
         board.refresh()
         self.dialogs.last_prompt = -1  # the next prompt is drawn whole
-        fd = getattr(self.term, "fd", 0)
-        while True:
-            self.flow.keep_snapshot()
-            event = self.term.poll()
-            if event is not None:
-                self.flow.on_event(event)
-                continue
-            ready, _, _ = select.select([fd, remote.listener.fileno()], [], [], 0.2)
-            if remote.listener.fileno() in ready and remote.admit():
-                return None
-            if fd in ready:
-                key = self.term.read_byte()
-                if key == RESIZED:
-                    continue
-                if key in (INTERRUPT, HANGUP, LEAVE, END_OF_INPUT):
-                    self.flow.on_event(key)
-                    continue
-                return ord(chr(key).lower()) if 0 <= key < 128 else key
+        return drop_key(self.term, self.flow, remote)
 
     def _clear_prompt(self) -> None:
         board = self.term.board
         board.move(MOVE_Y, MOVE_X)
         board.clrtoeol()
         board.refresh()
+
+
+def drop_key(term: Terminal, flow: GameFlow, person: PersonSeat) -> int | None:
+    """At a person's drop, on the board (two seats, :class:`HostBoardFace`; larger tables,
+    :class:`mille.ui.people.tablehost.TableHostFace`): a key (lower case), the terminal's events acted on
+    meanwhile; None if ``person`` came back first."""
+    fd = getattr(term, "fd", 0)
+    listener = person.listener.fileno()
+    while True:
+        flow.keep_snapshot()
+        event = term.poll()
+        if event is not None:
+            flow.on_event(event)
+            continue
+        ready, _, _ = select.select([fd, listener], [], [], 0.2)
+        if listener in ready and person.admit():
+            return None
+        if fd in ready:
+            key = term.read_byte()
+            if key == RESIZED:
+                continue
+            if key in (INTERRUPT, HANGUP, LEAVE, END_OF_INPUT):
+                flow.on_event(key)
+                continue
+            return ord(chr(key).lower()) if 0 <= key < 128 else key
 
 
 #: The prompt-line question at a drop, and while waiting for the guest to come back.
@@ -498,7 +540,7 @@ class _HostDialogs(Dialogs):
                 try:
                     drain_idle(link)  # nothing is asked of the guest now: only their leaving matters
                 except LinkClosed as exc:
-                    remote._dropped(str(exc))
+                    remote.dropped(str(exc))
             if remote.listener.fileno() in ready:
                 remote.admit()
             if remote.notices:
@@ -516,7 +558,7 @@ def wait_for_guest(remote: RemotePerson, path: str) -> bool:
     """Before the board: wait for the guest, saying who tried; False if interrupted (^C)."""
     from ..keeping import say
 
-    say(f"mille: waiting for {remote.guest_name}: they join with: mille --join {remote.host_name}  (^C gives up)")
+    say(f"mille: waiting for {remote.name}: they join with: mille --join {remote.host}  (^C gives up)")
     try:
         while not remote.admit(wait=0.5):
             for text in remote.take_notices():
@@ -549,9 +591,9 @@ def play_host(choices: Choices, guest: str, play: Callable[[RemotePerson], int] 
     remote = RemotePerson(listener, guest_uid, choices.game, host_name)
     try:
         line = f"mille: {host_name} invites you to a game of Mille Bornes: mille --join {host_name}"
-        reached = invite(remote.guest_name, line)
+        reached = invite(remote.name, line)
         if not reached:
-            say(f"mille: {remote.guest_name}'s terminals take no messages; tell them: mille --join {host_name}")
+            say(f"mille: {remote.name}'s terminals take no messages; tell them: mille --join {host_name}")
         if not wait_for_guest(remote, path):
             say("mille: nobody joined")
             return 1
@@ -562,10 +604,10 @@ def play_host(choices: Choices, guest: str, play: Callable[[RemotePerson], int] 
         if play is not None:
             status = play(remote)
         else:
-            command = f"mille --invite {remote.guest_name}"
+            command = f"mille --invite {remote.name}"
             status = play_board(choices, computer=remote, make_flow=make_flow, command=command)
         if remote.adjourned:
-            say(f"mille: {remote.guest_name} takes their seat again with: mille --join {host_name}")
+            say(f"mille: {remote.name} takes their seat again with: mille --join {host_name}")
         elif status != 0:  # kept as on a hangup, or the computer standing in failed
             remote.bye(f"{host_name} left the game; {host_name} keeps it and may invite you again")
         else:  # quit (Really?), or the end of the game (a save, if any, is the host's)
@@ -580,4 +622,4 @@ def play_host(choices: Choices, guest: str, play: Callable[[RemotePerson], int] 
             pass
 
 
-__all__ = ["GUEST", "DropQuestion", "HostBoardFace", "RemotePerson", "play_host", "wait_for_guest"]
+__all__ = ["GUEST", "DropQuestion", "HostBoardFace", "PersonSeat", "RemotePerson", "play_host", "wait_for_guest"]

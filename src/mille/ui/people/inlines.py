@@ -37,7 +37,7 @@ from ..plain import tablewords
 from ..plain.app import PlainFace
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE
 from .guest import public_game
-from .host import BACK, COMPUTER, GUEST, RemotePerson
+from .host import BACK, COMPUTER, GUEST, PersonSeat, RemotePerson
 from .link import Link, LinkClosed, drain_idle, heard_idle
 from .rendezvous import RendezvousError
 from .tableguest import refusal, seat_view, unturned
@@ -91,28 +91,21 @@ def person_words(line: str, name: str) -> str:
     return _COMPUTER.sub(lambda _: name, line)  # a function: a name's backslashes (escapes) taken as they are
 
 
-class HostLinesFace(PlainFace):
-    """The host's game in lines, the guest named and heard (:mod:`mille.ui.people.inlines`)."""
-
-    def __init__(self, term: LineTerminal, game: Game, window: int, remote: RemotePerson, detail: str) -> None:
-        super().__init__(term, game, window, detail=detail)
-        self.remote = remote
-        remote.asks_host = True
-        self.other = shown(remote.guest_name)
-
-    # Saying: the guest named (the computer's own words while it stands in)
-
-    def say(self, line: str) -> None:
-        super().say(line if self.remote.standing_in else person_words(line, self.other))
-
-    def show(self, line: str) -> None:
-        super().show(line if self.remote.standing_in else person_words(line, self.other))
+class _PeopleLinesFace(PlainFace):
+    """What the host's faces in lines share, at two seats (:class:`HostLinesFace`) and at larger tables
+    (:class:`TableHostLinesFace`): a line read while the people are heard, and a person's drop asked in a line."""
 
     def _notices(self) -> None:
-        for text in self.remote.take_notices():
-            PlainFace.say(self, shown(text) + ".")
+        """The people's news (joined, gone, refused), said at once."""
+        raise NotImplementedError
 
-    # Reading: the guest and the door heard while a line is awaited
+    def _hear(self, back: PersonSeat | None = None) -> bool:
+        """Until a line (or an event) can be read: the people heard; True at once if ``back`` has joined again."""
+        raise NotImplementedError
+
+    def _adjourn(self) -> None:
+        """The host adjourned the game at a drop: noted for the game's end."""
+        raise NotImplementedError
 
     def _read(self, prompt: str) -> str:
         flow = self.flow
@@ -133,14 +126,80 @@ class HostLinesFace(PlainFace):
                 self.say("That line is too long; it is ignored.")
             self.show(prompt)
 
-    def _hear(self, back: bool = False) -> bool:
+    def _drop_choice(self, person: PersonSeat, name: str, host: str) -> None:
+        """At ``person``'s drop: ``w`` waits for them, ``c`` the computer plays for them, ``a`` adjourns."""
+        while person.link is None:
+            line = self._line_or_back(drop_question(name), person)
+            if line is None:
+                break
+            word = line.strip().lower()[:1]
+            if word == "c":
+                PlainFace.say(self, f"The computer plays for {name} until they join again.")
+                person.answer(COMPUTER)
+                return
+            if word == "a":
+                self._adjourn()
+                person.answer(COMPUTER)
+                self.flow.leave()
+            if word == "s":
+                self.flow.save()
+            elif word == "q":
+                self.flow.rub()
+            elif word == "w":
+                if self._line_or_back(waiting_line(name, shown(host)), person) is None:
+                    break
+            else:
+                PlainFace.say(self, "Answer w, c or a.")
+        self._notices()
+        person.answer(BACK)
+
+    def _line_or_back(self, prompt: str, person: PersonSeat) -> str | None:
+        """``prompt``, then a line; None if ``person`` joined again first."""
+        PlainFace.show(self, prompt)
+        while True:
+            if self._hear(back=person):
+                return None
+            got = self.term.read_line()
+            if isinstance(got, str):
+                return got
+            if got == END_OF_INPUT or got == HANGUP:
+                self.flow.hangup()
+            elif got == INTERRUPT:
+                self.flow.on_event(INTERRUPT)
+            PlainFace.show(self, prompt)
+
+
+class HostLinesFace(_PeopleLinesFace):
+    """The host's game in lines, the guest named and heard (:mod:`mille.ui.people.inlines`)."""
+
+    def __init__(self, term: LineTerminal, game: Game, window: int, remote: RemotePerson, detail: str) -> None:
+        super().__init__(term, game, window, detail=detail)
+        self.remote = remote
+        remote.asks_host = True
+        self.other = shown(remote.name)
+
+    # Saying: the guest named (the computer's own words while it stands in)
+
+    def say(self, line: str) -> None:
+        super().say(line if self.remote.standing_in else person_words(line, self.other))
+
+    def show(self, line: str) -> None:
+        super().show(line if self.remote.standing_in else person_words(line, self.other))
+
+    def _notices(self) -> None:
+        for text in self.remote.take_notices():
+            PlainFace.say(self, shown(text) + ".")
+
+    # Reading: the guest and the door heard while a line is awaited
+
+    def _hear(self, back: PersonSeat | None = None) -> bool:
         """Until a line (or an event) can be read: the guest's leaving and joining heard, and said at once.
 
-        ``back``: return True as soon as the guest has joined again.
+        ``back`` (the guest): return True as soon as they have joined again.
         """
         remote, term = self.remote, self.term
         while not term.has_line():
-            if back and remote.link is not None:
+            if back is not None and back.link is not None:
                 return True
             watched = [term.fd_in, remote.listener.fileno()]
             link = heard_idle(remote.link, remote.deciding)  # (Really? while they decide: the worker's to read)
@@ -154,13 +213,13 @@ class HostLinesFace(PlainFace):
                 try:
                     drain_idle(link)  # the guest says nothing out of turn: only its leaving matters
                 except LinkClosed as exc:
-                    remote._dropped(str(exc))
+                    remote.dropped(str(exc))
             if remote.listener.fileno() in ready:
                 remote.admit()
             self._notices()
             if term.fd_in in ready:
                 break
-        return back and remote.link is not None
+        return back is not None and back.link is not None
 
     def read_move(self) -> Move | Request:
         self._notices()
@@ -169,7 +228,7 @@ class HostLinesFace(PlainFace):
     def ask(self, prompt_no: int) -> bool | Request:
         self._notices()
         if prompt_no not in (EXTENSION_PROMPT, REALLY_PROMPT):
-            self.remote.say(f"{self.remote.host_name}: {PROMPTS[prompt_no]}")
+            self.remote.say(f"{self.remote.host}: {PROMPTS[prompt_no]}")
         return super().ask(prompt_no)
 
     def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
@@ -199,49 +258,13 @@ class HostLinesFace(PlainFace):
         """``w`` waits for the guest (a line brings the choice back), ``c`` the computer, ``a`` adjourns."""
         remote, name = self.remote, self.other
         self._notices()
-        question = drop_question(name)
-        while remote.link is None:
-            line = self._line_or_back(question)
-            if line is None:
-                break
-            word = line.strip().lower()[:1]
-            if word == "c":
-                PlainFace.say(self, f"The computer plays for {name} until they join again.")
-                remote.answer(COMPUTER)
-                return
-            if word == "a":
-                remote.adjourned = True
-                remote.answer(COMPUTER)
-                self.flow.leave()
-            if word == "s":
-                self.flow.save()
-            elif word == "q":
-                self.flow.rub()
-            elif word == "w":
-                if self._line_or_back(waiting_line(name, shown(remote.host_name))) is None:
-                    break
-            else:
-                PlainFace.say(self, "Answer w, c or a.")
-        self._notices()
-        remote.answer(BACK)
+        self._drop_choice(remote, name, remote.host)
 
-    def _line_or_back(self, prompt: str) -> str | None:
-        """``prompt``, then a line; None if the guest joined again first."""
-        PlainFace.show(self, prompt)
-        while True:
-            if self._hear(back=True):
-                return None
-            got = self.term.read_line()
-            if isinstance(got, str):
-                return got
-            if got == END_OF_INPUT or got == HANGUP:
-                self.flow.hangup()
-            elif got == INTERRUPT:
-                self.flow.on_event(INTERRUPT)
-            PlainFace.show(self, prompt)
+    def _adjourn(self) -> None:
+        self.remote.adjourned = True
 
 
-class TableHostLinesFace(PlainFace):
+class TableHostLinesFace(_PeopleLinesFace):
     """The host in lines at a larger table (``mille --plain --players 4 --invite bob``): the people named and heard.
 
     Plain mode's sentences at the larger tables (:mod:`mille.ui.plain.tablewords`,
@@ -275,26 +298,7 @@ class TableHostLinesFace(PlainFace):
         if news is not None:
             PlainFace.say(self, news if news.endswith("...") else news[0].upper() + news[1:] + ".")
 
-    def _read(self, prompt: str) -> str:
-        flow = self.flow
-        flow.keep_snapshot()
-        flow.catch_up()
-        self._notices()
-        self.show(prompt)
-        while True:
-            self._hear()
-            got = self.term.read_line()
-            if isinstance(got, str):
-                return got
-            if got == END_OF_INPUT or got == HANGUP:
-                flow.hangup()
-            elif got == INTERRUPT:
-                flow.on_event(INTERRUPT)
-            else:
-                self.say("That line is too long; it is ignored.")
-            self.show(prompt)
-
-    def _hear(self, back: TablePerson | None = None) -> bool:
+    def _hear(self, back: PersonSeat | None = None) -> bool:
         """Until a line (or an event) can be read: the people's leaving and joining heard, and said at once.
 
         ``back``: return True as soon as that person has joined again.
@@ -350,45 +354,10 @@ class TableHostLinesFace(PlainFace):
         name = shown(person.name)[:NAME_WIDTH]
         self._notices()
         PlainFace.say(self, f"{name} is gone.")
-        while person.link is None:
-            line = self._line_or_back(drop_question(name), person)
-            if line is None:
-                break
-            word = line.strip().lower()[:1]
-            if word == "c":
-                PlainFace.say(self, f"The computer plays for {name} until they join again.")
-                person.answer(COMPUTER)
-                return
-            if word == "a":
-                self.people.adjourned = True
-                person.answer(COMPUTER)
-                self.flow.leave()
-            if word == "s":
-                self.flow.save()
-            elif word == "q":
-                self.flow.rub()
-            elif word == "w":
-                if self._line_or_back(waiting_line(name, shown(self.people.host)), person) is None:
-                    break
-            else:
-                PlainFace.say(self, "Answer w, c or a.")
-        self._notices()
-        person.answer(BACK)
+        self._drop_choice(person, name, self.people.host)
 
-    def _line_or_back(self, prompt: str, person: TablePerson) -> str | None:
-        """``prompt``, then a line; None if ``person`` joined again first."""
-        PlainFace.show(self, prompt)
-        while True:
-            if self._hear(back=person):
-                return None
-            got = self.term.read_line()
-            if isinstance(got, str):
-                return got
-            if got == END_OF_INPUT or got == HANGUP:
-                self.flow.hangup()
-            elif got == INTERRUPT:
-                self.flow.on_event(INTERRUPT)
-            PlainFace.show(self, prompt)
+    def _adjourn(self) -> None:
+        self.people.adjourned = True
 
 
 def table_host_in_lines(choices: Choices) -> PlayTable:
@@ -425,7 +394,7 @@ def host_in_lines(choices: Choices) -> Callable[[RemotePerson], int]:
         def make(term: LineTerminal, game: Game, setup: Setup) -> GameFlow:
             return GameFlow(HostLinesFace(term, game, setup.window, remote, detail), game, setup)
 
-        command = f"mille --plain --invite {remote.guest_name}"
+        command = f"mille --plain --invite {remote.name}"
         return play_plain(choices, computer=remote, make_flow=make, command=command)
 
     return play
@@ -834,18 +803,7 @@ def table_guest_in_lines(detail: str | None) -> Callable[[str, Link, dict[str, o
             link.close()
             say(f"mille: {exc}")
             return 1
-        try:
-            term.start()
-            term.write_line(f"Waiting for {guest.host}...")
-            status = guest.run()
-        except KeyboardInterrupt:
-            status = 1
-        finally:
-            term.stop()
-            guest.link.close()
-        if guest.last is not None:
-            say(guest.last, fit=True)
-        return status
+        return _run_guest(term, guest)
 
     return play
 
@@ -856,11 +814,17 @@ class _Rejoined(Exception):
 
 def play_guest_lines(host: str, link: Link, detail: str, reconnect: Callable[[], Link] | None = None) -> int:
     """Take the seat ``host`` invited us to, in lines; the exit status."""
-    from ..keeping import say
     from ..plain.lines import LineTerminal
 
     term = LineTerminal()
     guest = GuestLines(term, link, host, detail, reconnect)
+    return _run_guest(term, guest)
+
+
+def _run_guest(term: LineTerminal, guest: GuestLines) -> int:
+    """A guest's run in lines, at two seats or at a larger table, to its end: its last line said; the exit status."""
+    from ..keeping import say
+
     try:
         term.start()
         term.write_line(f"Waiting for {guest.host}...")

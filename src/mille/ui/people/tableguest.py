@@ -14,8 +14,6 @@ told at once in the engine's words; the host checks it again.
 
 from __future__ import annotations
 
-import select
-
 from ...engine import rules
 from ...engine.cards import EMPTY, HAND_SIZE
 from ...engine.observation import Observation
@@ -24,9 +22,9 @@ from ...engine.state import Game, table
 from ...files.safeio import shown
 from ...players import wire
 from ..flow import COUP_PROMPT, EXTENSION_PROMPT, REALLY_PROMPT, GameExit, Request
-from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE
 from ..tableboard import TableBoardFace
 from .link import Link, LinkClosed
+from .seated import GuestFlow, SeatedGuest
 from .tablehost import NAME_WIDTH
 
 TYPE_CHECKING = False
@@ -86,34 +84,13 @@ def unturned(move: Move, seat: int, sides: int) -> Move:
     return Move(move.kind, move.slot, (move.target + seat) % sides)
 
 
-class _TableGuestFlow:
-    """What the board's key reading asks of a flow, for a guest that holds no game: the terminal's events acted on."""
+class _TableGuestFlow(GuestFlow):
+    """The larger table's board asks no more of a flow than the two seats' (:class:`.seated.GuestFlow`)."""
 
     restore_banner = None
 
-    def __init__(self, guest: TableGuest) -> None:
-        self.guest = guest
-        self.in_interrupt = False
 
-    def keep_snapshot(self) -> None:
-        """Before each key read: wait for a key, hearing the host meanwhile."""
-        self.guest.await_key()
-
-    def catch_up(self) -> None:
-        pass
-
-    def on_event(self, event: int | None) -> None:
-        if event == HANGUP or event == END_OF_INPUT or event == LEAVE:
-            self.guest.leave(1)
-        elif event == INTERRUPT and not self.in_interrupt:
-            self.in_interrupt = True
-            try:
-                self.guest.really()
-            finally:
-                self.in_interrupt = False
-
-
-class TableGuest:
+class TableGuest(SeatedGuest):
     """One guest's run at a larger table: the link to the host, the board from its seat, the prompts."""
 
     def __init__(self, term: Terminal, link: Link, hello: dict[str, object]) -> None:
@@ -141,38 +118,9 @@ class TableGuest:
     def tell(self, text: str) -> None:
         self.face.say(shown(text)[:79])
 
-    def pump(self) -> None:
-        """Messages that arrived while a key is awaited: views and lines shown, a goodbye acted on."""
-        try:
-            while True:
-                message = self.link.poll_message()
-                if message is None:
-                    return
-                self.handle(message, reading=True)
-        except LinkClosed as exc:
-            self.gone(str(exc))
-
-    def await_key(self) -> None:
-        """Until a key can be read: the host's messages acted on, the terminal's events too."""
-        fd = getattr(self.term, "fd", 0)
-        while True:
-            self.pump()
-            event = self.term.poll()
-            if event is not None:
-                self.flow.on_event(event)
-                continue
-            ready, _, _ = select.select([fd, self.link.fileno()], [], [], 0.2)
-            if fd in ready:
-                return
-
     def gone(self, why: str) -> None:
         self.last = f"mille: the game ended: {why}; {self.host} keeps it"
         raise GameExit(1)
-
-    def leave(self, status: int) -> None:
-        self.link.close()
-        self.last = f"mille: you left the game; {self.host} keeps it (join again with: mille --join {self.host})"
-        raise GameExit(status)
 
     def really(self) -> None:
         while True:
@@ -252,14 +200,7 @@ class TableGuest:
     def run(self) -> int:
         """Play until the game ends or a side leaves; the exit status."""
         try:
-            while True:
-                message = self.link.poll_message()
-                if message is None:
-                    event = self.term.wait(self.link.fileno())
-                    if event is not None:
-                        self.flow.on_event(event)
-                    continue
-                self.handle(message)
+            self.follow()
         except LinkClosed as exc:
             self.last = f"mille: the game ended: {exc}; {self.host} keeps it"
             return 1

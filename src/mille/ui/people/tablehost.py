@@ -20,20 +20,18 @@ from __future__ import annotations
 
 import select
 import socket
-import threading
 
 from ...engine.observation import Observation, observe
 from ...engine.rng import GlibcRandom, secret_seed
 from ...engine.rules import Move
 from ...engine.state import Game, Table
 from ...files.safeio import shown
-from ...players import Decision, make_player, weighed, wire
+from ...players import make_player, wire
 from ..flow import EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, GameFlow, Request, Setup
-from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED
 from ..tableboard import TableBoardFace
-from .host import BACK, COMPUTER, DROP_HELP, DROP_PROMPT, WAITING_PROMPT, DropQuestion
-from .link import Link, LinkClosed, drain_idle, heard_idle
-from .rendezvous import peer_uid, user_name
+from .host import BACK, COMPUTER, DROP_HELP, DROP_PROMPT, WAITING_PROMPT, PersonSeat, drop_key
+from .link import LinkClosed, drain_idle, heard_idle
+from .rendezvous import user_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -103,13 +101,17 @@ def seat_people(spec: str, tab: Table, host: str) -> dict[int, str]:
     return placed
 
 
-class TablePerson(DropQuestion):
+class TablePerson(PersonSeat):
     """One invited person at a larger table, as the flow's player of their seat (a computer stands in while away).
 
     ``listener`` is the socket they connect to (theirs alone: one a
     person), ``uid`` the only user let in.  Notices for the host (joined,
-    left, refused) wait in :attr:`notices` for the host's face.
+    left, refused) wait in :attr:`notices` for the host's face.  The
+    admission, the drops and the asking loop are the two seats' own
+    (:class:`mille.ui.people.host.PersonSeat`).
     """
+
+    REFUSED = "{who} tried to join and was refused (only {name} is invited there)"
 
     def __init__(
         self,
@@ -122,104 +124,28 @@ class TablePerson(DropQuestion):
         standin: Player,
     ) -> None:
         self.seat = seat
-        self.listener = listener
-        listener.setblocking(False)
-        self.uid = uid
-        self.name = user_name(uid)
-        self.host = host
-        self.game = game
         #: Every person's name by seat (the host's too), for the boards.
         self.names = names
-        self.link: Link | None = None
-        self.standin = standin
-        self._lock = threading.Lock()
-        #: Sends come from the game's thread and, while the person decides, the thinking thread: one at a time.
-        self._sending = threading.Lock()
-        #: The thinking thread is waiting for this person's move: it alone reads their link meanwhile.
-        self.deciding = False
-        self.notices: list[str] = []
         #: The host's face chooses at this person's drop (:meth:`TableHostFace.at_drop`; :class:`DropQuestion`).
-        super().__init__()
-        #: The host chose, at a drop, that the computer plays this seat until the person is back.
-        self.standing_in = False
+        super().__init__(listener, uid, game, host, standin)
 
-    def notice(self, text: str) -> None:
-        with self._lock:
-            self.notices.append(text)
+    def welcome(self) -> None:
+        self._send(
+            {
+                "type": "hello",
+                "host": self.host,
+                "you": self.name,
+                "seat": self.seat,
+                "seats": self.game.table.seats,
+                "names": {str(seat): name for seat, name in self.names.items()},
+            }
+        )
+        self.send_view()
 
-    def take_notices(self) -> list[str]:
-        with self._lock:
-            taken, self.notices = self.notices, []
-        return taken
-
-    def admit(self, wait: float = 0.0) -> bool:
-        """Take the connections waiting (up to ``wait`` seconds for one): the person seated, anyone else refused.
-
-        The peer's user is asked of the kernel before a byte is read; True if
-        the person is (now) connected.
-        """
-        if wait > 0 and self.link is None:
-            select.select([self.listener], [], [], wait)
-        while True:
-            try:
-                conn, _ = self.listener.accept()
-            except OSError:
-                break
-            try:
-                uid = peer_uid(conn)
-            except OSError:
-                conn.close()
-                continue
-            if uid != self.uid:
-                conn.close()
-                self.notice(f"{user_name(uid)} tried to join and was refused (only {self.name} is invited there)")
-                continue
-            if self.link is not None and not self.link.closed:
-                conn.close()  # the person twice: the seat is taken
-                continue
-            self.link = Link(conn)
-            try:
-                self._send(
-                    {
-                        "type": "hello",
-                        "host": self.host,
-                        "you": self.name,
-                        "seat": self.seat,
-                        "seats": self.game.table.seats,
-                        "names": {str(seat): name for seat, name in self.names.items()},
-                    }
-                )
-                self.send_view()
-            except LinkClosed:
-                self.link = None
-                continue
-            self.standing_in = False  # the seat is theirs again; another drop asks again
-            self.notice(f"{self.name} joined")
-        return self.link is not None
-
-    def dropped(self, why: str) -> None:
-        if self.link is not None:
-            self.link.close()
-        self.link = None
+    def gone(self, why: str) -> str:
         if self.asks_host:
-            self.notice(f"{self.name} is gone ({why})")
-        else:
-            self.notice(f"{self.name} is gone; the computer plays for them until they join again ({why})")
-
-    def _send(self, message: dict[str, object]) -> None:
-        """Send ``message`` (:class:`LinkClosed` if the link broke), one sender at a time."""
-        link = self.link
-        if link is None:
-            return
-        with self._sending:
-            link.send(message)
-
-    def send(self, message: dict[str, object]) -> None:
-        """Send ``message`` if the person is there (a drop is noted, never raised)."""
-        try:
-            self._send(message)
-        except LinkClosed as exc:
-            self.dropped(str(exc))
+            return super().gone(why)
+        return f"{self.name} is gone; the computer plays for them until they join again ({why})"
 
     def send_view(self) -> None:
         """The person's seat's view of the game as it stands (:class:`LinkClosed` if the link broke)."""
@@ -240,9 +166,6 @@ class TablePerson(DropQuestion):
         except LinkClosed as exc:
             self.dropped(str(exc))
 
-    def say(self, text: str) -> None:
-        self.send({"type": "say", "text": text})
-
     def inform(self, event: Event) -> None:
         """A move was made: what every seat sees of it (protocol 2's event), before the view that follows it.
 
@@ -252,40 +175,9 @@ class TablePerson(DropQuestion):
         if self.link is not None:
             self.send({**wire.read_message(wire.event_line_2(event, self.game.table.sides)), "type": "moved"})
 
-    # ------------------------------------------------------------------
-    # The player protocol (the flow's computer seat calls these, on its thinking thread)
-
-    def decide(self, observation: Observation, rng: GlibcRandom) -> Decision:
-        move = self.choose(observation, rng)
-        return Decision(move, weighed(move, observation))
-
-    def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
-        """The person's move (or their answer: ``Extension?``, ``Coup fourre?``); at a drop, what the host chooses.
-
-        As at two seats (:meth:`mille.ui.people.host.RemotePerson.choose`):
-        the host waits for them or lets the computer play the seat until they
-        are back (or adjourns, which ends the game's thread).
-        """
-        self.admit()
-        legal = observation.legal_moves()
-        sides = observation.table.sides
-        while True:
-            if self.link is not None:
-                self.deciding = True
-                try:
-                    move = self._ask(observation, legal, sides)
-                finally:
-                    self.deciding = False
-                if move is not None:
-                    return move
-                continue
-            if self.standing_in or not self.asks_host:
-                return self.standin.choose(observation, rng)
-            if self.ask_host() == COMPUTER:
-                self.standing_in = True
-
-    def _ask(self, observation: Observation, legal: list[Move], sides: int) -> Move | None:
+    def ask_move(self, observation: Observation, legal: list[Move]) -> Move | None:
         """The person's legal move, asked until they give one; None once they are gone."""
+        sides = observation.table.sides
         while self.link is not None:
             try:
                 self._send(
@@ -311,17 +203,6 @@ class TablePerson(DropQuestion):
             except LinkClosed as exc:
                 self.dropped(str(exc))
         return None
-
-    def bye(self, text: str) -> None:
-        """The game is over for everyone, or the host left: ``text`` for the person, and the link closed."""
-        self.send({"type": "bye", "text": text})
-        if self.link is not None:
-            try:
-                self.link.flush()
-            except LinkClosed:
-                pass
-            self.link.close()
-            self.link = None
 
 
 class TablePeople:
@@ -528,25 +409,7 @@ class TableHostFace(TableBoardFace):
     def _drop_key(self, person: TablePerson, prompt: str) -> int | None:
         """``prompt`` on the prompt line, and a key (lower case); None if ``person`` came back meanwhile."""
         self._prompt(prompt)
-        fd = getattr(self.term, "fd", 0)
-        listener = person.listener.fileno()
-        while True:
-            self.flow.keep_snapshot()
-            event = self.term.poll()
-            if event is not None:
-                self.flow.on_event(event)
-                continue
-            ready, _, _ = select.select([fd, listener], [], [], 0.2)
-            if listener in ready and person.admit():
-                return None
-            if fd in ready:
-                key = self.term.read_byte()
-                if key == RESIZED:
-                    continue
-                if key in (INTERRUPT, HANGUP, LEAVE, END_OF_INPUT):
-                    self.flow.on_event(key)
-                    continue
-                return ord(chr(key).lower()) if 0 <= key < 128 else key
+        return drop_key(self.term, self.flow, person)
 
 
 def wait_for_people(persons: list[TablePerson], host: str) -> bool:
