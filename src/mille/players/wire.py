@@ -448,31 +448,6 @@ _COMPACT_PREFIX = b'{"type":"decide","obs":['
 _COMPACT_DECIDE = _COMPACT_PREFIX + b",".join([b"%d"] * COMPACT_SIZE) + b'],"legal":%d}\n'
 
 
-def _tableau_ints(hand: list[int], t: Tableau) -> tuple[int, ...]:
-    """One tableau's integers in the compact array, in the order of :data:`TABLEAU_FIELDS` (``hand`` as shown).
-
-    The one place the compact lines (:func:`compact_decide_line`,
-    :func:`compact_game_line`) spell that order out.
-    """
-    return (
-        *hand,
-        t.battle,
-        t.speed,
-        t.can_go,
-        t.fresh_hazard,
-        t.fresh_limit,
-        *t.safety,
-        *t.coups,
-        *t.nummiles,
-        t.mileage,
-        t.hand_total,
-        t.safety_score,
-        t.coup_score,
-        t.total,
-        t.games,
-    )
-
-
 def compact_decide_line(obs: Observation, legal: list[Move]) -> bytes:
     """The compact ``decide`` message: the observation's integers and the legal moves' mask, one template."""
     p0, p1 = obs.players
@@ -496,8 +471,36 @@ def compact_decide_line(obs: Observation, legal: list[Move]) -> bytes:
         -1 if pending is None else pending,
         memory.num_gos,
         *memory.num_seen[: cards.NUM_CODES],
-        *_tableau_ints(p0.hand, p0),
-        *_tableau_ints(p1.hand, p1),
+        *p0.hand,
+        p0.battle,
+        p0.speed,
+        p0.can_go,
+        p0.fresh_hazard,
+        p0.fresh_limit,
+        *p0.safety,
+        *p0.coups,
+        *p0.nummiles,
+        p0.mileage,
+        p0.hand_total,
+        p0.safety_score,
+        p0.coup_score,
+        p0.total,
+        p0.games,
+        *p1.hand,
+        p1.battle,
+        p1.speed,
+        p1.can_go,
+        p1.fresh_hazard,
+        p1.fresh_limit,
+        *p1.safety,
+        *p1.coups,
+        *p1.nummiles,
+        p1.mileage,
+        p1.hand_total,
+        p1.safety_score,
+        p1.coup_score,
+        p1.total,
+        p1.games,
         mask,
     )
 
@@ -542,8 +545,36 @@ def compact_game_line(game: Game, seat: int, tag: int) -> bytes:
         pending,
         memory.num_gos,
         *memory.num_seen[: cards.NUM_CODES],
-        *_tableau_ints(h0, p0),
-        *_tableau_ints(h1, p1),
+        *h0,
+        p0.battle,
+        p0.speed,
+        p0.can_go,
+        p0.fresh_hazard,
+        p0.fresh_limit,
+        *p0.safety,
+        *p0.coups,
+        *p0.nummiles,
+        p0.mileage,
+        p0.hand_total,
+        p0.safety_score,
+        p0.coup_score,
+        p0.total,
+        p0.games,
+        *h1,
+        p1.battle,
+        p1.speed,
+        p1.can_go,
+        p1.fresh_hazard,
+        p1.fresh_limit,
+        *p1.safety,
+        *p1.coups,
+        *p1.nummiles,
+        p1.mileage,
+        p1.hand_total,
+        p1.safety_score,
+        p1.coup_score,
+        p1.total,
+        p1.games,
         tag,
     )
 
