@@ -813,3 +813,27 @@ def test_people_are_named_where_plain_mode_names_a_seat_by_its_number() -> None:
     assert named("Your partner (seat 3) discards Go.", names) == "Your partner seat 4 (seat 3) discards Go."
     assert named("Side B, seat 2 and seat 4: 0 miles", names) == "Side B, bob (seat 2) and seat 4: 0 miles"
     assert named("you are seat 1, on side A", names) == "you are seat 1, on side A"
+
+
+def test_the_hosts_coup_fourre_question_is_never_told_to_the_others() -> None:
+    """Being asked ``Coup fourre?`` out of turn says the host holds the safety (R10): the others hear nothing of it.
+
+    ``Another hand?`` is told, as what they wait for; ``Extension?`` and ``Really?`` are not, as at two seats.
+    """
+    from mille.ui.flow import ANOTHER_HAND_PROMPT, COUP_PROMPT, EXTENSION_PROMPT, REALLY_PROMPT
+    from mille.ui.people.tablehost import TablePeople
+
+    class Someone:
+        def __init__(self) -> None:
+            self.said: list[str] = []
+
+        def say(self, text: str) -> None:
+            self.said.append(text)
+
+    bob = Someone()
+    people = TablePeople([bob], "alice")  # type: ignore[list-item]
+    for prompt in (COUP_PROMPT, EXTENSION_PROMPT, REALLY_PROMPT):
+        people.relay(prompt)
+    assert bob.said == []
+    people.relay(ANOTHER_HAND_PROMPT)
+    assert len(bob.said) == 1 and bob.said[0].startswith("alice: Another hand?")

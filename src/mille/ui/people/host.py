@@ -40,11 +40,18 @@ from ...players.bsd import BsdPlayer
 from ..app import BoardFace
 from ..board import Board
 from ..dialogs import Dialogs
-from ..flow import EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, GameFlow, Request, Setup
+from ..flow import COUP_PROMPT, EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, GameFlow, Request, Setup
 from ..layout import MOVE_X, MOVE_Y
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED
 from .link import Link, LinkClosed, drain_idle, heard_idle
 from .rendezvous import peer_uid, user_name
+
+#: The host's own questions that are not told to the other people's terminals: ``Extension?``
+#: (the move that answers it is shown to all), ``Really?`` (the host's own), and ``Coup fourre?``
+#: asked out of turn, whose asking alone would tell that the host holds the safety
+#: (table-rules.md R10).  The others (``Another hand?``, the save's questions) are told, as what
+#: the others wait for.
+UNRELAYED = frozenset((EXTENSION_PROMPT, REALLY_PROMPT, COUP_PROMPT))
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -370,7 +377,7 @@ class HostBoardFace(BoardFace):
 
     def ask(self, prompt_no: int) -> bool | Request:
         self._notices()
-        if prompt_no not in (EXTENSION_PROMPT, REALLY_PROMPT):
+        if prompt_no not in UNRELAYED:
             self.remote.say(f"{self.remote.host}: {PROMPTS[prompt_no]}")
         return super().ask(prompt_no)
 

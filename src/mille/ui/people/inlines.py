@@ -37,7 +37,7 @@ from ..plain import tablewords
 from ..plain.app import PlainFace
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE
 from .guest import public_game
-from .host import BACK, COMPUTER, GUEST, PersonSeat, RemotePerson
+from .host import BACK, COMPUTER, GUEST, UNRELAYED, PersonSeat, RemotePerson
 from .link import Link, LinkClosed, drain_idle, heard_idle
 from .rendezvous import RendezvousError
 from .tableguest import refusal, seat_view, unturned
@@ -227,7 +227,7 @@ class HostLinesFace(_PeopleLinesFace):
 
     def ask(self, prompt_no: int) -> bool | Request:
         self._notices()
-        if prompt_no not in (EXTENSION_PROMPT, REALLY_PROMPT):
+        if prompt_no not in UNRELAYED:
             self.remote.say(f"{self.remote.host}: {PROMPTS[prompt_no]}")
         return super().ask(prompt_no)
 

@@ -27,9 +27,9 @@ from ...engine.rules import Move
 from ...engine.state import Game, Table
 from ...files.safeio import shown
 from ...players import make_player, wire
-from ..flow import EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, GameFlow, Request, Setup
+from ..flow import PROMPTS, GameFlow, Request, Setup
 from ..tableboard import TableBoardFace
-from .host import BACK, COMPUTER, DROP_HELP, DROP_PROMPT, WAITING_PROMPT, PersonSeat, drop_key
+from .host import BACK, COMPUTER, DROP_HELP, DROP_PROMPT, UNRELAYED, WAITING_PROMPT, PersonSeat, drop_key
 from .link import LinkClosed, drain_idle, heard_idle
 from .rendezvous import user_name
 
@@ -243,7 +243,7 @@ class TablePeople:
 
     def relay(self, prompt_no: int) -> None:
         """The host's own question, told to the others' terminals (``Another hand?``: theirs to wait for)."""
-        if prompt_no not in (EXTENSION_PROMPT, REALLY_PROMPT):
+        if prompt_no not in UNRELAYED:
             for person in self.persons:
                 person.say(f"{shown(self.host)[:NAME_WIDTH]}: {PROMPTS[prompt_no]}")
 
