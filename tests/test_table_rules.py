@@ -395,3 +395,25 @@ def test_a_declined_coup_is_told_to_nobody_else(seats: int) -> None:
         if declined >= 3:
             break
     assert declined >= 3  # the test saw declines to hide
+
+
+@pytest.mark.parametrize("seats", [4, 6])
+def test_a_coup_asked_out_of_turn_is_seen_by_the_asked_seat_alone(seats: int) -> None:
+    """Every other seat's view (and board) shows the turn going on: the asking alone would tell the safety held."""
+    from mille.ui.tableboard import table_lines
+
+    game = at_table(seats, {1: [OOG, *WAITING], 0: waiting(TANK)}, to_move=1, rolling=tuple(range(seats)))
+    push_ok(game, Move(MoveType.PLAY, 0, 0 if seats == 6 else None))
+    assert rules.phase(game) is Phase.REACTION and game.to_move == 0
+    resume = game.reaction
+    assert resume == 2
+    mine = observe(game, 0)
+    assert mine.phase is Phase.REACTION and mine.to_move == 0 and mine.legal_moves() == [PLAYS[1], PASS]
+    assert "(coup fourre?)" in table_lines(game, 0)[3]
+    for seat in range(1, seats):
+        seen = observe(game, seat)
+        assert seen.phase is Phase.MOVE and seen.to_move == resume
+        assert rules.seen_turn(game, seat) == resume
+        assert "(coup fourre?)" not in table_lines(game, seat)[3]
+        world = seen.public_game()
+        assert world.reaction is None and world.to_move == resume

@@ -249,6 +249,9 @@ def _observe_table(game: Game, seat: Seat, players: list[Tableau], now: Phase | 
     obs = _new_observation(Observation)
     obs.seat = seat
     obs.phase = rules.phase(game) if now is None else now
+    if game.reaction is not None and to_move != seat:  # a coup fourré asked of another seat is its secret (R10)
+        obs.phase = Phase.MOVE
+        to_move = game.reaction
     obs.to_move = to_move
     obs.players = views
     obs.opponent_hand_size = cards.HAND_SIZE - players[nxt].hand.count(EMPTY)

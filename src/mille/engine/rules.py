@@ -401,6 +401,20 @@ def play_refusal(game: Game, seat: Seat, slot: Slot, target: int | None = None) 
     return None
 
 
+def seen_turn(game: Game, seat: Seat | None = None) -> Seat:
+    """Whose turn ``seat`` sees (None: the table, everyone not asked anything).
+
+    While a coup fourré is asked out of turn (R10, the ``REACTION`` phase),
+    the question is the asked seat's own: its asking alone would tell that
+    it holds the safety.  Every other seat sees the turn go on as if nobody
+    had been asked: the seat that moves next if the coup is let pass.
+    """
+    reaction = game.reaction
+    if reaction is not None and game.to_move != seat:
+        return reaction
+    return game.to_move
+
+
 def coup_slot(game: Game) -> Slot | None:
     """In the ``REACTION`` phase: the slot of the safety that makes the coup fourré."""
     seat = game.to_move

@@ -116,9 +116,9 @@ def side_box(
 
 def table_lines(game: Game, me: int = YOU, names: Names | None = None) -> list[str]:
     """The table's own lines (the trip, the deck, the discard, the turn), each at most 39 columns."""
-    turn = game.to_move
+    turn = rules.seen_turn(game, me)  # a coup fourré asked of another seat is its secret (R10)
     side = _letter(game.table.side(turn))
-    asked = " (coup fourre?)" if game.reaction is not None else ""
+    asked = " (coup fourre?)" if game.reaction is not None and game.to_move == me else ""
     return [
         f"Mille Bornes, {game.table.seats} seats",
         f"Trip {game.trip_length}   Deck {max(game.deck_count, 0):3d} cards",

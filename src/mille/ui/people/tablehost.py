@@ -21,6 +21,7 @@ from __future__ import annotations
 import select
 import socket
 
+from ...engine import rules
 from ...engine.observation import Observation, observe
 from ...engine.rng import GlibcRandom, secret_seed
 from ...engine.rules import Move
@@ -232,8 +233,9 @@ class TablePeople:
         """Whose turn it is, when it is a person's: ``bob is thinking...``, or the computer playing for them."""
         if game.finished or game.pending_extension is not None:
             return None
+        turn = rules.seen_turn(game)  # a coup fourré asked of a person is theirs alone (R10)
         for person in self.persons:
-            if person.seat == game.to_move:
+            if person.seat == turn:
                 name = shown(person.name)[:NAME_WIDTH]
                 if person.link is not None:
                     return f"{name} is thinking..."

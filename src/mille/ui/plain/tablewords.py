@@ -127,8 +127,9 @@ def hands_line(game: Game) -> str:
         f"{who(game, seat)} {cards.HAND_SIZE - game.players[seat].hand.count(EMPTY)}"
         for seat in range(game.table.seats)
     ]
-    mover = who(game, game.to_move, True)
-    turn = "It is your turn." if game.to_move == YOU else f"{mover} {_verb(game, game.to_move, 'move')} next."
+    seen = rules.seen_turn(game, YOU)  # a coup fourré asked of another seat is its secret (R10)
+    mover = who(game, seen, True)
+    turn = "It is your turn." if seen == YOU else f"{mover} {_verb(game, seen, 'move')} next."
     return "Cards in hand: " + ", ".join(counts) + ". " + turn
 
 
