@@ -128,17 +128,14 @@ def _show(value: object, most: int = 200) -> str:
     return text if len(text) <= most else text[: most - 3] + "..."
 
 
-def _check_header(first: object, config: TournamentConfig, path: Path) -> None:
-    """A :class:`TournamentError` unless ``first`` is the header of ``config``'s results file."""
-    if not isinstance(first, dict) or first.get("format") != FORMAT:
-        raise TournamentError(f"{path} is not a mille.tournament results file")
-    if not _same(first.get("version"), FORMAT_VERSION):
-        raise TournamentError(
-            f"{path} is a results file of format version {_show(first.get('version'))}, not {FORMAT_VERSION}"
-        )
-    expected = header(config)
+def check_arguments(first: dict[str, Any], expected: dict[str, Any], path: Path, option_of: dict[str, str]) -> None:
+    """A :class:`TournamentError` unless the header ``first`` holds the arguments ``expected``, and nothing more.
+
+    Each argument that differs is named as its option (``option_of``, else
+    its field), for the two-seat results file and the larger tables' alike.
+    """
     differences = [
-        f"{_OPTION_OF.get(key, key)} {_show(first.get(key))} there, {_show(value)} here"
+        f"{option_of.get(key, key)} {_show(first.get(key))} there, {_show(value)} here"
         for key, value in expected.items()
         if not _same(first.get(key), value)
     ]
@@ -149,6 +146,18 @@ def _check_header(first: object, config: TournamentConfig, path: Path) -> None:
         )
     if len(first) != len(expected):
         raise TournamentError(f"{path}, line 1: a damaged header (fields a results file's header does not have)")
+
+
+def _check_header(first: object, config: TournamentConfig, path: Path) -> None:
+    """A :class:`TournamentError` unless ``first`` is the header of ``config``'s results file."""
+    if not isinstance(first, dict) or first.get("format") != FORMAT:
+        raise TournamentError(f"{path} is not a mille.tournament results file")
+    if not _same(first.get("version"), FORMAT_VERSION):
+        raise TournamentError(
+            f"{path} is a results file of format version {_show(first.get('version'))}, not {FORMAT_VERSION}"
+        )
+    expected = header(config)
+    check_arguments(first, expected, path, _OPTION_OF)
 
 
 def _check_game(game: GameRecord, config: TournamentConfig) -> None:

@@ -59,6 +59,7 @@ from .results import (
     _parse,
     _same,
     _show,
+    check_arguments,
     open_file,
 )
 from .standings import ANCHOR_RATING, DEFAULT_RESAMPLES, MIN_PAIRS_TO_RATE, format_ratings
@@ -214,18 +215,7 @@ def _check_header(first: object, config: TableTournamentConfig, path: Path) -> N
             f"{path} is a table results file of format version {_show(first.get('version'))}, not {FORMAT_VERSION}"
         )
     expected = config.header()
-    differences = [
-        f"{_OPTION_OF.get(key, key)} {_show(first.get(key))} there, {_show(value)} here"
-        for key, value in expected.items()
-        if not _same(first.get(key), value)
-    ]
-    if differences:
-        raise TournamentError(
-            f"{path} holds a tournament of other arguments ({'; '.join(differences)}): "
-            "resume it with the arguments it was started with"
-        )
-    if len(first) != len(expected):
-        raise TournamentError(f"{path}, line 1: a damaged header (fields a results file's header does not have)")
+    check_arguments(first, expected, path, _OPTION_OF)
 
 
 def parse_sets(data: bytes, config: TableTournamentConfig, path: Path) -> tuple[Sets, int]:
