@@ -34,7 +34,7 @@ import tempfile
 import termios
 import time
 import traceback  # noqa: F401
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 
 import pytest
@@ -202,15 +202,35 @@ def discard_keys(player: Player) -> str:
     raise AssertionError(player.text())
 
 
-def _move(player: Player) -> None:
-    """Pick, then discard a card that is not a safety."""
-    player.send("p")
-    player.pump(0.05)
-    player.send(discard_keys(player))
-    deadline = time.monotonic() + 10
-    while any(line[20:40].rstrip() == ">>:Move:" for line in player.screen.display):
-        assert time.monotonic() < deadline, player.text()
+def _picked(player: Player) -> str:
+    """The card on the hand's ``P`` row: there from the pick until the move is made (then it fills the slot played)."""
+    return player.screen.display[6][2:20].strip()
+
+
+def _until_shown(player: Player, shown: Callable[[], bool], deadline: float = 10.0) -> None:
+    end = time.monotonic() + deadline
+    while not shown():
+        assert time.monotonic() < end, player.text()
         player.pump(0.01)
+
+
+def _move(player: Player, made: bool = True) -> None:
+    """Pick, then discard a card that is not a safety (the keys typed at once); back once the move is made.
+
+    The move is made when the deck has one card fewer and the ``P`` row is
+    empty again: what the move changed on the screen is waited for, never the
+    prompt going away (the other seat may answer and the prompt come back
+    between two reads of the pty).  ``made=False``: the keys typed, not waited
+    for (the host's worker takes the move later).
+    """
+    deck = _deck(player)
+    player.send("p" + discard_keys(player))
+    if made:
+        _until_shown(player, lambda: _deck(player) < deck and _picked(player) == "")
+
+
+def _deck(player: Player) -> int:
+    return int(player.screen.display[6][20:40])
 
 
 def _agree(host: Player, guest: Player) -> None:
@@ -268,7 +288,7 @@ def test_two_people_play_a_third_is_refused_and_a_killed_guest_comes_back() -> N
             _asked(guest)
             host.send("\x03")
             host.wait_for("Really?")
-            _move(guest)
+            _move(guest, made=False)  # taken once she answers
             host.pump(0.3)
             assert "Really?" in host.text(), host.text()
             host.send("n")
@@ -704,15 +724,12 @@ def test_drops_under_a_shell_and_each_choice_the_host_makes() -> None:
             host.send("c")
             _asked(host)
             deck = int(host.screen.display[6][20:40])
-            host.send("p")
-            host.pump(0.05)
-            host.send(discard_keys(host))
-            # The computer stands in without asking again: two cards drawn, her prompt again.
-            deadline = time.monotonic() + 10
-            while host.screen.display[6][20:40].strip() != str(deck - 2):
-                assert time.monotonic() < deadline and "Adjourn?" not in host.text(), host.text()
-                host.pump(0.02)
+            _move(host)
+            # The computer stands in without asking again: her prompt again, a card drawn for each (two or more:
+            # a safety played gives the computer another turn, and the deal is one nobody can choose).
             _asked(host)
+            assert "Adjourn?" not in host.text(), host.text()
+            assert int(host.screen.display[6][20:40]) <= deck - 2, host.text()
 
             # He comes back, his process is killed at his prompt, and Alice adjourns.
             again = Player(b_uid, b_gid, ["--join", alice])
