@@ -699,14 +699,7 @@ def test_drops_under_a_shell_and_each_choice_the_host_makes() -> None:
 
             # At his move prompt: his terminal closed under the shell.  Alice chooses to wait.
             close_terminal(guest)
-            host.wait_for(f"{bob} is gone")
-            host.wait_for("Wait/Comp/Adjourn?")
-            host.send("x")
-            host.wait_for("W: wait  C: computer  A: adjourn")
-            host.send("w")
-            host.wait_for("Waiting...")
-            host.send(" ")  # any key brings the choice back: waiting never hangs
-            host.wait_for("Wait/Comp/Adjourn?")
+            the_choice_after_a_wait(host, bob)
             host.send("w")
             host.wait_for("Waiting...")
             back = in_shell(b_uid, b_gid, ["--join", alice])
@@ -759,6 +752,19 @@ def test_drops_under_a_shell_and_each_choice_the_host_makes() -> None:
         finally:
             for p in players:
                 p.kill()
+
+
+def the_choice_after_a_wait(host: Player, name: str) -> None:
+    """``name`` dropped: the host is told at once and asked; another key is told the choices; W waits; any key
+    brings the choice back (waiting never hangs)."""
+    host.wait_for(f"{name} is gone")
+    host.wait_for("Wait/Comp/Adjourn?")
+    host.send("x")
+    host.wait_for("W: wait  C: computer  A: adjourn")
+    host.send("w")
+    host.wait_for("Waiting...")
+    host.send(" ")
+    host.wait_for("Wait/Comp/Adjourn?")
 
 
 def _answer(player: Player, line: str, wanted: str, deadline: float = 10.0) -> str:

@@ -13,12 +13,14 @@ nor the deck, compared with the host's game saved at that moment.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import shutil
 import signal
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -35,6 +37,7 @@ from test_people import (
     _state_home,
     people,
     readable_directory,
+    the_choice_after_a_wait,
 )
 
 #: The rows of the larger tables' board (ui/tableboard.py: the miles window is the bottom seven lines).
@@ -668,50 +671,76 @@ def test_a_host_in_lines_at_three_seats_hears_a_guest_on_the_board_named_with_se
                 p.kill()
 
 
-def test_a_drop_at_four_seats_asks_the_host_and_an_adjourned_game_is_resumed_by_both() -> None:
-    """bob (seat 2) killed at his prompt: alice chooses at Wait/Comp/Adjourn?; A keeps the game; both resume it."""
+@contextlib.contextmanager
+def bob_thinking_at_four_seats() -> Iterator[tuple[str, tuple[str, int, int], tuple[str, int, int], list[Player]]]:
+    """alice hosts 4 seats with bob (a real user) at seat 2, her game kept in a state directory of hers; turns played
+    until bob is asked.  (state, alice, bob, players: the host and the guest first), every player killed after."""
     with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
         state = _state_home(place, a_uid, a_gid)
-        env = {"XDG_STATE_HOME": state}
         players: list[Player] = []
         try:
-            host = Player(a_uid, a_gid, ["--players", "4", "--invite", f"{bob}:2", "--no-stats"], env=env)
+            host = Player(
+                a_uid, a_gid, ["--players", "4", "--invite", f"{bob}:2", "--no-stats"], env={"XDG_STATE_HOME": state}
+            )
             players.append(host)
             host.wait_for(f"waiting for {bob}")
             guest = Player(b_uid, b_gid, ["--join", alice])
             players.append(guest)
             _until([host, guest], lambda: _asked(guest))
-            hand = _hand(guest)
-            guest.kill()
-            host.wait_for(f"{bob} is gone")
-            host.wait_for("Wait/Comp/Adjourn?")
-            host.send("x")
-            host.wait_for("W: wait  C: computer  A: adjourn")
-            host.send("w")
-            host.wait_for("Waiting...")
-            host.send(" ")  # any key brings the choice back
-            host.wait_for("Wait/Comp/Adjourn?")
-            host.send("a")
-            assert host.reap() == 0
-            said = "".join(line.rstrip() if len(line.rstrip()) < 80 else line for line in host.screen.display)
-            assert f"mille --invite {bob}:2 " in said, host.text()
-            assert f"{bob} takes their seat again with: mille --join {alice}" in said, host.text()
-            [name] = os.listdir(os.path.join(state, "mille"))
-            kept = os.path.join(state, "mille", name)
-
-            resumed = Player(a_uid, a_gid, ["--invite", f"{bob}:2", "--no-stats", kept], env=env)
-            players.append(resumed)
-            resumed.wait_for(f"waiting for {bob}")
-            back = Player(b_uid, b_gid, ["--join", alice])
-            players.append(back)
-            end = time.monotonic() + 10
-            while not _asked(back):  # his seat, his hand, his move
-                assert time.monotonic() < end, back.text()
-            assert _hand(back) == hand
-            resumed.wait_for(f"{bob} is thinking...")
+            yield state, (alice, a_uid, a_gid), (bob, b_uid, b_gid), players
         finally:
             for p in players:
                 p.kill()
+
+
+def test_a_drop_at_four_seats_asks_the_host_and_an_adjourned_game_is_resumed_by_both() -> None:
+    """bob (seat 2) killed at his prompt: alice chooses at Wait/Comp/Adjourn?; A keeps the game; both resume it."""
+    with bob_thinking_at_four_seats() as (state, (alice, a_uid, a_gid), (bob, b_uid, b_gid), players):
+        host, guest = players
+        hand = _hand(guest)
+        guest.kill()
+        the_choice_after_a_wait(host, bob)
+        host.send("a")
+        assert host.reap() == 0
+        said = "".join(line.rstrip() if len(line.rstrip()) < 80 else line for line in host.screen.display)
+        assert f"mille --invite {bob}:2 " in said, host.text()
+        assert f"{bob} takes their seat again with: mille --join {alice}" in said, host.text()
+
+        both_resume(state, (alice, a_uid, a_gid), (bob, b_uid, b_gid), hand, players)
+
+
+def test_the_hosts_terminal_closed_at_four_seats_keeps_the_game_and_both_resume_it() -> None:
+    """The host's own drop keeps the game for everyone (issue 37), at a larger table too: her terminal closed while
+    bob thinks; her mille keeps the game as on any hangup, bob is told, both resume it."""
+    with bob_thinking_at_four_seats() as (state, alice, bob, players):
+        host, guest = players
+        hand = _hand(guest)
+        os.close(host.fd)  # the host's terminal goes away under it
+        host.fd = -1
+        assert host.reap() == 1
+        assert guest.reap() == 0
+        assert f"{alice[0]} left the game" in guest.text(), guest.text()
+        both_resume(state, alice, bob, hand, players)
+
+
+def both_resume(
+    state: str, host: tuple[str, int, int], guest: tuple[str, int, int], hand: dict[str, str], players: list[Player]
+) -> None:
+    """The one game kept in ``state`` resumed by the host (``guest`` invited to seat 2 of 4) and the guest: his seat,
+    his ``hand``, his move."""
+    (alice, a_uid, a_gid), (bob, b_uid, b_gid) = host, guest
+    [name] = os.listdir(os.path.join(state, "mille"))
+    kept = os.path.join(state, "mille", name)
+    resumed = Player(a_uid, a_gid, ["--invite", f"{bob}:2", "--no-stats", kept], env={"XDG_STATE_HOME": state})
+    players.append(resumed)
+    resumed.wait_for(f"waiting for {bob}")
+    back = Player(b_uid, b_gid, ["--join", alice])
+    players.append(back)
+    end = time.monotonic() + 10
+    while not _asked(back):
+        assert time.monotonic() < end, back.text()
+    assert _hand(back) == hand
+    resumed.wait_for(f"{bob} is thinking...")
 
 
 def _last(player: Player) -> str:
