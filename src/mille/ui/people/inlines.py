@@ -39,7 +39,7 @@ from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE
 from .guest import public_game
 from .host import BACK, COMPUTER, GUEST, UNRELAYED, PersonSeat, RemotePerson
 from .link import Link, LinkClosed, drain_idle, heard_idle
-from .rendezvous import RendezvousError
+from .seated import RETRY, Reaching, Rejoined, ended_line, left_line, other_table, same_table
 from .tableguest import refusal, seat_view, unturned
 from .tablehost import NAME_WIDTH
 
@@ -512,6 +512,7 @@ class GuestLines:
     def handle(self, message: dict[str, object], reading: bool = False) -> None:
         kind = message.get("type")
         if kind == "hello":
+            self.hello(message, 2, 1)
             self.host = shown(str(message.get("host", self.host)))[:32]
         elif kind == "moved":
             try:
@@ -531,6 +532,13 @@ class GuestLines:
             move = self.decide(obs)
             self._sent = move
             self.link.send({"type": "move", "move": wire.move_json(move)})
+
+    def hello(self, message: dict[str, object], seats: int, seat: int) -> None:
+        """The host's hello (again, after a drop): it must seat us where we sat, else we leave."""
+        if not same_table(message, seats, seat):
+            self.link.close()
+            self.last = other_table(self.host)
+            raise GameExit(1)
 
     def view(self, obs: Observation, finished: bool) -> None:
         """A new view: the move that led to it said, a new hand announced, the board read on the first."""
@@ -597,13 +605,16 @@ class GuestLines:
 
     def leave(self, status: int) -> None:
         self.link.close()
-        self.last = f"mille: you left the game; {self.host} keeps it (join again with: mille --join {self.host})"
+        self.last = left_line(self.host)
         raise GameExit(status)
 
     def gone(self, why: str) -> None:
-        """The host's link went: said, and the guest chooses in a line (``w`` waits, ``l`` leaves)."""
+        """The host's link went: said, and the guest chooses in a line (``w`` waits, ``l`` leaves), at every table.
+
+        The board's choice in lines (:meth:`mille.ui.people.seated.SeatedGuest.gone`).
+        """
         self.link.close()
-        self.last = f"mille: the game ended: {why}; {self.host} keeps it (join again with: mille --join {self.host})"
+        self.last = ended_line(why, self.host)
         if self.reconnect is None:
             raise GameExit(1)
         self.face.say(f"{self.host} is gone ({why}).")
@@ -617,30 +628,35 @@ class GuestLines:
                 self.face.say(f"Waiting for {self.host}; RETURN brings the choice back.")
                 if self._reached():
                     self.last = None
-                    raise _Rejoined
+                    raise Rejoined
             else:
                 self.face.say("Answer w or l.")
 
     def _reached(self) -> bool:
         """Try to reach the host every half second until it answers (True) or a line is typed (False)."""
         assert self.reconnect is not None
-        while True:
-            try:
-                self.link = self.reconnect()
-                return True
-            except (OSError, LinkClosed, RendezvousError):
-                pass
-            if self.term.has_line() or select.select([self.term.fd_in], [], [], 0.5)[0]:
-                self.term.read_line()
-                return False
+        reaching = Reaching(self.reconnect)
+        try:
+            while True:
+                link = reaching.step()
+                if link is not None:
+                    self.link = link
+                    return True
+                fd = self.term.fd_in
+                if self.term.has_line() or fd in select.select([fd, *reaching.fds()], [], [], RETRY / 5)[0]:
+                    self.term.read_line()
+                    return False
+        finally:
+            reaching.stop()
 
     def run(self) -> int:
         """Play until the game ends or a side leaves; the exit status."""
         while True:
             try:
                 self._play()
-            except _Rejoined:
+            except Rejoined:
                 self._seen = False  # the board read again when the host's view comes
+                self._moved = None
                 continue
             except GameExit as leave:
                 return leave.status
@@ -673,8 +689,16 @@ class TableGuestLines(GuestLines):
     are sent; a move the rules refuse is told at once in the engine's words.
     """
 
-    def __init__(self, term: LineTerminal, link: Link, host: str, detail: str, hello: dict[str, object]) -> None:
-        super().__init__(term, link, host, detail)
+    def __init__(
+        self,
+        term: LineTerminal,
+        link: Link,
+        host: str,
+        detail: str,
+        hello: dict[str, object],
+        reconnect: Callable[[], Link] | None = None,
+    ) -> None:
+        super().__init__(term, link, host, detail, reconnect)
         seats, seat = hello.get("seats"), hello.get("seat")
         if type(seats) is not int or seats not in (3, 4, 6) or type(seat) is not int or not 0 < seat < seats:
             raise LinkClosed("the host sent a table that is not one")
@@ -709,7 +733,9 @@ class TableGuestLines(GuestLines):
                 self._sent = move
                 sides = self.face.game.table.sides
                 self.link.send({"type": "move", "move": wire.move_json_2(unturned(move, self.seat, sides))})
-        elif kind != "hello":
+        elif kind == "hello":  # again, after a drop (the first was read before): the same seat, or we leave
+            self.hello(message, self.seats, self.seat)
+        else:
             super().handle(message, reading)
 
     def view_2(self, obs: Observation, finished: bool) -> None:
@@ -788,17 +814,17 @@ def _target(before: Game, after: Game, mover_side: int) -> int | None:
     return None
 
 
-def table_guest_in_lines(detail: str | None) -> Callable[[str, Link, dict[str, object]], int]:
+def table_guest_in_lines(detail: str | None) -> Callable[[str, Link, dict[str, object], Callable[[], Link]], int]:
     """How a guest plays in lines at a larger table (:func:`mille.ui.people.guest.join`'s ``play_table``)."""
     from ..plain import DETAILS
 
-    def play(host: str, link: Link, hello: dict[str, object]) -> int:
+    def play(host: str, link: Link, hello: dict[str, object], reconnect: Callable[[], Link]) -> int:
         from ..keeping import say
         from ..plain.lines import LineTerminal
 
         try:
             term = LineTerminal()
-            guest = TableGuestLines(term, link, host, detail or DETAILS[0], hello)
+            guest = TableGuestLines(term, link, host, detail or DETAILS[0], hello, reconnect)
         except LinkClosed as exc:
             link.close()
             say(f"mille: {exc}")
@@ -806,10 +832,6 @@ def table_guest_in_lines(detail: str | None) -> Callable[[str, Link, dict[str, o
         return _run_guest(term, guest)
 
     return play
-
-
-class _Rejoined(Exception):
-    """The link came back after a drop."""
 
 
 def play_guest_lines(host: str, link: Link, detail: str, reconnect: Callable[[], Link] | None = None) -> int:

@@ -9,7 +9,11 @@ tables' board (:mod:`mille.ui.tableboard`) from it, from its own seat
 computers).  It reads its moves with that board's keys (``U 3 B`` aims a
 hazard), answers its own ``Extension?`` and ``Coup fourre?``, and checks a
 move against its view before sending it, so a move the rules refuse is
-told at once in the engine's words; the host checks it again.
+told at once in the engine's words; the host checks it again.  When the
+link breaks while the host's mille lives, the guest chooses at
+``Wait/Leave?`` as at two seats (:meth:`mille.ui.people.seated.SeatedGuest.gone`):
+the host's game reached again sends its hello and this seat's view, and the
+board goes on from there.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from .tablehost import NAME_WIDTH
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..surface import Terminal
 
 __all__ = ["TableGuest", "at_table", "play_table_guest", "public_view", "refusal", "seat_view", "unturned"]
@@ -93,9 +99,12 @@ class _TableGuestFlow(GuestFlow):
 class TableGuest(SeatedGuest):
     """One guest's run at a larger table: the link to the host, the board from its seat, the prompts."""
 
-    def __init__(self, term: Terminal, link: Link, hello: dict[str, object]) -> None:
+    def __init__(
+        self, term: Terminal, link: Link, hello: dict[str, object], reconnect: Callable[[], Link] | None = None
+    ) -> None:
         self.term = term
         self.link = link
+        self.reconnect = reconnect
         self.host = shown(str(hello.get("host", "the host")))[:NAME_WIDTH]
         seats = hello.get("seats")
         seat = hello.get("seat")
@@ -107,7 +116,7 @@ class TableGuest(SeatedGuest):
             for key, name in names.items():
                 if isinstance(key, str) and key.isdigit() and int(key) < seats and int(key) != seat:
                     self.names[int(key)] = shown(str(name))[:NAME_WIDTH]
-        self.seat = seat
+        self.seat, self.seats = seat, seats
         game = Game(deck=[], table=table(seats))
         self.face = TableBoardFace(term, game, seat, self.names)
         self.flow = _TableGuestFlow(self)
@@ -118,9 +127,11 @@ class TableGuest(SeatedGuest):
     def tell(self, text: str) -> None:
         self.face.say(shown(text)[:79])
 
-    def gone(self, why: str) -> None:
-        self.last = f"mille: the game ended: {why}; {self.host} keeps it"
-        raise GameExit(1)
+    def prompt(self, text: str) -> None:
+        self.face._prompt(text.rstrip())
+
+    def unprompt(self) -> None:
+        self.face._unprompt()
 
     def really(self) -> None:
         while True:
@@ -148,7 +159,9 @@ class TableGuest(SeatedGuest):
 
     def handle(self, message: dict[str, object], reading: bool = False) -> None:
         kind = message.get("type")
-        if kind == "view":
+        if kind == "hello":  # again, after a drop (the first was read before the board): the same seat, or we leave
+            self.hello(message, self.seats, self.seat)
+        elif kind == "view":
             obs = wire.observation_from_json_2(message.get("obs"))
             finished = bool(message.get("finished"))
             if not reading and not finished and obs.to_move != obs.seat:
@@ -197,20 +210,6 @@ class TableGuest(SeatedGuest):
     def refusal(self, game: Game, move: Move) -> str:
         return refusal(game, self.seat, move, self.host)
 
-    def run(self) -> int:
-        """Play until the game ends or a side leaves; the exit status."""
-        try:
-            self.follow()
-        except LinkClosed as exc:
-            self.last = f"mille: the game ended: {exc}; {self.host} keeps it"
-            return 1
-        except wire.WireError as exc:
-            self.link.close()
-            self.last = f"mille: the host sent garbage ({shown(str(exc))[:100]})"
-            return 1
-        except GameExit as leave:
-            return leave.status
-
 
 def refusal(game: Game, seat: int, move: Move, host: str) -> str:
     """Why ``move`` may not be made now by ``seat``, in the engine's words where it has them (``host`` alone Orders)."""
@@ -258,8 +257,14 @@ def at_table(link: Link, host: str) -> dict[str, object] | None:
     return None
 
 
-def play_table_guest(host: str, link: Link, hello: dict[str, object]) -> int:
-    """Take the seat at the larger table ``host`` invited us to, on the board; the exit status."""
+def play_table_guest(
+    host: str, link: Link, hello: dict[str, object], reconnect: Callable[[], Link] | None = None
+) -> int:
+    """Take the seat at the larger table ``host`` invited us to, on the board; the exit status.
+
+    ``reconnect``: the way back to the host's game if the link breaks (the choice
+    asked as at two seats, :meth:`mille.ui.people.seated.SeatedGuest.gone`).
+    """
     from ..cursesterm import CursesTerminal
     from ..keeping import say
     from ..surface import TerminalError
@@ -268,7 +273,7 @@ def play_table_guest(host: str, link: Link, hello: dict[str, object]) -> int:
     guest: TableGuest | None = None
     try:
         term.start()
-        guest = TableGuest(term, link, hello)
+        guest = TableGuest(term, link, hello, reconnect)
         guest.tell(f"waiting for {guest.host}...")
         status = guest.run()
     except TerminalError as exc:
