@@ -207,3 +207,45 @@ def _hand_said(player: Player) -> str:
     said = _answer(player, "c", "Your hand: ")
     said = said[said.index("Your hand: ") + len("Your hand: ") :]
     return said[: said.index(".")]
+
+
+def test_a_guest_joined_on_this_machine_waits_for_a_new_game_at_his_seat_and_leaves_one_at_another_table() -> None:
+    """The host's mille killed under a guest joined locally: W tries her socket until a game of hers answers.
+
+    Her next game at the same table seats him again (the local way back);
+    one at another table is not his seat: he is told how to join it, and
+    his mille ends.
+    """
+    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)]:
+        players: list[Player] = []
+        try:
+            host = Player(a_uid, a_gid, ["--players", "4", "--invite", bob, "--no-stats"])
+            players.append(host)
+            host.wait_for(f"waiting for {bob}")
+            guest = Player(b_uid, b_gid, ["--join", alice])
+            players.append(guest)
+            guest.wait_for(f"Side A (yours): {alice}, you")
+            host.kill()
+            guest.wait_for("Wait/Leave?")
+            guest.send("w")
+            guest.wait_for("Waiting...")
+            guest.pump(1.2)  # her socket refuses meanwhile: still waiting
+            assert "Waiting..." in guest.text(), guest.text()
+            host = Player(a_uid, a_gid, ["--players", "4", "--invite", bob, "--no-stats"])
+            players.append(host)
+            host.wait_for(f"Side A (yours): you, {bob}", deadline=20)
+            guest.wait_for(f"{alice} is thinking...", deadline=20)
+            assert "Waiting..." not in guest.text() and "Wait/Leave?" not in guest.text(), guest.text()
+            _until([host, guest], lambda: _asked(guest))
+
+            host.kill()
+            guest.wait_for("Wait/Leave?")
+            guest.send("w")
+            guest.wait_for("Waiting...")
+            host = Player(a_uid, a_gid, ["--players", "3", "--invite", bob, "--no-stats"])
+            players.append(host)
+            assert guest.reap(deadline=20) == 1
+            assert f"{alice}'s game is another table now; join it with: mille --join {alice}" in _left(guest)
+        finally:
+            for p in players:
+                p.kill()

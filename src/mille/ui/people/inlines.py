@@ -39,7 +39,7 @@ from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE
 from .guest import public_game
 from .host import BACK, COMPUTER, GUEST, UNRELAYED, PersonSeat, RemotePerson
 from .link import Link, LinkClosed, drain_idle, heard_idle
-from .seated import RETRY, Reaching, Rejoined, ended_line, left_line, other_table, same_table
+from .seated import RETRY, GuestRun, Reaching, Rejoined, ended_line
 from .tableguest import refusal, seat_view, unturned
 from .tablehost import NAME_WIDTH
 
@@ -466,7 +466,7 @@ class _GuestLinesFlow:
             self.guest.really()
 
 
-class GuestLines:
+class GuestLines(GuestRun):
     """One guest's run in lines: each move said, the prompts asked as lines; the host answers the rest."""
 
     def __init__(
@@ -533,13 +533,6 @@ class GuestLines:
             self._sent = move
             self.link.send({"type": "move", "move": wire.move_json(move)})
 
-    def hello(self, message: dict[str, object], seats: int, seat: int) -> None:
-        """The host's hello (again, after a drop): it must seat us where we sat, else we leave."""
-        if not same_table(message, seats, seat):
-            self.link.close()
-            self.last = other_table(self.host)
-            raise GameExit(1)
-
     def view(self, obs: Observation, finished: bool) -> None:
         """A new view: the move that led to it said, a new hand announced, the board read on the first."""
         face = self.face
@@ -602,11 +595,6 @@ class GuestLines:
                 self.leave(0)
         finally:
             self._in_really = False
-
-    def leave(self, status: int) -> None:
-        self.link.close()
-        self.last = left_line(self.host)
-        raise GameExit(status)
 
     def gone(self, why: str) -> None:
         """The host's link went: said, and the guest chooses in a line (``w`` waits, ``l`` leaves), at every table.

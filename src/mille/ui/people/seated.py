@@ -33,6 +33,7 @@ __all__ = [
     "RETRY",
     "WAITING_PROMPT",
     "GuestFlow",
+    "GuestRun",
     "Reaching",
     "Rejoined",
     "SeatedGuest",
@@ -146,18 +147,36 @@ class GuestFlow:
                 self.in_interrupt = False
 
 
-class SeatedGuest:
-    """What a guest's run on the board shares at two seats (:class:`mille.ui.people.guest.Guest`) and at a larger table
-    (:class:`mille.ui.people.tableguest.TableGuest`): the host heard while a key is awaited, the host's
-    messages followed, the leaving.  A subclass says how a message is handled and a drop taken."""
+class GuestRun:
+    """What every guest's run shares, on the board or in lines (:class:`mille.ui.people.inlines.GuestLines`), at any
+    table: the link to the host, the way back to it, the last line said, the leaving."""
 
-    term: Terminal
     link: Link
     host: str
     last: str | None
-    flow: GuestFlow
     #: A new link to the host (made as the first: the socket here, or ssh); None: a drop ends the run.
     reconnect: Callable[[], Link] | None = None
+
+    def leave(self, status: int) -> None:
+        self.link.close()
+        self.last = left_line(self.host)
+        raise GameExit(status)
+
+    def hello(self, message: dict[str, object], seats: int, seat: int) -> None:
+        """The host's hello (again, after a drop): it must seat us where we sat, else we leave with a line."""
+        if not same_table(message, seats, seat):
+            self.link.close()
+            self.last = other_table(self.host)
+            raise GameExit(1)
+
+
+class SeatedGuest(GuestRun):
+    """What a guest's run on the board shares at two seats (:class:`mille.ui.people.guest.Guest`) and at a larger table
+    (:class:`mille.ui.people.tableguest.TableGuest`): the host heard while a key is awaited, the host's
+    messages followed, the choice at a drop.  A subclass says how a message is handled and its prompt line drawn."""
+
+    term: Terminal
+    flow: GuestFlow
 
     def handle(self, message: dict[str, object], reading: bool = False) -> None:
         raise NotImplementedError
@@ -270,18 +289,6 @@ class SeatedGuest:
             ready, _, _ = select.select(watched, [], [], 0.2)
             if fd in ready:
                 return
-
-    def leave(self, status: int) -> None:
-        self.link.close()
-        self.last = left_line(self.host)
-        raise GameExit(status)
-
-    def hello(self, message: dict[str, object], seats: int, seat: int) -> None:
-        """The host's hello again (its game reached after a drop): it must seat us where we sat, else we leave."""
-        if not same_table(message, seats, seat):
-            self.link.close()
-            self.last = other_table(self.host)
-            raise GameExit(1)
 
     def run(self) -> int:
         """Play until the game ends or a side leaves (at a drop, after the choice); the exit status."""
