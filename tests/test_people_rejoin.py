@@ -23,14 +23,15 @@ from contextlib import contextmanager
 
 import pytest
 
+import ptyreplay
 from terminal_helpers import _children, _cmdline
 from test_people import SRC, Player, _answer, _readable_by, people, readable_directory
 from test_people_tables import _asked, _hand, _last, _plain_turn, _said, _turn, _until
 
 #: As ssh would be called (-T -- MACHINE COMMAND): the command run on this machine instead (``exec``: the
-#: relay is the guest's own child, as ssh is); while ``{down}`` exists, it fails as ssh does, at once.
+#: relay is the guest's own child, as ssh is); while ``{down}`` exists, it fails as ssh does (a try counted).
 SSH = """#!/bin/sh
-[ -e "{down}" ] && exit 255
+if [ -e "{down}" ]; then echo >> "{tries}"; exit 255; fi
 shift 3
 exec sh -c "exec $1"
 """
@@ -39,12 +40,16 @@ exec sh -c "exec $1"
 class Relay:
     """The stand-in for ssh a guest joins through, and the switch that makes the host's machine unreachable."""
 
-    def __init__(self, place: str) -> None:
+    def __init__(self, place: str, uid: int, gid: int) -> None:
         self.down = os.path.join(place, "down")
         self.ssh = os.path.join(place, "ssh")
+        self.tries = os.path.join(place, "tries")
         with open(self.ssh, "w") as f:
-            f.write(SSH.format(down=self.down))
+            f.write(SSH.format(down=self.down, tries=self.tries))
         os.chmod(self.ssh, 0o755)
+        with open(self.tries, "w"):
+            pass
+        os.chown(self.tries, uid, gid)  # the guest's user counts the tries that failed
 
     def env(self, python: str) -> dict[str, str]:
         return {"MILLE_SSH": self.ssh, "MILLE_REMOTE": f"env PYTHONPATH={SRC} {python} -m mille"}
@@ -64,6 +69,18 @@ class Relay:
         for pid in relays:
             os.kill(pid, signal.SIGKILL)
 
+    def failed(self) -> int:
+        """How many tries failed while the machine was unreachable."""
+        with open(self.tries) as f:
+            return len(f.read())
+
+    def failing(self, guest: Player, more: int) -> None:
+        """Wait until ``more`` tries more have failed (the guest's screen read meanwhile)."""
+        wanted, end = self.failed() + more, time.monotonic() + 20
+        while self.failed() < wanted:
+            assert time.monotonic() < end, guest.text()
+            guest.pump(0.05)
+
     def restore(self) -> None:
         os.unlink(self.down)
 
@@ -77,7 +94,7 @@ def _table() -> Iterator[tuple[str, int, int, str, int, int, Relay, str]]:
     with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
         if not _readable_by(b_uid, b_gid, [python, os.path.join(SRC, "mille", "__main__.py")]):
             pytest.skip(f"the test's user cannot run {python} on {SRC} (a checkout in a private directory)")
-        yield alice, a_uid, a_gid, bob, b_uid, b_gid, Relay(place), python
+        yield alice, a_uid, a_gid, bob, b_uid, b_gid, Relay(place, b_uid, b_gid), python
 
 
 def _left(player: Player) -> str:
@@ -111,7 +128,8 @@ def test_a_guest_on_the_board_at_four_seats_waits_for_the_hosts_game_and_is_back
             guest.send("w")
             guest.wait_for("Waiting...")
             guest.wait_for(f"waiting for {alice} (a key: the choice)")
-            guest.pump(1.2)  # ssh failing again and again meanwhile: still waiting, nothing else asked
+            relay.failing(guest, 2)  # ssh failing again and again meanwhile: still waiting, nothing else asked
+            guest.pump(0.1)
             assert "Waiting..." in guest.text() and "Wait/Leave?" not in guest.text(), guest.text()
             guest.send(" ")  # any key brings the choice back
             guest.wait_for("Wait/Leave?")
@@ -169,7 +187,8 @@ def test_a_guest_in_lines_at_four_seats_waits_for_the_hosts_game_and_is_back_wit
             _said(guest, "Answer w or l.")
             _fresh(guest, "w")
             _said(guest, f"Waiting for {alice}; RETURN brings the choice back.")
-            guest.pump(1.2)  # ssh failing again and again meanwhile: still waiting
+            relay.failing(guest, 2)  # ssh failing again and again meanwhile: still waiting
+            guest.pump(0.1)
             assert "w waits for" not in _last(guest), guest.text()
             _fresh(guest, "")  # RETURN: the choice again
             _said(guest, f"w waits for {alice}'s game to take you back")
@@ -182,6 +201,7 @@ def test_a_guest_in_lines_at_four_seats_waits_for_the_hosts_game_and_is_back_wit
             _plain_turn(guest)
             guest.wait_for("You discard")
 
+            _forget(guest)
             relay.cut(guest)
             _said(guest, f"w waits for {alice}'s game to take you back")
             guest.send("l\r")
@@ -192,13 +212,16 @@ def test_a_guest_in_lines_at_four_seats_waits_for_the_hosts_game_and_is_back_wit
                 p.kill()
 
 
-def _fresh(player: Player, line: str) -> None:
-    """``line`` typed, and only what follows it looked at."""
-    import ptyreplay
-
+def _forget(player: Player) -> None:
+    """Only what comes from now on looked at."""
     player.pump(0.02)
     player.screen = ptyreplay.Terminal(80, 24)
     player.stream = ptyreplay._Stream(player.screen)
+
+
+def _fresh(player: Player, line: str) -> None:
+    """``line`` typed, and only what follows it looked at."""
+    _forget(player)
     player.send(line + "\r")
 
 
@@ -228,9 +251,7 @@ def test_a_guest_joined_on_this_machine_waits_for_a_new_game_at_his_seat_and_lea
             host.kill()
             guest.wait_for("Wait/Leave?")
             guest.send("w")
-            guest.wait_for("Waiting...")
-            guest.pump(1.2)  # her socket refuses meanwhile: still waiting
-            assert "Waiting..." in guest.text(), guest.text()
+            guest.wait_for("Waiting...")  # her socket refuses meanwhile
             host = Player(a_uid, a_gid, ["--players", "4", "--invite", bob, "--no-stats"])
             players.append(host)
             host.wait_for(f"Side A (yours): you, {bob}", deadline=20)
