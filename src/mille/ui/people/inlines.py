@@ -40,7 +40,7 @@ from .guest import public_game
 from .host import BACK, COMPUTER, GUEST, UNRELAYED, PersonSeat, RemotePerson
 from .link import Link, LinkClosed, drain_idle, heard_idle
 from .seated import RETRY, GuestRun, Reaching, Rejoined, ended_line
-from .tableguest import refusal, seat_view, unturned
+from .tableguest import hello_names, refusal, seat_view, unturned
 from .tablehost import NAME_WIDTH
 
 TYPE_CHECKING = False
@@ -692,14 +692,14 @@ class TableGuestLines(GuestLines):
             raise LinkClosed("the host sent a table that is not one")
         self.seat, self.seats = seat, seats
         self.host = shown(str(hello.get("host", host)))[:NAME_WIDTH]
-        names = hello.get("names")
         #: The people's names by seat as this guest counts them (from their own seat, 0).
-        self.names: dict[int, str] = {}
-        if isinstance(names, dict):
-            for key, name in names.items():
-                if isinstance(key, str) and key.isdigit() and int(key) < seats and int(key) != seat:
-                    self.names[(int(key) - seat) % seats] = shown(str(name))[:NAME_WIDTH]
+        self.names: dict[int, str] = self._names(hello)
         self.face.game = Game(deck=[], deck_count=0, table=table(seats))
+
+    def _names(self, hello: dict[str, object]) -> dict[int, str]:
+        """The people's names in ``hello``, by seat as this guest counts them."""
+        seats = self.seats
+        return {(key - self.seat) % seats: name for key, name in hello_names(hello, seats, self.seat).items()}
 
     def named(self, line: str) -> str:
         return tablewords.named(line, self.names)
@@ -723,6 +723,7 @@ class TableGuestLines(GuestLines):
                 self.link.send({"type": "move", "move": wire.move_json_2(unturned(move, self.seat, sides))})
         elif kind == "hello":  # again, after a drop (the first was read before): the same seat, or we leave
             self.hello(message, self.seats, self.seat)
+            self.names = self._names(message)
         else:
             super().handle(message, reading)
 

@@ -37,7 +37,16 @@ if TYPE_CHECKING:
 
     from ..surface import Terminal
 
-__all__ = ["TableGuest", "at_table", "play_table_guest", "public_view", "refusal", "seat_view", "unturned"]
+__all__ = [
+    "TableGuest",
+    "at_table",
+    "hello_names",
+    "play_table_guest",
+    "public_view",
+    "refusal",
+    "seat_view",
+    "unturned",
+]
 
 
 def public_view(obs: Observation, finished: bool) -> Game:
@@ -110,12 +119,7 @@ class TableGuest(SeatedGuest):
         seat = hello.get("seat")
         if type(seats) is not int or seats not in (3, 4, 6) or type(seat) is not int or not 0 < seat < seats:
             raise LinkClosed("the host sent a table that is not one")
-        names = hello.get("names")
-        self.names: dict[int, str] = {}
-        if isinstance(names, dict):
-            for key, name in names.items():
-                if isinstance(key, str) and key.isdigit() and int(key) < seats and int(key) != seat:
-                    self.names[int(key)] = shown(str(name))[:NAME_WIDTH]
+        self.names = hello_names(hello, seats, seat)
         self.seat, self.seats = seat, seats
         game = Game(deck=[], table=table(seats))
         self.face = TableBoardFace(term, game, seat, self.names)
@@ -161,6 +165,8 @@ class TableGuest(SeatedGuest):
         kind = message.get("type")
         if kind == "hello":  # again, after a drop (the first was read before the board): the same seat, or we leave
             self.hello(message, self.seats, self.seat)
+            self.names.clear()  # (the board's own: the people seated now)
+            self.names.update(hello_names(message, self.seats, self.seat))
         elif kind == "view":
             obs = wire.observation_from_json_2(message.get("obs"))
             finished = bool(message.get("finished"))
@@ -209,6 +215,17 @@ class TableGuest(SeatedGuest):
 
     def refusal(self, game: Game, move: Move) -> str:
         return refusal(game, self.seat, move, self.host)
+
+
+def hello_names(hello: dict[str, object], seats: int, seat: int) -> dict[int, str]:
+    """The other people's names by seat (the host's numbering) in the host's ``hello``, escaped and cut."""
+    names = hello.get("names")
+    found: dict[int, str] = {}
+    if isinstance(names, dict):
+        for key, name in names.items():
+            if isinstance(key, str) and key.isdigit() and int(key) < seats and int(key) != seat:
+                found[int(key)] = shown(str(name))[:NAME_WIDTH]
+    return found
 
 
 def refusal(game: Game, seat: int, move: Move, host: str) -> str:
