@@ -605,7 +605,7 @@ class GuestLines(GuestRun):
         self.last = ended_line(why, self.host)
         if self.reconnect is None:
             raise GameExit(1)
-        self.face.say(f"{self.host} is gone ({why}).")
+        self.face.say(f"{self.host} is gone ({shown(why)}).")
         while True:
             self.face.show(f"w waits for {self.host}'s game to take you back, l leaves ({self.host} keeps the game):")
             got = self.term.read_line()
