@@ -12,8 +12,9 @@ questions and alone may save; the guest sees what the host answered.
 When the host leaves, the guest is told in one line and leaves; the host
 keeps the game.  When the link breaks with the host's game still there
 (ssh killed, a network drop), the guest is told at once and chooses
-(:meth:`Guest.gone`): wait (the host's game reached again, as it was
-reached first, takes them back) or leave (docs/people.md "Drops").
+(:meth:`mille.ui.people.seated.SeatedGuest.gone`, at every table): wait
+(the host's game reached again, as it was reached first, takes them back)
+or leave (docs/people.md "Drops").
 """
 
 from __future__ import annotations
@@ -25,9 +26,7 @@ from ...files.safeio import shown
 from ...players import wire
 from ..flow import EXTENSION_PROMPT, REALLY_PROMPT, GameExit, Request
 from ..layout import ScoreView
-from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE
-from .link import Link, LinkClosed
-from .rendezvous import RendezvousError
+from .link import Link
 from .seated import GuestFlow, SeatedGuest
 
 TYPE_CHECKING = False
@@ -67,17 +66,6 @@ class _GuestFlow(GuestFlow):
         return self.guest.display.game
 
 
-class _Rejoined(Exception):
-    """The link came back after a drop: the run goes on reading the host's messages."""
-
-
-#: The guest's prompt-line question when the host's link goes, and while waiting for it to come back.
-GONE_PROMPT = "Wait/Leave? "
-WAITING_PROMPT = "Waiting... "
-#: Seconds between tries to reach the host again while waiting.
-RETRY = 0.5
-
-
 class Guest(SeatedGuest):
     """One guest's run on the board: the link to the host, the board, the prompts.
 
@@ -106,71 +94,17 @@ class Guest(SeatedGuest):
         self.display.show_message(shown(text)[:39])
         self.term.score.refresh()
 
-    def gone(self, why: str) -> None:
-        """The link to the host went (the host left, or the line broke): told at once, and the guest chooses.
-
-        ``W`` waits for the host's game to take them back (tried every
-        :data:`RETRY` seconds; any key brings the choice back), ``L`` leaves
-        (the host keeps the game; ``mille --join HOST`` later).  Without a
-        way back, the run ends.
-        """
-        self.link.close()
-        self.last = f"mille: the game ended: {why}; {self.host} keeps it (join again with: mille --join {self.host})"
-        if self.reconnect is None:
-            raise GameExit(1)
-        self.tell(f"{self.host} is gone ({why})")
-        while True:
-            key = self._key(GONE_PROMPT, retry=False)
-            if key == ord("l") or key == ord("q"):
-                raise GameExit(1)
-            if key == ord("w"):
-                self.tell(f"waiting for {self.host} (a key: the choice)")
-                if self._key(WAITING_PROMPT, retry=True) is None:
-                    self.last = None
-                    self._clear_prompt()
-                    raise _Rejoined
-            elif key is not None:
-                self.tell(f"W: wait for {self.host}  L: leave")
-                self.term.bell()
-
-    def _key(self, prompt: str, retry: bool) -> int | None:
-        """``prompt`` on the prompt line, then a key (lower case); None once the host is reached again (``retry``)."""
-        import select
-        import time
-
+    def prompt(self, text: str) -> None:
         from ..layout import MOVE_X, MOVE_Y
-        from ..surface import RESIZED
 
         board = self.term.board
         board.move(MOVE_Y, MOVE_X)
-        board.addstr(prompt)
+        board.addstr(text)
         board.clrtoeol()
         board.refresh()
         self.dialogs.last_prompt = -1  # the next prompt is drawn whole
-        fd = getattr(self.term, "fd", 0)
-        tried = 0.0
-        while True:
-            event = self.term.poll()
-            if event is not None:
-                self.flow.on_event(event)
-                continue
-            if retry and self.reconnect is not None and time.monotonic() - tried >= RETRY:
-                tried = time.monotonic()
-                try:
-                    self.link = self.reconnect()
-                    return None
-                except (OSError, LinkClosed, RendezvousError):
-                    pass
-            if select.select([fd], [], [], RETRY)[0]:
-                key = self.term.read_byte()
-                if key == RESIZED:
-                    continue
-                if key in (HANGUP, END_OF_INPUT, LEAVE, INTERRUPT):
-                    self.flow.on_event(key)
-                    continue
-                return ord(chr(key).lower()) if 0 <= key < 128 else key
 
-    def _clear_prompt(self) -> None:
+    def unprompt(self) -> None:
         from ..layout import MOVE_X, MOVE_Y
 
         board = self.term.board
@@ -196,6 +130,7 @@ class Guest(SeatedGuest):
     def handle(self, message: dict[str, object], reading: bool = False) -> None:
         kind = message.get("type")
         if kind == "hello":
+            self.hello(message, 2, 1)
             self.host = shown(str(message.get("host", "the host")))[:32]
             self.display.other_name = self.host
             self.display.newboard()
@@ -240,22 +175,6 @@ class Guest(SeatedGuest):
             elif got is Request.SAVE:
                 self.dialogs.error(f"only {self.host} may save")
 
-    def run(self) -> int:
-        """Play until the game ends or a side leaves; the exit status."""
-        while True:
-            try:
-                self._play()
-            except _Rejoined:
-                continue
-            except GameExit as leave:
-                return leave.status
-
-    def _play(self) -> None:
-        try:
-            self.follow()
-        except LinkClosed as exc:
-            self.gone(str(exc))
-
 
 def play_guest(host: str, link: Link, reconnect: Callable[[], Link] | None = None) -> int:
     """Take the seat ``host`` invited us to, on the board; the exit status."""
@@ -290,14 +209,16 @@ def play_guest(host: str, link: Link, reconnect: Callable[[], Link] | None = Non
 def join(
     target: str,
     play: Callable[[str, Link, Callable[[], Link]], int] | None = None,
-    play_table: Callable[[str, Link, dict[str, object]], int] | None = None,
+    play_table: Callable[[str, Link, dict[str, object], Callable[[], Link]], int] | None = None,
 ) -> int:
     """``mille --join HOST`` (on this machine) or ``HOST@MACHINE`` (over ``ssh MACHINE``); the exit status.
 
     ``play`` plays the seat another way than on the board (in lines:
     :func:`mille.ui.people.inlines.play_guest_lines`); it needs no terminal.
     ``play_table`` plays a seat at a larger table another way (in lines:
-    :func:`mille.ui.people.inlines.table_guest_in_lines`).
+    :func:`mille.ui.people.inlines.table_guest_in_lines`).  Each is given
+    ``reconnect``, the way back to the host's game after a drop, at every
+    table (:meth:`mille.ui.people.seated.SeatedGuest.gone`).
     """
     import os
 
@@ -325,11 +246,11 @@ def join(
         return 1
     if hello:
         if play_table is not None:
-            return play_table(host, link, hello)
+            return play_table(host, link, hello, reconnect)
         if play is not None:
             say("mille: people at a larger table play on the board (--no-plain)")
             return 1
-        return play_table_guest(host, link, hello)
+        return play_table_guest(host, link, hello, reconnect)
     if play is not None:
         return play(host, link, reconnect)
     return play_guest(host, link, reconnect)

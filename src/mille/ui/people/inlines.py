@@ -39,8 +39,8 @@ from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE
 from .guest import public_game
 from .host import BACK, COMPUTER, GUEST, UNRELAYED, PersonSeat, RemotePerson
 from .link import Link, LinkClosed, drain_idle, heard_idle
-from .rendezvous import RendezvousError
-from .tableguest import refusal, seat_view, unturned
+from .seated import RETRY, GuestRun, Reaching, Rejoined, ended_line
+from .tableguest import hello_names, refusal, seat_view, unturned
 from .tablehost import NAME_WIDTH
 
 TYPE_CHECKING = False
@@ -466,7 +466,7 @@ class _GuestLinesFlow:
             self.guest.really()
 
 
-class GuestLines:
+class GuestLines(GuestRun):
     """One guest's run in lines: each move said, the prompts asked as lines; the host answers the rest."""
 
     def __init__(
@@ -512,6 +512,7 @@ class GuestLines:
     def handle(self, message: dict[str, object], reading: bool = False) -> None:
         kind = message.get("type")
         if kind == "hello":
+            self.hello(message, 2, 1)
             self.host = shown(str(message.get("host", self.host)))[:32]
         elif kind == "moved":
             try:
@@ -595,18 +596,16 @@ class GuestLines:
         finally:
             self._in_really = False
 
-    def leave(self, status: int) -> None:
-        self.link.close()
-        self.last = f"mille: you left the game; {self.host} keeps it (join again with: mille --join {self.host})"
-        raise GameExit(status)
-
     def gone(self, why: str) -> None:
-        """The host's link went: said, and the guest chooses in a line (``w`` waits, ``l`` leaves)."""
+        """The host's link went: said, and the guest chooses in a line (``w`` waits, ``l`` leaves), at every table.
+
+        The board's choice in lines (:meth:`mille.ui.people.seated.SeatedGuest.gone`).
+        """
         self.link.close()
-        self.last = f"mille: the game ended: {why}; {self.host} keeps it (join again with: mille --join {self.host})"
+        self.last = ended_line(why, self.host)
         if self.reconnect is None:
             raise GameExit(1)
-        self.face.say(f"{self.host} is gone ({why}).")
+        self.face.say(f"{self.host} is gone ({shown(why)}).")
         while True:
             self.face.show(f"w waits for {self.host}'s game to take you back, l leaves ({self.host} keeps the game):")
             got = self.term.read_line()
@@ -617,30 +616,35 @@ class GuestLines:
                 self.face.say(f"Waiting for {self.host}; RETURN brings the choice back.")
                 if self._reached():
                     self.last = None
-                    raise _Rejoined
+                    raise Rejoined
             else:
                 self.face.say("Answer w or l.")
 
     def _reached(self) -> bool:
         """Try to reach the host every half second until it answers (True) or a line is typed (False)."""
         assert self.reconnect is not None
-        while True:
-            try:
-                self.link = self.reconnect()
-                return True
-            except (OSError, LinkClosed, RendezvousError):
-                pass
-            if self.term.has_line() or select.select([self.term.fd_in], [], [], 0.5)[0]:
-                self.term.read_line()
-                return False
+        reaching = Reaching(self.reconnect)
+        try:
+            while True:
+                link = reaching.step()
+                if link is not None:
+                    self.link = link
+                    return True
+                fd = self.term.fd_in
+                if self.term.has_line() or fd in select.select([fd, *reaching.fds()], [], [], RETRY / 5)[0]:
+                    self.term.read_line()
+                    return False
+        finally:
+            reaching.stop()
 
     def run(self) -> int:
         """Play until the game ends or a side leaves; the exit status."""
         while True:
             try:
                 self._play()
-            except _Rejoined:
+            except Rejoined:
                 self._seen = False  # the board read again when the host's view comes
+                self._moved = None
                 continue
             except GameExit as leave:
                 return leave.status
@@ -673,21 +677,29 @@ class TableGuestLines(GuestLines):
     are sent; a move the rules refuse is told at once in the engine's words.
     """
 
-    def __init__(self, term: LineTerminal, link: Link, host: str, detail: str, hello: dict[str, object]) -> None:
-        super().__init__(term, link, host, detail)
+    def __init__(
+        self,
+        term: LineTerminal,
+        link: Link,
+        host: str,
+        detail: str,
+        hello: dict[str, object],
+        reconnect: Callable[[], Link] | None = None,
+    ) -> None:
+        super().__init__(term, link, host, detail, reconnect)
         seats, seat = hello.get("seats"), hello.get("seat")
         if type(seats) is not int or seats not in (3, 4, 6) or type(seat) is not int or not 0 < seat < seats:
             raise LinkClosed("the host sent a table that is not one")
         self.seat, self.seats = seat, seats
         self.host = shown(str(hello.get("host", host)))[:NAME_WIDTH]
-        names = hello.get("names")
         #: The people's names by seat as this guest counts them (from their own seat, 0).
-        self.names: dict[int, str] = {}
-        if isinstance(names, dict):
-            for key, name in names.items():
-                if isinstance(key, str) and key.isdigit() and int(key) < seats and int(key) != seat:
-                    self.names[(int(key) - seat) % seats] = shown(str(name))[:NAME_WIDTH]
+        self.names: dict[int, str] = self._names(hello)
         self.face.game = Game(deck=[], deck_count=0, table=table(seats))
+
+    def _names(self, hello: dict[str, object]) -> dict[int, str]:
+        """The people's names in ``hello``, by seat as this guest counts them."""
+        seats = self.seats
+        return {(key - self.seat) % seats: name for key, name in hello_names(hello, seats, self.seat).items()}
 
     def named(self, line: str) -> str:
         return tablewords.named(line, self.names)
@@ -709,7 +721,10 @@ class TableGuestLines(GuestLines):
                 self._sent = move
                 sides = self.face.game.table.sides
                 self.link.send({"type": "move", "move": wire.move_json_2(unturned(move, self.seat, sides))})
-        elif kind != "hello":
+        elif kind == "hello":  # again, after a drop (the first was read before): the same seat, or we leave
+            self.hello(message, self.seats, self.seat)
+            self.names = self._names(message)
+        else:
             super().handle(message, reading)
 
     def view_2(self, obs: Observation, finished: bool) -> None:
@@ -788,17 +803,17 @@ def _target(before: Game, after: Game, mover_side: int) -> int | None:
     return None
 
 
-def table_guest_in_lines(detail: str | None) -> Callable[[str, Link, dict[str, object]], int]:
+def table_guest_in_lines(detail: str | None) -> Callable[[str, Link, dict[str, object], Callable[[], Link]], int]:
     """How a guest plays in lines at a larger table (:func:`mille.ui.people.guest.join`'s ``play_table``)."""
     from ..plain import DETAILS
 
-    def play(host: str, link: Link, hello: dict[str, object]) -> int:
+    def play(host: str, link: Link, hello: dict[str, object], reconnect: Callable[[], Link]) -> int:
         from ..keeping import say
         from ..plain.lines import LineTerminal
 
         try:
             term = LineTerminal()
-            guest = TableGuestLines(term, link, host, detail or DETAILS[0], hello)
+            guest = TableGuestLines(term, link, host, detail or DETAILS[0], hello, reconnect)
         except LinkClosed as exc:
             link.close()
             say(f"mille: {exc}")
@@ -806,10 +821,6 @@ def table_guest_in_lines(detail: str | None) -> Callable[[str, Link, dict[str, o
         return _run_guest(term, guest)
 
     return play
-
-
-class _Rejoined(Exception):
-    """The link came back after a drop."""
 
 
 def play_guest_lines(host: str, link: Link, detail: str, reconnect: Callable[[], Link] | None = None) -> int:

@@ -9,7 +9,11 @@ tables' board (:mod:`mille.ui.tableboard`) from it, from its own seat
 computers).  It reads its moves with that board's keys (``U 3 B`` aims a
 hazard), answers its own ``Extension?`` and ``Coup fourre?``, and checks a
 move against its view before sending it, so a move the rules refuse is
-told at once in the engine's words; the host checks it again.
+told at once in the engine's words; the host checks it again.  When the
+link breaks while the host's mille lives, the guest chooses at
+``Wait/Leave?`` as at two seats (:meth:`mille.ui.people.seated.SeatedGuest.gone`):
+the host's game reached again sends its hello and this seat's view, and the
+board goes on from there.
 """
 
 from __future__ import annotations
@@ -29,9 +33,20 @@ from .tablehost import NAME_WIDTH
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..surface import Terminal
 
-__all__ = ["TableGuest", "at_table", "play_table_guest", "public_view", "refusal", "seat_view", "unturned"]
+__all__ = [
+    "TableGuest",
+    "at_table",
+    "hello_names",
+    "play_table_guest",
+    "public_view",
+    "refusal",
+    "seat_view",
+    "unturned",
+]
 
 
 def public_view(obs: Observation, finished: bool) -> Game:
@@ -93,21 +108,19 @@ class _TableGuestFlow(GuestFlow):
 class TableGuest(SeatedGuest):
     """One guest's run at a larger table: the link to the host, the board from its seat, the prompts."""
 
-    def __init__(self, term: Terminal, link: Link, hello: dict[str, object]) -> None:
+    def __init__(
+        self, term: Terminal, link: Link, hello: dict[str, object], reconnect: Callable[[], Link] | None = None
+    ) -> None:
         self.term = term
         self.link = link
+        self.reconnect = reconnect
         self.host = shown(str(hello.get("host", "the host")))[:NAME_WIDTH]
         seats = hello.get("seats")
         seat = hello.get("seat")
         if type(seats) is not int or seats not in (3, 4, 6) or type(seat) is not int or not 0 < seat < seats:
             raise LinkClosed("the host sent a table that is not one")
-        names = hello.get("names")
-        self.names: dict[int, str] = {}
-        if isinstance(names, dict):
-            for key, name in names.items():
-                if isinstance(key, str) and key.isdigit() and int(key) < seats and int(key) != seat:
-                    self.names[int(key)] = shown(str(name))[:NAME_WIDTH]
-        self.seat = seat
+        self.names = hello_names(hello, seats, seat)
+        self.seat, self.seats = seat, seats
         game = Game(deck=[], table=table(seats))
         self.face = TableBoardFace(term, game, seat, self.names)
         self.flow = _TableGuestFlow(self)
@@ -118,9 +131,11 @@ class TableGuest(SeatedGuest):
     def tell(self, text: str) -> None:
         self.face.say(shown(text)[:79])
 
-    def gone(self, why: str) -> None:
-        self.last = f"mille: the game ended: {why}; {self.host} keeps it"
-        raise GameExit(1)
+    def prompt(self, text: str) -> None:
+        self.face._prompt(text.rstrip())
+
+    def unprompt(self) -> None:
+        self.face._unprompt()
 
     def really(self) -> None:
         while True:
@@ -148,7 +163,11 @@ class TableGuest(SeatedGuest):
 
     def handle(self, message: dict[str, object], reading: bool = False) -> None:
         kind = message.get("type")
-        if kind == "view":
+        if kind == "hello":  # again, after a drop (the first was read before the board): the same seat, or we leave
+            self.hello(message, self.seats, self.seat)
+            self.names.clear()  # (the board's own: the people seated now)
+            self.names.update(hello_names(message, self.seats, self.seat))
+        elif kind == "view":
             obs = wire.observation_from_json_2(message.get("obs"))
             finished = bool(message.get("finished"))
             if not reading and not finished and obs.to_move != obs.seat:
@@ -197,19 +216,16 @@ class TableGuest(SeatedGuest):
     def refusal(self, game: Game, move: Move) -> str:
         return refusal(game, self.seat, move, self.host)
 
-    def run(self) -> int:
-        """Play until the game ends or a side leaves; the exit status."""
-        try:
-            self.follow()
-        except LinkClosed as exc:
-            self.last = f"mille: the game ended: {exc}; {self.host} keeps it"
-            return 1
-        except wire.WireError as exc:
-            self.link.close()
-            self.last = f"mille: the host sent garbage ({shown(str(exc))[:100]})"
-            return 1
-        except GameExit as leave:
-            return leave.status
+
+def hello_names(hello: dict[str, object], seats: int, seat: int) -> dict[int, str]:
+    """The other people's names by seat (the host's numbering) in the host's ``hello``, escaped and cut."""
+    names = hello.get("names")
+    found: dict[int, str] = {}
+    if isinstance(names, dict):
+        for key, name in names.items():
+            if isinstance(key, str) and key.isdigit() and int(key) < seats and int(key) != seat:
+                found[int(key)] = shown(str(name))[:NAME_WIDTH]
+    return found
 
 
 def refusal(game: Game, seat: int, move: Move, host: str) -> str:
@@ -258,8 +274,14 @@ def at_table(link: Link, host: str) -> dict[str, object] | None:
     return None
 
 
-def play_table_guest(host: str, link: Link, hello: dict[str, object]) -> int:
-    """Take the seat at the larger table ``host`` invited us to, on the board; the exit status."""
+def play_table_guest(
+    host: str, link: Link, hello: dict[str, object], reconnect: Callable[[], Link] | None = None
+) -> int:
+    """Take the seat at the larger table ``host`` invited us to, on the board; the exit status.
+
+    ``reconnect``: the way back to the host's game if the link breaks (the choice
+    asked as at two seats, :meth:`mille.ui.people.seated.SeatedGuest.gone`).
+    """
     from ..cursesterm import CursesTerminal
     from ..keeping import say
     from ..surface import TerminalError
@@ -268,7 +290,7 @@ def play_table_guest(host: str, link: Link, hello: dict[str, object]) -> int:
     guest: TableGuest | None = None
     try:
         term.start()
-        guest = TableGuest(term, link, hello)
+        guest = TableGuest(term, link, hello, reconnect)
         guest.tell(f"waiting for {guest.host}...")
         status = guest.run()
     except TerminalError as exc:
