@@ -1,0 +1,131 @@
+"""Four people at one table, both sides in lines at a larger table, and a drop at ``Extension?`` (issues 37, 38).
+
+Real users made for the test (``useradd``, as root; skipped with the
+reason otherwise), each running mille on a pseudo-terminal of its own
+(:class:`test_people.Player`).  At four seats four people (the host and
+three guests, no computer) play a whole hand with scripted keys, every
+board naming the people and sides from its own seat and showing the same
+scores; the next hand starts, one guest's mille is killed at their move,
+the host lets the computer play the seat, and the guest joins again and
+has it back.  At three seats the host and a guest both play in lines.
+At two seats the guest drops at their own ``Extension?`` (a saved game
+loaded at that question), and while the host is asked hers.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+from test_people import Player, people
+from test_people_tables import _asked, _deck, _prompt, _turn, _until
+
+#: The lines of the side boxes that hold a side's scores (ui/tableboard.py's side_box).
+SCORES = re.compile(r"Side [AB][^\n]*|Hand +-?\d+ Total +-?\d+ Games \d+")
+
+
+def _scores(player: Player) -> list[str]:
+    """The score lines of both side boxes (the left 40 columns: side A's box, then side B's), their heads first."""
+    left = "\n".join(row[:40].rstrip() for row in player.screen.display[:17])
+    return [
+        line.split(": ")[0].replace(" (yours)", "") if line.startswith("Side") else line
+        for line in SCORES.findall(left)
+    ]
+
+
+def _all_agree(players: list[Player], deadline: float = 10.0) -> list[str]:
+    """Wait until every board shows the same scores for both sides; those scores."""
+    end = time.monotonic() + deadline
+    while len({tuple(_scores(p)) for p in players}) != 1:
+        assert time.monotonic() < end, "\n----\n".join(p.text() for p in players)
+        for p in players:
+            p.pump(0.01)
+    return _scores(players[0])
+
+
+def test_four_people_play_a_whole_hand_and_a_dropped_guest_is_played_for_and_comes_back() -> None:
+    """``mille --players 4 --invite bob,carol,dave``: bob the partner (seat 3), carol and dave seats 2 and 4."""
+    with people(4) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid), (carol, c_uid, c_gid), (dave, d_uid, d_gid)]:
+        host = Player(a_uid, a_gid, ["--players", "4", "--invite", f"{bob},{carol},{dave}", "--no-stats"])
+        players = [host]
+        try:
+            host.wait_for(f"waiting for {dave} (seat 4)")
+            assert f"waiting for {bob} (seat 3)" in host.text() and f"waiting for {carol} (seat 2)" in host.text()
+            guests = {}
+            for name, uid, gid in ((bob, b_uid, b_gid), (carol, c_uid, c_gid), (dave, d_uid, d_gid)):
+                guests[name] = Player(uid, gid, ["--join", alice])
+                players.append(guests[name])
+            # Every board names the people and the sides, each from its own seat.
+            seen = {
+                host: (f"Side A (yours): you, {bob}", f"Side B: {carol}, {dave}"),
+                guests[bob]: (f"Side A (yours): {alice}, you", f"Side B: {carol}, {dave}"),
+                guests[carol]: (f"Side A: {alice}, {bob}", f"Side B (yours): you, {dave}"),
+                guests[dave]: (f"Side A: {alice}, {bob}", f"Side B (yours): {carol}, you"),
+            }
+            for player, (a, b) in seen.items():
+                player.wait_for(a)
+                player.wait_for(b)
+            host.wait_for("Turn: you (side A)")
+            for guest in guests.values():
+                guest.wait_for(f"Turn: {alice} (side A)")
+                guest.wait_for(f"{alice} is thinking...")
+            assert f"you 6, {bob} 6" in host.text() and f"{carol} 6, {dave} 6" in host.text()
+            assert f"{carol} 6, you 6" in guests[dave].text()
+
+            # Turns go round alice, carol, bob, dave: each prompt on its own board, whose turn on every board.
+            order = [host, guests[carol], guests[bob], guests[dave]]
+            for i, player in enumerate(order[1:], 1):
+                _until(players, lambda player=player: _asked(player))  # type: ignore[misc]
+                name = [carol, bob, dave][i - 1]
+                side = "B" if name != bob else "A"
+                for other in order:
+                    if other is not player:
+                        other.wait_for(f"Turn: {name} (side {side})")
+                host.wait_for(f"{name} is thinking...")
+
+            # The whole hand, to its end: the deck out and every hand emptied (a safety played when nothing else is left).
+            _until(players, lambda: "Another hand?" in _prompt(host), deadline=120)
+            for guest in guests.values():
+                guest.wait_for(f"{alice}: Another hand?")
+            scores = _all_agree(players)
+            assert scores[0] == "Side A" and scores[2] == "Side B", scores
+            assert _deck(host) == 0
+
+            # The next hand: dealt on every board.
+            host.send("y")
+            for player in players:
+                player.wait_for("Miles    0 of 1000")
+            end = time.monotonic() + 10
+            while not all(_deck(p) >= 81 for p in players):
+                assert time.monotonic() < end, "\n----\n".join(p.text() for p in players)
+                for p in players:
+                    p.pump(0.01)
+
+            # carol's mille killed at her move: alice is told and lets the computer play her seat.
+            _until(players, lambda: _asked(guests[carol]), deadline=30)
+            guests[carol].kill()
+            host.wait_for(f"{carol} is gone")
+            host.wait_for("Wait/Comp/Adjourn?")
+            host.send("c")
+            left = [host, guests[bob], guests[dave]]
+            # The computer played her move: the turn came round to bob's, then alice's.
+            _until(left, lambda: _asked(host), deadline=30)
+            # She joins again while alice thinks: her board at once, her seat hers at her next turn.
+            back = Player(c_uid, c_gid, ["--join", alice])
+            players.append(back)
+            back.wait_for(f"Side B (yours): you, {dave}")
+            host.wait_for(f"{carol} joined")
+            _until([*left, back], lambda: _asked(back), deadline=30)
+            host.wait_for(f"{carol} is thinking...")
+            _until([*left, back], lambda: _asked(host), deadline=30)
+
+            host.send("q")
+            host.wait_for("Really?")
+            host.send("y")
+            assert host.reap() == 0, host.text()
+            for guest in (guests[bob], guests[dave], back):
+                assert guest.reap() == 0, guest.text()
+                assert f"{alice} left the game" in guest.text()
+        finally:
+            for p in players:
+                p.kill()
