@@ -18,7 +18,7 @@ import re
 import time
 
 from test_people import Player, people
-from test_people_tables import _asked, _deck, _prompt, _turn, _until
+from test_people_tables import _asked, _deck, _prompt, _until
 
 #: The lines of the side boxes that hold a side's scores (ui/tableboard.py's side_box).
 SCORES = re.compile(r"Side [AB][^\n]*|Hand +-?\d+ Total +-?\d+ Games \d+")
@@ -75,7 +75,7 @@ def test_four_people_play_a_whole_hand_and_a_dropped_guest_is_played_for_and_com
             # Turns go round alice, carol, bob, dave: each prompt on its own board, whose turn on every board.
             order = [host, guests[carol], guests[bob], guests[dave]]
             for i, player in enumerate(order[1:], 1):
-                _until(players, lambda player=player: _asked(player))  # type: ignore[misc]
+                _until(players, lambda player=player: _asked(player))
                 name = [carol, bob, dave][i - 1]
                 side = "B" if name != bob else "A"
                 for other in order:
@@ -83,7 +83,7 @@ def test_four_people_play_a_whole_hand_and_a_dropped_guest_is_played_for_and_com
                         other.wait_for(f"Turn: {name} (side {side})")
                 host.wait_for(f"{name} is thinking...")
 
-            # The whole hand, to its end: the deck out and every hand emptied (a safety played when nothing else is left).
+            # The whole hand, to its end: the deck out, every hand emptied (a safety played when nothing else is left).
             _until(players, lambda: "Another hand?" in _prompt(host), deadline=120)
             for guest in guests.values():
                 guest.wait_for(f"{alice}: Another hand?")
