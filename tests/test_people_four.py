@@ -14,15 +14,37 @@ loaded at that question), and while the host is asked hers.
 
 from __future__ import annotations
 
+import fcntl
+import itertools
+import json
 import os
+import pty
 import re
+import select
+import shutil
+import signal
+import struct
+import termios
 import time
 from collections.abc import Callable, Iterator
 
+import pytest
+
+import ptyreplay
 from mille.engine.state import Game
-from test_people import Player, _move, close_terminal, in_shell, people, readable_directory
+from test_people import (
+    SRC,
+    Player,
+    _move,
+    _readable_by,
+    _state_home,
+    close_terminal,
+    in_shell,
+    people,
+    readable_directory,
+)
 from test_people import _asked as _asked_two
-from test_people_tables import _asked, _deck, _prompt, _until
+from test_people_tables import RECORDER, SAFETIES, _asked, _deck, _prompt, _until
 
 #: The lines of the side boxes that hold a side's scores (ui/tableboard.py's side_box).
 SCORES = re.compile(r"Side [AB][^\n]*|Hand +-?\d+ Total +-?\d+ Games \d+")
@@ -297,3 +319,215 @@ def test_the_guest_killed_while_the_host_is_asked_her_extension_is_told_at_once_
         finally:
             for p in players:
                 p.kill()
+
+
+# ----------------------------------------------------------------------
+# Both sides in lines at a larger table
+
+
+class Lines(Player):
+    """A player in lines (``--plain``) on a pty: everything it was told kept, its prompts answered in turn.
+
+    A prompt is the last line the program writes before it reads
+    (tests/plain_helpers.py), so the last line heard being a prompt is the
+    program waiting for it; :attr:`heard` counts the lines already acted on.
+    """
+
+    def __init__(self, uid: int, gid: int, argv: list[str], env: dict[str, str] | None = None) -> None:
+        """As :class:`test_people.Player`, on a terminal so wide that every line is said whole (never in rows)."""
+        self.screen = ptyreplay.Terminal(80, 24)
+        self.stream = ptyreplay._Stream(self.screen)
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: never returns into pytest
+            code = 3
+            try:
+                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 4000, 0, 0))
+                os.closerange(3, 4096)
+                os.setgroups([])
+                os.setgid(gid)
+                os.setuid(uid)
+                os.chdir("/")
+                os.environ.update({"HOME": "/nonexistent", "TERM": "xterm", "XDG_STATE_HOME": "/nonexistent"})
+                os.environ.update(env or {})
+                from mille.cli import main
+
+                code = main(argv)
+            except BaseException:
+                import traceback
+
+                traceback.print_exc()
+            finally:
+                os._exit(code)
+        self.pid, self.fd = pid, fd
+        self.status: int | None = None
+        self.raw = b""
+        self.heard = 0
+        self.state = "turn"
+
+    def pump(self, timeout: float = 0.05) -> None:
+        if self.fd < 0:
+            time.sleep(timeout)
+            return
+        while select.select([self.fd], [], [], timeout)[0]:
+            try:
+                data = os.read(self.fd, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            self.raw += data
+            self.stream.feed(data)
+            timeout = 0.01
+
+    def lines(self) -> list[str]:
+        """Every line said (and typed: the terminal echoes), blank ones left out."""
+        said = self.raw.decode(errors="replace").replace("\r", "").split("\n")
+        return [line.strip() for line in said if line.strip()]
+
+    def said(self, wanted: str, deadline: float = 10.0) -> None:
+        end = time.monotonic() + deadline
+        while not any(wanted in line for line in self.lines()):
+            assert time.monotonic() < end, f"{wanted!r} never said:\n{self.raw.decode(errors='replace')}"
+            self.pump(0.02)
+
+    def asked(self) -> str | None:
+        """The prompt waiting for an answer (the last line, not yet answered), if any."""
+        self.pump(0.01)
+        lines = self.lines()
+        if len(lines) <= self.heard or lines[-1] not in ("Your move:", "Coup fourre?", "Extension?", "Another hand?"):
+            return None
+        return lines[-1]
+
+    def answer(self, line: str) -> None:
+        self.heard = len(self.lines())
+        self.send(line + "\r")
+
+    def step(self) -> bool:
+        """One scripted answer in lines: at a turn pick, say the hand, discard (a safety played if that is all); no
+        to the questions.  False if nothing is asked (or only ``Another hand?``, the host's to answer)."""
+        asked = self.asked()
+        if asked in (None, "Another hand?"):
+            return False
+        if asked != "Your move:":
+            self.answer("n")
+            return True
+        if self.state == "turn":
+            self.answer("p")  # (refused once the deck is out: no matter)
+            self.state = "hand"
+            return True
+        if self.state == "hand":
+            self.answer("c")
+            self.state = "discard"
+            return True
+        hand = next(line for line in reversed(self.lines()[self.heard :]) if line.startswith("Your hand: "))
+        items = [item.split(": ", 1) for item in hand[len("Your hand: ") :].rstrip(".").split("; ")]
+        cards = [(slot.lower(), card) for slot, card in items if card != "empty"]
+        discards = [slot for slot, card in cards if card not in SAFETIES]
+        self.answer(f"d {discards[0]}" if discards else f"u {cards[0][0]}")
+        self.state = "turn"
+        return True
+
+
+def _tails(*players: Lines) -> str:
+    """The last lines each player heard (for a failure's message)."""
+    return "\n----\n".join("\n".join(p.lines()[-40:]) for p in players)
+
+
+def test_both_sides_in_lines_at_three_seats_play_a_good_part_of_a_hand_and_the_guest_hears_only_its_seat() -> None:
+    """``mille --plain --players 3 --invite bob`` and ``mille --plain --join alice``, a computer at seat 3.
+
+    Every line names the people with their seats and sides (the guest's
+    counted from his own seat, docs/people.md); the bytes the guest's
+    process received (recorded on their way in) hold his hand and no other
+    seat's, nor the deck, nor a card another seat picked, compared with the
+    host's game kept when her terminal hangs up.
+    """
+    python = shutil.which("python3", path="/usr/bin:/usr/local/bin")  # the test's own may be root's alone
+    if python is None:
+        pytest.skip("no system python3 for the recording relay")
+    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
+        if not _readable_by(b_uid, b_gid, [python, os.path.join(SRC, "mille", "__main__.py")]):
+            pytest.skip(f"the test's user cannot run {python} on {SRC} (a checkout in a private directory)")
+        record, recorder = os.path.join(place, "received"), os.path.join(place, "ssh")
+        with open(recorder, "w") as f:
+            f.write(RECORDER.format(record=record))
+        os.chmod(recorder, 0o755)
+        with open(record, "wb"):
+            pass
+        os.chown(record, b_uid, b_gid)
+        state = _state_home(place, a_uid, a_gid)
+        players: list[Player] = []
+        try:
+            argv = ["--plain", "--players", "3", "--invite", bob, "--no-stats"]
+            host = Lines(a_uid, a_gid, argv, env={"XDG_STATE_HOME": state})
+            players.append(host)
+            host.said(f"waiting for {bob}")
+            relay = {"MILLE_SSH": recorder, "MILLE_REMOTE": f"env PYTHONPATH={SRC} {python} -m mille"}
+            guest = Lines(b_uid, b_gid, ["--plain", "--join", f"{alice}@here"], env=relay)
+            players.append(guest)
+            host.said("Mille Bornes at 3 seats, each for themselves, in lines")
+            guest.said("Mille Bornes at 3 seats, each for themselves, in lines: you are seat 1, on side A")
+            # Turns in lines on both sides to the end of the hand (the deck out, or the trip made).
+            end = time.monotonic() + 60
+            while host.asked() != "Another hand?":
+                assert time.monotonic() < end, _tails(host, guest)
+                for p in (host, guest):
+                    p.step()
+            guest.said(f"{alice}: Another hand?")
+            heard, told = host.lines(), guest.lines()
+            # Each line names the people with seat and side: bob on alice's lines, alice on bob's (from his seat).
+            assert any(line.startswith(f"{bob} (seat 2, side B) discards ") for line in heard), heard
+            assert any(line.startswith(f"{alice} (seat 3, side C) discards ") for line in told), told
+            assert any(re.match(r"Seat 3 \(side C\) (plays|discards) ", line) for line in heard), heard
+            assert any(re.match(r"Seat 2 \(side B\) (plays|discards) ", line) for line in told), told
+            assert any(line.startswith("Hand Total: side A ") for line in told), told  # the hand's score, his too
+            # Whose turn: said once, when the turn passes to a person (not again after their pick).
+            for said, other in ((heard, bob), (told, alice)):
+                thinking = [i for i, line in enumerate(said) if line == f"{other} is thinking..."]
+                bad = [a for a, b in itertools.pairwise(thinking) if b - a <= 1]
+                assert len(thinking) > 5 and not bad, "\n".join(said[bad[0] - 30 : bad[0] + 3])
+            host.answer("y")
+            # The next hand, a few turns into it, to alice's next turn (her pick to come).
+            turns, end = 0, time.monotonic() + 30
+            while turns < 6 or host.asked() != "Your move:" or host.state != "turn":
+                assert time.monotonic() < end, _tails(host, guest)
+                turns += guest.step()
+                if turns < 6 or host.state != "turn":
+                    turns += host.step()
+            assert sum(line.startswith("New hand") for line in guest.lines()) == 2, _tails(guest)
+            # alice's terminal hangs up at her prompt: her game kept (the true game, to compare), bob told.
+            os.kill(host.pid, signal.SIGHUP)
+            assert host.reap() == 1
+            assert guest.reap() == 0
+            guest.said(f"{alice} left the game")
+            [name] = os.listdir(os.path.join(state, "mille"))
+            with open(os.path.join(state, "mille", name)) as f:
+                game = json.load(f)
+            with open(record, "rb") as raw:
+                received = raw.read()
+        finally:
+            for p in players:
+                p.kill()
+    from mille.engine import cards
+
+    def codes(names: list[str | None]) -> list[int]:
+        return [cards.EMPTY if n is None else cards.NAMES.index(n) for n in names]
+
+    messages = [json.loads(line) for line in received.splitlines() if line.strip()]
+    assert messages[0]["type"] == "hello" and messages[0]["seat"] == 1
+    views = [m["obs"] for m in messages if m.get("type") in ("view", "decide")]
+    assert views and all(obs["seat"] == 1 and "deck" not in obs for obs in views)
+    assert all("hand" not in side for obs in views for side in obs["sides"])
+    assert views[-1]["hand"] == codes(game["players"][1]["hand"])
+    moved = [m for m in messages if m.get("type") == "moved"]
+    assert moved and all(m["card"] == cards.EMPTY for m in moved if m["kind"] == "draw" and m["seat"] != 1)
+    text = received.decode()
+    for seat in (0, 2):
+        other = codes(game["players"][seat]["hand"])
+        assert json.dumps(other, separators=(",", ":")) not in text and json.dumps(other) not in text
+    upcoming = json.dumps(codes(game["deck"])[: game["deck_count"]][-5:], separators=(",", ":"))[1:-1]
+    assert game["deck_count"] > 0 and upcoming not in text, (
+        game["deck_count"],
+        game["finished"],
+        [p["hand"] for p in game["players"]],
+    )

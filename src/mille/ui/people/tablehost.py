@@ -316,7 +316,10 @@ class TableHostFace(TableBoardFace):
         self._turn_news()
 
     def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
-        self.people.update_all()
+        """The board after a move, and every person's new view; a refused move (the host's own: ``no more
+        cards``) is no move at the table, and sends nothing (a guest in lines would hear the turn again)."""
+        if outcome.error is None:
+            self.people.update_all()
         super().show_move(game, seat, move, outcome)
         self._turn_news()
 
