@@ -59,6 +59,11 @@ def _scores(player: Player) -> list[str]:
     ]
 
 
+def _dealt(player: Player) -> bool:
+    """A hand was just dealt on ``player``'s board: both sides' points for the hand are 0."""
+    return [line.startswith("Hand     0 ") for line in _scores(player)].count(True) == 2
+
+
 def _all_agree(players: list[Player], deadline: float = 10.0) -> list[str]:
     """Wait until every board shows the same scores for both sides; those scores."""
     end = time.monotonic() + deadline
@@ -152,6 +157,46 @@ def test_four_people_play_a_whole_hand_and_a_dropped_guest_is_played_for_and_com
             for guest in (guests[bob], guests[dave], back):
                 assert guest.reap() == 0, guest.text()
                 assert f"{alice} left the game" in guest.text()
+        finally:
+            for p in players:
+                p.kill()
+
+
+def test_two_partners_play_a_whole_game_to_5000_against_two_computers_on_their_boards() -> None:
+    """``mille --players 4 --invite bob``: alice and bob, partners, play every hand to the game's end at 5000.
+
+    The people only discard (a safety when nothing else is left), so the
+    computers' side wins, in a few hands: every hand's end asked of alice
+    and told to bob, the totals the same on both boards after each, and
+    the last ``Another game?`` hers; no ends it for both.
+    """
+    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)]:
+        host = Player(a_uid, a_gid, ["--players", "4", "--invite", bob, "--no-stats"])
+        players = [host]
+        try:
+            host.wait_for(f"waiting for {bob}")
+            guest = Player(b_uid, b_gid, ["--join", alice])
+            players.append(guest)
+            guest.wait_for(f"Side A (yours): {alice}, you")
+            hands, end = 0, time.monotonic() + 120
+            while True:
+                _until(players, lambda: _prompt(host) in ("Another hand?", "Another game?"), deadline=60)
+                hands += 1
+                asked = _prompt(host)
+                guest.wait_for(f"{alice}: {asked}")
+                totals = [int(t) for t in re.findall(r"Total +(-?\d+)", "\n".join(_all_agree(players)))]
+                assert time.monotonic() < end and hands < 10, (hands, totals)
+                if asked == "Another game?":
+                    break
+                assert max(totals) < 5000, totals
+                host.send("y")
+                _until(players, lambda: _prompt(host) != "Another hand?" and _dealt(host))
+            assert hands >= 2 and max(totals) >= 5000, (hands, totals)
+            host.send("n")
+            host.wait_for("Save game?")
+            host.send("n")
+            assert host.reap() == 0, host.text()
+            assert guest.reap() == 0 and f"{alice} left the game" in guest.text()
         finally:
             for p in players:
                 p.kill()
