@@ -150,11 +150,24 @@ def test_four_people_play_a_whole_hand_and_a_dropped_guest_is_played_for_and_com
             host.wait_for(f"{carol} is thinking...")
             _until([*left, back], lambda: _asked(host), deadline=30)
 
+            # dave's mille killed at his move: alice waits for him; he joins again, his move at once.
+            _until([host, guests[bob], back], lambda: _asked(guests[dave]), deadline=30)
+            guests[dave].kill()
+            host.wait_for("Wait/Comp/Adjourn?")
+            host.send("w")
+            host.wait_for("Waiting...")
+            again = Player(d_uid, d_gid, ["--join", alice])
+            players.append(again)
+            host.wait_for(f"{dave} joined; {dave} is thinking...")  # whose turn it is, on her board
+            again.wait_for(">>:Move:")  # his seat, his move
+            assert "Waiting..." not in host.text()
+            _until([host, guests[bob], back, again], lambda: _asked(host), deadline=30)
+
             host.send("q")
             host.wait_for("Really?")
             host.send("y")
             assert host.reap() == 0, host.text()
-            for guest in (guests[bob], guests[dave], back):
+            for guest in (guests[bob], back, again):
                 assert guest.reap() == 0, guest.text()
                 assert f"{alice} left the game" in guest.text()
         finally:
@@ -357,7 +370,7 @@ def test_the_guest_killed_while_the_host_is_asked_her_extension_is_told_at_once_
             back = Player(b_uid, b_gid, ["--join", alice])
             players.append(back)
             _asked_two(back)  # his seat, his move
-            host.wait_for(f"{bob} joined")
+            host.wait_for(f"{bob} joined, thinking...")  # and whose turn it is, on her board
             assert "Waiting..." not in host.text() and "Extension?" not in host.text()
             _move(back)
             _asked_two(host)  # his move made: hers again, the game goes on

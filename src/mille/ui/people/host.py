@@ -463,6 +463,7 @@ class HostBoardFace(BoardFace):
                 self.term.bell()
         self._clear_prompt()
         self._notices()
+        self.tell(f"{name} joined, thinking..."[:39])  # back at their move: whose turn it is stays said
         remote.answer(BACK)
 
     def _drop_key(self, prompt: str) -> int | None:

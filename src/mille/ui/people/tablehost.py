@@ -408,7 +408,8 @@ class TableHostFace(TableBoardFace):
                 self.say(DROP_HELP)
                 self.term.bell()
         self._prompt("")
-        self._notices()
+        # Back at their move: the news (their joining), and whose turn it is, which the news would hide.
+        self.say(shown("; ".join([*self.people.notices(), f"{person.name} is thinking..."]))[:79])
         person.answer(BACK)
 
     def _drop_key(self, person: TablePerson, prompt: str) -> int | None:
