@@ -2,14 +2,24 @@
 
 Real users made for the test (``useradd``, as root; skipped with the
 reason otherwise), each running mille on a pseudo-terminal of its own
-(:class:`test_people.Player`).  At four seats four people (the host and
-three guests, no computer) play a whole hand with scripted keys, every
-board naming the people and sides from its own seat and showing the same
-scores; the next hand starts, one guest's mille is killed at their move,
-the host lets the computer play the seat, and the guest joins again and
-has it back.  At three seats the host and a guest both play in lines.
-At two seats the guest drops at their own ``Extension?`` (a saved game
-loaded at that question), and while the host is asked hers.
+(:class:`test_people.Player`), their moves scripted (a pick, then a
+discard: always legal).
+
+* Four seats, four people and no computer: every board names the people
+  and the sides from its own seat, a whole hand is played to its end and
+  the scores are the same on every board; the next hand is dealt; one
+  guest's mille killed at their move is played for by the computer until
+  they join again, another is waited for and has their move back.
+* Four seats, two partners against two computers: a whole game to 5000
+  (the people only discard, so the computers win it in a few hands; four
+  people who only discard would never reach 5000).
+* Three seats, the host and the guest both in lines: a hand and into the
+  next, every line naming the people with seat and side, "is thinking"
+  said once a turn, and the bytes the guest's process received holding
+  only its own seat's view.
+* Two seats, ``Extension?``: the guest's terminal closed under his shell
+  at his own question (the host lets the computer answer it), and the
+  guest killed while the host is asked hers (she is told at once).
 """
 
 from __future__ import annotations
@@ -491,7 +501,7 @@ def _tails(*players: Lines) -> str:
     return "\n----\n".join("\n".join(p.lines()[-40:]) for p in players)
 
 
-def test_both_sides_in_lines_at_three_seats_play_a_good_part_of_a_hand_and_the_guest_hears_only_its_seat() -> None:
+def test_both_sides_in_lines_at_three_seats_play_a_hand_and_into_the_next_and_the_guest_hears_only_its_seat() -> None:
     """``mille --plain --players 3 --invite bob`` and ``mille --plain --join alice``, a computer at seat 3.
 
     Every line names the people with their seats and sides (the guest's
