@@ -225,6 +225,71 @@ def test_two_partners_play_a_whole_game_to_5000_against_two_computers_on_their_b
                 p.kill()
 
 
+def _partner_asked_coup_fourre() -> Game:
+    """A hand at four seats of the original's computers, stopped where seat 3 (alice's partner) is asked, out
+    of turn, for the coup fourré (R10: seat 4 attacked side A, and seat 3, not seat 1 who plays next, holds the
+    safety)."""
+    from mille.engine import rules
+    from mille.engine.observation import observe
+    from mille.engine.rng import GlibcRandom
+    from mille.engine.rules import Phase
+    from mille.engine.state import table
+    from mille.players.bsd import BsdPlayer
+
+    for seed in range(1, 400):
+        game = Game(table=table(4), rng=GlibcRandom(seed))
+        rules.start_hand(game)
+        players, dice = [BsdPlayer() for _ in range(4)], [GlibcRandom(seed * 7 + s) for s in range(4)]
+        while (phase := rules.phase(game)) is not Phase.HAND_OVER:
+            seat = game.to_move
+            if phase is Phase.REACTION and seat == 2:
+                return game
+            move = rules.PASS if phase is Phase.EMPTY_HAND else players[seat].choose(observe(game, seat), dice[seat])
+            rules.push(game, move)
+    raise AssertionError("no deal asks seat 3 for a coup fourré")
+
+
+def test_a_partner_killed_at_a_coup_fourre_asked_out_of_turn_keeps_his_secret_and_the_game_goes_on() -> None:
+    """bob (seat 3) asked ``Coup fourre?`` out of turn (a game saved there), his mille killed at the question.
+
+    His question is his secret (R10): alice is not asked what to do there,
+    which would tell her that he holds the safety (she was, on the code
+    before); the computer answers it, she is told he is gone at her
+    prompt, and chooses at his own move.
+    """
+    from mille.files.save import SavedGame, write_game
+
+    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
+        kept = os.path.join(place, "at-the-coup-fourre.json")
+        write_game(kept, SavedGame(_partner_asked_coup_fourre(), 0, "bsd"))
+        os.chown(kept, a_uid, a_gid)
+        players: list[Player] = []
+        try:
+            host = Player(a_uid, a_gid, ["--invite", f"{bob}:3", "--no-stats", kept])
+            players.append(host)
+            host.wait_for(f"waiting for {bob}")
+            guest = Player(b_uid, b_gid, ["--join", alice])
+            players.append(guest)
+            guest.wait_for("Coup fourre?")
+            assert "Turn: you (side A) (coup fourre?)" in guest.text()
+            host.wait_for(f"Side A (yours): you, {bob}")
+            guest.kill()
+            # Not asked of alice there: her question would tell that he holds the safety.  The computer answers
+            # his question, and she chooses at his own move (the coup fourré made, his turn at once).
+            _until([host], lambda: "Wait/Comp/Adjourn?" in _prompt(host), deadline=30)
+            assert f"Turn: {bob} (side A)" in host.text()
+            assert f"{bob} is gone" in host.text()
+            host.send("c")
+            _until([host], lambda: _asked(host), deadline=30)
+            host.send("q")
+            host.wait_for("Really?")
+            host.send("y")
+            assert host.reap() == 0, host.text()
+        finally:
+            for p in players:
+                p.kill()
+
+
 # ----------------------------------------------------------------------
 # A drop at Extension? at two seats
 
@@ -328,7 +393,7 @@ def test_the_guests_terminal_closed_at_their_extension_question_the_host_chooses
             guest = in_shell(b_uid, b_gid, ["--join", alice])
             players.append(guest)
             _asked_two(guest)
-            guest.send(f"pu{key}\r")  # his pick, and the play that reaches 700
+            guest.send(f"pu{key}")  # his pick, and the play that reaches 700
             guest.wait_for("Extension?")
             host.wait_for(f"{bob} is thinking...")
             close_terminal(guest)
