@@ -393,7 +393,7 @@ def test_the_guests_terminal_closed_at_their_extension_question_the_host_chooses
             guest = in_shell(b_uid, b_gid, ["--join", alice])
             players.append(guest)
             _asked_two(guest)
-            guest.send(f"pu{key}")  # his pick, and the play that reaches 700
+            guest.send(f"pu{key}\r")  # his pick, and the play that reaches 700 (a slot is ended by RETURN)
             guest.wait_for("Extension?")
             host.wait_for(f"{bob} is thinking...")
             close_terminal(guest)
@@ -401,16 +401,20 @@ def test_the_guests_terminal_closed_at_their_extension_question_the_host_chooses
             host.wait_for("Wait/Comp/Adjourn?")
             host.send("c")
             # The computer answered for his seat: the hand ended at 700, or goes on to 1000 and to alice.
-            if _going_on(host) == "Another hand?":
-                host.send("y")
-                _going_on(host)
+            # He joins again while she is asked (Another hand?, or her move): his board at once.
+            going_on = _going_on(host)
             back = Player(b_uid, b_gid, ["--join", alice])
             players.append(back)
-            back.wait_for(f"{alice} is thinking...")
             host.wait_for(f"{bob} joined")
-            host.send("q")
-            host.wait_for("Really?")
-            host.send("y")
+            back.wait_for(f"{alice} is thinking...")
+            if going_on == "Another hand?":
+                host.send("n")
+                host.wait_for("Save game?")
+                host.send("n")
+            else:
+                host.send("q")
+                host.wait_for("Really?")
+                host.send("y")
             assert host.reap() == 0, host.text()
             assert back.reap() == 0 and f"{alice} left the game" in back.text()
         finally:
