@@ -10,9 +10,11 @@ discard: always legal).
   the scores are the same on every board; the next hand is dealt; one
   guest's mille killed at their move is played for by the computer until
   they join again, another is waited for and has their move back.
+* Four seats, four people racing (Go and the longest mileage card that
+  fits, read off their boards): a whole partnership game to 5000, hand
+  after hand, the scores the same on every board.
 * Four seats, two partners against two computers: a whole game to 5000
-  (the people only discard, so the computers win it in a few hands; four
-  people who only discard would never reach 5000).
+  (the people only discard, so the computers win it in a few hands).
 * Three seats, the host and the guest both in lines: a hand and into the
   next, every line naming the people with seat and side, "is thinking"
   said once a turn, and the bytes the guest's process received holding
@@ -54,7 +56,7 @@ from test_people import (
     readable_directory,
 )
 from test_people import _asked as _asked_two
-from test_people_tables import RECORDER, SAFETIES, _asked, _deck, _prompt, _until
+from test_people_tables import RECORDER, SAFETIES, _asked, _deck, _hand, _prompt, _turn, _until
 
 #: The lines of the side boxes that hold a side's scores (ui/tableboard.py's side_box).
 SCORES = re.compile(r"Side [AB][^\n]*|Hand +-?\d+ Total +-?\d+ Games \d+")
@@ -180,6 +182,129 @@ def test_four_people_play_a_whole_hand_and_a_dropped_guest_is_played_for_and_com
             for guest in (guests[bob], back, again):
                 assert guest.reap() == 0, guest.text()
                 assert f"{alice} left the game" in guest.text()
+        finally:
+            for p in players:
+                p.kill()
+
+
+#: What a mileage card is worth, by its name on the board.
+MILES = {"25": 25, "50": 50, "75": 75, "100": 100, "200": 200}
+
+
+def _race(player: Player) -> bool:
+    """One scripted step of a person racing for 1000 miles (nobody plays a hazard): pick; Go when stopped; the
+    longest mileage card that fits the trip (two 200s a side); else a discard, a safety when nothing else is left.
+
+    What is legal is read off the board: the side's box says whether it can go, its miles and its 200s.
+    False if nothing was asked of ``player``.
+    """
+    _read(player)
+    if _prompt(player) != ">>:Move:" or "Turn: you " not in player.text():
+        return _prompt(player) in ("Coup fourre?", "Extension?") and _turn(player)  # (never asked: nobody attacks)
+    hand = _hand(player)
+    if hand.get("P") == "-" and _deck(player) > 0:
+        _keys(player, "p", hand)
+        return True
+    rows = [row[:40] for row in player.screen.display[:17]]
+    box = next(i for i, row in enumerate(rows) if row.startswith("Side ") and "(yours)" in row)
+    miles = re.search(r"Miles +(\d+) of (\d+) +(can go|stopped)", rows[box + 1])
+    played = re.search(r"Played: (.*)", "".join(rows[box + 4 : box + 6]))
+    assert miles and played, player.text()
+    mileage, trip, going = int(miles.group(1)), int(miles.group(2)), miles.group(3) == "can go"
+    twos = re.search(r"\b200(?:x(\d))?\b", played.group(1))
+    two_hundreds = 0 if twos is None else int(twos.group(1) or 1)
+    cards = {slot: name for slot, name in hand.items() if name != "-"}
+    go = [slot for slot, name in cards.items() if name == "Go"]
+    fits = [
+        (MILES[name], slot)
+        for slot, name in cards.items()
+        if name in MILES and mileage + MILES[name] <= trip and (name != "200" or two_hundreds < 2)
+    ]
+    discards = [slot for slot, name in cards.items() if name not in SAFETIES]
+    if not going and go:
+        _keys(player, f"u{go[0]}", hand)
+    elif going and fits:
+        _keys(player, f"u{max(fits)[1]}", hand)
+    else:
+        _keys(player, f"d{discards[0]}" if discards else f"u{next(iter(cards))}", hand)  # a safety if that is all
+    return True
+
+
+def _read(player: Player) -> None:
+    """What ``player``'s terminal has said so far, without waiting for more (:meth:`Player.pump` waits a little)."""
+    while player.fd >= 0 and select.select([player.fd], [], [], 0)[0]:
+        try:
+            data = os.read(player.fd, 65536)
+        except OSError:
+            return
+        if not data:
+            return
+        player.stream.feed(data)
+
+
+def _keys(player: Player, keys: str, hand: dict[str, str]) -> None:
+    """Type ``keys`` at the move prompt; back once they are taken (the hand changed), reading as the news comes."""
+    player.send(keys)
+    end = time.monotonic() + 10
+    while _hand(player) == hand:
+        assert time.monotonic() < end, player.text()
+        select.select([player.fd], [], [], 0.05)
+        _read(player)
+
+
+def _quickly(players: list[Player], step: Callable[[Player], bool], done: Callable[[], bool]) -> None:
+    """Play ``step`` for each player whose terminal has news, until ``done()`` (what :func:`_until` does, without
+    its turn of waits round every terminal: a move's news is acted on at once)."""
+    end = time.monotonic() + 60
+    by_fd = {p.fd: p for p in players}
+    acting = list(players)  # those who may have something to do without news: all at first, then who just acted
+    while not done():
+        assert time.monotonic() < end, "\n----\n".join(p.text() for p in players)
+        ready = select.select(list(by_fd), [], [], 0 if acting else 0.2)[0]
+        news = [by_fd[fd] for fd in ready]
+        acting = [p for p in players if (p in news or p in acting) and step(p)]
+
+
+def test_four_people_race_a_whole_game_to_5000() -> None:
+    """Four people, two partnerships, every move typed on their own boards, hand after hand to the game's end.
+
+    Each plays Go and the longest mileage card that fits (nobody attacks),
+    so each hand ends with a trip made; the scores agree on every board
+    after each hand, every hand's end is asked of alice and told to the
+    others, and at 5000 the last ``Another game?`` is hers.
+    """
+    with people(4) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid), (carol, c_uid, c_gid), (dave, d_uid, d_gid)]:
+        host = Player(a_uid, a_gid, ["--players", "4", "--invite", f"{bob},{carol},{dave}", "--no-stats"])
+        players = [host]
+        try:
+            host.wait_for(f"waiting for {dave}")
+            for uid, gid in ((b_uid, b_gid), (c_uid, c_gid), (d_uid, d_gid)):
+                players.append(Player(uid, gid, ["--join", alice]))
+            for guest in players[1:]:
+                guest.wait_for(f"Turn: {alice} (side A)")
+            hands, end = 0, time.monotonic() + 120
+            while True:
+                _quickly(players, _race, lambda: _prompt(host) in ("Another hand?", "Another game?"))
+                hands += 1
+                asked = _prompt(host)
+                for guest in players[1:]:
+                    guest.wait_for(f"{alice}: {asked}")
+                scores = _all_agree(players)
+                totals = [int(t) for t in re.findall(r"Total +(-?\d+)", "\n".join(scores))]
+                assert "Miles 1000 of 1000" in host.text(), host.text()  # a trip made: a race, not a deck run out
+                assert time.monotonic() < end and hands < 10, (hands, totals)
+                if asked == "Another game?":
+                    break
+                assert max(totals) < 5000, totals
+                host.send("y")
+                _until(players, lambda: _prompt(host) != "Another hand?" and _dealt(host))
+            assert hands >= 2 and max(totals) >= 5000, (hands, totals)
+            host.send("n")
+            host.wait_for("Save game?")
+            host.send("n")
+            assert host.reap() == 0, host.text()
+            for guest in players[1:]:
+                assert guest.reap() == 0 and f"{alice} left the game" in guest.text()
         finally:
             for p in players:
                 p.kill()
