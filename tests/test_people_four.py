@@ -127,7 +127,7 @@ def test_four_people_play_a_whole_hand_and_a_dropped_guest_is_played_for_and_com
                 host.wait_for(f"{name} is thinking...")
 
             # The whole hand, to its end: the deck out, every hand emptied (a safety played when nothing else is left).
-            _until(players, lambda: "Another hand?" in _prompt(host), deadline=120)
+            _quickly(players, _discard, lambda: "Another hand?" in _prompt(host))
             for guest in guests.values():
                 guest.wait_for(f"{alice}: Another hand?")
             scores = _all_agree(players)
@@ -220,13 +220,30 @@ def _race(player: Player) -> bool:
         for slot, name in cards.items()
         if name in MILES and mileage + MILES[name] <= trip and (name != "200" or two_hundreds < 2)
     ]
-    discards = [slot for slot, name in cards.items() if name not in SAFETIES]
     if not going and go:
         _keys(player, f"u{go[0]}", hand)
     elif going and fits:
         _keys(player, f"u{max(fits)[1]}", hand)
     else:
-        _keys(player, f"d{discards[0]}" if discards else f"u{next(iter(cards))}", hand)  # a safety if that is all
+        return _discard(player)
+    return True
+
+
+def _discard(player: Player) -> bool:
+    """One scripted step, as :func:`test_people_tables._turn` (pick, then discard, a safety if that is all; no to
+    the questions) reading the terminal as its news comes.  False if nothing was asked of ``player``."""
+    _read(player)
+    if _prompt(player) in ("Coup fourre?", "Extension?"):
+        return _turn(player)
+    if _prompt(player) != ">>:Move:" or "Turn: you " not in player.text():
+        return False
+    hand = _hand(player)
+    if hand.get("P") == "-" and _deck(player) > 0:
+        _keys(player, "p", hand)
+        return True
+    cards = {slot: name for slot, name in hand.items() if name != "-"}
+    discards = [slot for slot, name in cards.items() if name not in SAFETIES]
+    _keys(player, f"d{discards[0]}" if discards else f"u{next(iter(cards))}", hand)
     return True
 
 
@@ -328,7 +345,7 @@ def test_two_partners_play_a_whole_game_to_5000_against_two_computers_on_their_b
             guest.wait_for(f"Side A (yours): {alice}, you")
             hands, end = 0, time.monotonic() + 120
             while True:
-                _until(players, lambda: _prompt(host) in ("Another hand?", "Another game?"), deadline=60)
+                _quickly(players, _discard, lambda: _prompt(host) in ("Another hand?", "Another game?"))
                 hands += 1
                 asked = _prompt(host)
                 guest.wait_for(f"{alice}: {asked}")
