@@ -32,7 +32,7 @@ import threading
 from ...engine import rules
 from ...engine.observation import Observation, observe
 from ...engine.rng import GlibcRandom
-from ...engine.rules import Move
+from ...engine.rules import Move, Phase
 from ...engine.state import Game
 from ...files.safeio import shown
 from ...players import Decision, weighed, wire
@@ -236,7 +236,9 @@ class PersonSeat(DropQuestion):
         """The person's move, asked over the link; at a drop, what the host chooses (wait, or the computer's).
 
         The host waits for them or lets the computer play the seat until
-        they are back (or adjourns, which ends the game's thread).
+        they are back (or adjourns, which ends the game's thread).  Gone at
+        a coup fourré asked out of turn, the computer answers it without
+        asking the host (her question then would tell the secret).
         """
         self.admit()
         legal = observation.legal_moves()
@@ -251,6 +253,11 @@ class PersonSeat(DropQuestion):
                     return move
                 continue
             if self.standing_in or not self.asks_host:
+                return self.standin.choose(observation, rng)
+            if observation.phase is Phase.REACTION:
+                # Asked the coup fourré out of turn, their question is their secret (being asked says they
+                # hold the safety; table-rules.md R10): the host asked now would learn it.  The computer
+                # answers this once; the host chooses at their next move.
                 return self.standin.choose(observation, rng)
             if self.ask_host() == COMPUTER:
                 self.standing_in = True
@@ -463,6 +470,7 @@ class HostBoardFace(BoardFace):
                 self.term.bell()
         self._clear_prompt()
         self._notices()
+        self.tell(f"{name} joined, thinking..."[:39])  # back at their move: whose turn it is stays said
         remote.answer(BACK)
 
     def _drop_key(self, prompt: str) -> int | None:

@@ -332,9 +332,14 @@ class TableHostLinesFace(_PeopleLinesFace):
         self._news()
 
     def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
-        self.people.update_all()
+        """The move said; whose turn it is said when it passes to a person (not again after their pick, or a
+        safety's turn again: one line a turn, as at two seats).  A refused move is no move at the table (the host's
+        own ``no more cards``): the others are sent nothing, so a guest in lines does not hear the turn again."""
+        if outcome.error is None:
+            self.people.update_all()
         super().show_move(game, seat, move, outcome)
-        self._news()
+        if rules.seen_turn(game) != seat:
+            self._news()
 
     def wait(self, ready: int) -> int | None:
         """While a seat thinks (on the flow's worker): the terminal's events, and a seat's question at a drop."""

@@ -316,7 +316,10 @@ class TableHostFace(TableBoardFace):
         self._turn_news()
 
     def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
-        self.people.update_all()
+        """The board after a move, and every person's new view; a refused move (the host's own: ``no more
+        cards``) is no move at the table, and sends nothing (a guest in lines would hear the turn again)."""
+        if outcome.error is None:
+            self.people.update_all()
         super().show_move(game, seat, move, outcome)
         self._turn_news()
 
@@ -405,7 +408,8 @@ class TableHostFace(TableBoardFace):
                 self.say(DROP_HELP)
                 self.term.bell()
         self._prompt("")
-        self._notices()
+        # Back at their move: the news (their joining), and whose turn it is, which the news would hide.
+        self.say(shown("; ".join([*self.people.notices(), f"{person.name} is thinking..."]))[:79])
         person.answer(BACK)
 
     def _drop_key(self, person: TablePerson, prompt: str) -> int | None:
