@@ -59,16 +59,27 @@ class Player:
     """mille run by a real user on a pty of its own, read into an 80x24 screen."""
 
     def __init__(
-        self, uid: int, gid: int, argv: list[str], env: dict[str, str] | None = None, program: list[str] | None = None
+        self,
+        uid: int,
+        gid: int,
+        argv: list[str],
+        env: dict[str, str] | None = None,
+        program: list[str] | None = None,
+        columns: int = 80,
     ) -> None:
-        """``mille ARGV`` forked from this interpreter; or, given ``program``, that program run (``bash -i``)."""
+        """``mille ARGV`` forked from this interpreter; or, given ``program``, that program run (``bash -i``).
+
+        The terminal is 24 rows of ``columns`` (the screen read is 80x24 whatever it is: a very wide one is for
+        plain mode, every line said whole); every byte read is kept too (:attr:`raw`).
+        """
+        self.raw = b""
         self.screen = ptyreplay.Terminal(80, 24)
         self.stream = ptyreplay._Stream(self.screen)
         pid, fd = pty.fork()
         if pid == 0:  # the child: never returns into pytest
             code = 3
             try:
-                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
                 os.closerange(3, 4096)  # the other players' terminals (their masters) are not this one's
                 os.setgroups([])
                 os.setgid(gid)
@@ -102,6 +113,7 @@ class Player:
                 return
             if not data:
                 return
+            self.raw += data
             self.stream.feed(data)
             timeout = 0.01
 

@@ -26,23 +26,18 @@ discard: always legal).
 
 from __future__ import annotations
 
-import fcntl
 import itertools
 import json
 import os
-import pty
 import re
 import select
 import shutil
 import signal
-import struct
-import termios
 import time
 from collections.abc import Callable, Iterator
 
 import pytest
 
-import ptyreplay
 from mille.engine.state import Game
 from test_people import (
     SRC,
@@ -282,6 +277,37 @@ def _quickly(players: list[Player], step: Callable[[Player], bool], done: Callab
         acting = [p for p in players if (p in news or p in acting) and step(p)]
 
 
+def _to_the_games_end(
+    players: list[Player], alice: str, step: Callable[[Player], bool], each_hand: Callable[[], bool]
+) -> None:
+    """Every hand played with ``step`` to the game's end: each hand's end asked of the host (``players[0]``, ``alice``)
+    and told to the others, the totals the same on every board (``each_hand()`` true too), the game not over before
+    5000; at the last ``Another game?``, no ends it for everyone."""
+    host = players[0]
+    hands, end = 0, time.monotonic() + 120
+    while True:
+        _quickly(players, step, lambda: _prompt(host) in ("Another hand?", "Another game?"))
+        hands += 1
+        asked = _prompt(host)
+        for guest in players[1:]:
+            guest.wait_for(f"{alice}: {asked}")
+        totals = [int(t) for t in re.findall(r"Total +(-?\d+)", "\n".join(_all_agree(players)))]
+        assert each_hand(), host.text()
+        assert time.monotonic() < end and hands < 10, (hands, totals)
+        if asked == "Another game?":
+            break
+        assert max(totals) < 5000, totals
+        host.send("y")
+        _until(players, lambda: _prompt(host) != "Another hand?" and _dealt(host))
+    assert hands >= 2 and max(totals) >= 5000, (hands, totals)
+    host.send("n")
+    host.wait_for("Save game?")
+    host.send("n")
+    assert host.reap() == 0, host.text()
+    for guest in players[1:]:
+        assert guest.reap() == 0 and f"{alice} left the game" in guest.text()
+
+
 def test_four_people_race_a_whole_game_to_5000() -> None:
     """Four people, two partnerships, every move typed on their own boards, hand after hand to the game's end.
 
@@ -299,29 +325,8 @@ def test_four_people_race_a_whole_game_to_5000() -> None:
                 players.append(Player(uid, gid, ["--join", alice]))
             for guest in players[1:]:
                 guest.wait_for(f"Turn: {alice} (side A)")
-            hands, end = 0, time.monotonic() + 120
-            while True:
-                _quickly(players, _race, lambda: _prompt(host) in ("Another hand?", "Another game?"))
-                hands += 1
-                asked = _prompt(host)
-                for guest in players[1:]:
-                    guest.wait_for(f"{alice}: {asked}")
-                scores = _all_agree(players)
-                totals = [int(t) for t in re.findall(r"Total +(-?\d+)", "\n".join(scores))]
-                assert "Miles 1000 of 1000" in host.text(), host.text()  # a trip made: a race, not a deck run out
-                assert time.monotonic() < end and hands < 10, (hands, totals)
-                if asked == "Another game?":
-                    break
-                assert max(totals) < 5000, totals
-                host.send("y")
-                _until(players, lambda: _prompt(host) != "Another hand?" and _dealt(host))
-            assert hands >= 2 and max(totals) >= 5000, (hands, totals)
-            host.send("n")
-            host.wait_for("Save game?")
-            host.send("n")
-            assert host.reap() == 0, host.text()
-            for guest in players[1:]:
-                assert guest.reap() == 0 and f"{alice} left the game" in guest.text()
+            # Each hand ends with a trip made: a race, not a deck run out.
+            _to_the_games_end(players, alice, _race, lambda: "Miles 1000 of 1000" in host.text())
         finally:
             for p in players:
                 p.kill()
@@ -343,25 +348,7 @@ def test_two_partners_play_a_whole_game_to_5000_against_two_computers_on_their_b
             guest = Player(b_uid, b_gid, ["--join", alice])
             players.append(guest)
             guest.wait_for(f"Side A (yours): {alice}, you")
-            hands, end = 0, time.monotonic() + 120
-            while True:
-                _quickly(players, _discard, lambda: _prompt(host) in ("Another hand?", "Another game?"))
-                hands += 1
-                asked = _prompt(host)
-                guest.wait_for(f"{alice}: {asked}")
-                totals = [int(t) for t in re.findall(r"Total +(-?\d+)", "\n".join(_all_agree(players)))]
-                assert time.monotonic() < end and hands < 10, (hands, totals)
-                if asked == "Another game?":
-                    break
-                assert max(totals) < 5000, totals
-                host.send("y")
-                _until(players, lambda: _prompt(host) != "Another hand?" and _dealt(host))
-            assert hands >= 2 and max(totals) >= 5000, (hands, totals)
-            host.send("n")
-            host.wait_for("Save game?")
-            host.send("n")
-            assert host.reap() == 0, host.text()
-            assert guest.reap() == 0 and f"{alice} left the game" in guest.text()
+            _to_the_games_end(players, alice, _discard, lambda: True)
         finally:
             for p in players:
                 p.kill()
@@ -614,49 +601,9 @@ class Lines(Player):
 
     def __init__(self, uid: int, gid: int, argv: list[str], env: dict[str, str] | None = None) -> None:
         """As :class:`test_people.Player`, on a terminal so wide that every line is said whole (never in rows)."""
-        self.screen = ptyreplay.Terminal(80, 24)
-        self.stream = ptyreplay._Stream(self.screen)
-        pid, fd = pty.fork()
-        if pid == 0:  # the child: never returns into pytest
-            code = 3
-            try:
-                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 4000, 0, 0))
-                os.closerange(3, 4096)
-                os.setgroups([])
-                os.setgid(gid)
-                os.setuid(uid)
-                os.chdir("/")
-                os.environ.update({"HOME": "/nonexistent", "TERM": "xterm", "XDG_STATE_HOME": "/nonexistent"})
-                os.environ.update(env or {})
-                from mille.cli import main
-
-                code = main(argv)
-            except BaseException:
-                import traceback
-
-                traceback.print_exc()
-            finally:
-                os._exit(code)
-        self.pid, self.fd = pid, fd
-        self.status: int | None = None
-        self.raw = b""
+        super().__init__(uid, gid, argv, env, columns=4000)
         self.heard = 0
         self.state = "turn"
-
-    def pump(self, timeout: float = 0.05) -> None:
-        if self.fd < 0:
-            time.sleep(timeout)
-            return
-        while select.select([self.fd], [], [], timeout)[0]:
-            try:
-                data = os.read(self.fd, 65536)
-            except OSError:
-                return
-            if not data:
-                return
-            self.raw += data
-            self.stream.feed(data)
-            timeout = 0.01
 
     def lines(self) -> list[str]:
         """Every line said (and typed: the terminal echoes), blank ones left out."""
