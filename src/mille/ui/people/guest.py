@@ -24,7 +24,7 @@ from ...engine.rules import EXTEND, NO_EXTENSION, Move, Phase
 from ...engine.state import Game
 from ...files.safeio import shown
 from ...players import wire
-from ..flow import EXTENSION_PROMPT, REALLY_PROMPT, GameExit, Request
+from ..flow import EXTENSION_PROMPT, REALLY_PROMPT, Request
 from ..layout import ScoreView
 from .link import Link
 from .seated import GuestFlow, SeatedGuest
@@ -146,8 +146,7 @@ class Guest(SeatedGuest):
             self.dialogs.error(shown(str(message.get("text", "")))[:39])
             self.refused = True  # it stays on the message line while the move is asked again
         elif kind == "bye":
-            self.last = "mille: " + shown(str(message.get("text", "the game is over")))[:200]
-            raise GameExit(0)
+            self.bye(message)
         elif kind == "decide" and not reading:
             obs = wire.observation_from_json(message.get("obs"))
             self.show(obs, False)

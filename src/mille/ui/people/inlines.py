@@ -502,15 +502,9 @@ class GuestLines(GuestRun):
     def hear(self) -> None:
         """Until a line can be read: the host's messages said (views, lines, a goodbye acted on)."""
         while not self.term.has_line():
-            try:
-                while True:
-                    message = self.link.poll_message()
-                    if message is None:
-                        break
-                    self.handle(message, reading=True)
-            except LinkClosed as exc:
-                self.gone(str(exc))
-            ready = select.select([self.term.fd_in, self.link.fileno()], [], [], 0.2)[0]
+            self.pump()
+            watched = [self.term.fd_in] if self.link.closed else [self.term.fd_in, self.link.fileno()]
+            ready = select.select(watched, [], [], 0.2)[0]
             if self.term.fd_in in ready:
                 return
 
@@ -529,8 +523,7 @@ class GuestLines(GuestRun):
         elif kind in ("say", "error"):
             self.face.say(shown(str(message.get("text", ""))))
         elif kind == "bye":
-            self.last = "mille: " + shown(str(message.get("text", "the game is over")))[:200]
-            raise GameExit(0)
+            self.bye(message)
         elif kind == "decide" and not reading:
             obs = wire.observation_from_json(message.get("obs"))
             self.view(obs, False)

@@ -169,6 +169,32 @@ class GuestRun:
             self.last = other_table(self.host)
             raise GameExit(1)
 
+    def bye(self, message: dict[str, object]) -> NoReturn:
+        """The host's goodbye: the game is over for us (its words, escaped, are our last line)."""
+        self.last = "mille: " + shown(str(message.get("text", "the game is over")))[:200]
+        raise GameExit(0)
+
+    def handle(self, message: dict[str, object], reading: bool = False) -> None:
+        """One message of the host's (``reading``: while a key or a line is awaited, nothing asked of us)."""
+        raise NotImplementedError
+
+    def gone(self, why: str) -> None:
+        """The link to the host went (``why``): the run ends, or goes on with a new link (:class:`Rejoined`)."""
+        raise NotImplementedError
+
+    def pump(self) -> None:
+        """Messages that arrived while a key or a line is awaited: views and lines shown, a goodbye acted on."""
+        if self.link.closed:
+            return  # gone: the choice is being asked
+        try:
+            while True:
+                message = self.link.poll_message()
+                if message is None:
+                    return
+                self.handle(message, reading=True)
+        except LinkClosed as exc:
+            self.gone(str(exc))
+
 
 class SeatedGuest(GuestRun):
     """What a guest's run on the board shares at two seats (:class:`mille.ui.people.guest.Guest`) and at a larger table
@@ -177,9 +203,6 @@ class SeatedGuest(GuestRun):
 
     term: Terminal
     flow: GuestFlow
-
-    def handle(self, message: dict[str, object], reading: bool = False) -> None:
-        raise NotImplementedError
 
     def really(self) -> None:
         raise NotImplementedError
@@ -255,19 +278,6 @@ class SeatedGuest(GuestRun):
         finally:
             if reaching is not None:
                 reaching.stop()
-
-    def pump(self) -> None:
-        """Messages that arrived while a key is awaited: views and lines shown, a goodbye acted on."""
-        if self.link.closed:
-            return  # gone: the choice is being asked
-        try:
-            while True:
-                message = self.link.poll_message()
-                if message is None:
-                    return
-                self.handle(message, reading=True)
-        except LinkClosed as exc:
-            self.gone(str(exc))
 
     def await_key(self) -> None:
         """Until a key can be read: the host's messages acted on (a goodbye leaves), the terminal's events too.

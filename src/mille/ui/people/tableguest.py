@@ -25,7 +25,7 @@ from ...engine.rules import EXTEND, NO_EXTENSION, PASS, Move, MoveType, Phase
 from ...engine.state import Game, table
 from ...files.safeio import shown
 from ...players import wire
-from ..flow import COUP_PROMPT, EXTENSION_PROMPT, REALLY_PROMPT, GameExit, Request
+from ..flow import COUP_PROMPT, EXTENSION_PROMPT, REALLY_PROMPT, Request
 from ..tableboard import TableBoardFace
 from .link import Link, LinkClosed
 from .seated import GuestFlow, SeatedGuest
@@ -176,8 +176,7 @@ class TableGuest(SeatedGuest):
         elif kind == "say":
             self.tell(str(message.get("text", "")))
         elif kind == "bye":
-            self.last = "mille: " + shown(str(message.get("text", "the game is over")))[:200]
-            raise GameExit(0)
+            self.bye(message)
         elif kind == "decide" and not reading:
             obs = wire.observation_from_json_2(message.get("obs"))
             self.face.message = ""
