@@ -59,6 +59,7 @@ else:
 __all__ = [
     "ANOTHER_GAME_PROMPT",
     "ANOTHER_HAND_PROMPT",
+    "Choice",
     "COUP_PROMPT",
     "EXTENSION_PROMPT",
     "Face",
@@ -224,6 +225,49 @@ class Request(enum.Enum):
     HINT = "hint"
 
 
+class Choice(Record):
+    """A question answered with one letter by any face (:meth:`Face.choose`): ``Wait/Comp/Adjourn?``, ``Wait/Leave?``.
+
+    ``prompt`` is the board's words on its prompt line (``Wait/Comp/Adjourn?``),
+    ``sentence`` plain mode's line (``w waits for bob to join again, ...:``),
+    ``letters`` the answers (lower case; empty: any key, or RETURN in lines,
+    answers, as a wait that gives the choice back does) and ``words`` what
+    each letter does, for the line said when another key is typed (the
+    board: ``W: wait  C: computer  A: adjourn``; lines: ``Answer w, c or a.``).
+    """
+
+    __slots__ = ("prompt", "sentence", "letters", "words")
+
+    def __init__(self, prompt: str, sentence: str, letters: str = "", words: tuple[str, ...] = ()) -> None:
+        self.prompt = prompt
+        self.sentence = sentence
+        self.letters = letters
+        self.words = words
+
+    def keys_line(self) -> str:
+        """What each key does, as the board says it: ``W: wait  C: computer  A: adjourn``."""
+        return "  ".join(f"{letter.upper()}: {word}" for letter, word in zip(self.letters, self.words, strict=False))
+
+    def answers_line(self) -> str:
+        """The answers, as plain mode says them: ``Answer w, c or a.``."""
+        letters = list(self.letters)
+        said = letters[0] if len(letters) == 1 else ", ".join(letters[:-1]) + " or " + letters[-1]
+        return f"Answer {said}."
+
+    def answer(self, typed: str) -> str | Request | None:
+        """What a key (or a line's first letter) ``typed`` answers: a letter of :attr:`letters` (any, when there
+        are none), ``s`` and ``q`` the requests to save and to quit, or None for another key."""
+        if not self.letters:
+            return typed
+        if typed and typed in self.letters:
+            return typed
+        if typed == "s":
+            return Request.SAVE
+        if typed == "q":
+            return Request.QUIT
+        return None
+
+
 class Face(Protocol):
     """What shows the game and asks the person: the part of a run that the flow holds.
 
@@ -257,6 +301,14 @@ class Face(Protocol):
 
     def read_file_name(self) -> str:
         """The name typed at ``file:`` ('' for none)."""
+        ...
+
+    def choose(self, choice: Choice) -> str | Request:
+        """A question answered with one letter (:class:`Choice`): the letter, or a request (``s``, ``q``).
+
+        The terminal's events go to the flow meanwhile, as at any prompt; a
+        watched descriptor may end the question (:class:`~mille.ui.surface.Heard`).
+        """
         ...
 
     def announce(self, made: Decision, observation: Observation) -> None:

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from ..engine.observation import Observation
     from ..engine.rules import Outcome
     from ..players import Decision
+    from .flow import Choice
     from .surface import Terminal, Window
 
 __all__ = ["TableBoardFace", "side_box", "table_flow"]
@@ -342,6 +343,27 @@ class TableBoardFace:
             elif 32 <= byte < 127 and len(name) < 60:
                 name += chr(byte)
             self._prompt(PROMPTS[FILE_PROMPT] + " " + name)
+
+    def choose(self, choice: Choice) -> str | Request:
+        """``choice``'s words on the prompt line and a key (:meth:`mille.ui.flow.Face.choose`); the line given back
+        once answered.  Another key rings the bell and says the keys on the message line."""
+        asked_at = self.prompting
+        while True:
+            self._prompt(choice.prompt)
+            key = self.readch()
+            if key in (0x0C, ord("R"), ord("r")) and "r" not in choice.letters and choice.letters:
+                self.term.redraw()
+                self.draw()
+                continue
+            answer = choice.answer(chr(key).lower() if 0 <= key < 128 else "")
+            if answer is not None:
+                if asked_at:
+                    self._prompt(asked_at)
+                else:
+                    self._unprompt()
+                return answer
+            self.term.bell()
+            self.say(choice.keys_line())
 
     def poll(self) -> int | None:
         return self.term.poll()

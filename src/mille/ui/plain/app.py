@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from ...engine.observation import Observation
     from ...engine.rules import Outcome
     from ...players import Decision
+    from ..flow import Choice
     from .lines import LineTerminal
 
 __all__ = ["BRIEF", "DETAILS", "FILE_LINE", "FULL", "HISTORY", "MOVE_LINE", "PlainFace", "plain_flow"]
@@ -287,6 +288,17 @@ class PlainFace:
         line = self._read(FILE_LINE)
         # The original kept the name in a C string: a NUL ends it.
         return line.split("\0", 1)[0].strip()
+
+    def choose(self, choice: Choice) -> str | Request:
+        """``choice``'s sentence, and a line: its first letter (:meth:`mille.ui.flow.Face.choose`); another is told
+        the answers, and the reading keys are answered meanwhile."""
+        while True:
+            parsed = parse(self._read(choice.sentence))
+            answer = choice.answer(parsed.word.strip().lower()[:1])
+            if answer is not None:
+                return answer
+            if not self._query(parsed):
+                self.say(choice.answers_line())
 
     def poll(self) -> int | None:
         return self.term.poll()
