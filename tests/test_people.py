@@ -1007,8 +1007,10 @@ def test_the_hosts_prompt_leaves_the_link_of_a_guest_who_decides_to_the_thread_t
     from mille.engine import rules
     from mille.engine.rng import GlibcRandom
     from mille.players.bsd import BsdPlayer
+    from mille.ui.app import BoardFace
     from mille.ui.flow import GameFlow, Setup
-    from mille.ui.people.host import HostBoardFace, RemotePerson
+    from mille.ui.people.host import HostBoardFace, People
+    from mille.ui.people.seat import PersonSeat
     from mille.ui.surface import VirtualTerminal
 
     game = Game(rng=GlibcRandom(5))
@@ -1017,36 +1019,35 @@ def test_the_hosts_prompt_leaves_the_link_of_a_guest_who_decides_to_the_thread_t
     listener.bind(os.path.join(str(tmp_path), "guest.sock"))
     listener.listen(1)
     host_end, guest_end = people_link.pair()
-    ready, typed = os.pipe()
-    remote = RemotePerson(listener, os.getuid(), game, "alice")
+    person = PersonSeat(1, listener, os.getuid(), game, "alice", {0: "alice"}, BsdPlayer())
     try:
         term = VirtualTerminal(keys=[ord("n")])
-        os.write(typed, b"n")
-        term.fd = ready  # type: ignore[attr-defined]
-        face = HostBoardFace(term, game, 0, remote)
+        face = HostBoardFace(BoardFace(term, game, 0), People([person], "alice"))
+        person.link = host_end
+        person.deciding = True  # as PersonSeat.choose, on the worker, while it waits for the move
         GameFlow(face, game, Setup(BsdPlayer(), "bsd", GlibcRandom(1)))
-        remote.link = host_end
-        remote.deciding = True  # as RemotePerson.choose, on the worker, while it waits for the move
-        move = {"type": "move", "move": wire.move_json(rules.DRAW)}
+        move = {"type": "move", "move": wire.move_json_2(rules.DRAW)}
         guest_end.send(move)
-        assert face.dialogs.readch() == ord("n")
+        select.select([host_end], [], [], 5)
+        assert face.inner.dialogs.readch() == ord("n")
         assert host_end.wait_message(timeout=5) == move  # still the worker's to read
-        assert remote.link is host_end and not remote.take_notices()
+        assert person.link is host_end and not person.take_notices()
     finally:
-        remote.close()
+        person.close()
         listener.close()
         host_end.close()
         guest_end.close()
-        os.close(ready)
-        os.close(typed)
 
 
 def test_the_hosts_line_in_plain_mode_leaves_the_link_of_a_guest_who_decides_alone(tmp_path: object) -> None:
     """The same in lines: a line awaited by a plain host (``Really?`` after ^C) leaves a deciding guest's link."""
     from mille.engine import rules
     from mille.engine.rng import GlibcRandom
-    from mille.ui.people.host import RemotePerson
-    from mille.ui.people.inlines import HostLinesFace
+    from mille.players.bsd import BsdPlayer
+    from mille.ui.flow import GameFlow, Setup
+    from mille.ui.people.host import People
+    from mille.ui.people.inlines import HostLinesFace, NamedFace
+    from mille.ui.people.seat import PersonSeat
     from mille.ui.plain.lines import LineTerminal
 
     game = Game(rng=GlibcRandom(5))
@@ -1057,19 +1058,22 @@ def test_the_hosts_line_in_plain_mode_leaves_the_link_of_a_guest_who_decides_alo
     host_end, guest_end = people_link.pair()
     lines, typed = os.pipe()
     said = os.open(os.devnull, os.O_WRONLY)
-    remote = RemotePerson(listener, os.getuid(), game, "alice")
+    person = PersonSeat(1, listener, os.getuid(), game, "alice", {0: "alice"}, BsdPlayer())
     try:
-        face = HostLinesFace(LineTerminal(lines, said), game, 0, remote, "brief")
-        remote.link = host_end
-        remote.deciding = True  # as RemotePerson.choose, on the worker, while it waits for the move
-        move = {"type": "move", "move": wire.move_json(rules.DRAW)}
+        term = LineTerminal(lines, said)
+        face = HostLinesFace(NamedFace(term, game, 0, "brief", {1: "bob"}), term, People([person], "alice"))
+        person.link = host_end
+        person.deciding = True  # as PersonSeat.choose, on the worker, while it waits for the move
+        GameFlow(face, game, Setup(BsdPlayer(), "bsd", GlibcRandom(1)))
+        move = {"type": "move", "move": wire.move_json_2(rules.DRAW)}
         guest_end.send(move)
+        select.select([host_end], [], [], 5)
         os.write(typed, b"n\n")
-        face._hear()
+        assert term.read_line() == "n"
         assert host_end.wait_message(timeout=5) == move  # still the worker's to read
-        assert remote.link is host_end
+        assert person.link is host_end
     finally:
-        remote.close()
+        person.close()
         listener.close()
         host_end.close()
         guest_end.close()

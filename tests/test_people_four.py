@@ -165,7 +165,7 @@ def test_four_people_play_a_whole_hand_and_a_dropped_guest_is_played_for_and_com
             host.wait_for("Waiting...")
             again = Player(d_uid, d_gid, ["--join", alice])
             players.append(again)
-            host.wait_for(f"{dave} joined; {dave} is thinking...")  # whose turn it is, on her board
+            host.wait_for(f"{dave} joined, thinking...")  # whose turn it is, on her board
             again.wait_for(">>:Move:")  # his seat, his move
             assert "Waiting..." not in host.text()
             _until([host, guests[bob], back, again], lambda: _asked(host), deadline=30)

@@ -97,6 +97,11 @@ def _table() -> Iterator[tuple[str, int, int, str, int, int, Relay, str]]:
         yield alice, a_uid, a_gid, bob, b_uid, b_gid, Relay(place, b_uid, b_gid), python
 
 
+def _squeezed(text: str) -> str:
+    """``text`` without its blanks (a long line wrapped where a blank was reads the same)."""
+    return "".join(text.split())
+
+
 def _left(player: Player) -> str:
     """The screen's rows as one text, a row that fills the width run on into the next (a long line wrapped)."""
     return "".join(row.rstrip() if len(row.rstrip()) < 80 else row for row in player.screen.display)
@@ -150,7 +155,9 @@ def test_a_guest_on_the_board_at_four_seats_waits_for_the_hosts_game_and_is_back
             guest.wait_for("Wait/Leave?")
             guest.send("l")
             assert guest.reap() == 1
-            assert f"{alice} keeps it (join again with: mille --join {alice})" in _left(guest), guest.text()
+            assert _squeezed(f"{alice} keeps it (join again with: mille --join {alice}@here)") in _squeezed(
+                _left(guest)
+            )
             host.wait_for(f"{bob} is gone")
         finally:
             for p in players:
@@ -206,7 +213,7 @@ def test_a_guest_in_lines_at_four_seats_waits_for_the_hosts_game_and_is_back_wit
             _said(guest, f"w waits for {alice}'s game to take you back")
             guest.send("l\r")
             assert guest.reap() == 1
-            assert f"{alice} keeps it (join again with: mille --join {alice})" in _last(guest), guest.text()
+            assert f"{alice} keeps it (join again with: mille --join {alice}@here)" in _last(guest), guest.text()
         finally:
             for p in players:
                 p.kill()

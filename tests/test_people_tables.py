@@ -318,7 +318,7 @@ def test_people_take_your_partners_seats_first_or_the_seats_they_are_given(
     seats: int, spec: str, expected: dict[int, str]
 ) -> None:
     from mille.engine.state import table
-    from mille.ui.people.tablehost import seat_people
+    from mille.ui.people.seat import seat_people
 
     assert seat_people(spec, table(seats), "alice") == expected
 
@@ -337,7 +337,7 @@ def test_people_take_your_partners_seats_first_or_the_seats_they_are_given(
 )
 def test_a_seating_that_cannot_be_is_refused_in_one_line(seats: int, spec: str, words: str) -> None:
     from mille.engine.state import table
-    from mille.ui.people.tablehost import SeatingError, seat_people
+    from mille.ui.people.seat import SeatingError, seat_people
 
     with pytest.raises(SeatingError, match=words) as caught:
         seat_people(spec, table(seats), "alice")
@@ -370,6 +370,41 @@ def test_invitations_the_table_cannot_take_are_refused_in_one_line(
 # A guest's board and keys, on the in-memory terminal (no users needed)
 
 
+def _guest(term: VirtualTerminal, obs: Observation, seats: int, names: dict[str, str] | None = None) -> object:
+    """A guest's run on the board at ``obs``'s seat of ``seats`` (a link's far end the test holds): (run, host end)."""
+    from mille.engine.state import table
+    from mille.ui.people import link as people_link
+    from mille.ui.people import messages
+    from mille.ui.people.guest import GuestRun, board_face
+
+    host_end, guest_end = people_link.pair()
+    hello = messages.read_hello(
+        messages.hello(
+            "alice", "bob", obs.seat, table(seats), {0: "alice", **{int(k): v for k, v in (names or {}).items()}}
+        )
+    )
+    return GuestRun(term, guest_end, hello, "mille --join alice", None, board_face(term)), host_end
+
+
+def _asked_on_the_board(
+    obs: Observation, key: str, seats: int, names: dict[str, str] | None = None
+) -> tuple[dict[str, object] | None, _Noting]:
+    """A guest on the board at ``obs``'s seat of ``seats`` is asked (the host's ``decide``) and types ``key``.
+
+    What reached the host, and the terminal (its screens noted at each key read).
+    """
+    from mille.ui.people import messages
+
+    term = _Noting(keys=[ord(c) for c in key])
+    run, host_end = _guest(term, obs, seats, names)
+    try:
+        run.handle(messages.decide(obs, obs.legal_moves()))  # type: ignore[attr-defined]
+        return host_end.wait_message(timeout=5), term  # type: ignore[attr-defined]
+    finally:
+        host_end.close()  # type: ignore[attr-defined]
+        run.link.close()  # type: ignore[attr-defined]
+
+
 def test_a_guest_is_told_a_refused_move_in_the_engines_words_and_aims_a_hazard_at_a_side() -> None:
     """bob at seat 2 of 3: ``D 2`` on a safety is refused from his own view; ``U 1 C`` sends the Stop to side C."""
     from mille.engine import rules
@@ -377,9 +412,6 @@ def test_a_guest_is_told_a_refused_move_in_the_engines_words_and_aims_a_hazard_a
     from mille.engine.rng import GlibcRandom
     from mille.engine.state import Game, table
     from mille.players import wire
-    from mille.ui.people import link as people_link
-    from mille.ui.people.tableguest import TableGuest
-    from mille.ui.surface import VirtualTerminal
 
     game = Game(table=table(3), rng=GlibcRandom(4))
     rules.start_hand(game)
@@ -391,29 +423,14 @@ def test_a_guest_is_told_a_refused_move_in_the_engines_words_and_aims_a_hazard_a
         game.players[side].battle = cards.GO
         game.players[side].can_go = True
     obs = observe(game, 1)
-    term = VirtualTerminal(keys=[ord(c) for c in "d2u1c"])
-    ready, always = os.pipe()  # the guest waits for a key on the terminal's descriptor: always readable here
-    os.write(always, b".")
-    term.fd = ready  # type: ignore[attr-defined]
-    host_end, guest_end = people_link.pair()
-    try:
-        hello = {"type": "hello", "host": "alice", "seat": 1, "seats": 3, "names": {"0": "alice", "2": "carol"}}
-        guest = TableGuest(term, guest_end, hello)
-        legal = [wire.move_json_2(m) for m in obs.legal_moves()]
-        guest.handle({"type": "decide", "obs": wire.observation_json_2(obs), "legal": legal})
-        answer = host_end.wait_message(timeout=5)
-    finally:
-        host_end.close()
-        guest_end.close()
-        os.close(ready)
-        os.close(always)
+    answer, term = _asked_on_the_board(obs, "d2u1c", 3, {"2": "carol"})
     assert answer is not None and answer["type"] == "move"
     assert wire.move_from_json_2(answer["move"], 3) == rules.Move(rules.MoveType.PLAY, 1, 2)
     text = "\n".join(term.lines())
     assert "Side B (yours): you" in text and "Side A: alice" in text and "Side C: carol" in text
     refused = rules.refusal_message(rules.discard_refusal(game, 1, 2) or 0, game, 1, 2)
-    assert refused and refused in "\n".join(term.lines()[20:24]) + guest.face.message
-    assert "side A/C?" in term.lines()[22]
+    assert refused and any(refused in screen for screen in term.noted)
+    assert any("side A/C?" in screen.splitlines()[22] for screen in term.noted)
 
 
 class _Noting(VirtualTerminal):
@@ -426,32 +443,6 @@ class _Noting(VirtualTerminal):
     def read_byte(self) -> int:
         self.noted.append("\n".join(self.lines()))
         return super().read_byte()
-
-
-def _asked_on_the_board(obs: Observation, key: str, seats: int) -> tuple[dict[str, object] | None, _Noting]:
-    """A guest on the board at ``obs``'s seat of ``seats`` is asked (protocol 2's ``decide``) and types ``key``.
-
-    What reached the host, and the terminal (its screens noted at each key read).
-    """
-    from mille.players import wire
-    from mille.ui.people import link as people_link
-    from mille.ui.people.tableguest import TableGuest
-
-    term = _Noting(keys=[ord(key)])
-    ready, always = os.pipe()
-    os.write(always, b".")
-    term.fd = ready  # type: ignore[attr-defined]
-    host_end, guest_end = people_link.pair()
-    try:
-        guest = TableGuest(term, guest_end, {"type": "hello", "host": "alice", "seat": obs.seat, "seats": seats})
-        legal = [wire.move_json_2(m) for m in obs.legal_moves()]
-        guest.handle({"type": "decide", "obs": wire.observation_json_2(obs), "legal": legal})
-        return host_end.wait_message(timeout=5), term
-    finally:
-        host_end.close()
-        guest_end.close()
-        os.close(ready)
-        os.close(always)
 
 
 def test_a_guests_extension_is_asked_on_the_board_it_saw_and_answered_from_its_terminal() -> None:
@@ -488,7 +479,7 @@ def test_at_a_larger_table_only_the_invited_person_takes_their_seat_and_is_hande
     from mille.engine.rng import GlibcRandom
     from mille.engine.state import Game, table
     from mille.players.bsd import BsdPlayer
-    from mille.ui.people.tablehost import TablePerson
+    from mille.ui.people.seat import PersonSeat
 
     with people(2) as [(bob, b_uid, b_gid), (eve, e_uid, e_gid)], readable_directory() as place:
         game = Game(table=table(4), rng=GlibcRandom(9))
@@ -498,7 +489,7 @@ def test_at_a_larger_table_only_the_invited_person_takes_their_seat_and_is_hande
         listener.bind(path)
         os.chmod(path, 0o666)
         listener.listen(4)
-        person = TablePerson(2, listener, b_uid, game, "alice", {0: "alice", 2: bob}, BsdPlayer())
+        person = PersonSeat(2, listener, b_uid, game, "alice", {0: "alice", 2: bob}, BsdPlayer())
         try:
             pid, fd = _connect_in_child(e_uid, e_gid, path)
             deadline = time.monotonic() + 10
@@ -516,7 +507,7 @@ def test_at_a_larger_table_only_the_invited_person_takes_their_seat_and_is_hande
         finally:
             listener.close()
     hello, view, bye = _messages(received)
-    assert hello["type"] == "hello" and hello["seat"] == 2 and hello["seats"] == 4
+    assert hello["type"] == "hello" and hello["seat"] == 2 and hello["table"]["seats"] == 4  # type: ignore[index]
     assert hello["names"] == {"0": "alice", "2": bob}
     obs = view["obs"]
     assert view["type"] == "view" and isinstance(obs, dict) and obs["hand"] == game.players[2].hand
@@ -813,7 +804,7 @@ def test_a_table_turned_to_a_guests_seat_keeps_partners_and_turns_moves_back() -
     from mille.engine.rng import GlibcRandom
     from mille.engine.rules import Move, MoveType
     from mille.engine.state import Game, table
-    from mille.ui.people.tableguest import seat_view, unturned
+    from mille.ui.people.inlines import seat_view, unturned
 
     for seats, seat in ((3, 1), (3, 2), (4, 2), (4, 3), (6, 4)):
         game = Game(rng=GlibcRandom(7), table=table(seats))
@@ -850,7 +841,7 @@ def test_the_hosts_coup_fourre_question_is_never_told_to_the_others() -> None:
     ``Another hand?`` is told, as what they wait for; ``Extension?`` and ``Really?`` are not, as at two seats.
     """
     from mille.ui.flow import ANOTHER_HAND_PROMPT, COUP_PROMPT, EXTENSION_PROMPT, REALLY_PROMPT
-    from mille.ui.people.tablehost import TablePeople
+    from mille.ui.people.host import People
 
     class Someone:
         def __init__(self) -> None:
@@ -860,7 +851,7 @@ def test_the_hosts_coup_fourre_question_is_never_told_to_the_others() -> None:
             self.said.append(text)
 
     bob = Someone()
-    people = TablePeople([bob], "alice")  # type: ignore[list-item]
+    people = People([bob], "alice")  # type: ignore[list-item]
     for prompt in (COUP_PROMPT, EXTENSION_PROMPT, REALLY_PROMPT):
         people.relay(prompt)
     assert bob.said == []

@@ -23,7 +23,9 @@ from mille.ui.plain.lines import LineTerminal
 from mille.ui.surface import END_OF_INPUT, HANGUP, Heard, VirtualTerminal
 from mille.ui.tableboard import TableBoardFace
 
-DROP = Choice("Wait/Comp/Adjourn?", "w waits, c lets the computer play, a adjourns:", "wca", ("wait", "computer", "adjourn"))
+DROP = Choice(
+    "Wait/Comp/Adjourn?", "w waits, c lets the computer play, a adjourns:", "wca", ("wait", "computer", "adjourn")
+)
 
 
 @pytest.fixture

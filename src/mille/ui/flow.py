@@ -64,6 +64,7 @@ __all__ = [
     "EXTENSION_PROMPT",
     "Face",
     "FILE_PROMPT",
+    "Flow",
     "MOVE_PROMPT",
     "OVERWRITE_PROMPT",
     "PROMPTS",
@@ -266,6 +267,38 @@ class Choice(Record):
         if typed == "q":
             return Request.QUIT
         return None
+
+
+class Flow(Protocol):
+    """What a face asks of the flow it shows: a game's (:class:`GameFlow`), or a guest's, which holds no game
+    (:mod:`mille.ui.people.guest`) and acts on the terminal's events its own way."""
+
+    @property
+    def game(self) -> Game:
+        """The game drawn (``O``'s help reads its order)."""
+        ...
+
+    @property
+    def hints(self) -> Adviser | None:
+        """The hint's adviser (None: no hints, the hint keys are unknown commands)."""
+        ...
+
+    @property
+    def restore_banner(self) -> str | None:
+        """What the first board of a restored game says of it."""
+        ...
+
+    def keep_snapshot(self) -> None:
+        """Before a key or a line is read: the game noted for a crash save."""
+
+    def catch_up(self) -> None:
+        """Before a key or a line is read: the record of games told what happened."""
+
+    def on_event(self, event: int | None) -> None:
+        """What the terminal reported (a hangup, an interrupt, a request to leave), acted on."""
+
+    def hangup(self) -> None:
+        """The terminal went away."""
 
 
 class Face(Protocol):

@@ -222,7 +222,7 @@ def play_board(
     ``computer`` overrides the player ``choices.computer_name`` names (the
     name is still what a save records; it then rolls dice of its own), and
     ``others`` then the players of seats 2 and on with their dice (a larger
-    table with people, :mod:`mille.ui.people.tablehost`).
+    table with people, :mod:`mille.ui.people.host`).
     ``make_flow`` makes the flow and its face (:func:`mille.ui.app.board_flow`
     unless given: a host of two people shows more, :mod:`mille.ui.people`);
     ``command`` is what the line after a kept game says resumes it.

@@ -30,7 +30,18 @@ from ..engine import cards, rules
 from ..engine.cards import EMPTY, OUT_OF_GAS, SPEED_LIMIT, STOP
 from ..engine.rules import DRAW, ORDER, Move, MoveType
 from ..engine.state import Game, SafetyStatus
-from .flow import COUP_PROMPT, EXTENSION_PROMPT, FILE_PROMPT, MOVE_PROMPT, PROMPTS, GameFlow, Request, Setup, as_seen
+from .flow import (
+    COUP_PROMPT,
+    EXTENSION_PROMPT,
+    FILE_PROMPT,
+    MOVE_PROMPT,
+    PROMPTS,
+    Flow,
+    GameFlow,
+    Request,
+    Setup,
+    as_seen,
+)
 from .layout import YOU
 from .surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED
 
@@ -146,7 +157,7 @@ class TableBoardFace:
     """The board of a larger table: drawn whole after every move, the original's keys read on its prompt line.
 
     ``me`` is the seat the board is drawn for (you: seat 0, or a guest's
-    seat, :mod:`mille.ui.people.tableguest`), ``names`` the people's names by
+    seat, :mod:`mille.ui.people.guest`), ``names`` the people's names by
     seat (escaped; other seats are ``seat N``); :attr:`sizes`, when set, the
     hands' sizes by seat (a guest's game holds no other hand to count).
     """
@@ -157,7 +168,7 @@ class TableBoardFace:
         self.me = me
         self.names = names
         self.sizes: tuple[int, ...] | None = None
-        self.flow: GameFlow
+        self.flow: Flow
         self.message = ""
         #: What the prompt line asks now ("" for nothing).
         self.prompting = ""
@@ -166,7 +177,7 @@ class TableBoardFace:
     def window(self) -> int:
         return 0
 
-    def attach(self, flow: GameFlow) -> None:
+    def attach(self, flow: Flow) -> None:
         self.flow = flow
 
     # ------------------------------------------------------------------
@@ -348,22 +359,24 @@ class TableBoardFace:
         """``choice``'s words on the prompt line and a key (:meth:`mille.ui.flow.Face.choose`); the line given back
         once answered.  Another key rings the bell and says the keys on the message line."""
         asked_at = self.prompting
-        while True:
-            self._prompt(choice.prompt)
-            key = self.readch()
-            if key in (0x0C, ord("R"), ord("r")) and "r" not in choice.letters and choice.letters:
-                self.term.redraw()
-                self.draw()
-                continue
-            answer = choice.answer(chr(key).lower() if 0 <= key < 128 else "")
-            if answer is not None:
-                if asked_at:
-                    self._prompt(asked_at)
-                else:
-                    self._unprompt()
-                return answer
-            self.term.bell()
-            self.say(choice.keys_line())
+        try:
+            while True:
+                self._prompt(choice.prompt)
+                key = self.readch()
+                if key in (0x0C, ord("R"), ord("r")) and "r" not in choice.letters and choice.letters:
+                    self.term.redraw()
+                    self.draw()
+                    continue
+                answer = choice.answer(chr(key).lower() if 0 <= key < 128 else "")
+                if answer is not None:
+                    return answer
+                self.term.bell()
+                self.say(choice.keys_line())
+        finally:  # answered, or ended by what a watch heard
+            if asked_at:
+                self._prompt(asked_at)
+            else:
+                self._unprompt()
 
     def poll(self) -> int | None:
         return self.term.poll()

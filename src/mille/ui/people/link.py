@@ -113,7 +113,7 @@ class Link:
                 raise LinkClosed(f"the connection broke ({exc.strerror})") from None
             if not data:
                 self.close()
-                raise LinkClosed("the other side left")
+                raise LinkClosed("the connection closed")
             self._in += data
             message = self._take()
             if message is not None:

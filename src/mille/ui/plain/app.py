@@ -28,7 +28,7 @@ from ...engine import cards, rules
 from ...engine.cards import EMPTY, OUT_OF_GAS, SPEED_LIMIT, STOP
 from ...engine.rules import DRAW, ORDER, Move, MoveType
 from ...engine.state import Game, Tableau
-from ..flow import COUP_PROMPT, EXTENSION_PROMPT, PROMPTS, GameFlow, Request, Setup, as_seen, wait_polling
+from ..flow import COUP_PROMPT, EXTENSION_PROMPT, PROMPTS, Flow, GameFlow, Request, Setup, as_seen, wait_polling
 from ..layout import COMPUTER, YOU
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT
 from . import BRIEF, DETAILS, FULL, tablewords, words
@@ -73,7 +73,7 @@ class PlainFace:
     def __init__(self, term: LineTerminal, game: Game, window: int, *, detail: str = BRIEF) -> None:
         self.term = term
         self.game = game
-        self.flow: GameFlow
+        self.flow: Flow
         self._window = window
         #: The move prompt is open (its opening lines said): a request acted on does not open it again.
         self._move_open = False
@@ -101,7 +101,7 @@ class PlainFace:
     def window(self) -> int:
         return self._window
 
-    def attach(self, flow: GameFlow) -> None:
+    def attach(self, flow: Flow) -> None:
         self.flow = flow
 
     @property
