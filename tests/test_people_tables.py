@@ -651,7 +651,7 @@ def test_a_host_in_lines_at_three_seats_hears_a_guest_on_the_board_named_with_se
             host.send("x\r")
             _said(host, "Answer w, c or a.")
             host.send("c\r")
-            _said(host, f"The computer plays for {bob} until they join again.")
+            _said(host, f"The computer plays for {bob}.")
             _said(host, "Your move:")
             host.send("q\r")
             host.wait_for("Really?")
@@ -846,6 +846,7 @@ def test_the_hosts_coup_fourre_question_is_never_told_to_the_others() -> None:
     class Someone:
         def __init__(self) -> None:
             self.said: list[str] = []
+            self.name, self.seat = "bob", 2
 
         def say(self, text: str) -> None:
             self.said.append(text)

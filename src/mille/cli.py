@@ -283,23 +283,25 @@ def main(argv: list[str] | None = None) -> int:
         if args.json:
             parser.error("--json goes with --stats")
         if args.join is not None or args.join_stdio is not None:
-            lines = {name: on for name, on in switches.items() if name == "plain"}
+            lines = {name: on for name, on in switches.items() if name in ("plain", "stats")}
             if others and (lines != switches or args.file or args.seed is not None or args.computer):
-                parser.error("--join takes no other arguments but --plain and --detail")
+                parser.error("--join takes no other arguments but --plain, --detail and --no-stats")
             if args.join_stdio is not None:
                 from .ui.people.guest import join_stdio
 
                 return join_stdio(args.join_stdio)
             from .ui.people.guest import join
 
-            plain, detail = choose_plain(lines, args.detail, _settings())
+            settings = _settings()
+            plain, detail = choose_plain(lines, args.detail, settings)
             if args.detail is not None and not plain:
                 parser.error("--detail goes with --plain (or plain = true in the settings)")
+            record = lines.get("stats", settings is None or settings.stats is not False)
             if not plain:
-                return join(args.join)
+                return join(args.join, record=record)
             from .ui.people.inlines import guest_in_lines
 
-            return join(args.join, lines=guest_in_lines(detail))
+            return join(args.join, lines=guest_in_lines(detail), record=record)
         if args.invite is not None:
             if args.seed is not None:
                 parser.error("--seed with --invite would make the deal public (a command line is seen by all): refused")

@@ -168,6 +168,10 @@ class Setup(Record):
     (:mod:`mille.files.kept`; None: not resumed from one).  ``others``:
     at a table of more than two seats (``mille --players``), the players
     of seats 2 and on with their dice (the computer's is seat 1).
+    ``record_name``: who the record of games says the game was against,
+    when not the computer (the people at a larger table, docs/people.md);
+    ``people``: the seats other people play, whose moves, as yours, make a
+    game left unsaved an abandoned one.
     """
 
     __slots__ = (
@@ -183,6 +187,8 @@ class Setup(Record):
         "hints",
         "resumed",
         "others",
+        "record_name",
+        "people",
     )
 
     def __init__(
@@ -200,8 +206,12 @@ class Setup(Record):
         hints: Adviser | None = None,
         resumed: Resumed | None = None,
         others: tuple[tuple[Player, GlibcRandom], ...] = (),
+        record_name: str | None = None,
+        people: tuple[int, ...] = (),
     ) -> None:
+        self.people = people
         self.others = others
+        self.record_name = computer_name if record_name is None else record_name
         self.computer = computer
         self.computer_name = computer_name
         self.computer_dice = computer_dice
@@ -403,6 +413,9 @@ class GameFlow:
         self.game = game
         self.computer = setup.computer
         self.computer_name = setup.computer_name
+        #: Who the record of games says the game was against; the seats other people play.
+        self.record_name = setup.record_name
+        self.people = setup.people
         self.computer_dice = setup.computer_dice
         #: Seats 2 and on at a larger table: (player, dice).
         self.others = setup.others
@@ -494,7 +507,7 @@ class GameFlow:
         try:
             self._main_loop(restore)
         except GameExit as leave:
-            self.ledger.leaving(self.game, self.computer_name)
+            self.ledger.leaving(self.game, self.record_name)
             return leave.status
         return 0  # pragma: no cover - the loop only ends by GameExit
 
@@ -513,7 +526,7 @@ class GameFlow:
                     rules.start_hand(game, resumed=restore)
                 self.face.begin_hand(restore)
                 self.play_hand()
-                ended, name = game.copy(), self.computer_name
+                ended, name = game.copy(), self.record_name
                 self.record(lambda stats, ended=ended, name=name: stats.hand_over(ended, name))  # type: ignore[misc]
                 if self.resumed is not None and rules.game_over(game):
                     self.resumed.spend()  # the game it held is over
@@ -688,7 +701,7 @@ class GameFlow:
     def _keep_game(self) -> None:
         kept = self.keeper.keep(self.saved_game())
         if kept is not None:
-            computer = self.computer_name
+            computer = self.record_name
             self.record(lambda stats: stats.saved(kept, computer))
 
     # ------------------------------------------------------------------
@@ -729,7 +742,7 @@ class GameFlow:
         except OSError as exc:
             self.face.error(exc.strerror or str(exc))
             return False
-        saved, computer = self.game.copy(), self.computer_name
+        saved, computer = self.game.copy(), self.record_name
         self.record(lambda stats: stats.saved(saved, computer))
         if self.resumed is not None:
             self.resumed.spend(written=name)  # the game is safe in the save
@@ -826,6 +839,6 @@ class _Observer:
         self.flow.between_moves()
 
     def after_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
-        if seat == YOU:
+        if seat == YOU or seat in self.flow.people:
             self.flow.record(lambda stats: stats.moved())  # quitting unsaved now abandons the game
         self.flow.face.show_move(game, seat, move, outcome)

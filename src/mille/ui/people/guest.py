@@ -41,7 +41,7 @@ from . import messages
 from .link import Link, LinkClosed
 from .messages import Bye, Decide, Hello, MessageError, Moved, Refused, Said, View
 from .rendezvous import RendezvousError
-from .view import name, public_view, refusal
+from .view import fitted, name, public_view, refusal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from typing import NoReturn, Protocol
 
     from ...engine.driver import Event
+    from ...files.recorder import Recorder
     from ..cursesterm import CursesTerminal
     from ..hints import Adviser
     from ..plain.lines import LineTerminal
@@ -265,10 +266,12 @@ class GuestFlow:
 class GuestRun:
     """One guest's run, whatever its face: the link to the host, the host's messages, the leaving, the way back.
 
-    ``hello`` is the host's first (it says the table and the seat), ``host``
-    the host's login as the guest typed it, ``command`` what joins again
-    (``mille --join alice``, as typed), ``reconnect`` a new link to the host
-    made as the first was (None: a drop ends the run), ``make_face`` the face.
+    ``hello`` is the host's first (it says the table and the seat),
+    ``command`` what joins again (``mille --join alice``, as typed),
+    ``reconnect`` a new link to the host made as the first was (None: a
+    drop ends the run), ``make_face`` the face; ``record``: the guest's
+    record of games is kept (the hands and games played with the host,
+    under ``person:HOST``, as the host's are under the guest's name).
     """
 
     def __init__(
@@ -279,6 +282,7 @@ class GuestRun:
         command: str,
         reconnect: Callable[[], Link] | None,
         make_face: MakeFace,
+        record: bool = False,
     ) -> None:
         self.term = term
         self.link = link
@@ -293,6 +297,13 @@ class GuestRun:
         self._listening: int | None = None
         #: The last view or question was our turn: the next question is on its way (keys wait for it).
         self._ours = False
+        #: The record of games (made at its first event; None: not kept), and what it is told of.
+        self._recording = record
+        self._recorder: Recorder | None = None
+        self.record_name = ("person:" + hello.host)[:64]
+        #: The hand of the last view was over (None: no view yet), and that view's game.
+        self._finished: bool | None = None
+        self._last: Game | None = None
 
     # ------------------------------------------------------------------
     # The link, heard by the terminal
@@ -377,6 +388,7 @@ class GuestRun:
         if isinstance(got, View):
             self._ours = got.obs.to_move == self.seat and not got.finished
             self.face.view(got, reading)
+            self._note(got)
         elif isinstance(got, Moved):
             self.face.moved(got.event)
         elif isinstance(got, Said):
@@ -402,6 +414,39 @@ class GuestRun:
                 self.link.send(messages.move(move))
             except LinkClosed as exc:
                 self.gone(str(exc))
+            recorder = self.recorder
+            if recorder is not None:
+                recorder.moved()  # leaving now, the game is abandoned
+
+    # ------------------------------------------------------------------
+    # The record of games
+
+    @property
+    def recorder(self) -> Recorder | None:
+        """The guest's record of games (made when first needed), or None when it is not kept."""
+        if self._recorder is None and self._recording:
+            from ...files.recorder import Recorder
+
+            self._recorder = Recorder(side=self.seat % self.table.sides)
+        return self._recorder
+
+    def _note(self, view: View) -> None:
+        """A view: the record of games told of a hand that has just ended (and of the game, if it is over)."""
+        game = public_view(view.obs, view.finished)
+        ended = game.finished and self._finished is False
+        self._finished, self._last = game.finished, game
+        recorder = self.recorder
+        if ended and recorder is not None:
+            recorder.hand_over(game, self.record_name)
+
+    def record_leaving(self) -> list[str]:
+        """The run is over: a game played since its last end is abandoned; the record's problems, one line each."""
+        recorder = self._recorder
+        if recorder is None:
+            return []
+        if self._last is not None:
+            recorder.leaving(self._last, self.record_name)
+        return recorder.problems
 
     def bye(self, text: str) -> NoReturn:
         """The host's goodbye: the game is over for us (its words, escaped, are our last line)."""
@@ -512,11 +557,11 @@ class BoardGuest:
         self.names = seat_names(hello)
 
     def tell(self, text: str) -> None:
-        self.board.tell(shown(text)[:39])
+        self.board.tell(fitted(shown(text)))
 
     def _error(self, text: str) -> None:
         """A refusal, with the bell, shown at once (the original's showed at the next score refresh, §8.5)."""
-        self.board.dialogs.error(shown(text)[:39])
+        self.board.dialogs.error(fitted(shown(text)))
         self.term.score.refresh()
 
     def view(self, view: View, reading: bool) -> None:
@@ -734,12 +779,13 @@ def first_hello(link: Link, host: str) -> Hello | None:
     return None
 
 
-def join(target: str, lines: Callable[[LineTerminal], MakeFace] | None = None) -> int:
+def join(target: str, lines: Callable[[LineTerminal], MakeFace] | None = None, record: bool = True) -> int:
     """``mille --join HOST`` (on this machine) or ``HOST@MACHINE`` (over ``ssh MACHINE``); the exit status.
 
     On the board, chosen by the host's hello (the original's at two seats,
     the larger tables' at more); ``lines``: in lines instead
     (:func:`mille.ui.people.inlines.guest_in_lines`), which needs no terminal.
+    ``record``: the guest's record of games is kept (``--no-stats``: not).
     """
     from ..keeping import say
     from .rendezvous import connect, me
@@ -766,11 +812,11 @@ def join(target: str, lines: Callable[[LineTerminal], MakeFace] | None = None) -
         from ..plain.lines import LineTerminal
 
         term = LineTerminal()
-        return _play(term, link, hello, command, reconnect, lines(term), fit=True)
+        return _play(term, link, hello, command, reconnect, lines(term), record, fit=True)
     from ..cursesterm import CursesTerminal
 
     screen = CursesTerminal()
-    return _play(screen, link, hello, command, reconnect, board_face(screen))
+    return _play(screen, link, hello, command, reconnect, board_face(screen), record)
 
 
 def _play(
@@ -780,6 +826,7 @@ def _play(
     command: str,
     reconnect: Callable[[], Link],
     make_face: MakeFace,
+    record: bool,
     fit: bool = False,
 ) -> int:
     """A guest's run on ``term`` to its end; its last line said once the terminal is back; the exit status."""
@@ -789,7 +836,7 @@ def _play(
     run: GuestRun | None = None
     try:
         term.start()
-        run = GuestRun(term, link, hello, command, reconnect, make_face)
+        run = GuestRun(term, link, hello, command, reconnect, make_face, record)
         status = run.run()
     except TerminalError as exc:
         term.stop()
@@ -802,8 +849,11 @@ def _play(
         if run is not None:
             run.link.close()
         link.close()
-    if run is not None and run.last is not None:
-        say(run.last, fit)
+    if run is not None:
+        if run.last is not None:
+            say(run.last, fit)
+        for problem in run.record_leaving():
+            say(f"mille: {problem}")
     return status
 
 

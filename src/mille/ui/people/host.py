@@ -42,6 +42,7 @@ from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED, Heard
 from ..tableboard import TableBoardFace
 from .link import LinkClosed, drain_idle
 from .seat import BACK, COMPUTER, PersonSeat, SeatingError, seat_people
+from .view import fitted
 from .view import name as shown_name
 
 TYPE_CHECKING = False
@@ -61,6 +62,14 @@ if TYPE_CHECKING:
     #: :func:`mille.ui.people.inlines.host_in_lines`): given the people, seat 2's player, the other seats' with their
     #: dice, and the people as ``--invite`` seats them again; the exit status.
     Play: TypeAlias = Callable[["People", "Player", tuple[tuple["Player", GlibcRandom], ...], str], int]
+
+
+def record_name(names: list[str]) -> str:
+    """Who the record of games says a game with people was against: ``person:bob``, ``person:bob,carol``."""
+    from ...players import PERSON_PREFIX
+
+    return (PERSON_PREFIX + ",".join(names))[:64]
+
 
 __all__ = ["UNRELAYED", "HostBoardFace", "HostFace", "HostTableFace", "People", "play_host", "wait_for_people"]
 
@@ -83,6 +92,9 @@ class People:
     def __init__(self, persons: list[PersonSeat], host: str) -> None:
         self.persons = persons
         self.host = host
+        #: What the host's record of games files the game under (the people, not the computers), and their seats.
+        self.record_name = record_name([p.name for p in persons])
+        self.seats = tuple(p.seat for p in persons)
         self.adjourned = False
         self.saved = False
         for person in persons:
@@ -185,7 +197,7 @@ class HostFace:
 
     def busy_line(self, person: PersonSeat) -> str:
         """What a key typed while ``person`` thinks is told."""
-        return f"{shown_name(person.name)}'s turn: Q quits, S saves"
+        return f"{shown_name(person.name)}'s turn (Q quits)"
 
     # ------------------------------------------------------------------
     # Hearing the people: the terminal watches their sockets, idle links and the pipes their seats ask on
@@ -346,7 +358,7 @@ class HostFace:
             if answer is None:
                 break  # they are back
             if answer == "c":
-                self.news([f"The computer plays for {name} until they join again"])
+                self.news([f"The computer plays for {name}"])
                 person.answer(COMPUTER)
                 return
             if answer == "a":
@@ -358,7 +370,7 @@ class HostFace:
             elif answer is Request.QUIT:
                 self.flow.rub()
             elif answer == "w":
-                self.news([f"Waiting for {name}: they join with mille --join {shown(self.people.host)}"])
+                self.news([f"Waiting for {name}"])
                 if self._choose_or_back(person, waiting_choice(name, shown(self.people.host))) is None:
                     break
         # Back at their move: the news (their joining), and whose turn it is, which the news would hide.
@@ -399,7 +411,7 @@ class HostBoardFace(HostFace):
         inner.display.other_name = shown(person.name)
 
     def news(self, texts: list[str]) -> None:
-        self.inner.tell("; ".join(texts))
+        self.inner.tell(fitted("; ".join(texts)))
         self.inner.term.board.refresh()  # the cursor back on the prompt
 
     def busy(self, ready: int, person: PersonSeat) -> int | None:
@@ -549,7 +561,13 @@ def play_host(choices: Choices, spec: str, play: Play | None = None) -> int:
                 return GameFlow(face, game, setup)
 
             status = play_board(
-                choices, computer=first[0], make_flow=make_flow, command=f"mille --invite {seated}", others=others
+                choices,
+                computer=first[0],
+                make_flow=make_flow,
+                command=f"mille --invite {seated}",
+                others=others,
+                record_as=people.record_name,
+                people=people.seats,
             )
         for person in persons:
             if people.adjourned:

@@ -200,7 +200,15 @@ def host_in_lines(choices: Choices) -> Play:
             return GameFlow(HostLinesFace(inner, term, people), game, setup)
 
         command = f"mille --plain --invite {seated}"
-        return play_plain(choices, computer=computer, make_flow=make, command=command, others=others)
+        return play_plain(
+            choices,
+            computer=computer,
+            make_flow=make,
+            command=command,
+            others=others,
+            record_as=people.record_name,
+            people=people.seats,
+        )
 
     return play
 

@@ -23,7 +23,7 @@ from ...engine.rules import Move, MoveType, Phase
 from ...engine.state import Game
 from ...files.safeio import shown
 
-__all__ = ["NAME_WIDTH", "name", "public_view", "refusal"]
+__all__ = ["NAME_WIDTH", "fitted", "name", "public_view", "refusal"]
 
 #: The longest a person's name is shown (a larger table's side box, the message lines).
 NAME_WIDTH = 12
@@ -32,6 +32,16 @@ NAME_WIDTH = 12
 def name(text: str) -> str:
     """A person's name from the other side, as a face shows it: escaped, cut to :data:`NAME_WIDTH`."""
     return shown(text)[:NAME_WIDTH]
+
+
+def fitted(text: str) -> str:
+    """``text`` for the original's message line (35 columns): a reason in parentheses left out when it does not fit
+    (the line after the game says it whole)."""
+    from ..layout import ERR_WIDTH
+
+    while len(text) > ERR_WIDTH and text.endswith(")") and " (" in text:
+        text = text[: text.rindex(" (")]
+    return text
 
 
 def public_view(obs: Observation, finished: bool) -> Game:
