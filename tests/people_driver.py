@@ -129,8 +129,16 @@ class Player:
             timeout = 0.01
 
     def read(self) -> None:
-        """What the terminal has said so far, without waiting for more."""
-        self.pump(0)
+        """What the terminal has said so far, without waiting for more (:meth:`pump` waits a little)."""
+        while self.fd >= 0 and select.select([self.fd], [], [], 0)[0]:
+            try:
+                data = os.read(self.fd, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            self.raw += data
+            self.stream.feed(data)
 
     def text(self) -> str:
         return "\n".join(self.screen.display)
@@ -143,6 +151,10 @@ class Player:
                 raise AssertionError(f"{wanted!r} never showed:\n{self.text()}")
             self.pump(0.02)
         return time.monotonic() - start
+
+    def wait_said(self, wanted: str, deadline: float = 10.0) -> None:
+        """Read until ``wanted`` is on the screen, however it wrapped (:meth:`said`)."""
+        self.until(lambda: self.said(wanted), deadline)
 
     def until(self, shown: Callable[[], bool], deadline: float = 10.0) -> None:
         end = time.monotonic() + deadline
