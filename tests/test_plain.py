@@ -52,8 +52,9 @@ from mille.ui.flow import Setup
 from mille.ui.keeping import Keeper
 from mille.ui.plain.app import FILE_LINE, MOVE_LINE
 from mille.ui.plain.commands import Command, parse, parse_slot
-from mille.ui.plain.lines import MAX_LINE, TOO_LONG, LineTerminal, fitted
+from mille.ui.plain.lines import MAX_LINE, TOO_LONG, LineTerminal
 from mille.ui.plain.speaker import Naming, Speaker, moved_sentence, score_values
+from mille.ui.rows import fitted
 from mille.ui.surface import END_OF_INPUT, HANGUP, INTERRUPT
 from player_helpers import run_mille
 from ui_helpers import APPENDIX_A
