@@ -113,7 +113,7 @@ def test_the_speaker_at_every_seat_of_the_larger_tables_keeps_the_hosts_numberin
     assert len(board) == 1 + tab.sides + 2
     order = [(mine + k) % tab.sides for k in range(tab.sides)]
     for line, side in zip(board[1:], order):
-        members = [seat for seat in tab.partners(side)]
+        members = list(tab.partners(side))
         if side == mine:
             named = ["you"] + [f"your partner (seat {s + 1})" for s in members if s != me]
             assert line.startswith(f"Side {LETTERS[side]} (yours), {' and '.join(named)}: 0 miles of {tab.trip}.")
@@ -123,9 +123,9 @@ def test_the_speaker_at_every_seat_of_the_larger_tables_keeps_the_hosts_numberin
     hands = board[-2]
     counted = [f"{expected_who(game, me, (me + k) % seats)} " for k in range(seats)]
     assert hands.startswith("Cards in hand: " + counted[0]) and all(c in hands for c in counted), hands
-    mover = game.to_move
-    turn = "It is your turn." if mover == me else f"{expected_who(game, me, mover)[0].upper()}"
-    assert turn in hands.split(". ", 1)[1], hands
+    mover = expected_who(game, me, game.to_move)
+    turn = "It is your turn." if game.to_move == me else f"{mover[0].upper()}{mover[1:]} moves next."
+    assert hands.endswith(". " + turn), hands
     assert board[-1] == speaker.hand_line(game) and board[-1].startswith("Your hand: ")
     assert speaker.hand_line(game).count(": ") == HAND_SIZE + 1
     # The score and the turn line: the sides' figures, yours first.
