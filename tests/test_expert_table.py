@@ -24,7 +24,7 @@ from mille.ui import hints
 from mille.ui.flow import Setup
 from mille.ui.surface import VirtualTerminal
 from mille.ui.tableboard import TableBoardFace, table_flow
-from test_plain_tables import Scripted
+from plain_helpers import Scripted
 
 
 def table_positions(seats: int, seed: int, every: int = 7) -> list[Game]:

@@ -986,16 +986,6 @@ def test_a_drop_at_another_hand_is_told_at_once_and_the_seat_retaken_in_the_next
                 p.kill()
 
 
-def test_the_other_is_named_where_plain_mode_names_the_computer_whatever_the_name_holds() -> None:
-    from mille.files.safeio import shown
-    from mille.ui.people.inlines import person_words
-
-    assert person_words("The computer discards Go.", "bob") == "bob discards Go."
-    assert person_words("Games won: you 1, computer 0.", "bob") == "Games won: you 1, bob 0."
-    odd = shown("e\x1b[2Jve\\1")  # escapes and a backslash: the name as it is, never a pattern
-    assert person_words("It is the computer's move.", odd) == f"It is {odd}'s move."
-
-
 def test_the_hosts_prompt_leaves_the_link_of_a_guest_who_decides_to_the_thread_that_asks_them(tmp_path: object) -> None:
     """The host's key loop (``Really?`` after ^C while the guest thinks) never reads a deciding guest's link.
 

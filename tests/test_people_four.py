@@ -662,8 +662,8 @@ def _tails(*players: Lines) -> str:
 def test_both_sides_in_lines_at_three_seats_play_a_hand_and_into_the_next_and_the_guest_hears_only_its_seat() -> None:
     """``mille --plain --players 3 --invite bob`` and ``mille --plain --join alice``, a computer at seat 3.
 
-    Every line names the people with their seats and sides (the guest's
-    counted from his own seat, docs/people.md); the bytes the guest's
+    Every line names the people with their seats and sides (the host's
+    numbering on both sides, as on every board: docs/people.md); the bytes the guest's
     process received (recorded on their way in) hold his hand and no other
     seat's, nor the deck, nor a card another seat picked, compared with the
     host's game kept when her terminal hangs up.
@@ -692,7 +692,7 @@ def test_both_sides_in_lines_at_three_seats_play_a_hand_and_into_the_next_and_th
             guest = Lines(b_uid, b_gid, ["--plain", "--join", f"{alice}@here"], env=relay)
             players.append(guest)
             host.said("Mille Bornes at 3 seats, each for themselves, in lines")
-            guest.said("Mille Bornes at 3 seats, each for themselves, in lines: you are seat 1, on side A")
+            guest.said("Mille Bornes at 3 seats, each for themselves, in lines: you are seat 2, on side B")
             # Turns in lines on both sides to the end of the hand (the deck out, or the trip made).
             end = time.monotonic() + 60
             while host.asked() != "Another hand?":
@@ -701,12 +701,12 @@ def test_both_sides_in_lines_at_three_seats_play_a_hand_and_into_the_next_and_th
                     p.step()
             guest.said(f"{alice}: Another hand?")
             heard, told = host.lines(), guest.lines()
-            # Each line names the people with seat and side: bob on alice's lines, alice on bob's (from his seat).
+            # Each line names the people with seat and side in the host's numbering: bob to alice, alice to bob.
             assert any(line.startswith(f"{bob} (seat 2, side B) discards ") for line in heard), heard
-            assert any(line.startswith(f"{alice} (seat 3, side C) discards ") for line in told), told
+            assert any(line.startswith(f"{alice} (seat 1, side A) discards ") for line in told), told
             assert any(re.match(r"Seat 3 \(side C\) (plays|discards) ", line) for line in heard), heard
-            assert any(re.match(r"Seat 2 \(side B\) (plays|discards) ", line) for line in told), told
-            assert any(line.startswith("Hand Total: side A ") for line in told), told  # the hand's score, his too
+            assert any(re.match(r"Seat 3 \(side C\) (plays|discards) ", line) for line in told), told
+            assert any(line.startswith("Hand Total: side B ") for line in told), told  # his side's first
             # Whose turn: said once, when the turn passes to a person (not again after their pick).
             for said, other in ((heard, bob), (told, alice)):
                 thinking = [i for i, line in enumerate(said) if line == f"{other} is thinking..."]

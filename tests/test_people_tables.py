@@ -756,7 +756,8 @@ def _said(player: Player, wanted: str, deadline: float = 10.0) -> None:
 
 
 def test_a_guest_in_lines_at_four_seats_plays_turns_with_the_host_on_the_board() -> None:
-    """``mille --plain --join alice`` at 4 seats: the table counted from his seat, each event naming seat and side."""
+    """``mille --plain --join alice`` at 4 seats, bob at seat 3: the seats and sides numbered as on every board (alice
+    seat 1 and side A), each event naming seat and side."""
     with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)]:
         players: list[Player] = []
         try:
@@ -765,8 +766,8 @@ def test_a_guest_in_lines_at_four_seats_plays_turns_with_the_host_on_the_board()
             host.wait_for(f"waiting for {bob}")
             guest = Player(b_uid, b_gid, ["--plain", "--join", alice])
             players.append(guest)
-            _said(guest, "Mille Bornes at 4 seats, 2 sides of 2, in lines: you are seat 1, on side A")
-            # The table from his seat: alice, his partner, two seats on; the computers seats 2 and 4.
+            _said(guest, "Mille Bornes at 4 seats, 2 sides of 2, in lines: you are seat 3, on side A")
+            # The host's numbering: alice, his partner, seat 1; the computers seats 2 and 4, side B.
             _said(guest, "New hand: the trip is 1000 miles")
             host.wait_for(f"Side A (yours): you, {bob}")
             seen: list[str] = []
@@ -780,7 +781,7 @@ def test_a_guest_in_lines_at_four_seats_plays_turns_with_the_host_on_the_board()
                 if last.endswith("Your move:"):
                     if turns == 0:
                         board = _answer(guest, "r", "Cards in hand:")
-                        assert f"Side A (yours), you and your partner {alice} (seat 3):" in board, board
+                        assert f"Side A (yours), you and your partner {alice} (seat 1):" in board, board
                         assert "Side B, seat 2 and seat 4:" in board and "you 6," in board, board
                         _answer(guest, "d 9", "d needs a card")
                         _answer(guest, "p", "You pick")
@@ -794,7 +795,8 @@ def test_a_guest_in_lines_at_four_seats_plays_turns_with_the_host_on_the_board()
                     guest.wait_for("let the coup fourre pass")
             said = "\n".join(seen)
             assert "Seat 2 (side B) " in said or "Seat 4 (side B) " in said, said
-            assert f"Your partner {alice} (seat 3) " in said or f"{alice} is thinking..." in said, said
+            assert f"Your partner {alice} (seat 1) " in said or f"{alice} is thinking..." in said, said
+            assert "you are seat 1" not in said and "Seat 3 (" not in said, said
             host.send("q")
             host.wait_for("Really?")
             host.send("y")
@@ -832,16 +834,6 @@ def test_a_table_turned_to_a_guests_seat_keeps_partners_and_turns_moves_back() -
             move = unturned(Move(MoveType.PLAY, 2, side), seat, sides)
             assert move.target == (side + seat) % sides and move.slot == 2
         assert unturned(Move(MoveType.DISCARD, 3), seat, sides) == Move(MoveType.DISCARD, 3)
-
-
-def test_people_are_named_where_plain_mode_names_a_seat_by_its_number() -> None:
-    from mille.ui.plain.tablewords import named
-
-    names = {1: "bob", 2: "seat 4"}  # a name that looks like a seat is never taken for one
-    assert named("Seat 2 (side B) plays Stop on side A.", names) == "bob (seat 2, side B) plays Stop on side A."
-    assert named("Your partner (seat 3) discards Go.", names) == "Your partner seat 4 (seat 3) discards Go."
-    assert named("Side B, seat 2 and seat 4: 0 miles", names) == "Side B, bob (seat 2) and seat 4: 0 miles"
-    assert named("you are seat 1, on side A", names) == "you are seat 1, on side A"
 
 
 def test_the_hosts_coup_fourre_question_is_never_told_to_the_others() -> None:

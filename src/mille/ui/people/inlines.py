@@ -4,8 +4,9 @@ Either side may play in plain mode and the other on the board: a blind
 person and a sighted friend.  The faces are plain mode's own
 (:class:`~mille.ui.plain.app.PlainFace`: the same sentences, questions and
 reading keys), with the other person named where a game against the
-computer says "the computer" (:func:`person_words`), and with the other
-side heard while a line is awaited:
+computer says "the computer" (the face's naming policy,
+:class:`~mille.ui.plain.speaker.Naming`), and with the other side heard
+while a line is awaited:
 
 * :class:`HostLinesFace`: the host's face.  The guest's joining, leaving
   and a stranger refused are said at once, even while the host types;
@@ -22,25 +23,24 @@ side heard while a line is awaited:
 
 from __future__ import annotations
 
-import re
 import select
 
 from ...engine import rules
-from ...engine.cards import EMPTY
+from ...engine.cards import EMPTY, HAND_SIZE
 from ...engine.rules import EXTEND, MADE, NO_EXTENSION, PASS, Move, MoveType, Phase
 from ...engine.state import Game, table
 from ...files.safeio import shown
 from ...players import wire
 from ..flow import COUP_PROMPT, EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, GameExit, GameFlow, Request, wait_polling
 from ..layout import ScoreView
-from ..plain import tablewords
 from ..plain.app import PlainFace
+from ..plain.speaker import Naming
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE
 from .guest import public_game
 from .host import BACK, COMPUTER, GUEST, UNRELAYED, PersonSeat, RemotePerson
 from .link import Link, LinkClosed, drain_idle, heard_idle
 from .seated import RETRY, GuestRun, Reaching, Rejoined, ended_line
-from .tableguest import hello_names, refusal, seat_view, unturned
+from .tableguest import HIDDEN, hello_names, public_view, refusal
 from .tablehost import NAME_WIDTH
 
 TYPE_CHECKING = False
@@ -63,14 +63,11 @@ __all__ = [
     "TableHostLinesFace",
     "guest_in_lines",
     "host_in_lines",
-    "person_words",
     "play_guest_lines",
     "TableGuestLines",
     "table_guest_in_lines",
     "table_host_in_lines",
 ]
-
-_COMPUTER = re.compile(r"\b([Tt])he computer\b|\bcomputer\b")
 
 
 def drop_question(name: str) -> str:
@@ -84,11 +81,6 @@ def drop_question(name: str) -> str:
 def waiting_line(name: str, host: str) -> str:
     """Said when the host chose to wait for ``name``."""
     return f"Waiting for {name}: they join again with mille --join {host}. RETURN brings the choice back."
-
-
-def person_words(line: str, name: str) -> str:
-    """``line`` of plain mode with the other seat's ``name`` where a game against the computer names it."""
-    return _COMPUTER.sub(lambda _: name, line)  # a function: a name's backslashes (escapes) taken as they are
 
 
 class _PeopleLinesFace(PlainFace):
@@ -178,13 +170,12 @@ class HostLinesFace(_PeopleLinesFace):
         remote.asks_host = True
         self.other = shown(remote.name)
 
-    # Saying: the guest named (the computer's own words while it stands in)
-
-    def say(self, line: str) -> None:
-        super().say(line if self.remote.standing_in else person_words(line, self.other))
-
-    def show(self, line: str) -> None:
-        super().show(line if self.remote.standing_in else person_words(line, self.other))
+    @property
+    def naming(self) -> Naming:
+        """The guest by name (the computer's own words while it stands in for them)."""
+        if self.remote.standing_in:
+            return Naming.at(self.game.table)
+        return Naming.at(self.game.table, {GUEST: self.other})
 
     def _notices(self) -> None:
         for text in self.remote.take_notices():
@@ -267,9 +258,9 @@ class HostLinesFace(_PeopleLinesFace):
 class TableHostLinesFace(_PeopleLinesFace):
     """The host in lines at a larger table (``mille --plain --players 4 --invite bob``): the people named and heard.
 
-    Plain mode's sentences at the larger tables (:mod:`mille.ui.plain.tablewords`,
-    each event naming the player and the side) with each person's name
-    where a seat is named by its number (:func:`~mille.ui.plain.tablewords.named`);
+    Plain mode's sentences at the larger tables (each event naming the player
+    and the side) with each person's name beside their seat's number (the
+    face's :class:`~mille.ui.plain.speaker.Naming`);
     the people's news and "bob is thinking..." as at two seats; their views
     sent after each move (:class:`~mille.ui.people.tablehost.TablePeople`, shared
     with the board's :class:`~mille.ui.people.tablehost.TableHostFace`); at a
@@ -279,15 +270,9 @@ class TableHostLinesFace(_PeopleLinesFace):
     def __init__(
         self, term: LineTerminal, game: Game, window: int, people: TablePeople, names: dict[int, str], detail: str
     ) -> None:
-        super().__init__(term, game, window, detail=detail)
+        named = {seat: shown(name)[:NAME_WIDTH] for seat, name in names.items() if seat}
+        super().__init__(term, game, window, detail=detail, naming=Naming.at(game.table, named))
         self.people = people
-        self.names = {seat: shown(name)[:NAME_WIDTH] for seat, name in names.items() if seat}
-
-    def say(self, line: str) -> None:
-        super().say(tablewords.named(line, self.names))
-
-    def show(self, line: str) -> None:
-        super().show(tablewords.named(line, self.names))
 
     def _notices(self) -> None:
         for text in self.people.notices():
@@ -426,11 +411,10 @@ class _GuestLinesFace(PlainFace):
         super().__init__(term, Game(deck=[], deck_count=0), ScoreView.SMALL, detail=detail)
         self.guest = guest
 
-    def say(self, line: str) -> None:
-        super().say(self.guest.named(line))
-
-    def show(self, line: str) -> None:
-        super().show(self.guest.named(line))
+    @property
+    def naming(self) -> Naming:
+        """The people by name (:meth:`GuestLines.people`), as this face's game counts the seats."""
+        return Naming.at(self.game.table, self.guest.people())
 
     def _read(self, prompt: str) -> str:
         self.show(prompt)
@@ -495,9 +479,9 @@ class GuestLines(GuestRun):
     def game(self) -> Game:
         return self.face.game
 
-    def named(self, line: str) -> str:
-        """A line of plain mode with the host named where a game against the computer names it."""
-        return person_words(line, self.host)
+    def people(self) -> dict[int, str]:
+        """The people's names by seat as this run's face counts them: the host at seat 1 of the guest's view."""
+        return {1: self.host}
 
     def hear(self) -> None:
         """Until a line can be read: the host's messages said (views, lines, a goodbye acted on)."""
@@ -666,13 +650,12 @@ class TableGuestLines(GuestLines):
 
     As at two seats, the guest holds no game: each move is said from the
     host's ``moved`` message (protocol 2's event) and the view that follows
-    it (protocol 2's observation), through plain mode's face on the table
-    turned to this seat (:func:`mille.ui.people.tableguest.seat_view`: the
-    guest is "you", seat 1, and their side A; the seats after them 2, 3,
-    ...), the people named with their seat and side
-    (:func:`mille.ui.plain.tablewords.named`).  The moves typed there are
-    turned back (:func:`~mille.ui.people.tableguest.unturned`) before they
-    are sent; a move the rules refuse is told at once in the engine's words.
+    it (protocol 2's observation, :func:`heard_view`), through plain mode's
+    face speaking for this seat (its ``me``) in the host's numbering, as
+    every board counts the seats: seat 1 is the host's and side A the
+    host's side; the people named with their seat and side (the face's
+    :class:`~mille.ui.plain.speaker.Naming`).  A move typed there is sent
+    as it is; one the rules refuse is told at once in the engine's words.
     """
 
     def __init__(
@@ -690,17 +673,13 @@ class TableGuestLines(GuestLines):
             raise LinkClosed("the host sent a table that is not one")
         self.seat, self.seats = seat, seats
         self.host = shown(str(hello.get("host", host)))[:NAME_WIDTH]
-        #: The people's names by seat as this guest counts them (from their own seat, 0).
-        self.names: dict[int, str] = self._names(hello)
+        #: The other people's names by seat (the host's numbering: the host at 0), escaped and cut.
+        self.names: dict[int, str] = hello_names(hello, seats, seat)
         self.face.game = Game(deck=[], deck_count=0, table=table(seats))
+        self.face.me = seat
 
-    def _names(self, hello: dict[str, object]) -> dict[int, str]:
-        """The people's names in ``hello``, by seat as this guest counts them."""
-        seats = self.seats
-        return {(key - self.seat) % seats: name for key, name in hello_names(hello, seats, self.seat).items()}
-
-    def named(self, line: str) -> str:
-        return tablewords.named(line, self.names)
+    def people(self) -> dict[int, str]:
+        return self.names
 
     def handle(self, message: dict[str, object], reading: bool = False) -> None:
         kind = message.get("type")
@@ -717,11 +696,10 @@ class TableGuestLines(GuestLines):
                 self.view_2(obs, False)
                 move = self.decide_2()
                 self._sent = move
-                sides = self.face.game.table.sides
-                self.link.send({"type": "move", "move": wire.move_json_2(unturned(move, self.seat, sides))})
+                self.link.send({"type": "move", "move": wire.move_json_2(move)})
         elif kind == "hello":  # again, after a drop (the first was read before): the same seat, or we leave
             self.hello(message, self.seats, self.seat)
-            self.names = self._names(message)
+            self.names = hello_names(message, self.seats, self.seat)
         else:
             super().handle(message, reading)
 
@@ -729,9 +707,9 @@ class TableGuestLines(GuestLines):
         """A new view: the move that led to it said, a new hand announced, the table read on the first."""
         face = self.face
         before = face.game
-        game = seat_view(obs, finished)
+        game = heard_view(obs, finished)
         event, self._moved = self._moved, None
-        mover = None if event is None else (event.seat - self.seat) % self.seats
+        mover = None if event is None else event.seat
         if not self._seen and not any(obs.hand_sizes):
             self._seen = True  # joined before the deal: the hand's beginning is said when it is dealt
             game.finished = True
@@ -746,7 +724,7 @@ class TableGuestLines(GuestLines):
             face.begin_hand(restored=False)
         elif event is not None and mover is not None:
             side = game.table.side(mover)
-            if mover != 0:
+            if mover != self.seat:
                 face._before = before.players[side].copy()
                 face._card = event.card
                 move = Move(event.kind, 0, _target(before, game, side) if event.kind is MoveType.PLAY else None)
@@ -758,7 +736,7 @@ class TableGuestLines(GuestLines):
         else:
             face.game = game
         turn = game.to_move
-        thinking = not finished and turn != 0 and obs.phase is not Phase.HAND_OVER and turn in self.names
+        thinking = not finished and turn != self.seat and obs.phase is not Phase.HAND_OVER and turn in self.names
         if thinking and mover != turn:
             face.say(f"{self.names[turn]} is thinking...")  # once a turn: when it passes to them, or we join
 
@@ -783,11 +761,21 @@ class TableGuestLines(GuestLines):
             if isinstance(got, Move):
                 if got in legal:
                     return got
-                face.say(refusal(game, 0, got, self.host))
+                face.say(refusal(game, self.seat, got, self.host))
             elif got is Request.QUIT:
                 self.really()
             elif got is Request.SAVE:
                 face.say(f"Only {self.host} may save.")
+
+
+def heard_view(obs: Observation, finished: bool) -> Game:
+    """The game as ``obs``'s seat sees it, in the host's numbering, each other hand :data:`HIDDEN` cards as many as
+    it holds (plain mode counts them on the board, and tells a coup fourré let pass from an empty hand's pass)."""
+    game = public_view(obs, finished)
+    for seat, size in enumerate(obs.hand_sizes):
+        if seat != obs.seat:
+            game.players[seat].hand = [HIDDEN] * size + [EMPTY] * (HAND_SIZE - size)
+    return game
 
 
 def _target(before: Game, after: Game, mover_side: int) -> int | None:
