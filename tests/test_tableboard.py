@@ -470,3 +470,14 @@ def test_every_view_of_the_right_window_fits_80x24(seats: int, view: str) -> Non
     assert all(len(line) <= 80 for line in lines) and len(lines) == 24
     assert all(len(line) <= 39 for line in _right(lines))  # never the screen's last column
     assert all(lines[row][39] == " " for row in range(17))  # the left window's lines never run into the right's
+
+
+def test_m_with_the_score_window_up_shows_the_newest_moves_first() -> None:
+    _, term, flow, face = _flow(4, "wmmp")
+    for k in range(30):
+        face.moved(Event(k % 4, DISCARD, cards.GO))
+    assert flow.read_move() == rules.DRAW
+    heads = [_right(lines)[0] for lines in term.noted[1:]]
+    assert heads[0].startswith("Score, this hand")  # as the first M was typed
+    assert heads[1:] == ["Moves this hand, last 16 (m: earlier)", "Moves 1-16 of 30 (m: latest)"]
+    assert flow.window == ScoreView.SMALL

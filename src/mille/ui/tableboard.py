@@ -557,15 +557,19 @@ class TableBoardFace:
     def _board_key(self, key: int) -> bool:
         """The keys that change the board and ask nothing (at the move prompt and at a question); True if taken.
 
-        ``W`` the score window, ``M`` the earlier moves, ``R`` or ^L a
-        redraw, and ``?`` (``h`` too without ``--hints``) the keys.
+        ``W`` the score window, ``M`` the earlier moves (the moves again
+        first, if the score window is up), ``R`` or ^L a redraw, and ``?``
+        (``h`` too without ``--hints``) the keys.
         """
         key = keys.upper(key)
         if key == ord("W"):
             self.score_shown = not self.score_shown
             self._window = ScoreView.FULL if self.score_shown else ScoreView.SMALL
-        elif key == ord("M"):
+        elif key == ord("M") and self.score_shown:  # the moves back first, the newest
             self.score_shown = False
+            self._window = ScoreView.SMALL
+            self.back = 0
+        elif key == ord("M"):
             self._page_back()
         elif key == ord("R") or key == keys.CTRL_L:
             self.term.redraw()
