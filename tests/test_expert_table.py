@@ -216,7 +216,7 @@ def test_a_hint_on_the_four_seat_board() -> None:
     rules.start_hand(game)
     assert game.to_move == 0
     rules.push(game, rules.DRAW)
-    term = VirtualTerminal(keys=[ord(c) for c in "hd1"])
+    term = VirtualTerminal(keys=[ord(c) for c in "hd1\r"])
     adviser = hints.Adviser(lambda: ExpertPlayer(settings=QUICK))
     others = tuple((BsdPlayer(), GlibcRandom(k)) for k in (2, 3))
     flow = table_flow(term, game, Setup(BsdPlayer(), "bsd", GlibcRandom(1), hints=adviser, others=others))

@@ -93,10 +93,10 @@ def _turn(player: Player) -> bool:
         return True
     for slot, name in hand.items():
         if name not in SAFETIES and name != "-":
-            _typed(player, f"d{slot}")
+            _typed(player, f"d{slot}\r")
             return True
     slot = next(s for s, name in hand.items() if name != "-")
-    _typed(player, f"u{slot}")  # only safeties left: play one
+    _typed(player, f"u{slot}\r")  # only safeties left: play one (a slot is ended by RETURN)
     return True
 
 
@@ -391,7 +391,7 @@ def test_a_guest_is_told_a_refused_move_in_the_engines_words_and_aims_a_hazard_a
         game.players[side].battle = cards.GO
         game.players[side].can_go = True
     obs = observe(game, 1)
-    term = VirtualTerminal(keys=[ord(c) for c in "d2u1c"])
+    term = VirtualTerminal(keys=[ord(c) for c in "d2\ru1\rc\r"])
     ready, always = os.pipe()  # the guest waits for a key on the terminal's descriptor: always readable here
     os.write(always, b".")
     term.fd = ready  # type: ignore[attr-defined]

@@ -100,8 +100,9 @@ def unturned(move: Move, seat: int, sides: int) -> Move:
 
 
 class _TableGuestFlow(GuestFlow):
-    """The larger table's board asks no more of a flow than the two seats' (:class:`.seated.GuestFlow`)."""
+    """What the larger table's board asks of a flow (:class:`mille.ui.tableboard.TableFlow`): no hints, no banner."""
 
+    hints = None
     restore_banner = None
 
 
@@ -124,7 +125,7 @@ class TableGuest(SeatedGuest):
         game = Game(deck=[], table=table(seats))
         self.face = TableBoardFace(term, game, seat, self.names)
         self.flow = _TableGuestFlow(self)
-        self.face.attach(self.flow)  # type: ignore[arg-type]
+        self.face.attach(self.flow)
         self.last: str | None = None
         self.obs: Observation | None = None
 
@@ -132,10 +133,10 @@ class TableGuest(SeatedGuest):
         self.face.say(shown(text)[:79])
 
     def prompt(self, text: str) -> None:
-        self.face._prompt(text.rstrip())
+        self.face.prompt(text.rstrip())
 
     def unprompt(self) -> None:
-        self.face._unprompt()
+        self.face.unprompt()
 
     def really(self) -> None:
         while True:
@@ -157,9 +158,7 @@ class TableGuest(SeatedGuest):
 
     def show(self, obs: Observation, finished: bool) -> None:
         self.obs = obs
-        self.face.game = public_view(obs, finished)
-        self.face.sizes = obs.hand_sizes
-        self.face.draw()
+        self.face.show_view(public_view(obs, finished), obs.hand_sizes)
 
     def handle(self, message: dict[str, object], reading: bool = False) -> None:
         kind = message.get("type")
@@ -167,11 +166,16 @@ class TableGuest(SeatedGuest):
             self.hello(message, self.seats, self.seat)
             self.names.clear()  # (the board's own: the people seated now)
             self.names.update(hello_names(message, self.seats, self.seat))
+        elif kind == "moved":  # what every seat sees of a move, before the view that follows it
+            try:
+                self.face.moved(wire.event_from_json_2(message, self.seats))
+            except wire.WireError:
+                pass
         elif kind == "view":
             obs = wire.observation_from_json_2(message.get("obs"))
             finished = bool(message.get("finished"))
             if not reading and not finished and obs.to_move != obs.seat:
-                self.face.message = shown(self.whose_turn(obs))[:79]
+                self.face.note(shown(self.whose_turn(obs))[:79])
             self.show(obs, finished)
         elif kind == "say":
             self.tell(str(message.get("text", "")))
@@ -179,7 +183,7 @@ class TableGuest(SeatedGuest):
             self.bye(message)
         elif kind == "decide" and not reading:
             obs = wire.observation_from_json_2(message.get("obs"))
-            self.face.message = ""
+            self.face.note("")
             self.show(obs, False)
             self.link.send({"type": "move", "move": wire.move_json_2(self.decide(obs))})
 

@@ -29,7 +29,7 @@ from ...engine.state import Game, Table
 from ...files.safeio import shown
 from ...players import make_player, wire
 from ..flow import PROMPTS, GameFlow, Request, Setup
-from ..tableboard import TableBoardFace
+from ..tableboard import TableBoardFace, table_flow
 from .host import BACK, COMPUTER, DROP_HELP, DROP_PROMPT, UNRELAYED, WAITING_PROMPT, PersonSeat, drop_key
 from .link import LinkClosed, drain_idle, heard_idle
 from .rendezvous import user_name
@@ -290,6 +290,8 @@ class TablePeople:
 class TableHostFace(TableBoardFace):
     """The host's board at a larger table: the people's names, their notices, their views sent after each move."""
 
+    flow: GameFlow  # (the game's own: the host's drop choice saves, quits and leaves)
+
     def __init__(self, term: Terminal, game: Game, people: TablePeople, names: dict[int, str]) -> None:
         super().__init__(term, game, 0, {seat: shown(name)[:NAME_WIDTH] for seat, name in names.items() if seat})
         self.people = people
@@ -388,7 +390,7 @@ class TableHostFace(TableBoardFace):
             if key is None:
                 break  # they are back
             if key == ord("c"):
-                self._prompt("")
+                self.prompt("")
                 self.say(f"the computer plays for {name}")
                 person.answer(COMPUTER)
                 return
@@ -407,14 +409,14 @@ class TableHostFace(TableBoardFace):
             else:
                 self.say(DROP_HELP)
                 self.term.bell()
-        self._prompt("")
+        self.prompt("")
         # Back at their move: the news (their joining), and whose turn it is, which the news would hide.
         self.say(shown("; ".join([*self.people.notices(), f"{person.name} is thinking..."]))[:79])
         person.answer(BACK)
 
     def _drop_key(self, person: TablePerson, prompt: str) -> int | None:
         """``prompt`` on the prompt line, and a key (lower case); None if ``person`` came back meanwhile."""
-        self._prompt(prompt)
+        self.prompt(prompt)
         return drop_key(self.term, self.flow, person)
 
 
@@ -500,7 +502,7 @@ def play_table_host(choices: Choices, spec: str, play: PlayTable | None = None) 
         else:
 
             def make_flow(term: Terminal, game: Game, setup: Setup) -> GameFlow:
-                return GameFlow(TableHostFace(term, game, people, names), game, setup)
+                return table_flow(term, game, setup, TableHostFace(term, game, people, names))
 
             status = play_board(
                 choices, computer=first[0], make_flow=make_flow, command=f"mille --invite {seated}", others=others
