@@ -262,7 +262,7 @@ class Player:
         """The keys that discard the first card of the hand that is not a safety (always legal once picked)."""
         for slot, name in self.hand().items():
             if slot != "P" and name not in SAFETIES and name != "-":
-                return f"d{slot}" + ("" if self.table else "\r")
+                return f"d{slot}\r"
         raise AssertionError(self.text())
 
     def move(self, made: bool = True) -> None:
@@ -307,8 +307,7 @@ class Player:
             self.typed("p")
             return True
         discards = [slot for slot, name in cards.items() if name not in SAFETIES]
-        enter = "" if self.table else "\r"
-        self.typed((f"d{discards[0]}" if discards else f"u{next(iter(cards))}") + enter)
+        self.typed((f"d{discards[0]}" if discards else f"u{next(iter(cards))}") + "\r")  # a slot ended by RETURN
         return True
 
 
@@ -331,9 +330,10 @@ class Lines(Player):
         said = self.raw.decode(errors="replace").replace("\r", "").split("\n")
         return [line.strip() for line in said if line.strip()]
 
-    def said_line(self, wanted: str, deadline: float = 10.0) -> None:
+    def said_line(self, wanted: str, deadline: float = 10.0, since: int = 0) -> None:
+        """Read until a line holds ``wanted`` (among those said from line ``since`` on)."""
         end = time.monotonic() + deadline
-        while not any(wanted in line for line in self.lines()):
+        while not any(wanted in line for line in self.lines()[since:]):
             assert time.monotonic() < end, f"{wanted!r} never said:\n{self.raw.decode(errors='replace')}"
             self.pump(0.02)
 

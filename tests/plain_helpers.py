@@ -36,8 +36,9 @@ if SRC not in sys.path:
     sys.path.insert(0, SRC)
 
 from mille.engine.driver import Event  # noqa: E402
+from mille.engine.rng import GlibcRandom  # noqa: E402
 from mille.engine.rules import MoveType  # noqa: E402
-from mille.engine.state import Game  # noqa: E402
+from mille.engine.state import Game, table  # noqa: E402
 from mille.files.safeio import shown  # noqa: E402
 from mille.players.bsd import BsdPlayer  # noqa: E402
 from mille.ui.flow import (  # noqa: E402
@@ -56,8 +57,21 @@ _REFUSAL = re.compile(
     r'|can\'t play ".*"|cannot play "Go" on a ".*"|not limited|opponent cannot go|opponent is protected'
     r"|opponent has limit|discard a safety\?|no more cards|already picked)$"
 )
-#: Lines after which it is a new turn of yours: pick first.
-_NEW_TURN = ("New hand", "It is ", "Resumed", "The computer", "Coup fourre! The computer", "You extend")
+#: Lines after which it is a new turn of yours: pick first (another seat moved, at every table).
+_NEW_TURN = (
+    "New hand",
+    "It is ",
+    "Resumed",
+    "The computer",
+    "Coup fourre! The computer",
+    "You extend",
+    "Seat ",
+    "Coup fourre! Seat ",
+    "Your partner ",
+    "Coup fourre! Your partner ",
+)
+#: The end of the question that asks which side a hazard goes to (at 3 and 6 seats).
+WHICH_SIDE = "? (RETURN alone: not now)"
 EOF_ANSWER = "\x00EOF"
 HUP_ANSWER = "\x00HUP"
 
@@ -113,6 +127,11 @@ class Listener:
             return self._move(heard)
         if prompt == "Extension?":
             return "y" if self.extend else "n"
+        if prompt == "Coup fourre?":
+            self.phase = "pick"  # the coup fourré's turn again, or the others' turns: a pick next
+            return "y"
+        if prompt.endswith(WHICH_SIDE):  # "Stop on which side, b or c? ...": the first offered
+            return prompt[: -len(WHICH_SIDE)].split(", ")[-1].split(" or ")[0]
         if prompt in ("Another hand?", "Another game?"):
             if not self.scored:
                 self.scored = True
@@ -133,7 +152,7 @@ class Listener:
 
     def _move(self, heard: list[str]) -> str:
         self.moves += 1
-        if any(line.startswith(_NEW_TURN) for line in heard):
+        if any(line.startswith(_NEW_TURN) for line in heard) or "must pick first" in heard:
             self.phase = "pick"
         last = self.last
         if last == "p" and any(
@@ -187,6 +206,37 @@ class Script(Listener):
         return answer
 
 
+#: What :class:`Scripted` tries after ``p``, in order, each after the one before is refused
+#: (once the deck is out a hand may hold only safeties, which are played, never discarded).
+_TRIES = [f"d {slot}" for slot in "123456p"] + [f"u {slot}" for slot in "123456p"]
+
+
+class Scripted(Listener):
+    """``p`` then ``d 1`` at every move prompt, a refused move the next of :data:`_TRIES`; yes to a coup fourré.
+
+    A whole game at any table without reading what may be played: for the
+    larger tables' runs on a pipe (tests/test_plain.py, tests/test_expert_table.py).
+    """
+
+    def __init__(self) -> None:
+        super().__init__(games=1)
+        self.coups = 0
+        self.tried = -1
+
+    def _answer(self, prompt: str, heard: list[str]) -> str:
+        if prompt == MOVE_LINE:
+            refused = any(is_refusal(line) for line in heard)
+            if self.last == "p" or (self.tried >= 0 and refused):
+                self.tried = (self.tried + 1) % len(_TRIES)
+                return _TRIES[self.tried]
+            self.tried = -1
+            return "p"
+        if prompt == "Coup fourre?":
+            self.coups += 1
+            return "y"
+        return super()._answer(prompt, heard)
+
+
 # --------------------------------------------------------------------------
 # In this process
 
@@ -226,11 +276,17 @@ class HereLines:
 
 
 class Counting:
-    """The original's computer, counting the moves it makes at the table (its ``inform``)."""
+    """The original's computer, counting the moves the other seats make at the table (its ``inform``).
+
+    At a larger table it hears every seat's moves; a coup fourré it let
+    pass out of turn (a pass with cards in hand, said to no one) is not
+    counted.  ``game`` is the game played (set by :func:`play_here`).
+    """
 
     def __init__(self) -> None:
         self.player = BsdPlayer()
         self.events: list[Event] = []
+        self.game: Game | None = None
 
     def choose(self, observation: Any, rng: Any) -> Any:
         return self.player.choose(observation, rng)
@@ -239,17 +295,29 @@ class Counting:
         return self.player.decide(observation, rng)
 
     def inform(self, event: Event) -> None:
-        if event.seat == 1:
-            self.events.append(event)
+        if event.seat == 0:
+            return
+        if (
+            event.kind is MoveType.PASS
+            and self.game is not None
+            and any(c >= 0 for c in self.game.players[event.seat].hand)
+        ):
+            return  # a coup fourré let pass: the seat's secret
+        self.events.append(event)
 
     def count(self, kind: MoveType) -> int:
         return sum(1 for e in self.events if e.kind is kind)
 
 
-def new_game(seed: int) -> Game:
-    game = Game()
+def new_game(seed: int, seats: int = 2) -> Game:
+    game = Game(table=table(seats))
     game.rng.seed(seed)
     return game
+
+
+def others(seats: int) -> tuple[tuple[BsdPlayer, GlibcRandom], ...]:
+    """The players of seats 2 and on at a larger table (``Setup``'s ``others``): the original's, each on its dice."""
+    return tuple((BsdPlayer(), GlibcRandom(seat)) for seat in range(2, seats))
 
 
 def play_here(
@@ -265,6 +333,7 @@ def play_here(
     game = new_game(seed) if game is None else game
     term = HereLines(listener, check)
     computer = Counting()
+    computer.game = game
     restore = kwargs.pop("restore", False)
     app = plain_flow(
         term,  # type: ignore[arg-type]

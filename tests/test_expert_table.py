@@ -24,7 +24,7 @@ from mille.ui import hints
 from mille.ui.flow import Setup
 from mille.ui.surface import VirtualTerminal
 from mille.ui.tableboard import TableBoardFace, table_flow
-from test_plain_tables import Scripted
+from plain_helpers import Scripted
 
 
 def table_positions(seats: int, seed: int, every: int = 7) -> list[Game]:
@@ -216,7 +216,7 @@ def test_a_hint_on_the_four_seat_board() -> None:
     rules.start_hand(game)
     assert game.to_move == 0
     rules.push(game, rules.DRAW)
-    term = VirtualTerminal(keys=[ord(c) for c in "hd1"])
+    term = VirtualTerminal(keys=[ord(c) for c in "hd1\r"])
     adviser = hints.Adviser(lambda: ExpertPlayer(settings=QUICK))
     others = tuple((BsdPlayer(), GlibcRandom(k)) for k in (2, 3))
     flow = table_flow(term, game, Setup(BsdPlayer(), "bsd", GlibcRandom(1), hints=adviser, others=others))

@@ -17,15 +17,18 @@ from pathlib import Path
 import pytest
 
 import plain_helpers as P
-from mille.engine.state import Game
+from mille.engine.state import Game, table
 from mille.files import rescue, save
 from mille.ui.flow import as_seen
 from mille.ui.keeping import Keeper
 from mille.ui.layout import YOU
-from mille.ui.plain import words
+from mille.ui.plain.speaker import Naming, Speaker
 from mille.ui.surface import VirtualTerminal
 from save_helpers import extension_position, move_keys
 from ui_helpers import make_app
+
+#: Plain mode's sentences alone against the computer.
+ALONE = Speaker(Naming.at(table()))
 
 
 @pytest.fixture(autouse=True)
@@ -92,8 +95,8 @@ def test_plain_reads_the_board_seen_at_the_question_live_and_restored() -> None:
     )
     assert live.asked == ["Your move:", "Extension?", "Extension?"]
     [at_question] = kept
-    board = words.board_lines(as_seen(at_question))
-    assert board[1] != words.board_lines(at_question)[1]  # your side at the mileage before the card, not 700
+    board = ALONE.board_lines(as_seen(at_question))
+    assert board[1] != ALONE.board_lines(at_question)[1]  # your side at the mileage before the card, not 700
     asked = [n for n, line in enumerate(term.out) if line == "Extension?"]
     played = term.out[asked[0] - 1]
     assert played.endswith("miles, the end of the trip."), played

@@ -6,6 +6,12 @@ person's files, the lab or the faces; and so up.  This reads every
 ``TYPE_CHECKING`` alike: a type-only import is still a dependency a reader
 has to follow) and fails on any that runs up the layers, or on two modules
 that import each other, however far round.
+
+The packages with many modules have layers of their own (:data:`INNER`:
+``ui/``, ``ui/plain/``, ``ui/people/``, ``lab/``), held to the same two
+rules inside: no import running up their layers, and no circle between
+their parts (a sub-package counting as one part: ``ui/plain/`` may not
+import anything that imports it back, however far round).
 """
 
 from __future__ import annotations
@@ -36,6 +42,38 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 #: Commands may not import one another either (each is a door of its own; ``__main__`` runs ``cli``).
 COMMANDS_MAY_IMPORT = {"mille.__main__": {"mille.cli"}}
+
+#: Inside a package: its own layers from the ground up, each naming its parts (a module, or a sub-package as a
+#: whole; ``__init__`` is the package's face).  A part may import its own layer and those below, never one above.
+INNER: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "mille.ui": (
+        ("the pieces", ("__init__", "layout", "keys", "surface", "termname", "rows", "hints", "recording")),
+        ("the terminal, the drawing, the keeping", ("cursesterm", "palette", "board", "keeping")),
+        ("the flow", ("flow",)),
+        ("the faces", ("app", "dialogs", "tableboard", "plain")),
+        ("the run", ("session",)),
+        ("people", ("people",)),
+    ),
+    "mille.ui.plain": (
+        ("the levels of detail", ("__init__",)),
+        ("the parts", ("commands", "lines", "speaker")),
+        ("the face", ("app",)),
+    ),
+    "mille.ui.people": (
+        ("the meeting", ("__init__", "link", "rendezvous")),
+        ("the link's messages, and a seat's view", ("messages", "view")),
+        ("the host's side of one person", ("seat",)),
+        ("the runs: the host's, a guest's", ("host", "guest")),
+        ("in lines", ("inlines",)),
+    ),
+    "mille.lab": (
+        ("arithmetic and the console", ("__init__", "stats", "sprt", "console", "cluster")),
+        ("the records", ("records", "gamelog", "pairs")),
+        ("a run's parts", ("runner", "schedule", "report", "results", "standings", "options")),
+        ("the runs at every table, and what the commands share", ("command", "tablematch", "tabletournament")),
+        ("the commands", ("match", "replay", "sim", "tournament")),
+    ),
+}
 
 
 def modules() -> dict[str, str]:
@@ -127,15 +165,17 @@ def test_the_package_face_imports_nothing_of_its_own_at_start_up() -> None:
     assert not targets, targets
 
 
-def test_no_two_modules_import_each_other() -> None:
-    edges = graph()
-    # A package's __init__ and its modules form a circle whenever the face
-    # re-exports a module's names: that is how a package shows its public
-    # names, not a tangle, so a module's import of its own package's face
-    # is not an edge here unless the face imports nothing back.
+def circles(edges: dict[str, dict[str, int]]) -> list[list[str]]:
+    """Every circle found in ``edges`` (each as the names round it, the first again at its end).
+
+    A package's __init__ and its modules form a circle whenever the face
+    re-exports a module's names: that is how a package shows its public
+    names, not a tangle, so a module's import of its own package's face
+    is not an edge here unless the face imports nothing back.
+    """
     state: dict[str, int] = {}
     stack: list[str] = []
-    circles: list[list[str]] = []
+    found: list[list[str]] = []
 
     def visit(node: str) -> None:
         state[node] = 1
@@ -144,7 +184,7 @@ def test_no_two_modules_import_each_other() -> None:
             if _is_face_of(target, node):
                 continue
             if state.get(target) == 1:
-                circles.append([*stack[stack.index(target) :], target])
+                found.append([*stack[stack.index(target) :], target])
             elif target not in state:
                 visit(target)
         stack.pop()
@@ -153,12 +193,101 @@ def test_no_two_modules_import_each_other() -> None:
     for node in sorted(edges):
         if node not in state:
             visit(node)
-    assert not circles, "\n".join(" -> ".join(c) for c in circles)
+    return found
+
+
+def test_no_two_modules_import_each_other() -> None:
+    found = circles(graph())
+    assert not found, "\n".join(" -> ".join(c) for c in found)
 
 
 def _is_face_of(package: str, module: str) -> bool:
     """``package`` is ``module``'s own package (a module taking a name its package's face holds)."""
     return module.startswith(package + ".")
+
+
+# ----------------------------------------------------------------------
+# Inside the packages with layers of their own
+
+
+def part_of(package: str, name: str) -> str | None:
+    """The part of ``package`` that module ``name`` is in (``__init__``: the package's face); None: not inside it."""
+    if name == package:
+        return "__init__"
+    if not name.startswith(package + "."):
+        return None
+    return name[len(package) + 1 :].split(".", 1)[0]
+
+
+def inner_layer(package: str, part: str) -> int:
+    for rank, (_, parts) in enumerate(INNER[package]):
+        if part in parts:
+            return rank
+    raise AssertionError(f"{package}.{part} is in no layer of {package}: add it to INNER (and to docs/architecture.md)")
+
+
+def parts_graph(package: str, edges: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+    """``edges`` between the parts of ``package`` (a part's own imports of itself left out), each with one line."""
+    parts: dict[str, dict[str, int]] = {}
+    for name, targets in edges.items():
+        mine = part_of(package, name)
+        if mine is None:
+            continue
+        parts.setdefault(mine, {})
+        for target, line in targets.items():
+            theirs = part_of(package, target)
+            if theirs is not None and theirs != mine:
+                parts[mine].setdefault(theirs, line)
+    return parts
+
+
+def wrong_inside(package: str, edges: dict[str, dict[str, int]]) -> list[str]:
+    """The imports inside ``package`` that run up its layers (:data:`INNER`), each said in one line."""
+    wrong = []
+    layers = INNER[package]
+    for name, targets in edges.items():
+        mine = part_of(package, name)
+        if mine is None:
+            continue
+        for target, line in targets.items():
+            theirs = part_of(package, target)
+            if theirs is None or theirs == mine:
+                continue
+            low, high = inner_layer(package, mine), inner_layer(package, theirs)
+            if high > low:
+                wrong.append(f"{name}:{line} imports {target} ({layers[low][0]} -> {layers[high][0]})")
+    return wrong
+
+
+@pytest.mark.parametrize("package", sorted(INNER))
+def test_every_module_is_in_a_layer_of_its_package(package: str) -> None:
+    for name in modules():
+        part = part_of(package, name)
+        if part is not None:
+            inner_layer(package, part)
+
+
+@pytest.mark.parametrize("package", sorted(INNER))
+def test_no_import_runs_up_the_layers_inside(package: str) -> None:
+    wrong = wrong_inside(package, graph())
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("package", sorted(INNER))
+def test_no_circle_between_the_parts_of_a_package(package: str) -> None:
+    found = circles(parts_graph(package, graph()))
+    assert not found, "\n".join(" -> ".join(f"{package}.{part}" for part in c) for c in found)
+
+
+def test_the_checks_inside_can_fail() -> None:
+    """An import running up inside ``ui/`` (the keeper reaching for plain mode's lines, as it did) and a circle
+    between two parts are seen."""
+    edges = {"mille.ui.keeping": {"mille.ui.plain.lines": 199}, "mille.ui.plain.lines": {"mille.ui.surface": 33}}
+    assert wrong_inside("mille.ui", edges) == [
+        "mille.ui.keeping:199 imports mille.ui.plain.lines (the terminal, the drawing, the keeping -> the faces)"
+    ]
+    looped = {"mille.ui.plain.app": {"mille.ui.session": 1}, "mille.ui.session": {"mille.ui.plain.lines": 2}}
+    assert circles(parts_graph("mille.ui", looped)) == [["plain", "session", "plain"]]
 
 
 def test_a_check_that_can_fail(tmp_path: object) -> None:

@@ -334,9 +334,9 @@ def _race(player: Player) -> bool:
         if name in MILES and mileage + MILES[name] <= trip and (name != "200" or two_hundreds < 2)
     ]
     if not going and go:
-        _keys(player, f"u{go[0]}", hand)
+        _keys(player, f"u{go[0]}\r", hand)
     elif going and fits:
-        _keys(player, f"u{max(fits)[1]}", hand)
+        _keys(player, f"u{max(fits)[1]}\r", hand)
     else:
         return _discard(player)
     return True
@@ -356,7 +356,7 @@ def _discard(player: Player) -> bool:
         return True
     cards = {slot: name for slot, name in hand.items() if name != "-"}
     discards = [slot for slot, name in cards.items() if name not in SAFETIES]
-    _keys(player, f"d{discards[0]}" if discards else f"u{next(iter(cards))}", hand)
+    _keys(player, f"d{discards[0]}\r" if discards else f"u{next(iter(cards))}\r", hand)
     return True
 
 

@@ -590,8 +590,9 @@ def test_a_guest_in_lines_waits_for_the_hosts_game_and_is_back_with_his_hand(sea
         assert guest.hand_said() == hand
         guest.move()
 
+        mark = len(guest.lines())
         relay.cut(guest)
-        guest.said_line(f"w waits for {alice}'s game to take you back")
+        guest.said_line(f"w waits for {alice}'s game to take you back", since=mark)
         guest.answer("l")
         assert guest.reap() == 1
         assert guest.said(f"{alice} keeps it (join again with: mille --join {alice}@here)"), guest.text()

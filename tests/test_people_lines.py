@@ -107,8 +107,8 @@ def test_a_guest_in_lines_plays_turns_with_the_host_on_the_board(seats: int) -> 
         if seats == 2:
             guest.said_line(f"Mille Bornes against {alice}, in lines")
         else:
-            guest.said_line("Mille Bornes at 4 seats, 2 sides of 2, in lines: you are seat 1, on side A")
-            # The table from his seat: alice, his partner, two seats on; the computers seats 2 and 4.
+            guest.said_line("Mille Bornes at 4 seats, 2 sides of 2, in lines: you are seat 3, on side A")
+            # The host's numbering: alice, his partner, seat 1; the computers seats 2 and 4, side B.
             host.wait_for(f"Side A (yours): you, {bob}")
         guest.said_line("New hand: the trip is")
         guest.said_line(f"{alice} is thinking...")
@@ -122,7 +122,7 @@ def test_a_guest_in_lines_plays_turns_with_the_host_on_the_board(seats: int) -> 
                 if turns == 0:
                     board = guest.answered("r", "Your hand")
                     if seats == 4:
-                        assert f"Side A (yours), you and your partner {alice} (seat 3):" in board, board
+                        assert f"Side A (yours), you and your partner {alice} (seat 1):" in board, board
                         assert "Side B, seat 2 and seat 4:" in board and "you 6," in board, board
                     else:
                         assert alice in board and "computer" not in board.lower(), board
@@ -139,7 +139,8 @@ def test_a_guest_in_lines_plays_turns_with_the_host_on_the_board(seats: int) -> 
         said = "\n".join(guest.lines())
         if seats == 4:
             assert "Seat 2 (side B) " in said or "Seat 4 (side B) " in said, said
-            assert f"Your partner {alice} (seat 3) " in said or f"{alice} is thinking..." in said, said
+            assert f"Your partner {alice} (seat 1) " in said or f"{alice} is thinking..." in said, said
+            assert "you are seat 1" not in said and "Seat 3 (" not in said, said
         else:
             assert f"{alice} discards" in said or f"{alice} plays" in said, said
         host.send("q")
@@ -175,8 +176,8 @@ def test_a_guest_in_lines_whose_host_was_killed_waits_and_her_next_game_takes_hi
 def test_both_sides_in_lines_at_three_seats_play_a_hand_and_into_the_next_and_the_guest_hears_only_its_seat() -> None:
     """``mille --plain --players 3 --invite bob`` and ``mille --plain --join alice``, a computer at seat 3.
 
-    Every line names the people with their seats and sides (the guest's
-    counted from his own seat, docs/people.md); the bytes the guest's
+    Every line names the people with their seats and sides (the host's
+    numbering on both sides, as on every board: docs/people.md); the bytes the guest's
     process received (recorded on their way in) hold his hand and no other
     seat's, nor the deck, nor a card another seat picked, compared with the
     host's game kept when her terminal hangs up.
@@ -201,7 +202,7 @@ def test_both_sides_in_lines_at_three_seats_play_a_hand_and_into_the_next_and_th
             guest = Lines(b_uid, b_gid, ["--plain", "--join", f"{alice}@here"], env=relay)
             players.append(guest)
             host.said_line("Mille Bornes at 3 seats, each for themselves, in lines")
-            guest.said_line("Mille Bornes at 3 seats, each for themselves, in lines: you are seat 1, on side A")
+            guest.said_line("Mille Bornes at 3 seats, each for themselves, in lines: you are seat 2, on side B")
             # Turns in lines on both sides to the end of the hand (the deck out, or the trip made).
             end = time.monotonic() + 60
             while host.prompted() != "Another hand?":
@@ -210,12 +211,12 @@ def test_both_sides_in_lines_at_three_seats_play_a_hand_and_into_the_next_and_th
                     p.step()
             guest.said_line(f"{alice}: Another hand?")
             heard, told = host.lines(), guest.lines()
-            # Each line names the people with seat and side: bob on alice's lines, alice on bob's (from his seat).
+            # Each line names the people with seat and side in the host's numbering: bob to alice, alice to bob.
             assert any(line.startswith(f"{bob} (seat 2, side B) discards ") for line in heard), heard
-            assert any(line.startswith(f"{alice} (seat 3, side C) discards ") for line in told), told
+            assert any(line.startswith(f"{alice} (seat 1, side A) discards ") for line in told), told
             assert any(re.match(r"Seat 3 \(side C\) (plays|discards) ", line) for line in heard), heard
-            assert any(re.match(r"Seat 2 \(side B\) (plays|discards) ", line) for line in told), told
-            assert any(line.startswith("Hand Total: side A ") for line in told), told  # the hand's score, his too
+            assert any(re.match(r"Seat 3 \(side C\) (plays|discards) ", line) for line in told), told
+            assert any(line.startswith("Hand Total: side B ") for line in told), told  # his side's first
             # Whose turn: said once, when the turn passes to a person (not again after their pick).
             for said, other in ((heard, bob), (told, alice)):
                 thinking = [i for i, line in enumerate(said) if line == f"{other} is thinking..."]

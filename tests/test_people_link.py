@@ -342,7 +342,7 @@ def test_a_guest_is_told_a_refused_move_in_the_engines_words_and_aims_a_hazard_a
         game.players[side].battle = cards.GO
         game.players[side].can_go = True
     obs = observe(game, 1)
-    answer, term = _asked_on_the_board(obs, "d2u1c", 3, {"2": "carol"})
+    answer, term = _asked_on_the_board(obs, "d2\ru1\rc\r", 3, {"2": "carol"})
     assert answer is not None and answer["type"] == "move"
     assert wire.move_from_json_2(answer["move"], 3) == rules.Move(rules.MoveType.PLAY, 1, 2)
     text = "\n".join(term.lines())
@@ -570,44 +570,6 @@ def test_a_refused_move_at_a_seat_not_the_hosts_would_change_nothing_so_a_guests
     assert refused > 100
 
 
-def test_a_table_turned_to_a_guests_seat_keeps_partners_and_turns_moves_back() -> None:
-    """``seat_view``: the guest at seat 0 with their own hand, sides turned with it; ``unturned`` undoes it."""
-    from mille.engine import rules
-    from mille.engine.observation import observe
-    from mille.engine.rng import GlibcRandom
-    from mille.engine.rules import Move, MoveType
-    from mille.engine.state import Game, table
-    from mille.ui.people.inlines import seat_view, unturned
-
-    for seats, seat in ((3, 1), (3, 2), (4, 2), (4, 3), (6, 4)):
-        game = Game(rng=GlibcRandom(7), table=table(seats))
-        rules.deal(game)
-        game.players[seat % game.table.sides].mileage = 125  # the guest's side, to find it turned
-        turned = seat_view(observe(game, seat), False)
-        sides = game.table.sides
-        assert turned.players[0].hand == game.players[seat].hand
-        assert turned.players[0].mileage == 125 and turned.table.side(0) == 0
-        assert turned.to_move == (game.to_move - seat) % seats
-        counts = [cards.HAND_SIZE - p.hand.count(cards.EMPTY) for p in turned.players]
-        assert counts == [
-            cards.HAND_SIZE - game.players[(i + seat) % seats].hand.count(cards.EMPTY) for i in range(seats)
-        ]
-        for side in range(1, sides):
-            move = unturned(Move(MoveType.PLAY, 2, side), seat, sides)
-            assert move.target == (side + seat) % sides and move.slot == 2
-        assert unturned(Move(MoveType.DISCARD, 3), seat, sides) == Move(MoveType.DISCARD, 3)
-
-
-def test_people_are_named_where_plain_mode_names_a_seat_by_its_number() -> None:
-    from mille.ui.plain.tablewords import named
-
-    names = {1: "bob", 2: "seat 4"}  # a name that looks like a seat is never taken for one
-    assert named("Seat 2 (side B) plays Stop on side A.", names) == "bob (seat 2, side B) plays Stop on side A."
-    assert named("Your partner (seat 3) discards Go.", names) == "Your partner seat 4 (seat 3) discards Go."
-    assert named("Side B, seat 2 and seat 4: 0 miles", names) == "Side B, bob (seat 2) and seat 4: 0 miles"
-    assert named("you are seat 1, on side A", names) == "you are seat 1, on side A"
-
-
 def test_the_hosts_coup_fourre_question_is_never_told_to_the_others() -> None:
     """Being asked ``Coup fourre?`` out of turn says the host holds the safety (R10): the others hear nothing of it.
 
@@ -631,16 +593,6 @@ def test_the_hosts_coup_fourre_question_is_never_told_to_the_others() -> None:
     assert bob.said == []
     people.relay(ANOTHER_HAND_PROMPT)
     assert len(bob.said) == 1 and bob.said[0].startswith("alice: Another hand?")
-
-
-def test_the_other_is_named_where_plain_mode_names_the_computer_whatever_the_name_holds() -> None:
-    from mille.files.safeio import shown
-    from mille.ui.people.inlines import person_words
-
-    assert person_words("The computer discards Go.", "bob") == "bob discards Go."
-    assert person_words("Games won: you 1, computer 0.", "bob") == "Games won: you 1, bob 0."
-    odd = shown("e\x1b[2Jve\\1")  # escapes and a backslash: the name as it is, never a pattern
-    assert person_words("It is the computer's move.", odd) == f"It is {odd}'s move."
 
 
 def test_the_hosts_prompt_leaves_the_link_of_a_guest_who_decides_to_the_thread_that_asks_them(tmp_path: object) -> None:
@@ -693,9 +645,10 @@ def test_the_hosts_line_in_plain_mode_leaves_the_link_of_a_guest_who_decides_alo
     from mille.players.bsd import BsdPlayer
     from mille.ui.flow import GameFlow, Setup
     from mille.ui.people.host import People
-    from mille.ui.people.inlines import HostLinesFace, NamedFace
+    from mille.ui.people.inlines import HostLinesFace, PeoplePlain
     from mille.ui.people.seat import PersonSeat
     from mille.ui.plain.lines import LineTerminal
+    from mille.ui.plain.speaker import Naming
 
     game = Game(rng=GlibcRandom(5))
     rules.start_hand(game)
@@ -708,7 +661,8 @@ def test_the_hosts_line_in_plain_mode_leaves_the_link_of_a_guest_who_decides_alo
     person = PersonSeat(1, listener, os.getuid(), game, "alice", {0: "alice"}, BsdPlayer())
     try:
         term = LineTerminal(lines, said)
-        face = HostLinesFace(NamedFace(term, game, 0, "brief", {1: "bob"}), term, People([person], "alice"))
+        inner = PeoplePlain(term, game, 0, "brief", lambda: Naming.at(game.table, {1: "bob"}))
+        face = HostLinesFace(inner, term, People([person], "alice"))
         person.link = host_end
         person.deciding = True  # as PersonSeat.choose, on the worker, while it waits for the move
         GameFlow(face, game, Setup(BsdPlayer(), "bsd", GlibcRandom(1)))

@@ -1,11 +1,14 @@
-"""Plain mode (``mille --plain``, issue 32), in this process: the sentences, the commands, the reader.
+"""Plain mode (``mille --plain``, issues 32, 38, 44) at every table: the sentences, the commands, the reader.
 
-* every kind of event and question, said as a transcript (the sentences
-  of :mod:`mille.ui.plain.words` on positions the engine made, and whole
-  exchanges with the program);
-* whole games in both levels of detail: every move of the computer said,
-  the totals ``w`` reads equal to the engine's at that moment, never an
-  escape byte;
+* every kind of event and question, said as a transcript (the speaker's
+  sentences alone against the computer, :mod:`mille.ui.plain.speaker`, on
+  positions the engine made, and whole exchanges with the program);
+* whole games in this process at 2, 3, 4 and 6 seats in both levels of
+  detail: every move of the other seats said, the totals ``w`` reads
+  equal to the engine's at that moment, never an escape byte;
+* the larger tables as a program on a pipe: whole games, the coup fourré
+  asked out of turn, a game kept and resumed, a bot of protocol 2 at
+  every computer seat;
 * the reading keys, the bad commands (one line each), the end of input
   (the game kept), the interrupt;
 * the reader of lines: bounded, binary, and escaped on the way out.
@@ -15,6 +18,8 @@ from __future__ import annotations
 
 import os
 import re
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -40,19 +45,23 @@ from mille.engine.cards import (
     STOP,
 )
 from mille.engine.rules import Move, MoveType
-from mille.engine.state import Game, SafetyStatus
+from mille.engine.state import Game, SafetyStatus, table
 from mille.files import save
 from mille.files.settings import Settings
 from mille.ui.flow import Setup
 from mille.ui.keeping import Keeper
-from mille.ui.plain import words
-from mille.ui.plain.app import FILE_LINE
+from mille.ui.plain.app import FILE_LINE, MOVE_LINE
 from mille.ui.plain.commands import Command, parse, parse_slot
-from mille.ui.plain.lines import MAX_LINE, TOO_LONG, LineTerminal, fitted
+from mille.ui.plain.lines import MAX_LINE, TOO_LONG, LineTerminal
+from mille.ui.plain.speaker import Naming, Speaker, moved_sentence, score_values
+from mille.ui.rows import fitted
 from mille.ui.surface import END_OF_INPUT, HANGUP, INTERRUPT
+from player_helpers import run_mille
 from ui_helpers import APPENDIX_A
 
 YOU, COMPUTER = 0, 1
+#: Plain mode's sentences alone against the computer at two seats.
+ALONE = Speaker(Naming.at(table()))
 
 
 # --------------------------------------------------------------------------
@@ -74,7 +83,7 @@ def play(game: Game, seat: int, card: int, *, picked: bool = True) -> str:
     before = pp.copy()
     outcome = rules.push(game, Move(MoveType.PLAY, 1))
     assert outcome.error is None, outcome.error
-    return words.play_sentence(seat, card, before, game)
+    return ALONE.play_sentence(game, seat, card, before)
 
 
 def rolling(game: Game, seat: int, mileage: int = 0) -> None:
@@ -82,13 +91,18 @@ def rolling(game: Game, seat: int, mileage: int = 0) -> None:
     pp.battle, pp.can_go, pp.mileage = GO, True, mileage
 
 
+def picked(seat: int, new: list[int], deck_count: int, full: bool) -> str:
+    """The sentence for ``seat``'s pick of ``new`` that leaves ``deck_count`` cards in the deck."""
+    return ALONE.draw_sentence(Game(deck=[], deck_count=deck_count), seat, new, full)
+
+
 def test_picks() -> None:
-    assert words.draw_sentence(YOU, [GO], 50, full=False) == "You pick Go."
-    assert words.draw_sentence(YOU, [GO], 50, full=True) == "You pick Go; 50 cards left."
-    assert words.draw_sentence(YOU, [GO, MILES_75], 49, full=False) == "You pick Go and 75 miles."
-    assert words.draw_sentence(YOU, [MILES_100], 0, full=False) == "You pick 100 miles, the last of the deck."
-    assert words.draw_sentence(COMPUTER, [], 1, full=True) == "The computer picks a card; 1 card left."
-    assert words.draw_sentence(COMPUTER, [], 0, full=False) == "The computer picks a card, the last of the deck."
+    assert picked(YOU, [GO], 50, full=False) == "You pick Go."
+    assert picked(YOU, [GO], 50, full=True) == "You pick Go; 50 cards left."
+    assert picked(YOU, [GO, MILES_75], 49, full=False) == "You pick Go and 75 miles."
+    assert picked(YOU, [MILES_100], 0, full=False) == "You pick 100 miles, the last of the deck."
+    assert picked(COMPUTER, [], 1, full=True) == "The computer picks a card; 1 card left."
+    assert picked(COMPUTER, [], 0, full=False) == "The computer picks a card, the last of the deck."
 
 
 def test_miles() -> None:
@@ -173,15 +187,16 @@ def test_safeties_and_coups() -> None:
 
 
 def test_discards_extension_pass_order() -> None:
-    assert words.discard_sentence(COMPUTER, GO) == "The computer discards Go."
-    assert words.discard_sentence(YOU, MILES_25) == "You discard 25 miles."
-    assert words.extension_sentence(YOU, True) == "You extend the trip to 1000 miles."
-    assert words.extension_sentence(COMPUTER, False) == "The computer does not extend the trip."
-    assert words.pass_sentence(COMPUTER) == "The computer has no cards; the turn passes to you."
+    game = dealt()
+    assert ALONE.discard_sentence(game, COMPUTER, GO) == "The computer discards Go."
+    assert ALONE.discard_sentence(game, YOU, MILES_25) == "You discard 25 miles."
+    assert ALONE.extension_sentence(game, YOU, True) == "You extend the trip to 1000 miles."
+    assert ALONE.extension_sentence(game, COMPUTER, False) == "The computer does not extend the trip."
+    assert ALONE.pass_sentence(game, COMPUTER) == "The computer has no cards; the turn passes to you."
     game = dealt(5814)
     game.order = True
     rules.tidy_hand(game.players[YOU], sort=True)
-    assert words.order_sentence(game) == (
+    assert ALONE.order_sentence(game) == (
         "Your hand is now kept in order: P: empty; 1: 50 miles; 2: 100 miles; 3: 100 miles; "
         "4: 100 miles; 5: Repairs; 6: Go."
     )
@@ -195,7 +210,7 @@ def test_the_board_and_the_score_read_in_lines() -> None:
     you.safety[0], you.coups[0] = SafetyStatus.PLAYED, True
     it.battle, it.can_go = STOP, False
     game.discard = MILES_75
-    assert words.board_lines(game) == [
+    assert ALONE.board_lines(game) == [
         "Trip: 700 miles. Deck: 89 cards left. Discard pile: 75 miles.",
         "You: 150 miles of 700 (50 and 100). Battle pile: Go. Speed pile: Speed Limit. "
         "Safeties: Extra Tank (coup fourre). You can move, 50 miles a card at most.",
@@ -204,9 +219,9 @@ def test_the_board_and_the_score_read_in_lines() -> None:
         "Your hand: P: empty; 1: 100 miles; 2: 100 miles; 3: Repairs; 4: Go; 5: 50 miles; 6: 100 miles.",
     ]
     you.hand_total = you.total = 550
-    assert words.score_lines(game)[0] == "Milestones Played: you 150, computer 0."
-    assert words.score_lines(game)[-2:] == ["Overall Total: you 550, computer 0.", "Games: you 0, computer 0."]
-    assert len(words.score_lines(game)) == 7  # the bonus rows only once the hand is over
+    assert ALONE.score_lines(game)[0] == "Milestones Played: you 150, computer 0."
+    assert ALONE.score_lines(game)[-2:] == ["Overall Total: you 550, computer 0.", "Games: you 0, computer 0."]
+    assert len(ALONE.score_lines(game)) == 7  # the bonus rows only once the hand is over
 
 
 # --------------------------------------------------------------------------
@@ -340,6 +355,25 @@ def test_bad_commands_get_one_line_each() -> None:
     ]
 
 
+@pytest.mark.parametrize("seats", [2, 3, 4, 6])
+def test_a_sides_letter_after_the_slot_only_where_sides_have_letters(seats: int) -> None:
+    """``u 3 b`` names a hazard's side at 3, 4 and 6 seats; alone at two (one other side, no letters) no card."""
+    script = P.Script(["u 9", "u 1 x", "d 1 b", "q", "y"])
+    status, _, term, _ = P.play_here(5, script, game=P.new_game(5, seats), others=P.others(seats))
+    assert status == 0
+    said = [line for line in term.out if line != "Your move:"]
+    said = said[said.index("Really?") - 3 : said.index("Really?")]
+    if seats == 2:
+        assert said == [
+            f"{word} needs a card: 1 to 6, or p for the card just picked, as in {word} 3." for word in "uud"
+        ]
+        return
+    others = " or ".join("abc"[1 : 3 if seats != 4 else 2])
+    assert said[0] == "u needs a card: 1 to 6, or p for the card just picked, as in u 3 b."
+    assert said[1] in (f"u 1 x: a hazard goes to side {others}.", "u 1 x: only a hazard is played on another side.")
+    assert said[2] == "d needs a card: 1 to 6, or p for the card just picked, as in d 3."
+
+
 def test_refusals_are_the_originals_alone_on_a_line() -> None:
     script = P.Script(["u 1", "p", "p", "u 4", "q", "y"])
     _, _, term, _ = P.play_here(5, script)
@@ -353,7 +387,7 @@ def test_the_reading_keys_cost_nothing_and_answer_in_full() -> None:
     _, app, term, computer = P.play_here(5, script)
     assert not computer.events and app.game.players[YOU].hand[0] != cards.EMPTY
     out = term.out
-    board = words.board_lines(app.game)
+    board = ALONE.board_lines(app.game)
     first = out.index(board[0])
     assert out[first : first + 4] == board and out[first + 5 : first + 9] == board  # the same, in full, twice
     assert "The last 2 messages, oldest first:" in out
@@ -401,7 +435,15 @@ def test_the_interrupt_asks_really_and_the_prompt_comes_back() -> None:
 
 
 # --------------------------------------------------------------------------
-# Whole games
+# Whole games, at every table
+
+#: Another seat, as plain mode names it alone at each table (the computer; a seat and its side, a partner).
+OTHER = r"(?:The computer|Seat \d \(side [ABC]\)|Your partner \(seat \d\))"
+
+
+def columns(seats: int) -> list[str]:
+    """The score's columns alone at ``seats``: yours first."""
+    return ["you", "computer"] if seats == 2 else [f"side {letter}" for letter in "ABC"[: 3 if seats != 4 else 2]]
 
 
 def totals_checked(term: P.HereLines) -> None:
@@ -410,37 +452,152 @@ def totals_checked(term: P.HereLines) -> None:
     assert app is not None
     if term.listener.last != "w":
         return
-    rows = dict(line[:-1].split(": ", 1) for line in term.out[term.mark :] if ": you " in line)
+    game = app.game
+    names = columns(game.table.seats)
+    rows = dict(line[:-1].split(": ", 1) for line in term.out[term.mark :] if f": {names[0]} " in line)
     for label in ("Milestones Played", "Hand Total", "Overall Total", "Games"):
-        you, it = (words.score_values(app.game, seat)[label] for seat in (YOU, COMPUTER))
-        assert rows[label] == f"you {you}, computer {it}", label
+        figures = [score_values(game, side)[label] for side in range(game.table.sides)]
+        assert rows[label] == ", ".join(f"{name} {figure}" for name, figure in zip(names, figures)), label
 
 
 @pytest.mark.parametrize("detail", ["brief", "full"])
-@pytest.mark.parametrize("seed", [4242, 5814])
-def test_whole_games_every_computer_move_said_and_the_totals_right(seed: int, detail: str) -> None:
-    listener = P.Listener(games=2, extend=seed % 2 == 0)
-    status, _, term, computer = P.play_here(seed, listener, detail=detail, check=totals_checked)
-    assert status == 0 and listener.finished_games == 2
+@pytest.mark.parametrize(("seats", "seed"), [(2, 4242), (2, 5814), (3, 4242), (4, 5814), (6, 4242)])
+def test_whole_games_every_other_seats_move_said_and_the_totals_right(seats: int, seed: int, detail: str) -> None:
+    """Alone against the computers at every table: each of their moves said once, ``w``'s totals the engine's."""
+    games = 2 if seats == 2 else 1
+    listener = P.Listener(games=games, extend=seed % 2 == 0)
+    game = P.new_game(seed, seats)
+    status, _, term, computer = P.play_here(
+        seed, listener, detail=detail, check=totals_checked, game=game, others=P.others(seats)
+    )
+    assert status == 0 and listener.finished_games == games
     out = term.out
     assert not any("\x1b" in line for line in out)
-    said = {
-        MoveType.PLAY: sum(line.startswith(("The computer plays", "Coup fourre! The computer")) for line in out),
-        MoveType.DISCARD: sum(line.startswith("The computer discards") for line in out),
-        MoveType.EXTEND: sum(line.startswith("The computer extends") for line in out),
-        MoveType.NO_EXTENSION: sum(line.startswith("The computer does not extend") for line in out),
-        MoveType.PASS: sum(line.startswith("The computer has no cards") for line in out),
+
+    def said(what: str) -> int:
+        return sum(bool(re.match(f"^(Coup fourre! )?{OTHER} {what}", line)) for line in out)
+
+    counted = {
+        MoveType.PLAY: said("plays"),
+        MoveType.DISCARD: said("discards"),
+        MoveType.EXTEND: said("extends"),
+        MoveType.NO_EXTENSION: said("does not extend"),
+        MoveType.PASS: said("has no cards"),
     }
-    for kind, count in said.items():
+    for kind, count in counted.items():
         assert count == computer.count(kind), kind
-    picks = sum(line.startswith("The computer picks") for line in out)
+    picks = said("picks")
     if detail == "full":
         assert picks == computer.count(MoveType.DRAW)
     else:
-        assert picks == sum(line.startswith("The computer picks a card, the last") for line in out)
-    assert sum(line.startswith("The hand is over") for line in out) == out.count("Another hand?") // 2 + 2
-    assert sum(line.startswith("The game is over") for line in out) == 2
-    assert "A new game: the totals start again at 0. Games won: you " in "\n".join(out)
+        assert picks == said("picks a card, the last")
+    assert sum(line.startswith("The hand is over") for line in out) == out.count("Another hand?") // 2 + games
+    assert sum(line.startswith("The game is over") for line in out) == games
+    if games > 1:
+        assert "A new game: the totals start again at 0. Games won: you " in "\n".join(out)
+
+
+# --------------------------------------------------------------------------
+# The larger tables as a program on a pipe (``mille --plain --players N``, issue 38): a scripted person
+# (``p``, ``d 1``, ...; yes to ``Coup fourre?``, another hand until the game ends) against the computers
+
+#: An event of another seat names it and its side (or says it is your partner).
+_OTHER = re.compile(r"^(Coup fourre! )?(Seat \d \(side [ABC]\)|Your partner \(seat \d\)) ")
+
+
+@pytest.mark.parametrize(("seats", "seed"), [(3, 11), (4, 12), (6, 13)])
+def test_whole_games_through_a_pipe(tmp_path: Path, seats: int, seed: int) -> None:
+    person = P.Scripted()
+    run = P.play_process(["--plain", "--players", str(seats), "--seed", str(seed)], person, cwd=str(tmp_path))
+    assert run.status == 0, run.err
+    assert "Traceback" not in run.err and run.err == ""
+    assert b"\x1b" not in run.raw
+    lines = run.lines
+    assert lines[0].startswith(f"mille, Mille Bornes at {seats} seats")
+    assert any(line.startswith("The game is over: ") for line in lines)
+    events = [line for line in lines if re.match(r"^(Coup fourre! )?(Seat|Your partner) ", line)]
+    assert events and all(_OTHER.match(line) for line in events), [e for e in events if not _OTHER.match(e)][:3]
+    sides = "AB" if seats == 4 else "ABC"
+    assert {m.group(1) for line in events if (m := re.search(r"\(side ([ABC])\)", line))} <= set(sides)
+    # The score per side, every side named.
+    totals = [line for line in lines if line.startswith("Overall Total: ")]
+    assert totals and all(line.count("side ") == len(sides) for line in totals)
+
+
+def test_the_hook_line_and_a_kept_game_at_four_seats(tmp_path: Path) -> None:
+    """The lines of the hook before stop, then the end of input: the game kept, and it resumes at four seats."""
+    script = P.Script(["p", "d 1", "p", "d 1", "r", "w", "p", "d 1", P.EOF_ANSWER])
+    run = P.play_process(["--plain", "--players", "4", "--seed", "3"], script, cwd=str(tmp_path))
+    assert run.status == 1 and "Traceback" not in run.err
+    assert any(line.startswith("Cards in hand: you ") for line in run.lines)
+    assert any(line.startswith("Hand Total: side A ") for line in run.lines)
+    kept = next(line for line in run.err.splitlines() if "is saved in" in line)
+    path = kept.split("resume it with: mille --plain ", 1)[1].strip()
+    loaded = save.read_game(path)
+    assert loaded.version == 3 and loaded.game.table.seats == 4
+    listed = run_mille("--kept", state=tmp_path / "state")
+    assert listed.returncode == 0 and "Traceback" not in listed.stderr, listed.stderr
+    assert "4 seats, in a hand of 1000 miles (sides A " in listed.stdout
+    again = P.play_process(["--plain", path], P.Script(["r", "q", "y"]), cwd=str(tmp_path))
+    assert again.status == 0, again.err
+    assert any(line.startswith("Side B, seat 2 and seat 4: ") for line in again.lines)
+
+
+def test_a_bot_of_protocol_2_plays_every_computer_seat_at_four(tmp_path: Path) -> None:
+    """``mille --plain --players 4 --computer 'exec:python -m mille.bot bsd'``: a whole game, the bots over pipes."""
+    person = P.Scripted()
+    bot = f"exec:{sys.executable} -m mille.bot bsd"
+    run = P.play_process(["--plain", "--players", "4", "--seed", "12", "--computer", bot], person, cwd=str(tmp_path))
+    assert run.status == 0 and run.err == "", run.err
+    assert any(line.startswith("The game is over: ") for line in run.lines)
+    assert any(re.match(r"^(Coup fourre! )?Seat \d \(side B\) ", line) for line in run.lines)
+
+
+def test_players_is_refused_in_one_line_where_it_cannot_play(tmp_path: Path) -> None:
+    for args, message in [
+        (["--players", "5"], "invalid choice: 5"),
+        (["--players", "4"], "standard input and output must be a terminal (mille --plain plays in lines)"),
+        (["--players", "4", "game.json"], "--players starts a new game (a saved game keeps its own table)"),
+        (
+            [
+                "--plain",
+                "--players",
+                "3",
+                "--computer",
+                f"exec:{sys.executable} {Path(__file__).with_name('protocol_bot.py')}",
+            ],
+            "its hello says protocol 1 alone, the two-seat table's; the table of 3 needs a bot that speaks protocol 2",
+        ),
+    ]:
+        done = P.play_process(args, P.Script([]), cwd=str(tmp_path))
+        assert done.status in (1, 2) and message in done.err and "Traceback" not in done.err, done.err
+
+
+@pytest.mark.parametrize("answer", ["y", "n"])
+def test_the_coup_fourre_is_offered_out_of_turn(tmp_path: Path, answer: str) -> None:
+    """At four seats (seed 3) seat 2 limits side A, your partner moves next and you hold Right of Way: asked now."""
+
+    class Answering(P.Scripted):
+        def _answer(self, prompt: str, heard: list[str]) -> str:
+            if prompt == "Coup fourre?":
+                self.coups += 1
+                return answer
+            return super()._answer(prompt, heard)
+
+    person = Answering()
+    run = P.play_process(["--plain", "--players", "4", "--seed", "3"], person, cwd=str(tmp_path))
+    assert run.status == 0, run.err
+    assert person.coups >= 1
+    lines = run.lines
+    at = lines.index("Coup fourre?")
+    assert lines[at - 1].startswith("Out of turn: Speed Limit was just put on your side, and you hold Right of Way.")
+    assert lines[at - 2].startswith("Seat 2 (side B) plays Speed Limit on side A (yours)")
+    if answer == "y":
+        assert lines[at + 1].startswith("Coup fourre! You play Right of Way: side A is safe from Stop and Speed Limit")
+        assert lines[at + 2] == MOVE_LINE  # your extra turn, at once
+    else:
+        assert lines[at + 1] == "You let the coup fourre pass."
+        assert not lines[at + 2].startswith("Coup fourre! You")
 
 
 # --------------------------------------------------------------------------
@@ -601,13 +758,13 @@ def test_the_card_that_moves_into_the_slot_just_played_is_said() -> None:
         assert line.endswith(". Go moves to slot 1."), line
     # The original's tidying (§3.6): the lowest card in the hand fills the hole.
     hand = [GO, MILES_75, MILES_25, STOP, MILES_100, REPAIRS, GASOLINE]
-    assert words.moved_sentence(hand, 4, [cards.EMPTY, MILES_75, MILES_25, STOP, GO, REPAIRS, GASOLINE]) == (
+    assert moved_sentence(hand, 4, [cards.EMPTY, MILES_75, MILES_25, STOP, GO, REPAIRS, GASOLINE]) == (
         "Go moves to slot 4."
     )
     late = [cards.EMPTY, MILES_75, MILES_25, STOP, MILES_100, REPAIRS, GASOLINE]  # the deck is out: no pick
     tidied = [cards.EMPTY, cards.EMPTY, MILES_25, STOP, MILES_75, REPAIRS, GASOLINE]
-    assert words.moved_sentence(late, 4, tidied) == "75 miles moves to slot 4."
-    assert words.moved_sentence(late, 6, late[:6] + [cards.EMPTY]) == ""
+    assert moved_sentence(late, 4, tidied) == "75 miles moves to slot 4."
+    assert moved_sentence(late, 6, late[:6] + [cards.EMPTY]) == ""
 
 
 def test_full_detail_switched_on_says_the_turn_before_the_pick() -> None:

@@ -32,11 +32,13 @@ import plain_helpers as P
 import ui_helpers as H
 from mille.engine import rules
 from mille.engine.rules import DRAW, Move, MoveType
-from mille.engine.state import Game
+from mille.engine.state import Game, table
 from mille.files import save
 from mille.ui.keeping import Keeper
-from mille.ui.plain import words
+from mille.ui.plain.speaker import Naming, Speaker
 
+#: Plain mode's sentences alone against the computer.
+ALONE = Speaker(Naming.at(table()))
 SEED = 4242
 #: How far into a game the saves across the front ends are made (move prompts).
 MOVES = 150
@@ -161,7 +163,7 @@ def test_the_end_of_input_a_hangup_and_sigterm_keep_the_game(tmp_path: Path, tra
     # Resumed in plain mode, it reads as it was left.
     resumed = P.play_process(["--plain", path], P.Listener(plan={1: ["r", "q"]}), cwd=str(tmp_path))
     assert resumed.status == 0
-    board = words.board_lines(save.read_game(path).game)
+    board = ALONE.board_lines(save.read_game(path).game)
     at = resumed.lines.index("Your move:")
     assert resumed.lines[at + 1 : at + 5] == board
 
@@ -322,7 +324,7 @@ def test_a_board_save_resumed_in_plain_mode_reads_as_the_plain_game(tmp_path: Pa
     name = str(tmp_path / "board.json")
     H.vt_replay(5814, [*board_keys(lines), "s", name + "\r"], save_writer=save.write_game)
     _, app, term, _ = P.play_here(5814, P.Script([*lines, "r", "w", "q", "y"]))
-    reading = [*words.board_lines(app.game), "Your move:", *words.score_lines(app.game)]
+    reading = [*ALONE.board_lines(app.game), "Your move:", *ALONE.score_lines(app.game)]
     at = term.out.index(reading[0])
     assert term.out[at : at + len(reading)] == reading  # what r and w read in the plain game
     assert app.game.players[1].mileage > 0 and app.game.players[0].mileage > 0

@@ -51,6 +51,16 @@ SWITCHES = {
 }
 
 
+def _guides_line() -> str:
+    """Where the guides the options name (``docs/people.md``, ...) are on this machine, for ``--help``."""
+    from .files.places import guides
+
+    where = guides()
+    if where is None:
+        return "  The guides named docs/*.md are not installed here."
+    return f"  The guides named docs/*.md: {where}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full parser: help, version and usage errors (exit status 1, as the original)."""
     import argparse
@@ -66,7 +76,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="mille",
         description="Mille Bornes against the computer: a faithful re-creation of 4.4BSD mille.",
         epilog="Keys: P pick, U use, D discard, O order hand, W score window, S save, Q quit, R or ^L redraw; "
-        "H or ? a hint (with --hints).  Settings: the file --config-path prints.",
+        "H or ? a hint (with --hints).  Settings: the file --config-path prints.  The manual: man mille."
+        + _guides_line(),
     )
     parser.add_argument("file", nargs="?", help="resume the game saved in FILE")
     parser.add_argument(

@@ -42,6 +42,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from typing import Protocol, TypeVar
 
+    from ..engine.driver import Event
     from ..engine.observation import Observation
     from ..engine.rng import GlibcRandom
     from ..engine.rules import Outcome
@@ -437,6 +438,12 @@ class GameFlow:
         self.resumed = setup.resumed
         #: Why the computer's bot failed (None: it did not).
         self.computer_failure: str | None = None
+        #: Told every move made at the table as the person's seat sees it (the
+        #: driver's :class:`~mille.engine.driver.Event`, its ``inform``), when
+        #: set: the larger tables' board lists them
+        #: (:func:`mille.ui.tableboard.table_flow`).  None: nobody (the
+        #: original's board shows the computer's move its own way).
+        self.told: Callable[[Event], None] | None = None
         face.attach(self)
 
     @property
@@ -774,10 +781,17 @@ def _heard_signals() -> set[int]:
 
 
 class _PersonSeat:
-    """The person's seat: moves and answers asked of the front end."""
+    """The person's seat: moves and answers asked of the front end.
+
+    Its ``inform`` (the driver's hook: every move made at the table, as
+    this seat sees it) is :attr:`GameFlow.told`, when the face asked to be
+    told; otherwise it has none, and the driver makes no events for it.
+    """
 
     def __init__(self, flow: GameFlow) -> None:
         self.flow = flow
+        if flow.told is not None:
+            self.inform = flow.told
 
     def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
         if observation.phase is Phase.EXTENSION:

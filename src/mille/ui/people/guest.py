@@ -674,13 +674,11 @@ class TableGuest:
         obs = view.obs
         turn = None if reading else whose_turn(view, self.names)
         if turn is not None:
-            self.board.message = turn
-        self.board.game = public_view(obs, view.finished)
-        self.board.sizes = obs.hand_sizes
-        self.board.draw()
+            self.board.note(turn)
+        self.board.show_view(public_view(obs, view.finished), obs.hand_sizes)
 
     def moved(self, event: Event) -> None:
-        pass  # the board is drawn from the view that follows
+        self.board.moved(event)  # listed with the view that follows
 
     def said(self, text: str) -> None:
         self.tell(text)
@@ -691,7 +689,7 @@ class TableGuest:
     def decide(self, decide: Decide) -> Move:
         """This seat's move or answer, read at its prompt; a move its view shows refused is told and asked again."""
         board = self.board
-        board.message = ""
+        board.note("")
         self.view(View(decide.obs, False), reading=True)
         phase = decide.obs.phase
         if phase is Phase.EXTENSION or phase is Phase.REACTION:

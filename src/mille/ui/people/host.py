@@ -552,13 +552,13 @@ def play_host(choices: Choices, spec: str, play: Play | None = None) -> int:
         else:
 
             def make_flow(term: Terminal, game: Game, setup: Setup) -> GameFlow:
-                face: HostFace
                 if game.table.seats == 2:
-                    face = HostBoardFace(BoardFace(term, game, setup.window), people)
-                else:
-                    board_names = {seat: shown_name(n) for seat, n in names.items() if seat}
-                    face = HostTableFace(TableBoardFace(term, game, 0, board_names), people)
-                return GameFlow(face, game, setup)
+                    return GameFlow(HostBoardFace(BoardFace(term, game, setup.window), people), game, setup)
+                board_names = {seat: shown_name(n) for seat, n in names.items() if seat}
+                board = TableBoardFace(term, game, 0, board_names, setup.window)
+                flow = GameFlow(HostTableFace(board, people), game, setup)
+                flow.told = board.moved  # the moves since her last turn listed on her board (tableboard.table_flow)
+                return flow
 
             status = play_board(
                 choices,

@@ -3,40 +3,37 @@
 Either side may play in plain mode and the other on the board: a blind
 person and a sighted friend.  The faces are plain mode's own
 (:class:`~mille.ui.plain.app.PlainFace`: the same sentences, questions and
-reading keys), with the people named where a game against the computers
-names a seat (:func:`person_words` at two seats, :func:`mille.ui.plain.tablewords.named`
-at more):
+reading keys), the people named by its naming policy
+(:class:`~mille.ui.plain.speaker.Naming`: ``bob`` at two seats, ``bob (seat
+2, side B)`` at more), every seat and side in the host's numbering for
+every listener:
 
 * the host: :class:`HostLinesFace`, the host's face of every face
   (:class:`mille.ui.people.host.HostFace`: the people's news said at once,
   even while the host types, "bob is thinking..." when the turn passes to
-  them, the drop asked in a line), saying its news as lines and reading
+  them, the drop asked in a line), saying its news as lines and answering
   the lines typed while a person thinks;
 * a guest: :class:`LinesGuest`, the face of a guest's run
   (:class:`mille.ui.people.guest.GuestRun`): each move said from the host's
   ``moved`` message (what every seat saw of it) and the view that follows,
-  through plain mode's face on the table turned to the guest's seat (they are
-  "you", seat 1, their side A; :func:`seat_view`), the moves typed turned
-  back before they are sent.
+  through plain mode's face speaking for the guest's seat (its ``me``) on
+  that seat's view (:func:`heard_view`).
 """
 
 from __future__ import annotations
 
-import re
-
-from ...engine import rules
 from ...engine.cards import EMPTY, HAND_SIZE
 from ...engine.observation import Observation
 from ...engine.rules import EXTEND, MADE, NO_EXTENSION, PASS, Move, MoveType
-from ...engine.state import Game
+from ...engine.state import Game, Table, Tableau
 from ...files.safeio import shown
 from ..flow import COUP_PROMPT, EXTENSION_PROMPT, REALLY_PROMPT, Choice, GameFlow, Request
 from ..layout import ScoreView
-from ..plain import tablewords
 from ..plain.app import PlainFace
 from ..plain.commands import Command, parse
+from ..plain.speaker import Naming
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, Heard
-from .guest import NOT_YOUR_TURN, GuestFlow
+from .guest import NOT_YOUR_TURN, GuestFlow, seat_names
 from .host import HostFace, People
 from .messages import Decide, Hello, View
 from .view import name, public_view, refusal
@@ -56,27 +53,20 @@ if TYPE_CHECKING:
     from .seat import PersonSeat
 
 __all__ = [
+    "HIDDEN",
     "HostLinesFace",
     "LinesGuest",
-    "NamedFace",
+    "PeoplePlain",
     "guest_in_lines",
+    "heard_view",
     "host_in_lines",
-    "person_words",
-    "seat_view",
-    "unturned",
+    "naming",
 ]
 
-_COMPUTER = re.compile(r"\b([Tt])he computer\b|\bcomputer\b")
 
-
-def person_words(line: str, person: str) -> str:
-    """``line`` of plain mode with the other seat's ``person`` where a game against the computer names it."""
-    return _COMPUTER.sub(lambda _: person, line)  # a function: a name's backslashes (escapes) taken as they are
-
-
-class NamedFace(PlainFace):
-    """Plain mode's face with the people named where it names a seat (``names``: by seat as the face counts them,
-    shown); ``plain``: whether the other seat's own words stand (two seats, the computer playing for the person)."""
+class PeoplePlain(PlainFace):
+    """Plain mode's face with people at the table: ``naming`` says who sits where now (a person, or the computer
+    standing in for them); the reading keys answered on the people's behalf; another seat's move noted to be said."""
 
     def __init__(
         self,
@@ -84,47 +74,24 @@ class NamedFace(PlainFace):
         game: Game,
         window: int,
         detail: str,
-        names: dict[int, str],
-        plain: Callable[[], bool] = lambda: False,
+        naming: Callable[[], Naming],
+        me: int = 0,
     ) -> None:
-        super().__init__(term, game, window, detail=detail)
-        self.names = names
-        self._plain = plain
-        #: The words of a question of the people's own, asked now (they name the people already).
-        self._asking: str | None = None
+        super().__init__(term, game, window, detail=detail, me=me)
+        self._names = naming
 
-    def named(self, line: str) -> str:
-        if line == self._asking:
-            return line
-        if self.game.table.seats > 2:
-            return tablewords.named(line, self.names)
-        return line if self._plain() else person_words(line, self.names[1])
-
-    def say(self, line: str) -> None:
-        super().say(self.named(line))
-
-    def show(self, line: str) -> None:
-        super().show(self.named(line))
-
-    def choose(self, choice: Choice) -> str | Request:
-        self._asking = choice.sentence
-        try:
-            return super().choose(choice)
-        finally:
-            self._asking = None
-
-    def say_as_is(self, line: str) -> None:
-        """A line of the people's own (a name in it already), said and kept for ``m``."""
-        super().say(line)
+    @property
+    def naming(self) -> Naming:
+        return self._names()
 
     def reading(self, line: str) -> bool:
         """A reading key (``r``, ``w``, ``c``, ``m``, ``v``, ``?``) answered in full; False if ``line`` is none."""
         return self._query(parse(line))
 
-    def noted(self, before: object, card: int) -> None:
-        """Another seat's move about to be said: its side's tableau before it, and the card it showed (what a
+    def noted(self, before: Tableau, card: int) -> None:
+        """Another seat's move about to be said: its side's tableau before it and the card it showed (what a
         computer's announcement notes, :meth:`~mille.ui.plain.app.PlainFace.announce`)."""
-        self._before = before  # type: ignore[assignment]
+        self._before = before
         self._card = card
 
 
@@ -136,16 +103,16 @@ def _sentence(text: str) -> str:
 class HostLinesFace(HostFace):
     """The host in lines: the people's news as lines, the lines typed while a person thinks answered at once."""
 
-    inner: NamedFace
+    inner: PeoplePlain
     every_move = False
 
-    def __init__(self, inner: NamedFace, term: LineTerminal, people: People) -> None:
+    def __init__(self, inner: PeoplePlain, term: LineTerminal, people: People) -> None:
         super().__init__(inner, term, people)
         self.lines = term
 
     def news(self, texts: list[str]) -> None:
         for text in texts:
-            self.inner.say_as_is(_sentence(text))
+            self.inner.say(_sentence(text))
 
     def busy(self, ready: int, person: PersonSeat) -> int | None:
         """While ``person`` thinks: each line typed answered at once (``q`` quits, ``s`` saves, the reading keys read),
@@ -176,11 +143,17 @@ class HostLinesFace(HostFace):
                     finally:
                         term.watch(ready, done)
                 elif command != Command.EMPTY and not self.inner.reading(got):
-                    self.inner.say_as_is(f"{name(person.name)} is thinking: q quits, s saves; r, w, c, m and ? read.")
+                    self.inner.say(f"{name(person.name)} is thinking: q quits, s saves; r, w, c, m and ? read.")
         except Done:
             return None
         finally:
             term.unwatch(ready)
+
+
+def naming(people: People, table: Table) -> Callable[[], Naming]:
+    """How the host's lines name the seats: each person by name, but while the computer stands in for them (its own
+    words then, as alone against the computers)."""
+    return lambda: Naming.at(table, {p.seat: name(p.name) for p in people.persons if not p.standing_in})
 
 
 def host_in_lines(choices: Choices) -> Play:
@@ -191,12 +164,8 @@ def host_in_lines(choices: Choices) -> Play:
     detail = choices.detail or DETAILS[0]
 
     def play(people: People, computer: Player, others: tuple[tuple[Player, GlibcRandom], ...], seated: str) -> int:
-        names = {p.seat: name(p.name) for p in people.persons}
-
         def make(term: LineTerminal, game: Game, setup: Setup) -> GameFlow:
-            first = people.at(1)
-            plain = (lambda: first.standing_in) if first is not None and game.table.seats == 2 else (lambda: False)
-            inner = NamedFace(term, game, setup.window, detail, names, plain)
+            inner = PeoplePlain(term, game, setup.window, detail, naming(people, game.table))
             return GameFlow(HostLinesFace(inner, term, people), game, setup)
 
         command = f"mille --plain --invite {seated}"
@@ -220,44 +189,14 @@ def host_in_lines(choices: Choices) -> Play:
 HIDDEN = 0
 
 
-def seat_view(obs: Observation, finished: bool) -> Game:
-    """The game as ``obs``'s seat sees it, turned so that this seat is seat 0 (plain mode's "you", seat 1).
-
-    Plain mode says a table from seat 0 (:mod:`mille.ui.plain.tablewords`):
-    a guest in lines hears it counted from their own seat, the seats after
-    them numbered 2, 3, ... in turn order and their own side A.  Seat ``i``
-    here is seat ``(i + obs.seat) % seats`` at the host, side ``j`` side
-    ``(j + obs.seat) % sides`` (sides divide seats: partners stay partners).
-    The other hands hold :data:`HIDDEN` cards, as many as they hold, so
-    their sizes are counted as from any hand.
-    """
+def heard_view(obs: Observation, finished: bool) -> Game:
+    """The game as ``obs``'s seat sees it, in the host's numbering, each other hand :data:`HIDDEN` cards as many as
+    it holds (plain mode counts them on the board, and tells a coup fourre let pass from an empty hand's pass)."""
     game = public_view(obs, finished)
-    tab, turn = game.table, obs.seat
-    seats, sides = tab.seats, tab.sides
-    old, sizes = game.players, obs.hand_sizes
-    players = []
-    for seat in range(seats):
-        was = (seat + turn) % seats
-        player = old[(seat + turn) % sides].copy() if seat < sides else old[was].copy()
-        if was != turn:
-            player.hand = [HIDDEN] * sizes[was] + [EMPTY] * (HAND_SIZE - sizes[was])
-        else:
-            player.hand = old[was].hand[:]
-        players.append(player)
-    game.players = players
-    game.to_move = (game.to_move - turn) % seats
-    game.hand_starter = (game.hand_starter - turn) % seats
-    game.order = game.order and turn == 0  # the Order toggle sorts the host's hand alone
-    if game.reaction is not None:
-        game.reaction = (game.reaction - turn) % seats
+    for seat, size in enumerate(obs.hand_sizes):
+        if seat != obs.seat:
+            game.players[seat].hand = [HIDDEN] * size + [EMPTY] * (HAND_SIZE - size)
     return game
-
-
-def unturned(move: Move, seat: int, sides: int) -> Move:
-    """A move made on :func:`seat_view`'s game, as the host's game has it (the hazard's side turned back)."""
-    if move.target is None:
-        return move
-    return Move(move.kind, move.slot, (move.target + seat) % sides)
 
 
 def _target(before: Game, after: Game, mover_side: int) -> int | None:
@@ -272,20 +211,23 @@ def _target(before: Game, after: Game, mover_side: int) -> int | None:
 
 
 class LinesGuest:
-    """A guest's face in lines (:class:`mille.ui.people.guest.GuestFace`): plain mode's face on the table turned to
-    the guest's seat, each move said from the host's ``moved`` message and the view after it."""
+    """A guest's face in lines (:class:`mille.ui.people.guest.GuestFace`): plain mode's face speaking for the guest's
+    seat, in the host's numbering, each move said from the host's ``moved`` message and the view after it."""
 
     def __init__(self, term: LineTerminal, hello: Hello, flow: GuestFlow, detail: str) -> None:
         self.term = term
         self.flow = flow
-        self.seat, self.seats = hello.seat, hello.table.seats
+        self.seat = hello.seat
         self.host = name(hello.host)
-        self.plain = NamedFace(term, Game(deck=[], deck_count=0, table=hello.table), ScoreView.SMALL, detail, {})
-        self.hello(hello)
+        self.names = seat_names(hello)
+        table_game = Game(deck=[], deck_count=0, table=hello.table)
+        self.plain = PeoplePlain(
+            term, table_game, ScoreView.SMALL, detail, lambda: Naming.at(hello.table, self.names), me=self.seat
+        )
         self.plain.attach(flow)
         #: The move the host said was made, said once its view has come.
         self._moved: Event | None = None
-        #: Our own last move (its slot: what we played or discarded), as our turned game has it.
+        #: Our own last move (its slot: what we played or discarded).
         self._sent: Move | None = None
         self._seen = False
         self._in_really = False
@@ -298,22 +240,19 @@ class LinesGuest:
         self.term.write_line(f"Waiting for {self.host}...")
 
     def hello(self, hello: Hello) -> None:
-        """The people's names, by seat as this guest counts them (from their own seat, 0); the board read again when
-        the host's view comes (a first hello, or one after a return)."""
-        names = {seat: name(text) for seat, text in hello.names.items() if seat != self.seat}
-        names[0] = self.host
-        self.plain.names = {(seat - self.seat) % self.seats: text for seat, text in names.items()}
+        """The host's hello again, after a return: the people seated now; the board read again with its view."""
+        self.names = seat_names(hello)
         self._seen = False
         self._moved = None
 
     def tell(self, text: str) -> None:
-        self.plain.say_as_is(_sentence(shown(text)))
+        self.plain.say(_sentence(shown(text)))
 
     def said(self, text: str) -> None:
-        self.plain.say_as_is(shown(text))
+        self.plain.say(shown(text))
 
     def refused(self, text: str) -> None:
-        self.plain.say_as_is(shown(text))
+        self.plain.say(shown(text))
 
     def moved(self, event: Event) -> None:
         self._moved = event
@@ -323,9 +262,9 @@ class LinesGuest:
         face = self.plain
         obs = view.obs
         before = face.game
-        game = seat_view(obs, view.finished)
+        game = heard_view(obs, view.finished)
         event, self._moved = self._moved, None
-        mover = None if event is None else (event.seat - self.seat) % self.seats
+        mover = None if event is None else event.seat
         if not self._seen and not any(obs.hand_sizes):
             self._seen = True  # joined before the deal: the hand's beginning is said when it is dealt
             game.finished = True
@@ -340,7 +279,7 @@ class LinesGuest:
             face.begin_hand(restored=False)
         elif event is not None and mover is not None:
             side = game.table.side(mover)
-            if mover != 0:
+            if mover != self.seat:
                 face.noted(before.players[side].copy(), event.card)
                 target = _target(before, game, side) if event.kind is MoveType.PLAY else None
                 move = Move(event.kind, 0, target)
@@ -352,9 +291,8 @@ class LinesGuest:
         else:
             face.game = game
         turn = game.to_move
-        names = face.names
-        if not game.finished and turn != 0 and turn in names and mover != turn:
-            face.say_as_is(f"{names[turn]} is thinking...")  # once a turn: when it passes to them, or we join
+        if not game.finished and turn != self.seat and turn in self.names and mover != turn:
+            face.say(f"{self.names[turn]} is thinking...")  # once a turn: when it passes to them, or we join
 
     def decide(self, decide: Decide) -> Move:
         """This seat's move or answer, read in lines; a move the rules refuse told in the engine's words."""
@@ -367,27 +305,26 @@ class LinesGuest:
                 answer = face.ask(EXTENSION_PROMPT if extension else COUP_PROMPT)
                 if answer is True or answer is False:
                     break
-                face.say_as_is(f"Only {self.host} may save.")
+                face.say(f"Only {self.host} may save.")
             if extension:
                 move = EXTEND if answer else NO_EXTENSION
             else:
-                slot = rules.coup_slot(game)
-                move = Move(MoveType.PLAY, slot) if answer and slot is not None else PASS
+                play = next((m for m in decide.legal if m.kind is MoveType.PLAY), None)
+                move = play if answer and play is not None else PASS
         else:
-            legal = rules.legal_moves(game)
             while True:
                 got = face.read_move()
                 if isinstance(got, Move):
-                    if got in legal:
+                    if got in decide.legal:
                         move = got
                         break
-                    face.say_as_is(refusal(game, 0, got, self.host))
+                    face.say(refusal(game, self.seat, got, self.host))
                 elif got is Request.QUIT:
                     self.flow.run.really()
                 elif got is Request.SAVE:
-                    face.say_as_is(f"Only {self.host} may save.")
+                    face.say(f"Only {self.host} may save.")
         self._sent = move
-        return unturned(move, self.seat, game.table.sides)
+        return move
 
     def choose(self, choice: Choice) -> str | Request:
         return self.plain.choose(choice)
@@ -405,9 +342,9 @@ class LinesGuest:
                 if command == Command.QUIT:
                     self.flow.run.really()
                 elif command == Command.SAVE:
-                    self.plain.say_as_is(f"Only {self.host} may save.")
+                    self.plain.say(f"Only {self.host} may save.")
                 elif command != Command.EMPTY and not self.plain.reading(got):
-                    self.plain.say_as_is(_sentence(NOT_YOUR_TURN[0].upper() + NOT_YOUR_TURN[1:]))
+                    self.plain.say(_sentence(NOT_YOUR_TURN[0].upper() + NOT_YOUR_TURN[1:]))
 
     def really(self) -> bool:
         if self._in_really:
@@ -418,7 +355,7 @@ class LinesGuest:
                 answer = self.plain.ask(REALLY_PROMPT)
                 if answer is True or answer is False:
                     return answer
-                self.plain.say_as_is(f"Only {self.host} may save.")
+                self.plain.say(f"Only {self.host} may save.")
         finally:
             self._in_really = False
 

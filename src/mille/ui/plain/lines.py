@@ -30,58 +30,21 @@ import signal
 from types import FrameType
 
 from ...files.safeio import shown
+from ..rows import fitted, terminal_width
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, SIGNAL_EVENTS, Watches
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["MAX_LINE", "TOO_LONG", "LineTerminal", "fitted", "terminal_width"]
+__all__ = ["MAX_LINE", "TOO_LONG", "LineTerminal"]
 
 #: The longest line read, in bytes; a longer one is dropped whole.
 MAX_LINE = 4096
 #: Returned by :meth:`LineTerminal.read_line` for a line longer than :data:`MAX_LINE`.
 TOO_LONG = -10
-#: The narrowest terminal whose lines are broken between words (a narrower one wraps them itself).
-MIN_WRAP = 20
 #: Bytes asked of one read.
 _CHUNK = 4096
-
-
-def terminal_width(fd: int) -> int:
-    """The width of the terminal on ``fd``, if it is one that says it (0: not a terminal, or unknown)."""
-    try:
-        return os.get_terminal_size(fd).columns
-    except OSError:
-        return 0
-
-
-def fitted(line: str, width: int) -> str:
-    """``line`` (already :func:`shown`) in rows narrower than ``width``; whole if ``width`` is 0 (not a terminal).
-
-    A row each, so that a screen reader reading by rows never hears a word
-    cut in two.  A line of items (a hand: ``P: empty; 1: 50 miles; ...``)
-    is broken at its ``"; "`` first, so that no item is split (``50`` on one
-    row and ``miles`` on the next); a line whose items do not each fit is
-    broken between words.  Also what plain mode's last lines on standard
-    error get (the hangup line), so that they read as the game's.
-    """
-    if width < MIN_WRAP or len(line) < width:
-        return line
-    room = width - 1
-    items = line.split("; ")
-    if len(items) > 1 and all(len(item) + 1 <= room for item in items):
-        rows: list[str] = []
-        for n, item in enumerate(items):
-            piece = item + (";" if n < len(items) - 1 else "")
-            if rows and len(rows[-1]) + 1 + len(piece) <= room:
-                rows[-1] += " " + piece
-            else:
-                rows.append(piece)
-        return "\n".join(rows)
-    import textwrap
-
-    return "\n".join(textwrap.wrap(line, room, break_on_hyphens=False)) or line
 
 
 class _Wakeup(Exception):
@@ -299,7 +262,7 @@ class LineTerminal:
         """``text`` as one line, escaped for the terminal (:func:`shown`), written at once.
 
         On a terminal a line longer than it is wide is broken into rows
-        (:func:`fitted`): a screen reader reads a terminal by its rows, and
+        (:func:`mille.ui.rows.fitted`): a screen reader reads a terminal by its rows, and
         would otherwise hear a word cut in two where the terminal wrapped it.
         A pipe or a file gets every line whole.
 
