@@ -232,7 +232,7 @@ def play_board(
     record of games says the game was against (the people, not the computers),
     and ``people`` the seats they play.
     ``make_flow`` makes the flow and its face (:func:`mille.ui.app.board_flow`
-    unless given: a host of two people shows more, :mod:`mille.ui.people`);
+    unless given: a host of people shows more, :mod:`mille.ui.people.host`);
     ``command`` is what the line after a kept game says resumes it.
     Whatever happens, the terminal is put back before anything is said.
     """

@@ -5,7 +5,7 @@ From the ground up (each imports only those before it):
 * :mod:`.rendezvous`: where the host waits (a Unix socket in a directory
   only the host may write), the peer's user from the kernel before a byte
   is read, the invitation on the guest's terminal as ``write(1)`` does;
-* :mod:`.link`: the bounded conversation between two processes (JSON
+* :mod:`.link`: the bounded conversation between the host and a guest (JSON
   lines, capped, with deadlines, written without blocking);
 * :mod:`.messages`: the link's message set, each message spelled once
   (protocol 2's encodings of the game's values, a version in the hello);

@@ -40,7 +40,7 @@ from ..app import BoardFace
 from ..flow import COUP_PROMPT, EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, Choice, GameFlow, Request, Setup
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED, Heard
 from ..tableboard import TableBoardFace
-from .link import LinkClosed, drain_idle
+from .link import LinkClosed, drain_idle, heard_idle
 from .seat import BACK, COMPUTER, PersonSeat, SeatingError, seat_people
 from .view import fitted
 from .view import name as shown_name
@@ -209,8 +209,8 @@ class HostFace:
         for person in self.people.persons:
             wanted[person.listener.fileno()] = lambda p=person: self._door(p)  # type: ignore[misc]
             wanted[person.asking] = lambda p=person: self._at_drop(p)  # type: ignore[misc]
-            link = person.link
-            if link is not None and not link.closed and person is not self._thinking and not person.deciding:
+            link = heard_idle(person.link, person.deciding or person is self._thinking)
+            if link is not None:
                 wanted[link.fileno()] = lambda p=person, link=link: self._idle(p, link)  # type: ignore[misc]
         for fd in self._watched - wanted.keys():
             self.term.unwatch(fd)
@@ -231,9 +231,10 @@ class HostFace:
 
     def _idle(self, person: PersonSeat, link: object) -> None:
         """``person``'s link, nothing asked of them: only their leaving matters (what they send is dropped)."""
-        if person.link is link and person.link is not None and person is not self._thinking and not person.deciding:
+        idle = heard_idle(person.link, person.deciding or person is self._thinking)
+        if idle is not None and idle is link:  # (not a link since dropped, nor one the worker reads now)
             try:
-                drain_idle(person.link)
+                drain_idle(idle)
             except LinkClosed as exc:
                 person.dropped(str(exc))
         self._rewatch()
