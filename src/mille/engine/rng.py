@@ -28,12 +28,14 @@ _MASK = 0xFFFFFFFF
 def secret_seed() -> int:
     """A seed no one can predict (``os.urandom``), in :data:`SECRET_SEED_RANGE`.
 
-    For whatever a player must not be able to derive from public data: a
-    bot's own dice (independent of the deal and of the other seat's), the
-    deal of a game against a bot when no ``--seed`` is given, the seed of a
-    match or tournament run without ``--seed`` (said at its end, so that it
-    can be replayed).  Not the original's process ID: a bot knows its
-    parent's (issue 36).
+    For a seed a player must not be able to derive from public data, where
+    a seed is what is wanted: a bot's own dice (handed to it as a seed,
+    independent of the deal and of the other seat's), the seed of a match
+    or tournament run without ``--seed`` (said at its end, so that it can
+    be replayed).  Not the original's process ID: a bot knows its parent's
+    (issue 36).  Not a secret deal's: 31 bits can be searched from the
+    cards one seat is dealt (issue 43), so a deal no one may learn has no
+    seed at all (:meth:`GlibcRandom.from_urandom`).
     """
     import os
 
@@ -61,6 +63,35 @@ class GlibcRandom:
         self._rear = 0
         self._seed: int | None = None
         self.seed(seed)
+
+    @classmethod
+    def from_urandom(cls) -> GlibcRandom:
+        """A generator whose whole state, the 31 words, is drawn from ``os.urandom``: for a secret deal.
+
+        ``srandom()`` takes one number, and one of 31 or 32 bits can be
+        searched: a small C program tries two million seeds a second, and
+        the six cards a guest is dealt (fixed positions of the shuffled
+        deck) name the seed, and with it every other hand and every later
+        draw (issue 43).  So a deal no one may learn (people at a table, a
+        bot without ``--seed``) and the dice of a seat whose rolls must not
+        be derived are given 992 bits from the system's generator instead:
+        as a seeded generator's state is after ``srandom()``'s 310 discarded
+        outputs, with nothing to search.  One word is made odd: the low bits
+        of this additive generator run as a shift register, which a state of
+        even words alone (one in 2**31) would stick at zero.  Such a
+        generator has no seed (:attr:`seeded_with` is None), so a bot of
+        ours is never handed one as a seed, and it cannot be replayed.
+        """
+        import os
+
+        raw = os.urandom(4 * _DEG)
+        rng = cls.__new__(cls)
+        rng._state = [int.from_bytes(raw[4 * i : 4 * i + 4], "little") for i in range(_DEG)]
+        rng._state[0] |= 1
+        rng._front = _SEP
+        rng._rear = 0
+        rng._seed = None
+        return rng
 
     def seed(self, seed: int) -> None:
         """``srandom(seed)``: Park-Miller LCG fill, then discard 310 outputs."""
