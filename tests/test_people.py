@@ -36,6 +36,7 @@ import time
 import traceback  # noqa: F401
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -1075,3 +1076,17 @@ def test_the_hosts_line_in_plain_mode_leaves_the_link_of_a_guest_who_decides_alo
         guest_end.close()
         for fd in (lines, typed, said):
             os.close(fd)
+
+
+def test_who_is_run_by_its_full_path_never_from_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 43: ``who`` from ``PATH`` runs whatever comes first on it; the system's is named by its full path."""
+    from mille.ui.people import rendezvous
+
+    ran = tmp_path / "ran"
+    fake = tmp_path / "who"
+    fake.write_text(f"#!/bin/sh\ntouch {shlex.quote(str(ran))}\necho 'bob pts/99 2026-01-01 00:00'\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ.get('PATH', '')}")
+    lines = rendezvous._who_lines("bob")
+    assert not ran.exists() and "pts/99" not in lines
+    assert rendezvous._system_program(rendezvous.WHO) in (None, *rendezvous.WHO)

@@ -178,11 +178,27 @@ def _utmp_lines(name: str, path: str) -> list[str]:
     return found
 
 
+#: Where ``who`` is looked for, in order: never on ``PATH``, which the person's environment sets (a ``who``
+#: of someone else's early on it would be run, and its lines taken for terminals).
+WHO = ("/usr/bin/who", "/bin/who")
+
+
+def _system_program(paths: tuple[str, ...]) -> str | None:
+    """The first of ``paths`` that is an executable regular file, or None (the system's program, by its full path)."""
+    for path in paths:
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    return None
+
+
 def _who_lines(name: str) -> list[str]:
     import subprocess
 
+    who = _system_program(WHO)
+    if who is None:
+        return []
     try:
-        done = subprocess.run(["who"], capture_output=True, text=True, timeout=5, stdin=subprocess.DEVNULL)
+        done = subprocess.run([who], capture_output=True, text=True, timeout=5, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError):
         return []
     return [fields[1] for fields in map(str.split, done.stdout.splitlines()) if len(fields) >= 2 and fields[0] == name]
