@@ -81,7 +81,12 @@ def make_directory() -> str:
 
 
 def listen(guest: str) -> tuple[socket.socket, str]:
-    """A listening socket for ``guest`` in the host's directory, and its path (an old one of ours replaced)."""
+    """A listening socket for ``guest`` in the host's directory, and its path.
+
+    A socket left there by a game that is gone (nobody answers on it) is
+    replaced; one a game of ours still listens on is not (it would be taken
+    from under it, its guest sent to this one): :class:`RendezvousError`.
+    """
     make_directory()
     path = socket_path(os.getuid(), guest)
     try:
@@ -91,6 +96,12 @@ def listen(guest: str) -> tuple[socket.socket, str]:
     else:
         if not stat.S_ISSOCK(info.st_mode):
             raise RendezvousError(f"{path} is not a socket; remove it")
+        if _answers(path):
+            from ...files.safeio import shown
+
+            raise RendezvousError(
+                f"a game of yours for {shown(guest)} is already waiting or running ({path}); end it first"
+            )
         os.unlink(path)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
@@ -101,6 +112,26 @@ def listen(guest: str) -> tuple[socket.socket, str]:
         sock.close()
         raise RendezvousError(f"cannot listen on {path}: {exc.strerror}") from None
     return sock, path
+
+
+def _answers(path: str) -> bool:
+    """Whether a process listens on the socket at ``path`` (a connection is made, and closed at once).
+
+    Refused or gone: a socket left by a game that ended without removing
+    it.  A connection that does not complete in time (a listener whose
+    queue is full) is someone there all the same.
+    """
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    probe.settimeout(2.0)
+    try:
+        probe.connect(path)
+    except (ConnectionRefusedError, FileNotFoundError):
+        return False
+    except OSError:
+        return True
+    finally:
+        probe.close()
+    return True
 
 
 def connect(host: str, guest: str) -> socket.socket:
