@@ -73,11 +73,67 @@ def make_directory() -> str:
         raise RendezvousError(f"cannot make {path}: {exc.strerror}") from None
     info = os.lstat(path)
     if not stat.S_ISDIR(info.st_mode) or info.st_uid != uid:
-        raise RendezvousError(f"{path} is not a directory of yours; remove it or ask who made it")
+        from ...files.safeio import shown
+
+        owner = shown(user_name(info.st_uid))
+        if info.st_uid == uid:
+            raise RendezvousError(f"cannot host: {path} is {_kind(info)}, not a directory; remove it (rm {path})")
+        raise RendezvousError(
+            f"cannot host: {path} is {_kind(info)} of {owner}'s, made before you first hosted, not yours; "
+            f"only {owner} or the administrator may remove it (rm -r {path}): ask them to"
+        )
     if info.st_mode & 0o022:
-        raise RendezvousError(f"{path} may be written by others; mille will not wait there")
+        raise RendezvousError(
+            f"cannot host: {path} may be written by others (mode {stat.S_IMODE(info.st_mode):04o}), "
+            f"so anyone may have left a socket there; remove it (rm -r {path})"
+        )
     os.chmod(path, 0o711)  # ours: others pass through to the socket, and list nothing
     return path
+
+
+def _kind(info: os.stat_result) -> str:
+    """What a file is, for a line that says why it is refused: "a directory", "a symbolic link", ..."""
+    if stat.S_ISLNK(info.st_mode):
+        return "a symbolic link"
+    if stat.S_ISDIR(info.st_mode):
+        return "a directory"
+    if stat.S_ISSOCK(info.st_mode):
+        return "a socket"
+    return "a file" if stat.S_ISREG(info.st_mode) else "a special file"
+
+
+def _check_host_place(host: str, host_uid: int, path: str) -> None:
+    """Before a guest connects: the meeting directory and the socket are the host's, and no one else may write there.
+
+    As :func:`make_directory` checks on the host's side: a directory (not a
+    link) owned by the host and written by nobody else, and in it a socket
+    owned by the host.  Anything else was put there by someone else (``/tmp``
+    is open to all): :class:`RendezvousError`, before any connection is made,
+    so that an impostor learns nothing of the guest (a connection hands the
+    listener the guest's process ID and user).  Missing: no game is waiting.
+    """
+    from ...files.safeio import shown
+
+    name = shown(host)
+    place = os.path.dirname(path)
+    for item, want in ((place, stat.S_ISDIR), (path, stat.S_ISSOCK)):
+        try:
+            info = os.lstat(item)
+        except FileNotFoundError:
+            raise RendezvousError(f"cannot join {name}: no game is waiting for you ({path})") from None
+        except OSError as exc:
+            raise RendezvousError(f"cannot join {name}: {item}: {exc.strerror}") from None
+        if not want(info.st_mode) or info.st_uid != host_uid:
+            owner = shown(user_name(info.st_uid))
+            raise RendezvousError(
+                f"cannot join {name}: {item} is {_kind(info)} of {owner}'s, not {name}'s game; "
+                "nothing was sent (tell them, or the administrator)"
+            )
+        if item == place and info.st_mode & 0o022:
+            raise RendezvousError(
+                f"cannot join {name}: {item} may be written by others (mode {stat.S_IMODE(info.st_mode):04o}), "
+                "so the socket in it may be anyone's; nothing was sent"
+            )
 
 
 def listen(guest: str) -> tuple[socket.socket, str]:
@@ -135,16 +191,35 @@ def _answers(path: str) -> bool:
 
 
 def connect(host: str, guest: str) -> socket.socket:
-    """Connect to ``host``'s invitation for ``guest`` on this machine."""
+    """Connect to ``host``'s invitation for ``guest`` on this machine, checked to be ``host``'s before a byte is sent.
+
+    The guest checks what the host checks (issue 43: another user could make
+    ``/tmp/mille-UID``, or a link there, before the host first hosted, and
+    answer the guest in the host's name): the place is the host's
+    (:func:`_check_host_place`), and the process that answers is the host's
+    user, asked of the kernel as the host asks who connected
+    (:func:`peer_uid`).  :class:`RendezvousError`, one line, otherwise.
+    """
+    from ...files.safeio import shown
+
     info = user(host)
-    path = socket_path(info.pw_uid, guest)
+    host_uid = info.pw_uid
+    path = socket_path(host_uid, guest)
+    _check_host_place(host, host_uid, path)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.connect(path)
+        peer = peer_uid(sock)
     except OSError as exc:
         sock.close()
         why = "no game is waiting for you" if exc.errno in (2, 111) else exc.strerror
-        raise RendezvousError(f"cannot join {host}: {why} ({path})") from None
+        raise RendezvousError(f"cannot join {shown(host)}: {why} ({path})") from None
+    if peer != host_uid:
+        sock.close()
+        raise RendezvousError(
+            f"cannot join {shown(host)}: the game at {path} is {shown(user_name(peer))}'s, not {shown(host)}'s; "
+            "nothing was sent (tell them, or the administrator)"
+        )
     return sock
 
 
