@@ -8,10 +8,11 @@ connect; who connected is asked of the kernel (``SO_PEERCRED`` on Linux,
 ``getpeereid`` on the BSDs and macOS) before a byte is read, and anyone
 but the invited user is refused, and the host told who tried.
 
-The invitation reaches the guest's terminals as ``write(1)`` does: one line
-on each terminal the guest is logged in on (from utmp: :data:`UTMP` on Linux, ``who`` elsewhere),
-but not on one whose owner said ``mesg n`` (not writable by the group);
-where none can be reached, the host is shown the line to pass on.
+The invitation reaches the guest's terminals through the system's
+``write(1)``: one line on each terminal the guest is logged in on (from
+utmp: :data:`UTMP` on Linux, ``who`` elsewhere), but not on one whose owner
+said ``mesg n`` (not writable by the group); where none can be reached,
+the host is told why and shown the line to pass on.
 """
 
 from __future__ import annotations
@@ -310,31 +311,120 @@ def _who_lines(name: str) -> list[str]:
     return [fields[1] for fields in map(str.split, done.stdout.splitlines()) if len(fields) >= 2 and fields[0] == name]
 
 
-def invite(guest: str, line: str, ttys: list[str] | None = None, utmp: str | None = None) -> list[str]:
-    """Write ``line`` on each of ``guest``'s terminals that takes messages; the terminals reached.
+#: Where ``write(1)`` is looked for, in order: never on ``PATH`` (as :data:`WHO`).
+WRITE = ("/usr/bin/write", "/bin/write")
+#: The package that has ``write(1)``, named where it is missing.
+WRITE_PACKAGE = "bsdextrautils on Debian and Ubuntu, util-linux elsewhere"
+#: How long ``write(1)`` may take for one terminal (one stopped with ^S would block it).
+WRITE_TIMEOUT = 5.0
 
-    As ``write(1)``: a terminal owned by the guest, a character device, and
-    writable by its group (``mesg y``); opened without becoming our
-    controlling terminal and without blocking.
+
+class Invitation(list[str]):
+    """The terminals an invitation reached (a list of ``/dev/...`` paths) and, if none, :attr:`why` not: one line."""
+
+    why: str = ""
+
+
+def invite(guest: str, line: str, ttys: list[str] | None = None, utmp: str | None = None) -> Invitation:
+    """Write ``line`` on each of ``guest``'s terminals that takes messages; the terminals reached, and why none.
+
+    The guest's terminals are theirs (a character device they own) and take
+    messages when writable by their group (``mesg y``).  Terminals are group
+    ``tty``, and only root or a program of that group may write on another
+    user's: the system's ``write(1)``, by its full path (:data:`WRITE`), is
+    run for each (``write GUEST TTY``, the line on its standard input,
+    within :data:`WRITE_TIMEOUT`), as a person would run it (issue 45: mille
+    opened the terminal itself, which only root may do, so an invitation
+    never arrived).  As root, or where there is no ``write(1)`` and the
+    terminal is writable all the same, the line is written directly (opened
+    without becoming our controlling terminal and without blocking).  When
+    none is reached, :attr:`Invitation.why` says why in words the host can
+    act on (not logged in, ``mesg n``, no ``write(1)`` and the package that
+    has it, what ``write(1)`` said).
     """
-    reached = []
+    from ...files.safeio import shown
+
+    reached = Invitation()
     uid = user(guest).pw_uid
-    for tty in terminals(guest, utmp) if ttys is None else ttys:
+    name = shown(guest)
+    found = terminals(guest, utmp) if ttys is None else ttys
+    root = os.geteuid() == 0
+    write = None if root else _system_program(WRITE)
+    reasons: list[str] = []
+    for tty in found:
         try:
             info = os.stat(tty)
-            if not stat.S_ISCHR(info.st_mode) or info.st_uid != uid or not info.st_mode & stat.S_IWGRP:
-                continue  # not theirs, or mesg n
-            fd = os.open(tty, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK)
         except OSError:
             continue
-        try:
-            os.write(fd, ("\r\n\a" + line + "\r\n").encode("utf-8", "backslashreplace"))
+        if not stat.S_ISCHR(info.st_mode) or info.st_uid != uid:
+            continue  # not theirs
+        if not info.st_mode & stat.S_IWGRP:
+            reasons.append(f"{name}'s terminals take no messages (mesg n)")
+            continue
+        if root or (write is None and os.access(tty, os.W_OK)):
+            if _write_directly(tty, line):
+                reached.append(tty)
+            continue
+        if write is None:
+            reasons.append(f"write(1), which reaches another user's terminal, is not installed ({WRITE_PACKAGE})")
+            continue
+        said = _write_through(write, guest, tty, line)
+        if said is None:
             reached.append(tty)
-        except OSError:
-            pass
-        finally:
-            os.close(fd)
+        else:
+            reasons.append(f"write(1) could not reach {name} on {tty[len('/dev/') :]}: {said}")
+    if not reached:
+        if not found:
+            reached.why = f"{name} is not logged in here (no terminal of theirs in the login records)"
+        else:
+            reached.why = "; ".join(dict.fromkeys(reasons)) or f"none of {name}'s terminals could be written to"
     return reached
+
+
+def _write_directly(tty: str, line: str) -> bool:
+    """``line`` written on ``tty`` by this process (root's, or a terminal it may write); True if it was."""
+    try:
+        fd = os.open(tty, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        os.write(fd, ("\r\n\a" + line + "\r\n").encode("utf-8", "backslashreplace"))
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def _write_through(write: str, guest: str, tty: str, line: str) -> str | None:
+    """``write GUEST TTY`` with ``line`` on its standard input; None if it wrote it, else what went wrong (escaped).
+
+    ``write(1)`` says why it would not (``has messages disabled``, ``is not
+    logged in on``, and, where it is not set-group-ID ``tty``, ``effective
+    gid does not match group of``: then only root may write there).
+    """
+    import subprocess
+
+    from ...files.safeio import shown
+
+    try:
+        done = subprocess.run(
+            [write, guest, tty[len("/dev/") :]],
+            input=(line + "\n").encode("utf-8", "backslashreplace"),
+            capture_output=True,
+            timeout=WRITE_TIMEOUT,
+        )
+    except subprocess.TimeoutExpired:
+        return f"it took more than {WRITE_TIMEOUT:g} seconds"
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if done.returncode == 0:
+        return None
+    said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+    text = shown(said[0] if said else f"it ended with status {done.returncode}")[:120]
+    if "effective gid does not match" in text:
+        text += " (it is not set-group-ID tty here, so only root may write on another user's terminal)"
+    return text
 
 
 def me() -> str:
@@ -343,6 +433,7 @@ def me() -> str:
 
 
 __all__ = [
+    "Invitation",
     "RendezvousError",
     "connect",
     "directory",
