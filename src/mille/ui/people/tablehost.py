@@ -475,8 +475,9 @@ def play_table_host(choices: Choices, spec: str, play: PlayTable | None = None) 
             persons.append(TablePerson(seat, listener, uids[seat], game, host, names, standin))
         line = f"mille: {host} invites you to a game of Mille Bornes at {game.table.seats} seats: mille --join {host}"
         for person in persons:
-            if not invite(person.name, line):
-                say(f"mille: {person.name}'s terminals take no messages; tell them: mille --join {host}")
+            reached = invite(person.name, line)
+            if not reached:
+                say(f"mille: {reached.why}; tell them: mille --join {host}")
         if not wait_for_people(persons, host):
             say("mille: not everyone joined")
             for person in persons:
