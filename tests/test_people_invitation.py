@@ -144,6 +144,14 @@ def _arrived(master: int, wanted: bytes, deadline: float = 10.0) -> bytes:
     return got
 
 
+def _drain(master: int) -> bytes:
+    """What else comes on the pty (write(1) ends its message with a line of its own), until it is quiet."""
+    got = b""
+    while select.select([master], [], [], 0.5)[0]:
+        got += os.read(master, 4096)
+    return got
+
+
 def test_the_invitation_arrives_through_write_and_not_after_mesg_n(monkeypatch: pytest.MonkeyPatch) -> None:
     with bobs_terminal() as (alice, a_uid, a_gid, bob, _b_uid, _b_gid, tty, master, place):
         monkeypatch.setattr(rendezvous, "WRITE", (_write_set_group_id(place),))
@@ -157,6 +165,7 @@ def test_the_invitation_arrives_through_write_and_not_after_mesg_n(monkeypatch: 
             said = _wait_said(host, f"waiting for {bob}")
             assert "tell them" not in said, said
             host.kill()
+            _drain(master)
 
             # mesg n: nothing arrives, and alice is told why, with the line to pass on.
             os.chmod(tty, 0o600)
@@ -186,6 +195,7 @@ def test_alice_is_told_plainly_why_the_invitation_cannot_arrive(monkeypatch: pyt
                 if _set_group_id_tty(system):
                     assert "tell them" not in said, said
                     _arrived(master, f"mille --join {alice}".encode())
+                    _drain(master)
                 else:
                     line = next(line for line in said.splitlines() if "tell them" in line)
                     assert line.startswith(f"mille: write(1) could not reach {bob} on {tty[len('/dev/') :]}: ")
