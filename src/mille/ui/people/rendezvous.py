@@ -6,7 +6,11 @@ pass through it, only the host may write in it), under the invited user's
 name (``bob.sock``, mode 0666 so that bob can connect).  Anyone may try to
 connect; who connected is asked of the kernel (``SO_PEERCRED`` on Linux,
 ``getpeereid`` on the BSDs and macOS) before a byte is read, and anyone
-but the invited user is refused, and the host told who tried.
+but the invited user is refused, and the host told who tried.  The guest
+checks the host the same way before it sends a byte (:func:`connect`): the
+directory and the socket are the host's, and so is the process that
+answers (issue 43: anyone may make ``/tmp/mille-UID`` first).  A second
+host for the same guest is refused while the first one answers.
 
 The invitation reaches the guest's terminals through the system's
 ``write(1)``: one line on each terminal the guest is logged in on (from
