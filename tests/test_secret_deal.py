@@ -128,7 +128,7 @@ class Search:
 
 
 def what_the_seat_saw(observations: list[Observation], seat: int) -> dict[int, int]:
-    """The deck positions of the first hand the seat's own cards were at: its six dealt cards, its first draws.
+    """The deck positions of the first hand the seat's own cards were at: its six dealt cards, its draws.
 
     Slot ``j`` of the seat ``k`` dealt from the top of the deck array is
     position ``size - 1 - (6k + j - 1)``; a card drawn into the pick slot
@@ -137,7 +137,11 @@ def what_the_seat_saw(observations: list[Observation], seat: int) -> dict[int, i
     size = len(DECK)
     fits: dict[int, int] = {}
     picked = cards.EMPTY
+    count = size
     for obs in observations:
+        if obs.deck_count > count:
+            break  # the next hand: another deal
+        count = obs.deck_count
         hand = obs.players[seat].hand
         if not fits and cards.EMPTY in hand[1:]:
             continue  # not dealt yet
@@ -343,3 +347,63 @@ def test_a_secret_deals_generator_and_its_computers_dice_come_from_no_seed() -> 
     assert secret_dice("exec:true").untouched()
     # A typed seed keeps the original's dice, derived as before.
     assert _own_dice(7) == _own_dice(7) and _seat_dice(7, 2) == _seat_dice(7, 2)
+
+
+# ----------------------------------------------------------------------
+# A match drawn at random (the lab)
+
+
+def _match(args: list[str], bot: str) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-m", "mille.match", bot, "bsd", "--games", "2", "--jobs", "1", "--json", *args],
+        env={**os.environ, "PYTHONPATH": SRC},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stderr
+    report: dict[str, object] = json.loads(done.stdout)
+    return report
+
+
+def test_a_match_drawn_at_random_replays_from_its_seed_and_no_hand_of_it_can_be_searched(tmp_path: Path) -> None:
+    """Issue 43: a match without --seed drew 31 bits, and dealt each hand from srandom() of a 32-bit hash of it:
+    a bot's six cards name a hand's deal (and, the hash being public, the match seed and every deal).  Now the seed
+    is 128 bits, said so that --seed replays the match, and each hand's generator is filled whole from a hash."""
+    from mille.engine.rng import WIDE_SEED, derived_seed
+    from mille.lab.pairs import deal_seed
+
+    search = Search(tmp_path)
+    recorder = f"tee -a {shlex.quote(str(tmp_path))}/received.$$ | {shlex.quote(sys.executable)} -m mille.bot bsd"
+    bot = f"exec:sh -c {shlex.quote(recorder)}"
+    record = tmp_path / "record.jsonl"
+    report = _match(["--bot-reads-deck", "--record", str(record)], bot)  # its dice from the seed: all replays
+    seed = report["seed"]
+    assert type(seed) is int
+    # What a bot was sent: its game's seat, its dealt cards and draws in the pair's first hand.
+    [first, *_] = sorted(tmp_path.glob("received.*"))
+    lines = [json.loads(line) for line in first.read_bytes().splitlines() if line.strip()]
+    seat = next(m["seat"] for m in lines if m.get("type") == "game")
+    assert isinstance(seat, int)
+    fits = what_the_seat_saw(observations_in(first.read_bytes()), seat)
+    assert len(fits) >= 7, fits
+    # Centred on what srandom would have been fed: the lab's own derivation of hand 1 of pair 1, and the old one's.
+    centres = [deal_seed(seed, 0, 0) & 0xFFFFFFFF, derived_seed(f"mille.match/deal/{seed}/0/0", wide=False)]
+    found = search.seeds(fits, centres)
+    assert not found, f"hand 1 of match seed {seed} was worked out from the bot's cards: srandom({found[0]})"
+    assert seed >= 2**127 > WIDE_SEED, f"the match seed {seed} can be searched (31 bits)"
+
+    again = _match(["--seed", str(seed), "--bot-reads-deck"], bot)  # replayed from the seed said: the same games
+    for key in ("seed", "hands", "a_game_wins", "b_game_wins", "by_pair", "a_points_per_hand", "b_points_per_hand"):
+        assert again[key] == report[key], key
+    # The record of the match (its hands' wide deal seeds) replays, every move checked.
+    checked = subprocess.run(
+        [sys.executable, "-m", "mille.replay", "--check", str(record)],
+        env={**os.environ, "PYTHONPATH": SRC},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
