@@ -36,6 +36,7 @@ import time
 import traceback  # noqa: F401
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -66,8 +67,11 @@ class Player:
         env: dict[str, str] | None = None,
         program: list[str] | None = None,
         columns: int = 80,
+        before: Callable[[], None] | None = None,
     ) -> None:
         """``mille ARGV`` forked from this interpreter; or, given ``program``, that program run (``bash -i``).
+
+        ``before`` is called in the child, still root, before it becomes the user (a mount namespace of its own).
 
         The terminal is 24 rows of ``columns`` (the screen read is 80x24 whatever it is: a very wide one is for
         plain mode, every line said whole); every byte read is kept too (:attr:`raw`).
@@ -81,6 +85,8 @@ class Player:
             try:
                 fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
                 os.closerange(3, 4096)  # the other players' terminals (their masters) are not this one's
+                if before is not None:
+                    before()
                 os.setgroups([])
                 os.setgid(gid)
                 os.setuid(uid)
@@ -1065,3 +1071,17 @@ def test_the_hosts_line_in_plain_mode_leaves_the_link_of_a_guest_who_decides_alo
         guest_end.close()
         for fd in (lines, typed, said):
             os.close(fd)
+
+
+def test_who_is_run_by_its_full_path_never_from_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 43: ``who`` from ``PATH`` runs whatever comes first on it; the system's is named by its full path."""
+    from mille.ui.people import rendezvous
+
+    ran = tmp_path / "ran"
+    fake = tmp_path / "who"
+    fake.write_text(f"#!/bin/sh\ntouch {shlex.quote(str(ran))}\necho 'bob pts/99 2026-01-01 00:00'\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ.get('PATH', '')}")
+    lines = rendezvous._who_lines("bob")
+    assert not ran.exists() and "pts/99" not in lines
+    assert rendezvous._system_program(rendezvous.WHO) in (None, *rendezvous.WHO)

@@ -21,7 +21,7 @@ import os
 import sys
 
 from . import __version__
-from .engine.rng import SEED_RANGE, SEED_RULE, GlibcRandom, parse_seed, secret_seed
+from .engine.rng import SEED_RANGE, SEED_RULE, GlibcRandom, parse_seed
 from .engine.state import TABLE_SEATS, Game, table
 from .files.places import settings_file
 from .players import OPPONENTS, is_exec_spec, is_person_spec
@@ -380,18 +380,22 @@ def main(argv: list[str] | None = None) -> int:
         computer_name = PERSON_PREFIX + invited
         saved_computer = None
     computer_name, hints, color, record = choose_options(computer_name, switches, saved_computer, settings)
+    seed_value: int | None
     if invited is not None:
-        seed_value = secret_seed()  # neither person can learn it (docs/people.md)
+        seed_value = None  # a secret deal: neither person can learn it (docs/people.md)
     elif seed is not None:
         seed_value = seed  # typed on the command line, so public (docs/protocol.md, "Dice")
     elif is_exec_spec(computer_name):
-        seed_value = secret_seed()  # a bot knows its parent's process ID (issue 36)
+        seed_value = None  # a secret deal: a bot knows its parent's process ID (issue 36)
     else:
         seed_value = os.getpid()  # the original's srandom(getpid()), §2.1
+    # A secret deal has no seed at all: the generator's whole state from os.urandom (a seed of 31 bits
+    # can be searched from the cards one seat is dealt, issue 43); so do the computers' dice (Choices).
+    rng = GlibcRandom.from_urandom() if seed_value is None else GlibcRandom(seed_value)
     if game is None:
-        game = Game(rng=GlibcRandom(seed_value), table=table(players or 2))
+        game = Game(rng=rng, table=table(players or 2))
     else:
-        game.rng.seed(seed_value)
+        game.rng = rng  # a save keeps no generator: a restored game is dealt on as a new one
 
     plain, detail = choose_plain(switches, detail, settings)
     if game.table.seats > 2:

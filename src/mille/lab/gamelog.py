@@ -270,8 +270,8 @@ def _pair_of_ints(value: object, low: int, high: int) -> bool:
 def _check_hand(hand: object) -> str | None:
     if not isinstance(hand, dict) or set(hand) != {"starter", "deal_seed", "moves", "result"}:
         return "a hand has exactly the fields deal_seed, moves, result and starter"
-    if not _is_int(hand["starter"], 0, 1) or not _is_int(hand["deal_seed"], 0, 2**32 - 1):
-        return "a hand's starter is 0 or 1 and its deal_seed a 32-bit number"
+    if not _is_int(hand["starter"], 0, 1) or not _is_int(hand["deal_seed"], 0, 2**128 - 1):
+        return "a hand's starter is 0 or 1 and its deal_seed a number of at most 128 bits"
     moves = hand["moves"]
     if not isinstance(moves, list) or len(moves) > MAX_MOVES:
         return f"a hand's moves are a list of at most {MAX_MOVES}"

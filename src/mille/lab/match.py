@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..engine.rng import secret_seed
+from ..engine.rng import wide_seed
 from ..engine.state import TABLE_SEATS, table
 from ..files.safeio import shown
 from ..players import make_player
@@ -350,7 +350,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command.check_players(parser, (args.a, args.b))
     drawn = args.seed is None
     if drawn:
-        args.seed = secret_seed()  # in this process only: workers get it through the pool's pipe
+        args.seed = wide_seed()  # in this process only: workers get it through the pool's pipe
     target_games = None if args.games is None else 2 * ((args.games + 1) // 2)
     bar = (
         ProgressBar(sys.stderr, args.a, args.b, target_games=target_games, target_hands=args.hands)
@@ -394,7 +394,7 @@ def _table_main(parser: argparse.ArgumentParser, args: argparse.Namespace, setti
     command.check_players(parser, names, args.players)  # a bot of protocol 1 alone: one line
     drawn = args.seed is None
     if drawn:
-        args.seed = secret_seed()
+        args.seed = wide_seed()
     options = RunOptions(
         seed=args.seed, max_think_ms=args.max_think_ms, bots_read_deck=args.bot_reads_deck, record=args.record
     )

@@ -26,7 +26,6 @@ index alone, so pairs can be played anywhere, in any order
 
 from __future__ import annotations
 
-import hashlib
 import signal
 import threading
 import time
@@ -37,7 +36,7 @@ from typing import Any, cast
 from ..engine import rules
 from ..engine.driver import EndlessHand, Pending, PlayerError, hand_steps
 from ..engine.observation import Observation
-from ..engine.rng import GlibcRandom, secret_seed
+from ..engine.rng import WIDE_SEED, GlibcRandom, derived_seed, secret_seed
 from ..engine.rules import Move
 from ..engine.scoring import GAME_POINTS
 from ..engine.state import Game, Table
@@ -80,10 +79,11 @@ def derive_seed(*parts: object) -> int:
     """A 32-bit seed from the parts' text (stable across processes and Python versions).
 
     The prefix names the module the match once was: it stays, so that every
-    match and tournament deals as it always has.
+    match and tournament deals as it always has.  A run on a wide seed (one
+    drawn at random) derives wide seeds (:func:`~mille.engine.rng.derived_seed`).
     """
     text = "mille.match/" + "/".join(str(p) for p in parts)
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=4).digest(), "little")
+    return derived_seed(text, wide=any(type(p) is int and p >= WIDE_SEED for p in parts))
 
 
 def deal_seed(seed: int, pair: int, hand: int) -> int:

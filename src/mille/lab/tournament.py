@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..engine.rng import secret_seed
+from ..engine.rng import wide_seed
 from ..engine.state import TABLE_SEATS, table
 from ..files.safeio import shown
 from ..players import make_player
@@ -283,7 +283,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
     if args.seed is None:
         drawn = True
-        args.seed = secret_seed()  # in this process only: workers get it through the pool's pipe or TLS
+        args.seed = wide_seed()  # in this process only: workers get it through the pool's pipe or TLS
     pairs_total = (args.games + 1) // 2 * len(args.players) * (len(args.players) - 1) // 2
     bar = TournamentBar(sys.stderr, pairs_total) if sys.stderr.isatty() else None
     options = RunOptions(
@@ -350,7 +350,7 @@ def _table_main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> in
             return 1
     if args.seed is None:
         drawn = True
-        args.seed = secret_seed()
+        args.seed = wide_seed()
     options = RunOptions(
         seed=args.seed, max_think_ms=args.max_think_ms, bots_read_deck=args.bot_reads_deck, record=args.record
     )

@@ -608,7 +608,7 @@ def play_host(choices: Choices, guest: str, play: Callable[[RemotePerson], int] 
         line = f"mille: {host_name} invites you to a game of Mille Bornes: mille --join {host_name}"
         reached = invite(remote.name, line)
         if not reached:
-            say(f"mille: {remote.name}'s terminals take no messages; tell them: mille --join {host_name}")
+            say(f"mille: {reached.why}; tell them: mille --join {host_name}")
         if not wait_for_guest(remote, path):
             say("mille: nobody joined")
             return 1

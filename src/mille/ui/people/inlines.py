@@ -628,6 +628,10 @@ class GuestLines(GuestRun):
                 self._seen = False  # the board read again when the host's view comes
                 self._moved = None
                 continue
+            except wire.WireError as exc:  # as on the board (seated.SeatedGuest.run): one line, no traceback
+                self.link.close()
+                self.last = f"mille: the host sent garbage ({shown(str(exc))[:100]})"
+                return 1
             except GameExit as leave:
                 return leave.status
 

@@ -23,7 +23,7 @@ import socket
 
 from ...engine import rules
 from ...engine.observation import Observation, observe
-from ...engine.rng import GlibcRandom, secret_seed
+from ...engine.rng import GlibcRandom
 from ...engine.rules import Move
 from ...engine.state import Game, Table
 from ...files.safeio import shown
@@ -451,7 +451,7 @@ def play_table_host(choices: Choices, spec: str, play: PlayTable | None = None) 
     import os
 
     from ..keeping import say
-    from ..session import computer_player, play_board
+    from ..session import computer_player, play_board, secret_dice
     from .rendezvous import RendezvousError, invite, listen, me
 
     game = choices.game
@@ -477,8 +477,9 @@ def play_table_host(choices: Choices, spec: str, play: PlayTable | None = None) 
             persons.append(TablePerson(seat, listener, uids[seat], game, host, names, standin))
         line = f"mille: {host} invites you to a game of Mille Bornes at {game.table.seats} seats: mille --join {host}"
         for person in persons:
-            if not invite(person.name, line):
-                say(f"mille: {person.name}'s terminals take no messages; tell them: mille --join {host}")
+            reached = invite(person.name, line)
+            if not reached:
+                say(f"mille: {reached.why}; tell them: mille --join {host}")
         if not wait_for_people(persons, host):
             say("mille: not everyone joined")
             for person in persons:
@@ -488,11 +489,11 @@ def play_table_host(choices: Choices, spec: str, play: PlayTable | None = None) 
         seat_players: list[tuple[Player, GlibcRandom]] = []
         for seat in range(1, game.table.seats):
             if seat in by_seat:
-                seat_players.append((by_seat[seat], GlibcRandom(secret_seed())))
+                seat_players.append((by_seat[seat], GlibcRandom.from_urandom()))
             elif seat == 1:
                 seat_players.append(computer_player(choices.computer_name, choices.seed, game))
             else:
-                seat_players.append((make_player(choices.computer_name), GlibcRandom(secret_seed())))
+                seat_players.append((make_player(choices.computer_name), secret_dice(choices.computer_name)))
 
         people = TablePeople(persons, host)
         seated = ",".join(f"{name}:{seat + 1}" for seat, name in sorted(names.items()) if seat)
