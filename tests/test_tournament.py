@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from fault_helpers import full_disk, run_python
-from mille.lab import results, stats, tournament
+from mille.lab import bradley_terry, results, stats, tournament
 from mille.lab.match import run_match
 from mille.lab.options import RunOptions
 from mille.lab.pairs import MatchConfig
@@ -47,27 +47,27 @@ def test_bradley_terry_recovers_known_strengths() -> None:
     # Strengths 9 : 3 : 1 and exactly the expected results: P(0 beats 1) = 9/12, P(1 beats 2) = 3/4,
     # P(0 beats 2) = 9/10.  Without virtual draws the maximum-likelihood fit is exact.
     results = [(0, 1, 750.0, 1000.0), (1, 2, 750.0, 1000.0), (0, 2, 900.0, 1000.0)]
-    s = stats.fit_bradley_terry(3, results, anchor=2, virtual_draws=0.0)
+    s = bradley_terry.fit_bradley_terry(3, results, anchor=2, virtual_draws=0.0)
     assert s[2] == 0.0
     assert s[0] == pytest.approx(math.log(9.0), abs=1e-9)
     assert s[1] == pytest.approx(math.log(3.0), abs=1e-9)
     # The same results listed from the other side, and another anchor: the same differences.
     flipped = [(1, 0, 250.0, 1000.0), (2, 1, 250.0, 1000.0), (2, 0, 100.0, 1000.0)]
-    t = stats.fit_bradley_terry(3, flipped, anchor=0, virtual_draws=0.0)
+    t = bradley_terry.fit_bradley_terry(3, flipped, anchor=0, virtual_draws=0.0)
     assert t[1] == pytest.approx(-math.log(3.0)) and t[2] == pytest.approx(-math.log(9.0))
 
 
 def test_bradley_terry_two_players_is_the_logit_with_virtual_draws() -> None:
     # 30 points of 40 games, plus one virtual draw: log-odds of 30.5 to 10.5.
-    s = stats.fit_bradley_terry(2, [(0, 1, 30.0, 40.0)], anchor=1, virtual_draws=1.0)
+    s = bradley_terry.fit_bradley_terry(2, [(0, 1, 30.0, 40.0)], anchor=1, virtual_draws=1.0)
     assert s[0] == pytest.approx(math.log(30.5 / 10.5), abs=1e-9)
     # A clean sweep stays finite thanks to the virtual draw.
-    sweep = stats.fit_bradley_terry(2, [(0, 1, 0.0, 2000.0)], anchor=0)
+    sweep = bradley_terry.fit_bradley_terry(2, [(0, 1, 0.0, 2000.0)], anchor=0)
     assert sweep[1] == pytest.approx(math.log(4001.0), abs=1e-6)
 
 
 def test_bradley_terry_unconnected_player_has_no_rating() -> None:
-    s = stats.fit_bradley_terry(4, [(0, 1, 3.0, 4.0), (2, 3, 1.0, 2.0)], anchor=0)
+    s = bradley_terry.fit_bradley_terry(4, [(0, 1, 3.0, 4.0), (2, 3, 1.0, 2.0)], anchor=0)
     assert s[0] == 0.0 and s[1] is not None and s[2] is None and s[3] is None
 
 
@@ -76,7 +76,9 @@ def test_ratings_elo_scale_and_bootstrap_interval() -> None:
     rng = random.Random(5)
     scores = tuple(rng.choice([1.0, 1.5, 2.0, 2.0, 1.0, 1.5, 2.0, 1.0]) for _ in range(400))
     p = sum(scores) / (2 * len(scores))
-    ratings = stats.rate_players(2, [stats.PairingScores(0, 1, scores)], anchor=1, resamples=2000, seed=3)
+    ratings = bradley_terry.rate_players(
+        2, [bradley_terry.PairingScores(0, 1, scores)], anchor=1, resamples=2000, seed=3
+    )
     anchor, other = ratings[1], ratings[0]
     assert (anchor.rating, anchor.low, anchor.high) == (1500.0, 1500.0, 1500.0)
     # The prior: one drawn game, and the split pair's expected share of a resample.
@@ -88,21 +90,23 @@ def test_ratings_elo_scale_and_bootstrap_interval() -> None:
     assert other.rating == pytest.approx(expected)
     # The delta method for the logit of a mean of pair scores: the bootstrap agrees within 10%.
     sd = math.sqrt(sum((x / 2 - p) ** 2 for x in scores) / (len(scores) - 1))
-    se = stats.ELO_PER_LOGIT * sd / math.sqrt(len(scores)) / (p * (1 - p))
+    se = bradley_terry.ELO_PER_LOGIT * sd / math.sqrt(len(scores)) / (p * (1 - p))
     assert other.low is not None and other.high is not None
     assert other.low < other.rating < other.high
     assert other.high - other.low == pytest.approx(2 * stats.Z95 * se, rel=0.1)
     # Repeatable from its seed; another seed moves the ends a little, not the estimate.
-    again = stats.rate_players(2, [stats.PairingScores(0, 1, scores)], anchor=1, resamples=2000, seed=3)
+    again = bradley_terry.rate_players(2, [bradley_terry.PairingScores(0, 1, scores)], anchor=1, resamples=2000, seed=3)
     assert again == ratings
-    other_seed = stats.rate_players(2, [stats.PairingScores(0, 1, scores)], anchor=1, resamples=2000, seed=4)
+    other_seed = bradley_terry.rate_players(
+        2, [bradley_terry.PairingScores(0, 1, scores)], anchor=1, resamples=2000, seed=4
+    )
     assert other_seed[0].rating == other.rating and (other_seed[0].low, other_seed[0].high) != (other.low, other.high)
 
 
 @pytest.mark.parametrize(("n", "p"), [(1, 0.3), (7, 0.5), (40, 0.05), (400, 0.8), (5000, 0.37)])
 def test_binomial_sampler_has_the_binomial_distribution(n: int, p: float) -> None:
     rng = random.Random(n)
-    draws = [stats.binomial(rng, n, p) for _ in range(20000)]
+    draws = [bradley_terry.binomial(rng, n, p) for _ in range(20000)]
     assert all(0 <= k <= n for k in draws)
     mean = sum(draws) / len(draws)
     variance = sum((k - mean) ** 2 for k in draws) / (len(draws) - 1)
@@ -120,12 +124,18 @@ def test_binomial_sampler_has_the_binomial_distribution(n: int, p: float) -> Non
     )
     seen = draws.count(mode) / len(draws)
     assert seen == pytest.approx(pmf, abs=5 * math.sqrt(pmf * (1 - pmf) / len(draws)))
-    assert stats.binomial(rng, 0, 0.5) == 0 and stats.binomial(rng, 9, 0.0) == 0 and stats.binomial(rng, 9, 1.0) == 9
+    assert (
+        bradley_terry.binomial(rng, 0, 0.5) == 0
+        and bradley_terry.binomial(rng, 9, 0.0) == 0
+        and bradley_terry.binomial(rng, 9, 1.0) == 9
+    )
 
 
 def test_a_clean_sweep_gets_an_interval_like_wilson() -> None:
     """20 pairs all lost: the bootstrap cannot vary them; the prior's split pair lets the interval reach up."""
-    ratings = stats.rate_players(2, [stats.PairingScores(0, 1, (0.0,) * 20)], anchor=1, resamples=2000, seed=1)
+    ratings = bradley_terry.rate_players(
+        2, [bradley_terry.PairingScores(0, 1, (0.0,) * 20)], anchor=1, resamples=2000, seed=1
+    )
     loser = ratings[0]
     share = 20 * 0.5 / 20.5  # the split pair's expected share, and one drawn game
     assert loser.rating == pytest.approx(1500 - 400 * math.log10((40 + share + 0.5) / (share + 0.5)))

@@ -44,6 +44,8 @@ FORMAT_VERSION = 1
 
 #: What a results file holds, read back (the two-seat tournament's pairs, a table tournament's sets).
 _Done = TypeVar("_Done")
+#: One record of a results file, read back (a pair, a set).
+_Record = TypeVar("_Record")
 
 
 class TournamentError(RuntimeError):
@@ -97,7 +99,7 @@ def _no_constant(name: str) -> object:
 _DECODER = json.JSONDecoder(parse_constant=_no_constant)
 
 
-def _parse(line: bytes) -> object:
+def parse_line(line: bytes) -> object:
     """One line's JSON; ValueError for anything else (invalid UTF-8, NaN, nesting past Python's limit)."""
     try:
         return _DECODER.decode(line.decode("utf-8"))
@@ -105,16 +107,16 @@ def _parse(line: bytes) -> object:
         raise ValueError("nested deeper than any line of a results file") from None
 
 
-def _same(there: object, here: object) -> bool:
+def same_value(there: object, here: object) -> bool:
     """A header's value is the one expected: equal, and a boolean only where a boolean is meant."""
     if isinstance(there, bool) or isinstance(here, bool):
         return type(there) is type(here) and there == here
     if isinstance(here, list):
-        return isinstance(there, list) and len(there) == len(here) and all(map(_same, there, here))
+        return isinstance(there, list) and len(there) == len(here) and all(map(same_value, there, here))
     return there == here
 
 
-def _show(value: object, most: int = 200) -> str:
+def shown_value(value: object, most: int = 200) -> str:
     """A header's value as the refusal shows it: escaped (:func:`shown`) and cut to ``most`` characters."""
 
     def one(v: object) -> str:
@@ -135,9 +137,9 @@ def check_arguments(first: dict[str, Any], expected: dict[str, Any], path: Path,
     its field), for the two-seat results file and the larger tables' alike.
     """
     differences = [
-        f"{option_of.get(key, key)} {_show(first.get(key))} there, {_show(value)} here"
+        f"{option_of.get(key, key)} {shown_value(first.get(key))} there, {shown_value(value)} here"
         for key, value in expected.items()
-        if not _same(first.get(key), value)
+        if not same_value(first.get(key), value)
     ]
     if differences:
         raise TournamentError(
@@ -152,9 +154,9 @@ def _check_header(first: object, config: TournamentConfig, path: Path) -> None:
     """A :class:`TournamentError` unless ``first`` is the header of ``config``'s results file."""
     if not isinstance(first, dict) or first.get("format") != FORMAT:
         raise TournamentError(f"{path} is not a mille.tournament results file")
-    if not _same(first.get("version"), FORMAT_VERSION):
+    if not same_value(first.get("version"), FORMAT_VERSION):
         raise TournamentError(
-            f"{path} is a results file of format version {_show(first.get('version'))}, not {FORMAT_VERSION}"
+            f"{path} is a results file of format version {shown_value(first.get('version'))}, not {FORMAT_VERSION}"
         )
     expected = header(config)
     check_arguments(first, expected, path, _OPTION_OF)
@@ -221,47 +223,73 @@ def check_pair(result: PairResult, config: TournamentConfig) -> None:
         _check_think(think, who)
 
 
+def read_lines(
+    data: bytes,
+    path: Path,
+    kind: str,
+    check_first: Callable[[object], None],
+    read: Callable[[object], tuple[tuple[int, int], _Record, str]],
+) -> tuple[dict[tuple[int, int], _Record], int]:
+    """The records of a results file's bytes ``data`` by their key, and its good part's length: the one reader.
+
+    Empty ``data`` is a tournament not started.  Anything else must begin
+    with a whole header line, which ``check_first`` accepts (or raises
+    :class:`TournamentError`), and every other whole line must be a record
+    that ``read`` turns into its key (the match's index and the unit's),
+    the record, and the unit's name for the refusal of one recorded twice
+    (``read`` raises ValueError, saying what, for a record that does not
+    add up).  A last line without its newline is a record cut short by a
+    kill in mid-write: it is left out (that unit is played again).
+    Anything else is a :class:`TournamentError`, with the line's number
+    (``kind``: the file's kind, for the refusal of a file without even a
+    header).
+    """
+    done: dict[tuple[int, int], _Record] = {}
+    if not data:
+        return done, 0
+    if len(data) > MAX_FILE:
+        raise TournamentError(f"{path} is larger than any results file")
+    good = data.rfind(b"\n") + 1  # the cut-short line, if any, starts here
+    if good == 0:  # not even a header: somebody else's file, never a new one to write over
+        raise TournamentError(f"{path} is not a {kind} file")
+    lines = data[:good].split(b"\n")[:-1]
+    try:
+        first = parse_line(lines[0])
+    except ValueError:
+        first = None
+    check_first(first)
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            key, record, unit = read(parse_line(line))
+            if key in done:
+                raise ValueError(f"{unit} is recorded twice")
+        except (ValueError, KeyError, TypeError, OverflowError) as exc:
+            raise TournamentError(f"{path}, line {number}: a damaged record ({exc})") from None
+        done[key] = record
+    return done, good
+
+
 def parse_results(data: bytes, config: TournamentConfig, path: Path) -> tuple[dict[tuple[int, int], PairResult], int]:
     """The pairs recorded in ``data`` (a results file's bytes) by pairing index and pair, and its good part's length.
 
-    Empty ``data`` is a tournament not started.  Anything else must begin
-    with the whole header line of ``config``'s tournament, and every other
-    whole line must be a record that adds up (:func:`check_pair`), of a
-    pairing of the tournament, no pair twice.  A last line without its
-    newline is a record cut short by a kill in mid-write: it is left out
-    (that pair is played again).  Anything else is a
-    :class:`TournamentError`, with the line's number.
+    As :func:`read_lines` reads a file: the header of ``config``'s
+    tournament, then records that add up (:func:`check_pair`), each of a
+    pairing of the tournament, no pair twice.
     """
-    results: dict[tuple[int, int], PairResult] = {}
-    if not data:
-        return results, 0
-    good = data.rfind(b"\n") + 1  # the cut-short line, if any, starts here
-    if good == 0:  # not even a header: somebody else's file, never a new one to write over
-        raise TournamentError(f"{path} is not a mille.tournament results file")
-    lines = data[:good].split(b"\n")[:-1]
-    try:
-        first = _parse(lines[0])
-    except ValueError:
-        first = None
-    _check_header(first, config, path)
     index = {(config.players[i], config.players[j]): k for k, (i, j) in enumerate(config.pairings)}
-    for number, line in enumerate(lines[1:], start=2):
-        try:
-            record = _parse(line)
-            if not isinstance(record, dict) or set(record) != {"pairing", "result"}:
-                raise ValueError("a record has exactly the fields pairing and result")
-            names = record["pairing"]
-            key = tuple(names) if isinstance(names, list) and all(isinstance(n, str) for n in names) else None
-            if key is None or key not in index:
-                raise ValueError(f"{_show(names)} is not a pairing of this tournament")
-            result = PairResult.from_json(record["result"])
-            check_pair(result, config)
-            if (index[key], result.pair) in results:
-                raise ValueError(f"pair {result.pair + 1} of {_show(names)} is recorded twice")
-        except (ValueError, KeyError, TypeError, OverflowError) as exc:
-            raise TournamentError(f"{path}, line {number}: a damaged record ({exc})") from None
-        results[(index[key], result.pair)] = result
-    return results, good
+
+    def read(record: object) -> tuple[tuple[int, int], PairResult, str]:
+        if not isinstance(record, dict) or set(record) != {"pairing", "result"}:
+            raise ValueError("a record has exactly the fields pairing and result")
+        names = record["pairing"]
+        key = tuple(names) if isinstance(names, list) and all(isinstance(n, str) for n in names) else None
+        if key is None or key not in index:
+            raise ValueError(f"{shown_value(names)} is not a pairing of this tournament")
+        result = PairResult.from_json(record["result"])
+        check_pair(result, config)
+        return (index[key], result.pair), result, f"pair {result.pair + 1} of {shown_value(names)}"
+
+    return read_lines(data, path, "mille.tournament results", lambda first: _check_header(first, config, path), read)
 
 
 def load_results(path: Path, config: TournamentConfig) -> tuple[dict[tuple[int, int], PairResult], int]:
@@ -426,7 +454,7 @@ def results_seed(path: Path) -> int | None:
     finally:
         os.close(fd)
     try:
-        data = _parse(first)
+        data = parse_line(first)
     except ValueError:
         return None
     seed = data.get("seed") if isinstance(data, dict) else None
@@ -544,6 +572,10 @@ __all__ = [
     "load_results",
     "open_file",
     "open_results",
+    "parse_line",
     "parse_results",
+    "read_lines",
+    "same_value",
+    "shown_value",
     "results_seed",
 ]

@@ -5,7 +5,7 @@ margin per hand against the column player, with 95% intervals), then a
 rating list: a Bradley-Terry model fitted jointly to every game, on the Elo
 scale, anchored at ``bsd`` = :data:`ANCHOR_RATING` (the first player named
 when ``bsd`` is not in it), with 95% intervals from a bootstrap over
-duplicate pairs (:func:`mille.lab.stats.rate_players`), and each player's
+duplicate pairs (:func:`mille.lab.bradley_terry.rate_players`), and each player's
 think times.  It depends on the tournament's configuration and the pairs
 finished alone, not on the order they were played in, the runner, or a
 resume (:data:`TIMING_FIELDS` apart).  :func:`format_report` writes it as
@@ -18,12 +18,13 @@ from typing import Any
 
 from ..engine.scoring import GAME_POINTS
 from ..files.safeio import shown
+from .bradley_terry import PairingScores, Rating, rate_players
 from .pairs import derive_seed
 from .records import PairResult
 from .report import TIMING_FIELDS as MATCH_TIMING_FIELDS
 from .report import format_rate, listing, named, plural, ran_on, rounded, summarize, think_summary
 from .schedule import TournamentConfig
-from .stats import PairingScores, Rating, ThinkStats, rate_players
+from .stats import ThinkStats
 
 #: Report fields (at any depth) that depend on the machine and the moment, not on the arguments.
 TIMING_FIELDS = (*MATCH_TIMING_FIELDS, "pairs_per_second")

@@ -34,8 +34,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import itertools
-import math
-import statistics
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
@@ -58,7 +56,7 @@ from .pairs import MAX_HANDS_PER_GAME, MatchError, _Alarm, _Timed, deal_hand, de
 from .report import format_sprt, plural
 from .runner import _worker_init, default_jobs
 from .sprt import Sprt, SprtSettings
-from .stats import ThinkStats, t_quantile
+from .stats import ThinkStats, mean, t_interval
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,21 +301,6 @@ def read_table_record(path: Path) -> tuple[dict[str, Any], list[tuple[int, dict[
     return head, games
 
 
-def _mean(values: Sequence[float], digits: int) -> float | None:
-    """The mean, rounded (None for no values: a run interrupted before its first set finished)."""
-    return round(statistics.fmean(values), digits) if values else None
-
-
-def _interval(values: Sequence[float], low: float = -math.inf, high: float = math.inf) -> tuple[float, float] | None:
-    """Student's t 95% interval of the mean of ``values``, within ``low`` .. ``high`` (None below two)."""
-    n = len(values)
-    if n < 2:
-        return None
-    mean = statistics.fmean(values)
-    half = t_quantile(0.975, n - 1) * statistics.stdev(values) / math.sqrt(n)
-    return (round(max(low, mean - half), 4), round(min(high, mean + half), 4))
-
-
 def run_table_match(
     players: Sequence[str],
     *,
@@ -444,11 +427,11 @@ def run_table_match(
         "per_player": [
             {
                 "player": players[p],
-                "game_score": _mean(scores[p], 4),
-                "game_score_interval": _interval(scores[p], 0.0, 1.0),
+                "game_score": mean(scores[p], 4),
+                "game_score_interval": t_interval(scores[p], 0.0, 1.0),
                 "games_won": round(wins[p], 2),
-                "margin_per_hand": _mean(margins[p], 2),
-                "margin_interval": _interval(margins[p]),
+                "margin_per_hand": mean(margins[p], 2),
+                "margin_interval": t_interval(margins[p]),
             }
             for p in range(sides)
         ],

@@ -27,7 +27,7 @@ ranked by their points in the game (equal points: a draw); a side that
 forfeited loses to every other.  A set of a group gives each two players
 their score over its rotations, counted as one duplicate unit of two
 games (scaled to 0..2 at three sides, where a set is three games), and
-:func:`mille.lab.stats.rate_players` fits Bradley-Terry on the Elo scale
+:func:`mille.lab.bradley_terry.rate_players` fits Bradley-Terry on the Elo scale
 with its bootstrap over those units, as the two-seat tournament does with
 pairs.  At two sides (four seats) this is exactly the two-seat method; at
 three sides the three results of one game are not independent, which the
@@ -37,7 +37,6 @@ bootstrap does not see: its intervals are somewhat too narrow there.
 from __future__ import annotations
 
 import itertools
-import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -48,22 +47,22 @@ from .. import __version__
 from ..engine.state import table
 from ..files.safeio import shown
 from . import gamelog
+from .bradley_terry import PairingScores, rate_players
 from .gamelog import RecordWriter
 from .options import DEFAULTS, RunOptions
 from .pairs import MAX_HANDS_PER_GAME, derive_seed
 from .report import plural, rounded
 from .results import (
-    MAX_FILE,
     MOST_HAND_POINTS,
     TournamentError,
-    _parse,
-    _same,
-    _show,
     check_arguments,
     open_file,
+    read_lines,
+    same_value,
+    shown_value,
 )
 from .standings import ANCHOR_RATING, DEFAULT_RESAMPLES, MIN_PAIRS_TO_RATE, format_ratings
-from .stats import PairingScores, rate_players
+from .stats import mean
 from .tablematch import TableGame, format_table_report, run_table_match
 
 #: The first line of a table tournament's results file says it is one, and of which format.
@@ -210,10 +209,9 @@ def _check_header(first: object, config: TableTournamentConfig, path: Path) -> N
                 f"{path} is the results file of a two-seat tournament, not of the table of {config.seats}"
             )
         raise TournamentError(f"{path} is not a mille.tournament table results file")
-    if not _same(first.get("version"), FORMAT_VERSION):
-        raise TournamentError(
-            f"{path} is a table results file of format version {_show(first.get('version'))}, not {FORMAT_VERSION}"
-        )
+    if not same_value(first.get("version"), FORMAT_VERSION):
+        version = shown_value(first.get("version"))
+        raise TournamentError(f"{path} is a table results file of format version {version}, not {FORMAT_VERSION}")
     expected = config.header()
     check_arguments(first, expected, path, _OPTION_OF)
 
@@ -221,47 +219,30 @@ def _check_header(first: object, config: TableTournamentConfig, path: Path) -> N
 def parse_sets(data: bytes, config: TableTournamentConfig, path: Path) -> tuple[Sets, int]:
     """The sets recorded in ``data`` (a table results file's bytes), and its good part's length.
 
-    As :func:`mille.lab.results.parse_results` reads a two-seat file: empty
-    is a tournament not started, a last line without its newline is left
-    out (that set is played again), anything else that does not add up is
-    a :class:`TournamentError` with its line's number.
+    As :func:`mille.lab.results.read_lines` reads every results file: the
+    header of ``config``'s tournament, then sets that add up
+    (:func:`check_set`), each of a table of the tournament, no set twice.
     """
-    done: Sets = {}
-    if not data:
-        return done, 0
-    if len(data) > MAX_FILE:
-        raise TournamentError(f"{path} is larger than any results file")
-    good = data.rfind(b"\n") + 1
-    if good == 0:
-        raise TournamentError(f"{path} is not a mille.tournament table results file")
-    lines = data[:good].split(b"\n")[:-1]
-    try:
-        first = _parse(lines[0])
-    except ValueError:
-        first = None
-    _check_header(first, config, path)
     index = {group: k for k, group in enumerate(config.groups)}
-    for number, line in enumerate(lines[1:], start=2):
-        try:
-            record = _parse(line)
-            if not isinstance(record, dict) or set(record) != {"table", "set", "games"}:
-                raise ValueError("a record has exactly the fields table, set and games")
-            names = record["table"]
-            key = tuple(names) if isinstance(names, list) and all(isinstance(n, str) for n in names) else None
-            if key is None or key not in index:
-                raise ValueError(f"{_show(names)} is not a table of this tournament")
-            unit = _int(record["set"], "a set", 0, config.sets - 1)
-            games = record["games"]
-            if not isinstance(games, list):
-                raise ValueError("a set's games are not a list")
-            played = [game_from_json(g, config.sides) for g in games]
-            check_set(played, config)
-            if (index[key], unit) in done:
-                raise ValueError(f"set {unit + 1} of {_show(names)} is recorded twice")
-        except (ValueError, KeyError, TypeError, OverflowError) as exc:
-            raise TournamentError(f"{path}, line {number}: a damaged record ({exc})") from None
-        done[(index[key], unit)] = played
-    return done, good
+
+    def read(record: object) -> tuple[tuple[int, int], list[TableGame], str]:
+        if not isinstance(record, dict) or set(record) != {"table", "set", "games"}:
+            raise ValueError("a record has exactly the fields table, set and games")
+        names = record["table"]
+        key = tuple(names) if isinstance(names, list) and all(isinstance(n, str) for n in names) else None
+        if key is None or key not in index:
+            raise ValueError(f"{shown_value(names)} is not a table of this tournament")
+        unit = _int(record["set"], "a set", 0, config.sets - 1)
+        games = record["games"]
+        if not isinstance(games, list):
+            raise ValueError("a set's games are not a list")
+        played = [game_from_json(g, config.sides) for g in games]
+        check_set(played, config)
+        return (index[key], unit), played, f"set {unit + 1} of {shown_value(names)}"
+
+    return read_lines(
+        data, path, "mille.tournament table results", lambda first: _check_header(first, config, path), read
+    )
 
 
 def pairwise(g: TableGame, p: int, q: int) -> float:
@@ -399,8 +380,8 @@ def build_table_report(
             {
                 "player": name,
                 "tables": len(rows),
-                "game_score": _mean([r["game_score"] for r in rows], 4),
-                "margin_per_hand": _mean([r["margin_per_hand"] for r in rows], 2),
+                "game_score": mean([r["game_score"] for r in rows], 4),
+                "margin_per_hand": mean([r["margin_per_hand"] for r in rows], 2),
             }
         )
     standings.sort(key=lambda r: (-(r["game_score"] or 0.0), -(r["margin_per_hand"] or 0.0)))
@@ -497,10 +478,6 @@ def build_table_report(
             "min_pairs_per_pairing": MIN_PAIRS_TO_RATE,
         }
     return report
-
-
-def _mean(values: Sequence[float], digits: int) -> float | None:
-    return round(math.fsum(values) / len(values), digits) if values else None
 
 
 def format_table_tournament(report: dict[str, Any]) -> str:
