@@ -22,8 +22,8 @@ from mille.engine.state import Game
 from mille.lab import match, stats
 from mille.lab.match import run_match
 from mille.lab.options import RunOptions
-from mille.lab.pairs import MatchConfig, deal_hand, deal_seed, dice_seed, play_game, play_pair
-from mille.lab.records import Fault, GameRecord, PairResult
+from mille.lab.play import deal_hand, deal_seed, dice_seed, play_game, play_pair
+from mille.lab.records import Fault, GameRecord, MatchConfig, PairResult
 from mille.lab.report import TIMING_FIELDS, format_report, summarize
 from mille.lab.runner import MAX_PAIRS_PER_TASK, Batch, run_batches
 
@@ -845,15 +845,11 @@ def test_names_and_messages_are_printed_escaped(
     # A forfeit's message (a bot's exception text) in the text report.
     config = MatchConfig("bsd", evil, 1)
     fault = Fault(1, "exception", "ValueError: \x1b[2J\x1b]2;pwned\x07", 0)
-    game = GameRecord(0, False, 0, (), 0, 0, 0, fault)
+    game = GameRecord(0, 0, 0, (0, 0), (0,), fault)
     text = format_report(
         summarize(
             config,
-            [
-                PairResult(
-                    0, (game, GameRecord(0, True, 1, (), 0, 0, 0, fault)), (stats.ThinkStats(), stats.ThinkStats())
-                )
-            ],
+            [PairResult(0, (game, GameRecord(0, 1, 0, (0, 0), (0,), fault)), (stats.ThinkStats(), stats.ThinkStats()))],
         )
     )
     assert "\x1b" not in text and "B (evil:\\x1b]0;x\\x07) exception: ValueError: \\x1b[2J\\x1b]2;pwned\\x07" in text

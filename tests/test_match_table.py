@@ -16,13 +16,11 @@ from typing import Any
 import pytest
 
 from mille.engine.state import table
+from mille.lab.match import run_match
 from mille.lab.options import RunOptions
+from mille.lab.records import side_of
+from mille.lab.report import format_table_report
 from mille.lab.sprt import SprtSettings
-from mille.lab.tablematch import (
-    format_table_report,
-    run_table_match,
-    side_of,
-)
 from mille.lab.tabletournament import format_table_tournament, run_table_tournament
 
 FAST = 1000  # game points: a game is a hand or two
@@ -86,9 +84,7 @@ def spies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 def test_whole_games_at_every_table(seats: int, players: list[str]) -> None:
     """Every game ends; each set's game score is shared out whole; the report reads per player."""
     sides = table(seats).sides
-    report = run_table_match(
-        players, seats=seats, games=2 * sides, options=RunOptions(seed=7, game_points=FAST, jobs=1)
-    )
+    report = run_match(*players, seats=seats, games=2 * sides, options=RunOptions(seed=7, game_points=FAST, jobs=1))
     assert report["sets"] == 2 and report["games"] == 2 * sides and report["hands"] >= report["games"]
     assert report["errors"] == []
     rows = report["per_player"]
@@ -112,8 +108,8 @@ def test_every_player_sits_once_on_every_side() -> None:
 @pytest.mark.parametrize("seats", [3, 4, 6])
 def test_the_rotations_of_a_set_are_dealt_the_same_hands(seats: int, spies: Any) -> None:
     sides = table(seats).sides
-    run_table_match(
-        ["table_spies:DealSpy"] * sides,
+    run_match(
+        *["table_spies:DealSpy"] * sides,
         seats=seats,
         games=2 * sides,
         options=RunOptions(seed=3, game_points=FAST, jobs=1),
@@ -126,8 +122,8 @@ def test_the_rotations_of_a_set_are_dealt_the_same_hands(seats: int, spies: Any)
 
 
 def test_a_player_that_raises_loses_its_games_only(spies: Any) -> None:
-    report = run_table_match(
-        ["bsd", "table_spies:Raises"], seats=4, games=4, options=RunOptions(seed=1, game_points=FAST, jobs=1)
+    report = run_match(
+        "bsd", "table_spies:Raises", seats=4, games=4, options=RunOptions(seed=1, game_points=FAST, jobs=1)
     )
     rows = report["per_player"]
     assert rows[0]["game_score"] == 1.0 and rows[1]["game_score"] == 0.0
@@ -179,8 +175,9 @@ def test_what_the_larger_tables_refuse_is_one_line(args: list[str], says: str) -
 
 def test_sprt_at_four_seats_decides_on_the_sets_as_duplicate_pairs() -> None:
     """A partnership of the original's procedure against random play: H1, well before the cap."""
-    report = run_table_match(
-        ["bsd", "random"],
+    report = run_match(
+        "bsd",
+        "random",
         seats=4,
         games=400,
         options=RunOptions(seed=1, game_points=FAST, jobs=1),
@@ -190,7 +187,7 @@ def test_sprt_at_four_seats_decides_on_the_sets_as_duplicate_pairs() -> None:
     assert block["accepted"] == "H1" and block["pairs"] == report["sets"] < 200
     assert "H1 accepted" in format_table_report(report)
     with pytest.raises(ValueError, match="two sides"):
-        run_table_match(["bsd", "random", "first"], seats=3, games=3, sprt=SprtSettings())
+        run_match("bsd", "random", "first", seats=3, games=3, sprt=SprtSettings())
 
 
 def test_a_tournament_at_three_seats_plays_every_group_of_three() -> None:
@@ -238,7 +235,7 @@ def test_the_report_does_not_depend_on_where_the_sets_are_played() -> None:
     timing = ("seconds",)
 
     def report(where: RunOptions, **kw: Any) -> dict[str, Any]:
-        r = run_table_match(["bsd", "random", "first"], seats=3, games=9, options=where, **kw)
+        r = run_match("bsd", "random", "first", seats=3, games=9, options=where, **kw)
         return {k: v for k, v in r.items() if k not in timing}
 
     one = report(replace(options, jobs=1))
@@ -246,21 +243,22 @@ def test_the_report_does_not_depend_on_where_the_sets_are_played() -> None:
     with concurrent.futures.ThreadPoolExecutor(3) as pool:
         assert report(replace(options, executor=pool, workers=3)) == one
     duel = {"seats": 4, "games": 200, "sprt": SprtSettings(elo1=100)}
-    serial = run_table_match(["bsd", "random"], options=replace(options, jobs=1), **duel)  # type: ignore[arg-type]
-    pooled = run_table_match(["bsd", "random"], options=replace(options, jobs=2), **duel)  # type: ignore[arg-type]
+    serial = run_match("bsd", "random", options=replace(options, jobs=1), **duel)  # type: ignore[arg-type]
+    pooled = run_match("bsd", "random", options=replace(options, jobs=2), **duel)  # type: ignore[arg-type]
     assert serial["sets"] == pooled["sets"] and serial["sprt"] == pooled["sprt"]
 
 
 def test_ctrl_c_reports_the_sets_finished(spies: Any) -> None:
-    report = run_table_match(
-        ["table_spies:CtrlCInTheSecondSet", "bsd"],
+    report = run_match(
+        "table_spies:CtrlCInTheSecondSet",
+        "bsd",
         seats=4,
         games=6,
         options=RunOptions(seed=1, game_points=FAST, jobs=1),
     )
     assert report["interrupted"] and report["sets"] == 1 and report["games"] == 2
     assert "interrupted" in format_table_report(report)
-    none = run_table_match(["table_spies:CtrlCInTheSecondSet", "bsd"], seats=4, games=6, options=RunOptions(jobs=1))
+    none = run_match("table_spies:CtrlCInTheSecondSet", "bsd", seats=4, games=6, options=RunOptions(jobs=1))
     assert none["interrupted"] and none["sets"] == 0 and none["per_player"][0]["game_score"] is None
     assert "no set finished" in format_table_report(none)
 
@@ -319,11 +317,11 @@ def test_the_simulator_refuses_a_protocol_1_bot_at_four_seats_in_one_line(tmp_pa
 def test_hands_takes_the_sets_in_order_until_that_many_hands(seats: int, players: list[str]) -> None:
     """``--hands N`` at the larger tables: the fewest sets, in order, that play N hands, wherever they are played."""
     options = RunOptions(seed=4, game_points=FAST)
-    one = run_table_match(players, seats=seats, hands=25, options=replace(options, jobs=1))
-    two = run_table_match(players, seats=seats, hands=25, options=replace(options, jobs=2))
+    one = run_match(*players, seats=seats, hands=25, options=replace(options, jobs=1))
+    two = run_match(*players, seats=seats, hands=25, options=replace(options, jobs=2))
     assert {**one, "seconds": 0} == {**two, "seconds": 0}
     sides = table(seats).sides
-    fewer = run_table_match(players, seats=seats, games=(one["sets"] - 1) * sides, options=replace(options, jobs=1))
+    fewer = run_match(*players, seats=seats, games=(one["sets"] - 1) * sides, options=replace(options, jobs=1))
     assert fewer["hands"] < 25 <= one["hands"]
     done = _match("--players", str(seats), *players, "--hands", "25", "--seed", "4", "--json")
     assert done.returncode == 0, done.stderr

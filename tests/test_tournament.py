@@ -20,7 +20,7 @@ from fault_helpers import full_disk, run_python
 from mille.lab import bradley_terry, results, stats, tournament
 from mille.lab.match import run_match
 from mille.lab.options import RunOptions
-from mille.lab.pairs import MatchConfig
+from mille.lab.records import MatchConfig
 from mille.lab.results import FORMAT, ResultsWriter, TournamentError, header
 from mille.lab.schedule import TournamentConfig, pairing_seed
 from mille.lab.standings import (

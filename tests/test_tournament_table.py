@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from mille.lab.options import RunOptions
+from mille.lab.records import Fault, GameRecord
 from mille.lab.results import TournamentError
-from mille.lab.tablematch import TableGame
 from mille.lab.tabletournament import (
     FORMAT,
     TableTournamentConfig,
@@ -203,8 +203,8 @@ def test_the_command_line_refuses_a_file_of_another_table_in_one_line(tmp_path: 
     assert exists.returncode == 1 and f"{path} exists: --resume {path} goes on with it" in exists.stderr
 
 
-def _game(points: tuple[int, ...], winners: tuple[int, ...], fault: tuple[int, str, str] | None = None) -> TableGame:
-    return TableGame(0, 3, points, winners, fault)
+def _game(points: tuple[int, ...], winners: tuple[int, ...], fault: tuple[int, str, str] | None = None) -> GameRecord:
+    return GameRecord(0, 0, 3, points, winners, None if fault is None else Fault(*fault, 3))
 
 
 def test_a_game_read_between_every_two_sides() -> None:

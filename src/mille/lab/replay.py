@@ -7,7 +7,7 @@
 A game record (``--record FILE`` of ``mille.match`` and
 ``mille.tournament``, :mod:`mille.lab.gamelog`) holds every move of every
 game.  :func:`replay` deals each hand again from the match seed
-(:func:`mille.lab.pairs.deal_hand`) and makes the recorded moves on it,
+(:func:`mille.lab.play.deal_hand`) and makes the recorded moves on it,
 checking as it goes that each is the move of the seat whose turn it is,
 legal (:func:`mille.engine.rules.legal_moves`), with the card the record
 names, that each hand ends where the record's moves end with the recorded
@@ -41,8 +41,17 @@ from ..engine.state import table as table_of
 from ..files.safeio import shown
 from .command import version_text
 from .console import write_out
-from .gamelog import KINDS, RecordedGame, RecordError, hand_result_json, read_record
-from .pairs import deal_hand, deal_seed
+from .gamelog import (
+    KINDS,
+    MAX_HANDS,
+    MAX_MOVES,
+    RecordedGame,
+    RecordError,
+    hand_result_json,
+    read_record,
+    read_table_record,
+)
+from .play import deal_hand, deal_seed
 
 # --------------------------------------------------------------------------
 # The replay: events, checked
@@ -401,12 +410,73 @@ def _run(args: argparse.Namespace, path: str) -> int:
     return write_out("\n".join(text))
 
 
+def check_table_game(number: int, line: dict[str, Any]) -> int:
+    """Replay a recorded table game from its seed through the rules; its hands, or RecordError (``line N: ...``).
+
+    Every move is checked for being the legal move of the seat whose turn
+    it is, every draw against the deck, every hand's result against the
+    record's.  A line of the wrong shape is refused in one line too.
+    """
+    try:
+        return _check_table_game(number, line)
+    except RecordError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise RecordError(f"line {number}: a damaged table game ({type(exc).__name__})") from None
+
+
+def _check_table_game(number: int, line: dict[str, Any]) -> int:
+    seats, seed, unit = int(line["seats"]), int(line["seed"]), int(line["set"]) - 1
+    game = Game(table=table_of(seats, game_points=int(line["game_points"])))
+    hands = line["hands"]
+    if not isinstance(hands, list) or len(hands) > MAX_HANDS:
+        raise RecordError(f"line {number}: a damaged table game (hands)")
+    for h, hand in enumerate(hands):
+        where = f"line {number}: hand {h + 1}"
+        deal = deal_seed(seed, unit, h)
+        if hand["deal_seed"] != deal or hand["starter"] != h % seats:
+            raise RecordError(f"{where}: not dealt as set {unit + 1} of seed {seed} deals it")
+        deal_hand(game, deal, h % seats)
+        moves = hand["moves"]
+        if not isinstance(moves, list) or len(moves) > MAX_MOVES:
+            raise RecordError(f"{where}: a damaged hand")
+        for k, entry in enumerate(moves, start=1):
+            make_table_move(game, entry, f"{where}, move {k}")
+        if hand["result"] is None:
+            if h == len(hands) - 1 and line["forfeit"] is not None:
+                break
+            raise RecordError(f"{where}: no result, and no forfeit ends the game in it")
+        if rules.phase(game) is not Phase.HAND_OVER:
+            raise RecordError(f"{where}: the recorded moves end before the hand does")
+        if hand_result_json(hand_result(game)) != hand["result"]:
+            raise RecordError(f"{where}: the replay ends the hand otherwise than the record says")
+    return len(hands)
+
+
+def make_table_move(game: Game, entry: list[Any], where: str) -> None:
+    """Make the recorded move ``entry`` of a larger table's game, checked; RecordError (``where``) if it cannot be."""
+    seat, kind = entry[0], KINDS[entry[1]]
+    if seat != game.to_move:
+        raise RecordError(f"{where}: seat {seat} moves, but it is seat {game.to_move}'s turn")
+    if kind is MoveType.PLAY or kind is MoveType.DISCARD:
+        target = entry[4] if len(entry) > 4 else None
+        move = Move(kind, entry[2], target)
+        if game.players[seat].hand[move.slot] != entry[3]:
+            raise RecordError(f"{where}: seat {seat} plays or discards a card it does not hold there")
+    else:
+        move = Move(kind)
+    if move not in rules.legal_moves(game):
+        raise RecordError(f"{where}: seat {seat}'s {move}: not a legal move here")
+    deck = game.deck_count
+    rules.push(game, move)
+    if kind is MoveType.DRAW and list(reversed(game.deck[game.deck_count : deck])) != entry[2:]:
+        raise RecordError(f"{where}: seat {seat} draws what the deck does not give")
+
+
 def _run_table(args: argparse.Namespace, path: str) -> int:
     """A record of ``mille.match`` or ``mille.tournament --players 3|4|6``: every game replayed and checked, listed
     or summed up, or (``--game N``) one game shown move by move (each line names its table's seed and set, so a
     tournament's tables replay alike)."""
-    from .tablematch import check_table_game, read_table_record
-
     head, games = read_table_record(Path(path))
     group = None if args.pairing is None else sorted(args.pairing)
     rows = []
@@ -455,14 +525,11 @@ def _run_table(args: argparse.Namespace, path: str) -> int:
 
 
 def _format_table_game(number: int, line: dict[str, Any], path: str, only_hand: int | None) -> Iterator[str]:
-    """A table game already checked (:func:`~mille.lab.tablematch.check_table_game`), move by move, as text.
+    """A table game already checked (:func:`check_table_game`), move by move, as text.
 
     Each move with the seat and side that made it, then every side's miles
     and battle pile; each hand's totals by side.
     """
-    from .pairs import deal_hand, deal_seed
-    from .tablematch import _make_table_move
-
     seats, seed, unit = int(line["seats"]), int(line["seed"]), int(line["set"]) - 1
     tab = table_of(seats, game_points=int(line["game_points"]))
     sides = tab.sides
@@ -483,7 +550,7 @@ def _format_table_game(number: int, line: dict[str, Any], path: str, only_hand: 
             columns = " | ".join(f"{'side ' + str(s):<20}" for s in range(sides))
             yield f"{'#':>4} {'seat':>4} {'action':<30} {columns}".rstrip()
         for k, entry in enumerate(hand["moves"], start=1):
-            _make_table_move(game, entry, f"line {number}: hand {h + 1}, move {k}")
+            make_table_move(game, entry, f"line {number}: hand {h + 1}, move {k}")
             if showing:
                 state = " | ".join(_side(game, s)[:20] for s in range(sides))
                 yield f"{k:>4} {entry[0]:>4} {describe(entry):<30} {state}".rstrip()
@@ -510,9 +577,11 @@ __all__ = [
     "HandOver",
     "Moved",
     "check_game",
+    "check_table_game",
     "describe",
     "format_game",
     "listing_row",
     "main",
+    "make_table_move",
     "replay",
 ]

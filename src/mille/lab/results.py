@@ -4,7 +4,7 @@ The file is JSON lines.  The first line, the header (:func:`header`), says
 it is a results file (:data:`FORMAT`, :data:`FORMAT_VERSION`) and records
 what decides the results (:class:`~mille.lab.schedule.TournamentConfig`);
 every other line is one finished pair, ``{"pairing": [A, B], "result":
-...}`` (:meth:`mille.lab.records.PairResult.to_json`).  With ``--out FILE``
+...}`` (:meth:`mille.lab.records.SetResult.to_json`).  With ``--out FILE``
 every finished pair is appended, written, flushed and fsynced by a writer
 thread as soon as it is in (:class:`ResultsWriter`); ``--resume FILE``
 reads it back (:func:`open_results`), so that only the pairs missing are
@@ -32,8 +32,7 @@ from typing import Any, TypeVar
 from .. import __version__
 from ..engine.driver import MAX_MOVES_PER_HAND
 from ..files.safeio import AppendOnly, open_regular, read_fd, shown
-from .pairs import MAX_HANDS_PER_GAME
-from .records import GameRecord, PairResult
+from .records import MAX_HANDS_PER_GAME, MOST_HAND_POINTS, GameRecord, SetResult
 from .schedule import TournamentConfig
 from .stats import ThinkStats
 
@@ -79,10 +78,6 @@ _OPTION_OF = {
 
 #: The largest results file read back (about a million pairs of cheap players, at a kilobyte a pair).
 MAX_FILE = 1 << 30
-
-#: More than any player scores in one hand (the most is 4,600: 1,000 miles, four safeties and
-#: their bonus, four coups fourrés, and every end-of-hand bonus at once).
-MOST_HAND_POINTS = 10_000
 
 #: Longer than any decision is timed (four months): a think time beyond it is not one.
 MOST_THINK_SECONDS = 1e7
@@ -206,7 +201,7 @@ def _check_think(think: ThinkStats, who: str) -> None:
         raise ValueError(f"{who}: think times beyond the longest")
 
 
-def check_pair(result: PairResult, config: TournamentConfig) -> None:
+def check_pair(result: SetResult, config: TournamentConfig) -> None:
     """ValueError (saying what) unless ``result`` can be a pair of ``config``'s tournament.
 
     The pair is within the pairing's; each game's winner agrees with its
@@ -269,7 +264,7 @@ def read_lines(
     return done, good
 
 
-def parse_results(data: bytes, config: TournamentConfig, path: Path) -> tuple[dict[tuple[int, int], PairResult], int]:
+def parse_results(data: bytes, config: TournamentConfig, path: Path) -> tuple[dict[tuple[int, int], SetResult], int]:
     """The pairs recorded in ``data`` (a results file's bytes) by pairing index and pair, and its good part's length.
 
     As :func:`read_lines` reads a file: the header of ``config``'s
@@ -278,21 +273,21 @@ def parse_results(data: bytes, config: TournamentConfig, path: Path) -> tuple[di
     """
     index = {(config.players[i], config.players[j]): k for k, (i, j) in enumerate(config.pairings)}
 
-    def read(record: object) -> tuple[tuple[int, int], PairResult, str]:
+    def read(record: object) -> tuple[tuple[int, int], SetResult, str]:
         if not isinstance(record, dict) or set(record) != {"pairing", "result"}:
             raise ValueError("a record has exactly the fields pairing and result")
         names = record["pairing"]
         key = tuple(names) if isinstance(names, list) and all(isinstance(n, str) for n in names) else None
         if key is None or key not in index:
             raise ValueError(f"{shown_value(names)} is not a pairing of this tournament")
-        result = PairResult.from_json(record["result"])
+        result = SetResult.from_json(record["result"])
         check_pair(result, config)
         return (index[key], result.pair), result, f"pair {result.pair + 1} of {shown_value(names)}"
 
     return read_lines(data, path, "mille.tournament results", lambda first: _check_header(first, config, path), read)
 
 
-def load_results(path: Path, config: TournamentConfig) -> tuple[dict[tuple[int, int], PairResult], int]:
+def load_results(path: Path, config: TournamentConfig) -> tuple[dict[tuple[int, int], SetResult], int]:
     """The pairs recorded in the file ``path`` (:func:`parse_results`), read with a size limit; nothing is written."""
     from ..files.safeio import read_regular
 
@@ -371,7 +366,7 @@ class ResultsWriter:
     def _line(record: dict[str, Any]) -> bytes:
         return (json.dumps(record, separators=(",", ":")) + "\n").encode()
 
-    def append_pair(self, pairing: tuple[str, str], result: PairResult) -> None:
+    def append_pair(self, pairing: tuple[str, str], result: SetResult) -> None:
         """Record a finished pair of the pairing of players ``pairing`` (A, B)."""
         self.append({"pairing": list(pairing), "result": result.to_json()})
 
@@ -524,7 +519,7 @@ def _start(path: Path, first: dict[str, Any]) -> ResultsWriter:
 
 def open_results(
     config: TournamentConfig, *, out: Path | None = None, resume: Path | None = None
-) -> tuple[dict[tuple[int, int], PairResult], ResultsWriter | None]:
+) -> tuple[dict[tuple[int, int], SetResult], ResultsWriter | None]:
     """The pairs already recorded (by pairing index and pair), and the writer that records the others.
 
     ``resume``: a results file of the same ``config`` (:func:`parse_results`),

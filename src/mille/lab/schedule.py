@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..engine.scoring import GAME_POINTS
-from .pairs import MatchConfig, derive_seed
-from .records import PairResult
+from .play import derive_seed
+from .records import MatchConfig, SetResult
 
 
 def pairing_seed(seed: int, a: str, b: str) -> int:
@@ -59,7 +59,7 @@ CHUNK = 32
 
 
 def pairs_to_play(
-    config: TournamentConfig, done: dict[tuple[int, int], PairResult]
+    config: TournamentConfig, done: dict[tuple[int, int], SetResult]
 ) -> Iterator[tuple[MatchConfig, int]]:
     """The pairs not yet ``done`` (by pairing index and pair): a chunk of each pairing in turn."""
     configs = [config.match_config(i, j) for i, j in config.pairings]

@@ -19,8 +19,8 @@ from typing import Any
 from ..engine.scoring import GAME_POINTS
 from ..files.safeio import shown
 from .bradley_terry import PairingScores, Rating, rate_players
-from .pairs import derive_seed
-from .records import PairResult
+from .play import derive_seed
+from .records import SetResult
 from .report import TIMING_FIELDS as MATCH_TIMING_FIELDS
 from .report import format_rate, listing, named, plural, ran_on, rounded, summarize, think_summary
 from .schedule import TournamentConfig
@@ -43,7 +43,7 @@ MIN_PAIRS_TO_RATE = 10
 
 def build_report(
     config: TournamentConfig,
-    done: dict[tuple[int, int], PairResult],
+    done: dict[tuple[int, int], SetResult],
     *,
     seconds: float = 0.0,
     interrupted: bool = False,

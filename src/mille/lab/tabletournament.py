@@ -39,21 +39,19 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
 from ..engine.state import table
 from ..files.safeio import shown
-from . import gamelog
 from .bradley_terry import PairingScores, rate_players
-from .gamelog import RecordWriter
 from .options import DEFAULTS, RunOptions
-from .pairs import MAX_HANDS_PER_GAME, derive_seed
-from .report import plural, rounded
+from .play import derive_seed
+from .records import GameRecord, MatchConfig, SetResult, whole
+from .report import format_table_report, plural, rounded, summarize_table
 from .results import (
-    MOST_HAND_POINTS,
     TournamentError,
     check_arguments,
     open_file,
@@ -61,16 +59,14 @@ from .results import (
     same_value,
     shown_value,
 )
+from .runner import Batch
+from .schedule import CHUNK
 from .standings import ANCHOR_RATING, DEFAULT_RESAMPLES, MIN_PAIRS_TO_RATE, format_ratings
-from .stats import mean
-from .tablematch import TableGame, format_table_report, run_table_match
+from .stats import ThinkStats, mean
 
 #: The first line of a table tournament's results file says it is one, and of which format.
 FORMAT = "mille.tournament table results"
 FORMAT_VERSION = 1
-
-#: The longest forfeit message kept in a results file's line (a player's exception, cut).
-MOST_MESSAGE = 2000
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +79,8 @@ class TableTournamentConfig:
     seed: int
     max_think_ms: float | None
     game_points: int
+    #: ``--bot-reads-deck`` (:attr:`MatchConfig.bots_read_deck`); not in a results file's header.
+    bots_read_deck: bool = False
 
     @property
     def sides(self) -> int:
@@ -96,6 +94,14 @@ class TableTournamentConfig:
     def group_seed(self, group: Sequence[str]) -> int:
         """The seed of a group's match (``mille.match --players N --seed`` it would take)."""
         return derive_seed("table-tournament", self.seed, self.seats, *group)
+
+    def match_config(self, group: Sequence[str]) -> MatchConfig:
+        """The match of a group of players, one per side."""
+        c = group[2] if len(group) > 2 else None
+        seed = self.group_seed(group)
+        return MatchConfig(
+            group[0], group[1], seed, self.max_think_ms, self.game_points, self.bots_read_deck, self.seats, c
+        )
 
     def header(self) -> dict[str, Any]:
         """The first line of the results file."""
@@ -112,55 +118,11 @@ class TableTournamentConfig:
         }
 
 
-#: A table tournament's sets read back or played: (group index, set index) -> the set's games.
-Sets = dict[tuple[int, int], list[TableGame]]
+#: A table tournament's sets read back or played: (group index, set index) -> the set.
+Sets = dict[tuple[int, int], SetResult]
 
 
-def game_to_json(g: TableGame) -> dict[str, Any]:
-    """A game of a set as a results file keeps it (no moves: those go to ``--record``)."""
-    return {
-        "rotation": g.rotation,
-        "hands": g.hands,
-        "points": list(g.points),
-        "winners": list(g.winners),
-        "fault": None if g.fault is None else [g.fault[0], g.fault[1], g.fault[2][:MOST_MESSAGE]],
-    }
-
-
-def _int(value: object, what: str, low: int, high: int) -> int:
-    if type(value) is not int or not low <= value <= high:
-        raise ValueError(f"{what} is not a whole number from {low} to {high}")
-    return value
-
-
-def game_from_json(data: object, sides: int) -> TableGame:
-    """A game read back: ValueError for anything of the wrong shape."""
-    if not isinstance(data, dict) or set(data) != {"rotation", "hands", "points", "winners", "fault"}:
-        raise ValueError("a game has exactly the fields rotation, hands, points, winners and fault")
-    rotation = _int(data["rotation"], "a rotation", 0, sides - 1)
-    hands = _int(data["hands"], "a game's hands", 0, MAX_HANDS_PER_GAME)
-    points, winners, fault = data["points"], data["winners"], data["fault"]
-    if not isinstance(points, list) or len(points) != sides:
-        raise ValueError(f"a game's points are not {sides} numbers")
-    if not isinstance(winners, list) or not 1 <= len(winners) <= sides:
-        raise ValueError("a game's winners are not a list of players")
-    made = None
-    if fault is not None:
-        if not (
-            isinstance(fault, list) and len(fault) == 3 and isinstance(fault[1], str) and isinstance(fault[2], str)
-        ):
-            raise ValueError("a forfeit is not [player, kind, message]")
-        made = (_int(fault[0], "a forfeiting player", 0, sides - 1), fault[1][:100], fault[2][:MOST_MESSAGE])
-    return TableGame(
-        rotation,
-        hands,
-        tuple(_int(p, "a game's points", 0, max(hands, 1) * MOST_HAND_POINTS) for p in points),
-        tuple(_int(w, "a winner", 0, sides - 1) for w in winners),
-        made,
-    )
-
-
-def check_set(games: list[TableGame], config: TableTournamentConfig) -> None:
+def check_set(games: Sequence[GameRecord], config: TableTournamentConfig) -> None:
     """ValueError (saying what) unless ``games`` can be a set of ``config``'s tournament.
 
     One game per rotation, in order; each game's winners are those with the
@@ -185,7 +147,7 @@ def check_set(games: list[TableGame], config: TableTournamentConfig) -> None:
             if g.hands < 1:
                 raise ValueError(f"{which}: a game over without a hand played")
         else:
-            if g.winners != tuple(p for p in range(sides) if p != g.fault[0]):
+            if g.winners != tuple(p for p in range(sides) if p != g.fault.player):
                 raise ValueError(f"{which}: the winners are not every player but the one who forfeited")
             if best >= config.game_points:
                 raise ValueError(f"{which}: a forfeit after the game was over")
@@ -225,27 +187,28 @@ def parse_sets(data: bytes, config: TableTournamentConfig, path: Path) -> tuple[
     """
     index = {group: k for k, group in enumerate(config.groups)}
 
-    def read(record: object) -> tuple[tuple[int, int], list[TableGame], str]:
+    def read(record: object) -> tuple[tuple[int, int], SetResult, str]:
         if not isinstance(record, dict) or set(record) != {"table", "set", "games"}:
             raise ValueError("a record has exactly the fields table, set and games")
         names = record["table"]
         key = tuple(names) if isinstance(names, list) and all(isinstance(n, str) for n in names) else None
         if key is None or key not in index:
             raise ValueError(f"{shown_value(names)} is not a table of this tournament")
-        unit = _int(record["set"], "a set", 0, config.sets - 1)
+        unit = whole(record["set"], "a set", 0, config.sets - 1)
         games = record["games"]
         if not isinstance(games, list):
             raise ValueError("a set's games are not a list")
-        played = [game_from_json(g, config.sides) for g in games]
+        played = tuple(GameRecord.from_table_json(unit, g, config.sides) for g in games)
         check_set(played, config)
-        return (index[key], unit), played, f"set {unit + 1} of {shown_value(names)}"
+        think = tuple(ThinkStats() for _ in range(config.sides))  # a larger table's results file keeps none
+        return (index[key], unit), SetResult(unit, played, think), f"set {unit + 1} of {shown_value(names)}"
 
     return read_lines(
         data, path, "mille.tournament table results", lambda first: _check_header(first, config, path), read
     )
 
 
-def pairwise(g: TableGame, p: int, q: int) -> float:
+def pairwise(g: GameRecord, p: int, q: int) -> float:
     """Player ``p``'s score against ``q`` in one game (1 a win, 0.5 a draw): the rating's reading of a game."""
     p_won, q_won = p in g.winners, q in g.winners
     if p_won != q_won:
@@ -267,16 +230,16 @@ def run_table_tournament(
 ) -> dict[str, Any]:
     """A round robin of table matches: every group of as many players as the table has sides, in name order.
 
-    Each group plays :func:`run_table_match` (``games`` games, whole sets)
-    on its own seed (:meth:`TableTournamentConfig.group_seed`); a
-    player's standing is its mean game score and margin per hand over its
-    groups, and its rating is fitted to every game (the module's
-    documentation).  ``out`` (a new file) or ``resume`` (a file of the same
-    arguments) records every finished set; ``resume`` plays only the sets
-    missing.  ``options.record``: every game played now, move by move, in
-    one record for all the tables (each line names its table's seed, so it
-    replays).  Ctrl-C (or SIGTERM, through the command line) stops the run
-    with every finished set kept, the report marked ``interrupted``.
+    Each group plays a match (``games`` games, whole sets) on its own seed
+    (:meth:`TableTournamentConfig.group_seed`); a player's standing is its
+    mean game score and margin per hand over its groups, and its rating is
+    fitted to every game (the module's documentation).  ``out`` (a new
+    file) or ``resume`` (a file of the same arguments) records every
+    finished set; ``resume`` plays only the sets missing.
+    ``options.record``: every game played now, move by move, in one record
+    for all the tables (each line names its table's seed, so it replays).
+    Ctrl-C (or SIGTERM, through the command line) stops the run with every
+    finished set kept, the report marked ``interrupted``.
     """
     tab = table(seats, game_points=options.game_points)
     sides = tab.sides
@@ -291,7 +254,13 @@ def run_table_tournament(
         raise ValueError("give out or resume, not both")
     options.check()
     config = TableTournamentConfig(
-        seats, tuple(players), -(-games // sides), options.seed, options.max_think_ms, options.game_points
+        seats,
+        tuple(players),
+        -(-games // sides),
+        options.seed,
+        options.max_think_ms,
+        options.game_points,
+        options.bots_read_deck,
     )
     empty: Sets = {}
     done, results = open_file(
@@ -299,46 +268,47 @@ def run_table_tournament(
     )
     resumed = len(done)
     games_writer = None
-    start = time.perf_counter()
-    groups: list[dict[str, Any]] = []
-    interrupted = False
     try:
-        if options.record is not None:
-            games_writer = RecordWriter(
-                options.record,
-                gamelog.header(
-                    "mille.tournament",
-                    seats=seats,
-                    players=list(players),
-                    seed=options.seed,
-                    sets_per_table=config.sets,
-                    game_points=options.game_points,
-                    max_think_ms=options.max_think_ms,
-                ),
-            )
-        for k, group in enumerate(config.groups):
-            if interrupted:
-                break
-            here = replace(options, seed=config.group_seed(group))
+        games_writer = options.recorder(
+            "mille.tournament",
+            seats=seats,
+            players=list(players),
+            seed=options.seed,
+            sets_per_table=config.sets,
+            game_points=options.game_points,
+            max_think_ms=options.max_think_ms,
+        )
+    except BaseException:
+        if results is not None:
+            results.close()
+        raise
+    groups = config.groups
+    matches = [config.match_config(group) for group in groups]
+    index = {match: k for k, match in enumerate(matches)}
+    target = config.sets * len(groups)
+    start = time.perf_counter()
 
-            def on_set(unit: int, played: list[TableGame], k: int = k, group: tuple[str, ...] = group) -> None:
-                if results is not None:  # the file first: a stop while the line is made counts no set it lacks
-                    results.append({"table": list(group), "set": unit, "games": [game_to_json(g) for g in played]})
-                done[(k, unit)] = played
+    def record_batch(batch: Batch, played: list[SetResult]) -> bool:
+        k = index[batch.config]
+        for r in played:
+            if (k, r.unit) in done:
+                continue
+            if results is not None:  # the file first: a stop while the line is made counts no set it lacks
+                results.append({"table": list(groups[k]), "set": r.unit, "games": [g.to_table_json() for g in r.games]})
+            done[(k, r.unit)] = r
+            if games_writer is not None:
+                games_writer.write(batch.config, r)
+        return len(done) >= target
 
-            report = run_table_match(
-                group,
-                seats=seats,
-                games=config.sets * sides,
-                options=here,
-                done={u: g for (kk, u), g in done.items() if kk == k},
-                on_set=on_set,
-                writer=games_writer,
-            )
-            groups.append(report)
-            interrupted = report["interrupted"]  # Ctrl-C: the groups finished, and the one cut short as far as it went
-    except KeyboardInterrupt:  # between two tables: the tables finished
-        interrupted = True
+    def to_play() -> Any:
+        for first in range(0, config.sets, CHUNK):
+            for k, match in enumerate(matches):
+                for unit in range(first, min(first + CHUNK, config.sets)):
+                    if (k, unit) not in done:
+                        yield match, unit
+
+    try:
+        interrupted = options.run(to_play(), record_batch, games_writer) if len(done) < target else False
     finally:
         try:
             if results is not None:
@@ -346,11 +316,17 @@ def run_table_tournament(
         finally:
             if games_writer is not None:
                 games_writer.close()
+    seconds = time.perf_counter() - start
+    reports = []
+    for k, match in enumerate(matches):
+        sets = [done[(k, u)] for u in range(config.sets) if (k, u) in done]
+        cut = interrupted and len(sets) < config.sets
+        reports.append(summarize_table(match, sets, seconds=seconds, interrupted=cut))
     return build_table_report(
         config,
         done,
-        groups,
-        seconds=time.perf_counter() - start,
+        reports,
+        seconds=seconds,
         interrupted=interrupted,
         resumed=resumed,
         resamples=resamples,
@@ -396,7 +372,7 @@ def build_table_report(
         for u in range(config.sets):
             if (k, u) not in counted:
                 continue
-            played = done[(k, u)]
+            played = done[(k, u)].games
             for a, b in itertools.combinations(range(config.sides), 2):
                 score = sum(pairwise(g, a, b) for g in played)
                 units.setdefault((ids[a], ids[b]), []).append(score * scale)
@@ -513,8 +489,6 @@ __all__ = [
     "build_table_report",
     "check_set",
     "format_table_tournament",
-    "game_from_json",
-    "game_to_json",
     "pairwise",
     "parse_sets",
     "run_table_tournament",

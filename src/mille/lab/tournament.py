@@ -47,8 +47,8 @@ from . import command
 from .console import StatusLine, format_elapsed, gauge
 from .gamelog import RecordError
 from .options import DEFAULTS, RunOptions
-from .pairs import MatchError
-from .records import PairResult
+from .play import MatchError
+from .records import SetResult
 from .report import bot_name, format_rate, replay_line
 from .results import TournamentError, open_results, results_seed
 from .runner import TASK_SECONDS, Batch
@@ -132,7 +132,7 @@ def run_tournament(
     target = config.pairs * len(config.pairings)
     start_time = time.perf_counter()
 
-    def record_batch(batch: Batch, results: list[PairResult]) -> bool:
+    def record_batch(batch: Batch, results: list[SetResult]) -> bool:
         k = index[batch.config]
         m = batch.config
         for result in results:
