@@ -78,10 +78,10 @@ def main() -> int:
     # ---------------------------------------------------------------- overhead
     # Within each tournament run: the CPU time of the whole call (every thread of the process,
     # the kernel's time for the fsyncs included) against the CPU time spent inside the games
-    # (mille.lab.play.play_pairs as mille.lab.runner calls it, timed by a wrapper).  Both come
+    # (mille.lab.play.play_sets as mille.lab.runner calls it, timed by a wrapper).  Both come
     # from the same run, so the load of the machine, which moves a run's time by 10% or more,
     # cancels out.  Alternated with a bare loop of play_pair, whose CPU time is the cross-check.
-    real_play_pairs = runner.play_pairs
+    real_play_pairs = runner.play_sets
     inside = [0.0]
 
     def timed_play_pairs(config: Any, start: int, stop: int, **options: Any) -> Any:
@@ -96,11 +96,11 @@ def main() -> int:
         for r in range(args.rounds):
             bare_cpu.append(bare(args.pairs)[1])
             inside[0] = 0.0
-            runner.play_pairs = timed_play_pairs
+            runner.play_sets = timed_play_pairs
             try:
                 wall, cpu, _ = tournament(args.pairs, jobs=1, out=Path(tmp) / f"results-{r}.jsonl", resamples=0)
             finally:
-                runner.play_pairs = real_play_pairs
+                runner.play_sets = real_play_pairs
             whole_cpu.append(cpu)
             games_cpu.append(inside[0])
             whole_wall.append(wall)

@@ -1,4 +1,4 @@
-"""The package's layers (docs/architecture.md): who may import whom, and no circles.
+"""The package's layers (docs/architecture.md): who may import whom, and no circles; and the lab's own layers.
 
 The engine knows nothing of the players; the players know nothing of the
 person's files, the lab or the faces; and so up.  This reads every
@@ -36,6 +36,19 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 #: Commands may not import one another either (each is a door of its own; ``__main__`` runs ``cli``).
 COMMANDS_MAY_IMPORT = {"mille.__main__": {"mille.cli"}}
+
+#: Inside the lab, its modules' own layers from the ground up (docs/architecture.md, "Lab"): a lab
+#: module imports only lab modules of the layers below its own, never one of its own layer or above.
+LAB_LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("arithmetic, the console, the cluster", ("stats", "bradley_terry", "sprt", "console", "cluster")),
+    ("what a match is and gives", ("records",)),
+    ("game records", ("gamelog",)),
+    ("play: a set of rotations", ("play",)),
+    ("the runner and its pool", ("runner",)),
+    ("what runs share", ("options", "command", "report", "schedule")),
+    ("a tournament's file and report", ("results", "standings")),
+    ("the tools", ("match", "tournament", "replay", "sim")),
+)
 
 
 def modules() -> dict[str, str]:
@@ -119,6 +132,42 @@ def test_no_import_runs_up_the_layers() -> None:
             elif theirs == mine == len(LAYERS) - 1 and target not in COMMANDS_MAY_IMPORT.get(name, set()):
                 wrong.append(f"{name}:{line} imports {target} (one command importing another)")
     assert not wrong, "\n".join(wrong)
+
+
+def lab_layer_of(name: str) -> int:
+    """The lab layer of ``mille.lab.NAME``."""
+    short = name.removeprefix("mille.lab.")
+    ranks = [i for i, (_, members) in enumerate(LAB_LAYERS) if short in members]
+    assert len(ranks) == 1, f"{name} is in {len(ranks)} of the lab's layers: add it to LAB_LAYERS once"
+    return ranks[0]
+
+
+def lab_imports_not_running_down(edges: dict[str, dict[str, int]]) -> list[str]:
+    """Every import of a lab module by a lab module of the same layer or one below it."""
+    wrong = []
+    for name, targets in edges.items():
+        if not name.startswith("mille.lab."):
+            continue
+        for target, line in targets.items():
+            if target.startswith("mille.lab.") and lab_layer_of(target) >= lab_layer_of(name):
+                mine, theirs = LAB_LAYERS[lab_layer_of(name)][0], LAB_LAYERS[lab_layer_of(target)][0]
+                wrong.append(f"{name}:{line} imports {target} ({mine} -> {theirs})")
+    return wrong
+
+
+def test_the_lab_is_layers_without_circles() -> None:
+    """Inside the lab every import runs down its own layers (so no circle), and every module is in one of them."""
+    edges = graph()
+    for name in edges:
+        if name.startswith("mille.lab."):
+            lab_layer_of(name)
+    wrong = lab_imports_not_running_down(edges)
+    assert not wrong, "\n".join(wrong)
+    # The check sees an import that runs up (play reaching for the match) or sideways (match for the tournament).
+    assert lab_imports_not_running_down({"mille.lab.play": {"mille.lab.match": 3}}) == [
+        "mille.lab.play:3 imports mille.lab.match (play: a set of rotations -> the tools)"
+    ]
+    assert lab_imports_not_running_down({"mille.lab.match": {"mille.lab.tournament": 7}})
 
 
 def test_the_package_face_imports_nothing_of_its_own_at_start_up() -> None:

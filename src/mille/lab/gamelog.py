@@ -21,8 +21,8 @@ when the draw filled slot 1 as well), ``[seat, "play", slot, card]``,
 ``[seat, "discard", slot, card]``, ``[seat, "extend"]``, ``[seat,
 "no_extension"]``, ``[seat, "pass"]``; cards are the codes of
 :mod:`mille.engine.cards`, slots 0 (the P slot) to 6.  The deals are not
-written: they come from the match seed (:func:`mille.lab.pairs.deal_seed`,
-:func:`~mille.lab.pairs.deal_hand`), so a game can be replayed exactly.
+written: they come from the match seed (:func:`mille.lab.play.deal_seed`,
+:func:`~mille.lab.play.deal_hand`), so a game can be replayed exactly.
 
 The moves are taken down in the worker that plays the game
 (:class:`MoveRecorder`, an observer of the hand driver) and sent back with

@@ -1,36 +1,41 @@
-"""Matches between any two players: duplicate deals, honest confidence intervals.
+"""Matches at any table: duplicate deals, honest confidence intervals.
 
     python -m mille.match A B [--games N | --hands N] [--seed S] [--jobs J] [--json] [--max-think-ms MS]
+    python -m mille.match --players 4 A B        (A's partnership against B's)
+    python -m mille.match --players 3 A B C      (each for themselves; --players 6: three partnerships)
 
-A and B are player names (``bsd``, ``first``, ``random``, ``expert``) or
-``module:attribute`` plug-ins (see ``docs/bots.md``).  The match is played
-in **duplicate pairs** of 5000-point games, the second game of a pair
-replaying the first's deals with the seats swapped, each player rolling
-its own dice and built afresh for every game (:mod:`mille.lab.pairs`).
+A, B and C are player names (``bsd``, ``first``, ``random``, ``expert``),
+``module:attribute`` plug-ins (see ``docs/bots.md``) or bot programs
+(``exec:``).  The match is played in **sets** of 5000-point games, one per
+rotation of the players over the sides, all dealt the same hands; at two
+seats a set is a **duplicate pair**, the second game replaying the first's
+deals with the seats swapped.  Each player rolls its own dice and is built
+afresh for every game (:mod:`mille.lab.play`).
 
 A player that answers an illegal move, raises, or thinks longer than
 ``--max-think-ms`` loses that game (the report says which and why); the
-other game of the pair and the run go on.
+other games of the set and the run go on.
 
-The report (:mod:`mille.lab.report`; text, or one JSON line) gives A's
-game score with a Wilson interval, the mean score margin per hand with an
-interval computed over the duplicate pairs (so that the pairing's variance
-reduction counts), think times and errors; ``docs/bots.md`` explains the
-arithmetic.  The same seed and players give the same report apart from
-the timing fields (:data:`~mille.lab.report.TIMING_FIELDS`), whatever
-``--jobs`` and whatever executor ran it.
+The report (:mod:`mille.lab.report`; text, or one JSON line) is each
+table's own: at two seats A's game score with a Wilson interval, the mean
+score margin per hand with an interval computed over the duplicate pairs
+(so that the pairing's variance reduction counts), think times and errors;
+at the larger tables each player's game score and margin per hand with t
+intervals over the sets.  ``docs/bots.md`` explains the arithmetic.  The
+same seed and players give the same report apart from the timing fields
+(:data:`~mille.lab.report.TIMING_FIELDS`), whatever ``--jobs`` and
+whatever executor ran it.
 
-Pairs are independent units of work: :func:`run_match` hands them to the
+Sets are independent units of work: :func:`run_match` hands them to the
 runner (:func:`mille.lab.runner.run_batches`), which plays them in process
 (``jobs=1``), in a :class:`~concurrent.futures.ProcessPoolExecutor` of its
 own, or in any :class:`~concurrent.futures.Executor` it is handed.  This
-module is the match itself (which pairs, when it is done, what a progress
+module is the match itself (which sets, when it is done, what a progress
 line shows) and its command line.
 """
 
 from __future__ import annotations
 
-import argparse
 import functools
 import itertools
 import os
@@ -379,15 +384,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     command.check_run_arguments(parser, args)
     if args.record is not None and os.path.lexists(args.record):
         parser.error(f"--record {shown(os.fspath(args.record))}: the file exists (a record is never overwritten)")
-    if args.players != 2:
-        return _table_main(parser, args, settings)
-    if args.c is not None:
+    seats = args.players
+    sides = table(seats).sides
+    names = [args.a, args.b] + ([args.c] if args.c is not None else [])
+    if seats == 2 and args.c is not None:
         parser.error("a third player goes with --players 3 or 6")
-    command.check_players(parser, (args.a, args.b))
+    if len(names) != sides:
+        parser.error(f"--players {seats} has {sides} sides: name {sides} players")
+    if args.sprt and sides != 2:
+        parser.error(f"--sprt is not played at --players {seats} (two sides only: --players 2 or 4)")
+    command.check_players(parser, names, seats)  # at the larger tables, a bot of protocol 1 alone: one line
     drawn = args.seed is None
     if drawn:
         args.seed = secret_seed()  # in this process only: workers get it through the pool's pipe
-    target_games = None if args.games is None else 2 * ((args.games + 1) // 2)
+    target_games = None if args.games is None else sides * -(-args.games // sides)
     bar = (
         ProgressBar(sys.stderr, args.a, args.b, target_games=target_games, target_hands=args.hands)
         if sys.stderr.isatty()
@@ -399,8 +409,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def run(**where: Any) -> dict[str, Any]:
         return run_match(
-            args.a,
-            args.b,
+            *names,
+            seats=seats,
             games=args.games,
             hands=args.hands,
             options=options.where(**where),
@@ -412,45 +422,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "mille.match",
         run,
         args,
-        players=(args.a, args.b),
+        players=names,
         bar=bar,
-        own_errors=(MatchError, RecordError),
+        own_errors=(MatchError, RecordError, ValueError),
         text=functools.partial(_text, drawn=drawn),
-    )
-
-
-def _table_main(parser: argparse.ArgumentParser, args: argparse.Namespace, settings: SprtSettings | None) -> int:
-    """``--players 3|4|6``: a match of sets of rotations (:mod:`mille.lab.tablematch`), here or on ``--cluster``."""
-    sides = table(args.players).sides
-    names = [args.a, args.b] + ([args.c] if args.c is not None else [])
-    if len(names) != sides:
-        parser.error(f"--players {args.players} has {sides} sides: name {sides} players")
-    if args.sprt and sides != 2:
-        parser.error(f"--sprt is not played at --players {args.players} (two sides only: --players 2 or 4)")
-    command.check_players(parser, names, args.players)  # a bot of protocol 1 alone: one line
-    drawn = args.seed is None
-    if drawn:
-        args.seed = secret_seed()
-    options = RunOptions(
-        seed=args.seed, max_think_ms=args.max_think_ms, bots_read_deck=args.bot_reads_deck, record=args.record
-    )
-
-    def run(**where: Any) -> dict[str, Any]:
-        return run_match(
-            *names,
-            seats=args.players,
-            games=args.games,
-            hands=args.hands,
-            options=options.where(**where),
-            sprt=settings,
-        )
-
-    def text(report: dict[str, Any], *, jobs: int | None, cluster: str | None) -> str:
-        body = format_report(report)
-        return f"{body}\n{replay_line(report['seed'])}" if drawn else body
-
-    return command.run(
-        "mille.match", run, args, players=names, bar=None, own_errors=(MatchError, ValueError, RecordError), text=text
     )
 
 

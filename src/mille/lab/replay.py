@@ -99,6 +99,8 @@ def _move(entry: list[Any]) -> Move:
     kind = KINDS[entry[1]]
     if kind is MoveType.PLAY or kind is MoveType.DISCARD:
         slot: int = entry[2]
+        if len(entry) > 4:  # a hazard aimed at a side (three sides)
+            return Move(kind, slot, entry[4])
         return rules.PLAYS[slot] if kind is MoveType.PLAY else rules.DISCARDS[slot]
     return {
         MoveType.DRAW: rules.DRAW,
@@ -112,13 +114,18 @@ def describe(entry: list[Any]) -> str:
     """A recorded move in words: ``draws 25``, ``plays Go (3)``, ``discards Stop (P)`` (the slot), ``extends``."""
     kind = KINDS[entry[1]]
     if kind is MoveType.DRAW:
-        return "draws " + ", ".join(cards.name(c) for c in entry[2:])
+        return "draws " + ", ".join(_card(c) for c in entry[2:])
     if kind is MoveType.PLAY or kind is MoveType.DISCARD:
         slot = "P" if entry[2] == 0 else str(entry[2])
         verb = "plays" if kind is MoveType.PLAY else "discards"
         aimed = f" on side {entry[4]}" if len(entry) > 4 else ""  # a hazard aimed at a side (three sides)
-        return f"{verb} {cards.name(entry[3])} ({slot}){aimed}"
+        return f"{verb} {_card(entry[3])} ({slot}){aimed}"
     return {MoveType.EXTEND: "extends", MoveType.NO_EXTENSION: "does not extend", MoveType.PASS: "passes"}[kind]
+
+
+def _card(code: object) -> str:
+    """A recorded card's name; a code no card has (a damaged record of a larger table) as the number."""
+    return cards.name(code) if type(code) is int and 0 <= code < cards.NUM_CODES else f"card {shown(str(code))}"
 
 
 def replay(recorded: RecordedGame) -> Iterator[Event]:
@@ -149,7 +156,7 @@ def replay(recorded: RecordedGame) -> Iterator[Event]:
         deal_hand(game, seed, h % 2)
         yield Dealt(h, game)
         for k, entry in enumerate(hand["moves"], start=1):
-            coup = _make(game, entry, f"{where}, move {k}")
+            coup = make_move(game, entry, f"{where}, move {k}")
             yield Moved(h, k, entry, coup, game)
         last = h == len(hands) - 1
         if hand["result"] is None:
@@ -191,8 +198,13 @@ def _result_text(result: dict[str, Any]) -> str:
     )
 
 
-def _make(game: Game, entry: list[Any], where: str) -> bool:
-    """Make the recorded move ``entry`` on ``game`` after checking it; True if it was a coup fourré."""
+def make_move(game: Game, entry: list[Any], where: str) -> bool:
+    """Make the recorded move ``entry`` on ``game`` after checking it (at any table); True if it was a coup fourré.
+
+    The move must be the turn's seat's, with the card the record names in
+    its slot, legal, and a draw must give the cards the record says; else
+    :class:`RecordError` at ``where``.
+    """
     seat = entry[0]
     now = rules.phase(game)
     if now is Phase.HAND_OVER:
@@ -441,7 +453,7 @@ def _check_table_game(number: int, line: dict[str, Any]) -> int:
         if not isinstance(moves, list) or len(moves) > MAX_MOVES:
             raise RecordError(f"{where}: a damaged hand")
         for k, entry in enumerate(moves, start=1):
-            make_table_move(game, entry, f"{where}, move {k}")
+            make_move(game, entry, f"{where}, move {k}")
         if hand["result"] is None:
             if h == len(hands) - 1 and line["forfeit"] is not None:
                 break
@@ -451,26 +463,6 @@ def _check_table_game(number: int, line: dict[str, Any]) -> int:
         if hand_result_json(hand_result(game)) != hand["result"]:
             raise RecordError(f"{where}: the replay ends the hand otherwise than the record says")
     return len(hands)
-
-
-def make_table_move(game: Game, entry: list[Any], where: str) -> None:
-    """Make the recorded move ``entry`` of a larger table's game, checked; RecordError (``where``) if it cannot be."""
-    seat, kind = entry[0], KINDS[entry[1]]
-    if seat != game.to_move:
-        raise RecordError(f"{where}: seat {seat} moves, but it is seat {game.to_move}'s turn")
-    if kind is MoveType.PLAY or kind is MoveType.DISCARD:
-        target = entry[4] if len(entry) > 4 else None
-        move = Move(kind, entry[2], target)
-        if game.players[seat].hand[move.slot] != entry[3]:
-            raise RecordError(f"{where}: seat {seat} plays or discards a card it does not hold there")
-    else:
-        move = Move(kind)
-    if move not in rules.legal_moves(game):
-        raise RecordError(f"{where}: seat {seat}'s {move}: not a legal move here")
-    deck = game.deck_count
-    rules.push(game, move)
-    if kind is MoveType.DRAW and list(reversed(game.deck[game.deck_count : deck])) != entry[2:]:
-        raise RecordError(f"{where}: seat {seat} draws what the deck does not give")
 
 
 def _run_table(args: argparse.Namespace, path: str) -> int:
@@ -550,7 +542,7 @@ def _format_table_game(number: int, line: dict[str, Any], path: str, only_hand: 
             columns = " | ".join(f"{'side ' + str(s):<20}" for s in range(sides))
             yield f"{'#':>4} {'seat':>4} {'action':<30} {columns}".rstrip()
         for k, entry in enumerate(hand["moves"], start=1):
-            make_table_move(game, entry, f"line {number}: hand {h + 1}, move {k}")
+            make_move(game, entry, f"line {number}: hand {h + 1}, move {k}")
             if showing:
                 state = " | ".join(_side(game, s)[:20] for s in range(sides))
                 yield f"{k:>4} {entry[0]:>4} {describe(entry):<30} {state}".rstrip()
@@ -582,6 +574,6 @@ __all__ = [
     "format_game",
     "listing_row",
     "main",
-    "make_table_move",
+    "make_move",
     "replay",
 ]
