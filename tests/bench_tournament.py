@@ -55,10 +55,11 @@ def bare(pairs: int) -> tuple[float, float]:
     return time.perf_counter() - start, time.process_time() - cpu
 
 
-def tournament(pairs: int, resamples: int, **where: Any) -> tuple[float, float, float]:
+def tournament(pairs: int, resamples: int, out: Path | None = None, **where: Any) -> tuple[float, float, float]:
     """(wall seconds of the whole call, CPU seconds of this process, the report's pairs per second)."""
     start, cpu = time.perf_counter(), time.process_time()
-    report = run_tournament(PLAYERS, games=2 * pairs, resamples=resamples, options=RunOptions(seed=1).where(**where))
+    options = RunOptions(seed=1).where(**where)
+    report = run_tournament(PLAYERS, games=2 * pairs, resamples=resamples, options=options, out=out)
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     assert report["pairs"] == pairs and not report["interrupted"]
     return seconds, cpu, report["pairs_per_second"]

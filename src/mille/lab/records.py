@@ -331,5 +331,4 @@ __all__ = [
     "PairResult",
     "SetResult",
     "side_of",
-    "whole",
 ]
