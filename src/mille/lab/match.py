@@ -158,24 +158,7 @@ def run_match(
     )
     total_sets = None if games is None else -(-games // sides)
     test = None if sprt is None else Sprt(sprt)
-    if seats == 2:
-        recorder = options.recorder(
-            "mille.match",
-            a=a,
-            b=b,
-            seed=options.seed,
-            game_points=options.game_points,
-            max_think_ms=options.max_think_ms,
-        )
-    else:
-        recorder = options.recorder(
-            "mille.match",
-            seats=seats,
-            players=list(players),
-            seed=options.seed,
-            game_points=options.game_points,
-            max_think_ms=options.max_think_ms,
-        )
+    recorder = options.recorder("mille.match", players, seats)
     start_time = time.perf_counter()
     done: dict[int, SetResult] = {}
     tally = _Tally()

@@ -14,7 +14,7 @@ played) and hand the sets to :meth:`RunOptions.run`, which plays them on
 from __future__ import annotations
 
 import concurrent.futures
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -62,11 +62,28 @@ class RunOptions:
         :func:`mille.lab.command.execute` says)."""
         return replace(self, **placement)
 
-    def recorder(self, tool: str, **arguments: Any) -> GameRecorder | None:
-        """The writer of the run's games (``record`` given), its first line naming ``tool`` and the ``arguments``
-        that decide its games (in the order the tool has always written them)."""
+    def recorder(
+        self, tool: str, players: Sequence[str], seats: int = 2, per_match: tuple[str, int] | None = None
+    ) -> GameRecorder | None:
+        """The writer of the run's games (``record`` given), its first line naming ``tool`` and what decides its games.
+
+        That is the table (at the larger tables), the ``players`` (a
+        match at two seats names A and B), these options' seed, a
+        tournament's sets a match (``per_match``: its name and number), the
+        game's points and the think-time limit, in the order each tool has
+        always written them.
+        """
         if self.record is None:
             return None
+        arguments: dict[str, Any] = {} if seats == 2 else {"seats": seats}
+        if seats == 2 and per_match is None:
+            arguments.update(a=players[0], b=players[1])
+        else:
+            arguments["players"] = list(players)
+        arguments["seed"] = self.seed
+        if per_match is not None:
+            arguments[per_match[0]] = per_match[1]
+        arguments.update(game_points=self.game_points, max_think_ms=self.max_think_ms)
         return GameRecorder(RecordWriter(self.record, gamelog.header(tool, **arguments)))
 
     def run(

@@ -128,25 +128,8 @@ def run_tournament(
     done, writer = open_results(config, out=out, resume=resume)
     games_writer = None
     try:
-        if seats == 2:
-            games_writer = options.recorder(
-                "mille.tournament",
-                players=list(players),
-                seed=options.seed,
-                pairs_per_pairing=config.pairs,
-                game_points=options.game_points,
-                max_think_ms=options.max_think_ms,
-            )
-        else:
-            games_writer = options.recorder(
-                "mille.tournament",
-                seats=seats,
-                players=list(players),
-                seed=options.seed,
-                sets_per_table=config.pairs,
-                game_points=options.game_points,
-                max_think_ms=options.max_think_ms,
-            )
+        per_match = ("pairs_per_pairing" if seats == 2 else "sets_per_table", config.pairs)
+        games_writer = options.recorder("mille.tournament", players, seats, per_match)
     except BaseException:
         if writer is not None:
             writer.close()
