@@ -72,7 +72,8 @@ def one_run(a: str, b: str, games: int, seed: int) -> tuple[float, dict[str, obj
 
 def decisions(games: int, seed: int) -> tuple[int, int]:
     """How many decisions each seat's player makes in the match (A's, B's), counted in process."""
-    from mille.lab.pairs import MatchConfig, play_game
+    from mille.lab.play import play_game
+    from mille.lab.records import MatchConfig
     from mille.lab.stats import ThinkStats
 
     config = MatchConfig("bsd", "bsd", seed)

@@ -372,7 +372,7 @@ def test_a_match_drawn_at_random_replays_from_its_seed_and_no_hand_of_it_can_be_
     a bot's six cards name a hand's deal (and, the hash being public, the match seed and every deal).  Now the seed
     is 128 bits, said so that --seed replays the match, and each hand's generator is filled whole from a hash."""
     from mille.engine.rng import WIDE_SEED, derived_seed
-    from mille.lab.pairs import deal_seed
+    from mille.lab.play import deal_seed
 
     search = Search(tmp_path)
     recorder = f"tee -a {shlex.quote(str(tmp_path))}/received.$$ | {shlex.quote(sys.executable)} -m mille.bot bsd"

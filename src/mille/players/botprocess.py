@@ -635,7 +635,7 @@ def acquire(spec: str, deal: int | None = None) -> Bot:
     Two games that share a deal (the two of a duplicate pair) must not be
     played by one process, which could remember the first (issue 36): a
     process is handed out again only for a deal it has not seen
-    (``deal``: a key of the deal, :func:`mille.lab.pairs.play_game`
+    (``deal``: a key of the deal, :func:`mille.lab.play.play_game`
     passes the seed of the pair's first hand; None, the board's games,
     which share no deal, takes any idle one).  Starting a process costs
     ~45 ms of CPU, far more than a hand, so a match keeps them: a worker

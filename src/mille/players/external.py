@@ -81,7 +81,7 @@ class ExternalPlayer:
     player's first game says ``new`` (a match makes a player for every
     game; the board keeps its computer for the next).  Whether the ``dice`` it is
     handed are the game's is the seat's business (:func:`mille.ui.session.computer_player`,
-    :func:`mille.lab.pairs.play_game`): a bot's own dice unless the person
+    :func:`mille.lab.play.play_game`): a bot's own dice unless the person
     running mille said that this bot can read the deck.
     """
 
@@ -329,7 +329,7 @@ class Awaited(Pending):
     """A decision asked of a bot that plays games in flight: answered by :func:`exchange`.
 
     Made by :meth:`InFlightPlayer.choose`; the match's timing of the seat
-    (:class:`mille.lab.pairs._Timed`) fills ``stats``; :func:`exchange`
+    (:class:`mille.lab.play._Timed`) fills ``stats``; :func:`exchange`
     fills ``move`` or ``error`` (a :class:`PlayerError` for the game).
     """
 
@@ -469,7 +469,7 @@ class InFlightPlayer:
         tag = self._tag
         if tag in bot.open_tags:  # an earlier game on this tag, never finished (its other player failed)
             bot.send(wire.tagged(ABANDONED, tag))
-        # A match's seat rolls dice of its own, never the game's generator (mille.lab.pairs): so a bot
+        # A match's seat rolls dice of its own, never the game's generator (mille.lab.play): so a bot
         # that declared dice "game" is handed their seed like any other, and rolls them without asking
         # (the same numbers the host would roll for it, with no round trip that stalls its other games).
         if rng.untouched():
