@@ -233,6 +233,19 @@ def test_a_bot_of_both_protocols_hears_protocol_1_at_two_seats_byte_for_byte(tmp
     assert all(b'"protocol":2' not in h and b'"type":"decide"' in h for h in heard[0])
 
 
+def test_a_bot_of_protocol_2_alone_that_offers_games_hears_protocol_2_at_two_seats(tmp_path) -> None:
+    """Games in flight are protocol 1's: a bot of protocol 2 alone offering ``games`` is played one game at a time,
+    in its own protocol (it was flown, and spoken protocol 1 with tags, which it does not speak)."""
+    heard = tmp_path / "heard"
+    options = RunOptions(jobs=1, seed=9, game_points=1000)
+    report = run_match(tiny_2("tiny", heard, "--games"), "bsd", games=4, options=options)
+    botprocess.shutdown()
+    assert report["errors"] == []
+    games = [m for m in heard_lines(heard) if m["type"] == "game"]
+    assert len(games) == 4 and all(m["protocol"] == 2 and "tag" not in m for m in games)
+    check_fair(heard_lines(heard))
+
+
 def test_the_python_bot_of_protocol_2_on_the_page_plays_at_four_seats(tmp_path) -> None:
     """The few lines under "A bot of protocol 2 in a few lines", as they are: the games of ``first``."""
     with open(os.path.join(DOCS, "protocol.md")) as f:

@@ -666,14 +666,16 @@ def games_at_once(spec: str) -> int:
     """How many games a bot of ``spec`` plays at once (its hello's ``games``; 1 if it cannot be started).
 
     A bot is started for it if none is idle, and left idle for the players
-    that follow (:func:`acquire`, :func:`acquire_tag`).
+    that follow (:func:`acquire`, :func:`acquire_tag`).  Games in flight
+    are protocol 1's (docs/protocol-speed.md): a bot that does not speak it
+    plays one game at a time whatever it offers, in its own protocol.
     """
     try:
         bot = acquire(spec)
     except Exception:  # the match's own players say why, game by game
         return 1
     release(bot)
-    return bot.capacity
+    return bot.capacity if 1 in bot.protocols else 1
 
 
 def acquire_tag(spec: str, deal: int | None) -> tuple[Bot, int]:
