@@ -29,7 +29,7 @@ the C compiler there is) against ``bsd``; wall time, as the two processes
 of a pipe share the cores.  It prints each tree's median hands a minute of
 each way, the ratios, and whether the reports were equal in every run.
 
-``python -m mille.bot`` offers games in flight (docs/protocol.md, "Games
+``python -m mille.bot`` offers games in flight (docs/protocol-speed.md, "Games
 in flight"), so a tree that has them plays the ``exec:`` ways with up to 64
 games at once; the single-tree run also times the bot in both seats with
 ``--games 1`` (one game at a time), the opt-in's own effect.

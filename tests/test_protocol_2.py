@@ -106,7 +106,7 @@ def test_a_bad_observation_is_one_wire_error() -> None:
 
 
 # --------------------------------------------------------------------------
-# Protocol 2 spoken: bots through real pipes at every table (docs/protocol.md, "Protocol 2: any table")
+# Protocol 2 spoken: bots through real pipes at every table (docs/protocol.md, "Protocols 1 and 2")
 
 TINY_2 = os.path.join(TESTS, "tiny_bot_2.py")
 TINY_1 = os.path.join(TESTS, "tiny_bot.py")

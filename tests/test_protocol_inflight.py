@@ -1,4 +1,4 @@
-"""Games in flight (issue 39; docs/protocol.md, "Games in flight"): several games at once on one bot process.
+"""Games in flight (issue 39; docs/protocol-speed.md, "Games in flight"): several games at once on one bot process.
 
 * a match in one process whose bots offer ``games`` plays its pairs with
   several games in flight, and every pair's records are those of the

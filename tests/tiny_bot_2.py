@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A tiny bot of protocol 2, written from docs/protocol.md ("Protocol 2: any table") alone.
+"""A tiny bot of protocol 2, written from docs/protocol.md ("Protocols 1 and 2") alone.
 
     tiny_bot_2.py NAME HEARD [--both]
 
