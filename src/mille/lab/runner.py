@@ -46,7 +46,7 @@ def default_jobs() -> int:
 TASK_SECONDS = 0.25
 #: ... and no longer than this many sets (what Ctrl-C or a lost worker can waste).
 MAX_PAIRS_PER_TASK = 64
-#: Games a run in this process keeps in flight when its bots offer them (issue 39; docs/protocol.md,
+#: Games a run in this process keeps in flight when its bots offer them (issue 39; docs/protocol-speed.md,
 #: "Games in flight"): the bots and the host work at once, and a write carries this many games' messages.
 GAMES_IN_FLIGHT = 64
 

@@ -210,12 +210,12 @@ class Bot:
         self.deals: set[int] = set()
         self.name = ""
         self.dice: str | None = None
-        #: The hello's opt-ins (docs/protocol.md, "Speed"): asked forced moves too; the compact encoding.
+        #: The hello's opt-ins (docs/protocol-speed.md): asked forced moves too; the compact encoding.
         self.every_decision = False
         self.compact = False
-        #: The protocols its hello says it speaks (docs/protocol.md, "Protocol 2"): (1,), (2,) or (1, 2).
+        #: The protocols its hello says it speaks (docs/protocol.md, "Protocols 1 and 2"): (1,), (2,) or (1, 2).
         self.protocols: tuple[int, ...] = (wire.PROTOCOL,)
-        #: Games the bot plays at once (its hello's ``games``; docs/protocol.md, "Games in flight"):
+        #: Games the bot plays at once (its hello's ``games``; docs/protocol-speed.md, "Games in flight"):
         #: past 1, a match in one process plays that many on it, every message tagged (:func:`acquire_tag`).
         self.capacity = 1
         #: With games in flight: the hello's ``events`` and ``legal`` (False: not sent; docs/protocol.md).

@@ -14,7 +14,7 @@ next game starts a new one.  Every exchange has a deadline
 (:data:`DEFAULT_DEADLINE` per decision, or the think-time limit a match
 sets with :meth:`ExternalPlayer.limit_think`).
 
-Protocol 2 (docs/protocol.md, "Protocol 2: any table") is chosen for each
+Protocol 2 (docs/protocol.md, "Protocols 1 and 2") is chosen for each
 game, at its first message: at a table of more than two seats, or for a
 bot whose hello offers protocol 2 alone.  Its ``game`` names the table,
 its ``decide`` carries :func:`~mille.players.wire.observation_json_2` (a
@@ -121,7 +121,7 @@ class ExternalPlayer:
         A forced move (one legal move: the draw when no safety can be
         played) is made here without asking, unless the bot's hello asked
         for every decision; the bot learns it from its ``event``, as every
-        move (docs/protocol.md, "Speed").
+        move (docs/protocol-speed.md).
         """
         seat = observation.seat
         bot = self._bot
@@ -322,7 +322,7 @@ class ExternalPlayer:
 
 
 # --------------------------------------------------------------------------
-# Games in flight (docs/protocol.md, "Games in flight")
+# Games in flight (docs/protocol-speed.md, "Games in flight")
 
 
 class Awaited(Pending):

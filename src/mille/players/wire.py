@@ -29,7 +29,7 @@ score at most :data:`MAX_SCORE`.  A hostile host's card out of range
 crashed a guest with a traceback, and a mileage of 10^15 spun it deaf to
 signals (issue 43); each is now a :class:`WireError` naming the field.
 
-The fast forms (docs/protocol.md, "Speed"), each opt-in in the bot's
+The fast forms (docs/protocol-speed.md), each opt-in in the bot's
 ``hello``: the ``compact`` encoding sends a decision's observation as one
 array of :data:`COMPACT_SIZE` integers in the order of
 :data:`COMPACT_FIELDS` and its legal moves as a bit mask
@@ -310,7 +310,7 @@ def observation_from_json(data: object) -> Observation:
 
 
 # --------------------------------------------------------------------------
-# Protocol 2: any table (docs/protocol.md, "Protocol 2")
+# Protocol 2: any table (docs/protocol.md, "Protocols 1 and 2")
 
 #: The protocol a hello asks for with ``"protocol": 2``: any table, hazards aimed at a side, the
 #: coup fourré asked out of turn.  Protocol 1 stays the two-seat table's, byte for byte.
