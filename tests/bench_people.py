@@ -18,7 +18,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from test_people import Player, _asked, discard_keys, people
+from people_driver import Player, people
 
 
 def _changed(other: Player, before: str, deadline: float = 10.0) -> float:
@@ -46,12 +46,12 @@ def main() -> int:
             guest = Player(b_uid, b_gid, ["--join", alice])
             mover, other = host, guest
             for _ in range(args.moves):
-                _asked(mover)
+                mover.wait_asked()
                 mover.send("p")
                 time.sleep(0.05)  # the pick drawn (not timed)
                 mover.pump(0.01)
                 other.pump(0.01)
-                keys = discard_keys(mover)
+                keys = mover.discard_keys()
                 mover.send(keys[:-1])
                 other.pump(0.01)
                 before = other.text()

@@ -5,7 +5,7 @@ arguments (anything not given is as right after a deal), so a test states
 only what matters to the rule it checks.
 
 :class:`KeyDriver` plays the engine the way the curses front end does
-(``MilleApp._main_loop`` / ``domove`` / ``check_more``) but headless: the
+(``GameFlow._main_loop`` / ``domove`` / ``check_more``) but headless: the
 human's moves come from the keys the real program was sent, the computer
 moves with :func:`mille.computer.decide`.  It understands the keys the
 harness policies ``first`` and ``keys`` send (``p``, ``u``/``d`` + slot +

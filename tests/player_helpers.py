@@ -1,7 +1,7 @@
 """A bot that plays whole games at the virtual terminal, for the tests of the player's features.
 
 At each prompt the bot reads which prompt the program is asking
-(``MilleApp.dialogs.last_prompt``) and types what a player would (the BSD
+(``BoardFace.dialogs.last_prompt``) and types what a player would (the BSD
 procedure's move for the person's seat at the move prompt, ``y`` or ``n``
 at the questions, a file name at ``file:``), or, at planned moments, saves,
 quits or hangs up.  It notes the points of every hand it sees finished on

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Simulated games for the save tests, and the generator of ``saves/*.json``.
 
-:func:`simulate` drives the engine the way :class:`mille.ui.app.MilleApp`'s
+:func:`simulate` drives the engine the way :class:`mille.ui.flow.GameFlow`'s
 main loop does (``rules.start_hand``, ``rules.phase``, ``rules.push``, the BSD
 player for the computer, the end-of-hand accounting) with a scripted player
 in the human's seat, and records a snapshot at every point where the real

@@ -1,4 +1,4 @@
-"""The front end between moves (MilleApp.between_moves), on the in-memory terminal.
+"""The front end between moves (GameFlow.between_moves), on the in-memory terminal.
 
 Signals are turned into terminal events that a key read hands over; a game
 that moves without reading keys must still act on them, so between moves

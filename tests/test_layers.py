@@ -61,8 +61,9 @@ INNER: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     ),
     "mille.ui.people": (
         ("the meeting", ("__init__", "link", "rendezvous")),
-        ("the seats: the host's, and what every guest shares", ("host", "seated", "tablehost")),
-        ("the guests on the board", ("guest", "tableguest")),
+        ("the link's messages, and a seat's view", ("messages", "view")),
+        ("the host's side of one person", ("seat",)),
+        ("the runs: the host's, a guest's", ("host", "guest")),
         ("in lines", ("inlines",)),
     ),
     "mille.lab": (

@@ -1,258 +1,54 @@
-"""Two people at their own terminals (``mille --invite``, ``mille --join``; docs/people.md), as real users on ptys.
+"""People at their own terminals, at every table (``mille --invite``, ``mille --players N --invite``, ``mille --join``;
+docs/people.md), as real users on ptys: meeting and playing.
 
-The host and the guest are two real users made for the test (``useradd``,
-as root; skipped with the reason otherwise), each running mille on a
-pseudo-terminal of its own (forked from this interpreter, then ``setuid``).
-A third real user who connects is refused before a byte is read, and the
-host told; the guest's moves show on the host's board and the host's on
-the guest's; a guest killed at its move prompt is noticed, the computer
-plays the seat, and ``mille --join`` again retakes it.  The link's bounds
-(garbage, a line that never ends, a peer that stops reading) are checked
-on a socket pair.
+Real users made for the test (``useradd``, as root; skipped with the reason
+otherwise), each running mille on a pseudo-terminal of its own
+(:mod:`people_driver`, which reads the original's board at two seats and the
+larger tables' board at more).  A stranger who connects is refused before a
+byte is read and the host told; each move shows on the other boards, whose
+turn on every board; a guest killed at their move is stood in for by the
+computer and takes the seat again; four people play whole hands and whole
+games; at three seats the bytes a guest received hold its own hand and no
+other seat's, nor the deck; and a guest joins over a real sshd on loopback.
 """
 
 from __future__ import annotations
 
-# The users made for the test may not read this interpreter's library (it
-# may live under root's home): what the game imports after ``setuid`` is
-# imported here first, before the fork.
-import curses  # noqa: F401
-import fcntl
-import json  # noqa: F401
+import json
 import os
-import pty
-import secrets  # noqa: F401
+import re
 import select
 import shlex
 import shutil
 import signal
 import socket
-import struct
 import subprocess
-import sys
-import tempfile
-import termios
 import time
-import traceback  # noqa: F401
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-import mille.cli
-import mille.engine.driver
-import mille.files.rescue
-import mille.files.save
-import mille.ui.cursesterm
-import mille.ui.people.guest
-import mille.ui.people.host  # noqa: F401
-import ptyreplay
-from fault_helpers import local_user
-from mille.engine.state import Game
-from mille.players import wire
-from mille.ui.people import link as people_link
+from mille.engine import cards
 from mille.ui.people.rendezvous import directory
+from people_driver import (
+    SAFETIES,
+    SRC,
+    Player,
+    connect_as,
+    people,
+    players,
+    quickly,
+    readable_by,
+    readable_directory,
+    state_home,
+    until,
+)
 from terminal_helpers import _children
 
 
-class Player:
-    """mille run by a real user on a pty of its own, read into an 80x24 screen."""
-
-    def __init__(
-        self,
-        uid: int,
-        gid: int,
-        argv: list[str],
-        env: dict[str, str] | None = None,
-        program: list[str] | None = None,
-        columns: int = 80,
-        before: Callable[[], None] | None = None,
-    ) -> None:
-        """``mille ARGV`` forked from this interpreter; or, given ``program``, that program run (``bash -i``).
-
-        ``before`` is called in the child, still root, before it becomes the user (a mount namespace of its own).
-
-        The terminal is 24 rows of ``columns`` (the screen read is 80x24 whatever it is: a very wide one is for
-        plain mode, every line said whole); every byte read is kept too (:attr:`raw`).
-        """
-        self.raw = b""
-        self.screen = ptyreplay.Terminal(80, 24)
-        self.stream = ptyreplay._Stream(self.screen)
-        pid, fd = pty.fork()
-        if pid == 0:  # the child: never returns into pytest
-            code = 3
-            try:
-                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
-                os.closerange(3, 4096)  # the other players' terminals (their masters) are not this one's
-                if before is not None:
-                    before()
-                os.setgroups([])
-                os.setgid(gid)
-                os.setuid(uid)
-                os.chdir("/")
-                os.environ.update(
-                    {"HOME": "/nonexistent", "TERM": "xterm", "XDG_STATE_HOME": "/nonexistent", **(env or {})}
-                )
-                if program is not None:
-                    os.execvp(program[0], program)
-                from mille.cli import main
-
-                code = main(argv)
-            except BaseException:
-                import traceback
-
-                traceback.print_exc()
-            finally:
-                os._exit(code)
-        self.pid, self.fd = pid, fd
-        self.status: int | None = None
-
-    def pump(self, timeout: float = 0.05) -> None:
-        if self.fd < 0:
-            time.sleep(timeout)
-            return
-        while select.select([self.fd], [], [], timeout)[0]:
-            try:
-                data = os.read(self.fd, 65536)
-            except OSError:
-                return
-            if not data:
-                return
-            self.raw += data
-            self.stream.feed(data)
-            timeout = 0.01
-
-    def text(self) -> str:
-        return "\n".join(self.screen.display)
-
-    def wait_for(self, wanted: str, deadline: float = 10.0) -> float:
-        """Read until ``wanted`` is on the screen; the seconds it took (fails after ``deadline``)."""
-        start = time.monotonic()
-        while wanted not in self.text():
-            if time.monotonic() - start > deadline:
-                raise AssertionError(f"{wanted!r} never showed:\n{self.text()}")
-            self.pump(0.02)
-        return time.monotonic() - start
-
-    def send(self, keys: str) -> None:
-        os.write(self.fd, keys.encode())
-
-    def kill(self) -> None:
-        if self.status is None:
-            try:
-                os.kill(self.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            self.reap()
-
-    def reap(self, deadline: float = 10.0) -> int:
-        end = time.monotonic() + deadline
-        while self.status is None:
-            self.pump(0.02)
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                self.status = os.waitstatus_to_exitcode(status)
-            elif time.monotonic() > end:
-                os.kill(self.pid, signal.SIGKILL)
-        if self.fd >= 0:
-            os.close(self.fd)
-            self.fd = -1
-        return self.status
-
-
-def in_shell(uid: int, gid: int, argv: list[str]) -> Player:
-    """``mille ARGV`` typed at an interactive ``bash -i`` on a pty of its own (the system python, this checkout).
-
-    Closing that pty's master is a terminal closed under a shell: bash is
-    hung up and passes the hangup on to its job, as a window closed does.
-    """
-    python = shutil.which("python3", path="/usr/bin:/usr/local/bin")
-    bash = shutil.which("bash")
-    if python is None or bash is None:
-        pytest.skip("no bash or no system python3 for a game run from a shell")
-    if not _readable_by(uid, gid, [python, os.path.join(SRC, "mille", "__main__.py")]):
-        pytest.skip(f"the test's user cannot run {python} on {SRC} (a checkout in a private directory)")
-    player = Player(uid, gid, [], env={"PS1": "$ "}, program=[bash, "--norc", "--noprofile", "-i"])
-    player.wait_for("$")
-    command = " ".join(shlex.quote(a) for a in ["env", f"PYTHONPATH={SRC}", python, "-m", "mille", *argv])
-    player.send(command + "\r")
-    return player
-
-
-def close_terminal(player: Player) -> None:
-    """The player's terminal goes away (its pty's master closed), as a window closed or a line dropped."""
-    os.close(player.fd)
-    player.fd = -1
-
-
-@contextmanager
-def people(n: int) -> Iterator[list[tuple[str, int, int]]]:
-    """``n`` real users for the test (and their meeting directories removed after)."""
-    with ExitStack() as stack:
-        users = [stack.enter_context(local_user()) for _ in range(n)]
-        try:
-            yield users
-        finally:
-            for _, uid, _ in users:
-                shutil.rmtree(directory(uid), ignore_errors=True)
-
-
-def _asked(player: Player, deadline: float = 10.0) -> float:
-    """Wait until ``player``'s move prompt is open and empty (a move typed leaves it until the next prompt)."""
-    start = time.monotonic()
-    while not any(line[20:40].rstrip() == ">>:Move:" for line in player.screen.display):
-        if time.monotonic() - start > deadline:
-            raise AssertionError(f"no move prompt:\n{player.text()}")
-        player.pump(0.01)
-    return time.monotonic() - start
-
-
-SAFETIES = ("Extra Tank", "Puncture Proof", "Driving Ace", "Right of Way")
-
-
-def discard_keys(player: Player) -> str:
-    """The keys that discard the first card of ``player``'s hand that is not a safety (always legal)."""
-    for row in player.screen.display[7:13]:
-        slot, name = row[:1], row[2:20].strip()
-        if slot.isdigit() and name and name not in SAFETIES:
-            return f"d{slot}\r"
-    raise AssertionError(player.text())
-
-
-def _picked(player: Player) -> str:
-    """The card on the hand's ``P`` row: there from the pick until the move is made (then it fills the slot played)."""
-    return player.screen.display[6][2:20].strip()
-
-
-def _until_shown(player: Player, shown: Callable[[], bool], deadline: float = 10.0) -> None:
-    end = time.monotonic() + deadline
-    while not shown():
-        assert time.monotonic() < end, player.text()
-        player.pump(0.01)
-
-
-def _move(player: Player, made: bool = True) -> None:
-    """Pick, then discard a card that is not a safety (the keys typed at once); back once the move is made.
-
-    The move is made when the deck has one card fewer and the ``P`` row is
-    empty again: what the move changed on the screen is waited for, never the
-    prompt going away (the other seat may answer and the prompt come back
-    between two reads of the pty).  ``made=False``: the keys typed, not waited
-    for (the host's worker takes the move later).
-    """
-    deck = _deck(player)
-    player.send("p" + discard_keys(player))
-    if made:
-        _until_shown(player, lambda: _deck(player) < deck and _picked(player) == "")
-
-
-def _deck(player: Player) -> int:
-    return int(player.screen.display[6][20:40])
-
-
 def _agree(host: Player, guest: Player) -> None:
-    """The two boards, drawn from one game, agree on everything public (each seat's side swapped)."""
+    """The two boards of two seats, drawn from one game, agree on everything public (each seat's side swapped)."""
     deadline = time.monotonic() + 10
     while host.screen.display[6][20:40] != guest.screen.display[6][20:40]:  # the deck's count, once both are drawn
         assert time.monotonic() < deadline, (host.text(), guest.text())
@@ -270,124 +66,518 @@ def _agree(host: Player, guest: Player) -> None:
     assert h[18:24] != [] and [r[:40].strip() for r in h[18:24]] == [r[40:].strip() for r in g[18:24]]
 
 
-def test_two_people_play_a_third_is_refused_and_a_killed_guest_comes_back() -> None:
-    with people(3) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid), (_eve, e_uid, e_gid)]:
-        host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"])
-        guests: list[Player] = []
-        try:
-            host.wait_for(f"mille --join {alice}")
-            sock_path = os.path.join(directory(a_uid), f"{bob}.sock")
-            assert os.stat(directory(a_uid)).st_mode & 0o777 == 0o711
+@pytest.mark.parametrize("seats", [2, 4])
+def test_people_play_a_stranger_is_refused_and_a_dropped_guest_is_played_for_and_comes_back(seats: int) -> None:
+    """bob invited (at 4 seats, alice's partner, seat 3; the computers at 2 and 4); eve connects and is refused,
+    unread; moves show on both boards; alice's ^C while bob thinks leaves his move his; bob killed at his prompt is
+    played for by the computer, and joins again while alice thinks.  At two seats the boards agree on everything
+    public, his terminal closed while she thinks is told at once, and her quit ends the game for both; at four
+    seats the hand is played to its end."""
+    with people(3) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid), (_eve, e_uid, e_gid)], players() as started:
+        host = Player(a_uid, a_gid, ["--players", str(seats), "--invite", bob, "--no-stats"], seats=seats)
+        started.append(host)
+        host.wait_said(f"mille --join {alice}")
+        sock_path = os.path.join(directory(a_uid), f"{bob}.sock")
+        assert os.stat(directory(a_uid)).st_mode & 0o777 == 0o711
 
-            # Eve connects and writes first: refused, her bytes never read, the host told.
-            refused = _connect_as(e_uid, e_gid, sock_path)
-            assert refused == b"", refused
-            host.wait_for("tried to join and was refused")
+        # Eve connects and writes first: refused, her bytes never read, the host told.
+        refused = connect_as(e_uid, e_gid, sock_path)
+        assert refused == b"", refused
+        host.wait_for("tried to join and was refused")
 
-            guest = Player(b_uid, b_gid, ["--join", alice])
-            guests.append(guest)
-            _asked(host)
-            guest.wait_for(f"{alice} is thinking...")
+        guest = Player(b_uid, b_gid, ["--join", alice], seats=seats)
+        started.append(guest)
+        if seats == 4:
+            # Each board from its own seat: bob is alice's partner (seat 3), the computers seats 2 and 4.
+            host.wait_for(f"Side A (yours): you, {bob}")
+            guest.wait_for(f"Side A (yours): {alice}, you")
+            assert "Side B: seat 2, seat 4" in host.text() and "Side B: seat 2, seat 4" in guest.text()
+        guest.wait_for(f"{alice} is thinking...")
+        if seats == 4:
+            assert "Turn: you (side A)" in host.text() and f"Turn: {alice} (side A)" in guest.text()
+            assert f"you 6, {bob} 6" in host.text() and f"{alice} 6, you 6" in guest.text()
 
-            # Each move shows on the other board at once, and whose turn it is.
-            _move(host)
-            _asked(guest)
+        # Turns go round (at 4 seats: alice, a computer, bob, a computer); bob's prompt is his, whose turn on hers.
+        until([host], guest.asked)
+        host.wait_for(f"{bob} is thinking...")
+        if seats == 2:
             assert f"{alice} is thinking" not in guest.text()
-            _move(guest)
+            guest.move()
             host.wait_for("DISCARD")
-            _asked(host)
+            host.wait_asked()
             guest.wait_for(f"{alice} is thinking...")
-
             _agree(host, guest)
+            host.move()
+            guest.wait_asked()
+        else:
+            assert "Turn: you (side A)" in guest.text()
 
-            # Alice's ^C while Bob thinks: Really? on her board; his move, made meanwhile, is his once she answers
-            # (her prompt read his link too, took his move away, and the game hung).
-            _move(host)
-            _asked(guest)
-            host.send("\x03")
-            host.wait_for("Really?")
-            _move(guest, made=False)  # taken once she answers
-            host.pump(0.3)
-            assert "Really?" in host.text(), host.text()
-            host.send("n")
-            _asked(host)
+        # alice's ^C while bob thinks: Really? on her board; his move, made meanwhile, is his once she answers
+        # (her prompt read his link too, took his move away, and the game hung).
+        host.send("\x03")
+        host.wait_for("Really?")
+        before = guest.hand()
+        guest.step()  # his pick
+        host.pump(0.3)
+        assert "Really?" in host.text(), host.text()  # taken once she answers
+        if seats == 4:
+            assert f"Turn: {bob}" in host.text()
+        host.send("n")
+        guest.until(lambda: guest.hand() != before)
+        until([host, guest], host.asked, deadline=30)  # past bob
+        until([host], guest.asked)
 
-            # The guest's process killed at its move prompt: the host is told, the computer plays the seat.
-            _move(host)
-            _asked(guest)
-            guest.kill()
-            host.wait_for(f"{bob} is gone")
-            host.wait_for("Wait/Comp/Adjourn?")
+        # bob's mille killed at his prompt: alice is told and lets the computer play his seat.
+        guest.kill()
+        host.wait_for(f"{bob} is gone")
+        host.wait_for("Wait/Comp/Adjourn?")
+        if seats == 2:
             assert bob[:6] in host.screen.display[0][60:80], host.text()  # his name heads the Comp column
-            host.send("c")
-            _asked(host)
+        host.send("c")
+        if seats == 2:
+            host.wait_asked()  # the computer played his seat
+        else:
+            until([host], host.asked)
 
-            # Bob joins again while Alice thinks at her prompt: his board at once, his seat at his next move.
-            back = Player(b_uid, b_gid, ["--join", alice])
-            guests.append(back)
-            back.wait_for(f"{alice} is thinking...")
-            host.wait_for(f"{bob} joined")
-            # His terminal closed under him while Alice thinks: she is told at once, without moving.
+        # bob joins again while alice thinks: his board at once, his seat at his next move.
+        back = Player(b_uid, b_gid, ["--join", alice], seats=seats)
+        started.append(back)
+        back.wait_for(f"{alice} is thinking..." if seats == 2 else f"Side A (yours): {alice}, you")
+        host.wait_for(f"{bob} joined")
+        if seats == 2:
+            # His terminal closed under him while alice thinks: she is told at once, without moving.
             back.kill()
             host.wait_for(f"{bob} is gone")
             again = Player(b_uid, b_gid, ["--join", alice])
-            guests.append(again)
+            started.append(again)
             again.wait_for(f"{alice} is thinking...")
-            _move(host)
-            _asked(again)
+            host.move()
+            again.wait_asked()
             host.wait_for(f"{bob} is thinking...")
-
             # The host quits: the guest is told and leaves.
-            _move(again)
-            _asked(host)
+            again.move()
+            host.wait_asked()
             host.send("q")
             host.wait_for("Really?")
             host.send("y")
             assert host.reap() == 0
-            assert again.reap() == 0
-            assert not os.path.exists(sock_path)
+            assert again.reap() == 0 and f"{alice} left the game" in again.text()
+        else:
+            # The rest of the hand, to the end.
+            until([host, back], lambda: "Another hand?" in host.prompt(), deadline=150)
+            back.wait_for(f"{alice}: Another hand?")
+            host.send("n")
+            host.wait_for("Save game?")
+            host.send("n")
+            assert host.reap() == 0, host.text()
+            assert back.reap() == 0, back.text()
+            assert f"{alice} left the game" in back.text()
+        assert not os.path.exists(sock_path)
+
+
+SCORES = re.compile(r"Side [AB][^\n]*|Hand +-?\d+ Total +-?\d+ Games \d+")
+
+
+def _scores(player: Player) -> list[str]:
+    """The score lines of both side boxes (the left 40 columns: side A's box, then side B's), their heads first."""
+    left = "\n".join(row[:40].rstrip() for row in player.screen.display[:17])
+    return [
+        line.split(": ")[0].replace(" (yours)", "") if line.startswith("Side") else line
+        for line in SCORES.findall(left)
+    ]
+
+
+def _dealt(player: Player) -> bool:
+    """A hand was just dealt on ``player``'s board: both sides' points for the hand are 0."""
+    return [line.startswith("Hand     0 ") for line in _scores(player)].count(True) == 2
+
+
+def _all_agree(players: list[Player], deadline: float = 10.0) -> list[str]:
+    """Wait until every board shows the same scores for both sides; those scores."""
+    end = time.monotonic() + deadline
+    while len({tuple(_scores(p)) for p in players}) != 1:
+        assert time.monotonic() < end, "\n----\n".join(p.text() for p in players)
+        for p in players:
+            p.pump(0.01)
+    return _scores(players[0])
+
+
+def test_four_people_play_a_whole_hand_and_a_dropped_guest_is_played_for_and_comes_back() -> None:
+    """``mille --players 4 --invite bob,carol,dave``: bob the partner (seat 3), carol and dave seats 2 and 4."""
+    with people(4) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid), (carol, c_uid, c_gid), (dave, d_uid, d_gid)]:
+        host = Player(a_uid, a_gid, ["--players", "4", "--invite", f"{bob},{carol},{dave}", "--no-stats"], seats=4)
+        players = [host]
+        try:
+            host.wait_for(f"waiting for {dave} (seat 4)")
+            assert f"waiting for {bob} (seat 3)" in host.text() and f"waiting for {carol} (seat 2)" in host.text()
+            guests = {}
+            for name, uid, gid in ((bob, b_uid, b_gid), (carol, c_uid, c_gid), (dave, d_uid, d_gid)):
+                guests[name] = Player(uid, gid, ["--join", alice], seats=4)
+                players.append(guests[name])
+            # Every board names the people and the sides, each from its own seat.
+            seen = {
+                host: (f"Side A (yours): you, {bob}", f"Side B: {carol}, {dave}"),
+                guests[bob]: (f"Side A (yours): {alice}, you", f"Side B: {carol}, {dave}"),
+                guests[carol]: (f"Side A: {alice}, {bob}", f"Side B (yours): you, {dave}"),
+                guests[dave]: (f"Side A: {alice}, {bob}", f"Side B (yours): {carol}, you"),
+            }
+            for player, (a, b) in seen.items():
+                player.wait_for(a)
+                player.wait_for(b)
+            host.wait_for("Turn: you (side A)")
+            for guest in guests.values():
+                guest.wait_for(f"Turn: {alice} (side A)")
+                guest.wait_for(f"{alice} is thinking...")
+            assert f"you 6, {bob} 6" in host.text() and f"{carol} 6, {dave} 6" in host.text()
+            assert f"{carol} 6, you 6" in guests[dave].text()
+
+            # Turns go round alice, carol, bob, dave: each prompt on its own board, whose turn on every board.
+            order = [host, guests[carol], guests[bob], guests[dave]]
+            for i, player in enumerate(order[1:], 1):
+                until(players, lambda player=player: player.asked())
+                name = [carol, bob, dave][i - 1]
+                side = "B" if name != bob else "A"
+                for other in order:
+                    if other is not player:
+                        other.wait_for(f"Turn: {name} (side {side})")
+                host.wait_for(f"{name} is thinking...")
+
+            # The whole hand, to its end: the deck out, every hand emptied (a safety played when nothing else is left).
+            quickly(players, _discard, lambda: "Another hand?" in host.prompt())
+            for guest in guests.values():
+                guest.wait_for(f"{alice}: Another hand?")
+            scores = _all_agree(players)
+            assert scores[0] == "Side A" and scores[2] == "Side B", scores
+            assert host.deck() == 0
+
+            # The next hand: dealt on every board.
+            host.send("y")
+            for player in players:
+                player.wait_for("Miles    0 of 1000")
+            end = time.monotonic() + 10
+            while not all(p.deck() >= 81 for p in players):
+                assert time.monotonic() < end, "\n----\n".join(p.text() for p in players)
+                for p in players:
+                    p.pump(0.01)
+
+            # carol's mille killed at her move: alice is told and lets the computer play her seat.
+            until(players, lambda: guests[carol].asked(), deadline=30)
+            guests[carol].kill()
+            host.wait_for(f"{carol} is gone")
+            host.wait_for("Wait/Comp/Adjourn?")
+            host.send("c")
+            left = [host, guests[bob], guests[dave]]
+            # The computer played her move: the turn came round to bob's, then alice's.
+            until(left, lambda: host.asked(), deadline=30)
+            # She joins again while alice thinks: her board at once, her seat hers at her next turn.
+            back = Player(c_uid, c_gid, ["--join", alice], seats=4)
+            players.append(back)
+            back.wait_for(f"Side B (yours): you, {dave}")
+            host.wait_for(f"{carol} joined")
+            until([*left, back], lambda: back.asked(), deadline=30)
+            host.wait_for(f"{carol} is thinking...")
+            until([*left, back], lambda: host.asked(), deadline=30)
+
+            # dave's mille killed at his move: alice waits for him; he joins again, his move at once.
+            until([host, guests[bob], back], lambda: guests[dave].asked(), deadline=30)
+            guests[dave].kill()
+            host.wait_for("Wait/Comp/Adjourn?")
+            host.send("w")
+            host.wait_for("Waiting...")
+            again = Player(d_uid, d_gid, ["--join", alice], seats=4)
+            players.append(again)
+            host.wait_for(f"{dave} joined, thinking...")  # whose turn it is, on her board
+            again.wait_for(">>:Move:")  # his seat, his move
+            assert "Waiting..." not in host.text()
+            until([host, guests[bob], back, again], lambda: host.asked(), deadline=30)
+
+            host.send("q")
+            host.wait_for("Really?")
+            host.send("y")
+            assert host.reap() == 0, host.text()
+            for guest in (guests[bob], back, again):
+                assert guest.reap() == 0, guest.text()
+                assert f"{alice} left the game" in guest.text()
         finally:
-            host.kill()
-            for g in guests:
-                g.kill()
+            for p in players:
+                p.kill()
+
+
+MILES = {"25": 25, "50": 50, "75": 75, "100": 100, "200": 200}
+
+
+def _race(player: Player) -> bool:
+    """One scripted step of a person racing for 1000 miles (nobody plays a hazard): pick; Go when stopped; the
+    longest mileage card that fits the trip (two 200s a side); else a discard, a safety when nothing else is left.
+
+    What is legal is read off the board: the side's box says whether it can go, its miles and its 200s.
+    False if nothing was asked of ``player``.
+    """
+    player.read()
+    if player.prompt() != ">>:Move:" or "Turn: you " not in player.text():
+        return player.prompt() in ("Coup fourre?", "Extension?") and player.step()  # (never asked: nobody attacks)
+    hand = player.hand()
+    if hand.get("P") == "-" and player.deck() > 0:
+        _keys(player, "p", hand)
+        return True
+    rows = [row[:40] for row in player.screen.display[:17]]
+    box = next(i for i, row in enumerate(rows) if row.startswith("Side ") and "(yours)" in row)
+    miles = re.search(r"Miles +(\d+) of (\d+) +(can go|stopped)", rows[box + 1])
+    played = re.search(r"Played: (.*)", "".join(rows[box + 4 : box + 6]))
+    assert miles and played, player.text()
+    mileage, trip, going = int(miles.group(1)), int(miles.group(2)), miles.group(3) == "can go"
+    twos = re.search(r"\b200(?:x(\d))?\b", played.group(1))
+    two_hundreds = 0 if twos is None else int(twos.group(1) or 1)
+    cards = {slot: name for slot, name in hand.items() if name != "-"}
+    go = [slot for slot, name in cards.items() if name == "Go"]
+    fits = [
+        (MILES[name], slot)
+        for slot, name in cards.items()
+        if name in MILES and mileage + MILES[name] <= trip and (name != "200" or two_hundreds < 2)
+    ]
+    if not going and go:
+        _keys(player, f"u{go[0]}\r", hand)
+    elif going and fits:
+        _keys(player, f"u{max(fits)[1]}\r", hand)
+    else:
+        return _discard(player)
+    return True
+
+
+def _discard(player: Player) -> bool:
+    """One scripted step, as :meth:`people_driver.Player.step` (pick, then discard, a safety if that is all; no to
+    the questions) reading the terminal as its news comes.  False if nothing was asked of ``player``."""
+    player.read()
+    if player.prompt() in ("Coup fourre?", "Extension?"):
+        return player.step()
+    if player.prompt() != ">>:Move:" or "Turn: you " not in player.text():
+        return False
+    hand = player.hand()
+    if hand.get("P") == "-" and player.deck() > 0:
+        _keys(player, "p", hand)
+        return True
+    cards = {slot: name for slot, name in hand.items() if name != "-"}
+    discards = [slot for slot, name in cards.items() if name not in SAFETIES]
+    _keys(player, f"d{discards[0]}\r" if discards else f"u{next(iter(cards))}\r", hand)
+    return True
+
+
+def _keys(player: Player, keys: str, hand: dict[str, str]) -> None:
+    """Type ``keys`` at the move prompt; back once they are taken (the hand changed), reading as the news comes."""
+    player.send(keys)
+    end = time.monotonic() + 10
+    while player.hand() == hand:
+        assert time.monotonic() < end, player.text()
+        select.select([player.fd], [], [], 0.05)
+        player.read()
+
+
+def _to_the_games_end(
+    players: list[Player], alice: str, step: Callable[[Player], bool], each_hand: Callable[[], bool]
+) -> None:
+    """Every hand played with ``step`` to the game's end: each hand's end asked of the host (``players[0]``, ``alice``)
+    and told to the others, the totals the same on every board (``each_hand()`` true too), the game not over before
+    5000; at the last ``Another game?``, no ends it for everyone."""
+    host = players[0]
+    hands, end = 0, time.monotonic() + 120
+    while True:
+        quickly(players, step, lambda: host.prompt() in ("Another hand?", "Another game?"))
+        hands += 1
+        asked = host.prompt()
+        for guest in players[1:]:
+            guest.wait_for(f"{alice}: {asked}")
+        totals = [int(t) for t in re.findall(r"Total +(-?\d+)", "\n".join(_all_agree(players)))]
+        assert each_hand(), host.text()
+        assert time.monotonic() < end and hands < 10, (hands, totals)
+        if asked == "Another game?":
+            break
+        assert max(totals) < 5000, totals
+        host.send("y")
+        until(players, lambda: host.prompt() != "Another hand?" and _dealt(host))
+    assert hands >= 2 and max(totals) >= 5000, (hands, totals)
+    host.send("n")
+    host.wait_for("Save game?")
+    host.send("n")
+    assert host.reap() == 0, host.text()
+    for guest in players[1:]:
+        assert guest.reap() == 0 and f"{alice} left the game" in guest.text()
+
+
+def test_four_people_race_a_whole_game_to_5000() -> None:
+    """Four people, two partnerships, every move typed on their own boards, hand after hand to the game's end.
+
+    Each plays Go and the longest mileage card that fits (nobody attacks),
+    so each hand ends with a trip made; the scores agree on every board
+    after each hand, every hand's end is asked of alice and told to the
+    others, and at 5000 the last ``Another game?`` is hers.
+    """
+    with people(4) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid), (carol, c_uid, c_gid), (dave, d_uid, d_gid)]:
+        host = Player(a_uid, a_gid, ["--players", "4", "--invite", f"{bob},{carol},{dave}", "--no-stats"], seats=4)
+        players = [host]
+        try:
+            host.wait_for(f"waiting for {dave}")
+            for uid, gid in ((b_uid, b_gid), (c_uid, c_gid), (d_uid, d_gid)):
+                players.append(Player(uid, gid, ["--join", alice], seats=4))
+            for guest in players[1:]:
+                guest.wait_for(f"Turn: {alice} (side A)")
+            # Each hand ends with a trip made: a race, not a deck run out.
+            _to_the_games_end(players, alice, _race, lambda: "Miles 1000 of 1000" in host.text())
+        finally:
+            for p in players:
+                p.kill()
+
+
+def test_two_partners_play_a_whole_game_to_5000_against_two_computers_on_their_boards() -> None:
+    """``mille --players 4 --invite bob``: alice and bob, partners, play every hand to the game's end at 5000.
+
+    The people only discard (a safety when nothing else is left), so the
+    computers' side wins, in a few hands: every hand's end asked of alice
+    and told to bob, the totals the same on both boards after each, and
+    the last ``Another game?`` hers; no ends it for both.
+    """
+    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)]:
+        host = Player(a_uid, a_gid, ["--players", "4", "--invite", bob, "--no-stats"], seats=4)
+        players = [host]
+        try:
+            host.wait_for(f"waiting for {bob}")
+            guest = Player(b_uid, b_gid, ["--join", alice], seats=4)
+            players.append(guest)
+            guest.wait_for(f"Side A (yours): {alice}, you")
+            _to_the_games_end(players, alice, _discard, lambda: True)
+        finally:
+            for p in players:
+                p.kill()
+
+
+RECORDER = """#!/bin/sh
+# As ssh would be called (-T -- MACHINE COMMAND): the command run here, what it sends the guest recorded.
+shift 3
+sh -c "$1" | tee -a "{record}"
+"""
+
+
+def _messages(data: bytes) -> list[dict[str, object]]:
+    return [json.loads(line) for line in data.splitlines() if line.strip()]
+
+
+def test_three_seats_two_guests_move_and_a_guest_receives_only_its_own_seats_view() -> None:
+    python = shutil.which("python3", path="/usr/bin:/usr/local/bin")  # the test's own may be root's alone
+    if python is None:
+        pytest.skip("no system python3 for the recording relay")
+    with people(3) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid), (carol, c_uid, c_gid)], readable_directory() as dir_:
+        place = dir_
+        if not readable_by(c_uid, c_gid, [python, os.path.join(SRC, "mille", "__main__.py")]):
+            pytest.skip(f"the test's user cannot run {python} on {SRC} (a checkout in a private directory)")
+        record = os.path.join(place, "received")
+        recorder = os.path.join(place, "ssh")
+        with open(recorder, "w") as f:
+            f.write(RECORDER.format(record=record))
+        os.chmod(recorder, 0o755)
+        with open(record, "wb"):
+            pass
+        os.chown(record, c_uid, c_gid)
+        state = state_home(place, a_uid, a_gid)
+        argv = ["--players", "3", "--invite", f"{carol}:3,{bob}", "--no-stats"]
+        host = Player(a_uid, a_gid, argv, env={"XDG_STATE_HOME": state}, seats=3)
+        players = [host]
+        try:
+            host.wait_for(f"waiting for {bob}")
+            first = Player(b_uid, b_gid, ["--join", alice], seats=3)
+            players.append(first)
+            second = Player(
+                c_uid,
+                c_gid,
+                ["--join", f"{alice}@here"],
+                env={"MILLE_SSH": recorder, "MILLE_REMOTE": f"env PYTHONPATH={SRC} {python} -m mille"},
+                seats=3,
+            )
+            players.append(second)
+            host.wait_for(f"Side B: {bob}")
+            first.wait_for("Side B (yours): you")
+            second.wait_for("Side C (yours): you")
+            assert f"Side C: {carol}" in host.text() and f"Side A: {alice}" in second.text()
+
+            # The first moves: alice, then bob, then carol, each at their own prompt; whose turn on every board.
+            host.step()
+            until([host], lambda: host.asked() and host.hand().get("P") != "-")
+            host.step()
+            first.wait_for(">>:Move:")
+            second.wait_for(f"{bob} is thinking...")
+            host.wait_for(f"{bob} is thinking...")
+            until([first], lambda: second.asked())
+            assert "Turn: you (side C)" in second.text()
+            host.wait_for(f"Turn: {carol} (side C)")
+            first.wait_for(f"{carol} is thinking...")
+            until([second], lambda: host.asked())
+            host.wait_for("Turn: you (side A)")
+
+            # alice's terminal hangs up at her prompt: her game is kept (the true game at this moment, to compare
+            # with what carol received), and both guests are told and leave.
+            os.kill(host.pid, signal.SIGHUP)
+            assert host.reap() == 1
+            for guest in (first, second):
+                assert guest.reap() == 0
+                assert f"{alice} left the game" in guest.text()
+            [name] = os.listdir(os.path.join(state, "mille"))
+            kept = os.path.join(state, "mille", name)
+            with open(kept) as f:
+                game = json.load(f)
+            # The line after the hangup says what resumes it, every person in their seat; and it does.
+            people_again = f"{bob}:2,{carol}:3"
+            assert f"mille --invite {people_again}" in "".join(host.screen.display), host.text()
+            again = Player(
+                a_uid, a_gid, ["--invite", people_again, "--no-stats", kept], env={"XDG_STATE_HOME": state}, seats=3
+            )
+            players.append(again)
+            again.wait_for(f"waiting for {bob}")
+            for uid, gid in ((b_uid, b_gid), (c_uid, c_gid)):
+                players.append(Player(uid, gid, ["--join", alice], seats=3))
+            back = players[-1]
+            back.wait_for("Side C (yours): you")
+            back.wait_for(f"{alice} is thinking...")
+            assert back.hand() == {
+                "P" if i == 0 else str(i): card or "-" for i, card in enumerate(game["players"][2]["hand"])
+            }
+            again.wait_for(">>:Move:")
+            again.send("q")
+            again.wait_for("Really?")
+            again.send("y")
+            assert again.reap() == 0
+            assert back.reap() == 0 and players[-2].reap() == 0
+            with open(record, "rb") as raw:
+                received = raw.read()
+        finally:
+            for p in players:
+                p.kill()
+    assert game["version"] == 3 and game["table"]["seats"] == 3
+    messages = _messages(received)
+    views = [m for m in messages if m.get("type") in ("view", "decide")]
+    assert views and messages[0]["type"] == "hello" and messages[0]["seat"] == 2
+    for m in views:
+        obs = m["obs"]
+        assert isinstance(obs, dict) and obs["seat"] == 2
+        assert "deck" not in obs and all("hand" not in side for side in obs["sides"])
+    # The last view is the game as saved, from carol's seat: her own hand, and the public table.
+    last = views[-1]["obs"]
+    assert isinstance(last, dict)
+
+    def codes(names: list[str | None]) -> list[int]:
+        return [cards.EMPTY if n is None else cards.NAMES.index(n) for n in names]
+
+    assert last["hand"] == codes(game["players"][2]["hand"])
+    assert last["deck_count"] == game["deck_count"]
+    # No other seat's hand, nor the deck's next cards, in anything carol's process was handed.
+    text = received.decode()
+    for seat in (0, 1):
+        other = codes(game["players"][seat]["hand"])
+        assert json.dumps(other, separators=(",", ":")) not in text
+        assert json.dumps(other) not in text
+    deck = codes(game["deck"])[: game["deck_count"]]
+    upcoming = json.dumps(deck[-5:], separators=(",", ":"))[1:-1]
+    assert upcoming not in text
 
 
 SSHD = "/usr/sbin/sshd"
-SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
-
-
-@contextmanager
-def readable_directory() -> Iterator[str]:
-    """A directory every user may read (the test's own tmp_path is root's alone), removed after."""
-    path = tempfile.mkdtemp(prefix="mille-ssh-test-")
-    os.chmod(path, 0o755)
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
-
-
-def _state_home(place: str, uid: int, gid: int) -> str:
-    """A directory in ``place`` for ``uid``'s ``XDG_STATE_HOME`` (where a host keeps a game), theirs alone."""
-    state = os.path.join(place, "state")
-    os.mkdir(state, 0o700)
-    os.chown(state, uid, gid)
-    return state
-
-
-def _readable_by(uid: int, gid: int, paths: list[str]) -> bool:
-    pid = os.fork()
-    if pid == 0:
-        ok = 1
-        try:
-            os.setgroups([])
-            os.setgid(gid)
-            os.setuid(uid)
-            ok = 0 if all(os.access(p, os.R_OK) for p in paths) else 1
-        finally:
-            os._exit(ok)
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status) == 0
 
 
 def test_a_guest_joins_over_a_real_sshd_on_loopback() -> None:
@@ -398,7 +588,7 @@ def test_a_guest_joins_over_a_real_sshd_on_loopback() -> None:
     if python is None:
         pytest.skip("no system python3 for the far side of ssh")
     with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
-        if not _readable_by(b_uid, b_gid, [python, os.path.join(SRC, "mille", "__main__.py")]):
+        if not readable_by(b_uid, b_gid, [python, os.path.join(SRC, "mille", "__main__.py")]):
             pytest.skip(f"the test's user cannot run {python} on {SRC} (a checkout in a private directory)")
         made_run = not os.path.isdir("/run/sshd")
         if made_run:
@@ -450,32 +640,32 @@ def test_a_guest_joins_over_a_real_sshd_on_loopback() -> None:
                 env={"MILLE_SSH": ssh, "MILLE_REMOTE": f"env PYTHONPATH={SRC} {python} -m mille"},
             )
             try:
-                _asked(host, deadline=20)
+                host.wait_asked(deadline=20)
             except AssertionError:
                 guest.pump(0.5)
                 raise AssertionError(guest.text()) from None
             guest.wait_for(f"{alice} is thinking...", deadline=20)
-            _move(host)
-            _asked(guest)
-            _move(guest)
+            host.move()
+            guest.asked()
+            guest.move()
             host.wait_for("DISCARD")
             # ssh killed under the guest: the host is told, the computer plays the seat.
-            _asked(host)
-            _move(host)
+            host.asked()
+            host.move()
             for child in _children(guest.pid):  # the guest's own ssh, by its process id
                 os.kill(child, signal.SIGKILL)
             host.wait_for(f"{bob} is gone", deadline=20)
             host.wait_for("Wait/Comp/Adjourn?")
             host.send("c")
-            _asked(host)  # the computer played his seat
+            host.asked()  # the computer played his seat
             # Bob, whose link broke under him, is told too, and chooses to wait: ssh again, his seat back.
             guest.wait_for(f"{alice} is gone")
             guest.wait_for("Wait/Leave?")
             guest.send("w")
             host.wait_for(f"{bob} joined", deadline=20)
             guest.wait_for(f"{alice} is thinking...", deadline=20)
-            _move(host)
-            _asked(guest, deadline=20)
+            host.move()
+            guest.wait_asked(deadline=20)
         finally:
             if guest is not None and guest.status is None:
                 for child in _children(guest.pid):
@@ -490,587 +680,6 @@ def test_a_guest_joins_over_a_real_sshd_on_loopback() -> None:
                     print(f.read())  # sshd's own words, for a failure
             if made_run:
                 shutil.rmtree("/run/sshd", ignore_errors=True)
-
-
-def test_the_hosts_terminal_closed_keeps_the_game_for_both_and_both_resume_it() -> None:
-    """The host's terminal closed at the guest's move: the game kept, the guest told; --invite FILE resumes it."""
-    from mille.files import save
-
-    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
-        state = _state_home(place, a_uid, a_gid)
-        env = {"XDG_STATE_HOME": state}
-        players: list[Player] = []
-        try:
-            host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"], env=env)
-            players.append(host)
-            host.wait_for(f"mille --join {alice}")
-            guest = Player(b_uid, b_gid, ["--join", alice])
-            players.append(guest)
-            _asked(host)
-            _move(host)
-            _asked(guest)
-            hand = [row[:20] for row in guest.screen.display[6:13]]
-
-            os.close(host.fd)  # the host's terminal goes away under it
-            host.fd = -1
-            assert host.reap() == 1
-            assert guest.reap() == 0
-            assert f"{alice} left the game" in guest.text()
-            [name] = os.listdir(os.path.join(state, "mille"))
-            kept = os.path.join(state, "mille", name)
-            assert save.read_game(kept).computer == f"person:{bob}"
-
-            again = Player(a_uid, a_gid, ["--invite", bob, "--no-stats", kept], env=env)
-            players.append(again)
-            again.wait_for(f"mille --join {alice}")
-            back = Player(b_uid, b_gid, ["--join", alice])
-            players.append(back)
-            _asked(back)
-            assert "plays, not" not in again.text()
-            assert [row[:20] for row in back.screen.display[6:13]] == hand
-            _agree(again, back)
-        finally:
-            for p in players:
-                p.kill()
-
-
-def _connect_in_child(uid: int, gid: int, path: str) -> tuple[int, int]:
-    """Connect to ``path`` as ``uid`` in a forked child that writes first, then reads to the end: (pid, pipe)."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
-        code = 1
-        try:
-            os.close(read_end)
-            os.setgroups([])
-            os.setgid(gid)
-            os.setuid(uid)
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            s.connect(path)
-            try:
-                s.sendall(b'{"type":"move","move":{"kind":"draw"}}\n')
-            except OSError:
-                pass
-            s.settimeout(10)
-            got = b""
-            try:
-                while chunk := s.recv(65536):
-                    got += chunk
-            except OSError:
-                pass
-            os.write(write_end, got)
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write_end)
-    return pid, read_end
-
-
-def _child_read(pid: int, fd: int) -> bytes:
-    chunks = []
-    while chunk := os.read(fd, 65536):
-        chunks.append(chunk)
-    os.close(fd)
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
-    return b"".join(chunks)
-
-
-def _connect_as(uid: int, gid: int, path: str) -> bytes:
-    """Connect to ``path`` as ``uid``, write first, and return what came back before the end (b'' if refused)."""
-    return _child_read(*_connect_in_child(uid, gid, path))
-
-
-# ----------------------------------------------------------------------
-# The link's bounds: a hostile or broken peer cannot crash, hang or exhaust the other
-
-
-def test_a_line_that_never_ends_ends_the_link_not_the_memory() -> None:
-    mine, theirs = people_link.pair()
-    try:
-        chunk = b"x" * 4096
-        sent = 0
-        while sent <= people_link.MAX_LINE + len(chunk):
-            theirs.sock.setblocking(True)
-            theirs.sock.sendall(chunk)
-            sent += len(chunk)
-        with pytest.raises(people_link.LinkClosed, match="too long"):
-            while mine.poll_message() is None:
-                select.select([mine.sock], [], [], 1)
-        assert len(mine._in) <= people_link.MAX_LINE + 65536
-    finally:
-        mine.close()
-        theirs.close()
-
-
-def test_garbage_ends_the_link_in_one_line() -> None:
-    mine, theirs = people_link.pair()
-    try:
-        theirs.sock.setblocking(True)
-        theirs.sock.sendall(b"\x1b]0;owned\x07 not json\n")
-        with pytest.raises(people_link.LinkClosed, match="garbage"):
-            mine.wait_message(timeout=5)
-    finally:
-        mine.close()
-        theirs.close()
-
-
-def test_a_peer_that_stops_reading_is_dropped_without_blocking(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(people_link, "WRITE_DEADLINE", 0.2)
-    mine, theirs = people_link.pair()
-    try:
-        message = {"type": "say", "text": "y" * 1000}
-        start = time.monotonic()
-        with pytest.raises(people_link.LinkClosed, match="stopped reading"):
-            while True:
-                mine.send(message)  # never blocks: the buffer is bounded, the stall timed
-                if time.monotonic() - start > 0.25:
-                    mine.flush()
-        assert time.monotonic() - start < 10
-    finally:
-        mine.close()
-        theirs.close()
-
-
-def test_a_message_round_trips_in_the_bot_protocols_encoding() -> None:
-    mine, theirs = people_link.pair()
-    try:
-        mine.send({"type": "move", "move": wire.move_json(wire.move_from_json({"kind": "draw"}))})
-        got = theirs.wait_message(timeout=5)
-        assert got is not None and got["type"] == "move"
-    finally:
-        mine.close()
-        theirs.close()
-
-
-def test_a_seed_typed_with_invite_is_refused_in_one_line() -> None:
-    """A command line is seen by every user of the machine: a seed on it would make the deal public."""
-    env = {**os.environ, "PYTHONPATH": SRC}
-    done = subprocess.run(
-        [sys.executable, "-m", "mille", "--invite", "nobody", "--seed", "5"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-    )
-    assert done.returncode == 1
-    assert "would make the deal public" in done.stderr and "Traceback" not in done.stderr
-
-
-def _utmp_record(user: str, line: str, kind: int = 7) -> bytes:
-    """One Linux ``struct utmp`` record (the layout the code reads: ``rendezvous.UTMP_RECORD``)."""
-    from mille.ui.people.rendezvous import UTMP_RECORD
-
-    return UTMP_RECORD.pack(kind, os.getpid(), line.encode(), b"ts/0", user.encode(), b"", 0, 0, 0, 0, 0, 0, 0, 0, 0)
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the utmp layout written here is Linux's")
-def test_the_invitation_reaches_the_guests_pty_as_write_does_and_not_after_mesg_n(tmp_path: object) -> None:
-    """A real pty owned by the guest, listed in a utmp file the test writes: one line there; none after ``mesg n``."""
-    from mille.ui.people import rendezvous
-
-    with people(1) as [(bob, b_uid, b_gid)]:
-        master, slave = os.openpty()
-        try:
-            tty = os.ttyname(slave)
-            utmp = os.path.join(str(tmp_path), "utmp")
-            with open(utmp, "wb") as f:
-                f.write(_utmp_record("someone", tty[len("/dev/") :]))  # another user's login on that tty
-                f.write(_utmp_record(bob, tty[len("/dev/") :], kind=8))  # a dead process: not a login
-                f.write(_utmp_record(bob, tty[len("/dev/") :]))
-            os.chown(tty, b_uid, b_gid)
-            assert rendezvous.terminals(bob, utmp) == [tty]
-
-            os.chmod(tty, 0o620)  # mesg y
-            assert rendezvous.invite(bob, "mille: alice invites you", utmp=utmp) == [tty]
-            got = b""
-            while b"invites you" not in got:
-                assert select.select([master], [], [], 5)[0], got
-                got += os.read(master, 4096)
-            assert b"mille: alice invites you" in got
-
-            os.chmod(tty, 0o600)  # mesg n: the group may not write
-            assert rendezvous.invite(bob, "mille: alice invites you again", utmp=utmp) == []
-            assert not select.select([master], [], [], 0.2)[0]
-        finally:
-            os.close(slave)
-            os.close(master)
-
-
-def test_drops_under_a_shell_and_each_choice_the_host_makes() -> None:
-    """The guest's terminal closed under ``bash -i`` at the move prompt, then while the host thinks, then killed:
-    the host is told at once and chooses: wait (the seat retaken), the computer, adjourn (resumed by both)."""
-    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
-        state = _state_home(place, a_uid, a_gid)
-        env = {"XDG_STATE_HOME": state}
-        players: list[Player] = []
-        try:
-            host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"], env=env)
-            players.append(host)
-            host.wait_for(f"mille --join {alice}")
-            guest = in_shell(b_uid, b_gid, ["--join", alice])
-            players.append(guest)
-            _asked(host)
-            _move(host)
-            _asked(guest)
-
-            # At his move prompt: his terminal closed under the shell.  Alice chooses to wait.
-            close_terminal(guest)
-            the_choice_after_a_wait(host, bob)
-            host.send("w")
-            host.wait_for("Waiting...")
-            back = in_shell(b_uid, b_gid, ["--join", alice])
-            players.append(back)
-            _asked(back)  # the seat retaken, at the same move
-            host.wait_for(f"{bob} joined")
-            _move(back)
-            _asked(host)
-
-            # While Alice thinks: his terminal closed again; she is told at once, and chooses the computer.
-            close_terminal(back)
-            host.wait_for(f"{bob} is gone")
-            _move(host)
-            host.wait_for("Wait/Comp/Adjourn?")
-            host.send("c")
-            _asked(host)
-            deck = int(host.screen.display[6][20:40])
-            _move(host)
-            # The computer stands in without asking again: her prompt again, a card drawn for each (two or more:
-            # a safety played gives the computer another turn, and the deal is one nobody can choose).
-            _asked(host)
-            assert "Adjourn?" not in host.text(), host.text()
-            assert int(host.screen.display[6][20:40]) <= deck - 2, host.text()
-
-            # He comes back, his process is killed at his prompt, and Alice adjourns.
-            again = Player(b_uid, b_gid, ["--join", alice])
-            players.append(again)
-            again.wait_for(f"{alice} is thinking...")
-            _move(host)
-            _asked(again)
-            hand = [row[:20] for row in again.screen.display[6:13]]
-            again.kill()
-            host.wait_for("Wait/Comp/Adjourn?")
-            host.send("a")
-            assert host.reap() == 0
-            said = "".join(line.rstrip() if len(line.rstrip()) < 80 else line for line in host.screen.display)
-            assert f"resume it with: mille --invite {bob} " in said, host.text()
-            assert f"{bob} takes their seat again with: mille --join {alice}" in said, host.text()
-            [name] = os.listdir(os.path.join(state, "mille"))
-            kept = os.path.join(state, "mille", name)
-
-            # Both resume it: his seat, his hand, his move.
-            resumed = Player(a_uid, a_gid, ["--invite", bob, "--no-stats", kept], env=env)
-            players.append(resumed)
-            resumed.wait_for(f"mille --join {alice}")
-            last = Player(b_uid, b_gid, ["--join", alice])
-            players.append(last)
-            _asked(last)
-            assert [row[:20] for row in last.screen.display[6:13]] == hand
-        finally:
-            for p in players:
-                p.kill()
-
-
-def the_choice_after_a_wait(host: Player, name: str) -> None:
-    """``name`` dropped: the host is told at once and asked; another key is told the choices; W waits; any key
-    brings the choice back (waiting never hangs)."""
-    host.wait_for(f"{name} is gone")
-    host.wait_for("Wait/Comp/Adjourn?")
-    host.send("x")
-    host.wait_for("W: wait  C: computer  A: adjourn")
-    host.send("w")
-    host.wait_for("Waiting...")
-    host.send(" ")
-    host.wait_for("Wait/Comp/Adjourn?")
-
-
-def _answer(player: Player, line: str, wanted: str, deadline: float = 10.0) -> str:
-    """Type ``line`` at a plain prompt; what follows it (rows joined) once the next prompt is there."""
-    player.pump(0.02)
-    player.screen = ptyreplay.Terminal(80, 24)  # only what comes after the line is looked at
-    player.stream = ptyreplay._Stream(player.screen)
-    player.send(line + "\r")
-    end = time.monotonic() + deadline
-    while True:
-        text = " ".join(row.strip() for row in player.screen.display)
-        if wanted in text and text.rstrip().endswith("Your move:"):
-            return text
-        assert time.monotonic() < end, player.text()
-        player.pump(0.02)
-
-
-def _plain_answer(player: Player, line: str, wanted: str, deadline: float = 10.0) -> None:
-    """Type ``line`` at a plain question; wait for ``wanted`` after it."""
-    player.pump(0.02)
-    player.screen = ptyreplay.Terminal(80, 24)
-    player.stream = ptyreplay._Stream(player.screen)
-    player.send(line + "\r")
-    player.wait_for(wanted, deadline)
-
-
-def _plain_discard(player: Player) -> str:
-    """In lines: the line that discards the first card of the hand that is not a safety (``c`` says the hand)."""
-    hand = _answer(player, "c", "Your hand: ")
-    hand = hand[hand.index("Your hand: ") + len("Your hand: ") :]
-    for item in hand[: hand.index(".")].split("; "):
-        slot, card = item.split(": ", 1)
-        if card not in SAFETIES and card != "empty":
-            return f"d {slot.lower()}"
-    raise AssertionError(hand)
-
-
-def _plain_move(player: Player) -> None:
-    """In lines: pick, then discard the first card of the hand that is not a safety."""
-    _answer(player, "p", "You pick")
-    player.send(_plain_discard(player) + "\r")
-
-
-def test_a_person_in_lines_and_a_friend_on_the_board_either_way() -> None:
-    """``--plain --invite`` with a guest on the board, then ``--plain --join`` with a host on the board."""
-    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)]:
-        players: list[Player] = []
-        try:
-            host = Player(a_uid, a_gid, ["--plain", "--invite", bob, "--no-stats"])
-            players.append(host)
-            host.wait_for(f"mille --join {alice}")
-            guest = Player(b_uid, b_gid, ["--join", alice])
-            players.append(guest)
-            host.wait_for(f"Mille Bornes against {bob}, in lines")
-            host.wait_for("Your move:")
-            guest.wait_for(f"{alice} is thinking...")
-            assert alice[:6] in guest.screen.display[0][60:80]  # her name heads his Comp column
-            _plain_move(host)
-            host.wait_for(f"{bob} is thinking...")
-            _asked(guest)
-            # A move the rules refuse: the original's own reason, on his board.  (Not a safety: a safety
-            # counts as picked, and its discard is refused as "discard a safety?", bsd-mille.md §3.3, §3.4.)
-            guest.send(discard_keys(guest))
-            guest.wait_for("must pick first")
-            _move(guest)
-            host.wait_for(f"{bob} discards")
-            # His process killed at her turn's end: she is asked in a line.
-            _plain_move(host)
-            _asked(guest)
-            guest.kill()
-            host.wait_for(f"{bob} is gone")
-            host.wait_for("c lets the computer play the seat")
-            _plain_answer(host, "w", f"Waiting for {bob}")
-            _plain_answer(host, "", "c lets the computer play the seat")  # RETURN: the choice again
-            host.send("c\r")
-            host.wait_for(f"The computer plays for {bob}")
-            host.send("q\r")
-            host.wait_for("Really?")
-            host.send("y\r")
-            assert host.reap() == 0
-
-            host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"])
-            players.append(host)
-            host.wait_for(f"mille --join {alice}")
-            guest = Player(b_uid, b_gid, ["--plain", "--join", alice])
-            players.append(guest)
-            _asked(host)
-            guest.wait_for(f"{alice} is thinking...")
-            _move(host)
-            guest.wait_for(f"Mille Bornes against {alice}, in lines")
-            guest.wait_for(f"{alice} discards")
-            guest.wait_for("Your move:")
-            guest.send(_plain_discard(guest) + "\r")  # not a safety (above)
-            guest.wait_for("must pick first")
-            _plain_move(guest)
-            host.wait_for("DISCARD")
-            _asked(host)
-            host.send("q")
-            host.wait_for("Really?")
-            host.send("y")
-            assert host.reap() == 0
-            assert guest.reap() == 0
-            assert f"{alice} left the game" in guest.text()
-
-            # Her mille killed under him: he is told in a line, waits, and her next game takes him back.
-            host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"])
-            players.append(host)
-            host.wait_for(f"mille --join {alice}")
-            guest = Player(b_uid, b_gid, ["--plain", "--join", alice])
-            players.append(guest)
-            _asked(host)
-            guest.wait_for(f"{alice} is thinking...")
-            host.kill()
-            guest.wait_for(f"{alice} is gone")
-            guest.wait_for(f"w waits for {alice}'s game")
-            _plain_answer(guest, "w", f"Waiting for {alice}")
-            host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"])
-            players.append(host)
-            _asked(host)
-            _move(host)
-            guest.wait_for(f"{alice} discards")
-            guest.wait_for("Your move:")
-        finally:
-            for p in players:
-                p.kill()
-
-
-def _one_play_from_the_end() -> tuple[Game, str]:
-    """A game where seat 0 (the host) has picked and one play of hers ends the hand (or asks Extension?); its key."""
-    from mille.engine import driver, rules
-    from mille.engine.rng import GlibcRandom
-    from mille.engine.rules import MoveType, Phase
-    from mille.players.bsd import BsdPlayer
-
-    class Found(Exception):
-        pass
-
-    class Watch:
-        def before_move(self, game: Game) -> None:
-            if game.to_move != 0 or rules.phase(game) is not Phase.MOVE or game.deck_count <= 0:
-                return
-            if rules.draw_refusal(game, 0) is None:
-                return  # not picked yet
-            for move in rules.legal_moves(game):
-                trial = game.copy()
-                rules.push(trial, move)
-                if move.kind is MoveType.PLAY and (trial.finished or trial.pending_extension is not None):
-                    raise Found(game.copy(), "p" if move.slot == 0 else str(move.slot))
-
-        def after_move(self, *args: object) -> None:
-            pass
-
-    for seed in range(1, 100):
-        game = Game(rng=GlibcRandom(seed))
-        rules.start_hand(game)
-        try:
-            driver.play_hand(game, [BsdPlayer(), BsdPlayer()], [GlibcRandom(1), GlibcRandom(2)], observer=Watch())
-        except Found as found:
-            return found.args[0], found.args[1]
-    raise AssertionError("no deal ends on a play of seat 0")
-
-
-def test_a_drop_at_another_hand_is_told_at_once_and_the_seat_retaken_in_the_next_hand() -> None:
-    """The guest's terminal closed under bash while the host is asked ``Another hand?``: she is told at once,
-    answers, and at his first move of the next hand waits for him: his seat again."""
-    from mille.files.save import SavedGame, write_game
-
-    game, key = _one_play_from_the_end()
-    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
-        kept = os.path.join(place, "near-the-end.json")
-        write_game(kept, SavedGame(game, 0, f"person:{bob}"))
-        os.chown(kept, a_uid, a_gid)
-        players: list[Player] = []
-        try:
-            host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats", kept])
-            players.append(host)
-            host.wait_for(f"mille --join {alice}")
-            guest = in_shell(b_uid, b_gid, ["--join", alice])
-            players.append(guest)
-            _asked(host)
-            host.send(f"u{key}\r")
-            deadline = time.monotonic() + 10
-            while "Another hand?" not in host.text():
-                assert time.monotonic() < deadline, host.text()
-                if "Extension?" in host.text():
-                    host.send("n")
-                    host.wait_for("Another hand?")
-                host.pump(0.02)
-            guest.wait_for(f"{alice}: Another hand?")
-            close_terminal(guest)
-            host.wait_for(f"{bob} is gone")  # at the question, at once
-            host.send("y")
-            deadline = time.monotonic() + 10
-            while "Adjourn?" not in host.text():
-                assert time.monotonic() < deadline, host.text()
-                if any(line[20:40].rstrip() == ">>:Move:" for line in host.screen.display):
-                    _move(host)  # she starts the hand: his turn comes after hers
-                host.pump(0.02)
-            host.send("w")
-            host.wait_for("Waiting...")
-            back = Player(b_uid, b_gid, ["--join", alice])
-            players.append(back)
-            _asked(back)
-            host.wait_for(f"{bob} joined")
-        finally:
-            for p in players:
-                p.kill()
-
-
-def test_the_hosts_prompt_leaves_the_link_of_a_guest_who_decides_to_the_thread_that_asks_them(tmp_path: object) -> None:
-    """The host's key loop (``Really?`` after ^C while the guest thinks) never reads a deciding guest's link.
-
-    The guest's seat asks on the flow's worker, which alone reads their
-    link while they decide; read by the host's prompt, their move was lost
-    and the game hung (the race the larger tables had, ``link.heard_idle``).
-    Here the move is on the link before the key: deterministic.
-    """
-    from mille.engine import rules
-    from mille.engine.rng import GlibcRandom
-    from mille.players.bsd import BsdPlayer
-    from mille.ui.flow import GameFlow, Setup
-    from mille.ui.people.host import HostBoardFace, RemotePerson
-    from mille.ui.surface import VirtualTerminal
-
-    game = Game(rng=GlibcRandom(5))
-    rules.start_hand(game)
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(os.path.join(str(tmp_path), "guest.sock"))
-    listener.listen(1)
-    host_end, guest_end = people_link.pair()
-    ready, typed = os.pipe()
-    remote = RemotePerson(listener, os.getuid(), game, "alice")
-    try:
-        term = VirtualTerminal(keys=[ord("n")])
-        os.write(typed, b"n")
-        term.fd = ready  # type: ignore[attr-defined]
-        face = HostBoardFace(term, game, 0, remote)
-        GameFlow(face, game, Setup(BsdPlayer(), "bsd", GlibcRandom(1)))
-        remote.link = host_end
-        remote.deciding = True  # as RemotePerson.choose, on the worker, while it waits for the move
-        move = {"type": "move", "move": wire.move_json(rules.DRAW)}
-        guest_end.send(move)
-        assert face.dialogs.readch() == ord("n")
-        assert host_end.wait_message(timeout=5) == move  # still the worker's to read
-        assert remote.link is host_end and not remote.take_notices()
-    finally:
-        remote.close()
-        listener.close()
-        host_end.close()
-        guest_end.close()
-        os.close(ready)
-        os.close(typed)
-
-
-def test_the_hosts_line_in_plain_mode_leaves_the_link_of_a_guest_who_decides_alone(tmp_path: object) -> None:
-    """The same in lines: a line awaited by a plain host (``Really?`` after ^C) leaves a deciding guest's link."""
-    from mille.engine import rules
-    from mille.engine.rng import GlibcRandom
-    from mille.ui.people.host import RemotePerson
-    from mille.ui.people.inlines import HostLinesFace
-    from mille.ui.plain.lines import LineTerminal
-
-    game = Game(rng=GlibcRandom(5))
-    rules.start_hand(game)
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(os.path.join(str(tmp_path), "guest.sock"))
-    listener.listen(1)
-    host_end, guest_end = people_link.pair()
-    lines, typed = os.pipe()
-    said = os.open(os.devnull, os.O_WRONLY)
-    remote = RemotePerson(listener, os.getuid(), game, "alice")
-    try:
-        face = HostLinesFace(LineTerminal(lines, said), game, 0, remote, "brief")
-        remote.link = host_end
-        remote.deciding = True  # as RemotePerson.choose, on the worker, while it waits for the move
-        move = {"type": "move", "move": wire.move_json(rules.DRAW)}
-        guest_end.send(move)
-        os.write(typed, b"n\n")
-        face._hear()
-        assert host_end.wait_message(timeout=5) == move  # still the worker's to read
-        assert remote.link is host_end
-    finally:
-        remote.close()
-        listener.close()
-        host_end.close()
-        guest_end.close()
-        for fd in (lines, typed, said):
-            os.close(fd)
 
 
 def test_who_is_run_by_its_full_path_never_from_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

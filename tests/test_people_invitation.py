@@ -33,7 +33,7 @@ from contextlib import contextmanager
 import pytest
 
 from mille.ui.people import rendezvous
-from test_people import Player, people, readable_directory
+from people_driver import Player, people, readable_directory
 
 CLONE_NEWNS = 0x00020000
 

@@ -19,7 +19,7 @@ from collections.abc import Callable
 import pytest
 
 from mille.ui.people.rendezvous import directory, socket_path
-from test_people import Player, _asked, people
+from people_driver import Player, people
 
 
 def _said(player: Player) -> str:
@@ -51,7 +51,7 @@ def test_a_second_host_for_the_same_guest_is_refused_and_a_dead_ones_socket_repl
             guest = Player(b_uid, b_gid, ["--join", alice])
             players.append(guest)
             guest.wait_for(f"{alice} is thinking...")
-            _asked(first)
+            first.wait_asked()
 
             # The first game killed where it stands: its socket is left, nobody answers on it; a new game takes it.
             os.kill(first.pid, signal.SIGKILL)

@@ -41,6 +41,8 @@ from mille.engine.state import Game, table
 from mille.files.safeio import shown
 from mille.players import wire
 from mille.players.bsd import BsdPlayer
+from mille.ui.people.guest import GuestRun
+from mille.ui.people.link import Link, pair
 from mille.ui.plain.app import PlainFace
 from mille.ui.plain.commands import parse
 from mille.ui.plain.lines import LineTerminal
@@ -248,15 +250,16 @@ def test_people_named_with_their_seats_and_sides_at_the_larger_tables() -> None:
 
 
 def test_the_host_in_lines_names_the_guest_and_the_computer_standing_in_by_its_own_words() -> None:
-    from mille.ui.people.inlines import HostLinesFace
+    from mille.ui.people.inlines import PeoplePlain, naming
 
     game = dealt(2)
     game.players[1].battle, game.players[1].can_go = EMPTY, False
     r, w = os.pipe()
     try:
         term = Heard(r)
-        remote = types.SimpleNamespace(name="bob\x1b", standing_in=False, asks_host=False)
-        face = HostLinesFace(term, game, 0, remote, "brief")  # type: ignore[arg-type]
+        remote = types.SimpleNamespace(name="bob\x1b", seat=1, standing_in=False)
+        people = types.SimpleNamespace(persons=[remote])
+        face = PeoplePlain(term, game, 0, "brief", naming(people, game.table))  # type: ignore[arg-type]
         face._query(parse("r"))
         assert term.out[2] == (
             "bob\\x1b: 0 miles of 700. Battle pile: empty. Speed pile: empty. Safeties: none. "
@@ -289,17 +292,23 @@ def _view(game: Game, seat: int) -> dict[str, object]:
     return {"type": "view", "obs": wire.observation_json_2(observe(game, seat)), "finished": game.finished}
 
 
-def test_a_guest_in_lines_at_seat_3_of_4_hears_the_hosts_numbering() -> None:
-    from mille.ui.people.inlines import TableGuestLines
-    from mille.ui.people.link import pair
+def _guest_in_lines(term: Heard, link: Link, seat: int, seats: int, detail: str) -> GuestRun:
+    """A guest's run in lines at ``seat`` of ``seats`` (alice hosting), on ``term``."""
+    from mille.engine.state import table
+    from mille.ui.people import messages
+    from mille.ui.people.inlines import guest_in_lines
 
+    hello = messages.read_hello(messages.hello("alice", "bob", seat, table(seats), {0: "alice", seat: "bob"}))
+    return GuestRun(term, link, hello, "mille --join alice", None, guest_in_lines(detail)(term))
+
+
+def test_a_guest_in_lines_at_seat_3_of_4_hears_the_hosts_numbering() -> None:
     game = dealt(4, seed=12)
-    hello = {"type": "hello", "host": "alice", "you": "bob", "seat": 2, "seats": 4, "names": {"0": "alice", "2": "bob"}}
     host_end, guest_end = pair()
     r, w = os.pipe()
     try:
         term = Heard(r)
-        guest = TableGuestLines(term, guest_end, "alice", "full", hello)
+        guest = _guest_in_lines(term, guest_end, 2, 4, "full")
         guest.handle(_view(game, 2))
         said = term.out
         assert said[0].startswith("mille, Mille Bornes at 4 seats, 2 sides of 2, in lines: you are seat 3, on side A.")
@@ -331,25 +340,28 @@ def test_a_guest_in_lines_at_seat_3_of_4_hears_the_hosts_numbering() -> None:
 
 def test_a_guest_in_lines_at_seat_2_of_3_aims_a_hazard_at_the_side_they_name() -> None:
     """``u 1 a``: Stop on side A, the host's, sent as the host's game numbers the sides (never turned)."""
-    from mille.ui.people.inlines import TableGuestLines
-    from mille.ui.people.link import pair
-
     game = dealt(3, seed=5)
     for side in range(3):
         rolling(game, side)
     game.to_move = 1
     hand = game.players[1].hand
     hand[0], hand[1] = MILES_75, STOP  # picked: a Stop in slot 1
-    hello = {"type": "hello", "host": "alice", "you": "bob", "seat": 1, "seats": 3, "names": {"0": "alice", "1": "bob"}}
     host_end, guest_end = pair()
     r, w = os.pipe()
     try:
         os.write(w, b"u 1 a\n")
         term = Heard(r)
-        guest = TableGuestLines(term, guest_end, "alice", "brief", hello)
+        guest = _guest_in_lines(term, guest_end, 1, 3, "brief")
         guest.handle(_view(game, 1))
         assert "you are seat 2, on side B." in term.out[0]
-        guest.handle({"type": "decide", "obs": wire.observation_json_2(observe(game, 1))})
+        obs = observe(game, 1)
+        guest.handle(
+            {
+                "type": "decide",
+                "obs": wire.observation_json_2(obs),
+                "legal": [wire.move_json_2(m) for m in obs.legal_moves()],
+            }
+        )
         sent = host_end.wait_message(timeout=5)
         assert sent is not None and sent["type"] == "move"
         assert wire.move_from_json_2(sent["move"], 3) == Move(MoveType.PLAY, 1, 0)

@@ -1,6 +1,6 @@
 """The save dialogs on screen, through the headless VirtualTerminal.
 
-Each test builds a :class:`~mille.ui.app.MilleApp` on an in-memory terminal
+Each test builds a :class:`~mille.ui.flow.GameFlow` (a :class:`~mille.ui.app.BoardFace`) on an in-memory terminal
 with the real writer (``save.write_game``), feeds it keys and reads the
 80x24 screen.  The app returns when the keys run out (status 1) or when the
 player leaves (status 0).  Reference: bsd-mille.md §9.3, §9.4, §10, §11

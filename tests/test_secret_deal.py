@@ -40,7 +40,7 @@ from mille.engine.observation import Observation
 from mille.engine.rng import GlibcRandom
 from mille.engine.state import Game
 from mille.players import wire
-from test_people import SRC, Player, _asked, _picked, _readable_by, discard_keys, people, readable_directory
+from people_driver import SRC, Player, people, readable_by, readable_directory
 
 #: How far either side of each centre the search looks (the C program tries about two million seeds a second).
 WINDOW = 50_000
@@ -227,7 +227,7 @@ def test_a_guest_cannot_work_out_the_hosts_hand_from_the_bytes_it_receives(tmp_p
         pytest.skip("no system python3 for the recording relay")
     search = Search(tmp_path)
     with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
-        if not _readable_by(b_uid, b_gid, [python, os.path.join(SRC, "mille", "__main__.py")]):
+        if not readable_by(b_uid, b_gid, [python, os.path.join(SRC, "mille", "__main__.py")]):
             pytest.skip(f"the test's user cannot run {python} on {SRC} (a checkout in a private directory)")
         record = os.path.join(place, "received")
         relay = os.path.join(place, "ssh")
@@ -255,33 +255,33 @@ def test_a_guest_cannot_work_out_the_hosts_hand_from_the_bytes_it_receives(tmp_p
             env = {"MILLE_SSH": relay, "MILLE_REMOTE": f"env PYTHONPATH={SRC} {python} -m mille"}
             guest = Player(b_uid, b_gid, ["--join", f"{alice}@here"], env=env)
             players.append(guest)
-            _asked(host)
+            host.wait_asked()
             guest.wait_for(f"{alice} is thinking...")
             # alice's hand as her board shows it, then her move; bob's pick; then alice's next draw.
             hand = [row[2:20].strip() for row in host.screen.display[7:13]]
             deck_before = int(host.screen.display[6][20:40])
             host.send("p")
             end = time.monotonic() + 10
-            while _picked(host) == "":
+            while host.hand().get("P", "-") in ("", "-"):
                 assert time.monotonic() < end, host.text()
                 host.pump(0.01)
-            host.send(discard_keys(host))
-            _asked(guest)
+            host.send(host.discard_keys())
+            guest.wait_asked()
             guest.send("p")
             end = time.monotonic() + 10
-            while _picked(guest) == "":
+            while guest.hand().get("P", "-") in ("", "-"):
                 assert time.monotonic() < end, guest.text()
                 guest.pump(0.01)
-            guest.send(discard_keys(guest))
+            guest.send(guest.discard_keys())
             # Her second draw: the deck's 15th card from the top (12 dealt, her pick and bob's before it).
             draw_at = len(DECK) - 15
-            _asked(host)
+            host.wait_asked()
             host.send("p")
             end = time.monotonic() + 10
-            while _picked(host) == "" or int(host.screen.display[6][20:40]) != draw_at:
+            while host.hand().get("P", "-") in ("", "-") or int(host.screen.display[6][20:40]) != draw_at:
                 assert time.monotonic() < end, host.text()
                 host.pump(0.01)
-            next_draw = _picked(host)
+            next_draw = host.hand()["P"]
             assert deck_before == len(DECK) - 12
             host.send("q")
             host.wait_for("Really?")

@@ -8,7 +8,6 @@ slot and a side); a real terminal at 80x24, and the too-small message below.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable
 
@@ -28,8 +27,9 @@ from mille.ui.flow import COUP_PROMPT, GameExit, GameFlow, Setup
 from mille.ui.hints import Adviser
 from mille.ui.layout import ScoreView
 from mille.ui.people import link as people_link
+from mille.ui.people import messages
+from mille.ui.people.guest import GuestRun, board_face
 from mille.ui.people.link import Link
-from mille.ui.people.tableguest import TableGuest
 from mille.ui.surface import INTERRUPT, VirtualTerminal
 from mille.ui.tableboard import TableBoardFace, key_line, key_list, move_line, score_lines, side_box, table_flow
 
@@ -381,21 +381,18 @@ def test_a_hint_at_three_and_six_seats(seats: int, key: str) -> None:
     assert not any("Keys" in line for lines in term.noted for line in _right(lines))
 
 
-def _guest(keys: str, seat: int, seats: int) -> tuple[TableGuest, _Noting, Link, Callable[[], None]]:
+def _guest(keys: str, seat: int, seats: int) -> tuple[GuestRun, _Noting, Link, Callable[[], None]]:
     """A guest's run on the board at ``seat`` of ``seats`` (alice hosting), its terminal typing ``keys``."""
+    from mille.engine.state import table
+
     term = _Noting(keys)
-    ready, always = os.pipe()  # the guest waits for a key on the terminal's descriptor: always readable here
-    os.write(always, b".")
-    term.fd = ready  # type: ignore[attr-defined]
     host_end, guest_end = people_link.pair()
-    hello = {"type": "hello", "host": "alice", "seat": seat, "seats": seats, "names": {"0": "alice"}}
-    guest = TableGuest(term, guest_end, hello)
+    hello = messages.read_hello(messages.hello("alice", "bob", seat, table(seats), {0: "alice"}))
+    guest = GuestRun(term, guest_end, hello, "mille --join alice", None, board_face(term))
 
     def close() -> None:
         host_end.close()
         guest_end.close()
-        os.close(ready)
-        os.close(always)
 
     return guest, term, host_end, close
 

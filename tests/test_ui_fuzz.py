@@ -4,7 +4,7 @@ Random keys (game commands, answers, letters and digits, control characters,
 escape sequences, bytes above 127, ^C, file names) are fed in batches.  Each
 time the program has used up a batch and asks for more, the engine's
 invariants and the screen are checked.  The run must never raise: the only
-way out of ``MilleApp.run`` is its own exit, with status 0 (quit) or 1 (end
+way out of ``GameFlow.run`` is its own exit, with status 0 (quit) or 1 (end
 of input, hangup).
 
 Deterministic: every game's keys come from ``random.Random`` seeded with the

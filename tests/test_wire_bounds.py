@@ -249,7 +249,7 @@ HOSTILE_VIEWS = list(_hostile_views())
 @pytest.mark.parametrize(("what", "obs"), HOSTILE_VIEWS, ids=[v[0] for v in HOSTILE_VIEWS])
 def test_a_guest_fed_a_hostile_host_ends_in_one_line_promptly(what: str, obs: dict[str, object], plain: bool) -> None:
     from mille.ui.people import rendezvous
-    from test_people import Player, people
+    from people_driver import Player, people
 
     with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)]:
         read_end, write_end = os.pipe()

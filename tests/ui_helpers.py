@@ -4,7 +4,8 @@
 Three parts:
 
 * **Headless replays.**  :func:`vt_replay` plays a list of key steps through
-  :class:`mille.ui.app.MilleApp` on a :class:`~mille.ui.surface.VirtualTerminal`
+  :class:`mille.ui.flow.GameFlow` holding a :class:`mille.ui.app.BoardFace` on a
+  :class:`~mille.ui.surface.VirtualTerminal`
   and snapshots the screen each time the program waits for a key with nothing
   left to read, exactly where the bsdref harness snapshots a real program (it
   waits until the child has read every key and sleeps in ``read(0)``).  ``\\x03``
@@ -141,7 +142,7 @@ class ScriptTerminal(VirtualTerminal):
     Each time the program wants a key and the current step is used up, the
     screen is snapshotted (the program is "waiting for input") and the next
     step's keys are queued.  After the last step :class:`EndOfScript` ends the
-    run (``MilleApp.run`` lets it through: it only catches its own exit).
+    run (``GameFlow.run`` lets it through: it only catches its own exit).
     """
 
     def __init__(self, steps: Sequence[str]) -> None:
@@ -171,7 +172,8 @@ def new_game(seed: int) -> Game:
 
 
 def make_app(term: VirtualTerminal, game: Game, **kwargs: Any) -> GameFlow:
-    """:class:`MilleApp` on ``term``, with the computer ``mille`` seats by default unless ``kwargs`` choose one.
+    """The game's flow (:class:`mille.ui.flow.GameFlow`) on ``term``, with the computer ``mille`` seats by default
+    unless ``kwargs`` choose one.
 
     The default is the original's computer, ``bsd``, rolling the game's own
     generator (:func:`mille.ui.session.computer_player`); a ``computer`` given

@@ -294,23 +294,25 @@ def main(argv: list[str] | None = None) -> int:
         if args.json:
             parser.error("--json goes with --stats")
         if args.join is not None or args.join_stdio is not None:
-            lines = {name: on for name, on in switches.items() if name == "plain"}
+            lines = {name: on for name, on in switches.items() if name in ("plain", "stats")}
             if others and (lines != switches or args.file or args.seed is not None or args.computer):
-                parser.error("--join takes no other arguments but --plain and --detail")
+                parser.error("--join takes no other arguments but --plain, --detail and --no-stats")
             if args.join_stdio is not None:
                 from .ui.people.guest import join_stdio
 
                 return join_stdio(args.join_stdio)
             from .ui.people.guest import join
 
-            plain, detail = choose_plain(lines, args.detail, _settings())
+            settings = _settings()
+            plain, detail = choose_plain(lines, args.detail, settings)
             if args.detail is not None and not plain:
                 parser.error("--detail goes with --plain (or plain = true in the settings)")
+            record = lines.get("stats", settings is None or settings.stats is not False)
             if not plain:
-                return join(args.join)
-            from .ui.people.inlines import guest_in_lines, table_guest_in_lines
+                return join(args.join, record=record)
+            from .ui.people.inlines import guest_in_lines
 
-            return join(args.join, play=guest_in_lines(detail), play_table=table_guest_in_lines(detail))
+            return join(args.join, lines=guest_in_lines(detail), record=record)
         if args.invite is not None:
             if args.seed is not None:
                 parser.error("--seed with --invite would make the deal public (a command line is seen by all): refused")
@@ -369,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
         # again does (docs/protocol.md, "On the board").
         not_run, saved_computer = saved_computer, DEFAULT_COMPUTER
         banner = f"{DEFAULT_COMPUTER} plays, not {not_run}"
-    # Seats for people beyond two (issue 38): the computers keep their own name; people are seated by tablehost.
+    # Seats for people beyond two (issue 38): the computers keep their own name; people are seated by people.seat.
     at_table = invited is not None and (game.table.seats if game is not None else players or 2) > 2
     if invited is not None and not at_table:
         if "," in invited or ":" in invited:
@@ -411,11 +413,6 @@ def main(argv: list[str] | None = None) -> int:
         game, file=file, banner=banner, window=window, computer_name=computer_name, seed=seed_value,
         hints=hints, color=color, record=record, detail=detail, reads_deck=reads_deck,
     )  # fmt: skip
-    if plain and at_table and invited is not None:
-        from .ui.people.inlines import table_host_in_lines
-        from .ui.people.tablehost import play_table_host
-
-        return play_table_host(choices, invited, play=table_host_in_lines(choices))
     if plain and invited is not None:
         from .ui.people.host import play_host
         from .ui.people.inlines import host_in_lines
@@ -428,10 +425,6 @@ def main(argv: list[str] | None = None) -> int:
     if not (os.isatty(0) and os.isatty(1)):
         print("mille: standard input and output must be a terminal (mille --plain plays in lines)", file=sys.stderr)
         return 1
-    if at_table and invited is not None:
-        from .ui.people.tablehost import play_table_host
-
-        return play_table_host(choices, invited)
     if invited is not None:
         from .ui.people.host import play_host
 

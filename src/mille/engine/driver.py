@@ -1,4 +1,4 @@
-"""The hand driver: the one loop that plays a hand between two players.
+"""The hand driver: the one loop that plays a hand, at any table (two seats, 3, 4 or 6).
 
 Given a game with a hand dealt and a player per seat, :func:`play_hand`
 asks :func:`mille.engine.rules.phase` what comes next, shows the seat to move its

@@ -110,7 +110,7 @@ class DamagedLedger(LedgerError):
 def stats_path() -> str:
     """``$XDG_STATE_HOME/mille/stats.jsonl`` (``~/.local/state`` by default; a relative value is ignored).
 
-    The same rule as the hangup file's (:func:`mille.files.save.hangup_path`), so a
+    The same rule as the hangup file's (:func:`mille.files.rescue.keep`: the state directory first), so a
     player finds everything mille keeps in one place.
     """
     try:

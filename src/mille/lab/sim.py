@@ -1,4 +1,4 @@
-"""Headless games between two players, or at any table; by default the BSD computer against itself.
+"""Headless games at any table (two players by default): the BSD computer against itself unless told.
 
     python -m mille.sim --hands 1000 --seed 7 [--json] [--human NAME] [--computer NAME]
     python -m mille.sim --players 4 [--seat NAME ...] ...

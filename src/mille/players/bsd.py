@@ -559,7 +559,7 @@ class BsdPlayer:
 
     name = "bsd"
     #: The original's procedure: on the board it rolls the game's own
-    #: generator, as the original did (:func:`mille.cli.computer_player`).
+    #: generator, as the original did (:func:`mille.ui.session.computer_player`).
     dice = "game"
     #: Served over the protocol, it need not be asked a forced move: its
     #: draw rolls no dice and counts nothing (docs/protocol-speed.md).

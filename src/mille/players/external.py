@@ -69,7 +69,7 @@ class ExternalPlayer:
     Made, it has a running bot that has said hello (:class:`PlayerSpecError`
     if none can be started): ``name`` is the name the bot gave, ``dice`` is
     ``"game"`` if the bot declared itself the original's procedure, which
-    rolls the game's own generator (:func:`mille.cli.computer_player` then
+    rolls the game's own generator (:func:`mille.ui.session.computer_player` then
     hands it that), else None.
 
     The bot's process is its own until :meth:`close` (or until the player

@@ -863,6 +863,20 @@ def event_line_2(event: Event, sides: int) -> bytes:
     return _EVENT_LINES_2[event.kind] % (event.seat, event.seat % sides, event.card)
 
 
+def event_json_2(event: Event, sides: int) -> dict[str, object]:
+    """The fields of protocol 2's ``event`` (:func:`event_line_2`'s, without its ``type``), for a message of another
+    kind that carries an event (the people link's ``moved``, :mod:`mille.ui.people.messages`)."""
+    data: dict[str, object] = {
+        "seat": event.seat,
+        "side": event.seat % sides,
+        "kind": KIND_NAMES[event.kind],
+        "card": event.card,
+    }
+    if event.target is not None:
+        data["target"] = event.target
+    return data
+
+
 _HAZARD_CARDS = cards.HAZARDS | {cards.SPEED_LIMIT}
 _HAZARD_LINE_2 = b'{"type":"event","seat":%d,"side":%d,"kind":"play","card":%d,"target":%d}\n'
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..engine.rules import DRAW, ORDER, Move, MoveType
 from . import keys
 from .board import Board
-from .flow import EXTENSION_PROMPT, FILE_PROMPT, MOVE_PROMPT, PROMPTS, GameFlow, Request
+from .flow import EXTENSION_PROMPT, FILE_PROMPT, MOVE_PROMPT, PROMPTS, Flow, Request
 from .keys import Answer, Command, unctrl
 from .layout import BOARD_COLS, MOVE_X, MOVE_Y, ScoreView
 from .surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED
@@ -45,7 +45,7 @@ class Dialogs:
     keys that change it (``W``, ``O``).
     """
 
-    def __init__(self, term: Terminal, display: Board, flow: GameFlow) -> None:
+    def __init__(self, term: Terminal, display: Board, flow: Flow) -> None:
         self.term = term
         self.display = display
         self.flow = flow

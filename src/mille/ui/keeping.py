@@ -35,8 +35,8 @@ if TYPE_CHECKING:
     from ..files.rescue import Kept
     from ..files.save import SavedGame
 
-#: Writes a kept game somewhere else than the kept-games places (tests, a
-#: host keeping a game for two); raises OSError when it cannot.
+#: Writes a kept game somewhere else than the kept-games places (the tests);
+#: raises OSError when it cannot.
 Store = Callable[["SavedGame"], None]
 
 

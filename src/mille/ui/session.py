@@ -168,6 +168,8 @@ class _Run:
         dice: GlibcRandom,
         command: str,
         others: tuple[tuple[Player, GlibcRandom], ...] = (),
+        record_as: str | None = None,
+        people: tuple[int, ...] = (),
     ) -> None:
         self.file = choices.file
         self.computer_name = choices.computer_name
@@ -205,6 +207,8 @@ class _Run:
             hints=adviser,
             resumed=resumed,
             others=others,
+            record_name=record_as,
+            people=people,
         )
 
     @classmethod
@@ -249,15 +253,19 @@ def play_board(
     make_flow: Callable[[Terminal, Game, Setup], GameFlow] | None = None,
     command: str = "mille",
     others: tuple[tuple[Player, GlibcRandom], ...] = (),
+    record_as: str | None = None,
+    people: tuple[int, ...] = (),
 ) -> int:
     """Play the game chosen on the board until it ends; the exit status.
 
     ``computer`` overrides the player ``choices.computer_name`` names (the
     name is still what a save records; it then rolls dice of its own), and
     ``others`` then the players of seats 2 and on with their dice (a larger
-    table with people, :mod:`mille.ui.people.tablehost`).
+    table with people, :mod:`mille.ui.people.host`); ``record_as``, who the
+    record of games says the game was against (the people, not the computers),
+    and ``people`` the seats they play.
     ``make_flow`` makes the flow and its face (:func:`mille.ui.app.board_flow`
-    unless given: a host of two people shows more, :mod:`mille.ui.people`);
+    unless given: a host of people shows more, :mod:`mille.ui.people.host`);
     ``command`` is what the line after a kept game says resumes it.
     Whatever happens, the terminal is put back before anything is said.
     """
@@ -270,7 +278,7 @@ def play_board(
     if computer is None:
         run = _Run.seated(choices, command)
     else:
-        run = _Run(choices, computer, _own_dice(choices.seed), command, others)
+        run = _Run(choices, computer, _own_dice(choices.seed), command, others, record_as, people)
     if run is None:
         return 1
     term = CursesTerminal()
@@ -312,6 +320,8 @@ def play_plain(
     command: str = PLAIN_COMMAND,
     term: LineTerminal | None = None,
     others: tuple[tuple[Player, GlibcRandom], ...] = (),
+    record_as: str | None = None,
+    people: tuple[int, ...] = (),
 ) -> int:
     """Play the game chosen in lines (``--plain``, :mod:`mille.ui.plain`) until it ends; the exit status.
 
@@ -329,7 +339,7 @@ def play_plain(
     if computer is None:
         run = _Run.seated(choices, command)
     else:
-        run = _Run(choices, computer, _own_dice(choices.seed), command, others)
+        run = _Run(choices, computer, _own_dice(choices.seed), command, others, record_as, people)
     if run is None:
         return 1
     if term is None:

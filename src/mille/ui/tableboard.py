@@ -26,7 +26,7 @@ tests' in-memory terminal serve both.
 
 :class:`TableBoardFace` is the face (:class:`mille.ui.flow.Face`) the
 game's flow holds at those tables, and the board a guest's run draws
-(:mod:`mille.ui.people.tableguest`).  Its keys are the original's,
+(:mod:`mille.ui.people.guest`).  Its keys are the original's,
 decoded by :mod:`mille.ui.keys`: a card's slot after ``U`` or ``D`` is
 confirmed with RETURN or SPACE, the erase key takes it back and the kill
 key cancels (:func:`mille.ui.dialogs.read_confirmed`, the original's
@@ -51,35 +51,12 @@ from .surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Protocol
-
     from ..engine.driver import Event
     from ..engine.observation import Observation
     from ..engine.rules import Outcome
     from ..players import Decision
-    from .hints import Adviser
+    from .flow import Choice, Flow
     from .surface import Terminal, Window
-
-    class TableFlow(Protocol):
-        """What the board asks of the flow it is attached to: the game's (:class:`mille.ui.flow.GameFlow`), or a
-        guest's, which holds no game (:mod:`mille.ui.people.tableguest`: no hints, no banner)."""
-
-        @property
-        def hints(self) -> Adviser | None:
-            """The hint's adviser (``--hints``); None: ``h`` and ``?`` show the keys."""
-
-        @property
-        def restore_banner(self) -> str | None:
-            """What the first board of a restored game says of it (None: nothing)."""
-
-        def keep_snapshot(self) -> None:
-            """Before each key read: the game noted for a crash save (a guest: the host heard meanwhile)."""
-
-        def catch_up(self) -> None:
-            """Before each key read: the record of games told what happened."""
-
-        def on_event(self, event: int | None) -> None:
-            """A terminal event read instead of a key (an interrupt, a hangup, ...)."""
 
 
 __all__ = [
@@ -121,7 +98,7 @@ def table_flow(term: Terminal, game: Game, setup: Setup, face: TableBoardFace | 
     """One program run at a larger table on the board: the flow holding a :class:`TableBoardFace`.
 
     ``face``: the board to hold (the host's with people,
-    :class:`mille.ui.people.tablehost.TableHostFace`); None: one for you
+    :class:`mille.ui.people.host.HostTableFace`); None: one for you
     alone against the computers.  The board is told every move made at the
     table as your seat sees it (:attr:`mille.ui.flow.GameFlow.told`), and
     lists them.
@@ -325,7 +302,7 @@ class TableBoardFace:
     """The board of a larger table: drawn whole after every move, the original's keys read on its prompt line.
 
     ``me`` is the seat the board is drawn for (you: seat 0, or a guest's
-    seat, :mod:`mille.ui.people.tableguest`), ``names`` the people's names by
+    seat, :mod:`mille.ui.people.guest`), ``names`` the people's names by
     seat (escaped; other seats are ``seat N``), ``window`` the score
     window's layout (:class:`mille.ui.layout.ScoreView`: ``FULL`` when it
     is shown, saved with the game).
@@ -353,7 +330,7 @@ class TableBoardFace:
         self.names = names
         #: The hands' sizes by seat, on a guest's board (its game holds no other hand to count); None: counted.
         self.sizes: tuple[int, ...] | None = None
-        self.flow: TableFlow
+        self.flow: Flow
         #: The message line's text (drawn with the board).
         self.message = ""
         #: What the prompt line asks now ("" for nothing).
@@ -380,7 +357,7 @@ class TableBoardFace:
         """The score window's layout (``W``), saved with the game: ``FULL`` while the person keeps it up."""
         return self._window
 
-    def attach(self, flow: TableFlow) -> None:
+    def attach(self, flow: Flow) -> None:
         self.flow = flow
         self.advised = flow.hints is not None
 
@@ -699,6 +676,29 @@ class TableBoardFace:
             elif keys.isprint(byte) and len(name) < 60:
                 name += chr(byte)
             self.prompt(PROMPTS[FILE_PROMPT] + " " + name)
+
+    def choose(self, choice: Choice) -> str | Request:
+        """``choice``'s words on the prompt line and a key (:meth:`mille.ui.flow.Face.choose`); the line given back
+        once answered.  Another key rings the bell and says the keys on the message line."""
+        asked_at = self.prompting
+        try:
+            while True:
+                self.prompt(choice.prompt)
+                key = self.readch()
+                if key == 0x0C:
+                    self.term.redraw()
+                    self.draw()
+                    continue
+                answer = choice.answer(chr(key).lower() if 0 <= key < 128 else "")
+                if answer is not None:
+                    return answer
+                self.term.bell()
+                self.say(choice.keys_line())
+        finally:  # answered, or ended by what a watch heard
+            if asked_at:
+                self.prompt(asked_at)
+            else:
+                self.unprompt()
 
     def poll(self) -> int | None:
         return self.term.poll()

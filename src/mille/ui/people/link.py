@@ -1,4 +1,4 @@
-"""The conversation between the host's and the guest's processes: bounded JSON lines.
+"""The conversation between the host's process and each guest's: bounded JSON lines, at every table.
 
 Either side may be hostile or broken (garbage, a flood, a line that never
 ends, a peer that stops reading), and neither may crash, hang or exhaust
@@ -113,7 +113,7 @@ class Link:
                 raise LinkClosed(f"the connection broke ({exc.strerror})") from None
             if not data:
                 self.close()
-                raise LinkClosed("the other side left")
+                raise LinkClosed("the connection closed")
             self._in += data
             message = self._take()
             if message is not None:
@@ -159,7 +159,8 @@ class Link:
                     raise
 
     def peek_message(self, timeout: float | None = None) -> dict[str, object] | None:
-        """The next message, as :meth:`wait_message`, left to be read again (the guest looks at the host's hello)."""
+        """The next message, as :meth:`wait_message`, left to be read again (a guest's way back waits for the host's
+        hello on a new link, which the run then reads first)."""
         message = self.wait_message(timeout)
         if message is not None:
             self._ahead.insert(0, message)
@@ -167,13 +168,13 @@ class Link:
 
 
 def heard_idle(link: Link | None, deciding: bool) -> Link | None:
-    """The link a host's key loop may read while it waits for its own key: None while the person decides.
+    """The link the host's terminal may hear while it waits for a key or a line: None while the person decides.
 
     While a person decides, their link is the thinking thread's alone: the
     host's own prompt (``Really?`` after ^C, or any question) read their
-    move away once, and the game hung waiting for it (two seats and the
-    larger tables alike).  Between their moves nothing is asked of them,
-    and only their leaving matters (:func:`drain_idle`).
+    move away once, and the game hung waiting for it.  Between their moves
+    nothing is asked of them, and only their leaving matters
+    (:func:`drain_idle`).
     """
     if link is None or link.closed or deciding:
         return None

@@ -32,7 +32,7 @@ from ...engine import cards, rules
 from ...engine.cards import EMPTY, OUT_OF_GAS, SPEED_LIMIT, STOP
 from ...engine.rules import DRAW, ORDER, Move, MoveType
 from ...engine.state import Game, Tableau
-from ..flow import COUP_PROMPT, EXTENSION_PROMPT, PROMPTS, GameFlow, Request, Setup, as_seen, wait_polling
+from ..flow import COUP_PROMPT, EXTENSION_PROMPT, PROMPTS, Flow, GameFlow, Request, Setup, as_seen, wait_polling
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT
 from . import BRIEF, DETAILS, FULL
 from .commands import HELP, Command, Parsed, parse, parse_slot
@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from ...engine.observation import Observation
     from ...engine.rules import Outcome
     from ...players import Decision
+    from ..flow import Choice
     from .lines import LineTerminal
 
 __all__ = ["BRIEF", "DETAILS", "FILE_LINE", "FULL", "HISTORY", "MOVE_LINE", "PlainFace", "plain_flow"]
@@ -92,7 +93,7 @@ class PlainFace:
         self.game = game
         self.me = me
         self._naming = naming
-        self.flow: GameFlow
+        self.flow: Flow
         self._window = window
         #: The move prompt is open (its opening lines said): a request acted on does not open it again.
         self._move_open = False
@@ -120,7 +121,7 @@ class PlainFace:
     def window(self) -> int:
         return self._window
 
-    def attach(self, flow: GameFlow) -> None:
+    def attach(self, flow: Flow) -> None:
         self.flow = flow
 
     @property
@@ -308,6 +309,17 @@ class PlainFace:
         line = self._read(FILE_LINE)
         # The original kept the name in a C string: a NUL ends it.
         return line.split("\0", 1)[0].strip()
+
+    def choose(self, choice: Choice) -> str | Request:
+        """``choice``'s sentence, and a line: its first letter (:meth:`mille.ui.flow.Face.choose`); another is told
+        the answers, and the reading keys are answered meanwhile."""
+        while True:
+            parsed = parse(self._read(choice.sentence))
+            answer = choice.answer(parsed.word.strip().lower()[:1])
+            if answer is not None:
+                return answer
+            if not self._query(parsed):
+                self.say(choice.answers_line())
 
     def poll(self) -> int | None:
         return self.term.poll()

@@ -31,7 +31,11 @@ from types import FrameType
 
 from ...files.safeio import shown
 from ..rows import fitted, terminal_width
-from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, SIGNAL_EVENTS
+from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, SIGNAL_EVENTS, Watches
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["MAX_LINE", "TOO_LONG", "LineTerminal"]
 
@@ -69,6 +73,10 @@ class LineTerminal:
         #: The terminal echoes typed keys (None: not asked yet); it has echoed ``^C``.
         self._echo: bool | None = None
         self._echoed = False
+        #: Other descriptors heard while a line is awaited and in :meth:`wait` (:meth:`watch`).
+        self.watches = Watches()
+        #: Standard input is a terminal (asked now: a terminal hung up later says it is none).
+        self._tty = os.isatty(fd_in)
 
     def start(self) -> None:
         self._echoes()  # asked now, not inside the first SIGINT's handler
@@ -122,13 +130,75 @@ class LineTerminal:
     # Input
 
     def has_line(self) -> bool:
-        """:meth:`read_line` would answer at once (a whole line, the end of input or an event is there).
-
-        So that a reader who also waits on other descriptors (a person's
-        link, :mod:`mille.ui.people`) waits on standard input only when
-        nothing is left here.
-        """
+        """:meth:`read_line` would answer at once (a whole line, the end of input or an event is there)."""
         return bool(self._pending) or self.gone or self._eof or b"\n" in self._buffer
+
+    def watch(self, fd: int, callback: Callable[[], None]) -> None:
+        """Hear ``fd`` too while a line is awaited and in :meth:`wait` (:meth:`mille.ui.surface.Terminal.watch`).
+
+        A person's link, a listening socket, a pipe a thread asks on:
+        ``callback()`` runs on this thread when ``fd`` can be read, between
+        reads (it may raise :class:`~mille.ui.surface.Heard` to end the wait).
+        """
+        self.watches.watch(fd, callback)
+
+    def unwatch(self, fd: int) -> None:
+        self.watches.unwatch(fd)
+
+    def _heard(self) -> list[int]:
+        """Until input is there (or a signal): the watched descriptors that can be read ([]: read now)."""
+        import select
+
+        try:
+            self._in_read = True
+            try:
+                if self._pending:
+                    return []
+                ready = select.select([self.fd_in, *self.watches.fds()], [], [])[0]
+            finally:
+                self._in_read = False
+        except _Wakeup:
+            return []
+        except (OSError, ValueError):
+            return []  # standard input itself is gone: its read says so
+        return [fd for fd in ready if fd != self.fd_in]
+
+    def wait(self, ready: int) -> int | None:
+        """While another thread thinks: None once ``ready`` can be read, or an event (INTERRUPT, HANGUP).
+
+        Lines typed meanwhile are not read (they wait for the next prompt);
+        the watched descriptors are heard (:meth:`watch`).  A terminal hung
+        up meanwhile is heard at once, signal or no signal (a terminal
+        closed under ``su`` or ``runuser``, which keep the hangup from their
+        child); a pipe's end is heard at the next line read, as ever, the
+        lines before it still to be read.
+        """
+        import select
+
+        while True:
+            event = self.poll()
+            if event is not None:
+                return event
+            poller = select.poll()
+            poller.register(ready, select.POLLIN)
+            if self._tty:
+                poller.register(self.fd_in, 0)  # its hangup alone: lines typed wait for the prompt
+            for fd in self.watches.fds():
+                poller.register(fd, select.POLLIN)
+            try:
+                self._in_read = True
+                try:
+                    found = [] if self._pending else poller.poll()
+                finally:
+                    self._in_read = False
+            except _Wakeup:
+                continue
+            if any(fd == ready for fd, _ in found):
+                return None
+            if any(fd == self.fd_in for fd, _ in found):
+                self.gone = True
+                return HANGUP
+            self.watches.heard(fd for fd, _ in found)
 
     def read_line(self) -> str | int:
         """The next line (without its end), or an event: INTERRUPT, HANGUP, END_OF_INPUT, TOO_LONG.
@@ -159,6 +229,11 @@ class LineTerminal:
                     return line.rstrip(b"\r").decode("utf-8", "surrogateescape")
                 self._buffer.clear()
                 return END_OF_INPUT
+            if self.watches and not self._pending:
+                heard = self._heard()
+                if heard:
+                    self.watches.heard(heard)
+                    continue
             try:
                 self._in_read = True
                 try:
