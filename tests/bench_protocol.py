@@ -29,7 +29,7 @@ the C compiler there is) against ``bsd``; wall time, as the two processes
 of a pipe share the cores.  It prints each tree's median hands a minute of
 each way, the ratios, and whether the reports were equal in every run.
 
-``python -m mille.bot`` offers games in flight (docs/protocol.md, "Games
+``python -m mille.bot`` offers games in flight (docs/protocol-speed.md, "Games
 in flight"), so a tree that has them plays the ``exec:`` ways with up to 64
 games at once; the single-tree run also times the bot in both seats with
 ``--games 1`` (one game at a time), the opt-in's own effect.
@@ -72,7 +72,8 @@ def one_run(a: str, b: str, games: int, seed: int) -> tuple[float, dict[str, obj
 
 def decisions(games: int, seed: int) -> tuple[int, int]:
     """How many decisions each seat's player makes in the match (A's, B's), counted in process."""
-    from mille.lab.pairs import MatchConfig, play_game
+    from mille.lab.play import play_game
+    from mille.lab.records import MatchConfig
     from mille.lab.stats import ThinkStats
 
     config = MatchConfig("bsd", "bsd", seed)

@@ -7,7 +7,7 @@ Not collected by pytest (its name does not start with ``test_``).
 **Overhead.**  The same N pairs of ``bsd`` against ``bsd`` (the second
 named ``mille.players.bsd:BsdPlayer``, since a tournament names each
 player once: the same player, and the same games), played two ways in
-this process: a bare loop of :func:`mille.lab.pairs.play_pair` (the games
+this process: a bare loop of :func:`mille.lab.play.play_pair` (the games
 themselves), and :func:`mille.lab.tournament.run_tournament` with ``--jobs 1``
 and a results file (``--out``, every pair fsynced), report and bootstrap
 included.  The overhead is the difference per pair over the bare loop's
@@ -35,7 +35,7 @@ from typing import Any
 
 from mille.lab import runner
 from mille.lab.options import RunOptions
-from mille.lab.pairs import play_pair
+from mille.lab.play import play_pair
 from mille.lab.results import load_results
 from mille.lab.schedule import TournamentConfig, pairing_seed
 from mille.lab.standings import build_report
@@ -46,7 +46,7 @@ PLAYERS = ["bsd", "mille.players.bsd:BsdPlayer"]
 
 def bare(pairs: int) -> tuple[float, float]:
     """(wall seconds, CPU seconds of this process) of the games alone."""
-    from mille.lab.pairs import MatchConfig
+    from mille.lab.records import MatchConfig
 
     config = MatchConfig(PLAYERS[0], PLAYERS[1], pairing_seed(1, *PLAYERS))
     start, cpu = time.perf_counter(), time.process_time()
@@ -55,10 +55,11 @@ def bare(pairs: int) -> tuple[float, float]:
     return time.perf_counter() - start, time.process_time() - cpu
 
 
-def tournament(pairs: int, resamples: int, **where: Any) -> tuple[float, float, float]:
+def tournament(pairs: int, resamples: int, out: Path | None = None, **where: Any) -> tuple[float, float, float]:
     """(wall seconds of the whole call, CPU seconds of this process, the report's pairs per second)."""
     start, cpu = time.perf_counter(), time.process_time()
-    report = run_tournament(PLAYERS, games=2 * pairs, resamples=resamples, options=RunOptions(seed=1).where(**where))
+    options = RunOptions(seed=1).where(**where)
+    report = run_tournament(PLAYERS, games=2 * pairs, resamples=resamples, options=options, out=out)
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     assert report["pairs"] == pairs and not report["interrupted"]
     return seconds, cpu, report["pairs_per_second"]
@@ -78,10 +79,10 @@ def main() -> int:
     # ---------------------------------------------------------------- overhead
     # Within each tournament run: the CPU time of the whole call (every thread of the process,
     # the kernel's time for the fsyncs included) against the CPU time spent inside the games
-    # (mille.lab.pairs.play_pairs as mille.lab.runner calls it, timed by a wrapper).  Both come
+    # (mille.lab.play.play_sets as mille.lab.runner calls it, timed by a wrapper).  Both come
     # from the same run, so the load of the machine, which moves a run's time by 10% or more,
     # cancels out.  Alternated with a bare loop of play_pair, whose CPU time is the cross-check.
-    real_play_pairs = runner.play_pairs
+    real_play_pairs = runner.play_sets
     inside = [0.0]
 
     def timed_play_pairs(config: Any, start: int, stop: int, **options: Any) -> Any:
@@ -96,11 +97,11 @@ def main() -> int:
         for r in range(args.rounds):
             bare_cpu.append(bare(args.pairs)[1])
             inside[0] = 0.0
-            runner.play_pairs = timed_play_pairs
+            runner.play_sets = timed_play_pairs
             try:
                 wall, cpu, _ = tournament(args.pairs, jobs=1, out=Path(tmp) / f"results-{r}.jsonl", resamples=0)
             finally:
-                runner.play_pairs = real_play_pairs
+                runner.play_sets = real_play_pairs
             whole_cpu.append(cpu)
             games_cpu.append(inside[0])
             whole_wall.append(wall)

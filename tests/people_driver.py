@@ -80,8 +80,11 @@ class Player:
         program: list[str] | None = None,
         columns: int = 80,
         seats: int = 2,
+        before: Callable[[], None] | None = None,
     ) -> None:
         """``mille ARGV`` forked from this interpreter; or, given ``program``, that program run (``bash -i``).
+
+        ``before`` is called in the child, still root, before it becomes the user (a mount namespace of its own).
 
         The terminal is 24 rows of ``columns`` (the screen read is 80x24 whatever it is: a very wide one is for
         plain mode, every line said whole); every byte read is kept too (:attr:`raw`).
@@ -96,6 +99,8 @@ class Player:
             try:
                 fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
                 os.closerange(3, 4096)  # the other players' terminals (their masters) are not this one's
+                if before is not None:
+                    before()
                 if uid:
                     os.setgroups([])
                     os.setgid(gid)

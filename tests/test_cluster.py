@@ -596,8 +596,8 @@ def test_local_cluster_scratch_space_is_private(tmp_path: Path) -> None:
 
 def test_the_larger_tables_on_the_cluster_are_the_jobs_1_runs(client: Any, tmp_path: Path) -> None:
     """``--players 3|4|6`` on the cluster: a table match (by games and by hands) and a resumable table tournament."""
-    from mille.lab.tablematch import run_table_match
-    from mille.lab.tabletournament import run_table_tournament
+    from mille.lab.match import run_match
+    from mille.lab.tournament import run_tournament
 
     def where(seed: int, cluster: bool) -> RunOptions:
         if cluster:
@@ -605,13 +605,13 @@ def test_the_larger_tables_on_the_cluster_are_the_jobs_1_runs(client: Any, tmp_p
         return RunOptions(seed=seed, jobs=1, game_points=FAST)
 
     for kind in ({"games": 9}, {"hands": 20}):
-        serial = run_table_match(["bsd", "random", "first"], seats=3, options=where(3, False), **kind)  # type: ignore[arg-type]
-        clustered = run_table_match(["bsd", "random", "first"], seats=3, options=where(3, True), **kind)  # type: ignore[arg-type]
+        serial = run_match("bsd", "random", "first", seats=3, options=where(3, False), **kind)  # type: ignore[arg-type]
+        clustered = run_match("bsd", "random", "first", seats=3, options=where(3, True), **kind)  # type: ignore[arg-type]
         assert {**clustered, "seconds": 0} == {**serial, "seconds": 0}
     path = tmp_path / "t.jsonl"
     players = ["bsd", "random", "first"]
-    serial_t = run_table_tournament(players, seats=4, games=6, resamples=50, options=where(5, False))
-    remote = run_table_tournament(players, seats=4, games=6, resamples=50, options=where(5, True), out=path)
+    serial_t = run_tournament(players, seats=4, games=6, resamples=50, options=where(5, False))
+    remote = run_tournament(players, seats=4, games=6, resamples=50, options=where(5, True), out=path)
     strip = ("seconds", "resumed_sets")
     assert {k: v for k, v in remote.items() if k not in strip} | {"tables": 0} == {
         k: v for k, v in serial_t.items() if k not in strip

@@ -14,8 +14,8 @@ from mille.engine.observation import observe, sample_world
 from mille.engine.rng import GlibcRandom
 from mille.engine.rules import Move, MoveType, Phase
 from mille.engine.state import Game, Memory, table
+from mille.lab.match import run_match
 from mille.lab.options import RunOptions
-from mille.lab.tablematch import run_table_match
 from mille.players.bsd import BsdPlayer
 from mille.players.expert import ExpertPlayer, Level
 from mille.players.expert.search import candidates, table_play_out
@@ -238,7 +238,7 @@ def quick_expert() -> ExpertPlayer:
 def test_the_experts_partnership_through_the_match_at_four_seats() -> None:
     """``mille.match --players 4``: the expert's partnership against bsd's, searching, without a fault."""
     options = RunOptions(seed=2, game_points=1000, jobs=1)
-    report = run_table_match(["test_expert_table:quick_expert", "bsd"], seats=4, games=2, options=options)
+    report = run_match("test_expert_table:quick_expert", "bsd", seats=4, games=2, options=options)
     assert report["errors"] == []
     assert report["hands"] >= 2
 

@@ -50,7 +50,7 @@ from mille.engine.driver import play_hand
 from mille.engine.rng import GlibcRandom
 from mille.engine.rules import start_hand
 from mille.engine.state import Game
-from mille.lab.pairs import deal_hand
+from mille.lab.play import deal_hand
 from mille.players import botprocess, make_player
 from mille.ui import session as run
 from protocol_helpers import BOT_PATH, children
@@ -62,7 +62,7 @@ import json, os, re, sys
 from mille.engine.rng import GlibcRandom
 from mille.engine.rules import start_hand
 from mille.engine.state import Game
-from mille.lab.pairs import deal_hand, deal_seed, dice_seed
+from mille.lab.play import deal_hand, deal_seed, dice_seed
 
 MODE, OUT = sys.argv[1], sys.argv[2]
 SALT = 0x6D696C6C  # the old board's dice: the game's seed ^ SALT

@@ -105,7 +105,7 @@ def test_a_log_directory_that_cannot_be_made_is_one_line(by_variable: bool, tmp_
 # python -m mille.sim: one seed rule with mille's, names escaped
 
 
-@pytest.mark.parametrize("seed", ["0", "-1", "2147483648", "4294967297"])
+@pytest.mark.parametrize("seed", ["0", "-1", "2147483648", "4294967295"])
 def test_sim_refuses_the_seeds_mille_refuses(seed: str, tmp_path: Path) -> None:
     rule = "give a whole number from 1 to 2147483647"
     for tool in ("mille.sim", "mille"):
@@ -116,6 +116,15 @@ def test_sim_refuses_the_seeds_mille_refuses(seed: str, tmp_path: Path) -> None:
         )
         assert done.returncode == (2 if tool == "mille.sim" else 1), (tool, done.stdout)
         assert f"argument --seed: '{seed}' is not a seed: {rule}" in _last_line_only(done.stderr)
+
+
+def test_a_wide_seed_replays_a_simulation_and_is_no_game_seed(tmp_path: Path) -> None:
+    """A seed of 2**32 or more is one a run drew at random (issue 43): the simulation takes it back, a game does not."""
+    seed = "4294967297"
+    assert _run("mille.sim", "--seed", seed, "--hands", "1", cwd=tmp_path).returncode == 0
+    done = _run("mille", "--seed", seed, cwd=tmp_path)
+    assert done.returncode == 1
+    assert f"argument --seed: '{seed}' is not a seed: give a whole number from 1 to 2147483647" in done.stderr
 
 
 def test_sim_takes_the_largest_seed(capsys: pytest.CaptureFixture[str]) -> None:

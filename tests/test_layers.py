@@ -1,4 +1,4 @@
-"""The package's layers (docs/architecture.md): who may import whom, and no circles.
+"""The package's layers (docs/architecture.md): who may import whom, and no circles; and the lab's own layers.
 
 The engine knows nothing of the players; the players know nothing of the
 person's files, the lab or the faces; and so up.  This reads every
@@ -67,11 +67,14 @@ INNER: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
         ("in lines", ("inlines",)),
     ),
     "mille.lab": (
-        ("arithmetic and the console", ("__init__", "stats", "sprt", "console", "cluster")),
-        ("the records", ("records", "gamelog", "pairs")),
-        ("a run's parts", ("runner", "schedule", "report", "results", "standings", "options")),
-        ("the runs at every table, and what the commands share", ("command", "tablematch", "tabletournament")),
-        ("the commands", ("match", "replay", "sim", "tournament")),
+        ("arithmetic, the console, the cluster", ("__init__", "stats", "bradley_terry", "sprt", "console", "cluster")),
+        ("what a match is and gives", ("records",)),
+        ("game records", ("gamelog",)),
+        ("play: a set of rotations", ("play",)),
+        ("the runner and its pool", ("runner",)),
+        ("what runs share", ("options", "command", "report", "schedule")),
+        ("a tournament's file and report", ("results", "standings")),
+        ("the tools", ("match", "tournament", "replay", "sim")),
     ),
 }
 

@@ -1,4 +1,9 @@
-"""python -m mille.match: duplicate deals, forfeits, the interval arithmetic, parallel runs."""
+"""python -m mille.match at every table: duplicate deals, sets of rotations, forfeits, the arithmetic, parallel runs.
+
+The tests that hold at any table run at each (``seats``): at two seats a
+set is a duplicate pair; the larger tables' own (their report per player,
+their refusals, their records) follow in a section of their own.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ import json
 import math
 import re
 import statistics
+import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -18,14 +24,15 @@ from typing import Any
 import pytest
 
 from mille.engine import cards
-from mille.engine.state import Game
+from mille.engine.state import Game, table
 from mille.lab import match, stats
 from mille.lab.match import run_match
 from mille.lab.options import RunOptions
-from mille.lab.pairs import MatchConfig, deal_hand, deal_seed, dice_seed, play_game, play_pair
-from mille.lab.records import Fault, GameRecord, PairResult
-from mille.lab.report import TIMING_FIELDS, format_report, summarize
+from mille.lab.play import deal_hand, deal_seed, dice_seed, play_game, play_pair
+from mille.lab.records import Fault, GameRecord, MatchConfig, PairResult, side_of
+from mille.lab.report import TIMING_FIELDS, format_report, format_table_report, summarize
 from mille.lab.runner import MAX_PAIRS_PER_TASK, Batch, run_batches
+from mille.lab.sprt import SprtSettings
 
 #: Plug-in players for the tests, importable as ``match_testbots:NAME`` from the current directory.
 BOTS = textwrap.dedent(
@@ -116,6 +123,73 @@ def bots(bots_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 
     match_testbots.SEATS_SEEN.clear()
     yield match_testbots
+
+
+SPIES = textwrap.dedent(
+    """
+    DEALT = []
+
+
+    class DealSpy:
+        '''Takes down the hand seat 0 holds at its first decision of a game, then plays the first legal move.'''
+
+        def __init__(self):
+            self.seen = False
+
+        def choose(self, observation, rng):
+            if not self.seen and observation.seat == 0:
+                DEALT.append(tuple(sorted(observation.players[0].hand)))
+            self.seen = True
+            return observation.legal_moves()[0]
+
+
+    MADE = []
+
+
+    class CtrlCInTheSecondSet:
+        '''Ctrl-C (as a KeyboardInterrupt arrives) in the second set (made once to check it, then twice a game).'''
+
+        def __init__(self):
+            MADE.append(self)
+
+        def choose(self, observation, rng):
+            if len(MADE) > 5:
+                raise KeyboardInterrupt
+            return observation.legal_moves()[0]
+
+
+    class Raises:
+        def choose(self, observation, rng):
+            raise RuntimeError("boom")
+    """
+)
+
+
+@pytest.fixture
+def spies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    (tmp_path / "table_spies.py").write_text(SPIES)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import table_spies
+
+    table_spies.DEALT.clear()
+    table_spies.MADE.clear()
+    yield table_spies
+    sys.modules.pop("table_spies", None)
+
+
+#: A table of each size and its players, one per side.
+TABLES = [
+    (2, ("bsd", "random")),
+    (3, ("bsd", "random", "first")),
+    (4, ("bsd", "random")),
+    (6, ("bsd", "random", "first")),
+]
+
+
+def config_of(players: tuple[str, ...], seats: int, **kw: Any) -> MatchConfig:
+    """The match of ``players`` (one per side) at the table of ``seats``."""
+    return MatchConfig(players[0], players[1], seats=seats, c=players[2] if len(players) > 2 else None, **kw)
 
 
 def without_timing(report: dict[str, Any]) -> dict[str, Any]:
@@ -255,29 +329,56 @@ def test_deal_depends_only_on_its_seed() -> None:
     assert played.players[0].total == 3000
 
 
-def _deals(config: MatchConfig, pair: int, second: bool) -> tuple[GameRecord, list[Any]]:
+def _deals(config: MatchConfig, pair: int, rotation: int) -> tuple[GameRecord, list[Any]]:
     seen: list[Any] = []
 
     def on_deal(hand: int, game: Game) -> None:
         seen.append((hand, game.deck[:], game.deck_count, [p.hand[:] for p in game.players], game.to_move))
 
-    return play_game(config, pair, second, on_deal=on_deal), seen
+    return play_game(config, pair, rotation, on_deal=on_deal), seen
 
 
-def test_both_games_of_a_pair_see_the_same_deals() -> None:
-    config = MatchConfig("bsd", "random", seed=3, game_points=3000)
+@pytest.mark.parametrize(("seats", "players"), TABLES)
+def test_every_game_of_a_set_sees_the_same_deals(seats: int, players: tuple[str, ...]) -> None:
+    """At two seats both games of a pair; at the larger tables every rotation of a set."""
+    config = config_of(players, seats, seed=3, game_points=3000)
     for pair in range(3):
-        _, deals1 = _deals(config, pair, False)
-        _, deals2 = _deals(config, pair, True)
-        common = min(len(deals1), len(deals2))
-        assert common >= 1
-        # The same deck order, the same cards in each seat, the same seat starting, hand by hand,
-        # although the games went differently (B is random, A the BSD computer).
-        assert deals1[:common] == deals2[:common]
-        assert [d[4] for d in deals1] == [h % 2 for h in range(len(deals1))]
-        # ... and the pairs differ from each other.
-        _, deals_other = _deals(config, pair + 10, False)
+        _, deals1 = _deals(config, pair, 0)
+        for rotation in range(1, len(players)):
+            _, deals2 = _deals(config, pair, rotation)
+            common = min(len(deals1), len(deals2))
+            assert common >= 1
+            # The same deck order, the same cards in each seat, the same seat starting, hand by hand,
+            # although the games went differently (B is random, A the BSD computer).
+            assert deals1[:common] == deals2[:common]
+        assert [d[4] for d in deals1] == [h % seats for h in range(len(deals1))]
+        # ... and the sets differ from each other.
+        _, deals_other = _deals(config, pair + 10, 0)
         assert deals_other[0][1] != deals1[0][1]
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 6])
+def test_the_rotations_of_a_set_are_dealt_the_same_hands(seats: int, spies: Any) -> None:
+    sides = table(seats).sides
+    run_match(
+        *["table_spies:DealSpy"] * sides,
+        seats=seats,
+        games=2 * sides,
+        options=RunOptions(seed=3, game_points=FAST, jobs=1),
+    )
+    dealt = spies.DEALT
+    assert len(dealt) == 2 * sides
+    first, second = dealt[:sides], dealt[sides:]
+    assert len(set(first)) == 1 and len(set(second)) == 1  # every rotation of a set: the same deal
+    assert first[0] != second[0]  # and the sets differ
+
+
+def test_every_player_sits_once_on_every_side() -> None:
+    for sides in (2, 3):
+        for player in range(sides):
+            assert sorted(side_of(player, r, sides) for r in range(sides)) == list(range(sides))
+        for r in range(sides):
+            assert sorted(side_of(p, r, sides) for p in range(sides)) == list(range(sides))
 
 
 def test_seat_swapping_really_swaps(bots: Any) -> None:
@@ -377,29 +478,44 @@ def test_misbehaving_plugin_in_worker_processes(bots: Any) -> None:
 # Runs, parallelism, the command line
 
 
-def test_results_do_not_depend_on_jobs_or_executor() -> None:
+@pytest.mark.parametrize(("seats", "players"), TABLES[:3])
+def test_results_do_not_depend_on_jobs_or_executor(seats: int, players: tuple[str, ...]) -> None:
     options = RunOptions(seed=21, game_points=2000)
-    one = run_match("bsd", "random", games=12, options=replace(options, jobs=1))
-    two = run_match("bsd", "random", games=12, options=replace(options, jobs=2))
+    one = run_match(*players, seats=seats, games=12, options=replace(options, jobs=1))
+    two = run_match(*players, seats=seats, games=12, options=replace(options, jobs=2))
     with concurrent.futures.ThreadPoolExecutor(3) as pool:
         where = replace(options, executor=pool, pairs_per_task=2, max_in_flight=2)
-        threads = run_match("bsd", "random", games=12, options=where)
+        threads = run_match(*players, seats=seats, games=12, options=where)
+        assert without_timing(run_match(*players, seats=seats, games=12, options=where.where(workers=3))) == (
+            without_timing(one)
+        )
     assert without_timing(one) == without_timing(two) == without_timing(threads)
-    assert one["games"] == 12 and one["pairs"] == 6
-    other = run_match("bsd", "random", games=12, options=replace(options, jobs=1, seed=22))
+    units = "pairs" if seats == 2 else "sets"
+    assert one["games"] == 12 and one[units] == 12 // len(players)
+    other = run_match(*players, seats=seats, games=12, options=replace(options, jobs=1, seed=22))
     assert without_timing(other) != without_timing(one)
 
 
-def test_hands_target_is_independent_of_jobs() -> None:
-    options = RunOptions(seed=3, game_points=2000)
-    one = run_match("bsd", "bsd", hands=25, options=replace(options, jobs=1))
+@pytest.mark.parametrize(
+    ("seats", "players"), [(2, ("bsd", "bsd")), (4, ("bsd", "random")), (3, ("bsd", "random", "first"))]
+)
+def test_hands_takes_the_sets_in_order_until_that_many_hands(seats: int, players: tuple[str, ...]) -> None:
+    """``--hands N``: the fewest sets (pairs), in order, that play N hands, wherever they are played."""
+    options = RunOptions(seed=3, game_points=2000 if seats == 2 else FAST)
+    one = run_match(*players, seats=seats, hands=25, options=replace(options, jobs=1))
+    two = run_match(*players, seats=seats, hands=25, options=replace(options, jobs=2))
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        parallel = run_match("bsd", "bsd", hands=25, options=replace(options, executor=pool, max_in_flight=6))
-    assert without_timing(one) == without_timing(parallel)
+        parallel = run_match(*players, seats=seats, hands=25, options=replace(options, executor=pool, max_in_flight=6))
+    assert without_timing(one) == without_timing(parallel) == without_timing(two)
     assert one["hands"] >= 25
-    # The last pair is the one that reached the target: without it, fewer hands.
-    fewer = run_match("bsd", "bsd", games=2 * (one["pairs"] - 1), options=RunOptions(jobs=1, seed=3, game_points=2000))
+    # The last set is the one that reached the target: without it, fewer hands.
+    sides = len(players)
+    units = one["pairs"] if seats == 2 else one["sets"]
+    fewer = run_match(*players, seats=seats, games=sides * (units - 1), options=replace(options, jobs=1))
     assert fewer["hands"] < 25
+    done = _match("--players", str(seats), *players, "--hands", "25", "--seed", "4", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["hands"] >= 25
 
 
 def test_games_round_up_to_pairs() -> None:
@@ -517,7 +633,7 @@ def test_without_a_seed_the_match_draws_one_and_says_it_at_the_end(capsys: pytes
         assert found is not None, out
         assert out.endswith(f"\n  seed drawn at random: replay with --seed {found[1]}\n"), out
         seeds.append(int(found[1]))
-        assert 1 <= seeds[-1] < 2**31
+        assert 2**127 <= seeds[-1] < 2**128  # 128 bits: no hand of it can be searched (issue 43)
     assert seeds[0] != seeds[1]
 
 
@@ -845,15 +961,174 @@ def test_names_and_messages_are_printed_escaped(
     # A forfeit's message (a bot's exception text) in the text report.
     config = MatchConfig("bsd", evil, 1)
     fault = Fault(1, "exception", "ValueError: \x1b[2J\x1b]2;pwned\x07", 0)
-    game = GameRecord(0, False, 0, (), 0, 0, 0, fault)
+    game = GameRecord(0, 0, 0, (0, 0), (0,), fault)
     text = format_report(
         summarize(
             config,
-            [
-                PairResult(
-                    0, (game, GameRecord(0, True, 1, (), 0, 0, 0, fault)), (stats.ThinkStats(), stats.ThinkStats())
-                )
-            ],
+            [PairResult(0, (game, GameRecord(0, 1, 0, (0, 0), (0,), fault)), (stats.ThinkStats(), stats.ThinkStats()))],
         )
     )
     assert "\x1b" not in text and "B (evil:\\x1b]0;x\\x07) exception: ValueError: \\x1b[2J\\x1b]2;pwned\\x07" in text
+
+
+# --------------------------------------------------------------------------
+# The larger tables: the report per player, their refusals, their records
+
+
+@pytest.mark.parametrize(
+    ("seats", "players"), [(3, ["bsd", "random", "first"]), (4, ["bsd", "random"]), (6, ["bsd", "random", "first"])]
+)
+def test_whole_games_at_every_table(seats: int, players: list[str]) -> None:
+    """Every game ends; each set's game score is shared out whole; the report reads per player."""
+    sides = table(seats).sides
+    report = run_match(*players, seats=seats, games=2 * sides, options=RunOptions(seed=7, game_points=FAST, jobs=1))
+    assert report["sets"] == 2 and report["games"] == 2 * sides and report["hands"] >= report["games"]
+    assert report["errors"] == []
+    rows = report["per_player"]
+    assert [r["player"] for r in rows] == players
+    assert sum(r["game_score"] for r in rows) == pytest.approx(1.0)
+    assert sum(r["games_won"] for r in rows) == pytest.approx(report["games"])
+    assert sum(r["margin_per_hand"] for r in rows) == pytest.approx(0.0, abs=0.05)
+    assert rows[0]["game_score"] > rows[1]["game_score"]  # the original's procedure beats random play
+    text = format_table_report(report)
+    assert f"Table of {seats}" in text and all(p in text for p in players)
+
+
+def test_a_player_that_raises_loses_its_games_only(spies: Any) -> None:
+    report = run_match(
+        "bsd", "table_spies:Raises", seats=4, games=4, options=RunOptions(seed=1, game_points=FAST, jobs=1)
+    )
+    rows = report["per_player"]
+    assert rows[0]["game_score"] == 1.0 and rows[1]["game_score"] == 0.0
+    assert report["errors"] and all(
+        e["player"] == "table_spies:Raises" and e["kind"] == "exception" for e in report["errors"]
+    )
+
+
+def _match(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mille.match", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_the_command_line_at_four_seats() -> None:
+    done = _match("--players", "4", "bsd", "random", "--games", "2", "--seed", "5", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert (
+        report["seats"] == 4
+        and report["sets"] == 1
+        and [r["player"] for r in report["per_player"]] == ["bsd", "random"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (
+            ["--players", "4", "bsd", f"exec:{sys.executable} {Path(__file__).with_name('protocol_bot.py')}"],
+            "its hello says protocol 1 alone",
+        ),
+        (["--players", "3", "bsd", "random"], "--players 3 has 3 sides: name 3 players"),
+        (["--players", "4", "bsd", "random", "first"], "--players 4 has 2 sides: name 2 players"),
+        (["bsd", "random", "first"], "a third player goes with --players 3 or 6"),
+        (["--players", "6", "--sprt", "bsd", "random", "first"], "--sprt is not played at --players 6"),
+    ],
+)
+def test_what_the_larger_tables_refuse_is_one_line(args: list[str], says: str) -> None:
+    done = _match(*args)
+    assert done.returncode == 2 and done.stdout == ""
+    last = done.stderr.strip().splitlines()[-1]
+    assert says in last and "Traceback" not in done.stderr
+
+
+def test_sprt_at_four_seats_decides_on_the_sets_as_duplicate_pairs() -> None:
+    """A partnership of the original's procedure against random play: H1, well before the cap."""
+    report = run_match(
+        "bsd",
+        "random",
+        seats=4,
+        games=400,
+        options=RunOptions(seed=1, game_points=FAST, jobs=1),
+        sprt=SprtSettings(elo1=100),
+    )
+    block = report["sprt"]
+    assert block["accepted"] == "H1" and block["pairs"] == report["sets"] < 200
+    assert "H1 accepted" in format_table_report(report)
+    with pytest.raises(ValueError, match="two sides"):
+        run_match("bsd", "random", "first", seats=3, games=3, sprt=SprtSettings())
+    # ... in set order, wherever the sets are played.
+    options = RunOptions(seed=9, game_points=FAST)
+    duel = {"seats": 4, "games": 200, "sprt": SprtSettings(elo1=100)}
+    serial = run_match("bsd", "random", options=replace(options, jobs=1), **duel)  # type: ignore[arg-type]
+    pooled = run_match("bsd", "random", options=replace(options, jobs=2), **duel)  # type: ignore[arg-type]
+    assert serial["sets"] == pooled["sets"] and serial["sprt"] == pooled["sprt"]
+
+
+def test_ctrl_c_reports_the_sets_finished(spies: Any) -> None:
+    report = run_match(
+        "table_spies:CtrlCInTheSecondSet",
+        "bsd",
+        seats=4,
+        games=6,
+        options=RunOptions(seed=1, game_points=FAST, jobs=1),
+    )
+    assert report["interrupted"] and report["sets"] == 1 and report["games"] == 2
+    assert "interrupted" in format_table_report(report)
+    none = run_match("table_spies:CtrlCInTheSecondSet", "bsd", seats=4, games=6, options=RunOptions(jobs=1))
+    assert none["interrupted"] and none["sets"] == 0 and none["per_player"][0]["game_score"] is None
+    assert "no set finished" in format_table_report(none)
+
+
+@pytest.mark.parametrize(("seats", "players"), [(4, ["bsd", "random"]), (3, ["bsd", "random", "first"])])
+def test_a_record_of_a_table_match_replays_and_a_changed_move_is_caught(
+    seats: int, players: list[str], tmp_path: Path
+) -> None:
+    record = tmp_path / "games.jsonl"
+    done = _match("--players", str(seats), *players, "--games", "4", "--seed", "3", "--record", str(record))
+    assert done.returncode == 0, done.stderr
+    replayed = subprocess.run(
+        [sys.executable, "-m", "mille.replay", str(record), "--check"], capture_output=True, text=True, timeout=120
+    )
+    assert replayed.returncode == 0, replayed.stderr
+    games = 4 if seats == 4 else 6  # whole sets: two rotations at 4 seats, three at 3
+    assert replayed.stdout.strip() == f"{games} games replayed: every move legal, every score as recorded"
+    listing = subprocess.run([sys.executable, "-m", "mille.replay", str(record)], capture_output=True, text=True)
+    assert listing.returncode == 0 and f"at the table of {seats}, {games} games" in listing.stdout
+    lines = record.read_text().splitlines()
+    header = json.loads(lines[0])
+    assert header["seats"] == seats and header["players"] == players
+    if seats == 3:  # three sides: a hazard names the side it goes to
+        assert any(len(m) == 5 for line in lines[1:] for h in json.loads(line)["hands"] for m in h["moves"])
+    game = json.loads(lines[1])
+    move = next(m for h in game["hands"] for m in h["moves"] if m[1] == "discard")
+    move[3] = 99 if move[3] != 99 else 98  # a card the seat does not hold
+    record.write_text("\n".join([lines[0], json.dumps(game), *lines[2:]]) + "\n")
+    caught = subprocess.run(
+        [sys.executable, "-m", "mille.replay", str(record), "--check"], capture_output=True, text=True, timeout=120
+    )
+    assert caught.returncode == 1 and "line 2: hand" in caught.stderr and "Traceback" not in caught.stderr
+    record.write_text(lines[0] + "\n" + json.dumps({"seats": 4, "hands": 7}) + "\n")
+    damaged = subprocess.run(
+        [sys.executable, "-m", "mille.replay", str(record), "--check"], capture_output=True, text=True, timeout=120
+    )
+    assert damaged.returncode == 1 and "line 2: a damaged table game" in damaged.stderr
+
+
+def test_the_simulator_refuses_a_protocol_1_bot_at_four_seats_in_one_line(tmp_path) -> None:
+    """The tiny bot of protocol 1 (its hello says 1 alone): one line naming it, before a hand is played."""
+    tiny = str(Path(__file__).with_name("tiny_bot.py"))
+    bot = f"exec:{sys.executable} {tiny} tiny {tmp_path / 'counts'}"
+    done = subprocess.run(
+        [sys.executable, "-m", "mille.sim", "--players", "4", "--seat", bot, "--hands", "1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"{bot}: its hello says protocol 1 alone" in done.stderr.strip().splitlines()[-1]

@@ -18,12 +18,14 @@ import json
 import os
 import re
 import select
+import shlex
 import shutil
 import signal
 import socket
 import subprocess
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -675,3 +677,17 @@ def test_a_guest_joins_over_a_real_sshd_on_loopback() -> None:
                     print(f.read())  # sshd's own words, for a failure
             if made_run:
                 shutil.rmtree("/run/sshd", ignore_errors=True)
+
+
+def test_who_is_run_by_its_full_path_never_from_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 43: ``who`` from ``PATH`` runs whatever comes first on it; the system's is named by its full path."""
+    from mille.ui.people import rendezvous
+
+    ran = tmp_path / "ran"
+    fake = tmp_path / "who"
+    fake.write_text(f"#!/bin/sh\ntouch {shlex.quote(str(ran))}\necho 'bob pts/99 2026-01-01 00:00'\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ.get('PATH', '')}")
+    lines = rendezvous._who_lines("bob")
+    assert not ran.exists() and "pts/99" not in lines
+    assert rendezvous._system_program(rendezvous.WHO) in (None, *rendezvous.WHO)

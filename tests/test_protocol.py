@@ -34,7 +34,7 @@ from mille.engine.scoring import HandResult
 from mille.engine.state import Game
 from mille.lab.match import run_match
 from mille.lab.options import RunOptions
-from mille.lab.pairs import deal_hand
+from mille.lab.play import deal_hand
 from mille.players import PlayerSpecError, botprocess, external, make_player, wire
 from mille.players.bsd import BsdPlayer
 from protocol_helpers import BOT_PATH, SAME, SRC, bots_fixture, children, protocol_bot, running, served  # noqa: F401 (the fixture)

@@ -19,8 +19,7 @@ from mille.engine.rules import Move, MoveType, Phase
 from mille.engine.state import Game, table
 from mille.lab.match import run_match
 from mille.lab.options import RunOptions
-from mille.lab.pairs import deal_hand
-from mille.lab.tablematch import run_table_match
+from mille.lab.play import deal_hand
 from mille.players import PlayerSpecError, botprocess, external, make_player, wire
 from mille.players.wire import (
     WireError,
@@ -107,7 +106,7 @@ def test_a_bad_observation_is_one_wire_error() -> None:
 
 
 # --------------------------------------------------------------------------
-# Protocol 2 spoken: bots through real pipes at every table (docs/protocol.md, "Protocol 2: any table")
+# Protocol 2 spoken: bots through real pipes at every table (docs/protocol.md, "Protocols 1 and 2")
 
 TINY_2 = os.path.join(TESTS, "tiny_bot_2.py")
 TINY_1 = os.path.join(TESTS, "tiny_bot.py")
@@ -182,14 +181,14 @@ def test_a_protocol_2_bot_plays_whole_games_at_every_table(tmp_path, seats: int)
     """
     heard = tmp_path / "heard"
     options = RunOptions(jobs=1, seed=11, game_points=2000)
-    bot = run_table_match([tiny_2("tiny-2", heard), *others(seats)], seats=seats, games=6, options=options)
+    bot = run_match(tiny_2("tiny-2", heard), *others(seats), seats=seats, games=6, options=options)
     assert bot["errors"] == [] and bot["hands"] > 0
     botprocess.shutdown()
     lines = heard_lines(heard)
     check_fair(lines)
     games = [m for m in lines if m["type"] == "game"]
     assert len(games) == bot["games"] * seats // table(seats).sides  # every seat of the bot's side, every game
-    same = run_table_match(["first", *others(seats)], seats=seats, games=6, options=options)
+    same = run_match("first", *others(seats), seats=seats, games=6, options=options)
     assert unnamed(bot) == unnamed(same)
     if seats in (3, 6):  # three sides: hazards name their side
         assert any("target" in move for m in lines if m["type"] == "decide" for move in m["legal"])  # type: ignore[attr-defined]
@@ -199,7 +198,7 @@ def test_the_reaction_is_asked_of_a_bot_out_of_turn(tmp_path) -> None:
     """At six seats the coup fourré is asked out of turn (``"phase": "reaction"``, the safety or a pass)."""
     heard = tmp_path / "heard"
     options = RunOptions(jobs=1, seed=2, game_points=3000)
-    report = run_table_match([tiny_2("tiny-2", heard), "bsd", "bsd"], seats=6, games=9, options=options)
+    report = run_match(tiny_2("tiny-2", heard), "bsd", "bsd", seats=6, games=9, options=options)
     assert report["errors"] == []
     botprocess.shutdown()
     asked = [m for m in heard_lines(heard) if m["type"] == "decide" and m["observation"]["phase"] == "reaction"]  # type: ignore[index]
@@ -234,6 +233,19 @@ def test_a_bot_of_both_protocols_hears_protocol_1_at_two_seats_byte_for_byte(tmp
     assert all(b'"protocol":2' not in h and b'"type":"decide"' in h for h in heard[0])
 
 
+def test_a_bot_of_protocol_2_alone_that_offers_games_hears_protocol_2_at_two_seats(tmp_path) -> None:
+    """Games in flight are protocol 1's: a bot of protocol 2 alone offering ``games`` is played one game at a time,
+    in its own protocol (it was flown, and spoken protocol 1 with tags, which it does not speak)."""
+    heard = tmp_path / "heard"
+    options = RunOptions(jobs=1, seed=9, game_points=1000)
+    report = run_match(tiny_2("tiny", heard, "--games"), "bsd", games=4, options=options)
+    botprocess.shutdown()
+    assert report["errors"] == []
+    games = [m for m in heard_lines(heard) if m["type"] == "game"]
+    assert len(games) == 4 and all(m["protocol"] == 2 and "tag" not in m for m in games)
+    check_fair(heard_lines(heard))
+
+
 def test_the_python_bot_of_protocol_2_on_the_page_plays_at_four_seats(tmp_path) -> None:
     """The few lines under "A bot of protocol 2 in a few lines", as they are: the games of ``first``."""
     with open(os.path.join(DOCS, "protocol.md")) as f:
@@ -242,8 +254,8 @@ def test_the_python_bot_of_protocol_2_on_the_page_plays_at_four_seats(tmp_path) 
     bot = tmp_path / "first2.py"
     bot.write_text(code)
     options = RunOptions(jobs=1, seed=6, game_points=2000)
-    report = run_table_match([f"exec:{sys.executable} {bot}", "bsd"], seats=4, games=2, options=options)
-    same = run_table_match(["first", "bsd"], seats=4, games=2, options=options)
+    report = run_match(f"exec:{sys.executable} {bot}", "bsd", seats=4, games=2, options=options)
+    same = run_match("first", "bsd", seats=4, games=2, options=options)
     assert report["errors"] == [] and unnamed(report) == unnamed(same)
 
 
@@ -253,8 +265,8 @@ def test_mille_bot_bsd_plays_any_table_as_bsd_in_process(tmp_path, seats: int) -
     players = ["random"] if seats == 4 else ["random", "first"]
     over = RunOptions(jobs=1, seed=5, game_points=3000, bots_read_deck=True, record=tmp_path / "exec.jsonl")
     here = RunOptions(jobs=1, seed=5, game_points=3000, record=tmp_path / "here.jsonl")
-    a = run_table_match([served("bsd"), *players], seats=seats, games=4, options=over)
-    b = run_table_match(["bsd", *players], seats=seats, games=4, options=here)
+    a = run_match(served("bsd"), *players, seats=seats, games=4, options=over)
+    b = run_match("bsd", *players, seats=seats, games=4, options=here)
     assert a["errors"] == [] and unnamed(a) == unnamed(b)
     games = [
         [json.loads(line)["hands"] for line in (tmp_path / f).read_text().splitlines()[1:]]
@@ -342,9 +354,9 @@ def test_the_c_example_plays_every_table(tmp_path) -> None:
     assert done.returncode == 0 and not done.stderr, done.stderr
     for seats in (3, 4, 6):
         options = RunOptions(jobs=1, seed=2, game_points=2000, bots_read_deck=True)
-        report = run_table_match([f"exec:{binary}", *others(seats)], seats=seats, games=6, options=options)
+        report = run_match(f"exec:{binary}", *others(seats), seats=seats, games=6, options=options)
         assert report["errors"] == [] and report["hands"] > 6
-        again = run_table_match([f"exec:{binary}", *others(seats)], seats=seats, games=6, options=options)
+        again = run_match(f"exec:{binary}", *others(seats), seats=seats, games=6, options=options)
         assert unnamed(again) == unnamed(report)  # its dice the seed's: the same games
 
 
@@ -357,9 +369,9 @@ def test_the_javascript_example_of_protocol_2_plays_at_four_seats() -> None:
         pytest.skip("no node to run docs/examples/first_bot_2.js")
     bot = f"exec:{node} {os.path.join(EXAMPLES, 'first_bot_2.js')}"
     options = RunOptions(jobs=1, seed=8, game_points=2000)
-    report = run_table_match([bot, "bsd"], seats=4, games=4, options=options)
+    report = run_match(bot, "bsd", seats=4, games=4, options=options)
     assert report["errors"] == [] and unnamed(report) == unnamed(
-        run_table_match(["first", "bsd"], seats=4, games=4, options=options)
+        run_match("first", "bsd", seats=4, games=4, options=options)
     )
 
 
@@ -400,7 +412,7 @@ def test_at_a_table_no_bot_process_plays_two_games_of_a_set_and_its_dice_are_its
     for read, name in ((False, "a"), (False, "b"), (True, "c"), (True, "d")):
         heard = tmp_path / name
         options = RunOptions(jobs=1, seed=17, game_points=1000, bots_read_deck=read)
-        assert run_table_match([tiny_2("tiny", heard), "bsd"], seats=4, games=4, options=options)["errors"] == []
+        assert run_match(tiny_2("tiny", heard), "bsd", seats=4, games=4, options=options)["errors"] == []
         botprocess.shutdown()
         per_process = [heard_lines(one) for one in sorted(tmp_path.glob(name + ".*"))]
         assert len(per_process) == 4  # 2 rotations x 2 seats of the bot's side, each set

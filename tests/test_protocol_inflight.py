@@ -1,4 +1,4 @@
-"""Games in flight (issue 39; docs/protocol.md, "Games in flight"): several games at once on one bot process.
+"""Games in flight (issue 39; docs/protocol-speed.md, "Games in flight"): several games at once on one bot process.
 
 * a match in one process whose bots offer ``games`` plays its pairs with
   several games in flight, and every pair's records are those of the
@@ -29,10 +29,11 @@ from mille.engine import rules
 from mille.engine.observation import observe
 from mille.engine.rng import GlibcRandom
 from mille.engine.state import Game
-from mille.lab import pairs
+from mille.lab import play
 from mille.lab.match import run_match
 from mille.lab.options import RunOptions
-from mille.lab.pairs import MatchConfig, play_in_flight, play_pairs
+from mille.lab.play import play_in_flight, play_pairs
+from mille.lab.records import MatchConfig
 from mille.players import PlayerSpecError, botprocess, make_player, wire
 from mille.players.bsd import BsdPlayer
 from mille.players.serve import serve
@@ -57,13 +58,13 @@ def bots(monkeypatch: pytest.MonkeyPatch, tmp_path) -> Iterator[str]:
 def most_in_flight(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The most decisions awaited from the bots at once, as the match runs (watched at every exchange)."""
     most = [0]
-    exchange = pairs.exchange
+    exchange = play.exchange
 
     def watched(bots: list[botprocess.Bot]) -> object:
         most[0] = max(most[0], sum(len(bot.waiting) for bot in bots))
         return exchange(bots)
 
-    monkeypatch.setattr(pairs, "exchange", watched)
+    monkeypatch.setattr(play, "exchange", watched)
     return most
 
 
@@ -283,7 +284,7 @@ def test_the_line_written_from_the_game_is_the_observations_byte_for_byte() -> N
     for seed in range(1, 5):
         game = Game(table=Table(game_points=5000))
         for hand in range(4):
-            pairs.deal_hand(game, seed * 10 + hand, hand % 2)
+            play.deal_hand(game, seed * 10 + hand, hand % 2)
             players = [BsdPlayer(), BsdPlayer()]
             played = driver.play_hand(game, players, [GlibcRandom(seed), GlibcRandom(seed + 99)], observer=Compare())
             if played.result.game_over:

@@ -1,4 +1,4 @@
-"""The bot protocol's speed (docs/protocol.md, "Speed"), and what it must not change.
+"""The bot protocol's speed (docs/protocol-speed.md), and what it must not change.
 
 * a forced move (one legal move) is not asked of a bot unless its hello
   says ``"every_decision": true``; a bot of the first protocol 1, written

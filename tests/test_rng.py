@@ -36,9 +36,47 @@ def test_long_run_matches_glibc() -> None:
     assert all(0 <= v < 2**31 for v in values)
 
 
-def test_seed_is_reduced_to_32_bits() -> None:
-    a, b = GlibcRandom(42 + 2**32), GlibcRandom(42)
-    assert [a.random() for _ in range(5)] == [b.random() for _ in range(5)]
+def test_a_seed_below_zero_is_its_low_32_bits() -> None:
+    a, b = GlibcRandom(-1), GlibcRandom(2**32 - 1)
+    assert [a.random() for _ in range(5)] == [b.random() for _ in range(5)] == VECTORS[4294967295]
+
+
+def test_a_wide_seed_fills_the_whole_state_from_a_hash_the_same_every_time() -> None:
+    """Issue 43: a seed srandom cannot take (2**32 and more) is a key, not cut to 32 bits (one could be searched)."""
+    from mille.engine.rng import WIDE_SEED, wide_seed
+
+    seed = wide_seed()
+    assert WIDE_SEED < 2**127 <= seed < 2**128
+    a, b = GlibcRandom(seed), GlibcRandom(seed)
+    assert [a.random() for _ in range(50)] == [b.random() for _ in range(50)]  # replayed from its seed
+    assert [GlibcRandom(seed).random() for _ in range(5)] != [GlibcRandom(seed & 0xFFFFFFFF).random() for _ in range(5)]
+    assert GlibcRandom(42 + 2**32).getstate() != GlibcRandom(42).getstate()
+    assert GlibcRandom(seed).getstate() != GlibcRandom(seed + 1).getstate()
+    assert a.seeded_with is None and not GlibcRandom(seed).untouched()  # never handed to a bot as its seed
+    assert wide_seed() != seed
+
+
+def test_a_derived_seed_is_the_old_32_bit_hash_unless_the_run_is_wide() -> None:
+    """A typed --seed derives as it always has (every fixed-seed report the same); a wide one derives wide."""
+    import hashlib
+
+    from mille.engine.rng import WIDE_SEED, derived_seed
+
+    text = "mille.match/deal/7/0/3"
+    assert derived_seed(text, wide=False) == int.from_bytes(
+        hashlib.blake2b(text.encode(), digest_size=4).digest(), "little"
+    )
+    wide = derived_seed(text, wide=True)
+    assert wide >= 2**127 > WIDE_SEED and derived_seed(text, wide=True) == wide
+
+
+def test_a_wide_seed_is_taken_where_it_is_asked_for() -> None:
+    from mille.engine.rng import parse_seed
+
+    big = str(2**127 + 5)
+    assert parse_seed(big) is None and parse_seed(big, wide=True) == 2**127 + 5
+    assert parse_seed("7", wide=True) == 7 and parse_seed(str(2**31), wide=True) is None
+    assert parse_seed(str(2**128), wide=True) is None and parse_seed("0", wide=True) is None
 
 
 def test_shuffle_rolls_for_seed_42() -> None:

@@ -630,24 +630,56 @@ def _game(seed: int = 5) -> Game:
 
 
 @posix
-@pytest.mark.parametrize(("mask", "mode"), [(0o022, 0o644), (0o077, 0o600), (0o002, 0o644)])
-def test_new_file_mode_is_0644_less_umask(tmp_path, mask, mode):
+@pytest.mark.parametrize("mask", [0o022, 0o077, 0o002, 0o000])
+def test_a_new_save_is_the_savers_alone_whatever_the_umask(tmp_path, mask):
     old = os.umask(mask)
     try:
         save.write_game(str(tmp_path / "g"), _game())
     finally:
         os.umask(old)
-    assert stat.S_IMODE(os.stat(tmp_path / "g").st_mode) == mode
+    assert stat.S_IMODE(os.stat(tmp_path / "g").st_mode) == 0o600
 
 
 @posix
-def test_existing_file_keeps_its_mode(tmp_path):
+@pytest.mark.parametrize("mode", [0o600, 0o644, 0o666])
+def test_a_save_over_a_file_others_could_read_makes_it_the_savers_alone(tmp_path, mode):
     path = tmp_path / "g"
     path.write_text("old")
-    os.chmod(path, 0o600)
+    os.chmod(path, mode)
     save.write_game(str(path), _game())
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     assert save.read_game(str(path)).game.deck == _game().deck
+
+
+@posix
+def test_another_user_cannot_read_a_save_or_a_kept_game_in_an_open_home(monkeypatch) -> None:
+    """Issue 43: a save holds hidden hands (a person's, in a game adjourned with them); on a home of mode 0755
+    another user read the host's hand and the deck.  Now neither a save nor a hangup file can be read by them."""
+    from fault_helpers import as_other_user, shared_directory
+    from mille.files import rescue
+
+    with shared_directory() as home:
+        os.chmod(home, 0o755)  # a home as Debian makes it: others may list it and read what it lets them
+        (home / "state").write_text("")  # no state directory can be made: the game is kept in the current one
+        monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
+        monkeypatch.chdir(home)
+        old = os.umask(0o022)
+        try:
+            save.write_game(str(home / "adjourned"), save.SavedGame(_game(), 0, "person:bob"))
+            kept = rescue.keep_game(save.SavedGame(_game(), 0, "person:bob"))
+        finally:
+            os.umask(old)
+        assert kept.path is not None and os.path.dirname(kept.path) == str(home), kept.tried
+        for path in (str(home / "adjourned"), kept.path):
+
+            def read(path: str = path) -> str:
+                try:
+                    with open(path) as f:
+                        return f.read()
+                except PermissionError:
+                    return "refused"
+
+            assert as_other_user(read) == "refused", path
 
 
 @posix

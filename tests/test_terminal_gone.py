@@ -59,9 +59,7 @@ HANGUP_NAME = re.compile(r"hangup-\d{8}-\d{6}(-\d+)?\.json\Z")
 
 def fresh_game(seed: int) -> Game:
     """The first position of ``mille --seed N``."""
-    game = Game()
-    game.rng.seed(seed)
-    rules.settle_game(game)
+    game = rules.new_game(seed)
     rules.start_hand(game)
     return game
 
@@ -394,7 +392,7 @@ def test_a_terminal_closed_while_a_bot_never_answers_keeps_the_game_at_once(tmp_
 
     _, before = your_move_then_the_computers()
     # The computer's draw is its only legal move: mille makes it without asking the bot
-    # (docs/protocol.md, "Speed"), which is first asked, and sleeps, at its play.
+    # (docs/protocol-speed.md, "Forced moves"), which is first asked, and sleeps, at its play.
     expected = after(before, DRAW)
     state = tmp_path / "state"
     env = {"XDG_STATE_HOME": str(state), "PYTHONPATH": BOT_PATH, external.LOGS_VARIABLE: str(tmp_path / "logs")}

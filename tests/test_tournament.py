@@ -1,8 +1,15 @@
-"""python -m mille.tournament: ratings on known data, the crosstable, results files, resume after kills."""
+"""python -m mille.tournament at every table: ratings on known data, the reports, results files, resume after kills.
+
+The larger tables' own (their standings, their results file's format, the
+ratings read from every game between every two sides) follow in a section
+of their own; a tournament stopped by a signal and resumed is tried at
+every kind of table.
+"""
 
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import math
 import os
@@ -11,18 +18,19 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from fault_helpers import full_disk, run_python
-from mille.lab import results, stats, tournament
+from mille.lab import bradley_terry, results, stats, tournament
 from mille.lab.match import run_match
 from mille.lab.options import RunOptions
-from mille.lab.pairs import MatchConfig
-from mille.lab.results import FORMAT, ResultsWriter, TournamentError, header
-from mille.lab.schedule import TournamentConfig, pairing_seed
+from mille.lab.records import Fault, GameRecord, MatchConfig
+from mille.lab.results import FORMAT, TABLE_FORMAT, ResultsWriter, TournamentError, header, parse_results
+from mille.lab.schedule import TournamentConfig, pairing_seed, table_seed
 from mille.lab.standings import (
     CELL,
     MIN_PAIRS_TO_RATE,
@@ -30,6 +38,7 @@ from mille.lab.standings import (
     format_crosstable,
     format_report,
     interval_bar,
+    pairwise,
     without_timing,
 )
 from mille.lab.tournament import run_tournament
@@ -47,27 +56,27 @@ def test_bradley_terry_recovers_known_strengths() -> None:
     # Strengths 9 : 3 : 1 and exactly the expected results: P(0 beats 1) = 9/12, P(1 beats 2) = 3/4,
     # P(0 beats 2) = 9/10.  Without virtual draws the maximum-likelihood fit is exact.
     results = [(0, 1, 750.0, 1000.0), (1, 2, 750.0, 1000.0), (0, 2, 900.0, 1000.0)]
-    s = stats.fit_bradley_terry(3, results, anchor=2, virtual_draws=0.0)
+    s = bradley_terry.fit_bradley_terry(3, results, anchor=2, virtual_draws=0.0)
     assert s[2] == 0.0
     assert s[0] == pytest.approx(math.log(9.0), abs=1e-9)
     assert s[1] == pytest.approx(math.log(3.0), abs=1e-9)
     # The same results listed from the other side, and another anchor: the same differences.
     flipped = [(1, 0, 250.0, 1000.0), (2, 1, 250.0, 1000.0), (2, 0, 100.0, 1000.0)]
-    t = stats.fit_bradley_terry(3, flipped, anchor=0, virtual_draws=0.0)
+    t = bradley_terry.fit_bradley_terry(3, flipped, anchor=0, virtual_draws=0.0)
     assert t[1] == pytest.approx(-math.log(3.0)) and t[2] == pytest.approx(-math.log(9.0))
 
 
 def test_bradley_terry_two_players_is_the_logit_with_virtual_draws() -> None:
     # 30 points of 40 games, plus one virtual draw: log-odds of 30.5 to 10.5.
-    s = stats.fit_bradley_terry(2, [(0, 1, 30.0, 40.0)], anchor=1, virtual_draws=1.0)
+    s = bradley_terry.fit_bradley_terry(2, [(0, 1, 30.0, 40.0)], anchor=1, virtual_draws=1.0)
     assert s[0] == pytest.approx(math.log(30.5 / 10.5), abs=1e-9)
     # A clean sweep stays finite thanks to the virtual draw.
-    sweep = stats.fit_bradley_terry(2, [(0, 1, 0.0, 2000.0)], anchor=0)
+    sweep = bradley_terry.fit_bradley_terry(2, [(0, 1, 0.0, 2000.0)], anchor=0)
     assert sweep[1] == pytest.approx(math.log(4001.0), abs=1e-6)
 
 
 def test_bradley_terry_unconnected_player_has_no_rating() -> None:
-    s = stats.fit_bradley_terry(4, [(0, 1, 3.0, 4.0), (2, 3, 1.0, 2.0)], anchor=0)
+    s = bradley_terry.fit_bradley_terry(4, [(0, 1, 3.0, 4.0), (2, 3, 1.0, 2.0)], anchor=0)
     assert s[0] == 0.0 and s[1] is not None and s[2] is None and s[3] is None
 
 
@@ -76,7 +85,9 @@ def test_ratings_elo_scale_and_bootstrap_interval() -> None:
     rng = random.Random(5)
     scores = tuple(rng.choice([1.0, 1.5, 2.0, 2.0, 1.0, 1.5, 2.0, 1.0]) for _ in range(400))
     p = sum(scores) / (2 * len(scores))
-    ratings = stats.rate_players(2, [stats.PairingScores(0, 1, scores)], anchor=1, resamples=2000, seed=3)
+    ratings = bradley_terry.rate_players(
+        2, [bradley_terry.PairingScores(0, 1, scores)], anchor=1, resamples=2000, seed=3
+    )
     anchor, other = ratings[1], ratings[0]
     assert (anchor.rating, anchor.low, anchor.high) == (1500.0, 1500.0, 1500.0)
     # The prior: one drawn game, and the split pair's expected share of a resample.
@@ -88,21 +99,23 @@ def test_ratings_elo_scale_and_bootstrap_interval() -> None:
     assert other.rating == pytest.approx(expected)
     # The delta method for the logit of a mean of pair scores: the bootstrap agrees within 10%.
     sd = math.sqrt(sum((x / 2 - p) ** 2 for x in scores) / (len(scores) - 1))
-    se = stats.ELO_PER_LOGIT * sd / math.sqrt(len(scores)) / (p * (1 - p))
+    se = bradley_terry.ELO_PER_LOGIT * sd / math.sqrt(len(scores)) / (p * (1 - p))
     assert other.low is not None and other.high is not None
     assert other.low < other.rating < other.high
     assert other.high - other.low == pytest.approx(2 * stats.Z95 * se, rel=0.1)
     # Repeatable from its seed; another seed moves the ends a little, not the estimate.
-    again = stats.rate_players(2, [stats.PairingScores(0, 1, scores)], anchor=1, resamples=2000, seed=3)
+    again = bradley_terry.rate_players(2, [bradley_terry.PairingScores(0, 1, scores)], anchor=1, resamples=2000, seed=3)
     assert again == ratings
-    other_seed = stats.rate_players(2, [stats.PairingScores(0, 1, scores)], anchor=1, resamples=2000, seed=4)
+    other_seed = bradley_terry.rate_players(
+        2, [bradley_terry.PairingScores(0, 1, scores)], anchor=1, resamples=2000, seed=4
+    )
     assert other_seed[0].rating == other.rating and (other_seed[0].low, other_seed[0].high) != (other.low, other.high)
 
 
 @pytest.mark.parametrize(("n", "p"), [(1, 0.3), (7, 0.5), (40, 0.05), (400, 0.8), (5000, 0.37)])
 def test_binomial_sampler_has_the_binomial_distribution(n: int, p: float) -> None:
     rng = random.Random(n)
-    draws = [stats.binomial(rng, n, p) for _ in range(20000)]
+    draws = [bradley_terry.binomial(rng, n, p) for _ in range(20000)]
     assert all(0 <= k <= n for k in draws)
     mean = sum(draws) / len(draws)
     variance = sum((k - mean) ** 2 for k in draws) / (len(draws) - 1)
@@ -120,12 +133,18 @@ def test_binomial_sampler_has_the_binomial_distribution(n: int, p: float) -> Non
     )
     seen = draws.count(mode) / len(draws)
     assert seen == pytest.approx(pmf, abs=5 * math.sqrt(pmf * (1 - pmf) / len(draws)))
-    assert stats.binomial(rng, 0, 0.5) == 0 and stats.binomial(rng, 9, 0.0) == 0 and stats.binomial(rng, 9, 1.0) == 9
+    assert (
+        bradley_terry.binomial(rng, 0, 0.5) == 0
+        and bradley_terry.binomial(rng, 9, 0.0) == 0
+        and bradley_terry.binomial(rng, 9, 1.0) == 9
+    )
 
 
 def test_a_clean_sweep_gets_an_interval_like_wilson() -> None:
     """20 pairs all lost: the bootstrap cannot vary them; the prior's split pair lets the interval reach up."""
-    ratings = stats.rate_players(2, [stats.PairingScores(0, 1, (0.0,) * 20)], anchor=1, resamples=2000, seed=1)
+    ratings = bradley_terry.rate_players(
+        2, [bradley_terry.PairingScores(0, 1, (0.0,) * 20)], anchor=1, resamples=2000, seed=1
+    )
     loser = ratings[0]
     share = 20 * 0.5 / 20.5  # the split pair's expected share, and one drawn game
     assert loser.rating == pytest.approx(1500 - 400 * math.log10((40 + share + 0.5) / (share + 0.5)))
@@ -343,7 +362,7 @@ def test_without_a_seed_the_seed_is_drawn_kept_private_and_said_at_the_end(
     )
     assert status == 0, err
     seed = json.loads(path.read_bytes().splitlines()[0])["seed"]
-    assert seed != 1 and 1 <= seed < 2**31
+    assert 2**127 <= seed < 2**128  # 128 bits: no hand of it can be searched (issue 43)
     assert out.startswith(f"mille.tournament: 2 players, seed {seed}, ")
     assert out.endswith(f"\n  seed drawn at random: replay with --seed {seed}\n"), out
     assert path.stat().st_mode & 0o777 == 0o600
@@ -907,3 +926,265 @@ def test_results_writer_flushes_each_record_at_once_and_groups_fsyncs(tmp_path: 
     assert [json.loads(line) for line in path.read_text().splitlines()][1:] == [{"k": k} for k in range(50)]
     # Fifty records in well under a second: a handful of fsyncs, the last at close.
     assert 2 <= writer.syncs < 50
+
+
+# --------------------------------------------------------------------------
+# The larger tables: standings, their results file, ratings from every game between every two sides
+
+
+def without_resumed(report: dict[str, Any]) -> dict[str, Any]:
+    """A tournament's report without what depends on the run (its times, the sets or pairs read back)."""
+    return {k: v for k, v in without_timing(report).items() if k not in ("resumed_sets", "resumed_pairs")}
+
+
+def _tournament(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mille.tournament", *args],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        cwd=cwd,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def _session_gone(pgid: int) -> bool:
+    """Whether every process of the session ``pgid`` has gone (polled, with a deadline)."""
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+
+
+@pytest.mark.parametrize(("sig", "jobs", "status"), [(signal.SIGTERM, "2", 143), (signal.SIGINT, "1", 130)])
+@pytest.mark.parametrize(
+    ("seats", "units", "total"), [(2, "pairs", 3 * 50), (3, "sets", 50)], ids=["two seats", "three seats"]
+)
+def test_a_stopped_tournament_resumed_reports_what_one_run_does(
+    tmp_path: Path, sig: signal.Signals, jobs: str, status: int, seats: int, units: str, total: int
+) -> None:
+    """Stopped by a real signal once some sets are in the file, resumed: the straight run's report, the file whole."""
+    path = tmp_path / "t.jsonl"
+    games = "100" if seats == 2 else "150"  # 50 pairs a pairing, or 50 sets a table
+    args = ["--players", str(seats), "bsd", "random", "first", "--games", games, "--seed", "6", "--bootstrap", "100"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mille.tournament", *args, "--jobs", jobs, "--json", "--out", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+        cwd=tmp_path,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while _lines(path) < 1 + 3:
+            assert process.poll() is None, "finished before it could be stopped"
+            assert time.monotonic() < deadline, "no set in the file"
+            time.sleep(0.01)
+        process.send_signal(sig)  # to the tournament alone, as kill(1) sends it
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert _session_gone(process.pid), "a worker outlived the tournament"
+    assert process.returncode == status, err
+    assert "Traceback" not in err
+    stopped = json.loads(out)
+    assert stopped["interrupted"] is True and 3 <= stopped[units] < stopped[f"{units}_total"] == total
+    assert _lines(path) == 1 + stopped[units]  # every set counted is in the file, and no other
+    rest = _tournament(*args, "--json", "--resume", str(path), cwd=tmp_path)  # the seed read back from the file
+    assert rest.returncode == 0, rest.stderr
+    resumed = json.loads(rest.stdout)
+    assert resumed[f"resumed_{units}"] == stopped[units] and resumed[units] == total
+    straight = run_tournament(
+        ["bsd", "random", "first"], seats=seats, games=int(games), resamples=100, options=RunOptions(seed=6, jobs=1)
+    )
+    assert without_resumed(resumed) == without_resumed(json.loads(json.dumps(straight)))  # (its tuples as lists)
+    assert _lines(path) == 1 + total
+    again = _tournament(*args, "--json", "--resume", str(path), cwd=tmp_path)  # nothing left to play
+    assert again.returncode == 0 and json.loads(again.stdout)[f"resumed_{units}"] == total
+
+
+def test_the_record_of_a_tournament_replays_every_table(tmp_path: Path) -> None:
+    record = tmp_path / "games.jsonl"
+    done = _tournament(
+        "--players", "4", "bsd", "random", "first", "--games", "4", "--seed", "2", "--record", str(record), cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    lines = record.read_text().splitlines()
+    head = json.loads(lines[0])
+    assert head["tool"] == "mille.tournament" and head["seats"] == 4 and len(lines) == 1 + 3 * 4  # 3 tables
+    assert len({json.loads(line)["seed"] for line in lines[1:]}) == 3  # each table its own seed
+    checked = subprocess.run(
+        [sys.executable, "-m", "mille.replay", str(record), "--check"], capture_output=True, text=True, env=ENV
+    )
+    assert checked.returncode == 0, checked.stderr
+    assert checked.stdout.strip() == "12 games replayed: every move legal, every score as recorded"
+    listing = subprocess.run(
+        [sys.executable, "-m", "mille.replay", str(record)], capture_output=True, text=True, env=ENV
+    )
+    assert "a record of mille.tournament at the table of 4, 12 games" in listing.stdout
+
+    def replay(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "mille.replay", str(record), *args], capture_output=True, text=True, env=ENV
+        )
+
+    several = replay("--game", "2")  # game 2 of each of the three tables
+    assert several.returncode == 1 and "game 2 of several tables: name one with --pairing" in several.stderr
+    one = replay("--game", "2", "--pairing", "first", "bsd", "--hand", "1")
+    assert one.returncode == 0, one.stderr
+    text = one.stdout.splitlines()
+    assert "set 1, rotation 2" in text[0] and text[-1] == "Replayed: every move legal; the hands' results as recorded."
+    assert any(line.startswith("Hand 1 over") for line in text) and not any("Hand 2 over" in t for t in text)
+    assert any(t.startswith("  side 0 (seats 0, 2): ") for t in text[1:3])
+    assert replay("--game", "9", "--pairing", "bsd", "first").returncode == 1  # four games a table
+
+
+def test_what_a_table_results_file_does_not_add_up_to_is_refused_with_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    run_tournament(
+        ["bsd", "random", "first"], seats=3, games=6, out=path, options=RunOptions(seed=3, jobs=1, game_points=FAST)
+    )
+    config = TournamentConfig(("bsd", "random", "first"), 2, 3, None, FAST, seats=3)
+    data = path.read_bytes()
+    done, good = parse_results(data, config, path)
+    assert sorted(done) == [(0, 0), (0, 1)] and good == len(data)
+    head, first, second = data.decode().splitlines()
+
+    def refused(*lines: str) -> str:
+        with pytest.raises(TournamentError) as caught:
+            parse_results(("\n".join(lines) + "\n").encode(), config, path)
+        message = str(caught.value)
+        assert "\n" not in message
+        return message
+
+    record = json.loads(first)
+    game = record["games"][0]
+    loser = next(p for p in range(3) if p not in game["winners"])
+    game["winners"] = sorted([*game["winners"], loser])  # a player who lost named a winner
+    assert "line 2: a damaged record (rotation 1: the winners are not the players with the most points)" in refused(
+        head, json.dumps(record)
+    )
+    assert "line 3: a damaged record (set 1 of" in refused(head, first, first)
+    assert "line 2: a damaged record (a set is 3 games" in refused(head, json.dumps({**json.loads(first), "games": []}))
+    assert "line 2: a damaged record (a set is not a whole number from 0 to 1)" in refused(
+        head, json.dumps({**json.loads(first), "set": 4})
+    )
+    assert "is not a table of this tournament" in refused(head, json.dumps({**json.loads(first), "table": ["a", "b"]}))
+    assert "--seed 4 there, 3 here" in refused(head.replace('"seed":3', '"seed":4'), first)
+    two_seat = json.dumps({"format": "mille.tournament results", "version": 1})
+    assert "the results file of a two-seat tournament" in refused(two_seat)
+    # A last line cut short is a set to play again, not a damaged file.
+    assert sorted(parse_results((head + "\n" + first + "\n" + second[:40]).encode(), config, path)[0]) == [(0, 0)]
+
+
+def test_the_command_line_refuses_a_file_of_another_table_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    made = _tournament(
+        "--players", "4", "bsd", "random", "--games", "2", "--seed", "1", "--out", str(path), cwd=tmp_path
+    )
+    assert made.returncode == 0, made.stderr
+    other = _tournament("--players", "3", "bsd", "random", "first", "--games", "2", "--resume", str(path), cwd=tmp_path)
+    assert other.returncode == 1 and other.stdout == "" and other.stderr.count("\n") == 1
+    assert "holds a tournament of other arguments" in other.stderr and "--players 4 there, 3 here" in other.stderr
+    exists = _tournament("--players", "4", "bsd", "random", "--games", "2", "--out", str(path), cwd=tmp_path)
+    assert exists.returncode == 1 and f"{path} exists: --resume {path} goes on with it" in exists.stderr
+
+
+def _game(points: tuple[int, ...], winners: tuple[int, ...], fault: tuple[int, str, str] | None = None) -> GameRecord:
+    return GameRecord(0, 0, 3, points, winners, None if fault is None else Fault(*fault, 3))
+
+
+def test_a_game_read_between_every_two_sides() -> None:
+    won = _game((5100, 2000, 3000), (0,))
+    assert [pairwise(won, 0, 1), pairwise(won, 1, 0), pairwise(won, 2, 1), pairwise(won, 1, 2)] == [1, 0, 1, 0]
+    tie = _game((5100, 5100, 3000), (0, 1))
+    assert [pairwise(tie, 0, 1), pairwise(tie, 1, 2), pairwise(tie, 2, 0)] == [0.5, 1, 0]
+    level = _game((5100, 2000, 2000), (0,))
+    assert pairwise(level, 1, 2) == pairwise(level, 2, 1) == 0.5
+    forfeit = _game((900, 4000, 100), (1, 2), (0, "illegal", "no"))  # the forfeit loses to the player it led
+    assert [pairwise(forfeit, 0, 1), pairwise(forfeit, 0, 2), pairwise(forfeit, 2, 1)] == [0, 0, 0.5]
+
+
+def test_ratings_at_four_seats_rank_the_partnerships() -> None:
+    """Enough sets: every player rated, bsd the anchor at 1500 and first; each interval holds its rating."""
+    report = run_tournament(
+        ["random", "bsd", "first"],
+        seats=4,
+        games=20,
+        resamples=200,
+        options=RunOptions(seed=8, jobs=1, game_points=FAST),
+    )
+    rows = report["ratings"]
+    assert rows[0]["player"] == "bsd" and rows[0]["rating"] == 1500.0
+    assert report["rating_model"]["anchor"] == "bsd" and report["rating_model"]["units"] == "sets"
+    for row in rows[1:]:
+        low, high = row["rating_ci95"]
+        assert row["rating"] < 1500 and low <= row["rating"] <= high
+        assert row["games"] == 2 * 20  # two tables of 20 games each
+    assert sum(r["score"] * r["games"] for r in rows) == pytest.approx(sum(r["games"] for r in rows) / 2)
+    text = format_report(report)
+    assert "Ratings: Bradley-Terry on the Elo scale, bsd = 1500" in text and "over sets (200 resamples)" in text
+    few = run_tournament(
+        ["random", "bsd", "first"], seats=4, games=4, options=RunOptions(seed=8, jobs=1, game_points=FAST)
+    )
+    assert few["ratings_withheld"]["unit"] == "set" and all(r["rating"] is None for r in few["ratings"])
+    assert "too few sets to rate" in format_report(few) and "--games 20" in format_report(few)
+    assert TABLE_FORMAT == "mille.tournament table results"
+
+
+def test_a_tournament_at_three_seats_plays_every_group_of_three() -> None:
+    players = ["bsd", "random", "first", "mille.players:RandomPlayer"]
+    report = run_tournament(players, seats=3, games=3, options=RunOptions(seed=4, game_points=FAST, jobs=1))
+    groups = [tuple(t["players"]) for t in report["tables"]]
+    assert sorted(groups) == sorted(itertools.combinations(players, 3))
+    assert len({t["seed"] for t in report["tables"]}) == 4  # each group its own deals
+    for t in report["tables"]:
+        assert sum(r["game_score"] for r in t["per_player"]) == pytest.approx(1.0)
+    assert {r["player"]: r["tables"] for r in report["standings"]} == dict.fromkeys(players, 3)
+    assert report["standings"][0]["player"] == "bsd"
+    again = run_tournament(players, seats=3, games=3, options=RunOptions(seed=4, game_points=FAST, jobs=1))
+    assert [t["per_player"] for t in again["tables"]] == [t["per_player"] for t in report["tables"]]
+    assert "Tournament at the table of 3" in format_report(report)
+    for t in report["tables"]:  # each table is the match it names, as a pairing is at two seats
+        alone = run_match(
+            *t["players"],
+            seats=3,
+            games=3,
+            options=RunOptions(seed=table_seed(4, 3, t["players"]), jobs=1, game_points=FAST),
+        )
+        assert {**alone, "seconds": 0} == {**t, "seconds": 0}
+
+
+def test_the_tournament_command_line_at_three_seats() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "mille.tournament", "--players", "3", "bsd", "random", "first", "--games", "3"]
+        + ["--seed", "1", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["seats"] == 3 and len(report["tables"]) == 1 and len(report["standings"]) == 3
+    refused = subprocess.run(
+        [sys.executable, "-m", "mille.tournament", "--players", "3", "bsd", "random", "first"]
+        + ["--pairs-per-task", "2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+    assert (
+        refused.returncode == 2 and "--pairs-per-task is not played at --players 3" in refused.stderr.splitlines()[-1]
+    )

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A tiny bot of protocol 2, written from docs/protocol.md ("Protocol 2: any table") alone.
+"""A tiny bot of protocol 2, written from docs/protocol.md ("Protocols 1 and 2") alone.
 
     tiny_bot_2.py NAME HEARD [--both]
 
@@ -9,7 +9,8 @@ tests read what it was told: the games' protocol, the reactions asked,
 and that nothing in it is another seat's hand or the deck).  Its hello
 says ``"protocol": 2``; ``--both`` says ``"protocol": 1, "protocols":
 [1, 2]`` instead, and ``--one`` ``"protocol": 1`` alone (protocol 1 as
-first published).
+first published); ``--games`` offers 8 games at once (and plays each
+message untagged or tagged alike: it answers every ``decide``).
 """
 
 import json
@@ -34,9 +35,10 @@ def main(argv):
                 elif "--both" in argv:
                     send({"type": "hello", "protocol": 1, "protocols": [1, 2], "name": name})
                 else:
-                    send({"type": "hello", "protocol": 2, "name": name})
+                    send({"type": "hello", "protocol": 2, "name": name, **({"games": 8} if "--games" in argv else {})})
             elif message["type"] == "decide":
-                send({"type": "move", "move": message["legal"][0]})
+                tag = {"tag": message["tag"]} if "tag" in message else {}
+                send({"type": "move", "move": message["legal"][0], **tag})
             elif message["type"] == "quit":
                 break
     return 0

@@ -6,7 +6,7 @@ asks :func:`mille.engine.rules.phase` what comes next, shows the seat to move it
 stops when the hand is over, returning how it ended as a value
 (:class:`~mille.engine.scoring.HandResult`).  Everything that plays hands plays
 them here: the simulator (:mod:`mille.lab.sim`), the match tool's
-pairs (:mod:`mille.lab.pairs`), the interactive game (:mod:`mille.ui.app`, whose
+sets (:mod:`mille.lab.play`), the interactive game (:mod:`mille.ui.app`, whose
 person's seat reads keys and whose observer draws the screen), and a
 searching player's reference rollout.
 
@@ -172,7 +172,7 @@ class Pending:
     the move back when it has it (or throws the :class:`PlayerError` that
     stands for the failure): so one process can play several hands at once
     with players in other processes (a match's games in flight,
-    :func:`mille.lab.pairs.play_in_flight`).  A player in this process
+    :func:`mille.lab.play.play_in_flight`).  A player in this process
     never returns one, and :func:`play_hand` refuses it.
     """
 

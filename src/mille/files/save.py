@@ -297,18 +297,19 @@ def write_game(path: str, saved: SavedGame | Game) -> None:
 
     The text goes to a new temporary file in the target's directory, is
     flushed and synced, and the file is renamed over the target (then the
-    directory is synced where the system allows).  A new file gets mode 0644
-    less the umask, like the original's ``creat(name, 0644)``; an existing
-    file keeps its permission bits, and a symbolic link is followed.  On any
-    failure the previous file is untouched, the temporary file is removed,
-    and an :class:`OSError` (whose ``strerror`` the front end shows) is
-    raised.
+    directory is synced where the system allows).  The file is the saver's
+    alone, mode 0600, new or replaced (the original's ``creat(name, 0644)``
+    made it readable by all): every save holds a hand its reader should not
+    see, the computer's, or another person's in a game adjourned with them
+    (issue 43: on a home of mode 0755 the guest read the host's hand and
+    the deck).  A symbolic link is followed.  On any failure the previous
+    file is untouched, the temporary file is removed, and an
+    :class:`OSError` (whose ``strerror`` the front end shows) is raised.
     """
     if "\x00" in path:  # typed as ^@ at the file: prompt; no system call takes it
         raise OSError(errno.EINVAL, os.strerror(errno.EINVAL), path)
     data = dumps(saved).encode("utf-8")
     target = _follow_link(path) if os.path.islink(path) else path
-    keep_mode: int | None = None
     try:
         st = os.stat(target)
     except FileNotFoundError:
@@ -322,8 +323,7 @@ def write_game(path: str, saved: SavedGame | Game) -> None:
         if not os.access(target, os.W_OK):
             # creat() would refuse a file we may not write; so do we.
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
-        keep_mode = stat.S_IMODE(st.st_mode)
-    replace_file(target, data, keep_mode)
+    replace_file(target, data, 0o600)
 
 
 def _follow_link(path: str) -> str:

@@ -562,7 +562,7 @@ class BsdPlayer:
     #: generator, as the original did (:func:`mille.ui.session.computer_player`).
     dice = "game"
     #: Served over the protocol, it need not be asked a forced move: its
-    #: draw rolls no dice and counts nothing (docs/protocol.md, "Speed").
+    #: draw rolls no dice and counts nothing (docs/protocol-speed.md).
     every_decision = False
     #: The procedure with its "too close" quirk repaired (:func:`decide`);
     #: only :class:`mille.players.plus.PlusPlayer` sets it.

@@ -18,7 +18,7 @@ declared ``dice = "game"``: the original's procedure, rolling the game's
 own generator on the board) gives it :class:`HostDice`, whose every
 ``random()`` asks the host for a roll.
 
-Speed (docs/protocol.md, "Speed"): the hello asks for the ``compact``
+Speed (docs/protocol-speed.md): the hello asks for the ``compact``
 encoding, whose ``decide`` lines are read straight into the
 :class:`~mille.engine.observation.Observation` (one call of the C JSON
 scanner on the array, no message dictionary), and
@@ -28,7 +28,7 @@ it.  It asks for every decision (forced moves too) unless the player
 declares ``every_decision = False``: a player whose forced moves change
 nothing in it (the BSD procedure draws without rolling or counting).
 
-Protocol 2 (docs/protocol.md, "Protocol 2: any table"): the hello says
+Protocol 2 (docs/protocol.md, "Protocols 1 and 2"): the hello says
 ``"protocols": [1, 2]``, so the host speaks protocol 1 at the two-seat
 table (compact, as above) and protocol 2 at the larger ones, as each
 ``game`` message says; a game of protocol 2 reads the observation of any
@@ -148,7 +148,7 @@ def serve(
     A player that raises ends the bot (the traceback on standard error,
     status 1), as any bot that fails: the host scores the game and, in a
     match, starts the bot again for the next.  ``games`` past 1 offers the
-    host that many games at once (docs/protocol.md, "Games in flight"): a
+    host that many games at once (docs/protocol-speed.md, "Games in flight"): a
     player and dice of their own for each game's tag.
     """
     if spec.startswith(EXEC_PREFIX):

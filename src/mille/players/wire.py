@@ -20,9 +20,16 @@ The forms of the engine's values:
 The ``*_json`` functions give the JSON forms and the ``*_from_json``
 functions read them back; reading a bot's answer (:func:`read_message`,
 :func:`move_from_json`) trusts nothing and says what is wrong in a
-:class:`WireError`.
+:class:`WireError`.  Every number read from the other side (the host's
+observations, events and results, read by a bot or a person's guest; a
+bot's or a guest's move, read by the host) is checked against what the
+rules can reach before it is used (:data:`CARD`, :data:`MILES`, ...): a card is a card's
+code, a seat a seat of the table, a mileage at most the longest trip, a
+score at most :data:`MAX_SCORE`.  A hostile host's card out of range
+crashed a guest with a traceback, and a mileage of 10^15 spun it deaf to
+signals (issue 43); each is now a :class:`WireError` naming the field.
 
-The fast forms (docs/protocol.md, "Speed"), each opt-in in the bot's
+The fast forms (docs/protocol-speed.md), each opt-in in the bot's
 ``hello``: the ``compact`` encoding sends a decision's observation as one
 array of :data:`COMPACT_SIZE` integers in the order of
 :data:`COMPACT_FIELDS` and its legal moves as a bit mask
@@ -38,6 +45,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from operator import le as _le
 from typing import Any
 
 from .. import __version__
@@ -47,7 +55,7 @@ from ..engine.observation import Observation
 from ..engine.rules import DISCARDS, DRAW, EXTEND, NO_EXTENSION, ORDER, PASS, PLAYS, Move, MoveType, Phase
 from ..engine.rules import phase as phase_of
 from ..engine.scoring import Bonuses, HandResult
-from ..engine.state import TABLE_SEATS, TWO, Game, Memory, Table, Tableau
+from ..engine.state import EXTENDED_TRIP, TABLE_SEATS, TWO, Game, Memory, Table, Tableau
 from ..engine.state import table as make_table
 
 #: The protocol's version: the greeting says it, the bot's hello repeats it.
@@ -98,6 +106,41 @@ ENCODINGS = ("json", COMPACT)
 
 class WireError(ValueError):
     """A line that is not the message it should be (the text says what is wrong)."""
+
+
+#: The most a score, a total or a count of games won may be: no game reaches it (a hand scores a few
+#: thousand points at most, a game ends at ``game_points``), and a number this size costs nothing to
+#: add or to show.  Also the most ``game_points`` a table may have.
+MAX_SCORE = 10**9
+#: The range of each kind of number a peer sends, (lowest, highest), checked before it is used:
+#: a card (its code, or ``-1`` for none: an empty slot or pile, a card drawn unseen), a safety's
+#: status, a count of cards (the deck's, a card seen, mileage cards played: at most a deck), a
+#: slot, a hand's size, a mileage or a trip (at most the longest trip), a score, ``num_gos`` (the
+#: original's estimate, which may run below zero), a table's seats and its game points.
+CARD = (cards.EMPTY, cards.NUM_CODES - 1)
+SAFETY = (0, 2)
+COUNT = (0, cards.FULL_DECK_SIZE)
+SLOT = (0, cards.HAND_SIZE - 1)
+HAND = (0, cards.HAND_SIZE)
+MILES = (0, EXTENDED_TRIP)
+SCORE = (0, MAX_SCORE)
+GOS = (-cards.FULL_DECK_SIZE, cards.FULL_DECK_SIZE)
+SEATS = (min(TABLE_SEATS), max(TABLE_SEATS))
+POINTS = (1, MAX_SCORE)
+_INTS_ONLY = frozenset({int})
+#: A side's name in an error (made once: the name is every decision's cost).
+_SIDE_NAMES = tuple(f"sides[{k}]" for k in range(max(TABLE_SEATS)))
+
+
+def _out_of_range(field: str, value: object, bounds: tuple[int, int]) -> WireError:
+    low, high = bounds
+    return WireError(f"{field} is {_value(value)}, not an integer from {low} to {high}")
+
+
+def _value(value: object, limit: int = 30) -> str:
+    """A peer's value as a report line shows it: its ``repr``, cut to ``limit`` characters (escaped where shown)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def encode(message: dict[str, object]) -> bytes:
@@ -189,23 +232,24 @@ def tableau_json(t: Tableau) -> dict[str, object]:
     }
 
 
-def tableau_from_json(d: dict[str, object]) -> Tableau:
+def tableau_from_json(d: dict[str, object], name: str = "tableau") -> Tableau:
+    """The :class:`Tableau` :func:`tableau_json` made, every field checked (``name`` heads a field in an error)."""
     return Tableau(
-        hand=_ints(d["hand"], cards.HAND_SIZE),
-        battle=_int(d["battle"]),
-        speed=_int(d["speed"]),
+        hand=_ints(d["hand"], cards.HAND_SIZE, CARD, name, "hand"),
+        battle=_int(d["battle"], CARD, name, "battle"),
+        speed=_int(d["speed"], CARD, name, "speed"),
         can_go=_bool(d["can_go"]),
         fresh_hazard=_bool(d["fresh_hazard"]),
         fresh_limit=_bool(d["fresh_limit"]),
-        safety=_ints(d["safety"], cards.NUM_SAFETIES),
+        safety=_ints(d["safety"], cards.NUM_SAFETIES, SAFETY, name, "safety"),
         coups=_bools(d["coups"], cards.NUM_SAFETIES),
-        nummiles=_ints(d["nummiles"], cards.NUM_MILES),
-        mileage=_int(d["mileage"]),
-        hand_total=_int(d["hand_total"]),
-        safety_score=_int(d["safety_score"]),
-        coup_score=_int(d["coup_score"]),
-        total=_int(d["total"]),
-        games=_int(d["games"]),
+        nummiles=_ints(d["nummiles"], cards.NUM_MILES, COUNT, name, "nummiles"),
+        mileage=_int(d["mileage"], MILES, name, "mileage"),
+        hand_total=_int(d["hand_total"], SCORE, name, "hand_total"),
+        safety_score=_int(d["safety_score"], SCORE, name, "safety_score"),
+        coup_score=_int(d["coup_score"], SCORE, name, "coup_score"),
+        total=_int(d["total"], SCORE, name, "total"),
+        games=_int(d["games"], SCORE, name, "games"),
     )
 
 
@@ -242,28 +286,31 @@ def observation_from_json(data: object) -> Observation:
         data = _dict(data)
         players = _list(data["players"], 2)
         memory = _dict(data["memory"])
-        seen = _ints(memory["num_seen"], cards.NUM_CODES) + _PADDING
+        seen = _ints(memory["num_seen"], cards.NUM_CODES, COUNT, "memory.num_seen") + _PADDING
         pending = data["pending_extension"]
         return Observation(
             seat=_seat(data["seat"]),
             phase=PHASES[_str(data["phase"])],
             to_move=_seat(data["to_move"]),
-            players=(tableau_from_json(_dict(players[0])), tableau_from_json(_dict(players[1]))),
-            opponent_hand_size=_int(data["opponent_hand_size"]),
-            discard=_int(data["discard"]),
-            deck_count=_int(data["deck_count"]),
-            trip_length=_int(data["trip_length"]),
+            players=(
+                tableau_from_json(_dict(players[0]), "players[0]"),
+                tableau_from_json(_dict(players[1]), "players[1]"),
+            ),
+            opponent_hand_size=_int(data["opponent_hand_size"], HAND, "opponent_hand_size"),
+            discard=_int(data["discard"], CARD, "discard"),
+            deck_count=_int(data["deck_count"], COUNT, "deck_count"),
+            trip_length=_int(data["trip_length"], MILES, "trip_length"),
             hand_starter=_seat(data["hand_starter"]),
             order=_bool(data["order"]),
-            pending_extension=None if pending is None else _int(pending),
-            memory=Memory(seen, _int(memory["num_gos"])),
+            pending_extension=None if pending is None else _int(pending, SLOT, "pending_extension"),
+            memory=Memory(seen, _int(memory["num_gos"], GOS, "memory.num_gos")),
         )
     except (KeyError, TypeError) as exc:
         raise WireError(f"not an observation ({type(exc).__name__}: {exc})") from None
 
 
 # --------------------------------------------------------------------------
-# Protocol 2: any table (docs/protocol.md, "Protocol 2")
+# Protocol 2: any table (docs/protocol.md, "Protocols 1 and 2")
 
 #: The protocol a hello asks for with ``"protocol": 2``: any table, hazards aimed at a side, the
 #: coup fourré asked out of turn.  Protocol 1 stays the two-seat table's, byte for byte.
@@ -345,44 +392,43 @@ def observation_from_json_2(data: object) -> Observation:
     try:
         data = _dict(data)
         shape = _dict(data["table"])
-        seats = _int(shape["seats"])
+        seats = _int(shape["seats"], SEATS, "table.seats")
         if seats not in TABLE_SEATS:
             raise WireError(f"a table has 2, 3, 4 or 6 seats, not {seats}")
-        table = make_table(seats, game_points=_int(shape["game_points"]), parker=_bool(shape["parker"]))
-        seat = _int(data["seat"])
-        if not 0 <= seat < seats:
-            raise WireError(f"seat {seat} is not a seat of the table of {seats}")
+        game_points = _int(shape["game_points"], POINTS, "table.game_points")
+        table = make_table(seats, game_points=game_points, parker=_bool(shape["parker"]))
+        seat = _int(data["seat"], (0, seats - 1), "seat")
         sides = [_dict(t) for t in _list(data["sides"], table.sides)]
-        hand = _ints(data["hand"], cards.HAND_SIZE)
+        hand = _ints(data["hand"], cards.HAND_SIZE, CARD, "hand")
         players = tuple(
             tableau_from_json(
-                {**sides[k % table.sides], "hand": hand if k == seat else [cards.EMPTY] * cards.HAND_SIZE}
+                {**sides[k % table.sides], "hand": hand if k == seat else [cards.EMPTY] * cards.HAND_SIZE},
+                _SIDE_NAMES[k % table.sides],
             )
             for k in range(seats)
         )
-        sizes = tuple(_ints(data["hand_sizes"], seats))
+        sizes = tuple(_ints(data["hand_sizes"], seats, HAND, "hand_sizes"))
         memory = _dict(data["memory"])
-        seen = _ints(memory["num_seen"], cards.NUM_CODES) + _PADDING
+        seen = _ints(memory["num_seen"], cards.NUM_CODES, COUNT, "memory.num_seen") + _PADDING
         pending = data["pending_extension"]
         phase = PHASES_2.get(_str(data["phase"]))
         if phase is None:
             raise WireError(f"no phase is called {excerpt(json.dumps(data['phase']))}")
-        to_move, starter = _int(data["to_move"]), _int(data["hand_starter"])
-        if not (0 <= to_move < seats and 0 <= starter < seats):
-            raise WireError("to_move and hand_starter are seats of the table")
+        to_move = _int(data["to_move"], (0, seats - 1), "to_move")
+        starter = _int(data["hand_starter"], (0, seats - 1), "hand_starter")
         return Observation(
             seat=seat,
             phase=phase,
             to_move=to_move,
             players=players,
             opponent_hand_size=sizes[(seat + 1) % seats],
-            discard=_int(data["discard"]),
-            deck_count=_int(data["deck_count"]),
-            trip_length=_int(data["trip_length"]),
+            discard=_int(data["discard"], CARD, "discard"),
+            deck_count=_int(data["deck_count"], COUNT, "deck_count"),
+            trip_length=_int(data["trip_length"], MILES, "trip_length"),
             hand_starter=starter,
             order=_bool(data["order"]),
-            pending_extension=None if pending is None else _int(pending),
-            memory=Memory(seen, _int(memory["num_gos"])),
+            pending_extension=None if pending is None else _int(pending, SLOT, "pending_extension"),
+            memory=Memory(seen, _int(memory["num_gos"], GOS, "memory.num_gos")),
             table=table,
             hand_sizes=sizes,
         )
@@ -627,13 +673,45 @@ def observation_from_compact(values: object) -> Observation:
     return observation_from_ints(values)
 
 
+def _compact_bounds(name: str) -> tuple[int, int]:
+    """The range of the compact array's field ``name`` (:data:`COMPACT_FIELDS`), as the JSON form's."""
+    field = name.rsplit(".", 1)[-1].split("[", 1)[0]
+    if field in ("seat", "to_move", "hand_starter", "order", "can_go", "fresh_hazard", "fresh_limit", "coups"):
+        return (0, 1)
+    named = {
+        "phase": (0, len(PHASE_NAMES) - 1),
+        "opponent_hand_size": HAND,
+        "deck_count": COUNT,
+        "trip_length": MILES,
+        "pending_extension": (-1, SLOT[1]),
+        "num_gos": GOS,
+        "num_seen": COUNT,
+        "nummiles": COUNT,
+        "safety": SAFETY,
+        "mileage": MILES,
+    }
+    if field in ("hand", "battle", "speed", "discard"):
+        return CARD
+    return named.get(field, SCORE)  # hand_total, safety_score, coup_score, total, games
+
+
+#: The lowest and the highest value of each of the compact array's integers, index by index.
+_COMPACT_LOW = tuple(_compact_bounds(name)[0] for name in COMPACT_FIELDS)
+_COMPACT_HIGH = tuple(_compact_bounds(name)[1] for name in COMPACT_FIELDS)
+
+
 def observation_from_ints(v: list[int]) -> Observation:
-    """The :class:`Observation` of :func:`compact_values`' integers; :class:`WireError` if they are not one."""
+    """The :class:`Observation` of :func:`compact_values`' integers; :class:`WireError` if they are not one.
+
+    Each integer is checked against its field's range (C's loops over two
+    tuples made once: this is every decision's cost).
+    """
     if len(v) != COMPACT_SIZE:
         raise WireError(f"a compact observation is a list of {COMPACT_SIZE} integers, not {len(v)}")
+    if not (all(map(_le, _COMPACT_LOW, v)) and all(map(_le, v, _COMPACT_HIGH))):
+        at = next(i for i, x in enumerate(v) if not _COMPACT_LOW[i] <= x <= _COMPACT_HIGH[i])
+        raise _out_of_range(COMPACT_FIELDS[at], v[at], (_COMPACT_LOW[at], _COMPACT_HIGH[at]))
     seat, phase, to_move, starter = v[0], v[1], v[2], v[7]
-    if not (seat in (0, 1) and to_move in (0, 1) and starter in (0, 1) and 0 <= phase < len(_PHASE_BY_CODE)):
-        raise WireError("a compact observation with a seat or a phase out of range")
     obs = _new_observation(Observation)
     obs.seat = seat
     obs.phase = _PHASE_BY_CODE[phase]
@@ -767,7 +845,7 @@ _EVENT_LINES: list[bytes] = [
 def event_from_json(message: dict[str, object]) -> Event:
     """The :class:`Event` of a protocol-1 ``event`` (a hazard's ``target``, the other seat's side, implied)."""
     try:
-        seat, kind, card = _seat(message["seat"]), KINDS[_str(message["kind"])], _int(message["card"])
+        seat, kind, card = _seat(message["seat"]), KINDS[_str(message["kind"])], _int(message["card"], CARD, "card")
         if kind is MoveType.PLAY and card in _HAZARD_CARDS:
             return Event(seat, kind, card, 1 - seat)
         return Event(seat, kind, card)
@@ -811,14 +889,14 @@ _EVENT_LINES_2: list[bytes] = [
 
 def event_from_json_2(message: dict[str, object], seats: int) -> Event:
     """The :class:`Event` of a protocol-2 ``event`` at a table of ``seats``; :class:`WireError` if it is none."""
+    if seats not in TABLE_SEATS:
+        raise WireError(f"a table has 2, 3, 4 or 6 seats, not {_value(seats)}")
     try:
-        seat = _int(message["seat"])
-        if not 0 <= seat < seats:
-            raise TypeError(f"{seat} is not a seat of the table of {seats}")
+        seat = _int(message["seat"], (0, seats - 1), "seat")
         target = message.get("target")
-        if target is not None and not (type(target) is int and 0 <= target < seats):
-            raise TypeError(f"{target!r} is not a side of the table of {seats}")
-        return Event(seat, KINDS[_str(message["kind"])], _int(message["card"]), target)
+        if target is not None:
+            target = _int(target, (0, make_table(seats).sides - 1), "target")
+        return Event(seat, KINDS[_str(message["kind"])], _int(message["card"], CARD, "card"), target)
     except (KeyError, TypeError) as exc:
         raise WireError(f"not an event ({type(exc).__name__}: {exc})") from None
 
@@ -846,13 +924,13 @@ def result_from_json(data: object) -> HandResult:
             both.append(Bonuses(*(_bool(bonus[name]) for name in _BONUSES)))
         winner = data["game_winner"]
         return HandResult(
-            _pair(data["hand_totals"]),
-            _pair(data["totals"]),
-            _pair(data["mileage"]),
+            _pair(data["hand_totals"], SCORE, "hand_totals"),
+            _pair(data["totals"], SCORE, "totals"),
+            _pair(data["mileage"], MILES, "mileage"),
             (both[0], both[1]),
-            _int(data["trip_length"]),
+            _int(data["trip_length"], MILES, "trip_length"),
             _seat(data["starter"]),
-            _int(data["deck_left"]),
+            _int(data["deck_left"], COUNT, "deck_left"),
             _bool(data["game_over"]),
             None if winner is None else _seat(winner),
         )
@@ -870,26 +948,24 @@ def result_from_json_2(data: object, table: Table) -> HandResult:
             bonus = _dict(b)
             bonuses.append(Bonuses(*(_bool(bonus[name]) for name in _BONUSES)))
         winner = data["game_winner"]
-        starter = _int(data["starter"])
-        if not 0 <= starter < table.seats or not (winner is None or 0 <= _int(winner) < sides):
-            raise TypeError("a starter or a winner off the table")
+        starter = _int(data["starter"], (0, table.seats - 1), "starter")
         return HandResult(
-            tuple(_ints(data["hand_totals"], sides)),
-            tuple(_ints(data["totals"], sides)),
-            tuple(_ints(data["mileage"], sides)),
+            tuple(_ints(data["hand_totals"], sides, SCORE, "hand_totals")),
+            tuple(_ints(data["totals"], sides, SCORE, "totals")),
+            tuple(_ints(data["mileage"], sides, MILES, "mileage")),
             tuple(bonuses),
-            _int(data["trip_length"]),
+            _int(data["trip_length"], MILES, "trip_length"),
             starter,
-            _int(data["deck_left"]),
+            _int(data["deck_left"], COUNT, "deck_left"),
             _bool(data["game_over"]),
-            None if winner is None else _int(winner),
+            None if winner is None else _int(winner, (0, sides - 1), "game_winner"),
         )
     except (KeyError, TypeError) as exc:
         raise WireError(f"not a hand's result ({type(exc).__name__}: {exc})") from None
 
 
 # --------------------------------------------------------------------------
-# Checked fields (the bot side reads the host's messages with these)
+# Checked fields (the bot side and a guest read the host's messages with these)
 
 
 def _dict(value: object) -> dict[str, object]:
@@ -910,9 +986,13 @@ def _str(value: object) -> str:
     return value
 
 
-def _int(value: object) -> int:
-    if type(value) is not int:
-        raise TypeError(f"{value!r} is not an integer")
+def _int(value: object, bounds: tuple[int, int], where: str, field: str = "") -> int:
+    """An integer within ``bounds``; :class:`WireError` naming the field (``where.field``, or ``where``) otherwise.
+
+    The name is put together only for the error: this is every decision's cost.
+    """
+    if type(value) is not int or not bounds[0] <= value <= bounds[1]:
+        raise _out_of_range(f"{where}.{field}" if field else where, value, bounds)
     return value
 
 
@@ -923,26 +1003,34 @@ def _bool(value: object) -> bool:
 
 
 def _seat(value: object) -> int:
-    if value not in (0, 1) or type(value) is not int:
-        raise TypeError(f"{value!r} is not a seat")
+    """A seat of the table of two (protocol 1)."""
+    if type(value) is not int or value not in (0, 1):
+        raise TypeError(f"{_value(value)} is not a seat")
     return value
 
 
-def _ints(value: object, size: int) -> list[int]:
-    """A list of ``size`` integers (its items are the host's, taken as they are: this is every decision's cost)."""
+def _ints(value: object, size: int, bounds: tuple[int, int], where: str, field: str = "") -> list[int]:
+    """A list of ``size`` integers within ``bounds`` (the peer's list itself, checked in C's loops: this is every
+    decision's cost); :class:`WireError` naming the field as :func:`_int` does otherwise."""
     if type(value) is not list or len(value) != size:
-        raise TypeError(f"{value!r} is not a list of {size} integers")
+        raise WireError(f"{f'{where}.{field}' if field else where} is {_value(value)}, not a list of {size} integers")
+    if value and (not _INTS_ONLY.issuperset(map(type, value)) or min(value) < bounds[0] or max(value) > bounds[1]):
+        bad = next(v for v in value if type(v) is not int or not bounds[0] <= v <= bounds[1])
+        raise _out_of_range(f"an item of {f'{where}.{field}' if field else where}", bad, bounds)
     return value
 
 
 def _bools(value: object, size: int) -> list[bool]:
-    if type(value) is not list or len(value) != size:
-        raise TypeError(f"{value!r} is not a list of {size} booleans")
+    if type(value) is not list or len(value) != size or not _BOOLS_ONLY.issuperset(map(type, value)):
+        raise TypeError(f"{_value(value)} is not a list of {size} booleans")
     return value
 
 
-def _pair(value: object) -> tuple[int, int]:
-    first, second = _ints(value, 2)
+_BOOLS_ONLY = frozenset({bool})
+
+
+def _pair(value: object, bounds: tuple[int, int], field: str) -> tuple[int, int]:
+    first, second = _ints(value, 2, bounds, field)
     return first, second
 
 

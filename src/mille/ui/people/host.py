@@ -37,7 +37,7 @@ from __future__ import annotations
 import select
 
 from ...engine import rules
-from ...engine.rng import GlibcRandom, secret_seed
+from ...engine.rng import GlibcRandom
 from ...engine.state import Game
 from ...files.safeio import shown
 from ...players import is_person_spec, make_player
@@ -542,7 +542,7 @@ def play_host(choices: Choices, spec: str, play: Play | None = None) -> int:
     import os
 
     from ..keeping import say
-    from ..session import DEFAULT_COMPUTER, computer_player, play_board
+    from ..session import DEFAULT_COMPUTER, computer_player, play_board, secret_dice
     from .rendezvous import RendezvousError, invite, listen, me, user, user_name
 
     game = choices.game
@@ -570,8 +570,9 @@ def play_host(choices: Choices, spec: str, play: Play | None = None) -> int:
         at = "" if tab.seats == 2 else f" at {tab.seats} seats"
         line = f"mille: {host} invites you to a game of Mille Bornes{at}: mille --join {host}"
         for person in persons:
-            if not invite(person.name, line):
-                say(f"mille: {person.name}'s terminals take no messages; tell them: mille --join {host}")
+            reached = invite(person.name, line)
+            if not reached:
+                say(f"mille: {reached.why}; tell them: mille --join {host}")
         if not wait_for_people(persons, host):
             say("mille: not everyone joined" if len(persons) > 1 else "mille: nobody joined")
             for person in persons:
@@ -581,11 +582,11 @@ def play_host(choices: Choices, spec: str, play: Play | None = None) -> int:
         seat_players: list[tuple[Player, GlibcRandom]] = []
         for seat in range(1, tab.seats):
             if seat in by_seat:
-                seat_players.append((by_seat[seat], GlibcRandom(secret_seed())))
+                seat_players.append((by_seat[seat], GlibcRandom.from_urandom()))
             elif seat == 1:
                 seat_players.append(computer_player(computer, choices.seed, game))
             else:
-                seat_players.append((make_player(computer), GlibcRandom(secret_seed())))
+                seat_players.append((make_player(computer), secret_dice(computer)))
         people = People(persons, host)
         seated = names[1] if tab.seats == 2 else ",".join(f"{n}:{s + 1}" for s, n in sorted(names.items()) if s)
         first, others = seat_players[0], tuple(seat_players[1:])

@@ -208,6 +208,8 @@ class PersonSeat:
                 continue
             if uid != self.uid:
                 conn.close()
+                if uid == os.getuid():  # the host's own second game, asking whether this one still answers
+                    continue
                 who = user_name(uid)
                 with self._lock:
                     self._refused[who] = self._refused.get(who, 0) + 1

@@ -1,75 +1,63 @@
-"""Playing a duplicate pair: its seeds and deals, the think-time limit, its two games.
+"""Playing a match's unit, a set: one game per rotation of the players over the sides, all dealt alike.
 
-A match is played in **duplicate pairs** of 5000-point games: the second
-game of a pair replays the first with the seats swapped.  Hand *k* of both
-games is dealt from the same deck order (:func:`deal_seed`,
-:func:`deal_hand`), with the same seat starting it, so whatever cards and
-tempo one player had in the first game, the other has in the second.  The
-deals come from generators of the match (seeded from the match seed, the
-pair and the hand), never from the players' dice, so hand *k* is the same
-in both games whatever happened in the hands before.  Each player rolls
-its own dice, and is built afresh for every game: a player in this
-process, dice from :func:`dice_seed` (the match seed, the pair and the
-player, the same in both games of a pair, so that reports are
-reproducible); a bot program (``exec:``), which is handed its dice's seed
-and must not derive the deals from it (issue 36), dice from
+A match is played in **sets**: the games of a set are dealt the same hands
+(hand *k* of every game of set *u* from :func:`deal_seed` ``(seed, u, k)``,
+:func:`deal_hand`, the same seat starting it), one game per rotation of
+the players over the table's sides (:func:`~mille.lab.records.side_of`),
+so whatever cards and tempo one player had in one game, each other has
+from the same seats in another.  At two seats a set is a **duplicate
+pair**: the second game replays the first with the seats swapped.  With
+two sides (2 and 4 seats) the two rotations are the sides exchanged; with
+three sides (3 and 6 seats) every player sits once in each side's seats.
+Every seat of a side is a player of its own (partners are two instances,
+each seeing its own seat only).  The deals come from generators of the
+match (seeded from the match seed, the set and the hand), never from the
+players' dice, so hand *k* is the same in every game of a set whatever
+happened in the hands before.  Each player rolls its own dice, and is
+built afresh for every game: a player in this process, dice from
+:func:`dice_seed` (the match seed, the set and the player, and at the
+larger tables the partner, the same in every game of a set, so that
+reports are reproducible); a bot program (``exec:``), which is handed its
+dice's seed and must not derive the deals from it (issue 36), dice from
 ``os.urandom`` for every game, unless the person running the match said
-that bots may read the deck (``bots_read_deck``).
+that bots may read the deck (``bots_read_deck``).  No bot process plays
+two games of one set (they share the deals: the key of
+:func:`~mille.players.botprocess.acquire` is the set's first deal).
 
 A player that answers an illegal move, raises, or thinks longer than the
 limit (``max_think_ms``) loses that game: the game's record says which and
-why (:class:`~mille.lab.records.Fault`), and the other game of the pair is
-played all the same.  A pair depends on its :class:`MatchConfig` and its
-index alone, so pairs can be played anywhere, in any order
-(:mod:`mille.lab.runner`).
+why (:class:`~mille.lab.records.Fault`), and the other games of the set
+are played all the same.  A set depends on its
+:class:`~mille.lab.records.MatchConfig` and its index alone, so sets can
+be played anywhere, in any order (:mod:`mille.lab.runner`).  Bots that
+offer games in flight (issue 39) play them here at two seats
+(:func:`play_in_flight`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import signal
 import threading
 import time
 from collections.abc import Callable, Generator, Iterable
-from dataclasses import dataclass
 from typing import Any, cast
 
 from ..engine import rules
 from ..engine.driver import EndlessHand, Pending, PlayerError, hand_steps
 from ..engine.observation import Observation
-from ..engine.rng import GlibcRandom, secret_seed
+from ..engine.rng import WIDE_SEED, GlibcRandom, derived_seed, secret_seed
 from ..engine.rules import Move
-from ..engine.scoring import GAME_POINTS
-from ..engine.state import Game, Table
+from ..engine.state import Game, table
 from ..players import Player, is_exec_spec, make_player
 from ..players.botprocess import Bot, games_at_once
 from ..players.external import Awaited, InFlightPlayer, exchange
 from .gamelog import MoveRecorder
-from .records import Fault, GameRecord, PairResult
+from .records import MAX_HANDS_PER_GAME, Fault, GameRecord, MatchConfig, SetResult
 from .stats import ThinkStats
-
-#: Guards against an engine bug looping forever (no real game comes near;
-#: the driver guards each hand, :data:`mille.engine.driver.MAX_MOVES_PER_HAND`).
-MAX_HANDS_PER_GAME = 1000
 
 
 class MatchError(RuntimeError):
     """The match itself went wrong (not a player: an engine bug or bad arguments)."""
-
-
-@dataclass(frozen=True, slots=True)
-class MatchConfig:
-    """What a worker needs to play a pair (picklable)."""
-
-    a: str
-    b: str
-    seed: int
-    max_think_ms: float | None = None
-    game_points: int = GAME_POINTS
-    #: ``--bot-reads-deck``: a bot program (``exec:``) rolls the dice an
-    #: in-process player would (:func:`dice_seed`, public for a public seed);
-    #: otherwise its dice are drawn from ``os.urandom`` for every game.
-    bots_read_deck: bool = False
 
 
 # --------------------------------------------------------------------------
@@ -80,20 +68,28 @@ def derive_seed(*parts: object) -> int:
     """A 32-bit seed from the parts' text (stable across processes and Python versions).
 
     The prefix names the module the match once was: it stays, so that every
-    match and tournament deals as it always has.
+    match and tournament deals as it always has.  A run on a wide seed (one
+    drawn at random) derives wide seeds (:func:`~mille.engine.rng.derived_seed`).
     """
     text = "mille.match/" + "/".join(str(p) for p in parts)
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=4).digest(), "little")
+    return derived_seed(text, wide=any(type(p) is int and p >= WIDE_SEED for p in parts))
 
 
 def deal_seed(seed: int, pair: int, hand: int) -> int:
-    """Seed of the shuffle of hand ``hand`` (0-based) of both games of pair ``pair``."""
+    """Seed of the shuffle of hand ``hand`` (0-based) of every game of set (at two seats, pair) ``pair``."""
     return derive_seed("deal", seed, pair, hand)
 
 
-def dice_seed(seed: int, pair: int, player: int) -> int:
-    """Seed of player A's (0) or B's (1) dice in both games of pair ``pair``."""
-    return derive_seed("dice", seed, pair, player)
+def dice_seed(seed: int, pair: int, player: int, partner: int = 0, seats: int = 2) -> int:
+    """Seed of the dice of ``player`` (0 is A, 1 B, 2 C) in every game of set ``pair`` at the table of ``seats``.
+
+    At the larger tables each of a side's seats rolls dice of its own:
+    ``partner`` is the seat's rank in its side (0 at three seats).  Each
+    table derives them as it always has.
+    """
+    if seats == 2:
+        return derive_seed("dice", seed, pair, player)
+    return derive_seed("table-dice", seed, pair, player, partner)
 
 
 def deal_hand(game: Game, seed: int, starter: int) -> None:
@@ -284,20 +280,21 @@ class _BotDice(GlibcRandom):
 
 def play_game(
     config: MatchConfig,
-    pair: int,
-    second: bool,
-    think: tuple[ThinkStats, ThinkStats] | None = None,
+    unit: int,
+    rotation: int,
+    think: tuple[ThinkStats, ...] | None = None,
     *,
     on_deal: Callable[[int, Game], None] | None = None,
     recorder: MoveRecorder | None = None,
 ) -> GameRecord:
-    """Play one game of a duplicate pair (``second``: the seat-swapped one): :func:`game_steps` run to its end.
+    """Play game ``rotation`` of set ``unit`` (at two seats, 1 or True: the pair's seat-swapped game):
+    :func:`game_steps` run to its end.
 
-    ``think`` (A's and B's) collects think times; ``on_deal(hand, game)``
-    is called after every deal (for tests and analysis; it must not change
-    the game); ``recorder`` takes down every move (``--record``).
+    ``think`` (one per player) collects think times; ``on_deal(hand,
+    game)`` is called after every deal (for tests and analysis; it must not
+    change the game); ``recorder`` takes down every move (``--record``).
     """
-    steps = game_steps(config, pair, second, think, on_deal=on_deal, recorder=recorder)
+    steps = game_steps(config, unit, rotation, think, on_deal=on_deal, recorder=recorder)
     try:
         next(steps)
     except StopIteration as done:
@@ -309,16 +306,16 @@ def play_game(
 
 def game_steps(
     config: MatchConfig,
-    pair: int,
-    second: bool,
-    think: tuple[ThinkStats, ThinkStats] | None = None,
+    unit: int,
+    rotation: int,
+    think: tuple[ThinkStats, ...] | None = None,
     *,
     on_deal: Callable[[int, Game], None] | None = None,
     recorder: MoveRecorder | None = None,
     in_flight: frozenset[str] = frozenset(),
     made: list[Any] | None = None,
 ) -> Generator[Pending, Move, GameRecord]:
-    """One game of a duplicate pair as a generator: it yields a bot's answer awaited, and is sent the move.
+    """One game of a set as a generator: it yields a bot's answer awaited, and is sent the move.
 
     Each hand is played by the engine's hand driver
     (:func:`mille.engine.driver.hand_steps`), which referees the players.
@@ -327,126 +324,144 @@ def game_steps(
     their decisions to :func:`play_in_flight`; any other player answers at
     once, and :func:`play_game` runs the generator through.
     """
+    rotation = int(rotation)
+    tab = table(config.seats, game_points=config.game_points)
+    seats, sides = tab.seats, tab.sides
     if think is None:
-        think = (ThinkStats(), ThinkStats())
-    a_seat = 1 if second else 0
-    who = (0, 1) if a_seat == 0 else (1, 0)  # who[seat]: 0 for A, 1 for B
-    specs = (config.a, config.b)
-    margins: list[int] = []
-    points = [0, 0]
+        think = tuple(ThinkStats() for _ in range(sides))
+    owner = [(side - rotation) % sides for side in range(sides)]  # owner[side]: the player on that side
+    of_seat = [owner[tab.side(seat)] for seat in range(seats)]
+    specs = config.players
+    margins: list[int] = []  # at two seats: A's in every hand (the seat A plays is its side, the rotation)
+    points = [0] * sides
 
     def forfeit(player: int, kind: str, message: str, hand: int) -> GameRecord:
+        winners = tuple(p for p in range(sides) if p != player)
         return GameRecord(
-            pair, second, a_seat, tuple(margins), points[0], points[1], 1 - player, Fault(player, kind, message, hand)
+            unit, rotation, hand, tuple(points), winners, Fault(player, kind, message, hand), tuple(margins)
         )
 
     players: list[Player] = []
-    for seat in (0, 1):
-        player = who[seat]
+    key = deal_seed(config.seed, unit, 0)  # the set's deal as its key: no bot process plays two games of a set
+    for seat in range(seats):
+        player = of_seat[seat]
         try:
-            # The pair's deal as its key: no bot process plays both games of a pair (issue 36).
-            key = deal_seed(config.seed, pair, 0)
             spec = specs[player]
             players.append(InFlightPlayer(spec, key) if spec in in_flight else make_player(spec, key))
             if made is not None:  # closed by the caller when the game ends (its bot's tag free at once)
                 made.append(players[-1])
         except Exception as exc:
             return forfeit(player, "exception", f"cannot make the player: {exc}", 0)
-    dice_of = [
-        _BotDice(secret_seed() if not config.bots_read_deck else dice_seed(config.seed, pair, player))
-        if is_exec_spec(specs[player])
-        else GlibcRandom(dice_seed(config.seed, pair, player))
-        for player in (0, 1)
-    ]
-    dice = (dice_of[who[0]], dice_of[who[1]])
-    game = Game(table=Table(game_points=config.game_points))
+    dice: list[GlibcRandom] = []
+    for seat in range(seats):
+        player = of_seat[seat]
+        seed = dice_seed(config.seed, unit, player, seat // sides, seats)
+        if is_exec_spec(specs[player]):
+            dice.append(_BotDice(seed if config.bots_read_deck else secret_seed()))
+        else:
+            dice.append(GlibcRandom(seed))
+    game = Game(table=tab)
+    unit_name = "pair" if seats == 2 else "set"
     # Games in flight are interleaved: no alarm of their own (its handler would be restored out of turn).
     limit = None if config.max_think_ms is None or in_flight else config.max_think_ms / 1000.0
     with _Alarm(limit) as alarm:
-        seats = [_Timed(players[seat], seat, think[who[seat]], alarm, config.max_think_ms) for seat in (0, 1)]
+        timed = [_Timed(players[seat], seat, think[of_seat[seat]], alarm, config.max_think_ms) for seat in range(seats)]
         for hand in range(MAX_HANDS_PER_GAME):
-            seed = deal_seed(config.seed, pair, hand)
-            deal_hand(game, seed, hand % 2)
+            seed = deal_seed(config.seed, unit, hand)
+            deal_hand(game, seed, hand % seats)
             if on_deal is not None:
                 on_deal(hand, game)
             if recorder is not None:
-                recorder.start_hand(hand % 2, seed)
+                recorder.start_hand(hand % seats, seed)
             try:
-                result = (yield from hand_steps(game, seats, dice, observer=recorder)).result
+                result = (yield from hand_steps(game, timed, dice, observer=recorder)).result
             except PlayerError as exc:
-                return forfeit(who[exc.seat], exc.kind, exc.message, hand)
+                return forfeit(of_seat[exc.seat], exc.kind, exc.message, hand)
             except EndlessHand as exc:
-                raise MatchError(f"pair {pair + 1}, hand {hand + 1}: {exc}") from None
+                raise MatchError(f"{unit_name} {unit + 1}, hand {hand + 1}: {exc}") from None
             if recorder is not None:
                 recorder.end_hand(result)
-            margins.append(result.margin(a_seat))
-            points[0] += result.hand_totals[a_seat]
-            points[1] += result.hand_totals[1 - a_seat]
+            if seats == 2:
+                margins.append(result.margin(rotation))
+            for side in range(sides):
+                points[owner[side]] += result.hand_totals[side]
             if result.game_over:
-                winner = None if result.game_winner is None else who[result.game_winner]
-                return GameRecord(pair, second, a_seat, tuple(margins), points[0], points[1], winner)
-    raise MatchError(f"pair {pair + 1}: no game end after {MAX_HANDS_PER_GAME} hands")
+                totals = result.totals
+                best = max(totals)
+                winners = tuple(sorted(owner[s] for s in range(sides) if totals[s] == best))
+                return GameRecord(unit, rotation, hand + 1, tuple(points), winners, None, tuple(margins))
+    raise MatchError(f"{unit_name} {unit + 1}: no game end after {MAX_HANDS_PER_GAME} hands")
 
 
-def play_pair(config: MatchConfig, pair: int, *, moves: bool = False) -> PairResult:
-    """Both games of duplicate pair ``pair`` (0-based); with ``moves``, every move of both taken down."""
-    think = (ThinkStats(), ThinkStats())
+def play_set(config: MatchConfig, unit: int, *, moves: bool = False) -> SetResult:
+    """Every game of set ``unit`` (0-based), one per rotation; with ``moves``, every move taken down."""
+    sides = config.sides
+    think = tuple(ThinkStats() for _ in range(sides))
     if not moves:
-        first = play_game(config, pair, False, think)
-        second = play_game(config, pair, True, think)
-        return PairResult(pair, (first, second), think)
-    recorders = (MoveRecorder(), MoveRecorder())
-    first = play_game(config, pair, False, think, recorder=recorders[0])
-    second = play_game(config, pair, True, think, recorder=recorders[1])
-    return PairResult(pair, (first, second), think, (recorders[0].hands, recorders[1].hands))
+        return SetResult(unit, tuple(play_game(config, unit, r, think) for r in range(sides)), think)
+    recorders = tuple(MoveRecorder() for _ in range(sides))
+    games = tuple(play_game(config, unit, r, think, recorder=recorders[r]) for r in range(sides))
+    return SetResult(unit, games, think, tuple(r.hands for r in recorders))
+
+
+#: A set at two seats is a duplicate pair: both its games.
+play_pair = play_set
 
 
 class _Flight:
-    """A pair in flight: its two games' generators, what each waits for, and their records."""
+    """A set in flight: its games' generators, what each waits for, and their records."""
 
-    __slots__ = ("config", "pair", "think", "recorders", "records", "left")
+    __slots__ = ("config", "unit", "think", "recorders", "records", "left")
 
-    def __init__(self, config: MatchConfig, pair: int, moves: bool) -> None:
+    def __init__(self, config: MatchConfig, unit: int, moves: bool) -> None:
+        sides = config.sides
         self.config = config
-        self.pair = pair
-        self.think = (ThinkStats(), ThinkStats())
-        self.recorders = (MoveRecorder(), MoveRecorder()) if moves else None
-        self.records: list[GameRecord | None] = [None, None]
-        self.left = 2
+        self.unit = unit
+        self.think = tuple(ThinkStats() for _ in range(sides))
+        self.recorders = tuple(MoveRecorder() for _ in range(sides)) if moves else None
+        self.records: list[GameRecord | None] = [None] * sides
+        self.left = sides
 
-    def result(self) -> PairResult:
-        first, second = self.records
-        assert first is not None and second is not None
+    def result(self) -> SetResult:
+        games = tuple(g for g in self.records if g is not None)
+        assert len(games) == len(self.records)
         if self.recorders is None:
-            return PairResult(self.pair, (first, second), self.think)
-        return PairResult(self.pair, (first, second), self.think, (self.recorders[0].hands, self.recorders[1].hands))
+            return SetResult(self.unit, games, self.think)
+        return SetResult(self.unit, games, self.think, tuple(r.hands for r in self.recorders))
 
 
 def in_flight_specs(config: MatchConfig) -> frozenset[str]:
-    """The ``exec:`` specs of ``config`` whose bots play games in flight (their hello offered ``games`` > 1)."""
+    """The ``exec:`` specs of ``config`` whose bots play games in flight (their hello offered ``games`` > 1).
+
+    At two seats only: the larger tables speak protocol 2, whose games are
+    played one at a time (docs/protocol.md).
+    """
+    if config.seats != 2:
+        return frozenset()
     return frozenset(spec for spec in {config.a, config.b} if is_exec_spec(spec) and games_at_once(spec) > 1)
 
 
 def play_in_flight(
-    pairs: Iterable[tuple[MatchConfig, int]], games: int, *, moves: bool = False
-) -> Generator[PairResult, None, None]:
-    """Play ``pairs`` (match, pair index) with up to ``games`` games at once; the results in the pairs' order.
+    sets: Iterable[tuple[MatchConfig, int]], games: int, *, moves: bool = False
+) -> Generator[SetResult, None, None]:
+    """Play ``sets`` (match, set index) with up to ``games`` games at once; the results in the sets' order.
 
     Issue 39: the host and the bots then work at the same time (on two
     cores), and one write or read carries several games' messages.  Each
     game is a :func:`game_steps` generator, advanced until it waits for a
     bot (an :class:`~mille.players.external.Awaited`); every bot's answers
     are collected at once (:func:`~mille.players.external.exchange`) and
-    the games they answer advanced.  Both games of a pair are in flight
-    together, on different processes (the pool keys each process on the
-    deals it has seen: :func:`~mille.players.botprocess.acquire_tag`), so
-    that no process plays both (issue 36).  The records are the ones
-    :func:`play_pairs` makes, pair for pair.  The think-time limit is
+    the games they answer advanced.  The games of a set (both games of a
+    pair) are in flight together, on different processes (the pool keys
+    each process on the deals it has seen:
+    :func:`~mille.players.botprocess.acquire_tag`), so that no process
+    plays two (issue 36).  The records are the ones :func:`play_sets`
+    makes, set for set.  The think-time limit is
     measured (from the write of the decision to the read of its answer);
     a player in this process is not interrupted by an alarm here.
     """
-    source = iter(pairs)
-    order: list[_Flight] = []  # pairs begun, in order, not yet handed out
+    source = iter(sets)
+    order: list[_Flight] = []  # sets begun, in order, not yet handed out
     running = 0
     exhausted = False
     specs_of: dict[MatchConfig, frozenset[str]] = {}
@@ -483,21 +498,21 @@ def play_in_flight(
 
     try:
         while True:
-            while not exhausted and running + 2 <= max(2, games):
+            while not exhausted and running + 2 <= max(2, games):  # a set of two games: in flight at two seats only
                 item = next(source, None)
                 if item is None:
                     exhausted = True
                     break
-                config, pair = item
+                config, unit = item
                 if config not in specs_of:
                     specs_of[config] = in_flight_specs(config)
-                flight = _Flight(config, pair, moves)
+                flight = _Flight(config, unit, moves)
                 order.append(flight)
-                for index, second in enumerate((False, True)):
+                for index in range(len(flight.records)):
                     recorder = None if flight.recorders is None else flight.recorders[index]
                     made: list[Any] = []
                     gen = game_steps(
-                        config, pair, second, flight.think, recorder=recorder, in_flight=specs_of[config], made=made
+                        config, unit, index, flight.think, recorder=recorder, in_flight=specs_of[config], made=made
                     )
                     steps[gen] = made
                     running += 1
@@ -525,14 +540,16 @@ def play_in_flight(
             close(gen)
 
 
-def play_pairs(config: MatchConfig, start: int, stop: int, *, moves: bool = False) -> list[PairResult]:
-    """Pairs ``start`` .. ``stop - 1``: the unit of work handed to an executor (``moves``: see :func:`play_pair`)."""
-    return [play_pair(config, pair, moves=moves) for pair in range(start, stop)]
+def play_sets(config: MatchConfig, start: int, stop: int, *, moves: bool = False) -> list[SetResult]:
+    """Sets ``start`` .. ``stop - 1``: the work of a task handed to an executor (``moves``: see :func:`play_set`)."""
+    return [play_set(config, unit, moves=moves) for unit in range(start, stop)]
+
+
+#: At two seats, the sets are pairs.
+play_pairs = play_sets
 
 
 __all__ = [
-    "MAX_HANDS_PER_GAME",
-    "MatchConfig",
     "MatchError",
     "deal_hand",
     "deal_seed",
@@ -544,4 +561,6 @@ __all__ = [
     "play_in_flight",
     "play_pair",
     "play_pairs",
+    "play_set",
+    "play_sets",
 ]
