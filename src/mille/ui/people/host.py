@@ -14,11 +14,16 @@ the same for all three:
   (:meth:`mille.ui.surface.Terminal.watch`), their callbacks on the thread
   that draws;
 * whose turn it is when it passes to a person (``bob is thinking...``);
-* every person's view at each deal and after each move;
+* every person's view at each deal (after each move, the seat's own:
+  :meth:`~mille.ui.people.seat.PersonSeat.inform`);
+* a word on every link after some seconds of silence, and a person heard
+  from for none of :func:`.link.silence` seconds dropped (a frozen network);
 * the host's questions told to the others, but for those that are the
   host's alone (:data:`UNRELAYED`);
 * keys typed while a person thinks answered at once (``Q`` quits, ``S``
-  saves), never kept for a later prompt;
+  saves, ``C`` gives their move to the computer: a silent person's seat is
+  the host's to give, not only a dropped one's), never kept for a later
+  prompt;
 * at a person's drop at their move, the host's choice, asked by the face's
   one choice question (:meth:`mille.ui.flow.Face.choose`): wait for them,
   the computer plays the seat until they are back, or adjourn.
@@ -40,7 +45,7 @@ from ..app import BoardFace
 from ..flow import COUP_PROMPT, EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, Choice, GameFlow, Request, Setup
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED, Heard
 from ..tableboard import TableBoardFace
-from .link import LinkClosed, drain_idle, heard_idle
+from .link import LinkClosed, Ticker, beat_after, drain_idle, heard_idle
 from .seat import BACK, COMPUTER, PersonSeat, SeatingError, seat_people
 from .view import fitted
 from .view import name as shown_name
@@ -97,6 +102,8 @@ class People:
         self.seats = tuple(p.seat for p in persons)
         self.adjourned = False
         self.saved = False
+        #: What wakes the host's face to look at the links' silence (made with the face: :meth:`ticker`).
+        self._ticker: Ticker | None = None
         for person in persons:
             person.asks_host = True
 
@@ -132,7 +139,27 @@ class People:
             for person in self.persons:
                 person.say(f"{shown_name(self.host)}: {PROMPTS[prompt_no]}")
 
+    def ticker(self) -> Ticker:
+        """The ticks that wake the host's face to beat and to hear silence (a third of a beat apart)."""
+        if self._ticker is None:
+            self._ticker = Ticker(beat_after() / 3)
+        return self._ticker
+
+    def hear_silence(self, thinking: PersonSeat | None) -> None:
+        """Each link: a word if this side was quiet, and a person silent past the bound dropped (``thinking``'s link is
+        the worker's, which hears its silence itself)."""
+        for person in self.persons:
+            link = person.link
+            if link is None:
+                continue
+            if person is not thinking and not person.deciding and link.silent():
+                person.dropped(link.silence_reason())
+                continue
+            person.beat()
+
     def close(self) -> None:
+        if self._ticker is not None:
+            self._ticker.stop()
         for person in self.persons:
             person.close()
 
@@ -197,7 +224,12 @@ class HostFace:
 
     def busy_line(self, person: PersonSeat) -> str:
         """What a key typed while ``person`` thinks is told."""
-        return f"{shown_name(person.name)}'s turn (Q quits)"
+        return f"{shown_name(person.name)}'s turn (C: computer)"
+
+    def give(self, person: PersonSeat) -> None:
+        """The host gives ``person``'s move, asked now, to the computer (``C`` while they think)."""
+        person.give()
+        self.news([f"The computer plays for {shown_name(person.name)}"])
 
     # ------------------------------------------------------------------
     # Hearing the people: the terminal watches their sockets, idle links and the pipes their seats ask on
@@ -205,7 +237,7 @@ class HostFace:
     def _rewatch(self) -> None:
         """The descriptors watched brought up to date: every listener and asking pipe, and the links nobody else reads
         (not the link of a person whose seat is asked now: the worker's alone, :func:`.link.heard_idle`)."""
-        wanted: dict[int, Callable[[], None]] = {}
+        wanted: dict[int, Callable[[], None]] = {self.people.ticker().fd: self._tick}
         for person in self.people.persons:
             wanted[person.listener.fileno()] = lambda p=person: self._door(p)  # type: ignore[misc]
             wanted[person.asking] = lambda p=person: self._at_drop(p)  # type: ignore[misc]
@@ -222,6 +254,13 @@ class HostFace:
         for fd in self._watched:
             self.term.unwatch(fd)
         self._watched = set()
+
+    def _tick(self) -> None:
+        """Time to beat and to hear silence on the links."""
+        self.people.ticker().take()
+        self.people.hear_silence(self._thinking)
+        self._rewatch()
+        self._notices()
 
     def _door(self, person: PersonSeat) -> None:
         """Someone at ``person``'s socket: admitted or refused, and said at once."""
@@ -289,13 +328,13 @@ class HostFace:
         self.inner.announce(made, observation)
 
     def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
-        """The move shown, and every person's new view; whose turn it is when it passes to a person.
+        """The move shown; whose turn it is when it passes to a person.
 
-        A refused move (the host's own: ``no more cards``) is no move at the
+        Each person has been sent the move and their view after it, if it was
+        told to their seat (:meth:`~mille.ui.people.seat.PersonSeat.inform`);
+        a refused move (the host's own: ``no more cards``) is no move at the
         table: it sends the others nothing, and the turn has not passed.
         """
-        if outcome.error is None:
-            self.people.update_all()
         self.inner.show_move(game, seat, move, outcome)
         if outcome.error is None and (self.every_move or rules.seen_turn(game) != seat):
             self._turn_news()
@@ -453,7 +492,9 @@ def _busy_keys(face: HostBoardFace | HostTableFace, ready: int, person: PersonSe
                 continue
             if letter == "q":
                 return INTERRUPT  # Really?, as ^C
-            if letter == "s":
+            if letter == "c":
+                face.give(person)
+            elif letter == "s":
                 term.unwatch(ready)
                 try:
                     face.flow.save()

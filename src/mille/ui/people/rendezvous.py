@@ -1,4 +1,4 @@
-"""Where two people meet: a Unix socket, the peer's user from the kernel, the invitation.
+"""Where people meet: a Unix socket for each invited person, the peer's user from the kernel, the invitation.
 
 No network port: the host listens on a Unix socket in a directory of its
 own, ``$TMPDIR``-independent ``/tmp/mille-UID`` (mode 0711: the guest may

@@ -9,12 +9,16 @@ waits for the move typed at their terminal.  One class does, for every table:
   who connected is asked of the kernel before a byte is read, anyone else is
   refused and the host told (:meth:`PersonSeat.admit`), a second connection
   of the person while they sit is closed;
-* **the asking loop**: ``decide``, then their ``move``; a move the rules
+* **the asking loop**: ``decide``, numbered, then their ``move`` to that
+  number (a move sent out of turn answers nothing later); a move the rules
   refuse is answered ``error`` with the engine's words (:func:`.view.refusal`,
-  the guest said them already from its own view) and asked again;
-* **the views**: the hello and the view when they join, what every seat saw
-  of each move (``moved``, once, :meth:`PersonSeat.inform`) and their view
-  after it and at each deal (:meth:`PersonSeat.update`);
+  the guest said them already from its own view) and asked again; the host
+  may give a silent person's move to the computer (:meth:`PersonSeat.give`:
+  the question ``withdrawn``);
+* **the views**: the hello and the view when they join, at each deal
+  (:meth:`PersonSeat.update`), and with each move told to them (``moved``,
+  once, and the view after it, :meth:`PersonSeat.inform`): a move told to no
+  one (a coup fourré let pass out of turn, R10) changes no one's view;
 * **drops**: a link that breaks is noted for the host (:attr:`PersonSeat.notices`);
   at their move the seat asks the host's face what to do
   (:meth:`PersonSeat.ask_host`: wait for them, or let the computer stand in
@@ -34,6 +38,7 @@ import queue
 import select
 import socket
 import threading
+import time
 
 from ...engine.observation import Observation, observe
 from ...engine.rng import GlibcRandom
@@ -119,6 +124,8 @@ class PersonSeat:
     """
 
     REFUSED = "{who} tried to join and was refused (only {name} is invited there)"
+    #: The same, for a stranger who tried again and again (a flood is one line a second, with its count).
+    REFUSED_AGAIN = "{who} tried to join {count} times and was refused (only {name} is invited there)"
 
     def __init__(
         self,
@@ -154,6 +161,13 @@ class PersonSeat:
         #: The pipe the seat asks the host's face on at a drop (its byte read by :meth:`asked`), the answer queued.
         self.asking, self._asking_w = os.pipe()
         self._answers: queue.Queue[str] = queue.Queue()
+        #: The number of the question last asked (``decide``): a move answers only the question it names.
+        self._asked = 0
+        #: The host gave the move asked now to the computer (:meth:`give`).
+        self._given = threading.Event()
+        #: Strangers refused and not yet told, by name; and when the last such notice was made.
+        self._refused: dict[str, int] = {}
+        self._refused_told = -1.0
 
     # ------------------------------------------------------------------
     # Who is at the other end
@@ -163,8 +177,15 @@ class PersonSeat:
             self.notices.append(text)
 
     def take_notices(self) -> list[str]:
+        """The notices for the host, oldest first, taken; strangers refused said once a second at most, counted."""
         with self._lock:
             taken, self.notices = self.notices, []
+            if self._refused and time.monotonic() - self._refused_told >= 1.0:
+                for who, count in self._refused.items():
+                    words = self.REFUSED if count == 1 else self.REFUSED_AGAIN
+                    taken.append(words.format(who=who, count=count, name=self.name))
+                self._refused.clear()
+                self._refused_told = time.monotonic()
         return taken
 
     def admit(self, wait: float = 0.0) -> bool:
@@ -187,7 +208,11 @@ class PersonSeat:
                 continue
             if uid != self.uid:
                 conn.close()
-                self.notice(self.REFUSED.format(who=user_name(uid), name=self.name))
+                if uid == os.getuid():  # the host's own second game, asking whether this one still answers
+                    continue
+                who = user_name(uid)
+                with self._lock:
+                    self._refused[who] = self._refused.get(who, 0) + 1
                 continue
             if self.link is not None and not self.link.closed:
                 conn.close()  # the person twice: the seat is taken
@@ -247,9 +272,27 @@ class PersonSeat:
             self.dropped(str(exc))
 
     def inform(self, event: Event) -> None:
-        """A move was made: what every seat saw of it (said by a guest in lines), before the view after it."""
-        if self.link is not None:
-            self.send(messages.moved(event, self.game.table.sides))
+        """A move was told to this seat: what every seat saw of it (said by a guest in lines), and the view after it.
+
+        The driver tells a seat the moves it may know of: a coup fourré let
+        pass out of turn is told to its seat alone (being asked says it held
+        the safety, R10), so no other person's view changes with it.
+        """
+        if event.seat != self.seat:
+            self._given.clear()  # another seat's move: a turn given to the computer is over
+        if self.link is None:
+            return
+        try:
+            self._send(messages.moved(event, self.game.table.sides))
+            self._send_view()
+        except LinkClosed as exc:
+            self.dropped(str(exc))
+
+    def beat(self) -> None:
+        """A word for the person if this side has been quiet long enough (:meth:`.link.Link.quiet`)."""
+        link = self.link
+        if link is not None and link.quiet():
+            self.send(messages.beat())
 
     # ------------------------------------------------------------------
     # The player protocol (the driver calls these, on the flow's worker thread)
@@ -268,6 +311,8 @@ class PersonSeat:
         """
         legal = observation.legal_moves()
         while True:
+            if self._given.is_set():  # the host gave this turn to the computer: the seat theirs at the next
+                return self.standin.choose(observation, rng)
             if self.link is not None:
                 self.deciding = True
                 try:
@@ -289,20 +334,36 @@ class PersonSeat:
         assert link is not None
         sides = observation.table.sides
         try:
-            self._send(messages.decide(observation, legal))
+            ask = self._question(observation, legal)
             while True:
-                message = link.wait_message(timeout=0.5)
+                message = link.wait_message(timeout=0.2)
+                if self._given.is_set():
+                    self._send(messages.withdrawn(ask))
+                    return None
                 if message is None:
+                    if link.silent():
+                        raise LinkClosed(link.silence_reason())
                     continue
-                move = messages.read_move(message, sides)
+                move = messages.read_move(message, sides, ask)
                 if move is not None and move in legal:
                     return move
-                if messages.is_move(message):
+                if messages.is_move(message, ask):
                     self._send(messages.error(refusal(self.game, self.seat, move, self.host)))
-                    self._send(messages.decide(observation, legal))
+                    ask = self._question(observation, legal)
         except LinkClosed as exc:
             self.dropped(str(exc))
         return None
+
+    def _question(self, observation: Observation, legal: list[Move]) -> int:
+        """``decide`` sent, numbered anew; the number."""
+        self._asked += 1
+        self._send(messages.decide(observation, legal, self._asked))
+        return self._asked
+
+    def give(self) -> None:
+        """The host gives the person's turn, asked now, to the computer (they are silent, connected or not): the
+        question is withdrawn, the computer plays the rest of the turn, and the seat is theirs again at its next."""
+        self._given.set()
 
     def bye(self, text: str) -> None:
         """The game is over for everyone, or the host left: ``text`` for the person, and the link closed."""
