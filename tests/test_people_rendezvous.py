@@ -58,7 +58,9 @@ def test_a_second_host_for_the_same_guest_is_refused_and_a_dead_ones_socket_repl
             # The first game killed where it stands: its socket is left, nobody answers on it; a new game takes it.
             os.kill(first.pid, signal.SIGKILL)
             first.reap()
-            guest.reap()
+            guest.wait_for("Wait/Leave?")  # his link went: he leaves (it is not waited out)
+            guest.send("l")
+            assert guest.reap() == 1
             assert os.path.exists(socket_path(a_uid, bob))
             third = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"])
             players.append(third)
