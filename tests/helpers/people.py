@@ -333,7 +333,7 @@ class Lines(Player):
     """A player in lines (``--plain``) on a pty: everything it was told kept, its prompts answered in turn.
 
     A prompt is the last line the program writes before it reads
-    (tests/plain_helpers.py), so the last line heard being a prompt is the
+    (tests/helpers/plain.py), so the last line heard being a prompt is the
     program waiting for it; :attr:`heard` counts the lines already acted on.
     """
 

@@ -1,4 +1,4 @@
-"""Helpers for plain mode's tests (tests/test_plain*.py): a player that only hears the lines.
+"""Helpers for plain mode's tests (tests/ui/test_plain*.py): a player that only hears the lines.
 
 :class:`Listener` plays a whole game from the text alone, as a person who
 cannot see the board would: at ``Your move:`` it picks (``p``), then tries
@@ -212,7 +212,7 @@ class Scripted(Listener):
     """``p`` then ``d 1`` at every move prompt, a refused move the next of :data:`_TRIES`; yes to a coup fourré.
 
     A whole game at any table without reading what may be played: for the
-    larger tables' runs on a pipe (tests/test_plain.py, tests/test_expert_table.py).
+    larger tables' runs on a pipe (tests/ui/test_plain.py, tests/players/test_expert_table.py).
     """
 
     def __init__(self) -> None:

@@ -238,7 +238,7 @@ def _wait_child(pid: int) -> bool:
     return True
 
 
-# -- for sessions made elsewhere (ui_helpers.Pty, ptyreplay.PtySession) -------
+# -- for sessions made elsewhere (helpers.ui.Pty, ptyreplay.PtySession) ---
 
 
 def in_a_shell(game: Sequence[str]) -> list[str]:

@@ -3,7 +3,7 @@ docs/people.md), as real users on ptys: meeting and playing.
 
 Real users made for the test (``useradd``, as root; skipped with the reason
 otherwise), each running mille on a pseudo-terminal of its own
-(:mod:`people_driver`, which reads the original's board at two seats and the
+(:mod:`helpers.people`, which reads the original's board at two seats and the
 larger tables' board at more).  A stranger who connects is refused before a
 byte is read and the host told; each move shows on the other boards, whose
 turn on every board; a guest killed at their move is stood in for by the
@@ -346,7 +346,7 @@ def _race(player: Player) -> bool:
 
 
 def _discard(player: Player) -> bool:
-    """One scripted step, as :meth:`people_driver.Player.step` (pick, then discard, a safety if that is all; no to
+    """One scripted step, as :meth:`helpers.people.Player.step` (pick, then discard, a safety if that is all; no to
     the questions) reading the terminal as its news comes.  False if nothing was asked of ``player``."""
     player.read()
     if player.prompt() in ("Coup fourre?", "Extension?"):

@@ -2,7 +2,7 @@
 while the host lives (docs/people.md "Drops"), as real users on ptys.
 
 Real users made for the test (``useradd``, as root; skipped with the reason
-otherwise) on ptys of their own (:mod:`people_driver`).  The faults are
+otherwise) on ptys of their own (:mod:`helpers.people`).  The faults are
 real: a pty's master closed under ``bash -i`` (a window closed), a process
 killed, a relay in ssh's place killed (its far side's ``mille --join-stdio``
 run on this machine; while a file exists the stand-in fails as ssh does

@@ -2,7 +2,7 @@
 apart, each failing on the code before (ee40e02).
 
 Real users made for the test (``useradd``, as root; skipped with the reason
-otherwise) on ptys of their own (:mod:`people_driver`).
+otherwise) on ptys of their own (:mod:`helpers.people`).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 attacked the way it was attacked and failing on the code before.
 
 Real users made for the test (``useradd``, as root; skipped with the reason
-otherwise): players on ptys (:mod:`people_driver`), and scripted guests, a
+otherwise): players on ptys (:mod:`helpers.people`), and scripted guests, a
 forked child that becomes the guest's user, connects to the host's socket
 as ``mille --join`` would, and logs every byte it is sent.
 """

@@ -17,7 +17,7 @@ seat's cards fit no seed of any window, as no seed made the deal.
 Both doors are attacked as they are in use: a real ``mille --invite`` /
 ``mille --join alice@here`` pair of real users on ptys, the bytes the
 guest received recorded on their way in by the relay that stands in for
-ssh (as ``tests/test_people_tables.py`` does), and a real
+ssh (as ``tests/people/test_people.py`` does), and a real
 ``mille --plain --computer exec:BOT`` whose bot records its standard input.
 """
 

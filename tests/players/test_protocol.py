@@ -2,7 +2,7 @@
 
 * the JSON forms of observations, moves, events and results read back as
   they were, and a bot's answer is read trusting nothing;
-* a bot written from the protocol page alone (``tests/protocol_bot.py``,
+* a bot written from the protocol page alone (``tests/helpers/bots/protocol_bot.py``,
   no mille import) plays a match through a real pipe, the same as the
   in-process player it imitates;
 * ``exec:`` the built-in players (``python -m mille.bot``) give the same
@@ -14,7 +14,7 @@
   leaves a child holding its pipe, never says hello: the game is lost with
   the reason and the log in the report, the bot is killed and started
   again, the match goes on, no zombie is left;
-* the bots quit at the end (a process for each game: tests/test_fair_table.py).
+* the bots quit at the end (a process for each game: tests/players/test_fair_table.py).
 """
 
 from __future__ import annotations

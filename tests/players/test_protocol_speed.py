@@ -2,7 +2,7 @@
 
 * a forced move (one legal move) is not asked of a bot unless its hello
   says ``"every_decision": true``; a bot of the first protocol 1, written
-  from the page alone (``tests/tiny_bot.py``), still plays, and plays the
+  from the page alone (``tests/helpers/bots/tiny_bot.py``), still plays, and plays the
   games of the in-process player it imitates;
 * the compact encoding reads back as the observation and the legal moves
   it was made from, and is a valid JSON line; a ``move`` as mille's own

@@ -1,24 +1,24 @@
 """Golden pty replays: the clone must draw exactly what BSD mille drew.
 
 Each transcript in tests/golden/ (recorded from the real /usr/games/mille by
-tests/record_golden.py; see tests/golden/README.md) is replayed key step by
+tests/bench/record_golden.py; see tests/golden/README.md) is replayed key step by
 key step against a program on an 80x24 pty (TERM=xterm), and every settled
 screen - 24 lines, cursor, attribute runs, exited or not - must equal the
 recorded one, up to the manifest's compare_until.  A transcript stops at its
 first mismatch; the failure shows the step, the keys and both screens with
 the differing rows marked.
 
-    PYTHONPATH=src python3 -m pytest -q -m golden tests/test_golden_pty.py
-    pytest -m golden -k chaos-007 tests/test_golden_pty.py
+    PYTHONPATH=src python3 -m pytest -q -m golden tests/ui/test_golden_pty.py
+    pytest -m golden -k chaos-007 tests/ui/test_golden_pty.py
 
 The program is chosen by $MILLE_REPLAY_CMD (default: the Python clone,
 ``{python} -m mille --seed {seed}`` with PYTHONPATH=<repo>/src, run in a
 fresh temporary directory).  To check the replayer itself against the real
 binary (needs bsdgames and the seed shim of ../shared/bsdref):
 
-    MILLE_REPLAY_CMD=bsd pytest -m golden tests/test_golden_pty.py
+    MILLE_REPLAY_CMD=bsd pytest -m golden tests/ui/test_golden_pty.py
     MILLE_REPLAY_CMD='env LD_PRELOAD=/path/seedshim.so MILLE_SEED={seed} \\
-        /usr/games/mille' pytest -m golden tests/test_golden_pty.py
+        /usr/games/mille' pytest -m golden tests/ui/test_golden_pty.py
 
 Templates expand {seed}, {python}, {repo}, {src} and {shim}
 ($MILLE_SEEDSHIM, default <repo>/../shared/bsdref/seedshim.so).

@@ -6,7 +6,7 @@ move prompt, a card number after ``u``/``d``, a file name half typed,
 ``Another hand?``, ``Another game?``, ``Save game?``) leaves a save that
 restores the same game.
 
-Each case runs ``python3 -m mille`` on an 80x24 pty (tests/ptyreplay.py),
+Each case runs ``python3 -m mille`` on an 80x24 pty (tests/helpers/ptyreplay.py),
 usually from a file written here, so that the position before the prompt is
 known exactly; drives the keys to the prompt; and then, for a hangup, closes
 the terminal under the interactive shell that runs the game, as an ssh drop

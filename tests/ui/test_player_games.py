@@ -1,6 +1,6 @@
 """Whole games through the interactive front end, and what the record of games counts.
 
-A bot (``player_helpers.Bot``) sits at the virtual terminal and plays,
+A bot (``helpers.players.Bot``) sits at the virtual terminal and plays,
 saves, quits or hangs up; it notes the points of every hand it sees
 finished on the screen, independently of the record, and the tests
 compare the record (:func:`mille.files.tally.summarize`) with what was played:

@@ -1,7 +1,7 @@
 """Restores through the real front end on a pseudo-terminal (80x24, TERM=xterm).
 
 ``python3 -m mille FILE --seed N`` runs under curses on a pty whose output
-feeds a pyte screen (tests/ptyreplay.py).  Checked: the restore banner, the
+feeds a pyte screen (tests/helpers/ptyreplay.py).  Checked: the restore banner, the
 restored board, and the SIGHUP save that a later ``mille FILE`` resumes.
 """
 

@@ -4,7 +4,7 @@ Issue 30 (the board).  A person plays in a terminal; the window is closed
 or the ssh link drops: the emulator (or sshd) closes the pty's master.
 Nothing signals the game directly unless it is the session leader; every
 read of the terminal fails at once.  Tried as it happens
-(:mod:`terminal_helpers`): an interactive ``bash`` with job control in a
+(:mod:`helpers.terminal`): an interactive ``bash`` with job control in a
 real pty runs the game, a card is drawn (so that leaving unsaved would
 abandon the game), the master is closed, and the game must leave with the
 game kept in one hangup file, a line saying where, and the record of games

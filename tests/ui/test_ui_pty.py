@@ -109,7 +109,7 @@ curses.initscr = initscr
 
 
 def test_the_start_up_imports_neither_locale_nor_re(tmp_path) -> None:
-    """3 ms of the time to the first board (tests/bench_startup.py) was ``locale``, which imports ``re``."""
+    """3 ms of the time to the first board (tests/bench/bench_startup.py) was ``locale``, which imports ``re``."""
     inject = tmp_path / "inject"
     inject.mkdir()
     (inject / "sitecustomize.py").write_text(MODULES_AT_INITSCR)
@@ -335,7 +335,7 @@ def test_a_terminal_closed_under_a_shell_keeps_the_game() -> None:
     """The terminal goes away under the interactive shell that runs the game (an ssh drop), a few times over.
 
     Nobody signals the game: its reads fail at once, and the shell passes
-    SIGHUP on a moment later.  (tests/test_terminal_gone.py has more trials
+    SIGHUP on a moment later.  (tests/ui/test_terminal_gone.py has more trials
     and setups.)
     """
     want = vt_steps(5, ["p"])

@@ -4,9 +4,9 @@ Expected screens come from the real program or from the behaviour reference
 (docs: bsd-mille.md §7-§13), never from this program's own output:
 
 * ``test_same_screens_as_real_program`` replays every key script of
-  ``ui_helpers.SCENARIOS`` and compares each screen (text, cursor, standout)
+  ``helpers.ui.SCENARIOS`` and compares each screen (text, cursor, standout)
   with the real 4.4BSD mille's, recorded in ``ui_fixtures/bsd_screens.json.gz``
-  by ``python3 tests/ui_helpers.py record``.
+  by ``python3 tests/helpers/ui.py record``.
 * The other tests spell out the reference's rules (§8.5 late messages, §9.1
   keys, §9.2 card entry, §9.3 yes/no prompts, §9.5/§11.37 interrupts, §11.23
   Order, §11.24 new hands, §11.27 the full window, §13 Extension?) and check

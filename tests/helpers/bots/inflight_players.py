@@ -1,4 +1,4 @@
-"""Players for the tests of games in flight (tests/test_protocol_inflight.py), served by ``python -m mille.bot``.
+"""Players for the tests of games in flight (test_protocol_inflight.py), served by ``python -m mille.bot``.
 
 ``Stall`` is the BSD procedure that, once in the whole test (a file in
 ``MILLE_TEST_STALL`` marks the time spent), thinks for two seconds at the
