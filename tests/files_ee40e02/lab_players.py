@@ -1,4 +1,4 @@
-"""Players that forfeit, for the runs of ``make.py`` and ``tests/test_files_ee40e02.py``."""
+"""Players that forfeit, for the runs of ``make.py`` and ``tests/lab/test_files_ee40e02.py``."""
 
 
 class Raises:

@@ -9,8 +9,8 @@ still resumes and replays.  This runs the commands of :data:`COMMANDS` with
 the other checkout's ``src``, in this directory: it writes the results files
 and records they make (the results files cut short after a few lines, as a
 kill leaves them), and what each command printed; ``manifest.json`` lists
-them, and ``tests/test_files_ee40e02.py`` runs every command again with this
-checkout and compares (the times masked, ``tests/same_reports.py``).
+them, and ``tests/lab/test_files_ee40e02.py`` runs every command again with this
+checkout and compares (the times masked, ``tests/bench/same_reports.py``).
 """
 
 from __future__ import annotations

@@ -278,7 +278,7 @@ def _draws_by_force(game: Game, seat: Seat) -> bool:
     Before drawing (the ``P`` slot empty, cards in the deck) only the draw
     and a safety are accepted (:func:`~mille.engine.rules.play_refusal`,
     ``discard_refusal``: ``MUST_PICK``); a hand without a safety has the
-    draw alone.  ``tests/test_protocol_speed.py`` checks it against
+    draw alone.  ``tests/players/test_protocol_speed.py`` checks it against
     ``legal_moves``.
     """
     hand = game.players[seat].hand

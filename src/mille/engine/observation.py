@@ -19,7 +19,7 @@ uniform, complete sampler a bot can start from, and the ``expert``'s at 3,
 4 and 6 seats; at two the expert deals its worlds with its own sampler
 (inference about the opponent's hand, and only what a rollout reads:
 :class:`mille.players.expert.sampler.Sampler`), held to the same contract by
-``tests/test_expert.py``.
+``tests/players/test_expert.py``.
 
 >>> from mille.engine import rules
 >>> from mille.engine.state import Game

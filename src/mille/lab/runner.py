@@ -297,7 +297,7 @@ def _stop_pool(pool: concurrent.futures.Executor) -> None:
     handler, which on Python 3.10 writes to the thread's wake-up pipe as
     the thread closes it, and the process printed a traceback or, once in
     some tens of runs under load, hung at exit after its report (seen in
-    CI, ``tests/test_tournament.py``'s Ctrl-C test).
+    CI, ``tests/lab/test_tournament.py``'s Ctrl-C test).
     """
     terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
     if terminate is not None:

@@ -29,7 +29,7 @@ So with the BSD player in the computer seat, a simulated game is one the
 real binary plays identically when the human seat's moves are typed into it
 with the same seed.  Two plain BSD seats with nobody watching play the
 BSD procedure's fast loop (:func:`mille.players.bsd.play_hand`;
-``tests/test_sim.py`` checks that it plays the same games as the
+``tests/lab/test_sim.py`` checks that it plays the same games as the
 observations do).
 
 A player that answers something other than a legal move or raises, and a

@@ -689,7 +689,7 @@ def _draws_by_force(obs: Observation) -> bool:
     and a safety that answers the hazard showing are accepted
     (:func:`~mille.engine.rules.play_refusal`, ``discard_refusal``:
     ``MUST_PICK``); a hand without a safety has the draw alone.  A
-    shortcut, not a rule of its own: ``tests/test_protocol_speed.py`` checks
+    shortcut, not a rule of its own: ``tests/players/test_protocol_speed.py`` checks
     that it agrees with ``legal_moves`` wherever it says so.
     """
     hand = obs.players[obs.seat].hand

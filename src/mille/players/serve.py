@@ -34,7 +34,7 @@ table (compact, as above) and protocol 2 at the larger ones, as each
 ``game`` message says; a game of protocol 2 reads the observation of any
 table (:func:`~mille.players.wire.observation_from_json_2`) and answers a
 hazard with the side it goes to, so that ``mille.bot bsd`` plays any table
-exactly as ``bsd`` in process (``tests/test_protocol_2.py``).
+exactly as ``bsd`` in process (``tests/players/test_protocol_2.py``).
 """
 
 from __future__ import annotations

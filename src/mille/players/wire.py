@@ -565,7 +565,7 @@ def compact_game_line(game: Game, seat: int, tag: int) -> bytes:
     exactly what :func:`~mille.engine.observation.observe` shows a seat of
     the table of two: its own hand, the other's as empty slots, its own
     memory, a pending extension only when it is to move
-    (``tests/test_protocol_inflight.py`` holds the two equal, byte for
+    (``tests/players/test_protocol_inflight.py`` holds the two equal, byte for
     byte, over whole matches).
     """
     players = game.players
