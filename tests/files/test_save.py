@@ -185,6 +185,7 @@ def test_round_trip_and_identical_continuation(seed, hands, mix, pick, order, wi
     assert ours == theirs
 
 
+@pytest.mark.slow  # long: once in the suite, not again under the other CPythons (.ci/run)
 def test_every_save_point_of_many_games_round_trips():
     """Thousands of positions of every kind; each must load as it was saved."""
     kinds: dict[str, int] = {}

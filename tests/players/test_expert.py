@@ -300,6 +300,7 @@ def test_expert_2026_is_a_built_in_player() -> None:
     assert player.choose(obs, GlibcRandom(2)) in obs.legal_moves()
 
 
+@pytest.mark.slow  # long: once in the suite, not again under the other CPythons (.ci/run)
 def test_expert_2026_plays_as_it_always_has() -> None:
     """Its default level, the safety net lifted, keeps the moves recorded when it was frozen.
 

@@ -276,6 +276,7 @@ def test_fuzz_smoke(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
         fuzz_game(seed, 500)
 
 
+@pytest.mark.slow  # long: once in the suite, not again under the other CPythons (.ci/run)
 def test_fuzz_100k_keys(monkeypatch: pytest.MonkeyPatch, tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
     """At least 100 000 random keys over many seeds without a crash or a broken invariant."""
     monkeypatch.chdir(tmp_path)  # the save dialog checks names for existence here
