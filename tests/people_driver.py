@@ -522,8 +522,11 @@ def readable_by(uid: int, gid: int, paths: list[str]) -> bool:
     return os.waitstatus_to_exitcode(status) == 0
 
 
-def connect_in_child(uid: int, gid: int, path: str) -> tuple[int, int]:
-    """Connect to ``path`` as ``uid`` in a forked child that writes first, then reads to the end: (pid, pipe)."""
+def connect_in_child(
+    uid: int, gid: int, path: str, first: bytes = b'{"type":"move","move":{"kind":"draw"}}\n'
+) -> tuple[int, int]:
+    """Connect to ``path`` as ``uid`` in a forked child that writes ``first`` first (a move, not a knock: no mille's
+    at a table's door), then reads to the end: (pid, pipe)."""
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns into pytest
@@ -536,7 +539,7 @@ def connect_in_child(uid: int, gid: int, path: str) -> tuple[int, int]:
             s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             s.connect(path)
             try:
-                s.sendall(b'{"type":"move","move":{"kind":"draw"}}\n')
+                s.sendall(first)
             except OSError:
                 pass
             s.settimeout(10)
@@ -564,9 +567,12 @@ def child_read(pid: int, fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def connect_as(uid: int, gid: int, path: str) -> bytes:
-    """Connect to ``path`` as ``uid``, write first, and return what came back before the end (b'' if refused)."""
-    return child_read(*connect_in_child(uid, gid, path))
+def connect_as(uid: int, gid: int, path: str, first: bytes | None = None) -> bytes:
+    """Connect to ``path`` as ``uid``, write ``first`` (a move if not given), and return what came back before the
+    end (b'' if refused)."""
+    if first is None:
+        return child_read(*connect_in_child(uid, gid, path))
+    return child_read(*connect_in_child(uid, gid, path, first))
 
 
 # ----------------------------------------------------------------------

@@ -61,8 +61,9 @@ INNER: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     ),
     "mille.ui.people": (
         ("the meeting", ("__init__", "link", "rendezvous")),
-        ("the link's messages, and a seat's view", ("messages", "view")),
+        ("the link's messages, a seat's view, the table's story", ("messages", "view", "narration")),
         ("the host's side of one person", ("seat",)),
+        ("the room around the table", ("room",)),
         ("the runs: the host's, a guest's", ("host", "guest")),
         ("in lines", ("inlines",)),
     ),

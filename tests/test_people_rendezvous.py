@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import pytest
 
-from mille.ui.people.rendezvous import directory, socket_path
+from mille.ui.people.rendezvous import TABLE_SOCKET, directory, table_path
 from people_driver import Player, people
 
 
@@ -29,8 +29,8 @@ def _said(player: Player) -> str:
 
 def test_a_second_host_for_the_same_guest_is_refused_and_a_dead_ones_socket_replaced() -> None:
     """Issue 43: a second ``mille --invite bob`` of the same user took the running game's socket (its guest sent to
-    the new one).  Now it is refused in one line and the first game keeps its guest; a socket left by a game that
-    is gone is replaced as before."""
+    the new one).  Now it is refused in one line and the first game keeps its guest (one table per host: its door,
+    ``table.sock``); a socket left by a game that is gone is replaced as before."""
     with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)]:
         players: list[Player] = []
         try:
@@ -44,8 +44,8 @@ def test_a_second_host_for_the_same_guest_is_refused_and_a_dead_ones_socket_repl
             said = _said(second)
             lines = [line for line in said.splitlines() if line.strip()]
             assert len(lines) == 1 and lines[0].startswith("mille: "), said
-            assert f"for {bob} is already waiting or running" in said and "Traceback" not in said
-            assert os.path.exists(socket_path(a_uid, bob))
+            assert "a game of yours is already waiting or running" in said and "Traceback" not in said
+            assert os.path.exists(table_path(a_uid))
 
             # The first game keeps its socket: bob joins it.
             guest = Player(b_uid, b_gid, ["--join", alice])
@@ -57,7 +57,7 @@ def test_a_second_host_for_the_same_guest_is_refused_and_a_dead_ones_socket_repl
             os.kill(first.pid, signal.SIGKILL)
             first.reap()
             guest.reap()
-            assert os.path.exists(socket_path(a_uid, bob))
+            assert os.path.exists(table_path(a_uid))
             third = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"])
             players.append(third)
             third.wait_for(f"mille --join {alice}")
@@ -164,10 +164,10 @@ def test_an_impostors_meeting_place_is_refused_by_the_guest_and_named_to_the_hos
         def make() -> str:
             if kind == "directory":
                 os.mkdir(place, 0o755)
-                return os.path.join(place, f"{bob}.sock")
+                return os.path.join(place, TABLE_SOCKET)
             os.mkdir(hers, 0o755)
             os.symlink(hers, place)
-            return os.path.join(hers, f"{bob}.sock")
+            return os.path.join(hers, TABLE_SOCKET)
 
         players: list[Player] = []
         try:
@@ -198,19 +198,19 @@ def test_an_impostors_meeting_place_is_refused_by_the_guest_and_named_to_the_hos
 def test_a_guest_refuses_a_game_another_user_listens_on_and_sends_nothing() -> None:
     """The place is alice's, but the process that answers is eve's (the kernel names it at either end of the
     socket): bob's ``mille --join alice`` refuses in one line, having sent nothing."""
-    with people(3) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid), (eve, e_uid, e_gid)]:
+    with people(3) as [(alice, a_uid, a_gid), (_bob, b_uid, b_gid), (eve, e_uid, e_gid)]:
         place = directory(a_uid)
 
         def make() -> str:  # as root: alice's own directory, in it the socket eve will listen on
             os.mkdir(place, 0o711)
             os.chown(place, a_uid, a_gid)
             os.chmod(place, 0o711)
-            return os.path.join(place, f"{bob}.sock")
+            return os.path.join(place, TABLE_SOCKET)
 
         players: list[Player] = []
         try:
             impostor = _impostor(e_uid, e_gid, make, become_first=False)
-            os.chown(os.path.join(place, f"{bob}.sock"), a_uid, a_gid)
+            os.chown(os.path.join(place, TABLE_SOCKET), a_uid, a_gid)
             try:
                 guest = Player(b_uid, b_gid, ["--join", alice])
                 players.append(guest)

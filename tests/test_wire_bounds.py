@@ -261,11 +261,12 @@ def test_a_guest_fed_a_hostile_host_ends_in_one_line_promptly(what: str, obs: di
                 os.setgroups([])
                 os.setgid(a_gid)
                 os.setuid(a_uid)
-                listener, _ = rendezvous.listen(bob)
+                listener, _ = rendezvous.listen()
                 os.write(write_end, b"ready\n")
                 listener.settimeout(30)
                 conn, _ = listener.accept()
-                hello = {"type": "hello", "host": alice, "you": bob, "seat": 1}
+                hello = {"type": "hello", "version": 2, "host": alice, "you": bob, "seat": 1,
+                         "table": wire.table_json(GAMES[0][0].table), "names": {"0": alice, "1": bob}}  # fmt: skip
                 view = {"type": "view", "obs": obs, "finished": False, "host": alice}
                 conn.sendall(wire.encode(hello) + wire.encode(view))
                 conn.settimeout(30)

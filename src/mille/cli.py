@@ -152,6 +152,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="take the seat HOST invited you to; HOST@MACHINE joins over ssh MACHINE",
     )
     people.add_argument("--join-stdio", metavar="HOST", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--open",
+        nargs="?",
+        const="all",
+        metavar="N",
+        help="host a game with seats open to anyone on this machine (N of them; every seat not invited without N), "
+        "beside --invite or alone; whoever takes one is named by the system (docs/people.md)",
+    )
+    parser.add_argument(
+        "--no-watchers", action="store_true", help="with --invite or --open: nobody may watch the game you host"
+    )
+    parser.add_argument(
+        "--quiet-watchers",
+        action="store_true",
+        help="with --invite or --open: the watchers' talk is heard by the watchers alone",
+    )
     parser.add_argument("--stats", action="store_true", help="print the record of your games and exit")
     parser.add_argument("--json", action="store_true", help="with --stats: print the record as JSON")
     parser.add_argument(
@@ -214,6 +230,17 @@ def _seed_argument(text: str) -> int:
     return value
 
 
+def _open_argument(parser: argparse.ArgumentParser, value: str | None) -> int | None:
+    """``--open``'s count: 0 when not given, None for every seat not invited, else how many (a usage error if none)."""
+    if value is None:
+        return 0
+    if value == "all":
+        return None
+    if not value.isdigit() or not 1 <= int(value) <= 5:
+        parser.error(f"--open {value}: say how many seats to open, 1 to 5 (or --open alone: every seat not invited)")
+    return int(value)
+
+
 def _computer_argument(text: str) -> str:
     """argparse's ``type`` for ``--computer``: a built-in opponent or ``exec:COMMAND``."""
     if text in OPPONENTS or is_exec_spec(text):
@@ -257,6 +284,9 @@ def main(argv: list[str] | None = None) -> int:
     reads_deck = False
     players: int | None = None
     invited: str | None = None
+    opened: int | None = 0
+    watchers: bool | None = None
+    quiet = False
     if parsed is None:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -268,6 +298,9 @@ def main(argv: list[str] | None = None) -> int:
             or args.detail
             or args.bot_reads_deck
             or args.players is not None
+            or args.open is not None
+            or args.no_watchers
+            or args.quiet_watchers
         )
         if (args.stats or args.config_path or args.kept) and others:
             parser.error("--stats, --kept and --config-path take no other arguments")
@@ -295,7 +328,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--json goes with --stats")
         if args.join is not None or args.join_stdio is not None:
             lines = {name: on for name, on in switches.items() if name in ("plain", "stats")}
-            if others and (lines != switches or args.file or args.seed is not None or args.computer):
+            hosting = args.open is not None or args.no_watchers or args.quiet_watchers or args.players is not None
+            if others and (lines != switches or args.file or args.seed is not None or args.computer or hosting):
                 parser.error("--join takes no other arguments but --plain, --detail and --no-stats")
             if args.join_stdio is not None:
                 from .ui.people.guest import join_stdio
@@ -313,16 +347,25 @@ def main(argv: list[str] | None = None) -> int:
             from .ui.people.inlines import guest_in_lines
 
             return join(args.join, lines=guest_in_lines(detail), record=record)
+        opened = _open_argument(parser, args.open)
+        if (args.no_watchers or args.quiet_watchers) and args.invite is None and args.open is None:
+            parser.error("--no-watchers and --quiet-watchers go with --invite or --open")
+        if args.open is not None and args.invite is None:
+            args.invite = []  # seats open to anyone, and nobody invited by name
         if args.invite is not None:
             if args.seed is not None:
                 parser.error("--seed with --invite would make the deal public (a command line is seen by all): refused")
             invited = ",".join(args.invite)
+            if invited and args.open is not None and (args.players or 2) == 2:
+                parser.error("--open: at two seats the one other seat is invited already")
             larger = (args.players or 2) > 2
             if args.computer is not None and not larger:
                 parser.error("--invite plays a person: --computer only with --players 3|4|6")
             if not larger and not args.file and ("," in invited or ":" in invited):
                 parser.error("--invite: one person at two seats; more with --players 3, 4 or 6")
         parsed = (args.file, args.seed, args.computer)
+        watchers = False if args.no_watchers else None
+        quiet = args.quiet_watchers
         detail = args.detail
         reads_deck = args.bot_reads_deck
         players = args.players
@@ -413,11 +456,13 @@ def main(argv: list[str] | None = None) -> int:
         game, file=file, banner=banner, window=window, computer_name=computer_name, seed=seed_value,
         hints=hints, color=color, record=record, detail=detail, reads_deck=reads_deck,
     )  # fmt: skip
+    if watchers is None:
+        watchers = not (settings is not None and settings.watchers is False)
     if plain and invited is not None:
         from .ui.people.host import play_host
         from .ui.people.inlines import host_in_lines
 
-        return play_host(choices, invited, play=host_in_lines(choices))
+        return play_host(choices, invited, host_in_lines(choices), opened, watchers, quiet)
     if plain:
         return play_plain(choices)
     if detail is not None:
@@ -428,7 +473,7 @@ def main(argv: list[str] | None = None) -> int:
     if invited is not None:
         from .ui.people.host import play_host
 
-        return play_host(choices, invited)
+        return play_host(choices, invited, None, opened, watchers, quiet)
     if not_run is not None and file is not None:  # only a file names a program not run
         from .files.rescue import not_run_line
 

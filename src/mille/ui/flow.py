@@ -444,6 +444,9 @@ class GameFlow:
         #: (:func:`mille.ui.tableboard.table_flow`).  None: nobody (the
         #: original's board shows the computer's move its own way).
         self.told: Callable[[Event], None] | None = None
+        #: Told every move as the table sees it, before any seat (the driver's observer's ``inform``), when set:
+        #: the room around a host's table (:mod:`mille.ui.people.room`: the watchers, the story).
+        self.public: Callable[[Event], None] | None = None
         face.attach(self)
 
     @property
@@ -848,6 +851,8 @@ class _Observer:
 
     def __init__(self, flow: GameFlow) -> None:
         self.flow = flow
+        if flow.public is not None:
+            self.inform = flow.public
 
     def before_move(self, game: Game) -> None:
         self.flow.between_moves()

@@ -476,6 +476,11 @@ class TableBoardFace:
         else:
             self.back = min(self.back + page, count - page)
 
+    def aside(self, text: str) -> None:
+        """``text`` on the prompt line while nothing is asked there (a guest's note; the next prompt writes over it)."""
+        if not self.prompting:
+            self._write(PROMPT_ROW, text[:79])
+
     def say(self, message: str) -> None:
         """``message`` on the message line at once (the cursor stays on the prompt line)."""
         self.message = message

@@ -39,7 +39,7 @@ from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED, Heard
 from ..tableboard import TableBoardFace
 from . import messages
 from .link import Link, LinkClosed
-from .messages import Bye, Decide, Hello, MessageError, Moved, Refused, Said, View
+from .messages import Bye, Decide, Hello, MessageError, Missed, Moved, News, Refused, Said, Talk, View
 from .rendezvous import RendezvousError
 from .view import fitted, name, public_view, refusal
 
@@ -66,8 +66,8 @@ if TYPE_CHECKING:
         def start(self) -> None:
             """The first screen, before the host's first view: waiting for the host."""
 
-        def hello(self, hello: Hello) -> None:
-            """The host's hello again, after a return (the people seated now)."""
+        def hello(self, hello: Hello, back: bool) -> None:
+            """The host's hello again: the people seated now; ``back``: after our return (else someone took a seat)."""
 
         def view(self, view: View, reading: bool) -> None:
             """A new view; whose turn it is said unless ``reading`` (a key or a line is awaited)."""
@@ -77,6 +77,15 @@ if TYPE_CHECKING:
 
         def said(self, text: str) -> None:
             """The host's line for the message line."""
+
+        def talk(self, talk: Talk) -> None:
+            """A line of talk at the table (not yet escaped)."""
+
+        def news(self, text: str) -> None:
+            """Who came, who went, who took a seat, who watches (not yet escaped)."""
+
+        def missed(self, missed: Missed) -> None:
+            """What was told at the table while we were away, oldest first (not yet escaped)."""
 
         def refused(self, text: str) -> None:
             """The host refused our move: its words, with the bell, kept while the move is asked again."""
@@ -118,6 +127,7 @@ __all__ = [
     "TableGuest",
     "join",
     "join_stdio",
+    "knocked",
     "whose_turn",
 ]
 
@@ -166,6 +176,17 @@ def whose_turn(view: View, names: dict[int, str]) -> str | None:
     if seat in names:
         return f"{names[seat]} is thinking..."
     return f"seat {seat + 1} (the computer) is thinking..."
+
+
+def talk_words(talk: Talk) -> str:
+    """A line of talk as a face shows it: who said it (a watcher marked so), then the line (not yet escaped)."""
+    return f"{talk.who} (watching): {talk.text}" if talk.watcher else f"{talk.who}: {talk.text}"
+
+
+def missed_words(missed: Missed) -> str:
+    """The story missed, as a board says it (in 20 columns: the two-seat board's prompt line): how much, and the
+    key that reads it."""
+    return f"{min(len(missed.entries), 999)} missed; M reads"
 
 
 def seat_names(hello: Hello) -> dict[int, str]:
@@ -304,6 +325,10 @@ class GuestRun:
         #: The hand of the last view was over (None: no view yet), and that view's game.
         self._finished: bool | None = None
         self._last: Game | None = None
+        #: The last line of the table's story heard (its number; None: none), said when knocking again after a drop.
+        self.heard: int | None = None
+        #: The link is a new one, after a drop: its hello is our return.
+        self._back = False
 
     # ------------------------------------------------------------------
     # The link, heard by the terminal
@@ -340,6 +365,7 @@ class GuestRun:
             try:
                 self.follow()
             except Rejoined:
+                self._back = True
                 continue
             except MessageError as exc:
                 self._unlisten()
@@ -390,9 +416,20 @@ class GuestRun:
             self.face.view(got, reading)
             self._note(got)
         elif isinstance(got, Moved):
+            self._heard(message.get("n"))
             self.face.moved(got.event)
         elif isinstance(got, Said):
             self.face.said(got.text)
+        elif isinstance(got, Talk):
+            self._heard(got.n)
+            self.face.talk(got)
+        elif isinstance(got, News):
+            self._heard(got.n)
+            self.face.news(got.text)
+        elif isinstance(got, Missed):
+            if got.entries:
+                self._heard(got.entries[-1].n)
+                self.face.missed(got)
         elif isinstance(got, Refused):
             self.face.refused(got.text)
         elif isinstance(got, Bye):
@@ -402,7 +439,8 @@ class GuestRun:
                 self.link.close()
                 self.last = other_table(self.host, self.command)
                 raise GameExit(1)
-            self.face.hello(got)
+            self.face.hello(got, self._back)
+            self._back = False
         elif isinstance(got, Decide) and not reading:
             self._ours = True
             self._listen(self.pump)
@@ -417,6 +455,10 @@ class GuestRun:
             recorder = self.recorder
             if recorder is not None:
                 recorder.moved()  # leaving now, the game is abandoned
+
+    def _heard(self, n: object) -> None:
+        if type(n) is int and (self.heard is None or n > self.heard):
+            self.heard = n
 
     # ------------------------------------------------------------------
     # The record of games
@@ -453,8 +495,14 @@ class GuestRun:
         self.last = "mille: " + shown(text)[:200]
         raise GameExit(0)
 
-    def leave(self, status: int) -> NoReturn:
+    def leave(self, status: int, meant: bool = False) -> NoReturn:
+        """The run leaves (``meant``: on purpose, the host told so: an open seat we took is open again)."""
         self._unlisten()
+        if meant:
+            try:
+                self.link.send(messages.leave())
+            except LinkClosed:
+                pass
         self.link.close()
         self.last = left_line(self.host, self.command)
         raise GameExit(status)
@@ -462,7 +510,7 @@ class GuestRun:
     def really(self) -> None:
         """``Really?``: yes leaves the seat (the host keeps the game)."""
         if self.face.really():
-            self.leave(0)
+            self.leave(0, meant=True)
 
     def gone(self, why: str) -> NoReturn:
         """The link to the host went (the host's mille ended, or the line broke): told at once, and the guest chooses.
@@ -494,8 +542,13 @@ class GuestRun:
 
     def _reach(self) -> Link | None:
         """Try the host's game again until it answers (its link) or a key brings the choice back (None)."""
-        assert self.reconnect is not None
-        reaching = Reaching(self.reconnect)
+        reconnect = self.reconnect
+        assert reconnect is not None
+
+        def again() -> Link:
+            return knocked(reconnect(), "join", self.heard)  # the lines heard: those missed are told
+
+        reaching = Reaching(again)
 
         def reached() -> None:
             raise Heard
@@ -553,11 +606,21 @@ class BoardGuest:
         self.board.display.newboard()
         self.tell(f"waiting for {self.host}...")
 
-    def hello(self, hello: Hello) -> None:
+    def hello(self, hello: Hello, back: bool) -> None:
         self.names = seat_names(hello)
 
     def tell(self, text: str) -> None:
         self.board.tell(fitted(shown(text)))
+
+    def talk(self, talk: Talk) -> None:
+        self.tell(talk_words(talk))
+
+    def news(self, text: str) -> None:
+        self.tell(text)
+
+    def missed(self, missed: Missed) -> None:
+        """On the prompt line, where nothing is asked now (the message line says whose turn it is)."""
+        self.board.prompt_line(missed_words(missed))
 
     def _error(self, text: str) -> None:
         """A refusal, with the bell, shown at once (the original's showed at the next score refresh, §8.5)."""
@@ -661,14 +724,30 @@ class TableGuest:
     def start(self) -> None:
         self.tell(f"waiting for {self.host}...")
 
-    def hello(self, hello: Hello) -> None:
+    def hello(self, hello: Hello, back: bool) -> None:
         self.names = seat_names(hello)
         assert self.board.names is not None
         self.board.names.clear()  # (the board's own: the people seated now)
         self.board.names.update(self.names)
+        if not back:
+            self.board.draw()
 
     def tell(self, text: str) -> None:
         self.board.say(shown(text)[:79])
+
+    def talk(self, talk: Talk) -> None:
+        self.tell(talk_words(talk))
+
+    def news(self, text: str) -> None:
+        self.tell(text)
+
+    def missed(self, missed: Missed) -> None:
+        """The hand's moves missed listed with the board's moves (``M`` pages back), a note on the prompt line."""
+        for entry in missed.entries:
+            if entry.event is not None and entry.n >= missed.hand:
+                self.board.moved(entry.event)
+        self.board.draw()
+        self.board.aside(missed_words(missed))
 
     def view(self, view: View, reading: bool) -> None:
         obs = view.obs
@@ -764,7 +843,18 @@ def first_hello(link: Link, host: str) -> Hello | None:
     try:
         while True:
             message = link.wait_message(timeout=1.0)
-            if message is not None:
+            if message is None:
+                pass
+            elif message.get("type") in ("say", "bye"):  # (an open seat ours at the next deal; or why not)
+                said = messages.read(message, 2)
+                if isinstance(said, Said):
+                    say(f"mille: {shown(said.text)[:200]}")
+                    continue
+                if isinstance(said, Bye):
+                    say(f"mille: {shown(said.text)[:200]}")
+                    link.close()
+                    return None
+            else:
                 return messages.read_hello(message)
             if not told:
                 told = True
@@ -786,7 +876,7 @@ def join(target: str, lines: Callable[[LineTerminal], MakeFace] | None = None, r
     ``record``: the guest's record of games is kept (``--no-stats``: not).
     """
     from ..keeping import say
-    from .rendezvous import connect, me
+    from .rendezvous import connect
 
     if lines is None and not (os.isatty(0) and os.isatty(1)):
         say("mille: standard input and output must be a terminal to join a game (mille --plain --join plays in lines)")
@@ -796,11 +886,11 @@ def join(target: str, lines: Callable[[LineTerminal], MakeFace] | None = None, r
 
     def reconnect() -> Link:
         # Again, under the board: what ssh says would be written over it.
-        return over_ssh(host, machine, quiet=True) if at else Link(connect(host, me()))
+        return over_ssh(host, machine, quiet=True) if at else Link(connect(host))
 
     try:
-        link = over_ssh(host, machine) if at else Link(connect(host, me()))
-    except (RendezvousError, OSError) as exc:
+        link = knocked(over_ssh(host, machine) if at else Link(connect(host)), "join")
+    except (RendezvousError, OSError, LinkClosed) as exc:
         say(f"mille: {exc}")
         return 1
     hello = first_hello(link, host)
@@ -861,6 +951,12 @@ SSH = "ssh"
 REMOTE = "mille"
 
 
+def knocked(link: Link, want: str, since: int | None = None) -> Link:
+    """``link`` to a host's table after its knock (what we want there, the last line of its story heard)."""
+    link.send(messages.knock(want, since))
+    return link
+
+
 def over_ssh(host: str, machine: str, quiet: bool = False) -> Link:
     """A link to ``host``'s game on ``machine``: ``ssh MACHINE mille --join-stdio HOST`` over a socket pair.
 
@@ -891,18 +987,20 @@ def over_ssh(host: str, machine: str, quiet: bool = False) -> Link:
 
 
 def join_stdio(host: str) -> int:
-    """The far side of ``--join HOST@MACHINE``: this machine's ``host``'s socket, relayed to standard input and output.
+    """The far side of ``--join HOST@MACHINE`` and ``--watch HOST@MACHINE``: this machine's ``host``'s table, relayed
+    to standard input and output.
 
     Bytes are only passed on, at most 64 kB at a time each way; the host
-    checks who connected (the user ssh logged in) and the guest's process
-    reads what the host sends.  Ends when either side does.
+    checks who connected (the user ssh logged in), the near side says what
+    it wants (its knock) and reads what the host sends.  Ends when either
+    side does.
     """
     import select
 
-    from .rendezvous import connect, me
+    from .rendezvous import connect
 
     try:
-        sock = connect(host, me())
+        sock = connect(host)
     except RendezvousError as exc:
         os.write(2, (f"mille: {exc}\n").encode("utf-8", "backslashreplace"))
         return 1

@@ -35,7 +35,7 @@ from ..plain.speaker import Naming
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, Heard
 from .guest import NOT_YOUR_TURN, GuestFlow, seat_names
 from .host import HostFace, People
-from .messages import Decide, Hello, View
+from .messages import Decide, Hello, Missed, Talk, View
 from .view import name, public_view, refusal
 
 TYPE_CHECKING = False
@@ -153,7 +153,9 @@ class HostLinesFace(HostFace):
 def naming(people: People, table: Table) -> Callable[[], Naming]:
     """How the host's lines name the seats: each person by name, but while the computer stands in for them (its own
     words then, as alone against the computers)."""
-    return lambda: Naming.at(table, {p.seat: name(p.name) for p in people.persons if not p.standing_in})
+    return lambda: Naming.at(
+        table, {p.seat: name(p.name) for p in people.persons if not p.standing_in and p.uid is not None}
+    )
 
 
 def host_in_lines(choices: Choices) -> Play:
@@ -166,7 +168,9 @@ def host_in_lines(choices: Choices) -> Play:
     def play(people: People, computer: Player, others: tuple[tuple[Player, GlibcRandom], ...], seated: str) -> int:
         def make(term: LineTerminal, game: Game, setup: Setup) -> GameFlow:
             inner = PeoplePlain(term, game, setup.window, detail, naming(people, game.table))
-            return GameFlow(HostLinesFace(inner, term, people), game, setup)
+            flow = GameFlow(HostLinesFace(inner, term, people), game, setup)
+            flow.public = people.room.moved  # the room's story and its watchers told every move
+            return flow
 
         command = f"mille --plain --invite {seated}"
         return play_plain(
@@ -239,14 +243,30 @@ class LinesGuest:
     def start(self) -> None:
         self.term.write_line(f"Waiting for {self.host}...")
 
-    def hello(self, hello: Hello) -> None:
-        """The host's hello again, after a return: the people seated now; the board read again with its view."""
+    def hello(self, hello: Hello, back: bool) -> None:
+        """The host's hello again: the people seated now; after our return, the board read again with its view."""
         self.names = seat_names(hello)
-        self._seen = False
-        self._moved = None
+        if back:
+            self._seen = False
+            self._moved = None
 
     def tell(self, text: str) -> None:
         self.plain.say(_sentence(shown(text)))
+
+    def talk(self, talk: Talk) -> None:
+        """A line of talk, said whole: ``bob says: ...``."""
+        who = f"{talk.who} (watching)" if talk.watcher else talk.who
+        self.plain.say(f"{shown(who)} says: {shown(talk.text)}")
+
+    def news(self, text: str) -> None:
+        self.plain.say(_sentence(shown(text)))
+
+    def missed(self, missed: Missed) -> None:
+        """The story missed, said line by line, oldest first."""
+        head = "While you were away:" if missed.complete else "While you were away (the last of it):"
+        self.plain.say(head)
+        for entry in missed.entries:
+            self.plain.say(shown(entry.text))
 
     def said(self, text: str) -> None:
         self.plain.say(shown(text))
