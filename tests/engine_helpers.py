@@ -158,11 +158,7 @@ def after(game: Game, *moves: Move) -> Game:
     return game
 
 
-def new_game(seed: int) -> Game:
-    """A program run's game before its first hand."""
-    game = Game()
-    game.rng = GlibcRandom(seed)
-    return game
+new_game = rules.new_game  # a program run's game before its first hand
 
 
 # --------------------------------------------------------------------------

@@ -35,6 +35,7 @@ SRC = os.path.join(os.path.dirname(TESTS), "src")
 if SRC not in sys.path:
     sys.path.insert(0, SRC)
 
+from mille.engine import rules  # noqa: E402
 from mille.engine.driver import Event  # noqa: E402
 from mille.engine.rng import GlibcRandom  # noqa: E402
 from mille.engine.rules import MoveType  # noqa: E402
@@ -310,9 +311,7 @@ class Counting:
 
 
 def new_game(seed: int, seats: int = 2) -> Game:
-    game = Game(table=table(seats))
-    game.rng.seed(seed)
-    return game
+    return rules.new_game(seed, table(seats))
 
 
 def others(seats: int) -> tuple[tuple[BsdPlayer, GlibcRandom], ...]:

@@ -21,6 +21,7 @@ SRC = os.path.join(os.path.dirname(TESTS), "src")
 if SRC not in sys.path:
     sys.path.insert(0, SRC)
 
+from mille.engine import rules  # noqa: E402
 from mille.engine.observation import observe  # noqa: E402
 from mille.engine.rng import GlibcRandom  # noqa: E402
 from mille.engine.rules import MoveType  # noqa: E402
@@ -153,8 +154,7 @@ class Table:
         return tally.summarize(ledger.read_events(self.path)).get("bsd", {})
 
 
-def new_game(seed: int) -> Game:
-    return Game(rng=GlibcRandom(seed))
+new_game = rules.new_game
 
 
 def resume(path: str, seed: int) -> Game:

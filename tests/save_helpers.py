@@ -111,8 +111,7 @@ def simulate(
     """
     rnd = random.Random(seed)
     if game is None:
-        game = Game()
-        game.rng.seed(seed)
+        game = rules.new_game(seed)
     seats = Seats(seed)
     points: list[SavePoint] = []
     hand_no = 0

@@ -54,9 +54,7 @@ class Stuck:
 
 
 def started(seed: int = 11) -> Game:
-    game = Game()
-    game.rng.seed(seed)
-    rules.settle_game(game)
+    game = rules.new_game(seed)
     rules.start_hand(game)
     return game
 

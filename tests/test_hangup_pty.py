@@ -116,9 +116,7 @@ def extension_game(game_points: bool = False) -> tuple[Game, Move]:
 
 def fresh_game(seed: int) -> Game:
     """The first position of ``mille --seed N``, as the main loop makes it."""
-    game = Game()
-    game.rng.seed(seed)
-    rules.settle_game(game)
+    game = rules.new_game(seed)
     rules.start_hand(game)
     assert game.to_move == YOU  # the human starts: no computer move to replay
     return game

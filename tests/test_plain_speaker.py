@@ -52,7 +52,7 @@ LETTERS = "ABC"
 
 
 def dealt(seats: int, seed: int = 7) -> Game:
-    game = Game(rng=GlibcRandom(seed), table=table(seats))
+    game = rules.new_game(seed, table(seats))
     rules.start_hand(game)
     return game
 

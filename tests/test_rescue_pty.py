@@ -90,9 +90,7 @@ def inject(tmp_path):
 
 def fresh_game(seed: int) -> Game:
     """The first position of ``mille --seed N`` (as in test_hangup_pty)."""
-    game = Game()
-    game.rng.seed(seed)
-    rules.settle_game(game)
+    game = rules.new_game(seed)
     rules.start_hand(game)
     assert game.to_move == YOU
     return game

@@ -30,9 +30,7 @@ KILL = b"\x15"
 
 
 def new_game(seed: int = 7) -> Game:
-    game = Game()
-    game.rng.seed(seed)
-    return game
+    return rules.new_game(seed)
 
 
 def play(

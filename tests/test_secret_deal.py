@@ -139,12 +139,12 @@ def what_the_seat_saw(observations: list[Observation], seat: int) -> dict[int, i
     picked = cards.EMPTY
     count = size
     for obs in observations:
+        hand = obs.players[seat].hand
+        if not fits and cards.EMPTY in hand[1:]:
+            continue  # not dealt yet (a guest is sent a view when it joins, before the deal)
         if obs.deck_count > count:
             break  # the next hand: another deal
         count = obs.deck_count
-        hand = obs.players[seat].hand
-        if not fits and cards.EMPTY in hand[1:]:
-            continue  # not dealt yet
         if not fits:
             for slot in range(1, cards.HAND_SIZE):
                 fits[size - 1 - (6 * seat + slot - 1)] = hand[slot]
@@ -157,14 +157,17 @@ def what_the_seat_saw(observations: list[Observation], seat: int) -> dict[int, i
 
 
 def observations_in(received: bytes) -> list[Observation]:
-    """The observations in a recording of protocol 1's lines (a guest's ``view`` and ``decide``, a bot's)."""
+    """The observations in a recording of a guest's ``view`` and ``decide`` lines (protocol 2's observation, the people
+    link's at every table), or a bot's (protocol 1's, JSON or compact)."""
     found = []
     for line in received.splitlines():
         if not line.strip():
             continue
         message = json.loads(line)
         obs = message.get("obs")
-        if isinstance(obs, dict):
+        if isinstance(obs, dict) and "sides" in obs:
+            found.append(wire.observation_from_json_2(obs))
+        elif isinstance(obs, dict):
             found.append(wire.observation_from_json(obs))
         elif isinstance(obs, list):
             found.append(wire.observation_from_compact(obs))

@@ -187,6 +187,37 @@ def test_a_bad_setting_stops_the_program_with_one_line(tmp_path: Path) -> None:
     assert shown.stderr == f'mille: {path}: line 2: Invalid value in "hints = maybe"; expected hints = true or false\n'
 
 
+@pytest.mark.parametrize(
+    "way",
+    [
+        ("--seed", "3"),
+        ("--plain", "--seed", "3"),
+        ("--join", "alice"),
+        ("--plain", "--join", "alice"),
+        ("--invite", "bob"),
+    ],
+    ids=["board", "lines", "join", "join in lines", "invite"],
+)
+def test_every_way_in_says_a_bad_setting_in_one_line(tmp_path: Path, way: tuple[str, ...]) -> None:
+    """Issue 44: ``mille --join`` with a bad settings file ended in a SettingsError traceback; every way in says it."""
+    path = write_config(tmp_path, "hints = maybe\n")
+    shown = run_mille(*way, config=tmp_path)
+    assert shown.returncode == 1 and shown.stdout == "" and "Traceback" not in shown.stderr
+    assert shown.stderr == f'mille: {path}: line 1: Invalid value in "hints = maybe"; expected hints = true or false\n'
+
+
+@pytest.mark.parametrize("extra", [("--players", "4"), ("--seed", "3"), ("--computer", "expert"), ("--hints",)])
+def test_join_refuses_what_a_guest_cannot_use_and_takes_no_stats(tmp_path: Path, extra: tuple[str, ...]) -> None:
+    """A guest sits at the host's game: its table, seed, computer and hints are the host's; ``--no-stats`` is theirs."""
+    shown = run_mille("--join", "alice", *extra, config=tmp_path)
+    assert shown.returncode == 1
+    assert (
+        shown.stderr.splitlines()[-1] == "mille: --join takes no other arguments but --plain, --detail and --no-stats"
+    )
+    taken = run_mille("--join", "alice", "--no-stats", config=tmp_path)
+    assert "takes no other arguments" not in taken.stderr
+
+
 pty_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs Linux ptys")
 
 

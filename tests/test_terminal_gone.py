@@ -59,9 +59,7 @@ HANGUP_NAME = re.compile(r"hangup-\d{8}-\d{6}(-\d+)?\.json\Z")
 
 def fresh_game(seed: int) -> Game:
     """The first position of ``mille --seed N``."""
-    game = Game()
-    game.rng.seed(seed)
-    rules.settle_game(game)
+    game = rules.new_game(seed)
     rules.start_hand(game)
     return game
 

@@ -235,10 +235,12 @@ def test_a_decoded_observation_holds_only_numbers_in_their_ranges() -> None:
 
 
 def _hostile_views() -> Iterator[tuple[str, dict[str, object]]]:
+    """Views of seat 2 at two seats in the people link's form (protocol 2's observation), each with one number out
+    of what the rules can reach."""
     game, _ = GAMES[0]
-    good = wire.observation_json(observe(game, 1))
-    yield "a card out of range", _replaced(good, ("players", 1, "hand", 2), 99)  # type: ignore[misc]
-    yield "a mileage of 10^15", _replaced(good, ("players", 0, "mileage"), 10**15)  # type: ignore[misc]
+    good = wire.observation_json_2(observe(game, 1))
+    yield "a card out of range", _replaced(good, ("hand", 2), 99)  # type: ignore[misc]
+    yield "a mileage of 10^15", _replaced(good, ("sides", 0, "mileage"), 10**15)  # type: ignore[misc]
     yield "a deck count below zero", _replaced(good, ("deck_count",), -40)  # type: ignore[misc]
 
 
@@ -248,7 +250,8 @@ HOSTILE_VIEWS = list(_hostile_views())
 @pytest.mark.parametrize("plain", [False, True], ids=["board", "lines"])
 @pytest.mark.parametrize(("what", "obs"), HOSTILE_VIEWS, ids=[v[0] for v in HOSTILE_VIEWS])
 def test_a_guest_fed_a_hostile_host_ends_in_one_line_promptly(what: str, obs: dict[str, object], plain: bool) -> None:
-    from mille.ui.people import rendezvous
+    from mille.engine.state import table
+    from mille.ui.people import messages, rendezvous
     from people_driver import Player, people
 
     with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)]:
@@ -265,9 +268,8 @@ def test_a_guest_fed_a_hostile_host_ends_in_one_line_promptly(what: str, obs: di
                 os.write(write_end, b"ready\n")
                 listener.settimeout(30)
                 conn, _ = listener.accept()
-                hello = {"type": "hello", "version": 2, "host": alice, "you": bob, "seat": 1,
-                         "table": wire.table_json(GAMES[0][0].table), "names": {"0": alice, "1": bob}}  # fmt: skip
-                view = {"type": "view", "obs": obs, "finished": False, "host": alice}
+                hello = messages.hello(alice, bob, 1, table(2), {0: alice, 1: bob})
+                view = {**messages.view(observe(GAMES[0][0], 1), False), "obs": obs}
                 conn.sendall(wire.encode(hello) + wire.encode(view))
                 conn.settimeout(30)
                 while conn.recv(4096):  # until the guest leaves

@@ -70,6 +70,7 @@ except ImportError:  # pragma: no cover - depends on how the tests are run
     sys.path.insert(0, SRC)
 
 import mille as _mille  # noqa: E402
+from mille.engine import rules  # noqa: E402
 from mille.engine.rng import GlibcRandom  # noqa: E402
 from mille.engine.state import Game  # noqa: E402
 from mille.ui.app import board_flow  # noqa: E402
@@ -165,10 +166,7 @@ class ScriptTerminal(VirtualTerminal):
         return self.keys.pop(0)
 
 
-def new_game(seed: int) -> Game:
-    game = Game()
-    game.rng.seed(seed)
-    return game
+new_game = rules.new_game
 
 
 def make_app(term: VirtualTerminal, game: Game, **kwargs: Any) -> GameFlow:

@@ -21,6 +21,7 @@ import os
 import sys
 
 from . import __version__
+from .engine.record import Record
 from .engine.rng import SEED_RANGE, SEED_RULE, GlibcRandom, parse_seed
 from .engine.state import TABLE_SEATS, Game, table
 from .files.places import settings_file
@@ -32,6 +33,7 @@ from .ui.session import DEFAULT_COMPUTER, Choices, play_board, play_plain, say
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Callable
 
     from .files.settings import Settings
 
@@ -230,17 +232,6 @@ def _seed_argument(text: str) -> int:
     return value
 
 
-def _open_argument(parser: argparse.ArgumentParser, value: str | None) -> int | None:
-    """``--open``'s count: 0 when not given, None for every seat not invited, else how many (a usage error if none)."""
-    if value is None:
-        return 0
-    if value == "all":
-        return None
-    if not value.isdigit() or not 1 <= int(value) <= 5:
-        parser.error(f"--open {value}: say how many seats to open, 1 to 5 (or --open alone: every seat not invited)")
-    return int(value)
-
-
 def _computer_argument(text: str) -> str:
     """argparse's ``type`` for ``--computer``: a built-in opponent or ``exec:COMMAND``."""
     if text in OPPONENTS or is_exec_spec(text):
@@ -276,110 +267,221 @@ def _quick_parse(argv: list[str]) -> tuple[str | None, int | None, str | None] |
     return file, seed, computer
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    switches, argv = _take_switches(argv)
-    parsed = _quick_parse(argv)
-    detail: str | None = None
-    reads_deck = False
-    players: int | None = None
-    invited: str | None = None
-    opened: int | None = 0
-    watchers: bool | None = None
-    quiet = False
-    if parsed is None:
-        parser = build_parser()
-        args = parser.parse_args(argv)
-        others = (
-            args.file
-            or args.seed is not None
-            or args.computer
-            or switches
-            or args.detail
-            or args.bot_reads_deck
-            or args.players is not None
-            or args.open is not None
-            or args.no_watchers
-            or args.quiet_watchers
-        )
-        if (args.stats or args.config_path or args.kept) and others:
-            parser.error("--stats, --kept and --config-path take no other arguments")
-        if args.config_path:
-            from .files.safeio import shown
-            from .files.settings import config_path
+class _Stop(Exception):
+    """A way in that cannot go on: the line has been said; ``status`` is the exit status."""
 
-            try:
-                print(shown(config_path()))
-            except OSError as exc:  # no home directory
-                print(f"mille: {exc.strerror}", file=sys.stderr)
-                return 1
-            return 0
-        if args.kept:
-            if args.json or args.stats or args.config_path:
-                parser.error("--kept takes no other arguments")
-            from .files.kept import print_kept
+    def __init__(self, status: int) -> None:
+        self.status = status
 
-            return print_kept()
-        if args.stats:
-            from .files.tally import print_stats
 
-            return print_stats(as_json=args.json)
-        if args.json:
-            parser.error("--json goes with --stats")
-        if args.join is not None or args.join_stdio is not None:
-            lines = {name: on for name, on in switches.items() if name in ("plain", "stats")}
-            hosting = args.open is not None or args.no_watchers or args.quiet_watchers or args.players is not None
-            if others and (lines != switches or args.file or args.seed is not None or args.computer or hosting):
-                parser.error("--join takes no other arguments but --plain, --detail and --no-stats")
-            if args.join_stdio is not None:
-                from .ui.people.guest import join_stdio
-
-                return join_stdio(args.join_stdio)
-            from .ui.people.guest import join
-
-            settings = _settings()
-            plain, detail = choose_plain(lines, args.detail, settings)
-            if args.detail is not None and not plain:
-                parser.error("--detail goes with --plain (or plain = true in the settings)")
-            record = lines.get("stats", settings is None or settings.stats is not False)
-            if not plain:
-                return join(args.join, record=record)
-            from .ui.people.inlines import guest_in_lines
-
-            return join(args.join, lines=guest_in_lines(detail), record=record)
-        opened = _open_argument(parser, args.open)
-        if (args.no_watchers or args.quiet_watchers) and args.invite is None and args.open is None:
-            parser.error("--no-watchers and --quiet-watchers go with --invite or --open")
-        if args.open is not None and args.invite is None:
-            args.invite = []  # seats open to anyone, and nobody invited by name
-        if args.invite is not None:
-            if args.seed is not None:
-                parser.error("--seed with --invite would make the deal public (a command line is seen by all): refused")
-            invited = ",".join(args.invite)
-            if invited and args.open is not None and (args.players or 2) == 2:
-                parser.error("--open: at two seats the one other seat is invited already")
-            larger = (args.players or 2) > 2
-            if args.computer is not None and not larger:
-                parser.error("--invite plays a person: --computer only with --players 3|4|6")
-            if not larger and not args.file and ("," in invited or ":" in invited):
-                parser.error("--invite: one person at two seats; more with --players 3, 4 or 6")
-        parsed = (args.file, args.seed, args.computer)
-        watchers = False if args.no_watchers else None
-        quiet = args.quiet_watchers
-        detail = args.detail
-        reads_deck = args.bot_reads_deck
-        players = args.players
-        if players is not None and args.file:
-            parser.error("--players starts a new game (a saved game keeps its own table)")
-    file, seed, computer_name = parsed
+def _settings_or_stop() -> Settings | None:
+    """:func:`_settings`, or one line saying what is wrong with them (every way in: playing, hosting, joining)."""
     try:
-        settings = _settings()
+        return _settings()
     except ValueError as exc:  # settings.SettingsError: one line naming the file and the line
         from .files.safeio import shown
 
         print(f"mille: {shown(str(exc))}", file=sys.stderr)
-        return 1
+        raise _Stop(1) from None
 
+
+def _config_path(parser: argparse.ArgumentParser, args: argparse.Namespace, switches: dict[str, bool]) -> int:
+    from .files.safeio import shown
+    from .files.settings import config_path
+
+    try:
+        print(shown(config_path()))
+    except OSError as exc:  # no home directory
+        print(f"mille: {exc.strerror}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _kept(parser: argparse.ArgumentParser, args: argparse.Namespace, switches: dict[str, bool]) -> int:
+    if args.json or args.stats:
+        parser.error("--kept takes no other arguments")
+    from .files.kept import print_kept
+
+    return print_kept()
+
+
+def _stats(parser: argparse.ArgumentParser, args: argparse.Namespace, switches: dict[str, bool]) -> int:
+    from .files.tally import print_stats
+
+    return print_stats(as_json=args.json)
+
+
+def _join_stdio(parser: argparse.ArgumentParser, args: argparse.Namespace, switches: dict[str, bool]) -> int:
+    from .ui.people.guest import join_stdio
+
+    return join_stdio(args.join_stdio)
+
+
+def _join(parser: argparse.ArgumentParser, args: argparse.Namespace, switches: dict[str, bool]) -> int:
+    """``--join HOST[@MACHINE]``: a guest's seat, on the board or in lines, recorded unless ``--no-stats``."""
+    from .ui.people.guest import join
+
+    settings = _settings_or_stop()
+    plain, detail = choose_plain(switches, args.detail, settings)
+    if args.detail is not None and not plain:
+        parser.error("--detail goes with --plain (or plain = true in the settings)")
+    record = switches.get("stats", settings is None or settings.stats is not False)
+    if not plain:
+        return join(args.join, record=record)
+    from .ui.people.inlines import guest_in_lines
+
+    return join(args.join, lines=guest_in_lines(detail), record=record)
+
+
+#: What each way in takes besides itself: anything else typed with it is a usage error, in one line.
+_ALONE = "--stats, --kept and --config-path take no other arguments"
+_JOIN_TAKES = ("plain", "stats")
+
+#: The ways in that do not play a game here, in the order they are looked for: (the option, what runs it, what may
+#: come with it: a usage error names the rest).  Anything else plays: alone, or hosting (:func:`_play`).
+WAYS: tuple[tuple[str, Callable[[argparse.ArgumentParser, argparse.Namespace, dict[str, bool]], int], str], ...] = (
+    ("config_path", _config_path, "alone"),
+    ("kept", _kept, "alone"),
+    ("stats", _stats, "alone"),
+    ("join_stdio", _join_stdio, "join"),
+    ("join", _join, "join"),
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``mille ...``: the way in the arguments name (:data:`WAYS`), or a game played or hosted; the exit status."""
+    argv = sys.argv[1:] if argv is None else argv
+    switches, argv = _take_switches(argv)
+    try:
+        parsed = _quick_parse(argv)  # the quick path: [FILE] [--seed N] [--computer NAME], without argparse
+        if parsed is not None:
+            file, seed, computer = parsed
+            return _play(Wanted(file=file, seed=seed, computer=computer), switches)
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        hosting = args.open is not None or args.no_watchers or args.quiet_watchers
+        game_options = (
+            bool(args.file or args.seed is not None or args.computer or args.detail or args.bot_reads_deck)
+            or args.players is not None
+            or hosting
+        )
+        for option, run, takes in WAYS:
+            if getattr(args, option) is None or getattr(args, option) is False:
+                continue
+            if takes == "alone" and (game_options or switches):
+                parser.error(_ALONE)
+            if takes == "join" and args.json:
+                parser.error("--json goes with --stats")
+            if takes == "join" and (
+                args.file or args.seed is not None or args.computer or args.bot_reads_deck or args.players is not None
+                or args.invite is not None or hosting or set(switches) - set(_JOIN_TAKES)
+            ):  # fmt: skip
+                parser.error("--join takes no other arguments but --plain, --detail and --no-stats")
+            return run(parser, args, switches)
+        if args.json:
+            parser.error("--json goes with --stats")
+        return _play(_wanted(parser, args), switches)
+    except _Stop as stop:
+        return stop.status
+
+
+class Wanted(Record):
+    """What the command line asks to play: a saved game or a new one, its seed, the computer, the table, the people."""
+
+    __slots__ = (
+        "file",
+        "seed",
+        "computer",
+        "detail",
+        "reads_deck",
+        "players",
+        "invited",
+        "opened",
+        "watchers",
+        "quiet",
+    )
+
+    def __init__(
+        self,
+        *,
+        file: str | None = None,
+        seed: int | None = None,
+        computer: str | None = None,
+        detail: str | None = None,
+        reads_deck: bool = False,
+        players: int | None = None,
+        invited: str | None = None,
+        opened: int | None = 0,
+        watchers: bool | None = None,
+        quiet: bool = False,
+    ) -> None:
+        self.file = file
+        self.seed = seed
+        self.computer = computer
+        self.detail = detail
+        self.reads_deck = reads_deck
+        self.players = players
+        #: The people ``--invite`` names ("" with ``--open`` alone; None: nobody is hosted).
+        self.invited = invited
+        #: ``--open``: how many seats are open to anyone (None: every seat not invited; 0: none).
+        self.opened = opened
+        #: ``--no-watchers`` (False; None: as the settings say), ``--quiet-watchers``.
+        self.watchers = watchers
+        self.quiet = quiet
+
+
+def _wanted(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Wanted:
+    """The game the full command line asks for; usage errors (status 1) for what does not go together."""
+    invited = None
+    opened = _open_argument(parser, args.open)
+    if (args.no_watchers or args.quiet_watchers) and args.invite is None and args.open is None:
+        parser.error("--no-watchers and --quiet-watchers go with --invite or --open")
+    if args.open is not None and args.invite is None:
+        args.invite = []  # seats open to anyone, and nobody invited by name
+    if args.invite is not None:
+        if args.seed is not None:
+            parser.error("--seed with --invite would make the deal public (a command line is seen by all): refused")
+        invited = ",".join(args.invite)
+        if invited and args.open is not None and (args.players or 2) == 2:
+            parser.error("--open: at two seats the one other seat is invited already")
+        larger = (args.players or 2) > 2
+        if args.computer is not None and not larger:
+            parser.error("--invite plays a person: --computer only with --players 3|4|6")
+        if not larger and not args.file and ("," in invited or ":" in invited):
+            parser.error("--invite: one person at two seats; more with --players 3, 4 or 6")
+    if args.players is not None and args.file:
+        parser.error("--players starts a new game (a saved game keeps its own table)")
+    return Wanted(
+        file=args.file,
+        seed=args.seed,
+        computer=args.computer,
+        detail=args.detail,
+        reads_deck=args.bot_reads_deck,
+        players=args.players,
+        invited=invited,
+        opened=opened,
+        watchers=False if args.no_watchers else None,
+        quiet=args.quiet_watchers,
+    )
+
+
+def _open_argument(parser: argparse.ArgumentParser, value: str | None) -> int | None:
+    """``--open``'s count: 0 when not given, None for every seat not invited, else how many (a usage error if none)."""
+    if value is None:
+        return 0
+    if value == "all":
+        return None
+    if not value.isdigit() or not 1 <= int(value) <= 5:
+        parser.error(f"--open {value}: say how many seats to open, 1 to 5 (or --open alone: every seat not invited)")
+    return int(value)
+
+
+def _play(wanted: Wanted, switches: dict[str, bool]) -> int:
+    """Play or host the game ``wanted`` names: the game read or made, the options chosen, then one of the four runs
+    (:data:`RUNS`: on the board or in lines, alone or hosting people) at any table."""
+    settings = _settings_or_stop()
+    file, invited = wanted.file, wanted.invited
+    computer_name = wanted.computer
     game: Game | None = None
     banner: str | None = None
     window: int = ScoreView.SMALL
@@ -415,7 +517,7 @@ def main(argv: list[str] | None = None) -> int:
         not_run, saved_computer = saved_computer, DEFAULT_COMPUTER
         banner = f"{DEFAULT_COMPUTER} plays, not {not_run}"
     # Seats for people beyond two (issue 38): the computers keep their own name; people are seated by people.seat.
-    at_table = invited is not None and (game.table.seats if game is not None else players or 2) > 2
+    at_table = invited is not None and (game.table.seats if game is not None else wanted.players or 2) > 2
     if invited is not None and not at_table:
         if "," in invited or ":" in invited:
             print("mille: --invite: one person at two seats; more with --players 3, 4 or 6", file=sys.stderr)
@@ -428,8 +530,8 @@ def main(argv: list[str] | None = None) -> int:
     seed_value: int | None
     if invited is not None:
         seed_value = None  # a secret deal: neither person can learn it (docs/people.md)
-    elif seed is not None:
-        seed_value = seed  # typed on the command line, so public (docs/protocol.md, "Dice")
+    elif wanted.seed is not None:
+        seed_value = wanted.seed  # typed on the command line, so public (docs/protocol.md, "Dice")
     elif is_exec_spec(computer_name):
         seed_value = None  # a secret deal: a bot knows its parent's process ID (issue 36)
     else:
@@ -438,11 +540,11 @@ def main(argv: list[str] | None = None) -> int:
     # can be searched from the cards one seat is dealt, issue 43); so do the computers' dice (Choices).
     rng = GlibcRandom.from_urandom() if seed_value is None else GlibcRandom(seed_value)
     if game is None:
-        game = Game(rng=rng, table=table(players or 2))
+        game = Game(rng=rng, table=table(wanted.players or 2))
     else:
         game.rng = rng  # a save keeps no generator: a restored game is dealt on as a new one
 
-    plain, detail = choose_plain(switches, detail, settings)
+    plain, detail = choose_plain(switches, wanted.detail, settings)
     if game.table.seats > 2:
         # The larger tables (issue 38): you and computers, which are built-in players.
         if computer_name not in OPPONENTS and not is_exec_spec(computer_name):
@@ -454,31 +556,46 @@ def main(argv: list[str] | None = None) -> int:
             return 1
     choices = Choices(
         game, file=file, banner=banner, window=window, computer_name=computer_name, seed=seed_value,
-        hints=hints, color=color, record=record, detail=detail, reads_deck=reads_deck,
+        hints=hints, color=color, record=record, detail=detail, reads_deck=wanted.reads_deck,
     )  # fmt: skip
-    if watchers is None:
-        watchers = not (settings is not None and settings.watchers is False)
-    if plain and invited is not None:
-        from .ui.people.host import play_host
-        from .ui.people.inlines import host_in_lines
+    if not plain:
+        if detail is not None:
+            build_parser().error("--detail goes with --plain (or plain = true in the settings)")
+        if not (os.isatty(0) and os.isatty(1)):
+            print("mille: standard input and output must be a terminal (mille --plain plays in lines)", file=sys.stderr)
+            return 1
+        if invited is None and not_run is not None and file is not None:  # only a file names a program not run
+            from .files.rescue import not_run_line
 
-        return play_host(choices, invited, host_in_lines(choices), opened, watchers, quiet)
-    if plain:
-        return play_plain(choices)
-    if detail is not None:
-        build_parser().error("--detail goes with --plain (or plain = true in the settings)")
-    if not (os.isatty(0) and os.isatty(1)):
-        print("mille: standard input and output must be a terminal (mille --plain plays in lines)", file=sys.stderr)
-        return 1
-    if invited is not None:
-        from .ui.people.host import play_host
+            say(not_run_line(file, not_run, DEFAULT_COMPUTER))
+    if wanted.watchers is None:
+        wanted.watchers = not (settings is not None and settings.watchers is False)
+    return RUNS[plain, invited is not None](choices, wanted)
 
-        return play_host(choices, invited, None, opened, watchers, quiet)
-    if not_run is not None and file is not None:  # only a file names a program not run
-        from .files.rescue import not_run_line
 
-        say(not_run_line(file, not_run, DEFAULT_COMPUTER))
-    return play_board(choices)
+def _host_board(choices: Choices, wanted: Wanted) -> int:
+    from .ui.people.host import play_host
+
+    assert wanted.invited is not None
+    return play_host(choices, wanted.invited, None, wanted.opened, bool(wanted.watchers), wanted.quiet)
+
+
+def _host_lines(choices: Choices, wanted: Wanted) -> int:
+    from .ui.people.host import play_host
+    from .ui.people.inlines import host_in_lines
+
+    assert wanted.invited is not None
+    play = host_in_lines(choices)
+    return play_host(choices, wanted.invited, play, wanted.opened, bool(wanted.watchers), wanted.quiet)
+
+
+#: The four runs of a game played here, by (in lines, hosting people): at any table, two seats one case of it.
+RUNS: dict[tuple[bool, bool], Callable[[Choices, Wanted], int]] = {
+    (False, False): lambda choices, _: play_board(choices),
+    (True, False): lambda choices, _: play_plain(choices),
+    (False, True): _host_board,
+    (True, True): _host_lines,
+}
 
 
 def choose_plain(switches: dict[str, bool], detail: str | None, settings: Settings | None) -> tuple[bool, str | None]:

@@ -39,7 +39,7 @@ from .cards import (
 )
 from .record import FrozenRecord
 from .scoring import ALL_SAFETIES_BONUS, COUP_BONUS, SAFETY_POINTS, apply_end_of_hand_bonuses
-from .state import EXTENDED_TRIP, MOVES_NUM_GOS, TRIP, Game, Memory, SafetyStatus, Seat, Slot, Tableau
+from .state import EXTENDED_TRIP, MOVES_NUM_GOS, TRIP, TWO, Game, Memory, SafetyStatus, Seat, Slot, Table, Tableau
 
 _RIGHT_OF_WAY_INDEX = RIGHT_OF_WAY - SAFETY_BASE
 _PLAYED: int = SafetyStatus.PLAYED
@@ -254,6 +254,26 @@ def start_hand(game: Game, *, resumed: bool = False) -> None:
         game.to_move = game.hand_starter
     shuffle(game)
     deal(game)
+
+
+def new_game(seed: int, tab: Table = TWO) -> Game:
+    """A program run's game before its first hand, on ``tab``: dealt as ``mille --seed SEED`` deals (``srandom(seed)``).
+
+    One home for what the tests, the tools and the examples make again and
+    again (``mille --seed N``'s first position is ``new_game(N)`` and
+    :func:`start_hand`).
+
+    >>> game = new_game(5814)
+    >>> start_hand(game)
+    >>> game.deck_count, game.to_move
+    (89, 0)
+    >>> from mille.engine.state import table
+    >>> new_game(7, table(4)).table.seats
+    4
+    """
+    from .rng import GlibcRandom
+
+    return Game(rng=GlibcRandom(seed), table=tab)
 
 
 def settle_game(game: Game) -> None:
