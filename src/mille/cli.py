@@ -154,6 +154,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="take the seat HOST invited you to; HOST@MACHINE joins over ssh MACHINE",
     )
     people.add_argument("--join-stdio", metavar="HOST", help=argparse.SUPPRESS)
+    people.add_argument(
+        "--watch",
+        metavar="HOST",
+        help="watch HOST's game: the table as everyone sees it, and its talk (T talks, Q leaves); "
+        "HOST@MACHINE watches over ssh MACHINE",
+    )
+    people.add_argument(
+        "--list",
+        nargs="?",
+        const="",
+        metavar="@MACHINE",
+        help="list the games on this machine (or @MACHINE, over ssh) that you may join or watch, and exit",
+    )
     parser.add_argument(
         "--open",
         nargs="?",
@@ -171,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --invite or --open: the watchers' talk is heard by the watchers alone",
     )
     parser.add_argument("--stats", action="store_true", help="print the record of your games and exit")
-    parser.add_argument("--json", action="store_true", help="with --stats: print the record as JSON")
+    parser.add_argument("--json", action="store_true", help="with --stats or --list: print it as JSON")
     parser.add_argument(
         "--kept", action="store_true", help="list the games kept on hangups and crashes, and which are spent, and exit"
     )
@@ -317,6 +330,24 @@ def _join_stdio(parser: argparse.ArgumentParser, args: argparse.Namespace, switc
     return join_stdio(args.join_stdio)
 
 
+def _list(parser: argparse.ArgumentParser, args: argparse.Namespace, switches: dict[str, bool]) -> int:
+    """``--list [@MACHINE] [--json]``: the games here (or there) you may join or watch."""
+    from .ui.people.lobby import list_games
+
+    return list_games(args.list or None, as_json=args.json)
+
+
+def _watch(parser: argparse.ArgumentParser, args: argparse.Namespace, switches: dict[str, bool]) -> int:
+    """``--watch HOST[@MACHINE]``: the table as everyone sees it, on the board or in lines."""
+    from .ui.people.watch import watch
+
+    settings = _settings_or_stop()
+    plain, _ = choose_plain(switches, args.detail, settings)
+    if args.detail is not None and not plain:
+        parser.error("--detail goes with --plain (or plain = true in the settings)")
+    return watch(args.watch, plain)
+
+
 def _join(parser: argparse.ArgumentParser, args: argparse.Namespace, switches: dict[str, bool]) -> int:
     """``--join HOST[@MACHINE]``: a guest's seat, on the board or in lines, recorded unless ``--no-stats``."""
     from .ui.people.guest import join
@@ -345,6 +376,8 @@ WAYS: tuple[tuple[str, Callable[[argparse.ArgumentParser, argparse.Namespace, di
     ("stats", _stats, "alone"),
     ("join_stdio", _join_stdio, "join"),
     ("join", _join, "join"),
+    ("watch", _watch, "join"),
+    ("list", _list, "list"),
 )
 
 
@@ -370,16 +403,20 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             if takes == "alone" and (game_options or switches):
                 parser.error(_ALONE)
+            if takes == "list" and (game_options or switches or args.invite is not None):
+                parser.error("--list takes no other arguments but @MACHINE and --json")
             if takes == "join" and args.json:
-                parser.error("--json goes with --stats")
+                parser.error("--json goes with --stats or --list")
             if takes == "join" and (
                 args.file or args.seed is not None or args.computer or args.bot_reads_deck or args.players is not None
                 or args.invite is not None or hosting or set(switches) - set(_JOIN_TAKES)
             ):  # fmt: skip
-                parser.error("--join takes no other arguments but --plain, --detail and --no-stats")
+                parser.error(
+                    f"--{option.replace('_', '-')} takes no other arguments but --plain, --detail and --no-stats"
+                )
             return run(parser, args, switches)
         if args.json:
-            parser.error("--json goes with --stats")
+            parser.error("--json goes with --stats or --list")
         return _play(_wanted(parser, args), switches)
     except _Stop as stop:
         return stop.status
@@ -524,7 +561,8 @@ def _play(wanted: Wanted, switches: dict[str, bool]) -> int:
             return 1
         from .players import PERSON_PREFIX
 
-        computer_name = PERSON_PREFIX + invited
+        if invited:  # (an open seat alone: the computer keeps it until someone takes it)
+            computer_name = PERSON_PREFIX + invited
         saved_computer = None
     computer_name, hints, color, record = choose_options(computer_name, switches, saved_computer, settings)
     seed_value: int | None

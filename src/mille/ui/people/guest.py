@@ -36,11 +36,13 @@ from ..app import BoardFace
 from ..flow import COUP_PROMPT, EXTENSION_PROMPT, REALLY_PROMPT, Choice, GameExit, Request
 from ..layout import ScoreView
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED, Heard
-from ..tableboard import TableBoardFace
+from ..tableboard import PROMPT_ROW, TableBoardFace
 from . import messages
 from .link import Link, LinkClosed
 from .messages import Bye, Decide, Hello, MessageError, Missed, Moved, News, Refused, Said, Talk, View
+from .narration import move_text
 from .rendezvous import RendezvousError
+from .talk import read_talk, show_story
 from .view import fitted, name, public_view, refusal
 
 TYPE_CHECKING = False
@@ -78,7 +80,7 @@ if TYPE_CHECKING:
         def said(self, text: str) -> None:
             """The host's line for the message line."""
 
-        def talk(self, talk: Talk) -> None:
+        def talked(self, talk: Talk) -> None:
             """A line of talk at the table (not yet escaped)."""
 
         def news(self, text: str) -> None:
@@ -134,7 +136,7 @@ __all__ = [
 #: Seconds between tries to reach the host's game again while waiting for it.
 RETRY = 0.5
 #: What a key typed while nothing is asked of the guest is told.
-NOT_YOUR_TURN = "not your turn: Q leaves the game"
+NOT_YOUR_TURN = "not your turn: Q leaves, T talks"
 
 
 def left_line(host: str, command: str) -> str:
@@ -255,6 +257,8 @@ class GuestFlow:
 
     hints: Adviser | None = None
     restore_banner: str | None = None
+    #: ``T`` talks: a guest always has people at the table.
+    talks = True
 
     def __init__(self, run: GuestRun) -> None:
         self.run = run
@@ -422,7 +426,7 @@ class GuestRun:
             self.face.said(got.text)
         elif isinstance(got, Talk):
             self._heard(got.n)
-            self.face.talk(got)
+            self.face.talked(got)
         elif isinstance(got, News):
             self._heard(got.n)
             self.face.news(got.text)
@@ -455,6 +459,16 @@ class GuestRun:
             recorder = self.recorder
             if recorder is not None:
                 recorder.moved()  # leaving now, the game is abandoned
+
+    def talk(self, text: str) -> None:
+        """Our line of talk, to the host (who tells the table, and us, unless we talk too fast)."""
+        line = text.strip()[: messages.MAX_TALK]
+        if not line:
+            return
+        try:
+            self.link.send(messages.talk_line(line))
+        except LinkClosed as exc:
+            self.gone(str(exc))
 
     def _heard(self, n: object) -> None:
         if type(n) is int and (self.heard is None or n > self.heard):
@@ -595,6 +609,11 @@ class BoardGuest:
         self.public = self.board.game
         #: A view has been drawn (the score window's layout with it).
         self._drawn = False
+        #: The table's story as this board heard it (``M``): the moves, the talk, the news, what was missed.
+        self.story: list[str] = []
+        self._event: Event | None = None
+        #: Every person's name by seat, ours too (the story names every seat).
+        self.everyone = {**self.names, self.seat: name(hello.you)}
         #: The host refused our last move: its reason stays on the message line.
         self._refused = False
 
@@ -608,19 +627,35 @@ class BoardGuest:
 
     def hello(self, hello: Hello, back: bool) -> None:
         self.names = seat_names(hello)
+        self.everyone = {**self.names, self.seat: name(hello.you)}
 
     def tell(self, text: str) -> None:
         self.board.tell(fitted(shown(text)))
 
-    def talk(self, talk: Talk) -> None:
+    def _told(self, line: str) -> None:
+        self.story.append(shown(line))
+        del self.story[:-400]
+
+    def talked(self, talk: Talk) -> None:
+        self._told(talk_words(talk))
         self.tell(talk_words(talk))
 
     def news(self, text: str) -> None:
+        self._told(text)
         self.tell(text)
 
     def missed(self, missed: Missed) -> None:
-        """On the prompt line, where nothing is asked now (the message line says whose turn it is)."""
+        """On the prompt line, where nothing is asked now (the message line says whose turn it is); ``M`` reads it."""
+        for entry in missed.entries:
+            self._told(entry.text)
         self.board.prompt_line(missed_words(missed))
+
+    def read_story(self) -> None:
+        """``M``: the table's story in the board's window until a key, then the board again."""
+        from ..layout import BOARD_COLS, BOARD_WINDOW
+
+        show_story(self.term.board, self.story, BOARD_WINDOW[0], BOARD_COLS, self.board.dialogs.readch)
+        self.board.display.repaint()
 
     def _error(self, text: str) -> None:
         """A refusal, with the bell, shown at once (the original's showed at the next score refresh, §8.5)."""
@@ -637,12 +672,18 @@ class BoardGuest:
             self._drawn = True
             display.newscore()
         display.prboard()
+        event, self._event = self._event, None
+        if event is not None:
+            text = move_text(event, self.public, self.everyone)
+            if text is not None:
+                self._told(text)
         turn = None if reading else whose_turn(view, self.names)
         if turn is not None:
             self.tell(turn)
 
     def moved(self, event: Event) -> None:
         """The other's play or discard shown as the original showed its computer's (``PLAY``, ``DISCARD``, the card)."""
+        self._event = event  # (told in the story with the view after it)
         if event.seat != self.seat and event.kind in (MoveType.PLAY, MoveType.DISCARD) and event.card >= 0:
             from ...engine import cards
 
@@ -678,6 +719,21 @@ class BoardGuest:
                 self.flow.run.really()
             elif got is Request.SAVE:
                 self._error(f"only {self.host} may save")
+            elif got is Request.TALK:
+                self.talk()
+            elif got is Request.STORY:
+                self.read_story()
+
+    def talk(self) -> None:
+        """``T``: a line typed on the prompt line, sent (the host tells it back with the table's)."""
+        from ..layout import BOARD_COLS, MOVE_X, MOVE_Y
+
+        term = self.term
+        try:
+            line = read_talk(term, term.board, MOVE_Y, MOVE_X, BOARD_COLS - MOVE_X, self.board.dialogs.readch)
+        finally:
+            self.board.prompt_line("")
+        self.flow.run.talk(line)
 
     def choose(self, choice: Choice) -> str | Request:
         return self.board.choose(choice)
@@ -688,6 +744,10 @@ class BoardGuest:
             letter = chr(key).lower() if 0 <= key < 128 else ""
             if letter == "q":
                 self.flow.run.really()
+            elif letter == "t":
+                self.talk()
+            elif letter == "m":
+                self.read_story()
             elif letter == "s":
                 self._error(f"only {self.host} may save")
             elif key == 0x0C:
@@ -735,17 +795,26 @@ class TableGuest:
     def tell(self, text: str) -> None:
         self.board.say(shown(text)[:79])
 
-    def talk(self, talk: Talk) -> None:
-        self.tell(talk_words(talk))
+    def talked(self, talk: Talk) -> None:
+        line = shown(talk_words(talk))
+        self.board.noted(line)  # (listed with the moves: M reads it again)
+        self.board.draw()
+        self.board.say(line[:79])
 
     def news(self, text: str) -> None:
+        self.board.noted(shown(text))
+        self.board.draw()
         self.tell(text)
 
     def missed(self, missed: Missed) -> None:
         """The hand's moves missed listed with the board's moves (``M`` pages back), a note on the prompt line."""
         for entry in missed.entries:
-            if entry.event is not None and entry.n >= missed.hand:
+            if entry.n < missed.hand:
+                continue  # (the last hand's: the board lists this hand's)
+            if entry.event is not None:
                 self.board.moved(entry.event)
+            else:
+                self.board.noted(shown(entry.text))
         self.board.draw()
         self.board.aside(missed_words(missed))
 
@@ -787,6 +856,8 @@ class TableGuest:
                 self.flow.run.really()
             elif got is Request.SAVE:
                 board.error(f"only {self.host} may save")
+            elif got is Request.TALK:
+                self.talk()
             elif isinstance(got, Move):
                 if got in decide.legal:
                     return got
@@ -803,13 +874,28 @@ class TableGuest:
                 continue
             if letter == "q":
                 self.flow.run.really()
+            elif letter == "t":
+                self.talk()
             elif letter == "s":
                 self.board.error(f"only {self.host} may save")
             elif key == 0x0C or letter == "r":
                 self.term.redraw()
                 self.board.draw()
-            else:
+            elif not self.board.board_key(key):
                 self.board.error(NOT_YOUR_TURN)
+
+    def talk(self) -> None:
+        """``T``: a line typed on the prompt line, sent."""
+        board = self.board
+        asked_at = board.prompting
+        try:
+            line = read_talk(board.term, board.term.miles, PROMPT_ROW, 0, 80, board.readch)
+        finally:
+            if asked_at:
+                board.prompt(asked_at)
+            else:
+                board.unprompt()
+        self.flow.run.talk(line)
 
     def really(self) -> bool:
         while True:

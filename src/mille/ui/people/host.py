@@ -37,10 +37,11 @@ from ...players import is_person_spec, make_player
 from ..app import BoardFace
 from ..flow import COUP_PROMPT, EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, Choice, GameFlow, Request, Setup
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED, Heard
-from ..tableboard import TableBoardFace
+from ..tableboard import PROMPT_ROW, TableBoardFace
 from .link import LinkClosed, heard_idle
 from .room import Room
 from .seat import BACK, COMPUTER, PersonSeat, SeatingError, open_seats, seat_people
+from .talk import read_talk, show_story
 from .view import fitted
 from .view import name as shown_name
 
@@ -210,6 +211,17 @@ class HostFace:
         """What a key typed while ``person`` thinks is told."""
         return f"{shown_name(person.name)}'s turn (Q quits)"
 
+    def read_talk(self) -> str:
+        """A line of talk typed on this face ('' for none)."""
+        raise NotImplementedError
+
+    def talk(self, text: str | None = None) -> None:
+        """The host's line of talk (``T``, or ``say`` in lines: ``text``), told to the table and to the host."""
+        line = self.read_talk() if text is None else text
+        if line:
+            self.people.room.host_talk(line, lambda why: self.news([why]))
+        self._notices()
+
     # ------------------------------------------------------------------
     # Hearing the people: the terminal watches their sockets, idle links and the pipes their seats ask on
 
@@ -288,9 +300,20 @@ class HostFace:
         self._turn_news()
 
     def read_move(self) -> Move | Request:
-        self._rewatch()
-        self._notices()
-        return self.inner.read_move()
+        while True:
+            self._rewatch()
+            self._notices()
+            got = self.inner.read_move()
+            if got is Request.TALK:
+                self.talk()
+            elif got is Request.STORY:
+                self.story()
+            else:
+                return got
+
+    def story(self) -> None:
+        """``M`` on the original's board: the table's story (the larger tables' board lists it with the moves)."""
+        return None
 
     def ask(self, prompt_no: int) -> bool | Request:
         self._rewatch()
@@ -445,6 +468,23 @@ class HostBoardFace(HostFace):
     def busy(self, ready: int, person: PersonSeat) -> int | None:
         return _busy_keys(self, ready, person)
 
+    def story(self) -> None:
+        from ..layout import BOARD_COLS, BOARD_WINDOW
+
+        story = self.people.room.story
+        lines = [shown(entry.text) for entry in story.entries]
+        show_story(self.inner.term.board, lines, BOARD_WINDOW[0], BOARD_COLS, self.inner.dialogs.readch)
+        self.inner.display.repaint()
+
+    def read_talk(self) -> str:
+        from ..layout import BOARD_COLS, MOVE_X, MOVE_Y
+
+        term = self.inner.term
+        try:
+            return read_talk(term, term.board, MOVE_Y, MOVE_X, BOARD_COLS - MOVE_X, self.inner.dialogs.readch)
+        finally:
+            self.inner.prompt_line("")
+
 
 class HostTableFace(HostFace):
     """The host on the larger tables' board: the people's names where the computers are ``seat N``."""
@@ -455,10 +495,27 @@ class HostTableFace(HostFace):
         super().__init__(inner, inner.term, people)
 
     def news(self, texts: list[str]) -> None:
+        for text in texts:
+            self.inner.noted(text)  # (listed with the moves: M reads them again)
         self.inner.say("; ".join(texts)[:79])
+        self.inner.draw()
 
     def busy(self, ready: int, person: PersonSeat) -> int | None:
         return _busy_keys(self, ready, person)
+
+    def story(self) -> None:
+        self.inner.board_key(ord("M"))  # (the moves and the talk, a page back)
+
+    def read_talk(self) -> str:
+        board = self.inner
+        asked_at = board.prompting
+        try:
+            return read_talk(board.term, board.term.miles, PROMPT_ROW, 0, 80, board.readch)
+        finally:
+            if asked_at:
+                board.prompt(asked_at)
+            else:
+                board.unprompt()
 
 
 def _busy_keys(face: HostBoardFace | HostTableFace, ready: int, person: PersonSeat) -> int | None:
@@ -480,7 +537,11 @@ def _busy_keys(face: HostBoardFace | HostTableFace, ready: int, person: PersonSe
                 continue
             if letter == "q":
                 return INTERRUPT  # Really?, as ^C
-            if letter == "s":
+            if letter == "t":
+                face.talk()
+            elif letter == "m":
+                face.story()
+            elif letter == "s":
                 term.unwatch(ready)
                 try:
                     face.flow.save()
@@ -636,6 +697,7 @@ def play_host(
                     flow = GameFlow(HostTableFace(board, people), game, setup)
                     flow.told = board.moved  # the moves since her last turn listed on her board (tableboard.table_flow)
                 flow.public = room.moved
+                flow.talks = True
                 return flow
 
             status = play_board(
