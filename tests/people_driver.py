@@ -29,7 +29,7 @@ import shutil
 import signal
 import socket
 import struct
-import subprocess  # noqa: F401
+import subprocess
 import sys
 import tempfile
 import termios
@@ -347,12 +347,13 @@ class Lines(Player):
         return lines[-1] if lines else ""
 
     def prompted(self) -> str | None:
-        """The prompt waiting for an answer (the last line, not yet answered), if any."""
+        """The prompt waiting for an answer (the last prompt said since the last answer), if any: what the table
+        says meanwhile (someone came, talk) may follow it."""
         self.pump(0.01)
-        lines = self.lines()
-        if len(lines) <= self.heard or lines[-1] not in ("Your move:", "Coup fourre?", "Extension?", "Another hand?"):
-            return None
-        return lines[-1]
+        for line in reversed(self.lines()[self.heard :]):
+            if line in ("Your move:", "Coup fourre?", "Extension?", "Another hand?", "Another game?"):
+                return line
+        return None
 
     def answer(self, line: str) -> None:
         self.heard = len(self.lines())
@@ -396,7 +397,7 @@ class Lines(Player):
         """One scripted answer: at a turn pick, say the hand, discard (a safety played if that is all); no to the
         questions.  False if nothing is asked (or only ``Another hand?``, the host's to answer)."""
         asked = self.prompted()
-        if asked in (None, "Another hand?"):
+        if asked in (None, "Another hand?", "Another game?"):
             return False
         if asked != "Your move:":
             self.answer("n")
@@ -663,3 +664,66 @@ def one_play_from_the_end() -> tuple[object, str]:
         except Found as found:
             return found.args[0], found.args[1]
     raise AssertionError("no deal ends on a play of seat 0")
+
+
+# ----------------------------------------------------------------------
+# A real sshd on loopback (the room's tests: --list @host, --watch alice@host)
+
+SSHD = "/usr/sbin/sshd"
+
+
+@contextmanager
+def loopback_sshd(place: str, login: str, uid: int, gid: int) -> Iterator[dict[str, str]]:
+    """A real sshd on 127.0.0.1 letting ``login`` in with a throwaway key; the environment that has mille use it
+    (``MILLE_SSH``, and ``MILLE_REMOTE``: the system python on this checkout).  Skipped where sshd is missing."""
+    python = shutil.which("python3", path="/usr/bin:/usr/local/bin")
+    if not os.path.exists(SSHD) or shutil.which("ssh") is None or shutil.which("ssh-keygen") is None:
+        pytest.skip("openssh-server and openssh-client are not installed (.ci/run installs them as root)")
+    if python is None or not readable_by(uid, gid, [python, os.path.join(SRC, "mille", "__main__.py")]):
+        pytest.skip("no system python3 the test's user may run on this checkout (the far side of ssh)")
+    made_run = not os.path.isdir("/run/sshd")
+    if made_run:
+        os.makedirs("/run/sshd", mode=0o755)
+    sshd = None
+    try:
+        for name in ("host_key", "user_key"):
+            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", os.path.join(place, name)],
+                           check=True, capture_output=True)  # fmt: skip
+        os.chown(os.path.join(place, "user_key"), uid, gid)
+        subprocess.run(["usermod", "-p", "*", login], check=True, capture_output=True)  # (useradd's "!" is locked)
+        shutil.copy(os.path.join(place, "user_key.pub"), os.path.join(place, "authorized_keys"))
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        config = os.path.join(place, "sshd_config")
+        with open(config, "w") as f:
+            f.write(
+                f"Port {port}\nListenAddress 127.0.0.1\nHostKey {place}/host_key\n"
+                f"AuthorizedKeysFile {place}/authorized_keys\nStrictModes no\nUsePAM no\n"
+                f"PasswordAuthentication no\nKbdInteractiveAuthentication no\nAllowUsers {login}\n"
+                f"PidFile {place}/sshd.pid\n"
+            )
+        log = os.open(os.path.join(place, "log"), os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            sshd = subprocess.Popen([SSHD, "-D", "-e", "-f", config], stderr=log)
+        finally:
+            os.close(log)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and sshd.poll() is None, "sshd did not start"
+                time.sleep(0.05)
+        ssh = (
+            f"ssh -p {port} -i {place}/user_key -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null"
+            " -o BatchMode=yes -o LogLevel=ERROR"
+        )
+        yield {"MILLE_SSH": ssh, "MILLE_REMOTE": f"env PYTHONPATH={SRC} {python} -m mille"}
+    finally:
+        if sshd is not None:
+            sshd.kill()
+            sshd.wait()
+        if made_run:
+            shutil.rmtree("/run/sshd", ignore_errors=True)

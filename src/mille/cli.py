@@ -479,7 +479,7 @@ def _wanted(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Wanted
         if args.seed is not None:
             parser.error("--seed with --invite would make the deal public (a command line is seen by all): refused")
         invited = ",".join(args.invite)
-        if invited and args.open is not None and (args.players or 2) == 2:
+        if invited and args.open is not None and (args.players or 2) == 2 and not args.file:
             parser.error("--open: at two seats the one other seat is invited already")
         larger = (args.players or 2) > 2
         if args.computer is not None and not larger:

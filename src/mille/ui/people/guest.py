@@ -976,7 +976,10 @@ def join(target: str, lines: Callable[[LineTerminal], MakeFace] | None = None, r
 
     try:
         link = knocked(over_ssh(host, machine) if at else Link(connect(host)), "join")
-    except (RendezvousError, OSError, LinkClosed) as exc:
+    except LinkClosed:  # closed before a byte was read: nothing there is for us
+        say(f"mille: {shown(host)}'s game did not let you in (no seat there is yours, and none is open)")
+        return 1
+    except (RendezvousError, OSError) as exc:
         say(f"mille: {exc}")
         return 1
     hello = first_hello(link, host)

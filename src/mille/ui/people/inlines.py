@@ -279,7 +279,8 @@ class LinesGuest:
 
     def missed(self, missed: Missed) -> None:
         """The story missed, said line by line, oldest first."""
-        head = "While you were away:" if missed.complete else "While you were away (the last of it):"
+        head = "While you were away" if missed.back else "Before you came"
+        head += ":" if missed.complete else " (the last of it):"
         self.plain.say(head)
         for entry in missed.entries:
             self.plain.say(shown(entry.text))

@@ -120,6 +120,7 @@ def _here() -> list[Listing]:
             continue  # (one's own game is one's own terminal's)
         entry = ask(uid, host)
         if entry is not None and (entry.join or entry.watch):
+            entry.host = host  # the directory's owner, whom the kernel named: never a name the listing claims
             found.append(entry)
     return found
 

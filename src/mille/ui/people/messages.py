@@ -242,12 +242,14 @@ class Missed(Record):
     of it is left out (else only its end was kept); ``hand``: the number of the first line of the hand in play (the
     lines before it are the last hand's)."""
 
-    __slots__ = ("entries", "complete", "hand")
+    __slots__ = ("entries", "complete", "hand", "back")
 
-    def __init__(self, entries: list[Entry], complete: bool, hand: int = 0) -> None:
+    def __init__(self, entries: list[Entry], complete: bool, hand: int = 0, back: bool = False) -> None:
         self.entries = entries
         self.complete = complete
         self.hand = hand
+        #: Told to a person back at their seat (else to one who has just come: a watcher, a person's first time).
+        self.back = back
 
 
 class TableView(Record):
@@ -554,14 +556,15 @@ def news(n: int, text: str) -> dict[str, object]:
     return {"type": NEWS, "n": n, "text": text}
 
 
-def missed(entries: list[Entry], sides: int, complete: bool, hand: int) -> dict[str, object]:
+def missed(entries: list[Entry], sides: int, complete: bool, hand: int, back: bool = False) -> dict[str, object]:
     listed: list[dict[str, object]] = []
     for entry in entries[-MAX_MISSED:]:
         item: dict[str, object] = {"n": entry.n, "text": entry.text}
         if entry.event is not None:
             item["event"] = wire.event_json_2(entry.event, sides)
         listed.append(item)
-    return {"type": MISSED, "entries": listed, "complete": complete and len(entries) <= MAX_MISSED, "hand": hand}
+    complete = complete and len(entries) <= MAX_MISSED
+    return {"type": MISSED, "entries": listed, "complete": complete, "hand": hand, "back": back}
 
 
 def _missed(message: dict[str, object], seats: int) -> Missed:
@@ -572,7 +575,8 @@ def _missed(message: dict[str, object], seats: int) -> Missed:
         read = None if event is None else wire.event_from_json_2(_dict(event), seats)
         entries.append(Entry(_number(entry), _text(entry.get("text")), read))
     hand = message.get("hand")
-    return Missed(entries, message.get("complete") is True, hand if type(hand) is int else 0)
+    hand = hand if type(hand) is int else 0
+    return Missed(entries, message.get("complete") is True, hand, message.get("back") is True)
 
 
 def talk_line(text: str) -> dict[str, object]:

@@ -65,7 +65,7 @@ def move_text(event: Event, game: Game, names: dict[int, str]) -> str | None:
             return f"{who} plays {name}: coup fourre."
         return f"{who} plays {name}."
     if kind is MoveType.DISCARD:
-        return f"{who} discards {name}."
+        return f"{who} discards {name}{' miles' if cards.is_distance(card) else ''}."
     if kind is MoveType.EXTEND:
         return f"{who} extends the trip to {EXTENDED_TRIP} miles."
     if kind is MoveType.NO_EXTENSION:

@@ -153,6 +153,8 @@ class Room:
         #: Hands dealt in this run; a hand is in play (an open seat taken now is the taker's at the next deal).
         self.hands = 0
         self.dealt = False
+        #: The sides' totals when the last hand was dealt (a new game starts them at nothing again).
+        self._totals: list[int] = []
         self._posted: queue.SimpleQueue[tuple[PersonSeat, dict[str, object]]] = queue.SimpleQueue()
         self.wake, self._wake_w = os.pipe()
         os.set_blocking(self._wake_w, False)
@@ -296,8 +298,9 @@ class Room:
             if person.link is not None and not person.link.closed:
                 self._bye(link, f"you sit at {self.host}'s table already")
                 return
+            back = person.came
             if person.take(link):
-                self.catch_up(person, knock.since)
+                self.catch_up(person, knock.since, back)
             return
         seat = self.free_seat()
         if seat is None:
@@ -370,11 +373,12 @@ class Room:
         self.tell(f"{watcher.name} is watching")
         self.watchers.append(watcher)
 
-    def catch_up(self, person: PersonSeat, since: int | None) -> None:
-        """What ``person`` missed of the table's story (after ``since``; None: this hand's so far)."""
+    def catch_up(self, person: PersonSeat, since: int | None, back: bool = False) -> None:
+        """What ``person`` missed of the table's story (after ``since``; None: this hand's so far); ``back``: they sat
+        here before (else it is what was told before they came)."""
         entries, complete = self.story.since(since)
         if entries:
-            person.send(messages.missed(entries, self.game.table.sides, complete, self.story.hand_from))
+            person.send(messages.missed(entries, self.game.table.sides, complete, self.story.hand_from, back))
 
     # ------------------------------------------------------------------
     # The table's story, told to everyone
@@ -399,7 +403,12 @@ class Room:
         self._to_watchers(wire.encode(data))
 
     def hand_begins(self) -> None:
-        """A hand is dealt: the story starts the hand, and who took an open seat meanwhile sits in it now."""
+        """A hand is dealt: the story starts the hand, and who took an open seat meanwhile sits in it now; a new game
+        with the same table (the host's ``Another game?``) is told to everyone."""
+        totals = [pp.total for pp in self.game.players[: self.game.table.sides]]
+        if self.hands and not any(totals) and any(self._totals):
+            self.tell(f"{self.host} starts another game with the same table")
+        self._totals = totals
         self.hands += 1
         self.dealt = True
         self.story.new_hand()

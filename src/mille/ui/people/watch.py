@@ -408,7 +408,9 @@ def first_welcome(link: Link, host: str) -> Watching | None:
                     say(f"mille: {shown(got.text)[:200]}")
                 break
             return messages.read_watching(message)
-    except (LinkClosed, MessageError) as exc:
+    except LinkClosed:
+        say(f"mille: {shown(host)}'s game did not let you in (it takes no watchers, or it is over)")
+    except MessageError as exc:
         say(f"mille: {shown(str(exc))}")
     except KeyboardInterrupt:
         pass
@@ -429,7 +431,10 @@ def watch(target: str, plain: bool) -> int:
     command = f"mille --watch {shown(target)}"
     try:
         link = knocked(over_ssh(host, machine) if at else Link(connect(host, "watch")), "watch")
-    except (RendezvousError, OSError, LinkClosed) as exc:
+    except LinkClosed:  # closed before a byte was read: nothing there is for us
+        say(f"mille: {shown(host)}'s game did not let you in (it takes no watchers, or it is over)")
+        return 1
+    except (RendezvousError, OSError) as exc:
         say(f"mille: {exc}")
         return 1
     welcome = first_welcome(link, host)
