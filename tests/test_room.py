@@ -66,7 +66,7 @@ class _Watched:
 
 def _room(game: Game, **options: bool) -> Room:
     door, spare = socket.socketpair()
-    room = Room(door, game, "alice", os.getuid(), [], {0: "alice"}, "bsd", **options)
+    room = Room(door, game, "alice", os.getuid(), [], {0: "alice"}, "bsd", delay=None, **options)
     room._spare = spare  # type: ignore[attr-defined]  # (kept open while the room is)
     return room
 
@@ -296,7 +296,7 @@ def test_quiet_watchers_talk_among_themselves() -> None:
     host_end, bob_end = pair()
     bob.link = host_end
     door, spare = socket.socketpair()
-    room = Room(door, game, "alice", os.getuid(), [bob], {0: "alice", 1: bob.name}, "bsd", quiet=True)
+    room = Room(door, game, "alice", os.getuid(), [bob], {0: "alice", 1: bob.name}, "bsd", quiet=True, delay=None)
     one, two = _watcher(room), _watcher(room)
     room.talk(("watcher", 1), "carol", "psst", True, lambda why: None)
     room.talk("host", "alice", "hello all", False, lambda why: None)
@@ -323,6 +323,7 @@ def test_a_watcher_that_stops_reading_is_dropped_and_never_blocks_the_table() ->
     heard = []
     while len(room.watchers) == 2:
         room.update()  # a table of six is over a kilobyte: the stuck watcher's buffer fills
+        room.woken()  # (the host's terminal hears the room's pipe: a watcher found gone)
         heard += _read_all(reading)
         assert time.monotonic() - start < 10
     assert len(room.watchers) == 1 and room.watchers[0].link is not None
@@ -332,3 +333,43 @@ def test_a_watcher_that_stops_reading_is_dropped_and_never_blocks_the_table() ->
         while True:
             stuck.wait_message(timeout=1)
     room.close("over")
+
+
+# ----------------------------------------------------------------------
+# A record of games against people
+
+
+def test_the_record_counts_each_person_as_it_counts_each_computer_partners_as_partners(tmp_path: object) -> None:
+    """A game at four seats with bob (partner) and carol (opponent): its hands and its end count in bob's column as a
+    partner's and in carol's as an opponent's; a game at two seats against bob in his; an event whose ``people`` is
+    not what it says makes the line damaged, as any bad field does."""
+    from mille.files.ledger import _problem
+    from mille.files.tally import format_table, summarize
+
+    def event(kind: str, game: str, people: dict[str, str] | None, seats: int | None, **fields: object) -> dict:
+        made: dict[str, object] = {"t": kind, "game": game, "computer": "person:x", **fields}
+        if people is not None:
+            made["people"] = people
+        if seats is not None:
+            made["seats"] = seats
+        assert _problem(made) is None, made
+        return made
+
+    four = {"bob": "partner", "carol": "opponent"}
+    events = [
+        event("hand", "g1", four, 4, n=1, **{"for": 700, "against": 300}),
+        event("hand", "g1", four, 4, n=2, **{"for": 100, "against": 900}),
+        event("game", "g1", four, 4, result="won", hands=2, hints=0, **{"for": 5100, "against": 4200}),
+        event("hand", "g2", {"bob": "opponent"}, None, n=1, **{"for": 400, "against": 500}),
+        event("save", "g2", {"bob": "opponent"}, None, key="k", hands=1, hints=0),
+        event("hand", "g3", None, None, n=1, computer="bsd", **{"for": 50, "against": 20}),
+    ]
+    summary = summarize(events)
+    assert set(summary) == {"bsd", "person:bob", "partner:bob (4 seats)", "person:carol (4 seats)"}
+    with_bob, carol = summary["partner:bob (4 seats)"], summary["person:carol (4 seats)"]
+    assert with_bob["games_won"] == carol["games_won"] == 1 and with_bob["hands_played"] == carol["hands_played"] == 2
+    assert carol["points_for"] == 800 and carol["points_against"] == 1200 and carol["best_margin"] == 900
+    assert summary["person:bob"]["hands_played"] == 1 and summary["person:bob"]["saved_unfinished"] == 1
+    assert "partner:bob (4 seats)" in format_table(summary, "stats.jsonl")
+    for bad in ({"bob": "rival"}, ["bob"], {"\x1b[2J": "opponent"}, {f"p{n}": "opponent" for n in range(6)}):
+        assert _problem({**events[0], "people": bad}) == '"hand" event with a bad "people"'

@@ -326,6 +326,8 @@ class GuestRun:
         self._recording = record
         self._recorder: Recorder | None = None
         self.record_name = ("person:" + hello.host)[:64]
+        #: The other people at the table by seat, as the host names them (the host's, and each hello's again).
+        self.people = {seat: text for seat, text in hello.names.items() if seat != hello.seat}
         #: The hand of the last view was over (None: no view yet), and that view's game.
         self._finished: bool | None = None
         self._last: Game | None = None
@@ -445,6 +447,7 @@ class GuestRun:
                 raise GameExit(1)
             self.face.hello(got, self._back)
             self._back = False
+            self.people = {seat: text for seat, text in got.names.items() if seat != self.seat}
         elif isinstance(got, Decide) and not reading:
             self._ours = True
             self._listen(self.pump)
@@ -483,8 +486,18 @@ class GuestRun:
         if self._recorder is None and self._recording:
             from ...files.recorder import Recorder
 
-            self._recorder = Recorder(side=self.seat % self.table.sides)
+            self._recorder = Recorder(side=self.seat % self.table.sides, people=self.relations)
         return self._recorder
+
+    def relations(self) -> dict[str, str]:
+        """Who each other person at the table is to us, by name (the host's among them): partner or opponent."""
+        tab = self.table
+        mine = tab.side(self.seat)
+        return {
+            shown(name)[:64]: "partner" if tab.side(seat) == mine else "opponent"
+            for seat, name in self.people.items()
+            if name
+        }
 
     def _note(self, view: View) -> None:
         """A view: the record of games told of a hand that has just ended (and of the game, if it is over)."""

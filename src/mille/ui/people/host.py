@@ -60,7 +60,7 @@ if TYPE_CHECKING:
 
     #: How the host plays once everyone is there, other than on the board (in lines:
     #: :func:`mille.ui.people.inlines.host_in_lines`): given the people, seat 2's player, the other seats' with their
-    #: dice, and the people as ``--invite`` seats them again; the exit status.
+    #: dice, and the options that host the same table again (``--invite bob:3 --open 1``); the exit status.
     Play: TypeAlias = Callable[["People", "Player", tuple[tuple["Player", GlibcRandom], ...], str], int]
 
 
@@ -101,6 +101,12 @@ class People:
         self.saved = False
         for person in persons:
             person.asks_host = True
+
+    def relations(self) -> dict[str, str]:
+        """Who each person at the table is to the host, by name: ``partner`` or ``opponent`` (the record of games)."""
+        tab = self.room.game.table
+        mine = tab.side(0)
+        return {p.name: "partner" if tab.side(p.seat) == mine else "opponent" for p in self.persons if p.name}
 
     def at(self, seat: int) -> PersonSeat | None:
         """The person at ``seat``, if a person sits there."""
@@ -704,10 +710,11 @@ def play_host(
                 choices,
                 computer=first[0],
                 make_flow=make_flow,
-                command=f"mille --invite {seated}",
+                command=f"mille {seated}",
                 others=others,
                 record_as=people.record_name,
                 people=people.seats,
+                record_people=people.relations,
             )
         for person in persons:
             if people.adjourned:
@@ -734,13 +741,13 @@ def play_host(
 
 
 def _seated(names: dict[int, str], persons: list[PersonSeat], seats: int) -> str:
-    """The people as ``--invite`` seats them again (``bob``; ``bob:3,carol:2``), and ``--open`` for open seats."""
-    if seats == 2:
-        person = persons[0]
-        return "--open" if person.opened else names[1]
-    given = ",".join(f"{n}:{s + 1}" for s, n in sorted(names.items()) if s and not any(
-        p.seat == s and p.opened for p in persons))  # fmt: skip
+    """The options that host the same table again (``--invite bob``; ``--invite bob:3,carol:2``; ``--open``,
+    ``--invite bob:3 --open 1``): a game kept or adjourned is resumed with them, its open seats open again."""
     opened = [p for p in persons if p.opened]
-    if not opened:
-        return given
-    return (given + " " if given else "") + f"--open {len(opened)}"
+    if seats == 2:
+        return "--open" if opened else f"--invite {names[1]}"
+    given = ",".join(f"{n}:{s + 1}" for s, n in sorted(names.items()) if s and s not in {p.seat for p in opened})
+    words = [f"--invite {given}"] if given else []
+    if opened:
+        words.append(f"--open {len(opened)}")
+    return " ".join(words)

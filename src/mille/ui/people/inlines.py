@@ -187,7 +187,7 @@ def host_in_lines(choices: Choices) -> Play:
             flow.public = people.room.moved  # the room's story and its watchers told every move
             return flow
 
-        command = f"mille --plain --invite {seated}"
+        command = f"mille --plain {seated}"
         return play_plain(
             choices,
             computer=computer,
@@ -196,6 +196,7 @@ def host_in_lines(choices: Choices) -> Play:
             others=others,
             record_as=people.record_name,
             people=people.seats,
+            record_people=people.relations,
         )
 
     return play

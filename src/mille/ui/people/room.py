@@ -106,6 +106,82 @@ class Watcher:
         self.name = user_name(uid)
 
 
+class Courier:
+    """What the watchers are sent, written a moment after the people's views (:data:`WATCH_DELAY`), on a thread of its
+    own: a watcher's process wakes once the players' have drawn, and never takes their time.
+
+    The thread alone writes to the watchers' links, in the order things
+    were handed to it (:meth:`send`: the bytes, and whom they are for:
+    the watchers at that moment); a link that breaks or fills is reported
+    with ``gone`` (from the courier's thread: the room hears it on its
+    own, :meth:`Room.woken`).
+    """
+
+    def __init__(self, gone: Callable[[Watcher], None], delay: float | None) -> None:
+        import threading
+
+        self.gone = gone
+        #: None: written at once, on the caller's thread (no thread at all).
+        self.delay = delay
+        self._outbox: list[tuple[tuple[Watcher, ...], bytes]] = []
+        self._due: float | None = None
+        self._stopped = False
+        self._ready = threading.Condition()
+        self._thread: threading.Thread | None = None
+        if delay is not None:
+            self._thread = threading.Thread(target=self._run, name="mille-watchers", daemon=True)
+            self._thread.start()
+
+    def send(self, watchers: list[Watcher] | tuple[Watcher, ...], data: bytes) -> None:
+        """``data`` for ``watchers``, written after the delay (at once if more is waiting: it goes with it)."""
+        delay = self.delay
+        if delay is None:
+            self._write([(tuple(watchers), data)])
+            return
+        with self._ready:
+            if self._due is None:
+                self._due = time.monotonic() + delay
+            self._outbox.append((tuple(watchers), data))
+            self._ready.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._ready:
+                while not self._stopped and (self._due is None or time.monotonic() < self._due):
+                    self._ready.wait(None if self._due is None else max(0.0, self._due - time.monotonic()))
+                if self._stopped:
+                    return
+                taken, self._outbox, self._due = self._outbox, [], None
+            self._write(taken)
+
+    def _write(self, taken: list[tuple[tuple[Watcher, ...], bytes]]) -> None:
+        broken: list[Watcher] = []
+        for watchers, data in taken:
+            for watcher in watchers:
+                if watcher in broken:
+                    continue
+                try:
+                    watcher.link.send_line(data)
+                except LinkClosed:
+                    broken.append(watcher)
+        for watcher in broken:
+            self.gone(watcher)
+
+    def stop(self) -> None:
+        """No more writing on the thread; what waits is written now (the room is closing)."""
+        with self._ready:
+            self._stopped = True
+            taken, self._outbox = self._outbox, []
+            self._ready.notify()
+        if self._thread is not None:
+            self._thread.join(5)
+        self._write(taken)
+
+
+#: Seconds the watchers' news waits after the people's (their processes wake once the players' have drawn).
+WATCH_DELAY = 0.04
+
+
 class Room:
     """The host's table as the room sees it: the door, the people's seats, the watchers, the talk and the story.
 
@@ -114,7 +190,8 @@ class Room:
     (an open seat among them with no user), ``names`` every person's name by
     seat (shared with the seats), ``computer`` the computers' name (for the
     listing); ``watchers``: whether anyone may watch, ``quiet``: whether
-    the watchers' talk stays among the watchers.
+    the watchers' talk stays among the watchers; ``delay``: :data:`WATCH_DELAY`
+    (None: the watchers written at once, on the calling thread).
     """
 
     def __init__(
@@ -129,6 +206,7 @@ class Room:
         *,
         watchers: bool = True,
         quiet: bool = False,
+        delay: float | None = WATCH_DELAY,
     ) -> None:
         self.listener = listener
         listener.setblocking(False)
@@ -140,7 +218,14 @@ class Room:
         self.computer = computer
         self.allow_watchers = watchers
         self.quiet = quiet
+        #: How long the watchers' news waits after the people's (None: written at once, on this thread).
+        self.delay = delay
         self.watchers: list[Watcher] = []
+        #: The moves told since the watchers' last table (encoded), sent with the next one.
+        self._moved: list[bytes] = []
+        #: What writes to the watchers (made with the first of them), and those it found gone.
+        self._courier: Courier | None = None
+        self._gone: queue.SimpleQueue[Watcher] = queue.SimpleQueue()
         #: Connections that have not yet said what they want: descriptor -> (link, user, deadline).
         self.knocking: dict[int, tuple[Link, int, float]] = {}
         #: Open seats taken while a hand is in play, theirs at the next deal: seat -> (link, user).
@@ -157,6 +242,7 @@ class Room:
         self._totals: list[int] = []
         self._posted: queue.SimpleQueue[tuple[PersonSeat, dict[str, object]]] = queue.SimpleQueue()
         self.wake, self._wake_w = os.pipe()
+        os.set_blocking(self.wake, False)
         os.set_blocking(self._wake_w, False)
         for person in persons:
             person.heard = self.post
@@ -360,18 +446,21 @@ class Room:
         if len(self.watchers) >= MAX_WATCHERS:
             self._bye(link, f"{self.host}'s game has {MAX_WATCHERS} watchers already")
             return
+        if self._moved:
+            self.update()  # (the watchers already here told the moves pending: the new one's story has them)
         watcher = Watcher(link, uid)
-        try:
-            link.send(messages.watching(self.host, watcher.name, self.game.table, self.names))
-            if self.dealt:
-                link.send(messages.table_view(wire.public_json(public_view(self.game))))
-            entries, complete = self.story.since(knock.since)
-            if entries:
-                link.send(messages.missed(entries, self.game.table.sides, complete, self.story.hand_from))
-        except LinkClosed:
-            return
+        welcome = [messages.watching(self.host, watcher.name, self.game.table, self.names)]
+        if self.dealt:
+            welcome.append(messages.table_view(wire.public_json(public_view(self.game))))
+        entries, complete = self.story.since(knock.since)
+        if entries:
+            welcome.append(messages.missed(entries, self.game.table.sides, complete, self.story.hand_from))
         self.tell(f"{watcher.name} is watching")
+        if self._courier is None:
+            self._courier = Courier(self._report_gone, self.delay)
+        self._courier.send([watcher], b"".join(wire.encode(message) for message in welcome))
         self.watchers.append(watcher)
+        self.from_watcher(watcher)  # what came with the knock (the terminal hears only what comes after it)
 
     def catch_up(self, person: PersonSeat, since: int | None, back: bool = False) -> None:
         """What ``person`` missed of the table's story (after ``since``; None: this hand's so far); ``back``: they sat
@@ -427,17 +516,20 @@ class Room:
         n = None if text is None else self.story.tell(text, event).n
         for person in self.persons:
             person.line = n
-        if self.watchers:
-            self._to_watchers(wire.encode(messages.moved(event, self.game.table.sides, n)))
+        if self.watchers:  # told with the table after it (:meth:`update`), once the people have theirs
+            self._moved.append(wire.encode(messages.moved(event, self.game.table.sides, n)))
 
     def story_names(self) -> dict[int, str]:
         """The names the story says, escaped and cut: the host's, and the people's in their seats."""
         return {seat: shown_name(name) for seat, name in self.names.items()}
 
     def update(self) -> None:
-        """A move was made or a hand dealt: what every seat sees, to the watchers (encoded once)."""
+        """A move was made or a hand dealt: the move and what every seat sees, to the watchers (encoded once, after
+        every person was sent theirs: the people's screens first)."""
+        moved, self._moved = self._moved, []
         if self.watchers:
-            self._to_watchers(wire.encode(messages.table_view(wire.public_json(public_view(self.game)))))
+            view = wire.encode(messages.table_view(wire.public_json(public_view(self.game))))
+            self._to_watchers(b"".join(moved) + view)
 
     def say(self, text: str) -> None:
         """The host's question (``alice: Another hand?``), to the watchers (the people are told by their seats)."""
@@ -445,14 +537,16 @@ class Room:
             self._to_watchers(wire.encode(messages.say(text)))
 
     def _to_watchers(self, data: bytes) -> None:
-        gone = []
-        for watcher in self.watchers:
-            try:
-                watcher.link.send_line(data)
-            except LinkClosed:
-                gone.append(watcher)
-        for watcher in gone:
-            self.watcher_gone(watcher)
+        if self.watchers and self._courier is not None:
+            self._courier.send(self.watchers, data)
+
+    def _report_gone(self, watcher: Watcher) -> None:
+        """A watcher's link broke or filled (on the courier's thread): heard on the room's (:meth:`woken`)."""
+        self._gone.put(watcher)
+        try:
+            os.write(self._wake_w, b".")
+        except OSError:
+            pass
 
     def watcher_gone(self, watcher: Watcher) -> None:
         if watcher in self.watchers:
@@ -503,6 +597,11 @@ class Room:
             pass
         while True:
             try:
+                self.watcher_gone(self._gone.get_nowait())
+            except queue.Empty:
+                break
+        while True:
+            try:
                 person, message = self._posted.get_nowait()
             except queue.Empty:
                 return
@@ -543,10 +642,8 @@ class Room:
             self.watcher_gone(watcher)
 
     def _say_to(self, watcher: Watcher, text: str) -> None:
-        try:
-            watcher.link.send(messages.say(text))
-        except LinkClosed:
-            self.watcher_gone(watcher)
+        if self._courier is not None:
+            self._courier.send([watcher], wire.encode(messages.say(text)))
 
     # ------------------------------------------------------------------
     # The listing
@@ -584,6 +681,9 @@ class Room:
 
     def close(self, text: str) -> None:
         """The game is over for the room: the watchers and the takers waiting told ``text``, every link closed."""
+        if self._courier is not None:
+            self._courier.stop()  # (what waits for the watchers written first)
+            self._courier = None
         for watcher in self.watchers:
             self._bye(watcher.link, text)
         self.watchers = []

@@ -67,6 +67,31 @@ if TYPE_CHECKING:
 __all__ = ["WatchBoard", "WatchFlow", "WatchLines", "WatchRun", "watch"]
 
 _LETTERS = "ABC"
+#: How much a watcher's process lowers its own priority where it cannot wait for idle time alone.
+WATCHER_NICE = 19
+
+
+def stand_back() -> None:
+    """This process (a watcher's) gives way to every other: the players' processes on the same machine draw first.
+
+    On Linux it runs only when the processor is otherwise idle
+    (``SCHED_IDLE``): a table's watchers, however many, take no time the
+    players' processes want (``tests/bench_people.py --watchers 20``);
+    elsewhere it is niced as far as it goes.  A watcher's board comes a
+    moment later than the players' when the machine is busy, never the other
+    way round.
+    """
+    idle = getattr(os, "SCHED_IDLE", None)
+    if idle is not None:
+        try:
+            os.sched_setscheduler(0, idle, os.sched_param(0))
+            return
+        except OSError:
+            pass
+    try:
+        os.nice(WATCHER_NICE)
+    except OSError:
+        pass
 
 
 class WatchFlow:
@@ -427,6 +452,7 @@ def watch(target: str, plain: bool) -> int:
     if not plain and not (os.isatty(0) and os.isatty(1)):
         say("mille: standard input and output must be a terminal to watch a game (mille --plain --watch: in lines)")
         return 1
+    stand_back()
     host, at, machine = target.partition("@")
     command = f"mille --watch {shown(target)}"
     try:
