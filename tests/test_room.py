@@ -373,3 +373,37 @@ def test_the_record_counts_each_person_as_it_counts_each_computer_partners_as_pa
     assert "partner:bob (4 seats)" in format_table(summary, "stats.jsonl")
     for bad in ({"bob": "rival"}, ["bob"], {"\x1b[2J": "opponent"}, {f"p{n}": "opponent" for n in range(6)}):
         assert _problem({**events[0], "people": bad}) == '"hand" event with a bad "people"'
+
+
+# ----------------------------------------------------------------------
+# Alone against the computer, nothing of the room
+
+
+def test_alone_t_and_m_are_the_originals_unknown_commands_on_both_boards() -> None:
+    """The original's keymap leaves ``T`` and ``M`` free: alone they say ``unknown command``, as it did; with people
+    (the flow's ``talks``) they are a line of talk and the table's story."""
+    from mille.ui.flow import Request
+    from mille.ui.tableboard import TableBoardFace, table_flow
+    from ui_helpers import setup, vt_replay
+
+    unknown, _, _ = vt_replay(7, ["z", "p"])  # any unknown key: its message shows at the next refresh (§8.5)
+    for key in ("t", "m"):
+        snaps, flow, _ = vt_replay(7, [key, "p"])
+        assert "\n".join(snaps[-1]["screen"]) == "\n".join(unknown[-1]["screen"]).replace("Z", key.upper())
+        assert f"unknown command: {key.upper()}" in "\n".join(snaps[-1]["screen"])
+        assert not flow.talks
+    from mille.ui.surface import VirtualTerminal
+
+    game = Game(rng=GlibcRandom(7), table=table(4))
+    rules.start_hand(game)
+    term = VirtualTerminal(keys=[ord("t")])
+    flow = table_flow(term, game, setup(BsdPlayer(), "bsd", GlibcRandom(1)))
+    board = flow.face
+    assert isinstance(board, TableBoardFace)
+    board.draw()
+    with pytest.raises(Exception):  # noqa: B017  (the keys run out after T: the error said first)
+        board.read_move()
+    assert "unknown command: T" in "\n".join(term.lines())
+    flow.talks = True
+    term.keys[:] = [ord("t")]
+    assert board.read_move() is Request.TALK
