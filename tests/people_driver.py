@@ -55,6 +55,15 @@ from mille.ui.people.rendezvous import directory
 
 SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src")
 SAFETIES = ("Extra Tank", "Puncture Proof", "Driving Ace", "Right of Way")
+#: As ssh is called (its options, ``-T``, ``--``, the machine, the command): the arguments up to the command skipped.
+_TO_THE_COMMAND = 'while [ "$1" != "--" ]; do shift; done; shift 2\n'
+#: A stand-in for ssh: the command run on this machine, what it sends the guest recorded in ``{record}``.
+RECORDER = "#!/bin/sh\n" + _TO_THE_COMMAND + 'sh -c "$1" | tee -a "{record}"\n'
+#: A stand-in for ssh: the command run on this machine (``exec``: the relay is the guest's own child, as ssh is);
+#: while ``{down}`` exists, it fails as ssh does when the machine is unreachable (a try counted in ``{tries}``).
+RELAY = (
+    '#!/bin/sh\nif [ -e "{down}" ]; then echo >> "{tries}"; exit 255; fi\n' + _TO_THE_COMMAND + 'exec sh -c "exec $1"\n'
+)
 #: The rows of the larger tables' board (ui/tableboard.py: the miles window is the bottom seven lines).
 HAND_ROWS, MESSAGE_ROW, PROMPT_ROW = (17, 18), 21, 22
 
@@ -192,6 +201,11 @@ class Player:
     def alive(self) -> bool:
         """The program still runs."""
         return self.status is None and os.waitpid(self.pid, os.WNOHANG) == (0, 0)
+
+    def saw(self, text: str) -> bool:
+        """``text`` was written to the terminal at some point (every byte kept: a line since overwritten too)."""
+        self.read()
+        return text.encode() in self.raw
 
     def kill(self) -> None:
         if self.status is None:
@@ -727,3 +741,39 @@ def loopback_sshd(place: str, login: str, uid: int, gid: int) -> Iterator[dict[s
             sshd.wait()
         if made_run:
             shutil.rmtree("/run/sshd", ignore_errors=True)
+
+
+def partner_asked_coup_fourre() -> object:
+    """A hand at four seats of the original's computers, stopped where seat 3 (alice's partner) is asked, out of
+    turn, for the coup fourré (R10: seat 4 attacked side A, and seat 3, not seat 1 who plays next, holds the
+    safety)."""
+    from mille.engine import rules
+    from mille.engine.observation import observe
+    from mille.engine.rng import GlibcRandom
+    from mille.engine.rules import Phase
+    from mille.engine.state import Game, table
+    from mille.players.bsd import BsdPlayer
+
+    for seed in range(1, 400):
+        game = Game(table=table(4), rng=GlibcRandom(seed))
+        rules.start_hand(game)
+        computers, dice = [BsdPlayer() for _ in range(4)], [GlibcRandom(seed * 7 + s) for s in range(4)]
+        while (phase := rules.phase(game)) is not Phase.HAND_OVER:
+            seat = game.to_move
+            if phase is Phase.REACTION and seat == 2:
+                return game
+            move = rules.PASS if phase is Phase.EMPTY_HAND else computers[seat].choose(observe(game, seat), dice[seat])
+            rules.push(game, move)
+    raise AssertionError("no deal asks seat 3 for a coup fourré")
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process under ``pid`` (children, their children, ...)."""
+    from terminal_helpers import _children
+
+    found, todo = [], [pid]
+    while todo:
+        for child in _children(todo.pop()):
+            found.append(child)
+            todo.append(child)
+    return found

@@ -32,6 +32,7 @@ import pytest
 from mille.engine import cards
 from mille.ui.people.rendezvous import directory, table_path
 from people_driver import (
+    RECORDER,
     SAFETIES,
     SRC,
     Player,
@@ -451,13 +452,6 @@ def test_two_partners_play_a_whole_game_to_5000_against_two_computers_on_their_b
                 p.kill()
 
 
-RECORDER = """#!/bin/sh
-# As ssh would be called (-T -- MACHINE COMMAND): the command run here, what it sends the guest recorded.
-shift 3
-sh -c "$1" | tee -a "{record}"
-"""
-
-
 def _messages(data: bytes) -> list[dict[str, object]]:
     return [json.loads(line) for line in data.splitlines() if line.strip()]
 
@@ -583,7 +577,8 @@ SSHD = "/usr/sbin/sshd"
 
 
 def test_a_guest_joins_over_a_real_sshd_on_loopback() -> None:
-    """``mille --join alice@127.0.0.1`` through ssh (a real sshd, a throwaway host key and user key)."""
+    """``mille --join alice@127.0.0.1`` through ssh (a real sshd, a throwaway host key and user key); the far side's
+    mille found as this program (``python3 -m mille``) where bsdgames' ``mille`` is on the PATH first."""
     python = shutil.which("python3", path="/usr/bin:/usr/local/bin")
     if not os.path.exists(SSHD) or shutil.which("ssh") is None or shutil.which("ssh-keygen") is None:
         pytest.skip("openssh-server and openssh-client are not installed (.ci/run installs them as root)")
@@ -615,6 +610,8 @@ def test_a_guest_joins_over_a_real_sshd_on_loopback() -> None:
                     f"AuthorizedKeysFile {place}/authorized_keys\nStrictModes no\nUsePAM no\n"
                     f"PasswordAuthentication no\nKbdInteractiveAuthentication no\nAllowUsers {bob}\n"
                     f"PidFile {place}/sshd.pid\n"
+                    # This program as python3 -m mille there; bsdgames' mille, where installed, first on the PATH.
+                    f"SetEnv PYTHONPATH={SRC}\n"
                 )
             log = os.open(os.path.join(place, "log"), os.O_WRONLY | os.O_CREAT, 0o600)
             try:
@@ -639,7 +636,7 @@ def test_a_guest_joins_over_a_real_sshd_on_loopback() -> None:
                 b_uid,
                 b_gid,
                 ["--join", f"{alice}@127.0.0.1"],
-                env={"MILLE_SSH": ssh, "MILLE_REMOTE": f"env PYTHONPATH={SRC} {python} -m mille"},
+                env={"MILLE_SSH": ssh},  # the far side's mille found as this program, not a namesake
             )
             try:
                 host.wait_asked(deadline=20)

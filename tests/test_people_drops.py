@@ -23,12 +23,14 @@ import pytest
 
 from mille.engine.state import Game
 from people_driver import (
+    RELAY,
     SRC,
     Lines,
     Player,
     in_shell,
     kept_file,
     one_play_from_the_end,
+    partner_asked_coup_fourre,
     people,
     players,
     python_for,
@@ -201,30 +203,6 @@ def test_a_drop_at_another_hand_is_told_at_once_and_the_seat_retaken_in_the_next
                 p.kill()
 
 
-def _partner_asked_coup_fourre() -> Game:
-    """A hand at four seats of the original's computers, stopped where seat 3 (alice's partner) is asked, out
-    of turn, for the coup fourré (R10: seat 4 attacked side A, and seat 3, not seat 1 who plays next, holds the
-    safety)."""
-    from mille.engine import rules
-    from mille.engine.observation import observe
-    from mille.engine.rng import GlibcRandom
-    from mille.engine.rules import Phase
-    from mille.engine.state import table
-    from mille.players.bsd import BsdPlayer
-
-    for seed in range(1, 400):
-        game = Game(table=table(4), rng=GlibcRandom(seed))
-        rules.start_hand(game)
-        players, dice = [BsdPlayer() for _ in range(4)], [GlibcRandom(seed * 7 + s) for s in range(4)]
-        while (phase := rules.phase(game)) is not Phase.HAND_OVER:
-            seat = game.to_move
-            if phase is Phase.REACTION and seat == 2:
-                return game
-            move = rules.PASS if phase is Phase.EMPTY_HAND else players[seat].choose(observe(game, seat), dice[seat])
-            rules.push(game, move)
-    raise AssertionError("no deal asks seat 3 for a coup fourré")
-
-
 def test_a_partner_killed_at_a_coup_fourre_asked_out_of_turn_keeps_his_secret_and_the_game_goes_on() -> None:
     """bob (seat 3) asked ``Coup fourre?`` out of turn (a game saved there), his mille killed at the question.
 
@@ -237,7 +215,7 @@ def test_a_partner_killed_at_a_coup_fourre_asked_out_of_turn_keeps_his_secret_an
 
     with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
         kept = os.path.join(place, "at-the-coup-fourre.json")
-        write_game(kept, SavedGame(_partner_asked_coup_fourre(), 0, "bsd"))
+        write_game(kept, SavedGame(partner_asked_coup_fourre(), 0, "bsd"))
         os.chown(kept, a_uid, a_gid)
         players: list[Player] = []
         try:
@@ -433,12 +411,6 @@ def test_the_guest_killed_while_the_host_is_asked_her_extension_is_told_at_once_
 # ----------------------------------------------------------------------
 # A guest's link broken while the host's mille lives: Wait/Leave?
 
-SSH = """#!/bin/sh
-if [ -e "{down}" ]; then echo >> "{tries}"; exit 255; fi
-shift 3
-exec sh -c "exec $1"
-"""
-
 
 class Relay:
     """The stand-in for ssh a guest joins through, and the switch that makes the host's machine unreachable."""
@@ -448,7 +420,7 @@ class Relay:
         self.ssh = os.path.join(place, "ssh")
         self.tries = os.path.join(place, "tries")
         with open(self.ssh, "w") as f:
-            f.write(SSH.format(down=self.down, tries=self.tries))
+            f.write(RELAY.format(down=self.down, tries=self.tries))
         os.chmod(self.ssh, 0o755)
         with open(self.tries, "w"):
             pass

@@ -20,6 +20,7 @@ import time
 import pytest
 
 from people_driver import (
+    RECORDER,
     SRC,
     Lines,
     Player,
@@ -31,12 +32,6 @@ from people_driver import (
     tails,
     until,
 )
-
-RECORDER = """#!/bin/sh
-# As ssh would be called (-T -- MACHINE COMMAND): the command run here, what it sends the guest recorded.
-shift 3
-sh -c "$1" | tee -a "{record}"
-"""
 
 
 @pytest.mark.parametrize("seats", [2, 3])

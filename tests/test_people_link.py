@@ -100,7 +100,9 @@ def test_every_message_is_read_back_as_it_was_made_at_every_table(seats: int) ->
         sent = [
             messages.hello("alice", "bob", seat, table(seats), {0: "alice", seat: "bob"}),
             messages.view(obs, False),
-            messages.decide(obs, legal),
+            messages.decide(obs, legal, 7),
+            messages.withdrawn(7),
+            messages.beat(),
             messages.moved(event, table(seats).sides),
             messages.say("alice: Another hand?"),
             messages.error("must pick first"),
@@ -116,18 +118,21 @@ def test_every_message_is_read_back_as_it_was_made_at_every_table(seats: int) ->
         assert hello.names == {0: "alice", seat: "bob"}
         read = [messages.read(message, seats) for message in got[1:]]  # type: ignore[arg-type]
         assert read[0] == messages.View(obs, False)
-        assert read[1] == messages.Decide(obs, legal)
-        assert read[2] == messages.Moved(event)
-        assert read[3:6] == [
+        assert read[1] == messages.Decide(obs, legal, 7)
+        assert read[2] == messages.Withdrawn(7)
+        assert read[3] is None  # a beat: the peer is there
+        assert read[4] == messages.Moved(event)
+        assert read[5:8] == [
             messages.Said("alice: Another hand?"),
             messages.Refused("must pick first"),
             messages.Bye("alice left the game"),
         ]
-        assert read[6] is None  # a form this guest does not know is left, not an error
-        assert got[3] == {"type": "moved", "seat": 0, "side": 0, "kind": "play", "card": cards.STOP, "target": 1}
-        theirs.send(messages.move(legal[1]))
+        assert read[8] is None  # a form this guest does not know is left, not an error
+        assert got[5] == {"type": "moved", "seat": 0, "side": 0, "kind": "play", "card": cards.STOP, "target": 1}
+        theirs.send(messages.move(legal[1], 7))
         answer = mine.wait_message(timeout=5)
-        assert answer is not None and messages.read_move(answer, table(seats).sides) == legal[1]
+        assert answer is not None and messages.read_move(answer, table(seats).sides, 7) == legal[1]
+        assert messages.read_move(answer, table(seats).sides, 8) is None  # the answer to another question
     finally:
         mine.close()
         theirs.close()
@@ -317,7 +322,7 @@ def _asked_on_the_board(
     term = _Noting(keys=[ord(c) for c in key])
     run, host_end = _guest(term, obs, seats, names)
     try:
-        run.handle(messages.decide(obs, obs.legal_moves()))  # type: ignore[attr-defined]
+        run.handle(messages.decide(obs, obs.legal_moves(), 1))  # type: ignore[attr-defined]
         return host_end.wait_message(timeout=5), term  # type: ignore[attr-defined]
     finally:
         host_end.close()  # type: ignore[attr-defined]
@@ -440,19 +445,23 @@ def test_only_the_invited_person_takes_their_seat_and_is_handed_only_its_view(se
                 assert time.monotonic() < deadline
                 room.serve(0.1)
 
+        def told() -> list[str]:
+            room._refused_told = -1.0  # (a second gone by: refusals are told once a second at most)
+            return room.take_notices()
+
         try:
             pid, fd = connect_in_child(e_uid, e_gid, path)
-            serve(lambda: room._for_host)
+            serve(lambda: room._refused)
             assert person.link is None and child_read(pid, fd) == b""
-            assert room.take_notices() == [f"{eve} tried to join and was refused (only {bob} is invited there)"]
+            assert told() == [f"{eve} tried to join and was refused (only {bob} is invited there)"]
 
             room.allow_watchers = True  # eve may knock now: her knock for a seat is refused in one line
             pid, fd = connect_in_child(e_uid, e_gid, path, b'{"type":"knock","version":2,"want":"join"}\n')
-            serve(lambda: room._for_host)
+            serve(lambda: room._refused)
             assert _messages(child_read(pid, fd)) == [
                 {"type": "bye", "text": "no seat at alice's table is kept for you, and none is open"}
             ]
-            assert room.take_notices() == [f"{eve} tried to join and was refused (only {bob} is invited there)"]
+            assert told() == [f"{eve} tried to join and was refused (only {bob} is invited there)"]
 
             pid, fd = connect_in_child(b_uid, b_gid, path, b'{"type":"knock","version":2,"want":"join"}\n')
             serve(lambda: person.link is not None)
@@ -536,8 +545,8 @@ def test_a_move_the_host_refuses_is_answered_with_the_engines_words_and_asked_ag
     person = PersonSeat(1, os.getuid(), game, "alice", {0: "alice", 1: "bob"}, BsdPlayer())
     person.link = host_end
     try:
-        guest_end.send(messages.move(rules.Move(rules.MoveType.DISCARD, 1)))  # before his pick: refused
-        guest_end.send(messages.move(rules.DRAW))
+        guest_end.send(messages.move(rules.Move(rules.MoveType.DISCARD, 1), 1))  # before his pick: refused
+        guest_end.send(messages.move(rules.DRAW, 2))  # the answer to the question asked again
         assert person.choose(obs, GlibcRandom(1)) == rules.DRAW
         said = [guest_end.wait_message(timeout=5) for _ in range(3)]
         words = rules.refusal_message(rules.Refusal.MUST_PICK, game, 1, 1)

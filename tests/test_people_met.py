@@ -15,6 +15,7 @@ import time
 import pytest
 
 from people_driver import (
+    RELAY,
     SRC,
     Lines,
     Player,
@@ -88,7 +89,7 @@ def test_keys_typed_while_the_other_thinks_are_answered_at_once_not_kept_for_a_l
         host.wait_for("Really?")
         host.send("n")
         host.send("x")
-        host.wait_for(f"{bob[:12]}'s turn (Q quits)")
+        host.wait_for(f"{bob[:12]}'s turn (C: computer)")
         guest.move()
         host.wait_asked()
         host.pump(0.3)
@@ -101,7 +102,7 @@ def test_a_guest_whose_own_link_broke_is_not_told_that_the_host_left() -> None:
         python = python_for(b_uid, b_gid)
         relay = os.path.join(place, "ssh")
         with open(relay, "w") as f:
-            f.write('#!/bin/sh\nshift 3\nexec sh -c "exec $1"\n')
+            f.write(RELAY.format(down=os.path.join(place, "down"), tries=os.path.join(place, "tries")))
         os.chmod(relay, 0o755)
         host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"])
         started.append(host)

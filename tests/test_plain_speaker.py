@@ -358,6 +358,7 @@ def test_a_guest_in_lines_at_seat_2_of_3_aims_a_hazard_at_the_side_they_name() -
         guest.handle(
             {
                 "type": "decide",
+                "ask": 1,
                 "obs": wire.observation_json_2(obs),
                 "legal": [wire.move_json_2(m) for m in obs.legal_moves()],
             }

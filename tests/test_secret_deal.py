@@ -235,8 +235,8 @@ def test_a_guest_cannot_work_out_the_hosts_hand_from_the_bytes_it_receives(tmp_p
         record = os.path.join(place, "received")
         relay = os.path.join(place, "ssh")
         with open(relay, "w") as f:
-            f.write("#!/bin/sh\n# As ssh is called (-T -- MACHINE COMMAND): what the guest receives recorded.\n")
-            f.write(f'shift 3\nsh -c "$1" | tee -a "{record}"\n')
+            f.write("#!/bin/sh\n# As ssh is called ([OPTIONS] -- MACHINE COMMAND): what the guest receives recorded.\n")
+            f.write(f'while [ "$1" != "--" ]; do shift; done; shift 2\nsh -c "$1" | tee -a "{record}"\n')
         os.chmod(relay, 0o755)
         with open(record, "wb"):
             pass

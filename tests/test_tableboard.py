@@ -408,7 +408,7 @@ def test_a_guests_board_shows_the_keys_for_question_mark_and_h_without_an_advise
     guest, term, host_end, close = _guest("?hd2\r", 1, seats)
     try:
         legal = [wire.move_json_2(m) for m in obs.legal_moves()]
-        guest.handle({"type": "decide", "obs": wire.observation_json_2(obs), "legal": legal})
+        guest.handle({"type": "decide", "ask": 1, "obs": wire.observation_json_2(obs), "legal": legal})
         answer = host_end.wait_message(timeout=5)
     finally:
         close()

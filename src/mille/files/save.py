@@ -184,14 +184,16 @@ def _card_name(card: int) -> str | None:
     return None if card == EMPTY else NAMES[card]
 
 
-def _player_dict(p: Tableau) -> dict[str, Any]:
+def _player_dict(p: Tableau, spent: bool = False) -> dict[str, Any]:
+    """One seat's tableau and hand; ``spent``: its side let a coup fourré pass (``Game.spent``), saved as the fresh
+    flags it clears, which is what the game means by them (a save holds every secret of the game)."""
     return {
         "hand": [_card_name(c) for c in p.hand],
         "battle": _card_name(p.battle),
         "speed": _card_name(p.speed),
         "can_go": bool(p.can_go),
-        "fresh_hazard": bool(p.fresh_hazard),
-        "fresh_limit": bool(p.fresh_limit),
+        "fresh_hazard": bool(p.fresh_hazard) and not spent,
+        "fresh_limit": bool(p.fresh_limit) and not spent,
         "safety": {name: int(s) for name, s in zip(_SAFETY_NAMES, p.safety)},
         "coups": {name: bool(c) for name, c in zip(_SAFETY_NAMES, p.coups)},
         "nummiles": {name: int(n) for name, n in zip(_MILES_NAMES, p.nummiles)},
@@ -227,7 +229,7 @@ def to_dict(saved: SavedGame | Game) -> dict[str, Any]:
         "deck": [NAMES[c] for c in game.deck],
         "deck_count": int(game.deck_count),
         "discard": _card_name(game.discard),
-        "players": [_player_dict(p) for p in game.players],
+        "players": [_player_dict(p, bool(game.spent >> k & 1)) for k, p in enumerate(game.players)],
         "memory": [
             {
                 "num_seen": {NAMES[c]: int(m.num_seen[c]) for c in range(cards.NUM_CODES)},

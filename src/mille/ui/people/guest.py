@@ -38,8 +38,8 @@ from ..layout import ScoreView
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED, Heard
 from ..tableboard import PROMPT_ROW, TableBoardFace
 from . import messages
-from .link import Link, LinkClosed
-from .messages import Bye, Decide, Hello, MessageError, Missed, Moved, News, Refused, Said, Talk, View
+from .link import Link, LinkClosed, Ticker, beat_after, silence
+from .messages import Bye, Decide, Hello, MessageError, Missed, Moved, News, Refused, Said, Talk, View, Withdrawn
 from .narration import move_text
 from .rendezvous import RendezvousError
 from .talk import read_talk, show_story
@@ -95,6 +95,9 @@ if TYPE_CHECKING:
         def decide(self, decide: Decide) -> Move:
             """Our move, read at the face's prompt: a legal one (another is told its refusal and asked again)."""
             ...
+
+        def withdrawn(self) -> None:
+            """The question asked no longer stands (the host let the computer answer it): its prompt gone, and said."""
 
         def choose(self, choice: Choice) -> str | Request:
             """A question answered with a letter (:meth:`mille.ui.flow.Face.choose`)."""
@@ -200,6 +203,10 @@ def seat_names(hello: Hello) -> dict[int, str]:
 
 class Rejoined(Exception):
     """The host's game was reached again after a drop: the run goes on reading its messages (its hello first)."""
+
+
+class _Withdrawn(Exception):
+    """The question being answered was withdrawn by the host (the computer answered it)."""
 
 
 class Reaching:
@@ -335,6 +342,8 @@ class GuestRun:
         self.heard: int | None = None
         #: The link is a new one, after a drop: its hello is our return.
         self._back = False
+        #: The number of the question being answered (None: none).
+        self._asking: int | None = None
 
     # ------------------------------------------------------------------
     # The link, heard by the terminal
@@ -364,8 +373,32 @@ class GuestRun:
     # ------------------------------------------------------------------
     # The run
 
+    def _tick(self, ticker: Ticker) -> None:
+        """Time to say a word to the host if we were quiet, and to hear whether it has been silent too long (a frozen
+        network: then the link is gone, and the guest chooses)."""
+        ticker.take()
+        link = self.link
+        if link.closed:
+            return  # gone: the choice is being asked
+        if link.silent():
+            self.gone(f"nothing heard from {self.host} for {silence():g} s")
+        if link.quiet():
+            try:
+                link.send(messages.beat())
+            except LinkClosed as exc:
+                self.gone(str(exc))
+
     def run(self) -> int:
         """Play until the game ends or a side leaves (at a drop, after the choice); the exit status."""
+        ticker = Ticker(beat_after() / 3)
+        self.term.watch(ticker.fd, lambda: self._tick(ticker))
+        try:
+            return self._run()
+        finally:
+            self.term.unwatch(ticker.fd)
+            ticker.stop()
+
+    def _run(self) -> int:
         self.face.start()
         while True:
             try:
@@ -440,6 +473,9 @@ class GuestRun:
             self.face.refused(got.text)
         elif isinstance(got, Bye):
             self.bye(got.text)
+        elif isinstance(got, Withdrawn):
+            if reading and got.ask == self._asking:
+                raise _Withdrawn
         elif isinstance(got, Hello):  # again, after a return: the seat we sat in, or we leave
             if got.seat != self.seat or got.table != self.table:
                 self.link.close()
@@ -450,13 +486,18 @@ class GuestRun:
             self.people = {seat: text for seat, text in got.names.items() if seat != self.seat}
         elif isinstance(got, Decide) and not reading:
             self._ours = True
+            self._asking = got.ask
             self._listen(self.pump)
             try:
                 move = self.face.decide(got)
+            except _Withdrawn:
+                self.face.withdrawn()
+                return
             finally:
                 self._unlisten()
+                self._asking = None
             try:
-                self.link.send(messages.move(move))
+                self.link.send(messages.move(move, got.ask))
             except LinkClosed as exc:
                 self.gone(str(exc))
             recorder = self.recorder
@@ -751,6 +792,10 @@ class BoardGuest:
     def choose(self, choice: Choice) -> str | Request:
         return self.board.choose(choice)
 
+    def withdrawn(self) -> None:
+        self.board.prompt_line("")
+        self.tell(f"{self.host} let the computer move")
+
     def idle(self) -> None:
         while True:
             key = self.board.dialogs.readch()
@@ -879,6 +924,10 @@ class TableGuest:
     def choose(self, choice: Choice) -> str | Request:
         return self.board.choose(choice)
 
+    def withdrawn(self) -> None:
+        self.board.unprompt()
+        self.tell(f"{self.host} let the computer play your move")
+
     def idle(self) -> None:
         while True:
             key = self.board.readch()
@@ -944,17 +993,17 @@ def first_hello(link: Link, host: str) -> Hello | None:
             message = link.wait_message(timeout=1.0)
             if message is None:
                 pass
-            elif message.get("type") in ("say", "bye"):  # (an open seat ours at the next deal; or why not)
+            elif message.get("type") in ("say", "beat"):  # (an open seat ours at the next deal; the host is there)
                 said = messages.read(message, 2)
                 if isinstance(said, Said):
                     say(f"mille: {shown(said.text)[:200]}")
-                    continue
-                if isinstance(said, Bye):
-                    say(f"mille: {shown(said.text)[:200]}")
-                    link.close()
-                    return None
+                continue
             else:
-                return messages.read_hello(message)
+                first = messages.read_first(message)
+                if isinstance(first, Hello):
+                    return first
+                say(f"mille: {shown(first.text)[:200]}")  # (a bye: no seat here for us, or no mille of ours there)
+                break
             if not told:
                 told = True
                 say(f"mille: waiting for {shown(host)} to take you in (^C gives up)")
@@ -1049,8 +1098,34 @@ def _play(
 
 #: The command that reaches another machine (``MILLE_SSH`` overrides: options, a port, a key).
 SSH = "ssh"
-#: What runs mille on the other machine (``MILLE_REMOTE`` overrides).
-REMOTE = "mille"
+#: Where mille may be on the other machine, tried in turn (``MILLE_REMOTE`` names the one to run instead): a
+#: ``mille`` on its PATH may be another program (bsdgames' ``/usr/games`` is on a non-interactive ssh's PATH).
+REMOTES = ("mille", "python3 -m mille")
+#: What this program's ``--version`` says, and another program of the name does not.
+MARKER = "bsd-mille"
+#: Seconds between ssh's own words to the far side while the link is quiet, and how many unanswered end it.
+ALIVE_INTERVAL, ALIVE_COUNT = 10, 3
+
+
+def remote_command(host: str, machine: str, args: str | None = None) -> str:
+    """The command ssh runs on ``machine``: the first of :data:`REMOTES` that is this program (its ``--version``
+    says :data:`MARKER`) relays to ``host``'s game (or runs with ``args``: ``--list --json``, :mod:`.lobby`); when
+    none is, one ``bye`` line saying so (a POSIX shell's words, whatever the login shell is)."""
+    import json
+    import shlex
+
+    override = os.environ.get("MILLE_REMOTE")
+    candidates = [override] if override else list(REMOTES)
+    run = f"--join-stdio {shlex.quote(host)}" if args is None else args
+    tried = " and ".join(candidates)
+    text = f"there is no bsd-mille on {machine} (tried {tried}): install it there, or name it with MILLE_REMOTE"
+    bye = json.dumps({"type": "bye", "text": text})
+    script = (
+        f"for m in {' '.join(shlex.quote(c) for c in candidates)}; do "
+        f"if $m --version 2>/dev/null | grep -q {MARKER}; then exec $m {run}; fi; "
+        f"done; printf '%s\\n' {shlex.quote(bye)}"
+    )
+    return f"sh -c {shlex.quote(script)}"
 
 
 def knocked(link: Link, want: str, since: int | None = None) -> Link:
@@ -1060,9 +1135,10 @@ def knocked(link: Link, want: str, since: int | None = None) -> Link:
 
 
 def over_ssh(host: str, machine: str, quiet: bool = False) -> Link:
-    """A link to ``host``'s game on ``machine``: ``ssh MACHINE mille --join-stdio HOST`` over a socket pair.
+    """A link to ``host``'s game on ``machine``: ssh there, this program's ``--join-stdio HOST`` over a socket pair.
 
-    ``quiet``: ssh's own words (to standard error) are dropped, as when the board is up.
+    ``quiet``: ssh's own words (to standard error) are dropped, as when the board is up.  ssh says a word itself
+    after :data:`ALIVE_INTERVAL` seconds of silence, and gives up after :data:`ALIVE_COUNT` unanswered.
     """
     import shlex
     import socket
@@ -1071,11 +1147,11 @@ def over_ssh(host: str, machine: str, quiet: bool = False) -> Link:
     if not machine or machine.startswith("-") or not host or host.startswith("-"):
         raise RendezvousError(f"cannot join {shown(host)}@{shown(machine)}: name a user and a machine")
     ssh = shlex.split(os.environ.get("MILLE_SSH", SSH))
-    remote = os.environ.get("MILLE_REMOTE", REMOTE)
+    alive = ["-o", f"ServerAliveInterval={ALIVE_INTERVAL}", "-o", f"ServerAliveCountMax={ALIVE_COUNT}"]
     mine, theirs = socket.socketpair()
     try:
         subprocess.Popen(
-            [*ssh, "-T", "--", machine, f"{remote} --join-stdio {shlex.quote(host)}"],
+            [*ssh, *alive, "-T", "--", machine, remote_command(host, machine)],
             stdin=theirs.fileno(),
             stdout=theirs.fileno(),
             stderr=subprocess.DEVNULL if quiet else None,

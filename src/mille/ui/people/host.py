@@ -14,11 +14,16 @@ the same for all three:
   (:meth:`mille.ui.surface.Terminal.watch`), their callbacks on the thread
   that draws;
 * whose turn it is when it passes to a person (``bob is thinking...``);
-* every person's view at each deal and after each move;
+* every person's view at each deal (after each move, the seat's own:
+  :meth:`~mille.ui.people.seat.PersonSeat.inform`);
+* a word on every link after some seconds of silence, and a person heard
+  from for none of :func:`.link.silence` seconds dropped (a frozen network);
 * the host's questions told to the others, but for those that are the
   host's alone (:data:`UNRELAYED`);
 * keys typed while a person thinks answered at once (``Q`` quits, ``S``
-  saves), never kept for a later prompt;
+  saves, ``C`` gives their move to the computer: a silent person's seat is
+  the host's to give, not only a dropped one's), never kept for a later
+  prompt;
 * at a person's drop at their move, the host's choice, asked by the face's
   one choice question (:meth:`mille.ui.flow.Face.choose`): wait for them,
   the computer plays the seat until they are back, or adjourn.
@@ -38,7 +43,7 @@ from ..app import BoardFace
 from ..flow import COUP_PROMPT, EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, Choice, GameFlow, Request, Setup
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED, Heard
 from ..tableboard import PROMPT_ROW, TableBoardFace
-from .link import LinkClosed, heard_idle
+from .link import LinkClosed, Ticker, beat_after, heard_idle
 from .room import Room
 from .seat import BACK, COMPUTER, PersonSeat, SeatingError, open_seats, seat_people
 from .talk import read_talk, show_story
@@ -99,6 +104,8 @@ class People:
         self.seats = tuple(p.seat for p in persons)
         self.adjourned = False
         self.saved = False
+        #: What wakes the host's face to look at the links' silence (made with the face: :meth:`ticker`).
+        self._ticker: Ticker | None = None
         for person in persons:
             person.asks_host = True
 
@@ -148,7 +155,27 @@ class People:
                 person.say(f"{shown_name(self.host)}: {PROMPTS[prompt_no]}")
             self.room.say(f"{shown_name(self.host)}: {PROMPTS[prompt_no]}")
 
+    def ticker(self) -> Ticker:
+        """The ticks that wake the host's face to beat and to hear silence (a third of a beat apart)."""
+        if self._ticker is None:
+            self._ticker = Ticker(beat_after() / 3)
+        return self._ticker
+
+    def hear_silence(self, thinking: PersonSeat | None) -> None:
+        """Each link: a word if this side was quiet, and a person silent past the bound dropped (``thinking``'s link is
+        the worker's, which hears its silence itself)."""
+        for person in self.persons:
+            link = person.link
+            if link is None:
+                continue
+            if person is not thinking and not person.deciding and link.silent():
+                person.dropped(link.silence_reason())
+                continue
+            person.beat()
+
     def close(self) -> None:
+        if self._ticker is not None:
+            self._ticker.stop()
         for person in self.persons:
             person.close()
 
@@ -215,7 +242,12 @@ class HostFace:
 
     def busy_line(self, person: PersonSeat) -> str:
         """What a key typed while ``person`` thinks is told."""
-        return f"{shown_name(person.name)}'s turn (Q quits)"
+        return f"{shown_name(person.name)}'s turn (C: computer)"
+
+    def give(self, person: PersonSeat) -> None:
+        """The host gives ``person``'s move, asked now, to the computer (``C`` while they think)."""
+        person.give()
+        self.news([f"The computer plays for {shown_name(person.name)}"])
 
     def read_talk(self) -> str:
         """A line of talk typed on this face ('' for none)."""
@@ -239,6 +271,7 @@ class HostFace:
             fd: lambda callback=callback: self._heard(callback)  # type: ignore[misc]
             for fd, callback in self.people.room.watched().items()
         }
+        wanted[self.people.ticker().fd] = self._tick
         for person in self.people.persons:
             wanted[person.asking] = lambda p=person: self._at_drop(p)  # type: ignore[misc]
             link = heard_idle(person.link, person.deciding or person is self._thinking)
@@ -254,6 +287,13 @@ class HostFace:
         for fd in self._watched:
             self.term.unwatch(fd)
         self._watched = set()
+
+    def _tick(self) -> None:
+        """Time to beat and to hear silence on the links."""
+        self.people.ticker().take()
+        self.people.hear_silence(self._thinking)
+        self._rewatch()
+        self._notices()
 
     def _heard(self, callback: Callable[[], None]) -> None:
         """The room heard (someone at the door, a watcher, a person's talk): acted on and said at once; a person
@@ -337,13 +377,15 @@ class HostFace:
         self.inner.announce(made, observation)
 
     def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
-        """The move shown, and every person's new view; whose turn it is when it passes to a person.
+        """The move shown; whose turn it is when it passes to a person.
 
-        A refused move (the host's own: ``no more cards``) is no move at the
+        Each person has been sent the move and their view after it, if it was
+        told to their seat (:meth:`~mille.ui.people.seat.PersonSeat.inform`);
+        a refused move (the host's own: ``no more cards``) is no move at the
         table: it sends the others nothing, and the turn has not passed.
         """
         if outcome.error is None:
-            self.people.update_all()
+            self.people.room.update()  # the watchers' table (what the table saw is theirs after the people's)
         self.inner.show_move(game, seat, move, outcome)
         if outcome.error is None and (self.every_move or rules.seen_turn(game) != seat):
             self._turn_news()
@@ -543,7 +585,9 @@ def _busy_keys(face: HostBoardFace | HostTableFace, ready: int, person: PersonSe
                 continue
             if letter == "q":
                 return INTERRUPT  # Really?, as ^C
-            if letter == "t":
+            if letter == "c":
+                face.give(person)
+            elif letter == "t":
                 face.talk()
             elif letter == "m":
                 face.story()

@@ -149,14 +149,19 @@ class HostLinesFace(HostFace):
                 command = parse(got).command
                 if command == Command.QUIT:
                     return INTERRUPT  # Really?, as ^C
-                if command == Command.SAVE:
+                if got.strip().lower() == "computer":
+                    self.give(person)
+                elif command == Command.SAVE:
                     term.unwatch(ready)
                     try:
                         self.flow.save()
                     finally:
                         term.watch(ready, done)
                 elif command != Command.EMPTY and not self.inner.reading(got):
-                    self.inner.say(f"{name(person.name)} is thinking: q quits, s saves; r, w, c, m and ? read.")
+                    self.inner.say(
+                        f"{name(person.name)} is thinking: computer gives their move to the computer, q quits, "
+                        "s saves; r, w, c, m and ? read."
+                    )
         except Done:
             return None
         finally:
@@ -366,6 +371,9 @@ class LinesGuest:
 
     def choose(self, choice: Choice) -> str | Request:
         return self.plain.choose(choice)
+
+    def withdrawn(self) -> None:
+        self.plain.say(f"{self.host} let the computer play your move.")
 
     def idle(self) -> None:
         """Nothing asked: each line answered at once (``q`` leaves, the reading keys read), none kept for later."""

@@ -130,15 +130,14 @@ def _over_ssh(machine: str) -> list[Listing] | str:
     import shlex
     import subprocess
 
-    from .guest import REMOTE, SSH
+    from .guest import SSH, remote_command
 
     if not machine or machine.startswith("-"):
         return "--list @MACHINE: name a machine"
     ssh = shlex.split(os.environ.get("MILLE_SSH", SSH))
-    remote = os.environ.get("MILLE_REMOTE", REMOTE)
     try:
         done = subprocess.run(
-            [*ssh, "-T", "--", machine, f"{remote} --list --json"],
+            [*ssh, "-T", "--", machine, remote_command("", machine, "--list --json")],
             stdin=subprocess.DEVNULL,
             capture_output=True,
             timeout=60,
@@ -150,6 +149,8 @@ def _over_ssh(machine: str) -> list[Listing] | str:
         return f"cannot list the games on {shown(machine)}: {said[:160] or f'status {done.returncode}'}"
     try:
         data = json.loads(done.stdout[:MAX_REMOTE])
+        if isinstance(data, dict) and data.get("type") == "bye" and isinstance(data.get("text"), str):
+            return shown(data["text"])[:200]  # (no mille of ours there: what the far side said)
         games = data["games"] if isinstance(data, dict) else None
         if not isinstance(games, list):
             raise ValueError("no games")

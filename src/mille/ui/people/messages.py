@@ -14,13 +14,17 @@ From the host:
   again after a guest's return);
 * ``view``: the guest's seat's view (protocol 2's observation) when they
   join, at each deal and after each move, ``finished`` once the hand is over;
-* ``decide``: the guest's move is asked (the observation and the legal moves);
+* ``decide``: the guest's move is asked (the observation and the legal moves), numbered (``ask``);
+* ``withdrawn``: the question numbered ``ask`` no longer stands (the host let the computer answer it);
 * ``moved``: a move every seat saw (protocol 2's event), before the view after it;
 * ``say``: a line for the guest's message line (the host's question, whose turn);
 * ``error``: the guest's move was refused, in the engine's words (asked again);
 * ``bye``: the game is over for the guest (the words say why).
 
-From a guest: ``move``, the answer to ``decide``.
+From a guest: ``move``, the answer to the ``decide`` it names (its ``ask``: a move sent
+out of turn, or to a question withdrawn, is no answer to a later one).  From either
+side: ``beat``, a word after some seconds of silence (:mod:`.link`: a peer heard from
+for none of its bound is dropped).
 
 The room around the table (issue 45; docs/people.md, "The room"): anyone's
 first message at the host's table socket is a ``knock`` saying what they
@@ -36,9 +40,8 @@ each move with its event), ``moved`` numbered too (``n``).  From a guest
 or a watcher: ``talk``; from a guest, ``leave`` (leaving on purpose: an
 open seat taken is open again).
 
-A form that comes next (a heartbeat) is a constructor and a reader here,
-and a guest that does not know a message's type leaves it (:func:`read`
-gives None).
+A form that comes next is a constructor and a reader here, and a guest
+that does not know a message's type leaves it (:func:`read` gives None).
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ __all__ = [
     "Hello",
     "Knock",
     "Listing",
+    "Withdrawn",
     "MessageError",
     "Missed",
     "Moved",
@@ -71,6 +75,7 @@ __all__ = [
     "Talk",
     "View",
     "Watching",
+    "beat",
     "bye",
     "decide",
     "error",
@@ -84,6 +89,7 @@ __all__ = [
     "moved",
     "news",
     "read",
+    "read_first",
     "read_hello",
     "read_knock",
     "read_listing",
@@ -96,6 +102,7 @@ __all__ = [
     "talk_line",
     "view",
     "watching",
+    "withdrawn",
 ]
 
 #: The people link's version, said in every ``hello``.  A hello without one is the first link's (the two seats then
@@ -124,6 +131,8 @@ WANTS = ("join", "watch", "list")
 MAX_TALK = 200
 #: The most lines of the table's story a ``missed`` carries.
 MAX_MISSED = 400
+WITHDRAWN = "withdrawn"
+BEAT = "beat"
 
 
 class MessageError(ValueError):
@@ -159,13 +168,23 @@ class View(Record):
 
 
 class Decide(Record):
-    """The guest's move is asked: the observation it is asked in and the legal moves."""
+    """The guest's move is asked: the observation it is asked in, the legal moves, the question's number."""
 
-    __slots__ = ("obs", "legal")
+    __slots__ = ("obs", "legal", "ask")
 
-    def __init__(self, obs: Observation, legal: list[Move]) -> None:
+    def __init__(self, obs: Observation, legal: list[Move], ask: int) -> None:
         self.obs = obs
         self.legal = legal
+        self.ask = ask
+
+
+class Withdrawn(Record):
+    """The question numbered ``ask`` no longer stands: the host let the computer answer it."""
+
+    __slots__ = ("ask",)
+
+    def __init__(self, ask: int) -> None:
+        self.ask = ask
 
 
 class Moved(Record):
@@ -261,7 +280,7 @@ class TableView(Record):
         self.view = view
 
 
-Message = Hello | View | Decide | Moved | Said | Refused | Bye | Talk | News | Missed | TableView
+Message = Hello | View | Decide | Withdrawn | Moved | Said | Refused | Bye | Talk | News | Missed | TableView
 
 
 def hello(host: str, you: str, seat: int, tab: Table, names: dict[int, str]) -> dict[str, object]:
@@ -280,8 +299,22 @@ def view(obs: Observation, finished: bool) -> dict[str, object]:
     return {"type": VIEW, "obs": wire.observation_json_2(obs), "finished": finished}
 
 
-def decide(obs: Observation, legal: list[Move]) -> dict[str, object]:
-    return {"type": DECIDE, "obs": wire.observation_json_2(obs), "legal": [wire.move_json_2(m) for m in legal]}
+def decide(obs: Observation, legal: list[Move], ask: int) -> dict[str, object]:
+    return {
+        "type": DECIDE,
+        "ask": ask,
+        "obs": wire.observation_json_2(obs),
+        "legal": [wire.move_json_2(m) for m in legal],
+    }
+
+
+def withdrawn(ask: int) -> dict[str, object]:
+    return {"type": WITHDRAWN, "ask": ask}
+
+
+def beat() -> dict[str, object]:
+    """A word after some seconds of silence: the peer is there (read by no one; its bytes are what counts)."""
+    return {"type": BEAT}
 
 
 def moved(event: Event, sides: int, n: int | None = None) -> dict[str, object]:
@@ -333,6 +366,14 @@ def read_hello(message: dict[str, object]) -> Hello:
         raise MessageError(f"the host's hello has no {exc}") from None
 
 
+def read_first(message: dict[str, object]) -> Hello | Bye:
+    """The first message a guest reads: the host's hello, or a goodbye (the far side of ssh found no mille of this
+    program's to relay to, and said so); :class:`MessageError` for anything else."""
+    if message.get("type") == BYE:
+        return Bye(_text(message.get("text", "the game is over")))
+    return read_hello(message)
+
+
 def read(message: dict[str, object], seats: int) -> Message | None:
     """A message of the host's at a table of ``seats``, checked; None for a type this guest does not know.
 
@@ -346,7 +387,9 @@ def read(message: dict[str, object], seats: int) -> Message | None:
             obs = _observation(message, seats)
             sides = obs.table.sides
             legal = [wire.move_from_json_2(m, sides) for m in _list(message.get("legal"))]
-            return Decide(obs, legal)
+            return Decide(obs, legal, _number(message.get("ask")))
+        if kind == WITHDRAWN:
+            return Withdrawn(_number(message.get("ask")))
         if kind == MOVED:
             return Moved(wire.event_from_json_2(message, seats))
         if kind == SAY:
@@ -357,11 +400,13 @@ def read(message: dict[str, object], seats: int) -> Message | None:
             return Bye(_text(message.get("text", "the game is over")))
         if kind == HELLO:
             return read_hello(message)
+        if kind == BEAT:
+            return None  # the peer is there: its bytes were what counted
         if kind == TALK:
-            return Talk(_number(message), _text(message.get("from")), _text(message.get("text")),
+            return Talk(_line_number(message), _text(message.get("from")), _text(message.get("text")),
                         message.get("watcher") is True)  # fmt: skip
         if kind == NEWS:
-            return News(_number(message), _text(message.get("text")))
+            return News(_line_number(message), _text(message.get("text")))
         if kind == MISSED:
             return _missed(message, seats)
         if kind == TABLE:
@@ -573,7 +618,7 @@ def _missed(message: dict[str, object], seats: int) -> Missed:
         entry = _dict(item)
         event = entry.get("event")
         read = None if event is None else wire.event_from_json_2(_dict(event), seats)
-        entries.append(Entry(_number(entry), _text(entry.get("text")), read))
+        entries.append(Entry(_line_number(entry), _text(entry.get("text")), read))
     hand = message.get("hand")
     hand = hand if type(hand) is int else 0
     return Missed(entries, message.get("complete") is True, hand, message.get("back") is True)
@@ -605,19 +650,20 @@ def read_peer(message: dict[str, object]) -> str | None:
 # The guest's message
 
 
-def move(made: Move) -> dict[str, object]:
-    return {"type": MOVE, "move": wire.move_json_2(made)}
+def move(made: Move, ask: int) -> dict[str, object]:
+    return {"type": MOVE, "ask": ask, "move": wire.move_json_2(made)}
 
 
-def is_move(message: dict[str, object]) -> bool:
-    """Whether ``message`` is a guest's ``move`` (well formed or not: one that is not is refused as not legal)."""
-    return message.get("type") == MOVE
+def is_move(message: dict[str, object], ask: int) -> bool:
+    """Whether ``message`` is a guest's ``move`` answering question ``ask`` (well formed or not: one that is not is
+    refused as not legal); a move of another question (sent out of turn, or to one withdrawn) is none."""
+    return message.get("type") == MOVE and message.get("ask") == ask
 
 
-def read_move(message: dict[str, object], sides: int) -> Move | None:
-    """The move a guest's ``move`` gives at a table of ``sides`` sides; None for another message or a malformed move
-    (refused as one that is not legal)."""
-    if message.get("type") != MOVE:
+def read_move(message: dict[str, object], sides: int, ask: int) -> Move | None:
+    """The move a guest's ``move`` gives to question ``ask`` at a table of ``sides`` sides; None for another message,
+    a move to another question, or a malformed move (refused as one that is not legal)."""
+    if not is_move(message, ask):
         return None
     try:
         return wire.move_from_json_2(message.get("move"), sides)
@@ -654,11 +700,17 @@ def _names(value: object, tab: Table) -> dict[int, str]:
     return names
 
 
-def _number(message: dict[str, object]) -> int:
+def _line_number(message: dict[str, object]) -> int:
     n = message.get("n")
     if type(n) is not int or not 0 <= n < 2**53:
         raise MessageError("the host sent a line of the story without its number")
     return n
+
+
+def _number(value: object) -> int:
+    if type(value) is not int or value < 0:
+        raise MessageError("the host sent a question without its number")
+    return value
 
 
 def _kind(message: dict[str, object]) -> str:

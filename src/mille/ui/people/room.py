@@ -221,8 +221,9 @@ class Room:
         #: How long the watchers' news waits after the people's (None: written at once, on this thread).
         self.delay = delay
         self.watchers: list[Watcher] = []
-        #: The moves told since the watchers' last table (encoded), sent with the next one.
+        #: The moves told since the watchers' last table (encoded), sent with the next one; the last table sent.
         self._moved: list[bytes] = []
+        self._shown = b""
         #: What writes to the watchers (made with the first of them), and those it found gone.
         self._courier: Courier | None = None
         self._gone: queue.SimpleQueue[Watcher] = queue.SimpleQueue()
@@ -232,8 +233,11 @@ class Room:
         self.held: dict[int, tuple[Link, int]] = {}
         self.story = Story()
         self.pace = Pace()
-        #: Lines for the host's face (news, refusals, talk), oldest first, not yet escaped.
+        #: Lines for the host's face (news, talk), oldest first, not yet escaped; the strangers turned away and not
+        #: yet told (name -> how many times, why), and when the last were.
         self._for_host: list[str] = []
+        self._refused: dict[str, tuple[int, str]] = {}
+        self._refused_told = -1.0
         self.started = time.monotonic()
         #: Hands dealt in this run; a hand is in play (an open seat taken now is the taker's at the next deal).
         self.hands = 0
@@ -287,8 +291,16 @@ class Room:
                 callback()
 
     def take_notices(self) -> list[str]:
-        """The lines for the host (not yet escaped), oldest first, taken."""
+        """The lines for the host (not yet escaped), oldest first, taken; strangers turned away said once a second at
+        most, each with how many times."""
         taken, self._for_host = self._for_host, []
+        now = time.monotonic()
+        if self._refused and now - self._refused_told >= 1.0:
+            for who, (count, why) in self._refused.items():
+                times = "" if count == 1 else f" {count} times"
+                taken.append(f"{who} tried to join{times} and was refused ({why})")
+            self._refused = {}
+            self._refused_told = now
         return taken
 
     def note(self, text: str) -> None:
@@ -322,11 +334,15 @@ class Room:
             self.knocking[link.fileno()] = (link, uid, time.monotonic() + KNOCK_WAIT)
 
     def refused(self, uid: int, why: str = "") -> None:
+        """``uid`` was turned away: told to the host, one line a second at most with the count (:meth:`take_notices`:
+        a stranger knocking in a loop is one line, not a flood)."""
         invited = [p.name for p in self.persons if p.uid is not None]
         if not why:
             why = f"only {', '.join(invited)} invited there" if invited else "nothing there is for them"
             why = why.replace(" invited", " is invited" if len(invited) == 1 else " are invited")
-        self.note(f"{user_name(uid)} tried to join and was refused ({why})")
+        who = user_name(uid)
+        count, _ = self._refused.get(who, (0, why))
+        self._refused[who] = (count + 1, why)
 
     def expire(self) -> None:
         """Connections that said nothing in time, closed."""
@@ -441,7 +457,7 @@ class Room:
         """``uid`` wants to watch: the welcome, the table, the story so far; or one line why not."""
         if not self.allow_watchers:
             self._bye(link, f"{self.host} takes no watchers at this game")
-            self.note(f"{user_name(uid)} wanted to watch and was refused (no watchers)")
+            self.refused(uid, "no watchers at this game")
             return
         if len(self.watchers) >= MAX_WATCHERS:
             self._bye(link, f"{self.host}'s game has {MAX_WATCHERS} watchers already")
@@ -529,6 +545,9 @@ class Room:
         moved, self._moved = self._moved, []
         if self.watchers:
             view = wire.encode(messages.table_view(wire.public_json(public_view(self.game))))
+            if view == self._shown and not moved:
+                return  # nothing the table sees has changed (a coup fourré let pass out of turn is no news: R10)
+            self._shown = view
             self._to_watchers(b"".join(moved) + view)
 
     def say(self, text: str) -> None:

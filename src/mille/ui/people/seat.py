@@ -9,12 +9,16 @@ waits for the move typed at their terminal.  One class does, for every table:
   connected is asked of the kernel before a byte is read) and the door
   hands the seat their link (:meth:`PersonSeat.take`); an open seat
   (``--open``) is anyone's until someone takes it, then theirs;
-* **the asking loop**: ``decide``, then their ``move``; a move the rules
+* **the asking loop**: ``decide``, numbered, then their ``move`` to that
+  number (a move sent out of turn answers nothing later); a move the rules
   refuse is answered ``error`` with the engine's words (:func:`.view.refusal`,
-  the guest said them already from its own view) and asked again;
-* **the views**: the hello and the view when they join, what every seat saw
-  of each move (``moved``, once, :meth:`PersonSeat.inform`) and their view
-  after it and at each deal (:meth:`PersonSeat.update`);
+  the guest said them already from its own view) and asked again; the host
+  may give a silent person's move to the computer (:meth:`PersonSeat.give`:
+  the question ``withdrawn``);
+* **the views**: the hello and the view when they join, at each deal
+  (:meth:`PersonSeat.update`), and with each move told to them (``moved``,
+  once, and the view after it, :meth:`PersonSeat.inform`): a move told to no
+  one (a coup fourré let pass out of turn, R10) changes no one's view;
 * **drops**: a link that breaks is noted for the host (:attr:`PersonSeat.notices`);
   at their move the seat asks the host's face what to do
   (:meth:`PersonSeat.ask_host`: wait for them, or let the computer stand in
@@ -179,6 +183,10 @@ class PersonSeat:
         #: The pipe the seat asks the host's face on at a drop (its byte read by :meth:`asked`), the answer queued.
         self.asking, self._asking_w = os.pipe()
         self._answers: queue.Queue[str] = queue.Queue()
+        #: The number of the question last asked (``decide``): a move answers only the question it names.
+        self._asked = 0
+        #: The host gave the move asked now to the computer (:meth:`give`).
+        self._given = threading.Event()
 
     # ------------------------------------------------------------------
     # Who is at the other end
@@ -188,6 +196,7 @@ class PersonSeat:
             self.notices.append(text)
 
     def take_notices(self) -> list[str]:
+        """The notices for the host, oldest first, taken."""
         with self._lock:
             taken, self.notices = self.notices, []
         return taken
@@ -277,10 +286,28 @@ class PersonSeat:
             self.dropped(str(exc))
 
     def inform(self, event: Event) -> None:
-        """A move was made: what every seat saw of it (said by a guest in lines), before the view after it."""
+        """A move was told to this seat: what every seat saw of it (said by a guest in lines), and the view after it.
+
+        The driver tells a seat the moves it may know of: a coup fourré let
+        pass out of turn is told to its seat alone (being asked says it held
+        the safety, R10), so no other person's view changes with it.
+        """
         line, self.line = self.line, None
-        if self.link is not None:
-            self.send(messages.moved(event, self.game.table.sides, line))
+        if event.seat != self.seat:
+            self._given.clear()  # another seat's move: a turn given to the computer is over
+        if self.link is None:
+            return
+        try:
+            self._send(messages.moved(event, self.game.table.sides, line))
+            self._send_view()
+        except LinkClosed as exc:
+            self.dropped(str(exc))
+
+    def beat(self) -> None:
+        """A word for the person if this side has been quiet long enough (:meth:`.link.Link.quiet`)."""
+        link = self.link
+        if link is not None and link.quiet():
+            self.send(messages.beat())
 
     # ------------------------------------------------------------------
     # The player protocol (the driver calls these, on the flow's worker thread)
@@ -299,6 +326,8 @@ class PersonSeat:
         """
         legal = observation.legal_moves()
         while True:
+            if self._given.is_set():  # the host gave this turn to the computer: the seat theirs at the next
+                return self.standin.choose(observation, rng)
             if self.link is not None:
                 self.deciding = True
                 try:
@@ -320,23 +349,38 @@ class PersonSeat:
         assert link is not None
         sides = observation.table.sides
         try:
-            self._send(messages.decide(observation, legal))
+            ask = self._question(observation, legal)
             while True:
-                message = link.wait_message(timeout=0.5)
+                message = link.wait_message(timeout=0.2)
+                if self._given.is_set():
+                    self._send(messages.withdrawn(ask))
+                    return None
                 if message is None:
+                    if link.silent():
+                        raise LinkClosed(link.silence_reason())
                     continue
-                move = messages.read_move(message, sides)
+                move = messages.read_move(message, sides, ask)
                 if move is not None and move in legal:
                     return move
-                if not messages.is_move(message):
-                    if self.heard is not None:
-                        self.heard(self, message)  # (talk, or their leaving: the room's, on the thread that draws)
-                    continue
-                self._send(messages.error(refusal(self.game, self.seat, move, self.host)))
-                self._send(messages.decide(observation, legal))
+                if messages.is_move(message, ask):
+                    self._send(messages.error(refusal(self.game, self.seat, move, self.host)))
+                    ask = self._question(observation, legal)
+                elif message.get("type") != "move" and self.heard is not None:
+                    self.heard(self, message)  # (talk, or their leaving: the room's, on the thread that draws)
         except LinkClosed as exc:
             self.dropped(str(exc))
         return None
+
+    def _question(self, observation: Observation, legal: list[Move]) -> int:
+        """``decide`` sent, numbered anew; the number."""
+        self._asked += 1
+        self._send(messages.decide(observation, legal, self._asked))
+        return self._asked
+
+    def give(self) -> None:
+        """The host gives the person's turn, asked now, to the computer (they are silent, connected or not): the
+        question is withdrawn, the computer plays the rest of the turn, and the seat is theirs again at its next."""
+        self._given.set()
 
     def bye(self, text: str) -> None:
         """The game is over for everyone, or the host left: ``text`` for the person, and the link closed."""
