@@ -158,8 +158,11 @@ def test_a_coup_fourre_asked_out_of_turn_is_hidden_from_the_watcher_as_from_the_
     players = [Seat(), Seat(), Passes(), Seat()]
     play_hand(game, players, [GlibcRandom(s) for s in range(4)], observer=_Watched(room, lambda g: None), strict=False)
     passes = [e for e in told if e.kind is MoveType.PASS and e.seat == 2]
-    heard = [m for m in _read_all(watcher) if m["type"] == "moved"]
+    sent = _read_all(watcher)
+    heard = [m for m in sent if m["type"] == "moved"]
     assert passes and not (heard[0]["kind"] == "pass" and heard[0]["seat"] == 2)
+    for before, after in zip([{"type": "joined"}, *sent], sent):  # a table comes with its move, never alone: the pass
+        assert after["type"] != "table" or before["type"] == "moved", sent  # changed nothing the table sees
     room.close("over")
 
 

@@ -467,7 +467,9 @@ class Room:
         watcher = Watcher(link, uid)
         welcome = [messages.watching(self.host, watcher.name, self.game.table, self.names)]
         if self.dealt:
-            welcome.append(messages.table_view(wire.public_json(public_view(self.game))))
+            table = messages.table_view(wire.public_json(public_view(self.game)))
+            welcome.append(table)
+            self._shown = wire.encode(table)  # (what every watcher has seen now)
         entries, complete = self.story.since(knock.since)
         if entries:
             welcome.append(messages.missed(entries, self.game.table.sides, complete, self.story.hand_from))
