@@ -79,9 +79,13 @@ def _watcher(room: Room, since: int | None = None) -> Link:
 
 
 def _read_all(link: Link) -> list[dict[str, object]]:
+    """What has come on ``link`` (up to its end, if the other side closed it)."""
     got = []
-    while (message := link.poll_message()) is not None:
-        got.append(message)
+    try:
+        while (message := link.poll_message()) is not None:
+            got.append(message)
+    except LinkClosed:
+        pass
     return got
 
 
@@ -410,3 +414,51 @@ def test_alone_t_and_m_are_the_originals_unknown_commands_on_both_boards() -> No
     flow.talks = True
     term.keys[:] = [ord("t")]
     assert board.read_move() is Request.TALK
+
+
+# ----------------------------------------------------------------------
+# Open seats
+
+
+def test_an_open_seat_taken_in_a_hand_is_the_takers_at_the_next_and_open_again_when_they_leave_on_purpose() -> None:
+    """Someone who takes an open seat while a hand is in play is told it is theirs at the next deal, and sits then
+    (the table told); a seat kept for someone else is never given; the taker who leaves on purpose opens it again."""
+    from mille.ui.people.seat import PersonSeat
+
+    game = Game(rng=GlibcRandom(8), table=table(3))
+    rules.start_hand(game)
+    names = {0: "alice"}
+    seat = PersonSeat(2, None, game, "alice", names, BsdPlayer(), opened=True)
+    kept = PersonSeat(1, 12345, game, "alice", names, BsdPlayer())  # (a user who is not us: invited, not come)
+    door, spare = socket.socketpair()
+    room = Room(door, game, "alice", 54321, [kept, seat], names, "bsd", delay=None)
+    room.dealt = True
+    assert room.free_seat() is seat and room.may_join(os.getuid())
+
+    theirs, taker = pair()
+    room.answer_join(theirs, os.getuid(), Knock("join"))
+    said = _read_all(taker)
+    assert said == [{"type": "say", "text": "seat 3 is yours when the next hand is dealt"}], said
+    assert seat.uid is None and room.free_seat() is None  # held for them: nobody else's now
+    other, stranger = pair()
+    room.answer_join(other, 4242, Knock("join"))
+    assert _read_all(stranger)[0]["type"] == "bye"  # neither the kept seat nor the held one
+
+    rules.start_hand(game)
+    room.hand_begins()
+    got = _read_all(taker)
+    assert [m["type"] for m in got[:2]] == ["hello", "view"] and got[0]["seat"] == 2, got
+    assert seat.uid == os.getuid() and seat.link is not None and names[2] == seat.name
+    assert any("took seat 3" in text for text in room.take_notices())
+
+    taker.send(messages.leave())  # Q, Really? yes: leaving on purpose
+    taker.close()
+    assert seat.link is not None
+    with pytest.raises(LinkClosed):
+        for _ in range(100):
+            room.idle(seat, seat.link)  # (the host hears the link: the leave, then its end)
+    seat.dropped("the connection closed")
+    assert seat.uid is None and room.free_seat() is seat and 2 not in names
+    assert any("it is open again" in text for text in seat.take_notices())
+    room.close("over")
+    spare.close()
