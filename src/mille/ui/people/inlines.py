@@ -171,9 +171,7 @@ class HostLinesFace(HostFace):
 def naming(people: People, table: Table) -> Callable[[], Naming]:
     """How the host's lines name the seats: each person by name, but while the computer stands in for them (its own
     words then, as alone against the computers)."""
-    return lambda: Naming.at(
-        table, {p.seat: name(p.name) for p in people.persons if not p.standing_in and p.uid is not None}
-    )
+    return lambda: Naming.at(table, {p.seat: name(p.name) for p in people.persons if not p.standing_in})
 
 
 def host_in_lines(choices: Choices) -> Play:
