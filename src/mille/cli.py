@@ -154,8 +154,37 @@ def build_parser() -> argparse.ArgumentParser:
         help="take the seat HOST invited you to; HOST@MACHINE joins over ssh MACHINE",
     )
     people.add_argument("--join-stdio", metavar="HOST", help=argparse.SUPPRESS)
+    people.add_argument(
+        "--watch",
+        metavar="HOST",
+        help="watch HOST's game: the table as everyone sees it, and its talk (T talks, Q leaves); "
+        "HOST@MACHINE watches over ssh MACHINE",
+    )
+    people.add_argument(
+        "--list",
+        nargs="?",
+        const="",
+        metavar="@MACHINE",
+        help="list the games on this machine (or @MACHINE, over ssh) that you may join or watch, and exit",
+    )
+    parser.add_argument(
+        "--open",
+        nargs="?",
+        const="all",
+        metavar="N",
+        help="host a game with seats open to anyone on this machine (N of them; every seat not invited without N), "
+        "beside --invite or alone; whoever takes one is named by the system (docs/people.md)",
+    )
+    parser.add_argument(
+        "--no-watchers", action="store_true", help="with --invite or --open: nobody may watch the game you host"
+    )
+    parser.add_argument(
+        "--quiet-watchers",
+        action="store_true",
+        help="with --invite or --open: the watchers' talk is heard by the watchers alone",
+    )
     parser.add_argument("--stats", action="store_true", help="print the record of your games and exit")
-    parser.add_argument("--json", action="store_true", help="with --stats: print the record as JSON")
+    parser.add_argument("--json", action="store_true", help="with --stats or --list: print it as JSON")
     parser.add_argument(
         "--kept", action="store_true", help="list the games kept on hangups and crashes, and which are spent, and exit"
     )
@@ -301,6 +330,24 @@ def _join_stdio(parser: argparse.ArgumentParser, args: argparse.Namespace, switc
     return join_stdio(args.join_stdio)
 
 
+def _list(parser: argparse.ArgumentParser, args: argparse.Namespace, switches: dict[str, bool]) -> int:
+    """``--list [@MACHINE] [--json]``: the games here (or there) you may join or watch."""
+    from .ui.people.lobby import list_games
+
+    return list_games(args.list or None, as_json=args.json)
+
+
+def _watch(parser: argparse.ArgumentParser, args: argparse.Namespace, switches: dict[str, bool]) -> int:
+    """``--watch HOST[@MACHINE]``: the table as everyone sees it, on the board or in lines."""
+    from .ui.people.watch import watch
+
+    settings = _settings_or_stop()
+    plain, _ = choose_plain(switches, args.detail, settings)
+    if args.detail is not None and not plain:
+        parser.error("--detail goes with --plain (or plain = true in the settings)")
+    return watch(args.watch, plain)
+
+
 def _join(parser: argparse.ArgumentParser, args: argparse.Namespace, switches: dict[str, bool]) -> int:
     """``--join HOST[@MACHINE]``: a guest's seat, on the board or in lines, recorded unless ``--no-stats``."""
     from .ui.people.guest import join
@@ -329,6 +376,8 @@ WAYS: tuple[tuple[str, Callable[[argparse.ArgumentParser, argparse.Namespace, di
     ("stats", _stats, "alone"),
     ("join_stdio", _join_stdio, "join"),
     ("join", _join, "join"),
+    ("watch", _watch, "join"),
+    ("list", _list, "list"),
 )
 
 
@@ -343,25 +392,31 @@ def main(argv: list[str] | None = None) -> int:
             return _play(Wanted(file=file, seed=seed, computer=computer), switches)
         parser = build_parser()
         args = parser.parse_args(argv)
+        hosting = args.open is not None or args.no_watchers or args.quiet_watchers
         game_options = (
             bool(args.file or args.seed is not None or args.computer or args.detail or args.bot_reads_deck)
             or args.players is not None
+            or hosting
         )
         for option, run, takes in WAYS:
             if getattr(args, option) is None or getattr(args, option) is False:
                 continue
             if takes == "alone" and (game_options or switches):
                 parser.error(_ALONE)
+            if takes == "list" and (game_options or switches or args.invite is not None):
+                parser.error("--list takes no other arguments but @MACHINE and --json")
             if takes == "join" and args.json:
-                parser.error("--json goes with --stats")
+                parser.error("--json goes with --stats or --list")
             if takes == "join" and (
                 args.file or args.seed is not None or args.computer or args.bot_reads_deck or args.players is not None
-                or args.invite is not None or set(switches) - set(_JOIN_TAKES)
+                or args.invite is not None or hosting or set(switches) - set(_JOIN_TAKES)
             ):  # fmt: skip
-                parser.error("--join takes no other arguments but --plain, --detail and --no-stats")
+                parser.error(
+                    f"--{option.replace('_', '-')} takes no other arguments but --plain, --detail and --no-stats"
+                )
             return run(parser, args, switches)
         if args.json:
-            parser.error("--json goes with --stats")
+            parser.error("--json goes with --stats or --list")
         return _play(_wanted(parser, args), switches)
     except _Stop as stop:
         return stop.status
@@ -370,7 +425,18 @@ def main(argv: list[str] | None = None) -> int:
 class Wanted(Record):
     """What the command line asks to play: a saved game or a new one, its seed, the computer, the table, the people."""
 
-    __slots__ = ("file", "seed", "computer", "detail", "reads_deck", "players", "invited")
+    __slots__ = (
+        "file",
+        "seed",
+        "computer",
+        "detail",
+        "reads_deck",
+        "players",
+        "invited",
+        "opened",
+        "watchers",
+        "quiet",
+    )
 
     def __init__(
         self,
@@ -382,6 +448,9 @@ class Wanted(Record):
         reads_deck: bool = False,
         players: int | None = None,
         invited: str | None = None,
+        opened: int | None = 0,
+        watchers: bool | None = None,
+        quiet: bool = False,
     ) -> None:
         self.file = file
         self.seed = seed
@@ -389,16 +458,29 @@ class Wanted(Record):
         self.detail = detail
         self.reads_deck = reads_deck
         self.players = players
+        #: The people ``--invite`` names ("" with ``--open`` alone; None: nobody is hosted).
         self.invited = invited
+        #: ``--open``: how many seats are open to anyone (None: every seat not invited; 0: none).
+        self.opened = opened
+        #: ``--no-watchers`` (False; None: as the settings say), ``--quiet-watchers``.
+        self.watchers = watchers
+        self.quiet = quiet
 
 
 def _wanted(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Wanted:
     """The game the full command line asks for; usage errors (status 1) for what does not go together."""
     invited = None
+    opened = _open_argument(parser, args.open)
+    if (args.no_watchers or args.quiet_watchers) and args.invite is None and args.open is None:
+        parser.error("--no-watchers and --quiet-watchers go with --invite or --open")
+    if args.open is not None and args.invite is None:
+        args.invite = []  # seats open to anyone, and nobody invited by name
     if args.invite is not None:
         if args.seed is not None:
             parser.error("--seed with --invite would make the deal public (a command line is seen by all): refused")
         invited = ",".join(args.invite)
+        if invited and args.open is not None and (args.players or 2) == 2 and not args.file:
+            parser.error("--open: at two seats the one other seat is invited already")
         larger = (args.players or 2) > 2
         if args.computer is not None and not larger:
             parser.error("--invite plays a person: --computer only with --players 3|4|6")
@@ -414,7 +496,21 @@ def _wanted(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Wanted
         reads_deck=args.bot_reads_deck,
         players=args.players,
         invited=invited,
+        opened=opened,
+        watchers=False if args.no_watchers else None,
+        quiet=args.quiet_watchers,
     )
+
+
+def _open_argument(parser: argparse.ArgumentParser, value: str | None) -> int | None:
+    """``--open``'s count: 0 when not given, None for every seat not invited, else how many (a usage error if none)."""
+    if value is None:
+        return 0
+    if value == "all":
+        return None
+    if not value.isdigit() or not 1 <= int(value) <= 5:
+        parser.error(f"--open {value}: say how many seats to open, 1 to 5 (or --open alone: every seat not invited)")
+    return int(value)
 
 
 def _play(wanted: Wanted, switches: dict[str, bool]) -> int:
@@ -465,7 +561,8 @@ def _play(wanted: Wanted, switches: dict[str, bool]) -> int:
             return 1
         from .players import PERSON_PREFIX
 
-        computer_name = PERSON_PREFIX + invited
+        if invited:  # (an open seat alone: the computer keeps it until someone takes it)
+            computer_name = PERSON_PREFIX + invited
         saved_computer = None
     computer_name, hints, color, record = choose_options(computer_name, switches, saved_computer, settings)
     seed_value: int | None
@@ -509,26 +606,29 @@ def _play(wanted: Wanted, switches: dict[str, bool]) -> int:
             from .files.rescue import not_run_line
 
             say(not_run_line(file, not_run, DEFAULT_COMPUTER))
-    return RUNS[plain, invited is not None](choices, invited)
+    if wanted.watchers is None:
+        wanted.watchers = not (settings is not None and settings.watchers is False)
+    return RUNS[plain, invited is not None](choices, wanted)
 
 
-def _host_board(choices: Choices, invited: str | None) -> int:
+def _host_board(choices: Choices, wanted: Wanted) -> int:
     from .ui.people.host import play_host
 
-    assert invited is not None
-    return play_host(choices, invited)
+    assert wanted.invited is not None
+    return play_host(choices, wanted.invited, None, wanted.opened, bool(wanted.watchers), wanted.quiet)
 
 
-def _host_lines(choices: Choices, invited: str | None) -> int:
+def _host_lines(choices: Choices, wanted: Wanted) -> int:
     from .ui.people.host import play_host
     from .ui.people.inlines import host_in_lines
 
-    assert invited is not None
-    return play_host(choices, invited, play=host_in_lines(choices))
+    assert wanted.invited is not None
+    play = host_in_lines(choices)
+    return play_host(choices, wanted.invited, play, wanted.opened, bool(wanted.watchers), wanted.quiet)
 
 
 #: The four runs of a game played here, by (in lines, hosting people): at any table, two seats one case of it.
-RUNS: dict[tuple[bool, bool], Callable[[Choices, str | None], int]] = {
+RUNS: dict[tuple[bool, bool], Callable[[Choices, Wanted], int]] = {
     (False, False): lambda choices, _: play_board(choices),
     (True, False): lambda choices, _: play_plain(choices),
     (False, True): _host_board,

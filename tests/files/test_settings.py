@@ -45,7 +45,10 @@ def test_every_setting() -> None:
         ('stats = true\ncomputer = "deep"\n', 'cfg: line 2: computer must be "bsd" or "expert", not "deep"'),
         ("computer = true\n", 'cfg: line 1: computer must be "bsd" or "expert", not true'),
         ("hints = true\ncolour = true\n", "cfg: line 2: unknown setting 'colour' (did you mean 'color'?)"),
-        ("speed = 3\n", "cfg: line 1: unknown setting 'speed' (known: computer, hints, color, stats, plain, detail)"),
+        (
+            "speed = 3\n",
+            "cfg: line 1: unknown setting 'speed' (known: computer, hints, color, stats, plain, detail, watchers)",
+        ),
         ('detail = "loud"\n', 'cfg: line 1: detail must be "brief" or "full", not "loud"'),
         ("plain = 1\n", "cfg: line 1: plain must be true or false, not 1"),
         ("detail = \n", 'cfg: line 1: Invalid value in "detail ="; expected detail = "brief" or "full"'),

@@ -29,7 +29,7 @@ import shutil
 import signal
 import socket
 import struct
-import subprocess  # noqa: F401
+import subprocess
 import sys
 import tempfile
 import termios
@@ -360,12 +360,13 @@ class Lines(Player):
         return lines[-1] if lines else ""
 
     def prompted(self) -> str | None:
-        """The prompt waiting for an answer (the last line, not yet answered), if any."""
+        """The prompt waiting for an answer (the last prompt said since the last answer), if any: what the table
+        says meanwhile (someone came, talk) may follow it."""
         self.pump(0.01)
-        lines = self.lines()
-        if len(lines) <= self.heard or lines[-1] not in ("Your move:", "Coup fourre?", "Extension?", "Another hand?"):
-            return None
-        return lines[-1]
+        for line in reversed(self.lines()[self.heard :]):
+            if line in ("Your move:", "Coup fourre?", "Extension?", "Another hand?", "Another game?"):
+                return line
+        return None
 
     def answer(self, line: str) -> None:
         self.heard = len(self.lines())
@@ -409,7 +410,7 @@ class Lines(Player):
         """One scripted answer: at a turn pick, say the hand, discard (a safety played if that is all); no to the
         questions.  False if nothing is asked (or only ``Another hand?``, the host's to answer)."""
         asked = self.prompted()
-        if asked in (None, "Another hand?"):
+        if asked in (None, "Another hand?", "Another game?"):
             return False
         if asked != "Your move:":
             self.answer("n")
@@ -535,8 +536,11 @@ def readable_by(uid: int, gid: int, paths: list[str]) -> bool:
     return os.waitstatus_to_exitcode(status) == 0
 
 
-def connect_in_child(uid: int, gid: int, path: str) -> tuple[int, int]:
-    """Connect to ``path`` as ``uid`` in a forked child that writes first, then reads to the end: (pid, pipe)."""
+def connect_in_child(
+    uid: int, gid: int, path: str, first: bytes = b'{"type":"move","move":{"kind":"draw"}}\n'
+) -> tuple[int, int]:
+    """Connect to ``path`` as ``uid`` in a forked child that writes ``first`` first (a move, not a knock: no mille's
+    at a table's door), then reads to the end: (pid, pipe)."""
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns into pytest
@@ -549,7 +553,7 @@ def connect_in_child(uid: int, gid: int, path: str) -> tuple[int, int]:
             s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             s.connect(path)
             try:
-                s.sendall(b'{"type":"move","move":{"kind":"draw"}}\n')
+                s.sendall(first)
             except OSError:
                 pass
             s.settimeout(10)
@@ -577,9 +581,12 @@ def child_read(pid: int, fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def connect_as(uid: int, gid: int, path: str) -> bytes:
-    """Connect to ``path`` as ``uid``, write first, and return what came back before the end (b'' if refused)."""
-    return child_read(*connect_in_child(uid, gid, path))
+def connect_as(uid: int, gid: int, path: str, first: bytes | None = None) -> bytes:
+    """Connect to ``path`` as ``uid``, write ``first`` (a move if not given), and return what came back before the
+    end (b'' if refused)."""
+    if first is None:
+        return child_read(*connect_in_child(uid, gid, path))
+    return child_read(*connect_in_child(uid, gid, path, first))
 
 
 # ----------------------------------------------------------------------
@@ -672,6 +679,69 @@ def one_play_from_the_end() -> tuple[object, str]:
     raise AssertionError("no deal ends on a play of seat 0")
 
 
+# ----------------------------------------------------------------------
+# A real sshd on loopback (the room's tests: --list @host, --watch alice@host)
+
+SSHD = "/usr/sbin/sshd"
+
+
+@contextmanager
+def loopback_sshd(place: str, login: str, uid: int, gid: int) -> Iterator[dict[str, str]]:
+    """A real sshd on 127.0.0.1 letting ``login`` in with a throwaway key; the environment that has mille use it
+    (``MILLE_SSH``, and ``MILLE_REMOTE``: the system python on this checkout).  Skipped where sshd is missing."""
+    python = shutil.which("python3", path="/usr/bin:/usr/local/bin")
+    if not os.path.exists(SSHD) or shutil.which("ssh") is None or shutil.which("ssh-keygen") is None:
+        pytest.skip("openssh-server and openssh-client are not installed (.ci/run installs them as root)")
+    if python is None or not readable_by(uid, gid, [python, os.path.join(SRC, "mille", "__main__.py")]):
+        pytest.skip("no system python3 the test's user may run on this checkout (the far side of ssh)")
+    made_run = not os.path.isdir("/run/sshd")
+    if made_run:
+        os.makedirs("/run/sshd", mode=0o755)
+    sshd = None
+    try:
+        for name in ("host_key", "user_key"):
+            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", os.path.join(place, name)],
+                           check=True, capture_output=True)  # fmt: skip
+        os.chown(os.path.join(place, "user_key"), uid, gid)
+        subprocess.run(["usermod", "-p", "*", login], check=True, capture_output=True)  # (useradd's "!" is locked)
+        shutil.copy(os.path.join(place, "user_key.pub"), os.path.join(place, "authorized_keys"))
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        config = os.path.join(place, "sshd_config")
+        with open(config, "w") as f:
+            f.write(
+                f"Port {port}\nListenAddress 127.0.0.1\nHostKey {place}/host_key\n"
+                f"AuthorizedKeysFile {place}/authorized_keys\nStrictModes no\nUsePAM no\n"
+                f"PasswordAuthentication no\nKbdInteractiveAuthentication no\nAllowUsers {login}\n"
+                f"PidFile {place}/sshd.pid\n"
+            )
+        log = os.open(os.path.join(place, "log"), os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            sshd = subprocess.Popen([SSHD, "-D", "-e", "-f", config], stderr=log)
+        finally:
+            os.close(log)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and sshd.poll() is None, "sshd did not start"
+                time.sleep(0.05)
+        ssh = (
+            f"ssh -p {port} -i {place}/user_key -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null"
+            " -o BatchMode=yes -o LogLevel=ERROR"
+        )
+        yield {"MILLE_SSH": ssh, "MILLE_REMOTE": f"env PYTHONPATH={SRC} {python} -m mille"}
+    finally:
+        if sshd is not None:
+            sshd.kill()
+            sshd.wait()
+        if made_run:
+            shutil.rmtree("/run/sshd", ignore_errors=True)
+
+
 def partner_asked_coup_fourre() -> object:
     """A hand at four seats of the original's computers, stopped where seat 3 (alice's partner) is asked, out of
     turn, for the coup fourré (R10: seat 4 attacked side A, and seat 3, not seat 1 who plays next, holds the
@@ -706,3 +776,76 @@ def descendants(pid: int) -> list[int]:
             found.append(child)
             todo.append(child)
     return found
+
+
+def impostor(uid: int, gid: int, make: Callable[[], str], become_first: bool = True) -> tuple[int, int, int]:
+    """A real process of the user ``uid`` that makes a place (``make()``: the socket's path) and listens there.
+
+    It says ``ready`` on its pipe, then what came: ``none`` (nobody
+    connected before it was told to stop) or ``connected:`` and the bytes
+    read in the next second.  ``become_first=False``: the socket is made and
+    bound before the process becomes ``uid`` (root may make it where ``uid``
+    could not), then it listens as ``uid``.  (pid, its pipe, the stop pipe).
+    """
+    report_r, report_w = os.pipe()
+    stop_r, stop_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        code = 1
+        try:
+            os.close(report_r)
+            os.close(stop_w)
+            if become_first:
+                os.setgroups([])
+                os.setgid(gid)
+                os.setuid(uid)
+            path = make()
+            listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            listener.bind(path)
+            os.chmod(path, 0o666)
+            if not become_first:
+                os.setgroups([])
+                os.setgid(gid)
+                os.setuid(uid)
+            listener.listen(4)  # the kernel notes who listens now: this user
+            os.write(report_w, b"ready\n")
+            ready, _, _ = select.select([listener, stop_r], [], [], 60)
+            if listener in ready:
+                conn, _ = listener.accept()
+                conn.settimeout(1.0)
+                got = b""
+                try:
+                    while chunk := conn.recv(65536):
+                        got += chunk
+                except OSError:
+                    pass
+                os.write(report_w, b"connected:" + got)
+            else:
+                os.write(report_w, b"none")
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(report_w)
+    os.close(stop_r)
+    got = b""
+    while not got.startswith(b"ready\n"):
+        chunk = os.read(report_r, 4096)
+        assert chunk, "the impostor did not start"
+        got += chunk
+    return pid, report_r, stop_w
+
+
+def impostor_heard(pid: int, report: int, stop: int) -> bytes:
+    """Stop the impostor and return what it heard (``none``, or ``connected:`` and the bytes)."""
+    try:
+        os.write(stop, b"x")
+    except BrokenPipeError:  # it heard someone and is gone already
+        pass
+    os.close(stop)
+    chunks = []
+    while chunk := os.read(report, 65536):
+        chunks.append(chunk)
+    os.close(report)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    return b"".join(chunks)

@@ -45,7 +45,7 @@ from helpers.people import (
 )
 from helpers.terminal import _children
 from mille.engine import cards
-from mille.ui.people.rendezvous import directory
+from mille.ui.people.rendezvous import directory, table_path
 
 
 def _agree(host: Player, guest: Player) -> None:
@@ -69,19 +69,19 @@ def _agree(host: Player, guest: Player) -> None:
 
 @pytest.mark.parametrize("seats", [2, 4])
 def test_people_play_a_stranger_is_refused_and_a_dropped_guest_is_played_for_and_comes_back(seats: int) -> None:
-    """bob invited (at 4 seats, alice's partner, seat 3; the computers at 2 and 4); eve connects and is refused,
-    unread; moves show on both boards; alice's ^C while bob thinks leaves his move his; bob killed at his prompt is
-    played for by the computer, and joins again while alice thinks.  At two seats the boards agree on everything
-    public, his terminal closed while she thinks is told at once, and her quit ends the game for both; at four
-    seats the hand is played to its end."""
+    """bob invited (at 4 seats, alice's partner, seat 3; the computers at 2 and 4); eve connects to the table's door
+    with a move instead of a knock and is refused, the host told; moves show on both boards; alice's ^C while bob
+    thinks leaves his move his; bob killed at his prompt is played for by the computer, and joins again while alice
+    thinks, told what he missed.  At two seats the boards agree on everything public, his terminal closed while she
+    thinks is told at once, and her quit ends the game for both; at four seats the hand is played to its end."""
     with people(3) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid), (_eve, e_uid, e_gid)], players() as started:
         host = Player(a_uid, a_gid, ["--players", str(seats), "--invite", bob, "--no-stats"], seats=seats)
         started.append(host)
         host.wait_said(f"mille --join {alice}")
-        sock_path = os.path.join(directory(a_uid), f"{bob}.sock")
+        sock_path = table_path(a_uid)
         assert os.stat(directory(a_uid)).st_mode & 0o777 == 0o711
 
-        # Eve connects and writes first: refused, her bytes never read, the host told.
+        # Eve connects and writes a move, no knock: refused, nothing sent back, the host told.
         refused = connect_as(e_uid, e_gid, sock_path)
         assert refused == b"", refused
         host.wait_for("tried to join and was refused")
@@ -140,10 +140,12 @@ def test_people_play_a_stranger_is_refused_and_a_dropped_guest_is_played_for_and
         else:
             until([host], host.asked)
 
-        # bob joins again while alice thinks: his board at once, his seat at his next move.
+        # bob joins again while alice thinks: his board at once, told what he missed, his seat at his next move.
         back = Player(b_uid, b_gid, ["--join", alice], seats=seats)
         started.append(back)
         back.wait_for(f"{alice} is thinking..." if seats == 2 else f"Side A (yours): {alice}, you")
+        if seats == 2:
+            back.wait_for("missed; M reads")  # the computer's moves for him: on the prompt line, nothing asked
         host.wait_for(f"{bob} joined")
         if seats == 2:
             # His terminal closed under him while alice thinks: she is told at once, without moving.

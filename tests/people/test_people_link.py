@@ -404,41 +404,71 @@ def _messages(data: bytes) -> list[dict[str, object]]:
     return [json.loads(line) for line in data.splitlines() if line.strip()]
 
 
+def room_for(game: Game, persons: list[object], host: str = "alice", **options: bool) -> object:
+    """A room around ``game`` for unit tests: its door one end of a socket pair (nobody ever knocks there)."""
+    from mille.ui.people.room import Room
+
+    door, _spare = socket.socketpair()
+    names = {0: host, **{p.seat: p.name for p in persons if getattr(p, "name", "")}}  # type: ignore[attr-defined]
+    room = Room(door, game, host, os.getuid(), persons, names, "bsd", **options)  # type: ignore[arg-type]
+    room._spare = _spare  # type: ignore[attr-defined]  # (kept open with the room)
+    return room
+
+
 @pytest.mark.parametrize(("seats", "seat"), [(2, 1), (4, 2)])
 def test_only_the_invited_person_takes_their_seat_and_is_handed_only_its_view(seats: int, seat: int) -> None:
-    """Another user who connects to bob's socket is refused before a byte is read, the host told; bob is seated."""
-    import socket
-
+    """At the table's door: another user is refused before a byte is read when nothing there is for them (no seat
+    open, no watchers), the host told; let in to watch, their knock for a seat is refused in one line; bob, named
+    by the kernel, is seated and handed his seat's view alone."""
     from mille.engine import rules
     from mille.engine.rng import GlibcRandom
     from mille.engine.state import Game, table
     from mille.players.bsd import BsdPlayer
+    from mille.ui.people.room import Room
     from mille.ui.people.seat import PersonSeat
 
     with people(2) as [(bob, b_uid, b_gid), (eve, e_uid, e_gid)], readable_directory() as place:
         game = Game(table=table(seats), rng=GlibcRandom(9))
         rules.start_hand(game)
-        path = os.path.join(place, "bob.sock")
+        path = os.path.join(place, "table.sock")
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         listener.bind(path)
         os.chmod(path, 0o666)
         listener.listen(4)
-        person = PersonSeat(seat, listener, b_uid, game, "alice", {0: "alice", seat: bob}, BsdPlayer())
+        names = {0: "alice", seat: bob}
+        person = PersonSeat(seat, b_uid, game, "alice", names, BsdPlayer())
+        room = Room(listener, game, "alice", os.getuid(), [person], names, "bsd", watchers=False)
+
+        def serve(until: object) -> None:
+            deadline = time.monotonic() + 10
+            while not until():  # type: ignore[operator]
+                assert time.monotonic() < deadline
+                room.serve(0.1)
+
+        def told() -> list[str]:
+            room._refused_told = -1.0  # (a second gone by: refusals are told once a second at most)
+            return room.take_notices()
+
         try:
             pid, fd = connect_in_child(e_uid, e_gid, path)
-            deadline = time.monotonic() + 10
-            while not (told := person.take_notices()):
-                assert time.monotonic() < deadline
-                person.admit(wait=0.1)
+            serve(lambda: room._refused)
             assert person.link is None and child_read(pid, fd) == b""
-            assert told == [f"{eve} tried to join and was refused (only {bob} is invited there)"]
+            assert told() == [f"{eve} tried to join and was refused (only {bob} is invited there)"]
 
-            pid, fd = connect_in_child(b_uid, b_gid, path)
-            while not person.admit(wait=0.1):
-                assert time.monotonic() < deadline
+            room.allow_watchers = True  # eve may knock now: her knock for a seat is refused in one line
+            pid, fd = connect_in_child(e_uid, e_gid, path, b'{"type":"knock","version":2,"want":"join"}\n')
+            serve(lambda: room._refused)
+            assert _messages(child_read(pid, fd)) == [
+                {"type": "bye", "text": "no seat at alice's table is kept for you, and none is open"}
+            ]
+            assert told() == [f"{eve} tried to join and was refused (only {bob} is invited there)"]
+
+            pid, fd = connect_in_child(b_uid, b_gid, path, b'{"type":"knock","version":2,"want":"join"}\n')
+            serve(lambda: person.link is not None)
             person.bye("the test is over")
             received = child_read(pid, fd)
         finally:
+            room.close("over")
             listener.close()
     hello, view, bye = _messages(received)
     assert hello["type"] == "hello" and hello["seat"] == seat and hello["table"]["seats"] == seats  # type: ignore[index]
@@ -511,9 +541,8 @@ def test_a_move_the_host_refuses_is_answered_with_the_engines_words_and_asked_ag
     rules.start_hand(game)
     game.to_move = 1
     obs = observe(game, 1)
-    listener, spare = socket.socketpair()
     host_end, guest_end = people_link.pair()
-    person = PersonSeat(1, listener, os.getuid(), game, "alice", {0: "alice", 1: "bob"}, BsdPlayer())
+    person = PersonSeat(1, os.getuid(), game, "alice", {0: "alice", 1: "bob"}, BsdPlayer())
     person.link = host_end
     try:
         guest_end.send(messages.move(rules.Move(rules.MoveType.DISCARD, 1), 1))  # before his pick: refused
@@ -526,8 +555,6 @@ def test_a_move_the_host_refuses_is_answered_with_the_engines_words_and_asked_ag
         assert refusal(public_view(obs, False), 1, rules.Move(rules.MoveType.DISCARD, 1), "alice") == words
     finally:
         person.close()
-        for sock in (listener, spare):
-            sock.close()
         guest_end.close()
 
 
@@ -591,8 +618,14 @@ def test_the_hosts_coup_fourre_question_is_never_told_to_the_others() -> None:
         def say(self, text: str) -> None:
             self.said.append(text)
 
+    class Room:
+        said: list[str] = []
+
+        def say(self, text: str) -> None:
+            self.said.append(text)
+
     bob = Someone()
-    people = People([bob], "alice")  # type: ignore[list-item]
+    people = People([bob], "alice", Room())  # type: ignore[list-item, arg-type]
     for prompt in (COUP_PROMPT, EXTENSION_PROMPT, REALLY_PROMPT):
         people.relay(prompt)
     assert bob.said == []
@@ -619,14 +652,11 @@ def test_the_hosts_prompt_leaves_the_link_of_a_guest_who_decides_to_the_thread_t
 
     game = Game(rng=GlibcRandom(5))
     rules.start_hand(game)
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(os.path.join(str(tmp_path), "guest.sock"))
-    listener.listen(1)
     host_end, guest_end = people_link.pair()
-    person = PersonSeat(1, listener, os.getuid(), game, "alice", {0: "alice"}, BsdPlayer())
+    person = PersonSeat(1, os.getuid(), game, "alice", {0: "alice"}, BsdPlayer())
     try:
         term = VirtualTerminal(keys=[ord("n")])
-        face = HostBoardFace(BoardFace(term, game, 0), People([person], "alice"))
+        face = HostBoardFace(BoardFace(term, game, 0), People([person], "alice", room_for(game, [person])))  # type: ignore[arg-type]
         person.link = host_end
         person.deciding = True  # as PersonSeat.choose, on the worker, while it waits for the move
         GameFlow(face, game, Setup(BsdPlayer(), "bsd", GlibcRandom(1)))
@@ -638,7 +668,6 @@ def test_the_hosts_prompt_leaves_the_link_of_a_guest_who_decides_to_the_thread_t
         assert person.link is host_end and not person.take_notices()
     finally:
         person.close()
-        listener.close()
         host_end.close()
         guest_end.close()
 
@@ -657,17 +686,14 @@ def test_the_hosts_line_in_plain_mode_leaves_the_link_of_a_guest_who_decides_alo
 
     game = Game(rng=GlibcRandom(5))
     rules.start_hand(game)
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(os.path.join(str(tmp_path), "guest.sock"))
-    listener.listen(1)
     host_end, guest_end = people_link.pair()
     lines, typed = os.pipe()
     said = os.open(os.devnull, os.O_WRONLY)
-    person = PersonSeat(1, listener, os.getuid(), game, "alice", {0: "alice"}, BsdPlayer())
+    person = PersonSeat(1, os.getuid(), game, "alice", {0: "alice"}, BsdPlayer())
     try:
         term = LineTerminal(lines, said)
         inner = PeoplePlain(term, game, 0, "brief", lambda: Naming.at(game.table, {1: "bob"}))
-        face = HostLinesFace(inner, term, People([person], "alice"))
+        face = HostLinesFace(inner, term, People([person], "alice", room_for(game, [person])))  # type: ignore[arg-type]
         person.link = host_end
         person.deciding = True  # as PersonSeat.choose, on the worker, while it waits for the move
         GameFlow(face, game, Setup(BsdPlayer(), "bsd", GlibcRandom(1)))
@@ -680,7 +706,6 @@ def test_the_hosts_line_in_plain_mode_leaves_the_link_of_a_guest_who_decides_alo
         assert person.link is host_end
     finally:
         person.close()
-        listener.close()
         host_end.close()
         guest_end.close()
         for fd in (lines, typed, said):

@@ -2,7 +2,7 @@
 
 Real users made for the test (``useradd``, as root; skipped with the
 reason otherwise), each running mille on a pty of its own
-(:class:`test_people.Player`), or a real process of an impostor user
+(:class:`helpers.people.Player`), or a real process of an impostor user
 that makes the meeting directory, or a symbolic link in its place, and
 listens there.
 """
@@ -10,16 +10,13 @@ listens there.
 from __future__ import annotations
 
 import os
-import select
 import shutil
 import signal
-import socket
-from collections.abc import Callable
 
 import pytest
 
-from helpers.people import Player, people
-from mille.ui.people.rendezvous import directory, socket_path
+from helpers.people import Player, impostor, impostor_heard, people
+from mille.ui.people.rendezvous import TABLE_SOCKET, directory, table_path
 
 
 def _said(player: Player) -> str:
@@ -29,8 +26,8 @@ def _said(player: Player) -> str:
 
 def test_a_second_host_for_the_same_guest_is_refused_and_a_dead_ones_socket_replaced() -> None:
     """Issue 43: a second ``mille --invite bob`` of the same user took the running game's socket (its guest sent to
-    the new one).  Now it is refused in one line and the first game keeps its guest; a socket left by a game that
-    is gone is replaced as before."""
+    the new one).  Now it is refused in one line and the first game keeps its guest (one table per host: its door,
+    ``table.sock``); a socket left by a game that is gone is replaced as before."""
     with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)]:
         players: list[Player] = []
         try:
@@ -44,8 +41,8 @@ def test_a_second_host_for_the_same_guest_is_refused_and_a_dead_ones_socket_repl
             said = _said(second)
             lines = [line for line in said.splitlines() if line.strip()]
             assert len(lines) == 1 and lines[0].startswith("mille: "), said
-            assert f"for {bob} is already waiting or running" in said and "Traceback" not in said
-            assert os.path.exists(socket_path(a_uid, bob))
+            assert "a game of yours is already waiting or running" in said and "Traceback" not in said
+            assert os.path.exists(table_path(a_uid))
 
             # The first game keeps its socket: bob joins it.
             guest = Player(b_uid, b_gid, ["--join", alice])
@@ -61,7 +58,7 @@ def test_a_second_host_for_the_same_guest_is_refused_and_a_dead_ones_socket_repl
             guest.wait_for("Wait/Leave?")  # his link went: he leaves (it is not waited out)
             guest.send("l")
             assert guest.reap() == 1
-            assert os.path.exists(socket_path(a_uid, bob))
+            assert os.path.exists(table_path(a_uid))
             third = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"])
             players.append(third)
             third.wait_for(f"mille --join {alice}")
@@ -71,79 +68,6 @@ def test_a_second_host_for_the_same_guest_is_refused_and_a_dead_ones_socket_repl
         finally:
             for p in players:
                 p.kill()
-
-
-def _impostor(uid: int, gid: int, make: Callable[[], str], become_first: bool = True) -> tuple[int, int, int]:
-    """A real process of the user ``uid`` that makes a place (``make()``: the socket's path) and listens there.
-
-    It says ``ready`` on its pipe, then what came: ``none`` (nobody
-    connected before it was told to stop) or ``connected:`` and the bytes
-    read in the next second.  ``become_first=False``: the socket is made and
-    bound before the process becomes ``uid`` (root may make it where ``uid``
-    could not), then it listens as ``uid``.  (pid, its pipe, the stop pipe).
-    """
-    report_r, report_w = os.pipe()
-    stop_r, stop_w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
-        code = 1
-        try:
-            os.close(report_r)
-            os.close(stop_w)
-            if become_first:
-                os.setgroups([])
-                os.setgid(gid)
-                os.setuid(uid)
-            path = make()
-            listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            listener.bind(path)
-            os.chmod(path, 0o666)
-            if not become_first:
-                os.setgroups([])
-                os.setgid(gid)
-                os.setuid(uid)
-            listener.listen(4)  # the kernel notes who listens now: this user
-            os.write(report_w, b"ready\n")
-            ready, _, _ = select.select([listener, stop_r], [], [], 60)
-            if listener in ready:
-                conn, _ = listener.accept()
-                conn.settimeout(1.0)
-                got = b""
-                try:
-                    while chunk := conn.recv(65536):
-                        got += chunk
-                except OSError:
-                    pass
-                os.write(report_w, b"connected:" + got)
-            else:
-                os.write(report_w, b"none")
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(report_w)
-    os.close(stop_r)
-    got = b""
-    while not got.startswith(b"ready\n"):
-        chunk = os.read(report_r, 4096)
-        assert chunk, "the impostor did not start"
-        got += chunk
-    return pid, report_r, stop_w
-
-
-def _impostor_heard(pid: int, report: int, stop: int) -> bytes:
-    """Stop the impostor and return what it heard (``none``, or ``connected:`` and the bytes)."""
-    try:
-        os.write(stop, b"x")
-    except BrokenPipeError:  # it heard someone and is gone already
-        pass
-    os.close(stop)
-    chunks = []
-    while chunk := os.read(report, 65536):
-        chunks.append(chunk)
-    os.close(report)
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
-    return b"".join(chunks)
 
 
 def _one_line(player: Player) -> str:
@@ -168,14 +92,14 @@ def test_an_impostors_meeting_place_is_refused_by_the_guest_and_named_to_the_hos
         def make() -> str:
             if kind == "directory":
                 os.mkdir(place, 0o755)
-                return os.path.join(place, f"{bob}.sock")
+                return os.path.join(place, TABLE_SOCKET)
             os.mkdir(hers, 0o755)
             os.symlink(hers, place)
-            return os.path.join(hers, f"{bob}.sock")
+            return os.path.join(hers, TABLE_SOCKET)
 
         players: list[Player] = []
         try:
-            impostor = _impostor(e_uid, e_gid, make)
+            eve = impostor(e_uid, e_gid, make)
             try:
                 for argv in (["--join", alice], ["--join-stdio", alice]):
                     guest = Player(b_uid, b_gid, argv)
@@ -184,7 +108,7 @@ def test_an_impostors_meeting_place_is_refused_by_the_guest_and_named_to_the_hos
                     assert f"cannot join {alice}:" in line and f"of {eve}'s" in line, line
                     assert "nothing was sent" in line
             finally:
-                heard = _impostor_heard(*impostor)
+                heard = impostor_heard(*eve)
             assert heard == b"none", heard  # never connected: the impostor learnt nothing of bob
 
             host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"])
@@ -202,26 +126,26 @@ def test_an_impostors_meeting_place_is_refused_by_the_guest_and_named_to_the_hos
 def test_a_guest_refuses_a_game_another_user_listens_on_and_sends_nothing() -> None:
     """The place is alice's, but the process that answers is eve's (the kernel names it at either end of the
     socket): bob's ``mille --join alice`` refuses in one line, having sent nothing."""
-    with people(3) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid), (eve, e_uid, e_gid)]:
+    with people(3) as [(alice, a_uid, a_gid), (_bob, b_uid, b_gid), (eve, e_uid, e_gid)]:
         place = directory(a_uid)
 
         def make() -> str:  # as root: alice's own directory, in it the socket eve will listen on
             os.mkdir(place, 0o711)
             os.chown(place, a_uid, a_gid)
             os.chmod(place, 0o711)
-            return os.path.join(place, f"{bob}.sock")
+            return os.path.join(place, TABLE_SOCKET)
 
         players: list[Player] = []
         try:
-            impostor = _impostor(e_uid, e_gid, make, become_first=False)
-            os.chown(os.path.join(place, f"{bob}.sock"), a_uid, a_gid)
+            eve = impostor(e_uid, e_gid, make, become_first=False)
+            os.chown(os.path.join(place, TABLE_SOCKET), a_uid, a_gid)
             try:
                 guest = Player(b_uid, b_gid, ["--join", alice])
                 players.append(guest)
                 line = _one_line(guest)
                 assert f"is {eve}'s, not {alice}'s" in line and "nothing was sent" in line, line
             finally:
-                heard = _impostor_heard(*impostor)
+                heard = impostor_heard(*eve)
             assert heard == b"connected:", heard  # connected (the kernel's answer needs it), and sent nothing
         finally:
             for p in players:

@@ -264,7 +264,7 @@ def test_a_guest_fed_a_hostile_host_ends_in_one_line_promptly(what: str, obs: di
                 os.setgroups([])
                 os.setgid(a_gid)
                 os.setuid(a_uid)
-                listener, _ = rendezvous.listen(bob)
+                listener, _ = rendezvous.listen()
                 os.write(write_end, b"ready\n")
                 listener.settimeout(30)
                 conn, _ = listener.accept()

@@ -62,9 +62,11 @@ INNER: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     ),
     "mille.ui.people": (
         ("the meeting", ("__init__", "link", "rendezvous")),
-        ("the link's messages, and a seat's view", ("messages", "view")),
+        ("the link's messages, a seat's view, the table's story, talk", ("messages", "view", "narration", "talk")),
         ("the host's side of one person", ("seat",)),
+        ("the room around the table", ("room",)),
         ("the runs: the host's, a guest's", ("host", "guest")),
+        ("a watcher's run, the listing", ("watch", "lobby")),
         ("in lines", ("inlines",)),
     ),
     "mille.lab": (

@@ -75,7 +75,13 @@ if TYPE_CHECKING:
             """A decision (or a pass) is about to be made in ``game``."""
 
         def after_move(self, game: Game, seat: Seat, move: Move, outcome: Outcome) -> None:
-            """``seat``'s ``move`` was pushed and had ``outcome``."""
+            """``seat``'s ``move`` was pushed and had ``outcome``.
+
+            An observer may also define ``inform(event)``: it is then told
+            every move as the table sees it (as a player's ``inform``, before
+            any seat's, and never a coup fourré let pass out of turn, which
+            only its seat hears): what a watcher is shown (docs/people.md).
+            """
 
 else:
     Player = object  # the protocol is structural; only the type checker needs it
@@ -213,6 +219,9 @@ def hand_steps(
     each until it waits for an answer from elsewhere.
     """
     informed = _hooks(players, "inform")
+    public = getattr(observer, "inform", None)
+    if public is not None:
+        informed.insert(0, (-1, public))  # the table's: told first, and never a seat's own secret (no seat is -1)
     forced: dict[Seat, Any] | None = dict(_hooks(players, "forced_draw")) or None
     # A player that encodes what its seat may see straight from the game (a bot in flight that
     # finds its legal moves itself: mille.players.external) is asked without an observation.

@@ -19,6 +19,7 @@ from .safeio import private_directory, shown
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from ..engine.state import Game
@@ -94,15 +95,26 @@ class Recorder:
 
     ``restored`` is the position a game was restored from (None for a new
     game); ``side`` the person's side (a guest's, docs/people.md: 0, the
-    host's, for everyone else).  Problems (a file that cannot be written, a damaged file set
-    aside) never stop the game or touch the screen: they are kept in
+    host's, for everyone else); ``people``: who the other people at the
+    table are to the player (a partner, an opponent), asked at each event.
+    Problems (a file that cannot be written, a damaged file set aside)
+    never stop the game or touch the screen: they are kept in
     :attr:`problems`, one line each, for the program to print when the
     terminal is back.
     """
 
-    def __init__(self, path: str | None = None, *, restored: Game | None = None, side: int = 0) -> None:
+    def __init__(
+        self,
+        path: str | None = None,
+        *,
+        restored: Game | None = None,
+        side: int = 0,
+        people: Callable[[], dict[str, str]] | None = None,
+    ) -> None:
         self._path = path
         self.side = side
+        #: The other people at the table now, by name: ``partner`` or ``opponent`` (each event says them).
+        self.people = people
         self._restored = None if restored is None else restored.copy()
         #: The game's name; None until the first event needs it.
         self.game_id: str | None = None
@@ -272,6 +284,9 @@ class Recorder:
     def _write(self, event: dict[str, Any]) -> None:
         if not self._prepare():
             return
+        people = self.people() if self.people is not None else None
+        if people:
+            event["people"] = dict(list(people.items())[:5])
         computer = event.get("computer")
         if isinstance(computer, str) and len(computer) > MAX_NAME:  # a long exec:COMMAND
             event["computer"] = computer[: MAX_NAME - 3] + "..."

@@ -51,7 +51,7 @@ from typing import Any
 from .. import __version__
 from ..engine import cards
 from ..engine.driver import Event
-from ..engine.observation import Observation
+from ..engine.observation import Observation, PublicView
 from ..engine.rules import DISCARDS, DRAW, EXTEND, NO_EXTENSION, ORDER, PASS, PLAYS, Move, MoveType, Phase
 from ..engine.rules import phase as phase_of
 from ..engine.scoring import Bonuses, HandResult
@@ -434,6 +434,57 @@ def observation_from_json_2(data: object) -> Observation:
         )
     except (KeyError, TypeError) as exc:
         raise WireError(f"not an observation ({type(exc).__name__}: {exc})") from None
+
+
+def public_json(view: PublicView) -> dict[str, object]:
+    """What every seat sees (a watcher's view, docs/people.md): protocol 2's observation without a seat, a hand, the
+    counting or an ``Extension?`` slot."""
+    table = view.table
+    return {
+        "table": table_json(table),
+        "phase": PHASE_NAMES_2[view.phase],
+        "to_move": view.to_move,
+        "hand_sizes": list(view.hand_sizes),
+        "sides": [_side_json(view.players[s]) for s in range(table.sides)],
+        "discard": view.discard,
+        "deck_count": view.deck_count,
+        "trip_length": view.trip_length,
+        "hand_starter": view.hand_starter,
+    }
+
+
+def public_from_json(data: object) -> PublicView:
+    """The :class:`PublicView` :func:`public_json` made, every number checked; :class:`WireError` for anything else."""
+    try:
+        data = _dict(data)
+        shape = _dict(data["table"])
+        seats = _int(shape["seats"], SEATS, "table.seats")
+        if seats not in TABLE_SEATS:
+            raise WireError(f"a table has 2, 3, 4 or 6 seats, not {seats}")
+        game_points = _int(shape["game_points"], POINTS, "table.game_points")
+        table = make_table(seats, game_points=game_points, parker=_bool(shape["parker"]))
+        sides = [_dict(t) for t in _list(data["sides"], table.sides)]
+        blank = [cards.EMPTY] * cards.HAND_SIZE
+        players = tuple(
+            tableau_from_json({**sides[k % table.sides], "hand": blank}, _SIDE_NAMES[k % table.sides])
+            for k in range(seats)
+        )
+        phase = PHASES_2.get(_str(data["phase"]))
+        if phase is None or phase is Phase.REACTION:
+            raise WireError(f"no public phase is called {excerpt(json.dumps(data['phase']))}")
+        return PublicView(
+            phase=phase,
+            to_move=_int(data["to_move"], (0, seats - 1), "to_move"),
+            players=players,
+            hand_sizes=tuple(_ints(data["hand_sizes"], seats, HAND, "hand_sizes")),
+            discard=_int(data["discard"], CARD, "discard"),
+            deck_count=_int(data["deck_count"], COUNT, "deck_count"),
+            trip_length=_int(data["trip_length"], MILES, "trip_length"),
+            hand_starter=_int(data["hand_starter"], (0, seats - 1), "hand_starter"),
+            table=table,
+        )
+    except (KeyError, TypeError) as exc:
+        raise WireError(f"not a view of the table ({type(exc).__name__}: {exc})") from None
 
 
 # --------------------------------------------------------------------------
@@ -1086,6 +1137,8 @@ __all__ = [
     "observation_from_json_2",
     "observation_json",
     "observation_json_2",
+    "public_from_json",
+    "public_json",
     "read_message",
     "result_from_json",
     "result_json",

@@ -129,6 +129,10 @@ class Dialogs:
                 pass
             elif flow.hints is not None and c in keys.HINT_KEYS:
                 return Request.HINT
+            elif c == keys.TALK_KEY and flow.talks:
+                return Request.TALK
+            elif c == keys.STORY_KEY and flow.talks:
+                return Request.STORY
             else:
                 self.error(f"unknown command: {unctrl(c)}")
         board.leaveok(True)

@@ -235,6 +235,10 @@ class Request(enum.Enum):
     QUIT = "quit"
     #: The hint (``--hints``).
     HINT = "hint"
+    #: A line of talk (``T``, with people at the table: docs/people.md); never asked alone against the computer.
+    TALK = "talk"
+    #: The table's story (``M`` on the original's board, with people at the table): never asked alone either.
+    STORY = "story"
 
 
 class Choice(Record):
@@ -297,6 +301,11 @@ class Flow(Protocol):
     @property
     def restore_banner(self) -> str | None:
         """What the first board of a restored game says of it."""
+        ...
+
+    @property
+    def talks(self) -> bool:
+        """``T`` asks for a line of talk (people at the table); False alone: the original's unknown command."""
         ...
 
     def keep_snapshot(self) -> None:
@@ -409,6 +418,10 @@ class GameFlow:
     what the run was given (:class:`Setup`).  The flow alone acts.
     """
 
+    #: ``T`` asks for a line of talk: a host with people sets it (:mod:`mille.ui.people.host`), which then answers
+    #: :attr:`Request.TALK`; alone, ``T`` is the original's unknown command.
+    talks = False
+
     def __init__(self, face: Face, game: Game, setup: Setup) -> None:
         self.face = face
         self.game = game
@@ -444,6 +457,9 @@ class GameFlow:
         #: (:func:`mille.ui.tableboard.table_flow`).  None: nobody (the
         #: original's board shows the computer's move its own way).
         self.told: Callable[[Event], None] | None = None
+        #: Told every move as the table sees it, before any seat (the driver's observer's ``inform``), when set:
+        #: the room around a host's table (:mod:`mille.ui.people.room`: the watchers, the story).
+        self.public: Callable[[Event], None] | None = None
         face.attach(self)
 
     @property
@@ -848,6 +864,8 @@ class _Observer:
 
     def __init__(self, flow: GameFlow) -> None:
         self.flow = flow
+        if flow.public is not None:
+            self.inform = flow.public
 
     def before_move(self, game: Game) -> None:
         self.flow.between_moves()

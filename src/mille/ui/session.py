@@ -170,6 +170,7 @@ class _Run:
         others: tuple[tuple[Player, GlibcRandom], ...] = (),
         record_as: str | None = None,
         people: tuple[int, ...] = (),
+        record_people: Callable[[], dict[str, str]] | None = None,
     ) -> None:
         self.file = choices.file
         self.computer_name = choices.computer_name
@@ -179,7 +180,7 @@ class _Run:
         def make_recorder() -> Recorder:
             from ..files.recorder import Recorder
 
-            self.recorder.append(Recorder(restored=restored))
+            self.recorder.append(Recorder(restored=restored, people=record_people))
             return self.recorder[0]
 
         adviser = None
@@ -255,6 +256,7 @@ def play_board(
     others: tuple[tuple[Player, GlibcRandom], ...] = (),
     record_as: str | None = None,
     people: tuple[int, ...] = (),
+    record_people: Callable[[], dict[str, str]] | None = None,
 ) -> int:
     """Play the game chosen on the board until it ends; the exit status.
 
@@ -263,7 +265,8 @@ def play_board(
     ``others`` then the players of seats 2 and on with their dice (a larger
     table with people, :mod:`mille.ui.people.host`); ``record_as``, who the
     record of games says the game was against (the people, not the computers),
-    and ``people`` the seats they play.
+    and ``people`` the seats they play; ``record_people``, who each other person at the table is to the player
+    (a partner, an opponent: the record of games counts each, :mod:`mille.files.tally`).
     ``make_flow`` makes the flow and its face (:func:`mille.ui.app.board_flow`
     unless given: a host of people shows more, :mod:`mille.ui.people.host`);
     ``command`` is what the line after a kept game says resumes it.
@@ -278,7 +281,7 @@ def play_board(
     if computer is None:
         run = _Run.seated(choices, command)
     else:
-        run = _Run(choices, computer, _own_dice(choices.seed), command, others, record_as, people)
+        run = _Run(choices, computer, _own_dice(choices.seed), command, others, record_as, people, record_people)
     if run is None:
         return 1
     term = CursesTerminal()
@@ -322,6 +325,7 @@ def play_plain(
     others: tuple[tuple[Player, GlibcRandom], ...] = (),
     record_as: str | None = None,
     people: tuple[int, ...] = (),
+    record_people: Callable[[], dict[str, str]] | None = None,
 ) -> int:
     """Play the game chosen in lines (``--plain``, :mod:`mille.ui.plain`) until it ends; the exit status.
 
@@ -339,7 +343,7 @@ def play_plain(
     if computer is None:
         run = _Run.seated(choices, command)
     else:
-        run = _Run(choices, computer, _own_dice(choices.seed), command, others, record_as, people)
+        run = _Run(choices, computer, _own_dice(choices.seed), command, others, record_as, people, record_people)
     if run is None:
         return 1
     if term is None:

@@ -60,6 +60,7 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "WATCHER",
     "TableBoardFace",
     "key_line",
     "key_list",
@@ -116,6 +117,12 @@ def _letter(side: int) -> str:
 #: Who sits where, as a board names them: seat number -> a person's name (already escaped and cut).
 Names = dict[int, str]
 
+#: The seat a watcher's board is drawn for (``mille --watch``, docs/people.md): none, so no side is "yours", no
+#: seat is "you", and no hand is shown (what the rows of one show instead is the board's :attr:`~TableBoardFace.rows`).
+WATCHER = -1
+#: The keys on a watcher's board.
+WATCHER_KEYS = "t talk  q leave  w score  m earlier moves and talk  r redraw  ? keys"
+
 
 def _seat(seat: int, me: int = YOU, names: Names | None = None) -> str:
     """``you`` for the board's own seat, a person's name (``--invite``, docs/people.md), or ``seat N``."""
@@ -140,7 +147,7 @@ def side_box(
     pp = game.players[side]
     seats = list(tab.partners(side))
     who = ", ".join(_seat(s, me, names) for s in seats)
-    head = f"Side {_letter(side)}" + (" (yours)" if side == tab.side(me) else "") + f": {who}"
+    head = f"Side {_letter(side)}" + (" (yours)" if me != WATCHER and side == tab.side(me) else "") + f": {who}"
     miles = f"Miles {pp.mileage:4d} of {game.trip_length}"
     battle = cards.name(pp.battle) or "-"
     speed = "Limit" if pp.speed == SPEED_LIMIT else "-"
@@ -244,8 +251,8 @@ def score_lines(game: Game, me: int = YOU) -> list[str]:
         row(label, [worth if earned[side][i] else 0 for side in range(sides)], worth)
         for i, (label, worth) in enumerate(zip(_BONUS_LABELS, BONUS_POINTS, strict=True))
     )
-    mine = _letter(game.table.side(me))
-    head = "Score, this hand" + (" (over)" if game.finished else "") + f": side {mine} yours"
+    yours = "" if me == WATCHER else f": side {_letter(game.table.side(me))} yours"
+    head = "Score, this hand" + (" (over)" if game.finished else "") + yours
     return [
         head[:_WIDE],
         " " * 17 + "".join(f"{_letter(side):>5}" for side in range(sides)) + "  Value",
@@ -347,8 +354,11 @@ class TableBoardFace:
         self._over = False
         #: ``?``: the keys are shown in the right window until the next key.
         self.keys_shown = False
-        #: The moves made at the table this hand that the board lists (:meth:`moved`), oldest first.
-        self.moves: list[Event] = []
+        #: The moves made at the table this hand that the board lists (:meth:`moved`), oldest first, and the lines
+        #: of the table's talk and news among them (:meth:`noted`: with people).
+        self.moves: list[Event | str] = []
+        #: A watcher's board (:data:`WATCHER`): the two lines where a hand would be.
+        self.rows = ["", ""]
         #: How many lines back from the newest the moves are shown (``M``; 0: the newest).
         self.back = 0
 
@@ -386,6 +396,11 @@ class TableBoardFace:
             self.moves.append(event)
             self.back = 0
 
+    def noted(self, line: str) -> None:
+        """A line of the table's talk or news (escaped), listed with the moves (cut to the window)."""
+        self.moves.append(line)
+        self.back = 0
+
     def note(self, message: str) -> None:
         """The message line's text, shown with the next drawing of the board."""
         self.message = message
@@ -419,12 +434,12 @@ class TableBoardFace:
         score.erase()
         for row, line in enumerate(self._right(game)):
             _put(score, row, line)
-        for row, line in enumerate(hand_lines(game, me)):
+        for row, line in enumerate(hand_lines(game, me) if me != WATCHER else self.rows):
             _put(miles, HAND_ROW + row, line)
         for row, line in enumerate(table_lines(game, me, names)):
             _put(miles, TABLE_ROW + row, line)
         _put(miles, MESSAGE_ROW, self.message[:79])
-        _put(miles, KEYS_ROW, key_line(self.advised))
+        _put(miles, KEYS_ROW, key_line(self.advised) if me != WATCHER else WATCHER_KEYS)
         miles.move(*at)
         board.refresh()
         score.refresh()
@@ -443,7 +458,8 @@ class TableBoardFace:
 
     def _listed(self, game: Game) -> list[str]:
         me, names = self.me, self.names
-        return [line for line in (move_line(e, game, me, names) for e in self.moves) if line is not None]
+        listed = (e[:_WIDE] if isinstance(e, str) else move_line(e, game, me, names) for e in self.moves)
+        return [line for line in listed if line is not None]
 
     def _move_lines(self, game: Game, rows: int) -> list[str]:
         """The moves in ``rows`` lines: a heading, then the newest that fit (or the page ``M`` went back to)."""
@@ -475,6 +491,11 @@ class TableBoardFace:
             self.back = 0
         else:
             self.back = min(self.back + page, count - page)
+
+    def aside(self, text: str) -> None:
+        """``text`` on the prompt line while nothing is asked there (a guest's note; the next prompt writes over it)."""
+        if not self.prompting:
+            self._write(PROMPT_ROW, text[:79])
 
     def say(self, message: str) -> None:
         """``message`` on the message line at once (the cursor stays on the prompt line)."""
@@ -531,7 +552,7 @@ class TableBoardFace:
         miles.addstr(text)
         miles.refresh()
 
-    def _board_key(self, key: int) -> bool:
+    def board_key(self, key: int) -> bool:
         """The keys that change the board and ask nothing (at the move prompt and at a question); True if taken.
 
         ``W`` the score window, ``M`` the earlier moves (the moves again
@@ -598,7 +619,9 @@ class TableBoardFace:
                 pass
             elif self.advised and c in keys.HINT_KEYS:
                 return Request.HINT
-            elif not self._board_key(c):
+            elif c == keys.TALK_KEY and self.flow.talks:
+                return Request.TALK
+            elif not self.board_key(c):
                 self.error(f"unknown command: {unctrl(c)}")
 
     def _card(self, use: bool) -> Move | None:
@@ -654,7 +677,7 @@ class TableBoardFace:
                 return reply == Answer.YES
             if self.advised and prompt_no in (EXTENSION_PROMPT, COUP_PROMPT) and c in keys.HINT_KEYS:
                 return Request.HINT
-            if not self._board_key(c):
+            if not self.board_key(c):
                 self._echo(unctrl(c))
                 self.term.bell()
 

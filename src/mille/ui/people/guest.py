@@ -36,11 +36,13 @@ from ..app import BoardFace
 from ..flow import COUP_PROMPT, EXTENSION_PROMPT, REALLY_PROMPT, Choice, GameExit, Request
 from ..layout import ScoreView
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED, Heard
-from ..tableboard import TableBoardFace
+from ..tableboard import PROMPT_ROW, TableBoardFace
 from . import messages
 from .link import Link, LinkClosed, Ticker, beat_after, silence
-from .messages import Bye, Decide, Hello, MessageError, Moved, Refused, Said, View, Withdrawn
+from .messages import Bye, Decide, Hello, MessageError, Missed, Moved, News, Refused, Said, Talk, View, Withdrawn
+from .narration import move_text
 from .rendezvous import RendezvousError
+from .talk import read_talk, show_story
 from .view import fitted, name, public_view, refusal
 
 TYPE_CHECKING = False
@@ -66,8 +68,8 @@ if TYPE_CHECKING:
         def start(self) -> None:
             """The first screen, before the host's first view: waiting for the host."""
 
-        def hello(self, hello: Hello) -> None:
-            """The host's hello again, after a return (the people seated now)."""
+        def hello(self, hello: Hello, back: bool) -> None:
+            """The host's hello again: the people seated now; ``back``: after our return (else someone took a seat)."""
 
         def view(self, view: View, reading: bool) -> None:
             """A new view; whose turn it is said unless ``reading`` (a key or a line is awaited)."""
@@ -77,6 +79,15 @@ if TYPE_CHECKING:
 
         def said(self, text: str) -> None:
             """The host's line for the message line."""
+
+        def talked(self, talk: Talk) -> None:
+            """A line of talk at the table (not yet escaped)."""
+
+        def news(self, text: str) -> None:
+            """Who came, who went, who took a seat, who watches (not yet escaped)."""
+
+        def missed(self, missed: Missed) -> None:
+            """What was told at the table while we were away, oldest first (not yet escaped)."""
 
         def refused(self, text: str) -> None:
             """The host refused our move: its words, with the bell, kept while the move is asked again."""
@@ -121,13 +132,14 @@ __all__ = [
     "TableGuest",
     "join",
     "join_stdio",
+    "knocked",
     "whose_turn",
 ]
 
 #: Seconds between tries to reach the host's game again while waiting for it.
 RETRY = 0.5
 #: What a key typed while nothing is asked of the guest is told.
-NOT_YOUR_TURN = "not your turn: Q leaves the game"
+NOT_YOUR_TURN = "not your turn: Q leaves, T talks"
 
 
 def left_line(host: str, command: str) -> str:
@@ -169,6 +181,17 @@ def whose_turn(view: View, names: dict[int, str]) -> str | None:
     if seat in names:
         return f"{names[seat]} is thinking..."
     return f"seat {seat + 1} (the computer) is thinking..."
+
+
+def talk_words(talk: Talk) -> str:
+    """A line of talk as a face shows it: who said it (a watcher marked so), then the line (not yet escaped)."""
+    return f"{talk.who} (watching): {talk.text}" if talk.watcher else f"{talk.who}: {talk.text}"
+
+
+def missed_words(missed: Missed) -> str:
+    """The story missed, as a board says it (in 20 columns: the two-seat board's prompt line): how much, and the
+    key that reads it."""
+    return f"{min(len(missed.entries), 999)} missed; M reads"
 
 
 def seat_names(hello: Hello) -> dict[int, str]:
@@ -241,6 +264,8 @@ class GuestFlow:
 
     hints: Adviser | None = None
     restore_banner: str | None = None
+    #: ``T`` talks: a guest always has people at the table.
+    talks = True
 
     def __init__(self, run: GuestRun) -> None:
         self.run = run
@@ -308,9 +333,15 @@ class GuestRun:
         self._recording = record
         self._recorder: Recorder | None = None
         self.record_name = ("person:" + hello.host)[:64]
+        #: The other people at the table by seat, as the host names them (the host's, and each hello's again).
+        self.people = {seat: text for seat, text in hello.names.items() if seat != hello.seat}
         #: The hand of the last view was over (None: no view yet), and that view's game.
         self._finished: bool | None = None
         self._last: Game | None = None
+        #: The last line of the table's story heard (its number; None: none), said when knocking again after a drop.
+        self.heard: int | None = None
+        #: The link is a new one, after a drop: its hello is our return.
+        self._back = False
         #: The number of the question being answered (None: none).
         self._asking: int | None = None
 
@@ -373,6 +404,7 @@ class GuestRun:
             try:
                 self.follow()
             except Rejoined:
+                self._back = True
                 continue
             except MessageError as exc:
                 self._unlisten()
@@ -423,9 +455,20 @@ class GuestRun:
             self.face.view(got, reading)
             self._note(got)
         elif isinstance(got, Moved):
+            self._heard(message.get("n"))
             self.face.moved(got.event)
         elif isinstance(got, Said):
             self.face.said(got.text)
+        elif isinstance(got, Talk):
+            self._heard(got.n)
+            self.face.talked(got)
+        elif isinstance(got, News):
+            self._heard(got.n)
+            self.face.news(got.text)
+        elif isinstance(got, Missed):
+            if got.entries:
+                self._heard(got.entries[-1].n)
+                self.face.missed(got)
         elif isinstance(got, Refused):
             self.face.refused(got.text)
         elif isinstance(got, Bye):
@@ -438,7 +481,9 @@ class GuestRun:
                 self.link.close()
                 self.last = other_table(self.host, self.command)
                 raise GameExit(1)
-            self.face.hello(got)
+            self.face.hello(got, self._back)
+            self._back = False
+            self.people = {seat: text for seat, text in got.names.items() if seat != self.seat}
         elif isinstance(got, Decide) and not reading:
             self._ours = True
             self._asking = got.ask
@@ -459,6 +504,20 @@ class GuestRun:
             if recorder is not None:
                 recorder.moved()  # leaving now, the game is abandoned
 
+    def talk(self, text: str) -> None:
+        """Our line of talk, to the host (who tells the table, and us, unless we talk too fast)."""
+        line = text.strip()[: messages.MAX_TALK]
+        if not line:
+            return
+        try:
+            self.link.send(messages.talk_line(line))
+        except LinkClosed as exc:
+            self.gone(str(exc))
+
+    def _heard(self, n: object) -> None:
+        if type(n) is int and (self.heard is None or n > self.heard):
+            self.heard = n
+
     # ------------------------------------------------------------------
     # The record of games
 
@@ -468,8 +527,18 @@ class GuestRun:
         if self._recorder is None and self._recording:
             from ...files.recorder import Recorder
 
-            self._recorder = Recorder(side=self.seat % self.table.sides)
+            self._recorder = Recorder(side=self.seat % self.table.sides, people=self.relations)
         return self._recorder
+
+    def relations(self) -> dict[str, str]:
+        """Who each other person at the table is to us, by name (the host's among them): partner or opponent."""
+        tab = self.table
+        mine = tab.side(self.seat)
+        return {
+            shown(name)[:64]: "partner" if tab.side(seat) == mine else "opponent"
+            for seat, name in self.people.items()
+            if name
+        }
 
     def _note(self, view: View) -> None:
         """A view: the record of games told of a hand that has just ended (and of the game, if it is over)."""
@@ -494,8 +563,14 @@ class GuestRun:
         self.last = "mille: " + shown(text)[:200]
         raise GameExit(0)
 
-    def leave(self, status: int) -> NoReturn:
+    def leave(self, status: int, meant: bool = False) -> NoReturn:
+        """The run leaves (``meant``: on purpose, the host told so: an open seat we took is open again)."""
         self._unlisten()
+        if meant:
+            try:
+                self.link.send(messages.leave())
+            except LinkClosed:
+                pass
         self.link.close()
         self.last = left_line(self.host, self.command)
         raise GameExit(status)
@@ -503,7 +578,7 @@ class GuestRun:
     def really(self) -> None:
         """``Really?``: yes leaves the seat (the host keeps the game)."""
         if self.face.really():
-            self.leave(0)
+            self.leave(0, meant=True)
 
     def gone(self, why: str) -> NoReturn:
         """The link to the host went (the host's mille ended, or the line broke): told at once, and the guest chooses.
@@ -535,8 +610,13 @@ class GuestRun:
 
     def _reach(self) -> Link | None:
         """Try the host's game again until it answers (its link) or a key brings the choice back (None)."""
-        assert self.reconnect is not None
-        reaching = Reaching(self.reconnect)
+        reconnect = self.reconnect
+        assert reconnect is not None
+
+        def again() -> Link:
+            return knocked(reconnect(), "join", self.heard)  # the lines heard: those missed are told
+
+        reaching = Reaching(again)
 
         def reached() -> None:
             raise Heard
@@ -583,6 +663,11 @@ class BoardGuest:
         self.public = self.board.game
         #: A view has been drawn (the score window's layout with it).
         self._drawn = False
+        #: The table's story as this board heard it (``M``): the moves, the talk, the news, what was missed.
+        self.story: list[str] = []
+        self._event: Event | None = None
+        #: Every person's name by seat, ours too (the story names every seat).
+        self.everyone = {**self.names, self.seat: name(hello.you)}
         #: The host refused our last move: its reason stays on the message line.
         self._refused = False
 
@@ -594,11 +679,37 @@ class BoardGuest:
         self.board.display.newboard()
         self.tell(f"waiting for {self.host}...")
 
-    def hello(self, hello: Hello) -> None:
+    def hello(self, hello: Hello, back: bool) -> None:
         self.names = seat_names(hello)
+        self.everyone = {**self.names, self.seat: name(hello.you)}
 
     def tell(self, text: str) -> None:
         self.board.tell(fitted(shown(text)))
+
+    def _told(self, line: str) -> None:
+        self.story.append(shown(line))
+        del self.story[:-400]
+
+    def talked(self, talk: Talk) -> None:
+        self._told(talk_words(talk))
+        self.tell(talk_words(talk))
+
+    def news(self, text: str) -> None:
+        self._told(text)
+        self.tell(text)
+
+    def missed(self, missed: Missed) -> None:
+        """On the prompt line, where nothing is asked now (the message line says whose turn it is); ``M`` reads it."""
+        for entry in missed.entries:
+            self._told(entry.text)
+        self.board.prompt_line(missed_words(missed))
+
+    def read_story(self) -> None:
+        """``M``: the table's story in the board's window until a key, then the board again."""
+        from ..layout import BOARD_COLS, BOARD_WINDOW
+
+        show_story(self.term.board, self.story, BOARD_WINDOW[0], BOARD_COLS, self.board.dialogs.readch)
+        self.board.display.repaint()
 
     def _error(self, text: str) -> None:
         """A refusal, with the bell, shown at once (the original's showed at the next score refresh, §8.5)."""
@@ -615,12 +726,18 @@ class BoardGuest:
             self._drawn = True
             display.newscore()
         display.prboard()
+        event, self._event = self._event, None
+        if event is not None:
+            text = move_text(event, self.public, self.everyone)
+            if text is not None:
+                self._told(text)
         turn = None if reading else whose_turn(view, self.names)
         if turn is not None:
             self.tell(turn)
 
     def moved(self, event: Event) -> None:
         """The other's play or discard shown as the original showed its computer's (``PLAY``, ``DISCARD``, the card)."""
+        self._event = event  # (told in the story with the view after it)
         if event.seat != self.seat and event.kind in (MoveType.PLAY, MoveType.DISCARD) and event.card >= 0:
             from ...engine import cards
 
@@ -656,6 +773,21 @@ class BoardGuest:
                 self.flow.run.really()
             elif got is Request.SAVE:
                 self._error(f"only {self.host} may save")
+            elif got is Request.TALK:
+                self.talk()
+            elif got is Request.STORY:
+                self.read_story()
+
+    def talk(self) -> None:
+        """``T``: a line typed on the prompt line, sent (the host tells it back with the table's)."""
+        from ..layout import BOARD_COLS, MOVE_X, MOVE_Y
+
+        term = self.term
+        try:
+            line = read_talk(term, term.board, MOVE_Y, MOVE_X, BOARD_COLS - MOVE_X, self.board.dialogs.readch)
+        finally:
+            self.board.prompt_line("")
+        self.flow.run.talk(line)
 
     def choose(self, choice: Choice) -> str | Request:
         return self.board.choose(choice)
@@ -670,6 +802,10 @@ class BoardGuest:
             letter = chr(key).lower() if 0 <= key < 128 else ""
             if letter == "q":
                 self.flow.run.really()
+            elif letter == "t":
+                self.talk()
+            elif letter == "m":
+                self.read_story()
             elif letter == "s":
                 self._error(f"only {self.host} may save")
             elif key == 0x0C:
@@ -706,14 +842,39 @@ class TableGuest:
     def start(self) -> None:
         self.tell(f"waiting for {self.host}...")
 
-    def hello(self, hello: Hello) -> None:
+    def hello(self, hello: Hello, back: bool) -> None:
         self.names = seat_names(hello)
         assert self.board.names is not None
         self.board.names.clear()  # (the board's own: the people seated now)
         self.board.names.update(self.names)
+        if not back:
+            self.board.draw()
 
     def tell(self, text: str) -> None:
         self.board.say(shown(text)[:79])
+
+    def talked(self, talk: Talk) -> None:
+        line = shown(talk_words(talk))
+        self.board.noted(line)  # (listed with the moves: M reads it again)
+        self.board.draw()
+        self.board.say(line[:79])
+
+    def news(self, text: str) -> None:
+        self.board.noted(shown(text))
+        self.board.draw()
+        self.tell(text)
+
+    def missed(self, missed: Missed) -> None:
+        """The hand's moves missed listed with the board's moves (``M`` pages back), a note on the prompt line."""
+        for entry in missed.entries:
+            if entry.n < missed.hand:
+                continue  # (the last hand's: the board lists this hand's)
+            if entry.event is not None:
+                self.board.moved(entry.event)
+            else:
+                self.board.noted(shown(entry.text))
+        self.board.draw()
+        self.board.aside(missed_words(missed))
 
     def view(self, view: View, reading: bool) -> None:
         obs = view.obs
@@ -753,6 +914,8 @@ class TableGuest:
                 self.flow.run.really()
             elif got is Request.SAVE:
                 board.error(f"only {self.host} may save")
+            elif got is Request.TALK:
+                self.talk()
             elif isinstance(got, Move):
                 if got in decide.legal:
                     return got
@@ -773,13 +936,28 @@ class TableGuest:
                 continue
             if letter == "q":
                 self.flow.run.really()
+            elif letter == "t":
+                self.talk()
             elif letter == "s":
                 self.board.error(f"only {self.host} may save")
             elif key == 0x0C or letter == "r":
                 self.term.redraw()
                 self.board.draw()
-            else:
+            elif not self.board.board_key(key):
                 self.board.error(NOT_YOUR_TURN)
+
+    def talk(self) -> None:
+        """``T``: a line typed on the prompt line, sent."""
+        board = self.board
+        asked_at = board.prompting
+        try:
+            line = read_talk(board.term, board.term.miles, PROMPT_ROW, 0, 80, board.readch)
+        finally:
+            if asked_at:
+                board.prompt(asked_at)
+            else:
+                board.unprompt()
+        self.flow.run.talk(line)
 
     def really(self) -> bool:
         while True:
@@ -813,11 +991,18 @@ def first_hello(link: Link, host: str) -> Hello | None:
     try:
         while True:
             message = link.wait_message(timeout=1.0)
-            if message is not None:
+            if message is None:
+                pass
+            elif message.get("type") in ("say", "beat"):  # (an open seat ours at the next deal; the host is there)
+                said = messages.read(message, 2)
+                if isinstance(said, Said):
+                    say(f"mille: {shown(said.text)[:200]}")
+                continue
+            else:
                 first = messages.read_first(message)
                 if isinstance(first, Hello):
                     return first
-                say(f"mille: {shown(first.text)[:200]}")  # (a bye: the far side found no mille of ours)
+                say(f"mille: {shown(first.text)[:200]}")  # (a bye: no seat here for us, or no mille of ours there)
                 break
             if not told:
                 told = True
@@ -839,7 +1024,7 @@ def join(target: str, lines: Callable[[LineTerminal], MakeFace] | None = None, r
     ``record``: the guest's record of games is kept (``--no-stats``: not).
     """
     from ..keeping import say
-    from .rendezvous import connect, me
+    from .rendezvous import connect
 
     if lines is None and not (os.isatty(0) and os.isatty(1)):
         say("mille: standard input and output must be a terminal to join a game (mille --plain --join plays in lines)")
@@ -849,10 +1034,13 @@ def join(target: str, lines: Callable[[LineTerminal], MakeFace] | None = None, r
 
     def reconnect() -> Link:
         # Again, under the board: what ssh says would be written over it.
-        return over_ssh(host, machine, quiet=True) if at else Link(connect(host, me()))
+        return over_ssh(host, machine, quiet=True) if at else Link(connect(host))
 
     try:
-        link = over_ssh(host, machine) if at else Link(connect(host, me()))
+        link = knocked(over_ssh(host, machine) if at else Link(connect(host)), "join")
+    except LinkClosed:  # closed before a byte was read: nothing there is for us
+        say(f"mille: {shown(host)}'s game did not let you in (no seat there is yours, and none is open)")
+        return 1
     except (RendezvousError, OSError) as exc:
         say(f"mille: {exc}")
         return 1
@@ -919,24 +1107,31 @@ MARKER = "bsd-mille"
 ALIVE_INTERVAL, ALIVE_COUNT = 10, 3
 
 
-def remote_command(host: str, machine: str) -> str:
+def remote_command(host: str, machine: str, args: str | None = None) -> str:
     """The command ssh runs on ``machine``: the first of :data:`REMOTES` that is this program (its ``--version``
-    says :data:`MARKER`) relays to ``host``'s game; when none is, one ``bye`` line saying so (a POSIX shell's words,
-    whatever the login shell is)."""
+    says :data:`MARKER`) relays to ``host``'s game (or runs with ``args``: ``--list --json``, :mod:`.lobby`); when
+    none is, one ``bye`` line saying so (a POSIX shell's words, whatever the login shell is)."""
     import json
     import shlex
 
     override = os.environ.get("MILLE_REMOTE")
     candidates = [override] if override else list(REMOTES)
+    run = f"--join-stdio {shlex.quote(host)}" if args is None else args
     tried = " and ".join(candidates)
     text = f"there is no bsd-mille on {machine} (tried {tried}): install it there, or name it with MILLE_REMOTE"
     bye = json.dumps({"type": "bye", "text": text})
     script = (
         f"for m in {' '.join(shlex.quote(c) for c in candidates)}; do "
-        f"if $m --version 2>/dev/null | grep -q {MARKER}; then exec $m --join-stdio {shlex.quote(host)}; fi; "
+        f"if $m --version 2>/dev/null | grep -q {MARKER}; then exec $m {run}; fi; "
         f"done; printf '%s\\n' {shlex.quote(bye)}"
     )
     return f"sh -c {shlex.quote(script)}"
+
+
+def knocked(link: Link, want: str, since: int | None = None) -> Link:
+    """``link`` to a host's table after its knock (what we want there, the last line of its story heard)."""
+    link.send(messages.knock(want, since))
+    return link
 
 
 def over_ssh(host: str, machine: str, quiet: bool = False) -> Link:
@@ -970,18 +1165,20 @@ def over_ssh(host: str, machine: str, quiet: bool = False) -> Link:
 
 
 def join_stdio(host: str) -> int:
-    """The far side of ``--join HOST@MACHINE``: this machine's ``host``'s socket, relayed to standard input and output.
+    """The far side of ``--join HOST@MACHINE`` and ``--watch HOST@MACHINE``: this machine's ``host``'s table, relayed
+    to standard input and output.
 
     Bytes are only passed on, at most 64 kB at a time each way; the host
-    checks who connected (the user ssh logged in) and the guest's process
-    reads what the host sends.  Ends when either side does.
+    checks who connected (the user ssh logged in), the near side says what
+    it wants (its knock) and reads what the host sends.  Ends when either
+    side does.
     """
     import select
 
-    from .rendezvous import connect, me
+    from .rendezvous import connect
 
     try:
-        sock = connect(host, me())
+        sock = connect(host)
     except RendezvousError as exc:
         os.write(2, (f"mille: {exc}\n").encode("utf-8", "backslashreplace"))
         return 1

@@ -34,8 +34,6 @@ joined, plays, and tells each the end.
 
 from __future__ import annotations
 
-import select
-
 from ...engine import rules
 from ...engine.rng import GlibcRandom
 from ...engine.state import Game
@@ -44,9 +42,11 @@ from ...players import is_person_spec, make_player
 from ..app import BoardFace
 from ..flow import COUP_PROMPT, EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, Choice, GameFlow, Request, Setup
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED, Heard
-from ..tableboard import TableBoardFace
-from .link import LinkClosed, Ticker, beat_after, drain_idle, heard_idle
-from .seat import BACK, COMPUTER, PersonSeat, SeatingError, seat_people
+from ..tableboard import PROMPT_ROW, TableBoardFace
+from .link import LinkClosed, Ticker, beat_after, heard_idle
+from .room import Room
+from .seat import BACK, COMPUTER, PersonSeat, SeatingError, open_seats, seat_people
+from .talk import read_talk, show_story
 from .view import fitted
 from .view import name as shown_name
 
@@ -65,7 +65,7 @@ if TYPE_CHECKING:
 
     #: How the host plays once everyone is there, other than on the board (in lines:
     #: :func:`mille.ui.people.inlines.host_in_lines`): given the people, seat 2's player, the other seats' with their
-    #: dice, and the people as ``--invite`` seats them again; the exit status.
+    #: dice, and the options that host the same table again (``--invite bob:3 --open 1``); the exit status.
     Play: TypeAlias = Callable[["People", "Player", tuple[tuple["Player", GlibcRandom], ...], str], int]
 
 
@@ -94,11 +94,13 @@ class People:
     the host saved it (``S``) at some point.
     """
 
-    def __init__(self, persons: list[PersonSeat], host: str) -> None:
+    def __init__(self, persons: list[PersonSeat], host: str, room: Room) -> None:
         self.persons = persons
         self.host = host
+        #: The room around the table (:mod:`.room`: the door, the watchers, the talk, the story).
+        self.room = room
         #: What the host's record of games files the game under (the people, not the computers), and their seats.
-        self.record_name = record_name([p.name for p in persons])
+        self.record_name = record_name([p.name for p in persons if p.name] or ["open"])
         self.seats = tuple(p.seat for p in persons)
         self.adjourned = False
         self.saved = False
@@ -107,18 +109,31 @@ class People:
         for person in persons:
             person.asks_host = True
 
+    def relations(self) -> dict[str, str]:
+        """Who each person at the table is to the host, by name: ``partner`` or ``opponent`` (the record of games)."""
+        tab = self.room.game.table
+        mine = tab.side(0)
+        return {p.name: "partner" if tab.side(p.seat) == mine else "opponent" for p in self.persons if p.name}
+
     def at(self, seat: int) -> PersonSeat | None:
         """The person at ``seat``, if a person sits there."""
         return next((p for p in self.persons if p.seat == seat), None)
 
     def notices(self) -> list[str]:
-        """The people's news (joined, gone, refused), oldest first, taken."""
-        return [text for person in self.persons for text in person.take_notices()]
+        """The people's news (joined, gone) and the room's (refused, watching, talk), oldest first, taken; the
+        people's told to the table too."""
+        texts = []
+        for person in self.persons:
+            for text in person.take_notices():
+                texts.append(text)
+                self.room.person_news(person, text)
+        return texts + self.room.take_notices()
 
     def update_all(self) -> None:
-        """A move was made or a hand dealt: every person's new view at once."""
+        """A move was made or a hand dealt: every person's new view at once, and the watchers' table."""
         for person in self.persons:
             person.update()
+        self.room.update()
 
     def turn_news(self, game: Game) -> str | None:
         """Whose turn it is, when it is a person's: ``bob is thinking...``, or the computer playing for them."""
@@ -138,6 +153,7 @@ class People:
         if prompt_no not in UNRELAYED:
             for person in self.persons:
                 person.say(f"{shown_name(self.host)}: {PROMPTS[prompt_no]}")
+            self.room.say(f"{shown_name(self.host)}: {PROMPTS[prompt_no]}")
 
     def ticker(self) -> Ticker:
         """The ticks that wake the host's face to beat and to hear silence (a third of a beat apart)."""
@@ -210,6 +226,8 @@ class HostFace:
         self._thinking: PersonSeat | None = None
         #: The descriptors this face watches on the terminal.
         self._watched: set[int] = set()
+        #: The person whose return ends the question asked now (:meth:`_choose_or_back`), if any.
+        self._awaited: PersonSeat | None = None
 
     # ------------------------------------------------------------------
     # What a face of one kind says its own way
@@ -231,15 +249,30 @@ class HostFace:
         person.give()
         self.news([f"The computer plays for {shown_name(person.name)}"])
 
+    def read_talk(self) -> str:
+        """A line of talk typed on this face ('' for none)."""
+        raise NotImplementedError
+
+    def talk(self, text: str | None = None) -> None:
+        """The host's line of talk (``T``, or ``say`` in lines: ``text``), told to the table and to the host."""
+        line = self.read_talk() if text is None else text
+        if line:
+            self.people.room.host_talk(line, lambda why: self.news([why]))
+        self._notices()
+
     # ------------------------------------------------------------------
     # Hearing the people: the terminal watches their sockets, idle links and the pipes their seats ask on
 
     def _rewatch(self) -> None:
-        """The descriptors watched brought up to date: every listener and asking pipe, and the links nobody else reads
-        (not the link of a person whose seat is asked now: the worker's alone, :func:`.link.heard_idle`)."""
-        wanted: dict[int, Callable[[], None]] = {self.people.ticker().fd: self._tick}
+        """The descriptors watched brought up to date: the room's (the door, the knocks, the watchers), every asking
+        pipe, and the links nobody else reads (not the link of a person whose seat is asked now: the worker's alone,
+        :func:`.link.heard_idle`)."""
+        wanted: dict[int, Callable[[], None]] = {
+            fd: lambda callback=callback: self._heard(callback)  # type: ignore[misc]
+            for fd, callback in self.people.room.watched().items()
+        }
+        wanted[self.people.ticker().fd] = self._tick
         for person in self.people.persons:
-            wanted[person.listener.fileno()] = lambda p=person: self._door(p)  # type: ignore[misc]
             wanted[person.asking] = lambda p=person: self._at_drop(p)  # type: ignore[misc]
             link = heard_idle(person.link, person.deciding or person is self._thinking)
             if link is not None:
@@ -262,18 +295,22 @@ class HostFace:
         self._rewatch()
         self._notices()
 
-    def _door(self, person: PersonSeat) -> None:
-        """Someone at ``person``'s socket: admitted or refused, and said at once."""
-        person.admit()
+    def _heard(self, callback: Callable[[], None]) -> None:
+        """The room heard (someone at the door, a watcher, a person's talk): acted on and said at once; a person
+        awaited who is back ends the question (:class:`Heard`)."""
+        callback()
         self._rewatch()
+        awaited = self._awaited
+        if awaited is not None and awaited.link is not None:
+            raise Heard  # (their joining said by the question's end: "bob joined, thinking...")
         self._notices()
 
     def _idle(self, person: PersonSeat, link: object) -> None:
-        """``person``'s link, nothing asked of them: only their leaving matters (what they send is dropped)."""
+        """``person``'s link, nothing asked of them: their talk heard, their leaving noted."""
         idle = heard_idle(person.link, person.deciding or person is self._thinking)
         if idle is not None and idle is link:  # (not a link since dropped, nor one the worker reads now)
             try:
-                drain_idle(idle)
+                self.people.room.idle(person, idle)
             except LinkClosed as exc:
                 person.dropped(str(exc))
         self._rewatch()
@@ -302,15 +339,27 @@ class HostFace:
         self._rewatch()
 
     def begin_hand(self, restored: bool) -> None:
+        self.people.room.hand_begins()
         self.inner.begin_hand(restored)
         self.people.update_all()
         self._rewatch()
         self._turn_news()
 
     def read_move(self) -> Move | Request:
-        self._rewatch()
-        self._notices()
-        return self.inner.read_move()
+        while True:
+            self._rewatch()
+            self._notices()
+            got = self.inner.read_move()
+            if got is Request.TALK:
+                self.talk()
+            elif got is Request.STORY:
+                self.story()
+            else:
+                return got
+
+    def story(self) -> None:
+        """``M`` on the original's board: the table's story (the larger tables' board lists it with the moves)."""
+        return None
 
     def ask(self, prompt_no: int) -> bool | Request:
         self._rewatch()
@@ -335,6 +384,8 @@ class HostFace:
         a refused move (the host's own: ``no more cards``) is no move at the
         table: it sends the others nothing, and the turn has not passed.
         """
+        if outcome.error is None:
+            self.people.room.update()  # the watchers' table (what the table saw is theirs after the people's)
         self.inner.show_move(game, seat, move, outcome)
         if outcome.error is None and (self.every_move or rules.seen_turn(game) != seat):
             self._turn_news()
@@ -423,20 +474,15 @@ class HostFace:
         person.answer(BACK)
 
     def _choose_or_back(self, person: PersonSeat, choice: Choice) -> str | Request | None:
-        """``choice`` asked; None as soon as ``person`` joined again (their socket watched meanwhile)."""
-        listener = person.listener.fileno()
-
-        def door() -> None:
-            if person.admit():
-                raise Heard
-
+        """``choice`` asked; None as soon as ``person`` joined again (the door watched meanwhile)."""
         self._rewatch()
-        self.term.watch(listener, door)
+        self._awaited = person
         try:
             return self.inner.choose(choice)
         except Heard:
             return None
         finally:
+            self._awaited = None
             self._rewatch()
 
 
@@ -447,8 +493,21 @@ class HostBoardFace(HostFace):
 
     def __init__(self, inner: BoardFace, people: People) -> None:
         super().__init__(inner, inner.term, people)
-        [person] = people.persons
-        inner.display.other_name = shown(person.name)
+        [self.person] = people.persons
+        self._name()
+
+    def _name(self) -> None:
+        """The person's name heading the ``Comp`` column (an open seat nobody holds: the computer's ``Comp``)."""
+        name = self.person.name
+        self.inner.display.other_name = shown(name) if name else None
+
+    def begin_hand(self, restored: bool) -> None:
+        self.people.room.hand_begins()
+        self._name()  # (an open seat taken for this hand)
+        self.inner.begin_hand(restored)
+        self.people.update_all()
+        self._rewatch()
+        self._turn_news()
 
     def news(self, texts: list[str]) -> None:
         self.inner.tell(fitted("; ".join(texts)))
@@ -456,6 +515,23 @@ class HostBoardFace(HostFace):
 
     def busy(self, ready: int, person: PersonSeat) -> int | None:
         return _busy_keys(self, ready, person)
+
+    def story(self) -> None:
+        from ..layout import BOARD_COLS, BOARD_WINDOW
+
+        story = self.people.room.story
+        lines = [shown(entry.text) for entry in story.entries]
+        show_story(self.inner.term.board, lines, BOARD_WINDOW[0], BOARD_COLS, self.inner.dialogs.readch)
+        self.inner.display.repaint()
+
+    def read_talk(self) -> str:
+        from ..layout import BOARD_COLS, MOVE_X, MOVE_Y
+
+        term = self.inner.term
+        try:
+            return read_talk(term, term.board, MOVE_Y, MOVE_X, BOARD_COLS - MOVE_X, self.inner.dialogs.readch)
+        finally:
+            self.inner.prompt_line("")
 
 
 class HostTableFace(HostFace):
@@ -467,10 +543,27 @@ class HostTableFace(HostFace):
         super().__init__(inner, inner.term, people)
 
     def news(self, texts: list[str]) -> None:
+        for text in texts:
+            self.inner.noted(text)  # (listed with the moves: M reads them again)
         self.inner.say("; ".join(texts)[:79])
+        self.inner.draw()
 
     def busy(self, ready: int, person: PersonSeat) -> int | None:
         return _busy_keys(self, ready, person)
+
+    def story(self) -> None:
+        self.inner.board_key(ord("M"))  # (the moves and the talk, a page back)
+
+    def read_talk(self) -> str:
+        board = self.inner
+        asked_at = board.prompting
+        try:
+            return read_talk(board.term, board.term.miles, PROMPT_ROW, 0, 80, board.readch)
+        finally:
+            if asked_at:
+                board.prompt(asked_at)
+            else:
+                board.unprompt()
 
 
 def _busy_keys(face: HostBoardFace | HostTableFace, ready: int, person: PersonSeat) -> int | None:
@@ -494,6 +587,10 @@ def _busy_keys(face: HostBoardFace | HostTableFace, ready: int, person: PersonSe
                 return INTERRUPT  # Really?, as ^C
             if letter == "c":
                 face.give(person)
+            elif letter == "t":
+                face.talk()
+            elif letter == "m":
+                face.story()
             elif letter == "s":
                 term.unwatch(ready)
                 try:
@@ -511,33 +608,76 @@ def _busy_keys(face: HostBoardFace | HostTableFace, ready: int, person: PersonSe
         term.unwatch(ready)
 
 
-def wait_for_people(persons: list[PersonSeat], host: str) -> bool:
-    """Before the board: wait until every invited person has joined, saying who tried; False if interrupted (^C)."""
+def wait_for_people(room: Room, host: str) -> bool:
+    """Before the board: wait until every invited person has joined, and, when every seat is open, until someone
+    has taken one (RETURN starts with the computer keeping them); who came, who tried and who watches said as it
+    comes.  False if interrupted (^C)."""
+    import os
+    import select
+
     from ..keeping import say
 
-    for person in persons:
-        where = "" if person.game.table.seats == 2 else f" (seat {person.seat + 1})"
+    persons = room.persons
+    invited = [p for p in persons if p.uid is not None]
+    opened = [p for p in persons if p.opened]
+    larger = room.game.table.seats > 2
+    for person in invited:
+        where = f" (seat {person.seat + 1})" if larger else ""
         say(f"mille: waiting for {person.name}{where}: they join with: mille --join {host}")
-    say("mille: (^C gives up)")
+    if opened:
+        which = ", ".join(str(p.seat + 1) for p in opened)
+        seats = f"seat {which} is" if len(opened) == 1 else f"seats {which} are"
+        say(f"mille: {seats} open to anyone here: mille --list shows the game, mille --join {host} takes a seat")
+    starting = not invited  # every seat open: the first to take one starts the game, or RETURN
+    say(
+        "mille: (RETURN starts with the computer in the open seats; ^C gives up)"
+        if starting
+        else "mille: (^C gives up)"
+    )
     try:
         while True:
-            waiting = [p for p in persons if not p.admit()]
             for person in persons:
                 for text in person.take_notices():
-                    say(f"mille: {text}")
-            if not waiting:
+                    room.person_news(person, text)
+                    say(f"mille: {shown(text)}")
+            for text in room.take_notices():
+                say(f"mille: {shown(text)}")
+            if all(p.link is not None for p in invited) and (not starting or any(p.link is not None for p in opened)):
                 return True
-            select.select([p.listener for p in waiting], [], [], 0.5)
+            callbacks = room.watched()
+            if starting:
+                callbacks[0] = lambda: None
+            ready, _, _ = select.select(list(callbacks), [], [], 0.5)
+            for fd in ready:
+                if fd == 0:
+                    line = os.read(0, 1024)
+                    if not line:
+                        return False
+                    if b"\n" in line or b"\r" in line:
+                        return True
+                    continue
+                callback = room.watched().get(fd)
+                if callback is not None:
+                    callback()
     except KeyboardInterrupt:
         return False
 
 
-def play_host(choices: Choices, spec: str, play: Play | None = None) -> int:
-    """Host a game for the people ``spec`` names (``--invite bob``, ``bob,carol`` or ``bob:3``), computers in the other
-    seats; the exit status.
+def play_host(
+    choices: Choices,
+    spec: str,
+    play: Play | None = None,
+    opened: int | None = 0,
+    watchers: bool = True,
+    quiet: bool = False,
+) -> int:
+    """Host a game for the people ``spec`` names (``--invite bob``, ``bob,carol`` or ``bob:3``) and ``opened`` seats
+    open to anyone (``--open``: None every seat not invited, 0 none), computers in the other seats; the exit status.
 
     ``play`` plays it another way than on the board once everyone is there
     (in lines: :func:`mille.ui.people.inlines.host_in_lines`).
+    ``watchers``: anyone may watch (``--no-watchers``: nobody);
+    ``quiet``: the watchers' talk stays among the watchers.
     """
     import os
 
@@ -551,32 +691,36 @@ def play_host(choices: Choices, spec: str, play: Play | None = None) -> int:
     try:
         placed = seat_people(spec, tab, host)
         uids = {seat: user(name).pw_uid for seat, name in placed.items()}
+        open_at = [] if opened == 0 else open_seats(placed, tab, opened)
     except (SeatingError, RendezvousError) as exc:
         say(f"mille: {exc}")
         return 1
     names = {0: host, **{seat: user_name(uid) for seat, uid in uids.items()}}
     computer = DEFAULT_COMPUTER if is_person_spec(choices.computer_name) else choices.computer_name
-    persons: list[PersonSeat] = []
-    paths: list[str] = []
     try:
-        for seat in sorted(uids):
-            try:
-                listener, path = listen(names[seat])
-            except RendezvousError as exc:
-                say(f"mille: {exc}")
-                return 1
-            paths.append(path)
-            persons.append(PersonSeat(seat, listener, uids[seat], game, host, names, make_player(computer)))
+        listener, path = listen()
+    except RendezvousError as exc:
+        say(f"mille: {exc}")
+        return 1
+    persons: list[PersonSeat] = []
+    for seat in sorted([*uids, *open_at]):
+        uid = uids.get(seat)
+        persons.append(PersonSeat(seat, uid, game, host, names, make_player(computer), opened=uid is None))
+    room = Room(listener, game, host, os.getuid(), persons, names, computer, watchers=watchers, quiet=quiet)
+    try:
         at = "" if tab.seats == 2 else f" at {tab.seats} seats"
         line = f"mille: {host} invites you to a game of Mille Bornes{at}: mille --join {host}"
         for person in persons:
+            if person.uid is None:
+                continue
             reached = invite(person.name, line)
             if not reached:
                 say(f"mille: {reached.why}; tell them: mille --join {host}")
-        if not wait_for_people(persons, host):
+        if not wait_for_people(room, host):
             say("mille: not everyone joined" if len(persons) > 1 else "mille: nobody joined")
             for person in persons:
                 person.bye(f"{host} gave up waiting")
+            room.close(f"{host} gave up waiting")
             return 1
         by_seat: dict[int, PersonSeat] = {p.seat: p for p in persons}
         seat_players: list[tuple[Player, GlibcRandom]] = []
@@ -587,8 +731,8 @@ def play_host(choices: Choices, spec: str, play: Play | None = None) -> int:
                 seat_players.append(computer_player(computer, choices.seed, game))
             else:
                 seat_players.append((make_player(computer), secret_dice(computer)))
-        people = People(persons, host)
-        seated = names[1] if tab.seats == 2 else ",".join(f"{n}:{s + 1}" for s, n in sorted(names.items()) if s)
+        people = People(persons, host, room)
+        seated = _seated(names, persons, tab.seats)
         first, others = seat_players[0], tuple(seat_players[1:])
         if play is not None:
             status = play(people, first[0], others, seated)
@@ -596,39 +740,58 @@ def play_host(choices: Choices, spec: str, play: Play | None = None) -> int:
 
             def make_flow(term: Terminal, game: Game, setup: Setup) -> GameFlow:
                 if game.table.seats == 2:
-                    return GameFlow(HostBoardFace(BoardFace(term, game, setup.window), people), game, setup)
-                board_names = {seat: shown_name(n) for seat, n in names.items() if seat}
-                board = TableBoardFace(term, game, 0, board_names, setup.window)
-                flow = GameFlow(HostTableFace(board, people), game, setup)
-                flow.told = board.moved  # the moves since her last turn listed on her board (tableboard.table_flow)
+                    flow = GameFlow(HostBoardFace(BoardFace(term, game, setup.window), people), game, setup)
+                else:
+                    board_names = {seat: shown_name(n) for seat, n in names.items() if seat}
+                    board = TableBoardFace(term, game, 0, board_names, setup.window)
+                    flow = GameFlow(HostTableFace(board, people), game, setup)
+                    flow.told = board.moved  # the moves since her last turn listed on her board (tableboard.table_flow)
+                flow.public = room.moved
+                flow.talks = True
                 return flow
 
             status = play_board(
                 choices,
                 computer=first[0],
                 make_flow=make_flow,
-                command=f"mille --invite {seated}",
+                command=f"mille {seated}",
                 others=others,
                 record_as=people.record_name,
                 people=people.seats,
+                record_people=people.relations,
             )
         for person in persons:
             if people.adjourned:
                 person.bye(f"{host} adjourned the game; join again when invited: mille --join {host}")
-                say(f"mille: {person.name} takes their seat again with: mille --join {host}")
+                if person.uid is not None:
+                    say(f"mille: {person.name} takes their seat again with: mille --join {host}")
             elif status == 1:  # kept as on a hangup, or the computer standing in failed
                 person.bye(f"{host} left the game; {host} keeps it and may invite you again")
             elif people.saved:
                 person.bye(f"{host} left the game (saved: {host} may invite you again to play it on)")
             else:
                 person.bye(f"{host} left the game")
+        room.close(f"{host}'s game is over")
         return status
     finally:
         for person in persons:
             person.close()
-            person.listener.close()
-        for path in paths:
-            try:
-                os.unlink(path)
-            except OSError:
-                pass
+        room.close(f"{host} left the game")
+        listener.close()
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+def _seated(names: dict[int, str], persons: list[PersonSeat], seats: int) -> str:
+    """The options that host the same table again (``--invite bob``; ``--invite bob:3,carol:2``; ``--open``,
+    ``--invite bob:3 --open 1``): a game kept or adjourned is resumed with them, its open seats open again."""
+    opened = [p for p in persons if p.opened]
+    if seats == 2:
+        return "--open" if opened else f"--invite {names[1]}"
+    given = ",".join(f"{n}:{s + 1}" for s, n in sorted(names.items()) if s and s not in {p.seat for p in opened})
+    words = [f"--invite {given}"] if given else []
+    if opened:
+        words.append(f"--open {len(opened)}")
+    return " ".join(words)

@@ -30,12 +30,12 @@ from ...files.safeio import shown
 from ..flow import COUP_PROMPT, EXTENSION_PROMPT, REALLY_PROMPT, Choice, GameFlow, Request
 from ..layout import ScoreView
 from ..plain.app import PlainFace
-from ..plain.commands import Command, parse
+from ..plain.commands import Command, Parsed, parse
 from ..plain.speaker import Naming
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, Heard
 from .guest import NOT_YOUR_TURN, GuestFlow, seat_names
 from .host import HostFace, People
-from .messages import Decide, Hello, View
+from .messages import Decide, Hello, Missed, Talk, View
 from .view import name, public_view, refusal
 
 TYPE_CHECKING = False
@@ -80,9 +80,22 @@ class PeoplePlain(PlainFace):
         super().__init__(term, game, window, detail=detail, me=me)
         self._names = naming
 
+    #: Where a line of talk goes (``say TEXT``, at any prompt): the host's or the guest's; None: ``say`` is unknown.
+    talker: Callable[[str], None] | None = None
+
     @property
     def naming(self) -> Naming:
         return self._names()
+
+    def _query(self, parsed: Parsed) -> bool:
+        """The reading keys, and ``say TEXT`` (a line of talk to the table) where people are."""
+        if parsed.word.lower() == "say" and self.talker is not None:
+            if parsed.rest.strip():
+                self.talker(parsed.rest)
+            else:
+                self.show("say and a line: the line is told to everyone at the table.")
+            return True
+        return super()._query(parsed)
 
     def reading(self, line: str) -> bool:
         """A reading key (``r``, ``w``, ``c``, ``m``, ``v``, ``?``) answered in full; False if ``line`` is none."""
@@ -171,9 +184,13 @@ def host_in_lines(choices: Choices) -> Play:
     def play(people: People, computer: Player, others: tuple[tuple[Player, GlibcRandom], ...], seated: str) -> int:
         def make(term: LineTerminal, game: Game, setup: Setup) -> GameFlow:
             inner = PeoplePlain(term, game, setup.window, detail, naming(people, game.table))
-            return GameFlow(HostLinesFace(inner, term, people), game, setup)
+            face = HostLinesFace(inner, term, people)
+            inner.talker = face.talk
+            flow = GameFlow(face, game, setup)
+            flow.public = people.room.moved  # the room's story and its watchers told every move
+            return flow
 
-        command = f"mille --plain --invite {seated}"
+        command = f"mille --plain {seated}"
         return play_plain(
             choices,
             computer=computer,
@@ -182,6 +199,7 @@ def host_in_lines(choices: Choices) -> Play:
             others=others,
             record_as=people.record_name,
             people=people.seats,
+            record_people=people.relations,
         )
 
     return play
@@ -230,6 +248,7 @@ class LinesGuest:
             term, table_game, ScoreView.SMALL, detail, lambda: Naming.at(hello.table, self.names), me=self.seat
         )
         self.plain.attach(flow)
+        self.plain.talker = flow.run.talk  # say TEXT, at any prompt
         #: The move the host said was made, said once its view has come.
         self._moved: Event | None = None
         #: Our own last move (its slot: what we played or discarded).
@@ -244,14 +263,31 @@ class LinesGuest:
     def start(self) -> None:
         self.term.write_line(f"Waiting for {self.host}...")
 
-    def hello(self, hello: Hello) -> None:
-        """The host's hello again, after a return: the people seated now; the board read again with its view."""
+    def hello(self, hello: Hello, back: bool) -> None:
+        """The host's hello again: the people seated now; after our return, the board read again with its view."""
         self.names = seat_names(hello)
-        self._seen = False
-        self._moved = None
+        if back:
+            self._seen = False
+            self._moved = None
 
     def tell(self, text: str) -> None:
         self.plain.say(_sentence(shown(text)))
+
+    def talked(self, talk: Talk) -> None:
+        """A line of talk, said whole: ``bob says: ...``."""
+        who = f"{talk.who} (watching)" if talk.watcher else talk.who
+        self.plain.say(f"{shown(who)} says: {shown(talk.text)}")
+
+    def news(self, text: str) -> None:
+        self.plain.say(_sentence(shown(text)))
+
+    def missed(self, missed: Missed) -> None:
+        """The story missed, said line by line, oldest first."""
+        head = "While you were away" if missed.back else "Before you came"
+        head += ":" if missed.complete else " (the last of it):"
+        self.plain.say(head)
+        for entry in missed.entries:
+            self.plain.say(shown(entry.text))
 
     def said(self, text: str) -> None:
         self.plain.say(shown(text))

@@ -91,9 +91,12 @@ class Link:
 
     def send(self, message: dict[str, object]) -> None:
         """Queue ``message`` and write what the peer takes now; :class:`LinkClosed` if it is gone or stalled."""
+        self.send_line(wire.encode(message))
+
+    def send_line(self, data: bytes) -> None:
+        """:meth:`send` of a message already encoded (one encoding for many links: the watchers, :mod:`.room`)."""
         if self.closed:
             raise LinkClosed("the connection is closed")
-        data = wire.encode(message)
         if len(self._out) + len(data) > MAX_PENDING:
             self.close()
             raise LinkClosed("the other side stopped reading")

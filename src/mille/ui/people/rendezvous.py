@@ -1,16 +1,19 @@
-"""Where people meet: a Unix socket for each invited person, the peer's user from the kernel, the invitation.
+"""Where people meet: a Unix socket, the peer's user from the kernel, the invitation.
 
-No network port: the host listens on a Unix socket in a directory of its
-own, ``$TMPDIR``-independent ``/tmp/mille-UID`` (mode 0711: the guest may
-pass through it, only the host may write in it), under the invited user's
-name (``bob.sock``, mode 0666 so that bob can connect).  Anyone may try to
-connect; who connected is asked of the kernel (``SO_PEERCRED`` on Linux,
-``getpeereid`` on the BSDs and macOS) before a byte is read, and anyone
-but the invited user is refused, and the host told who tried.  The guest
-checks the host the same way before it sends a byte (:func:`connect`): the
-directory and the socket are the host's, and so is the process that
-answers (issue 43: anyone may make ``/tmp/mille-UID`` first).  A second
-host for the same guest is refused while the first one answers.
+No network port: the host listens on one Unix socket, the table's door
+(``table.sock``, mode 0666 so that anyone on the machine may knock), in a
+directory of its own, ``$TMPDIR``-independent ``/tmp/mille-UID`` (mode
+0711: others may pass through it, only the host may write in it, nobody
+can list it).  Who connected is asked of the kernel (``SO_PEERCRED`` on
+Linux, ``getpeereid`` on the BSDs and macOS) before a byte is read; what
+the host lets them do (join their seat or an open one, watch, see the
+listing, nothing) is the room's business (:mod:`mille.ui.people.room`).
+Whoever connects checks the host the same way before they send a byte
+(:func:`connect`): the directory and the socket are the host's, and so is
+the process that answers (issue 43: anyone may make ``/tmp/mille-UID``
+first); :func:`tables` finds every door on the machine that passes those
+checks (``mille --list``).  One door per host: a second game of the same
+host's is refused while the first one answers.
 
 The invitation reaches the guest's terminals through the system's
 ``write(1)``: one line on each terminal the guest is logged in on (from
@@ -61,9 +64,13 @@ def directory(host_uid: int) -> str:
     return os.path.join(BASE, f"mille-{host_uid}")
 
 
-def socket_path(host_uid: int, guest: str) -> str:
-    """Where the host waits for ``guest``."""
-    return os.path.join(directory(host_uid), f"{guest}.sock")
+#: The table's door in the host's directory.
+TABLE_SOCKET = "table.sock"
+
+
+def table_path(host_uid: int) -> str:
+    """Where the host's table waits for whoever knocks."""
+    return os.path.join(directory(host_uid), TABLE_SOCKET)
 
 
 def make_directory() -> str:
@@ -107,7 +114,7 @@ def _kind(info: os.stat_result) -> str:
     return "a file" if stat.S_ISREG(info.st_mode) else "a special file"
 
 
-def _check_host_place(host: str, host_uid: int, path: str) -> None:
+def _check_host_place(host: str, host_uid: int, path: str, verb: str = "join") -> None:
     """Before a guest connects: the meeting directory and the socket are the host's, and no one else may write there.
 
     As :func:`make_directory` checks on the host's side: a directory (not a
@@ -125,31 +132,31 @@ def _check_host_place(host: str, host_uid: int, path: str) -> None:
         try:
             info = os.lstat(item)
         except FileNotFoundError:
-            raise RendezvousError(f"cannot join {name}: no game is waiting for you ({path})") from None
+            raise RendezvousError(f"cannot {verb} {name}: no game of {name}'s is waiting ({path})") from None
         except OSError as exc:
-            raise RendezvousError(f"cannot join {name}: {item}: {exc.strerror}") from None
+            raise RendezvousError(f"cannot {verb} {name}: {item}: {exc.strerror}") from None
         if not want(info.st_mode) or info.st_uid != host_uid:
             owner = shown(user_name(info.st_uid))
             raise RendezvousError(
-                f"cannot join {name}: {item} is {_kind(info)} of {owner}'s, not {name}'s game; "
+                f"cannot {verb} {name}: {item} is {_kind(info)} of {owner}'s, not {name}'s game; "
                 "nothing was sent (tell them, or the administrator)"
             )
         if item == place and info.st_mode & 0o022:
             raise RendezvousError(
-                f"cannot join {name}: {item} may be written by others (mode {stat.S_IMODE(info.st_mode):04o}), "
-                "so the socket in it may be anyone's; nothing was sent"
+                f"cannot {verb} {name}: {item} may be written by others "
+                f"(mode {stat.S_IMODE(info.st_mode):04o}), so the socket in it may be anyone's; nothing was sent"
             )
 
 
-def listen(guest: str) -> tuple[socket.socket, str]:
-    """A listening socket for ``guest`` in the host's directory, and its path.
+def listen() -> tuple[socket.socket, str]:
+    """The table's door, listening, in the host's directory, and its path.
 
     A socket left there by a game that is gone (nobody answers on it) is
     replaced; one a game of ours still listens on is not (it would be taken
-    from under it, its guest sent to this one): :class:`RendezvousError`.
+    from under it, its people sent to this one): :class:`RendezvousError`.
     """
     make_directory()
-    path = socket_path(os.getuid(), guest)
+    path = table_path(os.getuid())
     try:
         info = os.lstat(path)
     except FileNotFoundError:
@@ -158,17 +165,13 @@ def listen(guest: str) -> tuple[socket.socket, str]:
         if not stat.S_ISSOCK(info.st_mode):
             raise RendezvousError(f"{path} is not a socket; remove it")
         if _answers(path):
-            from ...files.safeio import shown
-
-            raise RendezvousError(
-                f"a game of yours for {shown(guest)} is already waiting or running ({path}); end it first"
-            )
+            raise RendezvousError(f"a game of yours is already waiting or running ({path}); end it first")
         os.unlink(path)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.bind(path)
         os.chmod(path, 0o666)
-        sock.listen(4)
+        sock.listen(16)
     except OSError as exc:
         sock.close()
         raise RendezvousError(f"cannot listen on {path}: {exc.strerror}") from None
@@ -195,8 +198,8 @@ def _answers(path: str) -> bool:
     return True
 
 
-def connect(host: str, guest: str) -> socket.socket:
-    """Connect to ``host``'s invitation for ``guest`` on this machine, checked to be ``host``'s before a byte is sent.
+def connect(host: str, verb: str = "join") -> socket.socket:
+    """Connect to ``host``'s table on this machine, checked to be ``host``'s before a byte is sent.
 
     The guest checks what the host checks (issue 43: another user could make
     ``/tmp/mille-UID``, or a link there, before the host first hosted, and
@@ -205,27 +208,69 @@ def connect(host: str, guest: str) -> socket.socket:
     user, asked of the kernel as the host asks who connected
     (:func:`peer_uid`).  :class:`RendezvousError`, one line, otherwise.
     """
+    return connect_uid(user(host).pw_uid, host, verb=verb)
+
+
+def connect_uid(host_uid: int, host: str, timeout: float | None = None, verb: str = "join") -> socket.socket:
+    """:func:`connect` to the table of ``host_uid`` (named ``host`` in the words), within ``timeout`` seconds;
+    ``verb`` says what the one line of a refusal says could not be done (``join``, ``watch``)."""
     from ...files.safeio import shown
 
-    info = user(host)
-    host_uid = info.pw_uid
-    path = socket_path(host_uid, guest)
-    _check_host_place(host, host_uid, path)
+    path = table_path(host_uid)
+    _check_host_place(host, host_uid, path, verb)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
+        sock.settimeout(timeout)
         sock.connect(path)
+        sock.settimeout(None)
         peer = peer_uid(sock)
     except OSError as exc:
         sock.close()
-        why = "no game is waiting for you" if exc.errno in (2, 111) else exc.strerror
-        raise RendezvousError(f"cannot join {shown(host)}: {why} ({path})") from None
+        why = f"no game of {shown(host)}'s is waiting" if exc.errno in (2, 111) else exc.strerror or "no answer"
+        raise RendezvousError(f"cannot {verb} {shown(host)}: {why} ({path})") from None
     if peer != host_uid:
         sock.close()
         raise RendezvousError(
-            f"cannot join {shown(host)}: the game at {path} is {shown(user_name(peer))}'s, not {shown(host)}'s; "
-            "nothing was sent (tell them, or the administrator)"
+            f"cannot {verb} {shown(host)}: the game at {path} is {shown(user_name(peer))}'s, "
+            f"not {shown(host)}'s; nothing was sent (tell them, or the administrator)"
         )
     return sock
+
+
+def tables() -> list[tuple[int, str]]:
+    """Every host on this machine whose table may be knocked at: (their user, their name), by name.
+
+    The directories ``/tmp/mille-UID`` that are real directories of UID's
+    that nobody else may write, holding a socket of UID's (the checks
+    :func:`connect` makes again, with the process that answers); anything
+    else is passed over in silence (another user's leftovers, an
+    impostor's directory).  Bounded: at most :data:`MAX_TABLES` looked at.
+    """
+    found: list[tuple[int, str]] = []
+    try:
+        names = sorted(os.listdir(BASE))
+    except OSError:
+        return found
+    for entry in names:
+        if not entry.startswith("mille-") or not entry[6:].isdigit() or len(found) >= MAX_TABLES:
+            continue
+        uid = int(entry[6:])
+        place = os.path.join(BASE, entry)
+        try:
+            info = os.lstat(place)
+            door = os.lstat(table_path(uid))
+        except OSError:
+            continue
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != uid or info.st_mode & 0o022:
+            continue
+        if not stat.S_ISSOCK(door.st_mode) or door.st_uid != uid:
+            continue
+        found.append((uid, user_name(uid)))
+    return sorted(found, key=lambda item: item[1])
+
+
+#: The most tables ``mille --list`` knocks at.
+MAX_TABLES = 256
 
 
 def peer_uid(sock: socket.socket) -> int:
@@ -437,16 +482,19 @@ def me() -> str:
 
 
 __all__ = [
+    "TABLE_SOCKET",
     "Invitation",
     "RendezvousError",
     "connect",
+    "connect_uid",
     "directory",
     "invite",
     "listen",
     "make_directory",
     "me",
     "peer_uid",
-    "socket_path",
+    "table_path",
+    "tables",
     "terminals",
     "user",
     "user_name",

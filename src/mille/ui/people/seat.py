@@ -5,10 +5,10 @@ the person only what their seat may see (:mod:`.messages`: protocol 2's
 observation, never another hand, a partner's included, nor the deck) and
 waits for the move typed at their terminal.  One class does, for every table:
 
-* **admission**: the person connects to a socket of their own (:mod:`.rendezvous`);
-  who connected is asked of the kernel before a byte is read, anyone else is
-  refused and the host told (:meth:`PersonSeat.admit`), a second connection
-  of the person while they sit is closed;
+* **admission**: the person knocks at the table's door (:mod:`.room`: who
+  connected is asked of the kernel before a byte is read) and the door
+  hands the seat their link (:meth:`PersonSeat.take`); an open seat
+  (``--open``) is anyone's until someone takes it, then theirs;
 * **the asking loop**: ``decide``, numbered, then their ``move`` to that
   number (a move sent out of turn answers nothing later); a move the rules
   refuse is answered ``error`` with the engine's words (:func:`.view.refusal`,
@@ -35,10 +35,7 @@ from __future__ import annotations
 
 import os
 import queue
-import select
-import socket
 import threading
-import time
 
 from ...engine.observation import Observation, observe
 from ...engine.rng import GlibcRandom
@@ -48,15 +45,17 @@ from ...files.safeio import shown
 from ...players import Decision, weighed
 from . import messages
 from .link import Link, LinkClosed
-from .rendezvous import peer_uid, user_name
+from .rendezvous import user_name
 from .view import refusal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ...engine.driver import Event
     from ...players import Player
 
-__all__ = ["BACK", "COMPUTER", "PersonSeat", "SeatingError", "seat_people"]
+__all__ = ["BACK", "COMPUTER", "PersonSeat", "SeatingError", "open_seats", "seat_people"]
 
 #: The host's answers at a drop (:meth:`PersonSeat.answer`): the person is back (ask them), or the computer plays
 #: their seat until they are.
@@ -80,7 +79,7 @@ def seat_people(spec: str, tab: Table, host: str) -> dict[int, str]:
     placed: dict[int, str] = {}
     unplaced: list[str] = []
     names: set[str] = set()
-    for item in spec.split(","):
+    for item in spec.split(",") if spec else []:
         name, colon, number = item.strip().partition(":")
         if not name:
             raise SeatingError(f"--invite {shown(spec)!r}: a person's name is missing")
@@ -102,46 +101,68 @@ def seat_people(spec: str, tab: Table, host: str) -> dict[int, str]:
         if seats == 2:
             raise SeatingError("one person at two seats; more with --players 3, 4 or 6")
         raise SeatingError(f"a table of {seats} seats has room for {seats - 1} people besides you")
-    partners = [s for s in tab.partners(tab.side(0)) if s != 0]
-    order = partners + [s for s in range(1, seats) if s not in partners]
-    free = [s for s in order if s not in placed]
+    free = [s for s in _order(tab) if s not in placed]
     for name, seat in zip(unplaced, free, strict=False):
         placed[seat] = name
     return placed
 
 
+def _order(tab: Table) -> list[int]:
+    """The seats people take, in turn: the host's partners' first (R2), then the others in turn order."""
+    partners = [s for s in tab.partners(tab.side(0)) if s != 0]
+    return partners + [s for s in range(1, tab.seats) if s not in partners]
+
+
+def open_seats(placed: dict[int, str], tab: Table, count: int | None) -> list[int]:
+    """The seats ``--open`` leaves to anyone: ``count`` of those nobody is invited to (None: every one), taken as
+    invited people take them; :class:`SeatingError` if there are not so many."""
+    free = [s for s in _order(tab) if s not in placed]
+    if count is None:
+        if not free:
+            raise SeatingError("--open: every seat is given already")
+        return free
+    if not 1 <= count <= len(free):
+        left = "no seat is" if not free else f"only {len(free)} seat{'s are' if len(free) > 1 else ' is'}"
+        raise SeatingError(f"--open {count}: {left} left to open")
+    return free[:count]
+
+
 class PersonSeat:
-    """One invited person, as the flow's player of their ``seat`` (a computer, ``standin``, plays it while they are
-    away and the host says so).
+    """One person's seat, as the flow's player of ``seat`` (a computer, ``standin``, plays it while they are away and
+    the host says so, and while an open seat waits for someone to take it).
 
-    ``listener`` is the socket they connect to (non-blocking; theirs alone),
-    ``uid`` the only user let in, ``game`` the host's game, ``host`` the
+    ``uid`` is the only user let in (None: an open seat, ``--open``, anyone's
+    until taken: :meth:`claim`), ``game`` the host's game, ``host`` the
     host's name, ``names`` every person's name by seat (the host's at 0).
-    Notices for the host (joined, gone, refused) wait in :attr:`notices` for
-    the host's face, which alone draws.  Called by the driver on the flow's
+    Notices for the host (joined, gone) wait in :attr:`notices` for the
+    host's face, which alone draws.  Called by the driver on the flow's
     worker thread (:meth:`choose`, :meth:`inform`) and by the host's face on
-    the thread that draws (:meth:`admit`, :meth:`update`, :meth:`answer`).
+    the thread that draws (:meth:`take`, :meth:`update`, :meth:`answer`).
     """
-
-    REFUSED = "{who} tried to join and was refused (only {name} is invited there)"
-    #: The same, for a stranger who tried again and again (a flood is one line a second, with its count).
-    REFUSED_AGAIN = "{who} tried to join {count} times and was refused (only {name} is invited there)"
 
     def __init__(
         self,
         seat: int,
-        listener: socket.socket,
-        uid: int,
+        uid: int | None,
         game: Game,
         host: str,
         names: dict[int, str],
         standin: Player,
+        opened: bool = False,
     ) -> None:
         self.seat = seat
-        self.listener = listener
-        listener.setblocking(False)
         self.uid = uid
-        self.name = user_name(uid)
+        self.name = "" if uid is None else user_name(uid)
+        #: Opened (``--open``): anyone may take it while nobody holds it, and it is open again when they leave.
+        self.opened = opened
+        #: They have sat here at least once (a listing says "away" once they have, "invited" before).
+        self.came = False
+        #: The number of the table's story line the move being told is (:mod:`.narration`; None: a move not told).
+        self.line: int | None = None
+        #: They said they leave (``leave``): at their link's end an open seat they took is open again.
+        self.leaving = False
+        #: Where the lines they send while asked that are no move go (talk, their leaving; :mod:`.room`).
+        self.heard: Callable[[PersonSeat, dict[str, object]], None] | None = None
         self.host = host
         self.names = names
         self.game = game
@@ -154,8 +175,9 @@ class PersonSeat:
         self.deciding = False
         #: One-line notices for the host, oldest first (shown by the face, escaped).
         self.notices: list[str] = []
-        #: The host chose, at the person's drop, that the computer plays the seat until they are back.
-        self.standing_in = False
+        #: The host chose, at the person's drop, that the computer plays the seat until they are back (an open seat
+        #: nobody holds: the computer keeps it).
+        self.standing_in = uid is None
         #: A face that answers drops is there (:meth:`ask_host`); without one the computer stands in at once.
         self.asks_host = False
         #: The pipe the seat asks the host's face on at a drop (its byte read by :meth:`asked`), the answer queued.
@@ -165,9 +187,6 @@ class PersonSeat:
         self._asked = 0
         #: The host gave the move asked now to the computer (:meth:`give`).
         self._given = threading.Event()
-        #: Strangers refused and not yet told, by name; and when the last such notice was made.
-        self._refused: dict[str, int] = {}
-        self._refused_told = -1.0
 
     # ------------------------------------------------------------------
     # Who is at the other end
@@ -177,62 +196,58 @@ class PersonSeat:
             self.notices.append(text)
 
     def take_notices(self) -> list[str]:
-        """The notices for the host, oldest first, taken; strangers refused said once a second at most, counted."""
+        """The notices for the host, oldest first, taken."""
         with self._lock:
             taken, self.notices = self.notices, []
-            if self._refused and time.monotonic() - self._refused_told >= 1.0:
-                for who, count in self._refused.items():
-                    words = self.REFUSED if count == 1 else self.REFUSED_AGAIN
-                    taken.append(words.format(who=who, count=count, name=self.name))
-                self._refused.clear()
-                self._refused_told = time.monotonic()
         return taken
 
-    def admit(self, wait: float = 0.0) -> bool:
-        """Take the connections waiting (up to ``wait`` seconds for one): the person seated, anyone else refused.
+    def claim(self, uid: int) -> None:
+        """An open seat taken by ``uid`` (named by the kernel): theirs, kept for them, until they leave on purpose."""
+        self.uid = uid
+        self.name = user_name(uid)
+        self.names[self.seat] = self.name
 
-        The peer's user is asked of the kernel before a byte is read.  True
-        if the person is (now) connected.
-        """
-        if wait > 0 and self.link is None:
-            select.select([self.listener], [], [], wait)
-        while True:
-            try:
-                conn, _ = self.listener.accept()
-            except OSError:  # BlockingIOError: nobody waiting
-                break
-            try:
-                uid = peer_uid(conn)
-            except OSError:
-                conn.close()
-                continue
-            if uid != self.uid:
-                conn.close()
-                if uid == os.getuid():  # the host's own second game, asking whether this one still answers
-                    continue
-                who = user_name(uid)
-                with self._lock:
-                    self._refused[who] = self._refused.get(who, 0) + 1
-                continue
-            if self.link is not None and not self.link.closed:
-                conn.close()  # the person twice: the seat is taken
-                continue
-            self.link = Link(conn)
-            try:
-                self._send(messages.hello(self.host, self.name, self.seat, self.game.table, self.names))
-                self._send_view()
-            except LinkClosed:
-                self.link = None
-                continue
-            self.standing_in = False  # the seat is theirs again; another drop asks again
-            self.notice(f"{self.name} joined")
-        return self.link is not None
+    def vacate(self) -> None:
+        """An open seat's taker left on purpose: open again, the computer keeping it."""
+        if self.link is not None:
+            self.link.close()
+            self.link = None
+        self.uid = None
+        self.name = ""
+        self.came = False
+        self.leaving = False
+        self.names.pop(self.seat, None)
+        self.standing_in = True
+
+    def take(self, link: Link) -> bool:
+        """The person's link, let in by the door: their hello and view sent, the seat theirs again; False if the
+        link broke at once (nothing noted: it is as if they had not come)."""
+        if self.link is not None and not self.link.closed:
+            link.close()  # the person twice: the seat is taken
+            return False
+        self.link = link
+        try:
+            self._send(messages.hello(self.host, self.name, self.seat, self.game.table, self.names))
+            self._send_view()
+        except LinkClosed:
+            self.link = None
+            return False
+        self.came = True
+        self.standing_in = False  # the seat is theirs again; another drop asks again
+        self.notice(f"{self.name} joined")
+        return True
 
     def dropped(self, why: str) -> None:
-        """The link went (``why``): closed, and the host told."""
+        """The link went (``why``): closed, and the host told; an open seat whose taker left on purpose, open again."""
         if self.link is not None:
             self.link.close()
         self.link = None
+        if self.leaving and self.opened:
+            name = self.name
+            self.vacate()
+            self.notice(f"{name} left seat {self.seat + 1}; it is open again")
+            return
+        self.leaving = False
         if self.asks_host:
             self.notice(f"{self.name} is gone ({why})")
         else:
@@ -262,9 +277,8 @@ class PersonSeat:
         self._send(messages.view(observe(game, self.seat), bool(game.finished)))
 
     def update(self) -> None:
-        """A move was made or a hand dealt: the person's new view at once (someone absent may have come back)."""
+        """A move was made or a hand dealt: the person's new view at once."""
         if self.link is None:
-            self.admit()
             return
         try:
             self._send_view()
@@ -278,12 +292,13 @@ class PersonSeat:
         pass out of turn is told to its seat alone (being asked says it held
         the safety, R10), so no other person's view changes with it.
         """
+        line, self.line = self.line, None
         if event.seat != self.seat:
             self._given.clear()  # another seat's move: a turn given to the computer is over
         if self.link is None:
             return
         try:
-            self._send(messages.moved(event, self.game.table.sides))
+            self._send(messages.moved(event, self.game.table.sides, line))
             self._send_view()
         except LinkClosed as exc:
             self.dropped(str(exc))
@@ -350,6 +365,8 @@ class PersonSeat:
                 if messages.is_move(message, ask):
                     self._send(messages.error(refusal(self.game, self.seat, move, self.host)))
                     ask = self._question(observation, legal)
+                elif message.get("type") != "move" and self.heard is not None:
+                    self.heard(self, message)  # (talk, or their leaving: the room's, on the thread that draws)
         except LinkClosed as exc:
             self.dropped(str(exc))
         return None
