@@ -99,7 +99,7 @@ def test_an_impostors_meeting_place_is_refused_by_the_guest_and_named_to_the_hos
 
         players: list[Player] = []
         try:
-            eve = impostor(e_uid, e_gid, make)
+            listening = impostor(e_uid, e_gid, make)
             try:
                 for argv in (["--join", alice], ["--join-stdio", alice]):
                     guest = Player(b_uid, b_gid, argv)
@@ -108,7 +108,7 @@ def test_an_impostors_meeting_place_is_refused_by_the_guest_and_named_to_the_hos
                     assert f"cannot join {alice}:" in line and f"of {eve}'s" in line, line
                     assert "nothing was sent" in line
             finally:
-                heard = impostor_heard(*eve)
+                heard = impostor_heard(*listening)
             assert heard == b"none", heard  # never connected: the impostor learnt nothing of bob
 
             host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"])
@@ -137,7 +137,7 @@ def test_a_guest_refuses_a_game_another_user_listens_on_and_sends_nothing() -> N
 
         players: list[Player] = []
         try:
-            eve = impostor(e_uid, e_gid, make, become_first=False)
+            listening = impostor(e_uid, e_gid, make, become_first=False)
             os.chown(os.path.join(place, TABLE_SOCKET), a_uid, a_gid)
             try:
                 guest = Player(b_uid, b_gid, ["--join", alice])
@@ -145,7 +145,7 @@ def test_a_guest_refuses_a_game_another_user_listens_on_and_sends_nothing() -> N
                 line = _one_line(guest)
                 assert f"is {eve}'s, not {alice}'s" in line and "nothing was sent" in line, line
             finally:
-                heard = impostor_heard(*eve)
+                heard = impostor_heard(*listening)
             assert heard == b"connected:", heard  # connected (the kernel's answer needs it), and sent nothing
         finally:
             for p in players:

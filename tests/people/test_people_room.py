@@ -270,10 +270,10 @@ def test_the_new_doors_attacked_a_forged_listing_a_kept_seat_talk_that_escapes_a
             os.chown(place, a_uid, a_gid)
             return table_path(a_uid)
 
-        eve = impostor(e_uid, e_gid, in_alices, become_first=False)
+        listening = impostor(e_uid, e_gid, in_alices, become_first=False)
         os.chown(table_path(a_uid), a_uid, a_gid)
         listed = _listed(b_uid, b_gid)
-        assert impostor_heard(*eve) == b"connected:"  # connected (the kernel's answer needs it), sent nothing
+        assert impostor_heard(*listening) == b"connected:"  # connected (the kernel's answer needs it), sent nothing
         assert "No game on this machine that you may join or watch." in listed, listed
         shutil.rmtree(place, ignore_errors=True)
 

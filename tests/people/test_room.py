@@ -389,8 +389,7 @@ def test_the_record_counts_each_person_as_it_counts_each_computer_partners_as_pa
 def test_alone_t_and_m_are_the_originals_unknown_commands_on_both_boards() -> None:
     """The original's keymap leaves ``T`` and ``M`` free: alone they say ``unknown command``, as it did; with people
     (the flow's ``talks``) they are a line of talk and the table's story."""
-    from ui_helpers import setup, vt_replay
-
+    from helpers.ui import setup, vt_replay
     from mille.ui.flow import Request
     from mille.ui.tableboard import TableBoardFace, table_flow
 
