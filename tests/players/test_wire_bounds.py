@@ -219,6 +219,51 @@ def test_any_json_at_all_decodes_or_is_a_wire_error(which: int, junk: object) ->
     _decodes_or_refuses(DECODERS[which][2], junk)
 
 
+def _compact_ints(seat: int = 1) -> list[int]:
+    game, _ = GAMES[0]
+    values = wire.compact_values(wire.compact_decide_line(observe(game, seat), rules.legal_moves(game)))
+    assert values is not None
+    return values
+
+
+@settings(max_examples=300, deadline=None)
+@given(at=st.integers(0, 10**6), bad=st.integers(-(10**18), 10**18))
+def test_a_bots_rough_check_refuses_what_could_loop_and_the_whole_check_names_the_rest(at: int, bad: int) -> None:
+    """``mille.bot`` checks its host's compact decide roughly (each number within its field's C type: a third of the
+    cost); what passes that but not its field's range is named by the whole check, which the bot asks when its
+    player fails (``serve._decided``)."""
+    values = _compact_ints()
+    at %= len(values)
+    values[at] = bad
+    low, high = wire._COMPACT_LOW[at], wire._COMPACT_HIGH[at]
+    try:
+        wire.observation_from_ints(values, wire.check_ints_roughly)
+        rough_took = True
+    except wire.WireError:
+        rough_took = False
+    if low <= bad <= high:
+        assert rough_took
+    if not -(2**31) <= bad <= 2**32:  # nothing huge gets through: no player loops on a mileage of 10**15
+        assert not rough_took
+    if not low <= bad <= high:
+        with pytest.raises(wire.WireError, match=re.escape(wire.COMPACT_FIELDS[at])):
+            wire.observation_from_ints(values)
+
+
+def test_a_bot_whose_host_sent_a_card_out_of_range_says_so_not_its_players_fault() -> None:
+    """A card of 99 in the hand passes the rough check (it fits a byte) and makes the player fail: the bot then says
+    the host's number is out of range (a ProtocolError naming the field), not a traceback of its player."""
+    from mille.players import serve
+    from mille.players.bsd import BsdPlayer
+
+    values = _compact_ints()
+    slot = wire.COMPACT_FIELDS.index("players[1].hand[1]")
+    values[slot] = 99
+    with pytest.raises(serve.ProtocolError, match=re.escape("players[1].hand[1]")):
+        serve._decided(BsdPlayer(), values, GlibcRandom(1))
+    assert serve._decided(BsdPlayer(), _compact_ints(), GlibcRandom(1)).move is not None
+
+
 def test_a_decoded_observation_holds_only_numbers_in_their_ranges() -> None:
     """What passes the checks is what the rules can reach: a game played through, every view of every seat."""
     for game, seats in GAMES:

@@ -44,6 +44,7 @@ a valid JSON line.
 from __future__ import annotations
 
 import json
+import struct
 from collections.abc import Callable
 from operator import le as _le
 from typing import Any
@@ -751,20 +752,61 @@ _COMPACT_LOW = tuple(_compact_bounds(name)[0] for name in COMPACT_FIELDS)
 _COMPACT_HIGH = tuple(_compact_bounds(name)[1] for name in COMPACT_FIELDS)
 
 
-def observation_from_ints(v: list[int]) -> Observation:
-    """The :class:`Observation` of :func:`compact_values`' integers; :class:`WireError` if they are not one.
+def _struct_code(low: int, high: int) -> str:
+    """The narrowest :mod:`struct` code whose range holds ``low`` to ``high``."""
+    for code, (lo, hi) in (("B", (0, 255)), ("b", (-128, 127)), ("H", (0, 65535)), ("h", (-32768, 32767))):
+        if lo <= low and high <= hi:
+            return code
+    return "I" if low >= 0 and high <= 2**32 - 1 else "q"
 
-    Each integer is checked against its field's range (C's loops over two
-    tuples made once: this is every decision's cost).
-    """
+
+#: The compact array packed field by field in the narrowest C type of its range: one C call that refuses a value
+#: below its field's type (a count below zero) or far above it (a mileage of 10**15) (:func:`check_ints_roughly`).
+_COMPACT_TYPES = struct.Struct("<" + "".join(map(_struct_code, _COMPACT_LOW, _COMPACT_HIGH)))
+
+
+def check_ints(v: list[int]) -> None:
+    """:class:`WireError` naming the first of the compact array's integers outside its field's range, if one is."""
     if len(v) != COMPACT_SIZE:
         raise WireError(f"a compact observation is a list of {COMPACT_SIZE} integers, not {len(v)}")
     if not (all(map(_le, _COMPACT_LOW, v)) and all(map(_le, v, _COMPACT_HIGH))):
         at = next(i for i, x in enumerate(v) if not _COMPACT_LOW[i] <= x <= _COMPACT_HIGH[i])
         raise _out_of_range(COMPACT_FIELDS[at], v[at], (_COMPACT_LOW[at], _COMPACT_HIGH[at]))
+
+
+def check_ints_roughly(v: list[int]) -> None:
+    """What a bot of mille's own checks of the host that started it at every decision (``python -m mille.bot``).
+
+    Each integer within its field's C type (a third of :func:`check_ints`'
+    cost, which is a tenth of a decision's): nothing below zero where no
+    field may be, nothing huge to make a player loop.  A value within its
+    type but not its field's range (a card of 99) can only make the player
+    fail: the bot then asks :func:`check_ints`, which names the field
+    (:mod:`mille.players.serve`).  A guest at a person's table is no bot:
+    its views are checked whole (docs/people.md).
+    """
+    if len(v) != COMPACT_SIZE:
+        raise WireError(f"a compact observation is a list of {COMPACT_SIZE} integers, not {len(v)}")
+    try:
+        _COMPACT_TYPES.pack(*v)
+    except struct.error:
+        check_ints(v)  # names the field
+        raise WireError("a compact observation's integers do not fit their fields") from None
+
+
+def observation_from_ints(v: list[int], check: Callable[[list[int]], None] = check_ints) -> Observation:
+    """The :class:`Observation` of :func:`compact_values`' integers; :class:`WireError` if they are not one.
+
+    Each integer is checked against its field's range (:func:`check_ints`:
+    C's loops over two tuples made once; or ``check``, a bot's own rougher
+    one, :func:`check_ints_roughly`: this is every decision's cost).
+    """
+    check(v)
     seat, phase, to_move, starter = v[0], v[1], v[2], v[7]
     obs = _new_observation(Observation)
     obs.seat = seat
+    if not 0 <= phase < len(_PHASE_BY_CODE):  # past a rough check: the whole one names the field
+        check_ints(v)
     obs.phase = _PHASE_BY_CODE[phase]
     obs.to_move = to_move
     obs.players = (_tableau_from_compact(v, _PLAYERS_AT), _tableau_from_compact(v, _PLAYERS_AT + _TABLEAU_SIZE))
