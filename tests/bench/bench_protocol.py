@@ -51,7 +51,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the tests' folder, for helpers
 
-from helpers import REPO, SRC
+from helpers import REPO, SRC, compiled
 
 os.environ["PYTHONPATH"] = os.path.abspath(SRC) + os.pathsep + os.environ.get("PYTHONPATH", "")
 
@@ -208,6 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=4, help="rounds of --compare")
     args = parser.parse_args(argv)
     if args.compare:
+        compiled(SRC, os.path.join(args.compare, "src"))
         return compare(args.compare, args.games, args.rounds, args.seed)
     if args.profile:
         return profile(args.games, args.seed)

@@ -24,3 +24,17 @@ BOTS = os.path.join(TESTS, "helpers", "bots")
 # This checkout's mille, for the scripts and helpers run by path (pytest has it already).
 if SRC not in sys.path:
     sys.path.insert(0, SRC)
+
+
+def compiled(*sources: str) -> None:
+    """Each source tree byte-compiled (``__pycache__``), for benchmarks that time new processes of it.
+
+    The environment may say ``PYTHONDONTWRITEBYTECODE``: a tree that has no
+    bytecode, or stale bytecode, then compiles itself in every process it
+    starts (a bot for each game of a match), and a comparison of two trees
+    times that compiling, not the code.
+    """
+    import compileall
+
+    for source in sources:
+        compileall.compile_dir(source, quiet=1)
