@@ -686,9 +686,13 @@ SSHD = "/usr/sbin/sshd"
 
 
 @contextmanager
-def loopback_sshd(place: str, login: str, uid: int, gid: int) -> Iterator[dict[str, str]]:
+def loopback_sshd(place: str, login: str, uid: int, gid: int, found: bool = False) -> Iterator[dict[str, str]]:
     """A real sshd on 127.0.0.1 letting ``login`` in with a throwaway key; the environment that has mille use it
-    (``MILLE_SSH``, and ``MILLE_REMOTE``: the system python on this checkout).  Skipped where sshd is missing."""
+    (``MILLE_SSH``, and ``MILLE_REMOTE``: the system python on this checkout).  Skipped where sshd is missing.
+
+    ``found``: no ``MILLE_REMOTE``; the far side's mille is found as mille finds it (``python3 -m mille``, this
+    checkout on the sshd's ``PYTHONPATH``, where bsdgames' ``mille`` may be first on the PATH).  sshd's own words
+    are printed at the end (shown with a failure)."""
     python = shutil.which("python3", path="/usr/bin:/usr/local/bin")
     if not os.path.exists(SSHD) or shutil.which("ssh") is None or shutil.which("ssh-keygen") is None:
         pytest.skip("openssh-server and openssh-client are not installed (.ci/run installs them as root)")
@@ -703,7 +707,8 @@ def loopback_sshd(place: str, login: str, uid: int, gid: int) -> Iterator[dict[s
             subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", os.path.join(place, name)],
                            check=True, capture_output=True)  # fmt: skip
         os.chown(os.path.join(place, "user_key"), uid, gid)
-        subprocess.run(["usermod", "-p", "*", login], check=True, capture_output=True)  # (useradd's "!" is locked)
+        # useradd locks the account ("!"), which sshd refuses; "*" has no password and is not locked.
+        subprocess.run(["usermod", "-p", "*", login], check=True, capture_output=True)
         shutil.copy(os.path.join(place, "user_key.pub"), os.path.join(place, "authorized_keys"))
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
@@ -714,7 +719,7 @@ def loopback_sshd(place: str, login: str, uid: int, gid: int) -> Iterator[dict[s
                 f"Port {port}\nListenAddress 127.0.0.1\nHostKey {place}/host_key\n"
                 f"AuthorizedKeysFile {place}/authorized_keys\nStrictModes no\nUsePAM no\n"
                 f"PasswordAuthentication no\nKbdInteractiveAuthentication no\nAllowUsers {login}\n"
-                f"PidFile {place}/sshd.pid\n"
+                f"PidFile {place}/sshd.pid\n" + (f"SetEnv PYTHONPATH={SRC}\n" if found else "")
             )
         log = os.open(os.path.join(place, "log"), os.O_WRONLY | os.O_CREAT, 0o600)
         try:
@@ -733,11 +738,16 @@ def loopback_sshd(place: str, login: str, uid: int, gid: int) -> Iterator[dict[s
             f"ssh -p {port} -i {place}/user_key -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null"
             " -o BatchMode=yes -o LogLevel=ERROR"
         )
-        yield {"MILLE_SSH": ssh, "MILLE_REMOTE": f"env PYTHONPATH={SRC} {python} -m mille"}
+        env = {"MILLE_SSH": ssh}
+        if not found:
+            env["MILLE_REMOTE"] = f"env PYTHONPATH={SRC} {python} -m mille"
+        yield env
     finally:
         if sshd is not None:
             sshd.kill()
             sshd.wait()
+            with open(os.path.join(place, "log")) as f:
+                print(f.read())  # sshd's own words, for a failure
         if made_run:
             shutil.rmtree("/run/sshd", ignore_errors=True)
 
