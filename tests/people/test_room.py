@@ -462,3 +462,45 @@ def test_an_open_seat_taken_in_a_hand_is_the_takers_at_the_next_and_open_again_w
     assert any("it is open again" in text for text in seat.take_notices())
     room.close("over")
     spare.close()
+
+
+# ----------------------------------------------------------------------
+# The door
+
+
+def test_a_line_sent_in_the_same_write_as_the_knock_is_heard_at_once() -> None:
+    """bob knocks and says a line in one write (a mille that talks as soon as it is in): the door reads both, and
+    the line is told to the table at once, not when bob next sends something (the terminal hears the socket, and the
+    line was read from it with the knock)."""
+    import tempfile
+
+    from mille.ui.people.seat import PersonSeat
+
+    game = Game(rng=GlibcRandom(4))
+    rules.start_hand(game)
+    names = {0: "alice"}
+    bob = PersonSeat(1, os.getuid(), game, "alice", names, BsdPlayer())
+    with tempfile.TemporaryDirectory() as place:
+        door = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        door.bind(os.path.join(place, "table.sock"))
+        door.listen(4)
+        room = Room(door, game, "alice", 54321, [bob], names, "bsd", delay=None)
+        room.dealt = True
+        knock = messages.knock("join", None)
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as guest:
+            guest.connect(os.path.join(place, "table.sock"))
+            guest.sendall(wire.encode(knock) + wire.encode(messages.talk_line("hello from the door")))
+            room.door()
+            [fd] = room.knocking
+            room.knocked(fd)
+            assert bob.link is not None
+            assert f"{bob.name}: hello from the door" in room.take_notices()
+            got = Link(guest.dup())
+            told = []
+            while (message := got.wait_message(timeout=5)) is not None and message["type"] != "talk":
+                told.append(message["type"])
+            assert message is not None and message["text"] == "hello from the door", told
+            got.close()
+        room.close("over")
+        bob.close()
+        door.close()

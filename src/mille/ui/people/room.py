@@ -43,7 +43,7 @@ from ...engine.observation import public_view
 from ...files.safeio import shown
 from ...players import wire
 from . import messages
-from .link import Link, LinkClosed
+from .link import Link, LinkClosed, heard_idle
 from .messages import MAX_TALK, Knock, Listing, MessageError, Place
 from .narration import Story, move_text
 from .rendezvous import peer_uid, user_name
@@ -403,6 +403,7 @@ class Room:
             back = person.came
             if person.take(link):
                 self.catch_up(person, knock.since, back)
+                self.came_with_knock(person, link)
             return
         seat = self.free_seat()
         if seat is None:
@@ -435,6 +436,17 @@ class Room:
         self.tell(f"{seat.name} took seat {seat.seat + 1}", skip=seat)
         self.renamed(seat)
         self.catch_up(seat, None)
+        self.came_with_knock(seat, link)
+
+    def came_with_knock(self, person: PersonSeat, link: Link) -> None:
+        """What ``person`` sent in the same write as their knock, handled now: it was read from the socket with the
+        knock, so the terminal, which hears the socket, would not hear it until they sent something more."""
+        if heard_idle(link, person.deciding) is None:
+            return  # (their move asked already: the thread asking them reads it)
+        try:
+            self.idle(person, link)
+        except LinkClosed as exc:
+            person.dropped(str(exc))
 
     def renamed(self, seat: PersonSeat) -> None:
         """Who sits where changed: every other person's hello again (their boards name the seats)."""
