@@ -339,7 +339,7 @@ class HostFace:
         self._rewatch()
 
     def begin_hand(self, restored: bool) -> None:
-        self.people.room.hand_begins()
+        self.people.room.hand_begins(restored)
         self.inner.begin_hand(restored)
         self.people.update_all()
         self._rewatch()
@@ -502,7 +502,7 @@ class HostBoardFace(HostFace):
         self.inner.display.other_name = shown(name) if name else None
 
     def begin_hand(self, restored: bool) -> None:
-        self.people.room.hand_begins()
+        self.people.room.hand_begins(restored)
         self._name()  # (an open seat taken for this hand)
         self.inner.begin_hand(restored)
         self.people.update_all()

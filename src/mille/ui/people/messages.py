@@ -474,9 +474,14 @@ class Place(Record):
 
 class Listing(Record):
     """One game as ``mille --list`` shows it: the host, the table, who sits where, the hand and the scores, how long
-    it has run (seconds), who watches, and what the asker may do there."""
+    it has run (seconds), who watches, and what the asker may do there.
 
-    __slots__ = ("host", "table", "places", "hand", "scores", "running", "watchers", "join", "watch")
+    ``hand`` is the game's hand in play (0: not yet dealt); ``resumed``: the
+    game was resumed from a file, and ``hand`` counts from the hand it was
+    resumed in (a save keeps no count of the hands before).
+    """
+
+    __slots__ = ("host", "table", "places", "hand", "scores", "running", "watchers", "join", "watch", "resumed")
 
     def __init__(
         self,
@@ -489,11 +494,13 @@ class Listing(Record):
         watchers: list[str],
         join: bool,
         watch: bool,
+        resumed: bool = False,
     ) -> None:
         self.host = host
         self.table = table
         self.places = places
         self.hand = hand
+        self.resumed = resumed
         self.scores = scores
         self.running = running
         self.watchers = watchers
@@ -518,6 +525,7 @@ def listing(entry: Listing) -> dict[str, object]:
         "watchers": entry.watchers[:MAX_LISTED_WATCHERS],
         "join": entry.join,
         "watch": entry.watch,
+        "resumed": entry.resumed,
     }
 
 
@@ -546,8 +554,11 @@ def read_listing(message: dict[str, object]) -> Listing:
         join, watch = message["join"], message["watch"]
         if type(join) is not bool or type(watch) is not bool:
             raise MessageError("a listing's offer is not one")
+        resumed = message.get("resumed", False)  # (a listing of an earlier mille's has none)
+        if type(resumed) is not bool:
+            raise MessageError("a listing's resumed is not true or false")
         return Listing(_text(message["host"])[:64], tab, places, hand, scores, running,
-                       watchers, join, watch)  # fmt: skip
+                       watchers, join, watch, resumed)  # fmt: skip
     except KeyError as exc:
         raise MessageError(f"the listing has no {exc}") from None
 

@@ -239,8 +239,11 @@ class Room:
         self._refused: dict[str, tuple[int, str]] = {}
         self._refused_told = -1.0
         self.started = time.monotonic()
-        #: Hands dealt in this run; a hand is in play (an open seat taken now is the taker's at the next deal).
+        #: Hands dealt in this game (since it was resumed, for a game resumed from a file: a save keeps no count);
+        #: the game was resumed (until another game starts); a hand is in play (an open seat taken now is the
+        #: taker's at the next deal).
         self.hands = 0
+        self.resumed = False
         self.dealt = False
         #: The sides' totals when the last hand was dealt (a new game starts them at nothing again).
         self._totals: list[int] = []
@@ -521,12 +524,16 @@ class Room:
                 other.send(data)
         self._to_watchers(wire.encode(data))
 
-    def hand_begins(self) -> None:
-        """A hand is dealt: the story starts the hand, and who took an open seat meanwhile sits in it now; a new game
-        with the same table (the host's ``Another game?``) is told to everyone."""
+    def hand_begins(self, restored: bool = False) -> None:
+        """A hand is dealt (``restored``: the game's first here, resumed from a file): the story starts the hand, and
+        who took an open seat meanwhile sits in it now; a new game with the same table (the host's ``Another
+        game?``) is told to everyone, its hands counted from one."""
         totals = [pp.total for pp in self.game.players[: self.game.table.sides]]
+        if restored:
+            self.resumed = True
         if self.hands and not any(totals) and any(self._totals):
             self.tell(f"{self.host} starts another game with the same table")
+            self.hands, self.resumed = 0, False
         self._totals = totals
         self.hands += 1
         self.dealt = True
@@ -703,6 +710,7 @@ class Room:
             table=tab,
             places=places,
             hand=self.hands,
+            resumed=self.resumed,
             scores=[max(0, game.players[side].total) for side in range(tab.sides)],
             running=int(time.monotonic() - self.started),
             watchers=[w.name for w in self.watchers],
