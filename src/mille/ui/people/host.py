@@ -785,11 +785,15 @@ def play_host(
 
 
 def _seated(names: dict[int, str], persons: list[PersonSeat], seats: int) -> str:
-    """The options that host the same table again (``--invite bob``; ``--invite bob:3,carol:2``; ``--open``,
-    ``--invite bob:3 --open 1``): a game kept or adjourned is resumed with them, its open seats open again."""
+    """The options that host the same table again (``--invite bob``; ``--invite bob:3,carol:2``; ``--open 1``,
+    ``--invite bob:3 --open 1``): a game kept or adjourned is resumed with them, its open seats open again.
+
+    The open seats are said by their count (``--open`` chooses them as it chose them: after the seats given, the
+    host's partners' first), never by ``--open`` alone, which would take the file's name after it for its count.
+    """
     opened = [p for p in persons if p.opened]
     if seats == 2:
-        return "--open" if opened else f"--invite {names[1]}"
+        return "--open 1" if opened else f"--invite {names[1]}"
     given = ",".join(f"{n}:{s + 1}" for s, n in sorted(names.items()) if s and s not in {p.seat for p in opened})
     words = [f"--invite {given}"] if given else []
     if opened:
