@@ -135,7 +135,7 @@ def _over_ssh(machine: str) -> list[Listing] | str:
     import shlex
     import subprocess
 
-    from .guest import SSH, remote_command
+    from .visit import SSH, remote_command
 
     if not machine or machine.startswith("-"):
         return "--list @MACHINE: name a machine"
