@@ -18,7 +18,7 @@ from __future__ import annotations
 # imported here first, before the fork.
 import curses  # noqa: F401
 import fcntl
-import json  # noqa: F401
+import json
 import os
 import pty
 import re
@@ -477,6 +477,28 @@ def python_for(uid: int, gid: int) -> str:
     if not readable_by(uid, gid, [python, os.path.join(SRC, "mille", "__main__.py")]):
         pytest.skip(f"the test's user cannot run {python} on {SRC} (a checkout in a private directory)")
     return python
+
+
+def recording_relay(place: str, uid: int, gid: int, name: str = "ssh") -> tuple[str, dict[str, str]]:
+    """A stand-in for ssh (:data:`RECORDER`) in ``place``, named ``name``, for ``uid``: what the far side sends is
+    recorded in a file of ``uid``'s.  (The record's path, the environment that has mille use it: ``MILLE_SSH``, and
+    ``MILLE_REMOTE`` the system python on this checkout.)  Skipped where ``uid`` may run no python3 on it."""
+    python = python_for(uid, gid)
+    record, relay = os.path.join(place, f"{name}.received"), os.path.join(place, name)
+    with open(relay, "w") as f:
+        f.write(RECORDER.format(record=record))
+    os.chmod(relay, 0o755)
+    with open(record, "wb"):
+        pass
+    os.chown(record, uid, gid)
+    return record, {"MILLE_SSH": relay, "MILLE_REMOTE": f"env PYTHONPATH={SRC} {python} -m mille"}
+
+
+def recorded(record: str) -> list[dict[str, object]]:
+    """The messages a :func:`recording_relay` recorded so far (a line still on its way left out)."""
+    with open(record, "rb") as f:
+        data = f.read()
+    return [json.loads(line) for line in data.split(b"\n")[:-1] if line.strip()]
 
 
 def in_shell(uid: int, gid: int, argv: list[str], seats: int = 2) -> Player:

@@ -19,7 +19,6 @@ import os
 import re
 import select
 import shlex
-import shutil
 import signal
 import time
 from collections.abc import Callable
@@ -28,17 +27,15 @@ from pathlib import Path
 import pytest
 
 from helpers.people import (
-    RECORDER,
     SAFETIES,
-    SRC,
     Player,
     connect_as,
     loopback_sshd,
     people,
     players,
     quickly,
-    readable_by,
     readable_directory,
+    recording_relay,
     state_home,
     until,
 )
@@ -456,21 +453,9 @@ def _messages(data: bytes) -> list[dict[str, object]]:
 
 
 def test_three_seats_two_guests_move_and_a_guest_receives_only_its_own_seats_view() -> None:
-    python = shutil.which("python3", path="/usr/bin:/usr/local/bin")  # the test's own may be root's alone
-    if python is None:
-        pytest.skip("no system python3 for the recording relay")
     with people(3) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid), (carol, c_uid, c_gid)], readable_directory() as dir_:
         place = dir_
-        if not readable_by(c_uid, c_gid, [python, os.path.join(SRC, "mille", "__main__.py")]):
-            pytest.skip(f"the test's user cannot run {python} on {SRC} (a checkout in a private directory)")
-        record = os.path.join(place, "received")
-        recorder = os.path.join(place, "ssh")
-        with open(recorder, "w") as f:
-            f.write(RECORDER.format(record=record))
-        os.chmod(recorder, 0o755)
-        with open(record, "wb"):
-            pass
-        os.chown(record, c_uid, c_gid)
+        record, relay = recording_relay(place, c_uid, c_gid)
         state = state_home(place, a_uid, a_gid)
         argv = ["--players", "3", "--invite", f"{carol}:3,{bob}", "--no-stats"]
         host = Player(a_uid, a_gid, argv, env={"XDG_STATE_HOME": state}, seats=3)
@@ -479,13 +464,7 @@ def test_three_seats_two_guests_move_and_a_guest_receives_only_its_own_seats_vie
             host.wait_for(f"waiting for {bob}")
             first = Player(b_uid, b_gid, ["--join", alice], seats=3)
             players.append(first)
-            second = Player(
-                c_uid,
-                c_gid,
-                ["--join", f"{alice}@here"],
-                env={"MILLE_SSH": recorder, "MILLE_REMOTE": f"env PYTHONPATH={SRC} {python} -m mille"},
-                seats=3,
-            )
+            second = Player(c_uid, c_gid, ["--join", f"{alice}@here"], env=relay, seats=3)
             players.append(second)
             host.wait_for(f"Side B: {bob}")
             first.wait_for("Side B (yours): you")
