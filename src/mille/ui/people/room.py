@@ -24,7 +24,8 @@ who they are (:class:`Room`):
 What the room sends the watchers is encoded once per move for all of them
 and written without blocking (:meth:`mille.ui.people.link.Link.send_line`):
 a watcher that stops reading is dropped when its buffer fills, and never
-slows the table.  Talk (:meth:`Room.talk`) is escaped and cut by the host
+slows the table; one silent for the bound is dropped too, and the host's
+words keep a quiet link alive (:meth:`Room.hear_silence`).  Talk (:meth:`Room.talk`) is escaped and cut by the host
 before anyone sees it, and limited in rate per sender (:class:`Pace`: three
 lines at once, then one a second; the rest is told to the sender alone).
 Everything here runs on the host's thread that draws (the terminal watches
@@ -593,6 +594,20 @@ class Room:
             self.watchers.remove(watcher)
             watcher.link.close()
             self.tell(f"{watcher.name} stopped watching")
+
+    def hear_silence(self) -> None:
+        """The watchers' links as the people's are (:meth:`mille.ui.people.host.People.hear_silence`): a word on each
+        the host has been quiet on, and a watcher heard from for none of :func:`.link.silence` seconds dropped (a
+        frozen network, a process stopped)."""
+        quiet = []
+        for watcher in list(self.watchers):
+            link = watcher.link
+            if link.silent():
+                self.watcher_gone(watcher)
+            elif link.quiet():
+                quiet.append(watcher)
+        if quiet and self._courier is not None:
+            self._courier.send(quiet, wire.encode(messages.beat()))
 
     # ------------------------------------------------------------------
     # Talk

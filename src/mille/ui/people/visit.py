@@ -98,8 +98,6 @@ class Visit:
     """
 
     face: VisitFace
-    #: A word to the host after some seconds of silence, and the host silent for the bound gone (:meth:`tick`).
-    beats = True
 
     def __init__(self, term: Listening, link: Link, host: str, command: str) -> None:
         self.term = term
@@ -128,10 +126,13 @@ class Visit:
     # The run
 
     def run(self) -> int:
-        """Follow the host's table until the run ends; the exit status."""
-        ticker = Ticker(beat_after() / 3) if self.beats else None
-        if ticker is not None:
-            self.term.watch(ticker.fd, lambda: self.tick(ticker))
+        """Follow the host's table until the run ends; the exit status.
+
+        A :class:`~.link.Ticker` wakes the run to say a word to the host after some seconds of its own silence and
+        to hear the host's (:meth:`tick`), as the host's side does on every link (a watcher's too).
+        """
+        ticker = Ticker(beat_after() / 3)
+        self.term.watch(ticker.fd, lambda: self.tick(ticker))
         try:
             self.face.start()
             try:
@@ -145,9 +146,8 @@ class Visit:
                 self._unlisten()
                 return leave.status
         finally:
-            if ticker is not None:
-                self.term.unwatch(ticker.fd)
-                ticker.stop()
+            self.term.unwatch(ticker.fd)
+            ticker.stop()
 
     def tick(self, ticker: Ticker) -> None:
         """Time to say a word to the host if we were quiet, and to hear whether it has been silent too long (a frozen

@@ -113,7 +113,6 @@ class WatchRun(Visit):
     """One watcher's run (:class:`.visit.Visit`): the host's messages shown, the talk sent, the leaving."""
 
     face: WatchFace
-    beats = False
 
     def __init__(self, term: Listening, link: Link, welcome: Watching, command: str, make_face: MakeFace) -> None:
         super().__init__(term, link, welcome.host, command)
