@@ -150,6 +150,8 @@ def test_a_hello_of_another_version_or_table_is_refused_in_one_line() -> None:
         ({**good, "seat": 0}, "a seat that is not"),
         ({**good, "seat": 2}, "a seat that is not"),
         ({**good, "table": {**good["table"], "seats": 5}}, "a table that is not one"),  # type: ignore[dict-item]
+        ({**good, "table": {**good["table"], "game_points": 10**12}}, "a table that is not one"),  # type: ignore[dict-item]
+        ({**good, "table": [2]}, "fields are not what they should be"),
         ({"type": "view"}, "is not its hello"),
     ]:
         with pytest.raises(messages.MessageError, match=words) as caught:

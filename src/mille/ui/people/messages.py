@@ -50,7 +50,7 @@ from ...engine.driver import Event
 from ...engine.observation import Observation, PublicView
 from ...engine.record import Record
 from ...engine.rules import Move
-from ...engine.state import TABLE_SEATS, Table, table
+from ...engine.state import Table
 from ...players import wire
 
 __all__ = [
@@ -346,14 +346,8 @@ def read_hello(message: dict[str, object]) -> Hello:
         said = "none" if version is None else wire.excerpt(str(version))
         raise MessageError(f"the host's mille is another version (its people link's {said}, this one's {VERSION})")
     try:
-        shape = _dict(message["table"])
-        seats = shape["seats"]
-        if type(seats) is not int or seats not in TABLE_SEATS:
-            raise MessageError("the host sent a table that is not one")
-        points, parker = shape["game_points"], shape["parker"]
-        if type(points) is not int or points <= 0 or type(parker) is not bool:
-            raise MessageError("the host sent a table that is not one")
-        tab = table(seats, game_points=points, parker=parker)
+        tab = _table(message["table"])
+        seats = tab.seats
         seat = message["seat"]
         if type(seat) is not int or not 0 < seat < seats:
             raise MessageError("the host sent a seat that is not one of its table's")
@@ -693,14 +687,10 @@ def _observation(message: dict[str, object], seats: int) -> Observation:
 
 
 def _table(value: object) -> Table:
-    shape = _dict(value)
-    seats = shape.get("seats")
-    if type(seats) is not int or seats not in TABLE_SEATS:
-        raise MessageError("the host sent a table that is not one")
-    points, parker = shape.get("game_points"), shape.get("parker")
-    if type(points) is not int or not 0 < points <= wire.MAX_SCORE or type(parker) is not bool:
-        raise MessageError("the host sent a table that is not one")
-    return table(seats, game_points=points, parker=parker)
+    try:
+        return wire.table_from_json(_dict(value))
+    except (wire.WireError, KeyError, TypeError):
+        raise MessageError("the host sent a table that is not one") from None
 
 
 def _names(value: object, tab: Table) -> dict[int, str]:
