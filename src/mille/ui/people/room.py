@@ -506,24 +506,21 @@ class Room:
     # ------------------------------------------------------------------
     # The table's story, told to everyone
 
-    def tell(self, text: str, skip: PersonSeat | None = None) -> None:
-        """A piece of news: a line of the story, to every person (but ``skip``), every watcher and the host."""
+    def tell(self, text: str, skip: PersonSeat | None = None, host: bool = True) -> None:
+        """A piece of news: a line of the story, to every person (but ``skip``), every watcher and the host (unless
+        ``host`` is False: told already)."""
         entry = self.story.tell(text)
         data = messages.news(entry.n, text)
         for person in self.persons:
             if person is not skip and person.link is not None:
                 person.send(data)
         self._to_watchers(wire.encode(data))
-        self.note(text)
+        if host:
+            self.note(text)
 
     def person_news(self, person: PersonSeat, text: str) -> None:
         """A seat's news (joined, gone) told to the table: everyone but the person, the host being told already."""
-        entry = self.story.tell(text)
-        data = messages.news(entry.n, text)
-        for other in self.persons:
-            if other is not person and other.link is not None:
-                other.send(data)
-        self._to_watchers(wire.encode(data))
+        self.tell(text, skip=person, host=False)
 
     def hand_begins(self, restored: bool = False) -> None:
         """A hand is dealt (``restored``: the game's first here, resumed from a file): the story starts the hand, and
