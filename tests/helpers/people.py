@@ -50,7 +50,7 @@ import mille.ui.people.guest
 import mille.ui.people.host
 import mille.ui.people.inlines  # noqa: F401
 from helpers import SRC, ptyreplay
-from helpers.faults import local_user
+from helpers.faults import child_as, child_read, local_user
 from mille.ui.people.rendezvous import directory
 
 SAFETIES = ("Extra Tank", "Puncture Proof", "Driving Ace", "Right of Way")
@@ -544,63 +544,37 @@ def kept_file(state: str) -> str:
 
 
 def readable_by(uid: int, gid: int, paths: list[str]) -> bool:
-    pid = os.fork()
-    if pid == 0:
-        ok = 1
-        try:
-            os.setgroups([])
-            os.setgid(gid)
-            os.setuid(uid)
-            ok = 0 if all(os.access(p, os.R_OK) for p in paths) else 1
-        finally:
-            os._exit(ok)
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status) == 0
+    """``uid`` may read every one of ``paths``."""
+
+    def check(out: int) -> None:
+        os.write(out, b"yes" if all(os.access(p, os.R_OK) for p in paths) else b"no")
+
+    return child_read(*child_as(uid, gid, check), ended_well=False) == b"yes"
 
 
 def connect_in_child(
     uid: int, gid: int, path: str, first: bytes = b'{"type":"move","move":{"kind":"draw"}}\n'
 ) -> tuple[int, int]:
     """Connect to ``path`` as ``uid`` in a forked child that writes ``first`` first (a move, not a knock: no mille's
-    at a table's door), then reads to the end: (pid, pipe)."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
-        code = 1
+    at a table's door), then reads to the end: (pid, pipe) (:func:`child_read`)."""
+
+    def connect(out: int) -> None:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(path)
         try:
-            os.close(read_end)
-            os.setgroups([])
-            os.setgid(gid)
-            os.setuid(uid)
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            s.connect(path)
-            try:
-                s.sendall(first)
-            except OSError:
-                pass
-            s.settimeout(10)
-            got = b""
-            try:
-                while chunk := s.recv(65536):
-                    got += chunk
-            except OSError:
-                pass
-            os.write(write_end, got)
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write_end)
-    return pid, read_end
+            s.sendall(first)
+        except OSError:
+            pass
+        s.settimeout(10)
+        got = b""
+        try:
+            while chunk := s.recv(65536):
+                got += chunk
+        except OSError:
+            pass
+        os.write(out, got)
 
-
-def child_read(pid: int, fd: int) -> bytes:
-    chunks = []
-    while chunk := os.read(fd, 65536):
-        chunks.append(chunk)
-    os.close(fd)
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
-    return b"".join(chunks)
+    return child_as(uid, gid, connect)
 
 
 def connect_as(uid: int, gid: int, path: str, first: bytes | None = None) -> bytes:

@@ -19,7 +19,8 @@ import time
 
 import pytest
 
-from helpers.people import SRC, child_read, connect_in_child, people, readable_directory
+from helpers.faults import child_read
+from helpers.people import SRC, connect_in_child, people, readable_directory
 from mille.engine import cards
 from mille.engine.observation import Observation
 from mille.engine.state import Game

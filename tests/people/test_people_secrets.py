@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 import pytest
 
+from helpers.faults import child_as, child_read
 from helpers.people import (
     RELAY,
     SRC,
@@ -45,47 +46,29 @@ def _scripted_guest(uid: int, gid: int, path: str, script: Script) -> tuple[int,
     """A guest's process, scripted: as ``uid`` connect to ``path`` and hand each message of the host's to
     ``script(message, send)``, until it returns True or the host ends the link; every line received logged.
 
-    (pid, the pipe its log comes back on)."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
-        code = 1
-        try:
-            os.close(read_end)
-            os.setgroups([])
-            os.setgid(gid)
-            os.setuid(uid)
-            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            sock.connect(path)
-            sock.settimeout(30)
-            stream = sock.makefile("rb")
+    (pid, the pipe its log comes back on: :func:`_log`)."""
 
-            def send(message: dict[str, object]) -> None:
-                sock.sendall(json.dumps(message).encode() + b"\n")
+    def guest(out: int) -> None:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.connect(path)
+        sock.settimeout(30)
+        stream = sock.makefile("rb")
 
-            send({"type": "knock", "version": 2, "want": "join"})  # (the door's first word)
+        def send(message: dict[str, object]) -> None:
+            sock.sendall(json.dumps(message).encode() + b"\n")
 
-            for line in stream:
-                os.write(write_end, line)
-                if script(json.loads(line), send):
-                    break
-            code = 0
-        except BaseException:
-            code = 2
-        finally:
-            os._exit(code)
-    os.close(write_end)
-    return pid, read_end
+        send({"type": "knock", "version": 2, "want": "join"})  # (the door's first word)
+        for line in stream:
+            os.write(out, line)
+            if script(json.loads(line), send):
+                break
+
+    return child_as(uid, gid, guest)
 
 
 def _log(pid: int, fd: int) -> list[dict[str, object]]:
-    """The scripted guest's log, once it is done."""
-    chunks = []
-    while chunk := os.read(fd, 65536):
-        chunks.append(chunk)
-    os.close(fd)
-    os.waitpid(pid, 0)
-    return [json.loads(line) for line in b"".join(chunks).splitlines() if line.strip()]
+    """The scripted guest's log, once it is done (however it ended)."""
+    return [json.loads(line) for line in child_read(pid, fd, ended_well=False).splitlines() if line.strip()]
 
 
 def test_a_coup_fourre_let_pass_out_of_turn_is_told_to_no_other_person() -> None:
