@@ -127,31 +127,27 @@ class Player:
     # The terminal
 
     def pump(self, timeout: float = 0.05) -> None:
+        """What the terminal says within ``timeout`` seconds, and while it goes on saying more."""
         if self.fd < 0:
             time.sleep(timeout)
             return
-        while select.select([self.fd], [], [], timeout)[0]:
-            try:
-                data = os.read(self.fd, 65536)
-            except OSError:
-                return
-            if not data:
-                return
-            self.raw += data
-            self.stream.feed(data)
+        while select.select([self.fd], [], [], timeout)[0] and self._take():
             timeout = 0.01
 
     def read(self) -> None:
         """What the terminal has said so far, without waiting for more (:meth:`pump` waits a little)."""
-        while self.fd >= 0 and select.select([self.fd], [], [], 0)[0]:
-            try:
-                data = os.read(self.fd, 65536)
-            except OSError:
-                return
-            if not data:
-                return
-            self.raw += data
-            self.stream.feed(data)
+        while self.fd >= 0 and select.select([self.fd], [], [], 0)[0] and self._take():
+            pass
+
+    def _take(self) -> bool:
+        """One read of the terminal, kept and put on the screen; False at its end."""
+        try:
+            data = os.read(self.fd, 65536)
+        except OSError:
+            return False
+        self.raw += data
+        self.stream.feed(data)
+        return bool(data)
 
     def text(self) -> str:
         return "\n".join(self.screen.display)
@@ -552,6 +548,18 @@ def readable_by(uid: int, gid: int, paths: list[str]) -> bool:
     return child_read(*child_as(uid, gid, check), ended_well=False) == b"yes"
 
 
+def received(sock: socket.socket, within: float) -> bytes:
+    """What comes on ``sock`` until its end, or until it is quiet for ``within`` seconds, or breaks."""
+    sock.settimeout(within)
+    got = b""
+    try:
+        while chunk := sock.recv(65536):
+            got += chunk
+    except OSError:
+        pass
+    return got
+
+
 def connect_in_child(
     uid: int, gid: int, path: str, first: bytes = b'{"type":"move","move":{"kind":"draw"}}\n'
 ) -> tuple[int, int]:
@@ -565,14 +573,7 @@ def connect_in_child(
             s.sendall(first)
         except OSError:
             pass
-        s.settimeout(10)
-        got = b""
-        try:
-            while chunk := s.recv(65536):
-                got += chunk
-        except OSError:
-            pass
-        os.write(out, got)
+        os.write(out, received(s, 10))
 
     return child_as(uid, gid, connect)
 
@@ -818,14 +819,7 @@ def impostor(uid: int, gid: int, make: Callable[[], str], become_first: bool = T
             ready, _, _ = select.select([listener, stop_r], [], [], 60)
             if listener in ready:
                 conn, _ = listener.accept()
-                conn.settimeout(1.0)
-                got = b""
-                try:
-                    while chunk := conn.recv(65536):
-                        got += chunk
-                except OSError:
-                    pass
-                os.write(report_w, b"connected:" + got)
+                os.write(report_w, b"connected:" + received(conn, 1.0))
             else:
                 os.write(report_w, b"none")
             code = 0
@@ -848,10 +842,4 @@ def impostor_heard(pid: int, report: int, stop: int) -> bytes:
     except BrokenPipeError:  # it heard someone and is gone already
         pass
     os.close(stop)
-    chunks = []
-    while chunk := os.read(report, 65536):
-        chunks.append(chunk)
-    os.close(report)
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
-    return b"".join(chunks)
+    return child_read(pid, report)
