@@ -2,7 +2,8 @@
 
 * :func:`as_other_user` runs a function in a forked child that has become
   ``nobody`` (``os.setuid``): the attacker who plants a file or a link, or
-  the player whose directory somebody else owns.  The interpreter is not
+  the player whose directory somebody else owns; :func:`child_as` any work
+  as any user, what it says read back by :func:`child_read`.  The interpreter is not
   run again (``nobody`` may not be able to read it): what the child needs
   is imported before it changes user.  Skipped with a reason when the
   tests do not run as root or there is no ``nobody``.
@@ -47,7 +48,8 @@ def other_user() -> tuple[int, int]:
 
 
 def as_other_user(action: Callable[[], object]) -> str:
-    """Run ``action`` as ``nobody`` in a forked child; what it returned (as text), or the exception it raised.
+    """Run ``action`` as ``nobody`` in a forked child (:func:`child_as`); what it returned, as text (the test fails
+    with the exception it raised, if it raised one).
 
     Whatever ``action`` needs must be imported already: after ``setuid``
     the child may not be able to read the standard library.
@@ -57,32 +59,50 @@ def as_other_user(action: Callable[[], object]) -> str:
     import json  # noqa: F401
     import pwd  # noqa: F401
 
+    def work(out: int) -> None:
+        try:
+            text = str(action())
+        except BaseException as exc:
+            os.write(out, f"{type(exc).__name__}: {exc}".encode("utf-8", "backslashreplace"))
+            raise
+        os.write(out, text.encode("utf-8", "backslashreplace"))
+
+    return child_read(*child_as(uid, gid, work)).decode()
+
+
+def child_as(uid: int, gid: int, work: Callable[[int], None]) -> tuple[int, int]:
+    """``work(out)`` run by a forked child that has become ``uid`` (group ``gid``; no other groups): it writes what
+    it has to say on the pipe ``out`` and exits, 0 once ``work`` returns, 1 if it raised.  (The child's pid, the
+    pipe's read end: :func:`child_read`.)  What the child needs must be imported before: after ``setuid`` it may
+    not be able to read the standard library."""
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns into pytest
-        status = 0
+        code = 1
         try:
             os.close(read_end)
             os.setgroups([])
             os.setgid(gid)
             os.setuid(uid)
-            text = str(action())
-        except BaseException as exc:
-            text = f"{type(exc).__name__}: {exc}"
-            status = 1
-        try:
-            os.write(write_end, text.encode("utf-8", "backslashreplace"))
+            work(write_end)
+            code = 0
         finally:
-            os._exit(status)
+            os._exit(code)
     os.close(write_end)
+    return pid, read_end
+
+
+def child_read(pid: int, fd: int, ended_well: bool = True) -> bytes:
+    """All a :func:`child_as` child wrote, once it has ended (waited for: no fixed time); ``ended_well``: its status
+    must be 0 (the test fails with what it wrote otherwise)."""
     chunks = []
-    while chunk := os.read(read_end, 65536):
+    while chunk := os.read(fd, 65536):
         chunks.append(chunk)
-    os.close(read_end)
-    _, wait_status = os.waitpid(pid, 0)  # waits for the exit itself: no fixed time
-    text = b"".join(chunks).decode()
-    assert os.waitstatus_to_exitcode(wait_status) == 0, text
-    return text
+    os.close(fd)
+    _, status = os.waitpid(pid, 0)
+    said = b"".join(chunks)
+    assert not ended_well or os.waitstatus_to_exitcode(status) == 0, said
+    return said
 
 
 @contextmanager

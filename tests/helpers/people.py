@@ -18,7 +18,7 @@ from __future__ import annotations
 # imported here first, before the fork.
 import curses  # noqa: F401
 import fcntl
-import json  # noqa: F401
+import json
 import os
 import pty
 import re
@@ -50,7 +50,7 @@ import mille.ui.people.guest
 import mille.ui.people.host
 import mille.ui.people.inlines  # noqa: F401
 from helpers import SRC, ptyreplay
-from helpers.faults import local_user
+from helpers.faults import child_as, child_read, local_user
 from mille.ui.people.rendezvous import directory
 
 SAFETIES = ("Extra Tank", "Puncture Proof", "Driving Ace", "Right of Way")
@@ -127,31 +127,27 @@ class Player:
     # The terminal
 
     def pump(self, timeout: float = 0.05) -> None:
+        """What the terminal says within ``timeout`` seconds, and while it goes on saying more."""
         if self.fd < 0:
             time.sleep(timeout)
             return
-        while select.select([self.fd], [], [], timeout)[0]:
-            try:
-                data = os.read(self.fd, 65536)
-            except OSError:
-                return
-            if not data:
-                return
-            self.raw += data
-            self.stream.feed(data)
+        while select.select([self.fd], [], [], timeout)[0] and self._take():
             timeout = 0.01
 
     def read(self) -> None:
         """What the terminal has said so far, without waiting for more (:meth:`pump` waits a little)."""
-        while self.fd >= 0 and select.select([self.fd], [], [], 0)[0]:
-            try:
-                data = os.read(self.fd, 65536)
-            except OSError:
-                return
-            if not data:
-                return
-            self.raw += data
-            self.stream.feed(data)
+        while self.fd >= 0 and select.select([self.fd], [], [], 0)[0] and self._take():
+            pass
+
+    def _take(self) -> bool:
+        """One read of the terminal, kept and put on the screen; False at its end."""
+        try:
+            data = os.read(self.fd, 65536)
+        except OSError:
+            return False
+        self.raw += data
+        self.stream.feed(data)
+        return bool(data)
 
     def text(self) -> str:
         return "\n".join(self.screen.display)
@@ -498,6 +494,28 @@ def python_for(uid: int, gid: int) -> str:
     return python
 
 
+def recording_relay(place: str, uid: int, gid: int, name: str = "ssh") -> tuple[str, dict[str, str]]:
+    """A stand-in for ssh (:data:`RECORDER`) in ``place``, named ``name``, for ``uid``: what the far side sends is
+    recorded in a file of ``uid``'s.  (The record's path, the environment that has mille use it: ``MILLE_SSH``, and
+    ``MILLE_REMOTE`` the system python on this checkout.)  Skipped where ``uid`` may run no python3 on it."""
+    python = python_for(uid, gid)
+    record, relay = os.path.join(place, f"{name}.received"), os.path.join(place, name)
+    with open(relay, "w") as f:
+        f.write(RECORDER.format(record=record))
+    os.chmod(relay, 0o755)
+    with open(record, "wb"):
+        pass
+    os.chown(record, uid, gid)
+    return record, {"MILLE_SSH": relay, "MILLE_REMOTE": f"env PYTHONPATH={SRC} {python} -m mille"}
+
+
+def recorded(record: str) -> list[dict[str, object]]:
+    """The messages a :func:`recording_relay` recorded so far (a line still on its way left out)."""
+    with open(record, "rb") as f:
+        data = f.read()
+    return [json.loads(line) for line in data.split(b"\n")[:-1] if line.strip()]
+
+
 def in_shell(uid: int, gid: int, argv: list[str], seats: int = 2) -> Player:
     """``mille ARGV`` typed at an interactive ``bash -i`` on a pty of its own (the system python, this checkout).
 
@@ -541,63 +559,42 @@ def kept_file(state: str) -> str:
 
 
 def readable_by(uid: int, gid: int, paths: list[str]) -> bool:
-    pid = os.fork()
-    if pid == 0:
-        ok = 1
-        try:
-            os.setgroups([])
-            os.setgid(gid)
-            os.setuid(uid)
-            ok = 0 if all(os.access(p, os.R_OK) for p in paths) else 1
-        finally:
-            os._exit(ok)
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status) == 0
+    """``uid`` may read every one of ``paths``."""
+
+    def check(out: int) -> None:
+        os.write(out, b"yes" if all(os.access(p, os.R_OK) for p in paths) else b"no")
+
+    return child_read(*child_as(uid, gid, check), ended_well=False) == b"yes"
+
+
+def received(sock: socket.socket, within: float) -> bytes:
+    """What comes on ``sock`` until its end, or until it is quiet for ``within`` seconds, or breaks."""
+    sock.settimeout(within)
+    got = b""
+    try:
+        while chunk := sock.recv(65536):
+            got += chunk
+    except OSError:
+        pass
+    return got
 
 
 def connect_in_child(
     uid: int, gid: int, path: str, first: bytes = b'{"type":"move","move":{"kind":"draw"}}\n'
 ) -> tuple[int, int]:
     """Connect to ``path`` as ``uid`` in a forked child that writes ``first`` first (a move, not a knock: no mille's
-    at a table's door), then reads to the end: (pid, pipe)."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
-        code = 1
+    at a table's door), then reads to the end: (pid, pipe) (:func:`child_read`)."""
+
+    def connect(out: int) -> None:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(path)
         try:
-            os.close(read_end)
-            os.setgroups([])
-            os.setgid(gid)
-            os.setuid(uid)
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            s.connect(path)
-            try:
-                s.sendall(first)
-            except OSError:
-                pass
-            s.settimeout(10)
-            got = b""
-            try:
-                while chunk := s.recv(65536):
-                    got += chunk
-            except OSError:
-                pass
-            os.write(write_end, got)
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write_end)
-    return pid, read_end
+            s.sendall(first)
+        except OSError:
+            pass
+        os.write(out, received(s, 10))
 
-
-def child_read(pid: int, fd: int) -> bytes:
-    chunks = []
-    while chunk := os.read(fd, 65536):
-        chunks.append(chunk)
-    os.close(fd)
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
-    return b"".join(chunks)
+    return child_as(uid, gid, connect)
 
 
 def connect_as(uid: int, gid: int, path: str, first: bytes | None = None) -> bytes:
@@ -705,9 +702,13 @@ SSHD = "/usr/sbin/sshd"
 
 
 @contextmanager
-def loopback_sshd(place: str, login: str, uid: int, gid: int) -> Iterator[dict[str, str]]:
+def loopback_sshd(place: str, login: str, uid: int, gid: int, found: bool = False) -> Iterator[dict[str, str]]:
     """A real sshd on 127.0.0.1 letting ``login`` in with a throwaway key; the environment that has mille use it
-    (``MILLE_SSH``, and ``MILLE_REMOTE``: the system python on this checkout).  Skipped where sshd is missing."""
+    (``MILLE_SSH``, and ``MILLE_REMOTE``: the system python on this checkout).  Skipped where sshd is missing.
+
+    ``found``: no ``MILLE_REMOTE``; the far side's mille is found as mille finds it (``python3 -m mille``, this
+    checkout on the sshd's ``PYTHONPATH``, where bsdgames' ``mille`` may be first on the PATH).  sshd's own words
+    are printed at the end (shown with a failure)."""
     python = shutil.which("python3", path="/usr/bin:/usr/local/bin")
     if not os.path.exists(SSHD) or shutil.which("ssh") is None or shutil.which("ssh-keygen") is None:
         pytest.skip("openssh-server and openssh-client are not installed (.ci/run installs them as root)")
@@ -722,7 +723,8 @@ def loopback_sshd(place: str, login: str, uid: int, gid: int) -> Iterator[dict[s
             subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", os.path.join(place, name)],
                            check=True, capture_output=True)  # fmt: skip
         os.chown(os.path.join(place, "user_key"), uid, gid)
-        subprocess.run(["usermod", "-p", "*", login], check=True, capture_output=True)  # (useradd's "!" is locked)
+        # useradd locks the account ("!"), which sshd refuses; "*" has no password and is not locked.
+        subprocess.run(["usermod", "-p", "*", login], check=True, capture_output=True)
         shutil.copy(os.path.join(place, "user_key.pub"), os.path.join(place, "authorized_keys"))
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
@@ -733,7 +735,7 @@ def loopback_sshd(place: str, login: str, uid: int, gid: int) -> Iterator[dict[s
                 f"Port {port}\nListenAddress 127.0.0.1\nHostKey {place}/host_key\n"
                 f"AuthorizedKeysFile {place}/authorized_keys\nStrictModes no\nUsePAM no\n"
                 f"PasswordAuthentication no\nKbdInteractiveAuthentication no\nAllowUsers {login}\n"
-                f"PidFile {place}/sshd.pid\n"
+                f"PidFile {place}/sshd.pid\n" + (f"SetEnv PYTHONPATH={SRC}\n" if found else "")
             )
         log = os.open(os.path.join(place, "log"), os.O_WRONLY | os.O_CREAT, 0o600)
         try:
@@ -752,11 +754,16 @@ def loopback_sshd(place: str, login: str, uid: int, gid: int) -> Iterator[dict[s
             f"ssh -p {port} -i {place}/user_key -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null"
             " -o BatchMode=yes -o LogLevel=ERROR"
         )
-        yield {"MILLE_SSH": ssh, "MILLE_REMOTE": f"env PYTHONPATH={SRC} {python} -m mille"}
+        env = {"MILLE_SSH": ssh}
+        if not found:
+            env["MILLE_REMOTE"] = f"env PYTHONPATH={SRC} {python} -m mille"
+        yield env
     finally:
         if sshd is not None:
             sshd.kill()
             sshd.wait()
+            with open(os.path.join(place, "log")) as f:
+                print(f.read())  # sshd's own words, for a failure
         if made_run:
             shutil.rmtree("/run/sshd", ignore_errors=True)
 
@@ -831,14 +838,7 @@ def impostor(uid: int, gid: int, make: Callable[[], str], become_first: bool = T
             ready, _, _ = select.select([listener, stop_r], [], [], 60)
             if listener in ready:
                 conn, _ = listener.accept()
-                conn.settimeout(1.0)
-                got = b""
-                try:
-                    while chunk := conn.recv(65536):
-                        got += chunk
-                except OSError:
-                    pass
-                os.write(report_w, b"connected:" + got)
+                os.write(report_w, b"connected:" + received(conn, 1.0))
             else:
                 os.write(report_w, b"none")
             code = 0
@@ -861,10 +861,4 @@ def impostor_heard(pid: int, report: int, stop: int) -> bytes:
     except BrokenPipeError:  # it heard someone and is gone already
         pass
     os.close(stop)
-    chunks = []
-    while chunk := os.read(report, 65536):
-        chunks.append(chunk)
-    os.close(report)
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
-    return b"".join(chunks)
+    return child_read(pid, report)

@@ -19,10 +19,7 @@ import os
 import re
 import select
 import shlex
-import shutil
 import signal
-import socket
-import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -30,16 +27,15 @@ from pathlib import Path
 import pytest
 
 from helpers.people import (
-    RECORDER,
     SAFETIES,
-    SRC,
     Player,
     connect_as,
+    loopback_sshd,
     people,
     players,
     quickly,
-    readable_by,
     readable_directory,
+    recording_relay,
     state_home,
     until,
 )
@@ -457,21 +453,9 @@ def _messages(data: bytes) -> list[dict[str, object]]:
 
 
 def test_three_seats_two_guests_move_and_a_guest_receives_only_its_own_seats_view() -> None:
-    python = shutil.which("python3", path="/usr/bin:/usr/local/bin")  # the test's own may be root's alone
-    if python is None:
-        pytest.skip("no system python3 for the recording relay")
     with people(3) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid), (carol, c_uid, c_gid)], readable_directory() as dir_:
         place = dir_
-        if not readable_by(c_uid, c_gid, [python, os.path.join(SRC, "mille", "__main__.py")]):
-            pytest.skip(f"the test's user cannot run {python} on {SRC} (a checkout in a private directory)")
-        record = os.path.join(place, "received")
-        recorder = os.path.join(place, "ssh")
-        with open(recorder, "w") as f:
-            f.write(RECORDER.format(record=record))
-        os.chmod(recorder, 0o755)
-        with open(record, "wb"):
-            pass
-        os.chown(record, c_uid, c_gid)
+        record, relay = recording_relay(place, c_uid, c_gid)
         state = state_home(place, a_uid, a_gid)
         argv = ["--players", "3", "--invite", f"{carol}:3,{bob}", "--no-stats"]
         host = Player(a_uid, a_gid, argv, env={"XDG_STATE_HOME": state}, seats=3)
@@ -480,13 +464,7 @@ def test_three_seats_two_guests_move_and_a_guest_receives_only_its_own_seats_vie
             host.wait_for(f"waiting for {bob}")
             first = Player(b_uid, b_gid, ["--join", alice], seats=3)
             players.append(first)
-            second = Player(
-                c_uid,
-                c_gid,
-                ["--join", f"{alice}@here"],
-                env={"MILLE_SSH": recorder, "MILLE_REMOTE": f"env PYTHONPATH={SRC} {python} -m mille"},
-                seats=3,
-            )
+            second = Player(c_uid, c_gid, ["--join", f"{alice}@here"], env=relay, seats=3)
             players.append(second)
             host.wait_for(f"Side B: {bob}")
             first.wait_for("Side B (yours): you")
@@ -573,71 +551,16 @@ def test_three_seats_two_guests_move_and_a_guest_receives_only_its_own_seats_vie
     assert upcoming not in text
 
 
-SSHD = "/usr/sbin/sshd"
-
-
 def test_a_guest_joins_over_a_real_sshd_on_loopback() -> None:
     """``mille --join alice@127.0.0.1`` through ssh (a real sshd, a throwaway host key and user key); the far side's
     mille found as this program (``python3 -m mille``) where bsdgames' ``mille`` is on the PATH first."""
-    python = shutil.which("python3", path="/usr/bin:/usr/local/bin")
-    if not os.path.exists(SSHD) or shutil.which("ssh") is None or shutil.which("ssh-keygen") is None:
-        pytest.skip("openssh-server and openssh-client are not installed (.ci/run installs them as root)")
-    if python is None:
-        pytest.skip("no system python3 for the far side of ssh")
-    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
-        if not readable_by(b_uid, b_gid, [python, os.path.join(SRC, "mille", "__main__.py")]):
-            pytest.skip(f"the test's user cannot run {python} on {SRC} (a checkout in a private directory)")
-        made_run = not os.path.isdir("/run/sshd")
-        if made_run:
-            os.makedirs("/run/sshd", mode=0o755)
-        sshd = None
+    with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place, \
+            loopback_sshd(place, bob, b_uid, b_gid, found=True) as env:  # fmt: skip
         host = guest = None
         try:
-            for name in ("host_key", "user_key"):
-                subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", os.path.join(place, name)],
-                               check=True, capture_output=True)  # fmt: skip
-            os.chown(os.path.join(place, "user_key"), b_uid, b_gid)
-            # useradd locks the account ("!"), which sshd refuses; "*" has no password and is not locked.
-            subprocess.run(["usermod", "-p", "*", bob], check=True, capture_output=True)
-            shutil.copy(os.path.join(place, "user_key.pub"), os.path.join(place, "authorized_keys"))
-            with socket.socket() as probe:
-                probe.bind(("127.0.0.1", 0))
-                port = probe.getsockname()[1]
-            config = os.path.join(place, "sshd_config")
-            with open(config, "w") as f:
-                f.write(
-                    f"Port {port}\nListenAddress 127.0.0.1\nHostKey {place}/host_key\n"
-                    f"AuthorizedKeysFile {place}/authorized_keys\nStrictModes no\nUsePAM no\n"
-                    f"PasswordAuthentication no\nKbdInteractiveAuthentication no\nAllowUsers {bob}\n"
-                    f"PidFile {place}/sshd.pid\n"
-                    # This program as python3 -m mille there; bsdgames' mille, where installed, first on the PATH.
-                    f"SetEnv PYTHONPATH={SRC}\n"
-                )
-            log = os.open(os.path.join(place, "log"), os.O_WRONLY | os.O_CREAT, 0o600)
-            try:
-                sshd = subprocess.Popen([SSHD, "-D", "-e", "-f", config], stderr=log)
-            finally:
-                os.close(log)
-            deadline = time.monotonic() + 10
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    assert time.monotonic() < deadline and sshd.poll() is None, "sshd did not start"
-                    time.sleep(0.05)
             host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"])
             host.wait_for(f"mille --join {alice}")
-            ssh = (
-                f"ssh -p {port} -i {place}/user_key -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null"
-                " -o BatchMode=yes -o LogLevel=ERROR"
-            )
-            guest = Player(
-                b_uid,
-                b_gid,
-                ["--join", f"{alice}@127.0.0.1"],
-                env={"MILLE_SSH": ssh},  # the far side's mille found as this program, not a namesake
-            )
+            guest = Player(b_uid, b_gid, ["--join", f"{alice}@127.0.0.1"], env=env)
             try:
                 host.wait_asked(deadline=20)
             except AssertionError:
@@ -672,13 +595,6 @@ def test_a_guest_joins_over_a_real_sshd_on_loopback() -> None:
             for p in (host, guest):
                 if p is not None:
                     p.kill()
-            if sshd is not None:
-                sshd.kill()
-                sshd.wait()
-                with open(os.path.join(place, "log")) as f:
-                    print(f.read())  # sshd's own words, for a failure
-            if made_run:
-                shutil.rmtree("/run/sshd", ignore_errors=True)
 
 
 def test_who_is_run_by_its_full_path_never_from_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

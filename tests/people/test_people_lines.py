@@ -20,14 +20,12 @@ import time
 import pytest
 
 from helpers.people import (
-    RECORDER,
-    SRC,
     Lines,
     Player,
     people,
     players,
-    python_for,
     readable_directory,
+    recording_relay,
     state_home,
     tails,
     until,
@@ -178,14 +176,7 @@ def test_both_sides_in_lines_at_three_seats_play_a_hand_and_into_the_next_and_th
     host's game kept when her terminal hangs up.
     """
     with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place:
-        python = python_for(b_uid, b_gid)
-        record, recorder = os.path.join(place, "received"), os.path.join(place, "ssh")
-        with open(recorder, "w") as f:
-            f.write(RECORDER.format(record=record))
-        os.chmod(recorder, 0o755)
-        with open(record, "wb"):
-            pass
-        os.chown(record, b_uid, b_gid)
+        record, relay = recording_relay(place, b_uid, b_gid)
         state = state_home(place, a_uid, a_gid)
         players: list[Player] = []
         try:
@@ -193,7 +184,6 @@ def test_both_sides_in_lines_at_three_seats_play_a_hand_and_into_the_next_and_th
             host = Lines(a_uid, a_gid, argv, env={"XDG_STATE_HOME": state})
             players.append(host)
             host.said_line(f"waiting for {bob}")
-            relay = {"MILLE_SSH": recorder, "MILLE_REMOTE": f"env PYTHONPATH={SRC} {python} -m mille"}
             guest = Lines(b_uid, b_gid, ["--plain", "--join", f"{alice}@here"], env=relay)
             players.append(guest)
             host.said_line("Mille Bornes at 3 seats, each for themselves, in lines")

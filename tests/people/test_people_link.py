@@ -19,7 +19,8 @@ import time
 
 import pytest
 
-from helpers.people import SRC, child_read, connect_in_child, people, readable_directory
+from helpers.faults import child_read
+from helpers.people import SRC, connect_in_child, people, readable_directory
 from mille.engine import cards
 from mille.engine.observation import Observation
 from mille.engine.state import Game
@@ -150,6 +151,8 @@ def test_a_hello_of_another_version_or_table_is_refused_in_one_line() -> None:
         ({**good, "seat": 0}, "a seat that is not"),
         ({**good, "seat": 2}, "a seat that is not"),
         ({**good, "table": {**good["table"], "seats": 5}}, "a table that is not one"),  # type: ignore[dict-item]
+        ({**good, "table": {**good["table"], "game_points": 10**12}}, "a table that is not one"),  # type: ignore[dict-item]
+        ({**good, "table": [2]}, "fields are not what they should be"),
         ({"type": "view"}, "is not its hello"),
     ]:
         with pytest.raises(messages.MessageError, match=words) as caught:
@@ -276,6 +279,54 @@ def test_invitations_the_table_cannot_take_are_refused_in_one_line(
     assert code == 1
     err = capsys.readouterr().err
     assert words in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 6])
+def test_the_line_of_a_kept_game_hosts_the_same_table_again_its_open_seats_open(seats: int) -> None:
+    """The options a kept or adjourned game's line gives (``mille --invite bob:3 --open 1 FILE``), read back by the
+    command line, seat every person where they sat and open the same seats, whoever took one: for every table, every
+    seating of the people invited, every count of open seats and every choice of those taken (the save keeps no
+    seats: the line is the one place they are said)."""
+    import itertools
+
+    import mille.cli
+    from mille.engine.rng import GlibcRandom
+    from mille.engine.state import table
+    from mille.players.bsd import BsdPlayer
+    from mille.ui.people.host import _seated
+    from mille.ui.people.seat import PersonSeat, open_seats, seat_people
+
+    tab = table(seats)
+    game = Game(rng=GlibcRandom(1), table=tab)
+    others = range(1, seats)
+    tried = 0
+    for count in range(seats):
+        for invited in itertools.combinations(others, count):
+            placed = {seat: f"p{seat}" for seat in invited}
+            left = seats - 1 - count
+            for opened in [None, *range(1, left + 1)] if left else [0]:
+                if seats == 2 and invited and opened != 0:
+                    continue  # (the one other seat is invited)
+                at = [] if opened == 0 else open_seats(placed, tab, opened)
+                for taken in itertools.chain.from_iterable(itertools.combinations(at, k) for k in range(len(at) + 1)):
+                    names = {0: "alice", **placed}
+                    persons = [PersonSeat(s, 1000 + s, game, "alice", names, BsdPlayer()) for s in placed]
+                    persons += [PersonSeat(s, None, game, "alice", names, BsdPlayer(), opened=True) for s in at]
+                    for person in persons:
+                        if person.seat in taken:
+                            names[person.seat] = f"taker{person.seat}"  # (as PersonSeat.claim names its taker)
+                    line = _seated(names, persons, seats)
+                    parser = mille.cli.build_parser()
+                    wanted = mille.cli._wanted(parser, parser.parse_args([*line.split(), "kept.json"]))
+                    assert wanted.invited is not None, line
+                    again = seat_people(wanted.invited, tab, "alice")
+                    assert again == placed, (line, placed, taken)
+                    reopened = [] if wanted.opened == 0 else open_seats(again, tab, wanted.opened)
+                    assert sorted(reopened) == sorted(at), (line, at, taken)
+                    tried += 1
+                    for person in persons:
+                        person.close()
+    assert tried >= seats - 1
 
 
 # ----------------------------------------------------------------------

@@ -17,10 +17,10 @@ import shutil
 import socket
 from collections.abc import Callable
 
+from helpers.faults import child_as, child_read
 from helpers.people import (
     Lines,
     Player,
-    child_read,
     connect_in_child,
     impostor,
     impostor_heard,
@@ -217,34 +217,24 @@ def test_four_seats_in_lines_a_stranger_takes_the_open_seat_talks_comes_back_and
 def _forger(uid: int, gid: int, claimed: str) -> tuple[int, int]:
     """A process of ``uid``'s hosting a table of its own that answers a knock with a listing naming ``claimed`` as
     its host; (its pid, a pipe that says ``asked`` once it answered)."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
-        code = 1
-        try:
-            os.close(read_end)
-            os.setgroups([])
-            os.setgid(gid)
-            os.setuid(uid)
-            os.mkdir(directory(uid), 0o711)
-            listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            listener.bind(table_path(uid))
-            os.chmod(table_path(uid), 0o666)
-            listener.listen(1)
-            listener.settimeout(30)
-            conn, _ = listener.accept()
-            conn.recv(4096)
-            forged = {"type": "listing", "version": 2, "host": claimed, "table": {"seats": 2, "game_points": 5000,
-                      "parker": False}, "places": [{"seat": 1, "kind": "host", "name": claimed}], "hand": 1,
-                      "scores": [0, 0], "running": 5, "watchers": [], "join": True, "watch": True}  # fmt: skip
-            conn.sendall(json.dumps(forged).encode() + b"\n")
-            conn.close()
-            os.write(write_end, b"asked")
-            code = 0
-        finally:
-            os._exit(code)
-    os.close(write_end)
-    return pid, read_end
+
+    def forge(out: int) -> None:
+        os.mkdir(directory(uid), 0o711)
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(table_path(uid))
+        os.chmod(table_path(uid), 0o666)
+        listener.listen(1)
+        listener.settimeout(30)
+        conn, _ = listener.accept()
+        conn.recv(4096)
+        forged = {"type": "listing", "version": 2, "host": claimed, "table": {"seats": 2, "game_points": 5000,
+                  "parker": False}, "places": [{"seat": 1, "kind": "host", "name": claimed}], "hand": 1,
+                  "scores": [0, 0], "running": 5, "watchers": [], "join": True, "watch": True}  # fmt: skip
+        conn.sendall(json.dumps(forged).encode() + b"\n")
+        conn.close()
+        os.write(out, b"asked")
+
+    return child_as(uid, gid, forge)
 
 
 def test_the_new_doors_attacked_a_forged_listing_a_kept_seat_talk_that_escapes_and_floods() -> None:

@@ -20,8 +20,8 @@ from collections.abc import Callable
 
 import pytest
 
+from helpers.faults import child_as, child_read
 from helpers.people import (
-    RECORDER,
     RELAY,
     SRC,
     Lines,
@@ -33,6 +33,8 @@ from helpers.people import (
     players,
     python_for,
     readable_directory,
+    recorded,
+    recording_relay,
     until,
 )
 from mille.engine.state import Game
@@ -44,47 +46,29 @@ def _scripted_guest(uid: int, gid: int, path: str, script: Script) -> tuple[int,
     """A guest's process, scripted: as ``uid`` connect to ``path`` and hand each message of the host's to
     ``script(message, send)``, until it returns True or the host ends the link; every line received logged.
 
-    (pid, the pipe its log comes back on)."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
-        code = 1
-        try:
-            os.close(read_end)
-            os.setgroups([])
-            os.setgid(gid)
-            os.setuid(uid)
-            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            sock.connect(path)
-            sock.settimeout(30)
-            stream = sock.makefile("rb")
+    (pid, the pipe its log comes back on: :func:`_log`)."""
 
-            def send(message: dict[str, object]) -> None:
-                sock.sendall(json.dumps(message).encode() + b"\n")
+    def guest(out: int) -> None:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.connect(path)
+        sock.settimeout(30)
+        stream = sock.makefile("rb")
 
-            send({"type": "knock", "version": 2, "want": "join"})  # (the door's first word)
+        def send(message: dict[str, object]) -> None:
+            sock.sendall(json.dumps(message).encode() + b"\n")
 
-            for line in stream:
-                os.write(write_end, line)
-                if script(json.loads(line), send):
-                    break
-            code = 0
-        except BaseException:
-            code = 2
-        finally:
-            os._exit(code)
-    os.close(write_end)
-    return pid, read_end
+        send({"type": "knock", "version": 2, "want": "join"})  # (the door's first word)
+        for line in stream:
+            os.write(out, line)
+            if script(json.loads(line), send):
+                break
+
+    return child_as(uid, gid, guest)
 
 
 def _log(pid: int, fd: int) -> list[dict[str, object]]:
-    """The scripted guest's log, once it is done."""
-    chunks = []
-    while chunk := os.read(fd, 65536):
-        chunks.append(chunk)
-    os.close(fd)
-    os.waitpid(pid, 0)
-    return [json.loads(line) for line in b"".join(chunks).splitlines() if line.strip()]
+    """The scripted guest's log, once it is done (however it ended)."""
+    return [json.loads(line) for line in child_read(pid, fd, ended_well=False).splitlines() if line.strip()]
 
 
 def test_a_coup_fourre_let_pass_out_of_turn_is_told_to_no_other_person() -> None:
@@ -145,27 +129,19 @@ def test_a_frozen_network_is_told_to_both_sides_within_the_bound(seats: int) -> 
     ``Wait/Leave?``, both within the bound (and a little: the relay's own buffers, a tick)."""
     bound = 2.0
     with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)], readable_directory() as place, players() as started:
-        python = python_for(b_uid, b_gid)
-        record, relay = os.path.join(place, "received"), os.path.join(place, "ssh")
-        with open(relay, "w") as f:
-            f.write(RECORDER.format(record=record))
-        os.chmod(relay, 0o755)
-        with open(record, "wb"):
-            pass
-        os.chown(record, b_uid, b_gid)
+        record, relay = recording_relay(place, b_uid, b_gid)
         quick = {"MILLE_LINK_SILENCE": str(bound)}
         host = Player(a_uid, a_gid, ["--players", str(seats), "--invite", bob, "--no-stats"], env=quick, seats=seats)
         started.append(host)
         host.wait_for(f"waiting for {bob}")
-        env = {**quick, "MILLE_SSH": relay, "MILLE_REMOTE": f"env PYTHONPATH={SRC} {python} -m mille"}
+        env = {**quick, **relay}
         guest = Player(b_uid, b_gid, ["--join", f"{alice}@here", "--no-stats"], env=env, seats=seats)
         started.append(guest)
         guest.wait_for(f"{alice} is thinking...", deadline=20)
         until([host], guest.asked)
 
         def beats() -> int:
-            with open(record, "rb") as f:
-                return sum(json.loads(line).get("type") == "beat" for line in f.read().splitlines() if line.strip())
+            return sum(message.get("type") == "beat" for message in recorded(record))
 
         # A quiet spell as long as the bound, the link alive: the host's words keep it so (two of them heard).
         guest.until(lambda: beats() >= 2, deadline=5 * bound)
@@ -190,6 +166,103 @@ def test_a_frozen_network_is_told_to_both_sides_within_the_bound(seats: int) -> 
                     os.kill(pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
+
+
+def _freeze(pids: list[int]) -> None:
+    for pid in pids:
+        os.kill(pid, signal.SIGSTOP)
+
+
+def _kill(pids: list[int]) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def test_a_frozen_watchers_link_is_told_to_both_sides_within_the_bound() -> None:
+    """carol watches over a relay (ssh's stand-in) that stops forwarding (``SIGSTOP``): neither side was told, for a
+    watcher's link had no words and no bound of silence (the host dropped her only once her buffer filled, which a
+    quiet game never does).  Now it has the people's: each side says a word after some seconds of silence, so a
+    quiet spell as long as the bound keeps it, and a side that hears nothing for the bound (``MILLE_LINK_SILENCE``,
+    2 s here) drops it: alice's table is told carol stopped watching, and carol's mille says so in one line, both
+    within the bound (and a little)."""
+    bound = 2.0
+    with people(3) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid), (carol, c_uid, c_gid)], \
+            readable_directory() as place, players() as started:  # fmt: skip
+        record, relay = recording_relay(place, c_uid, c_gid)
+        quick = {"MILLE_LINK_SILENCE": str(bound)}
+        host = Player(a_uid, a_gid, ["--invite", bob, "--no-stats"], env=quick)
+        started.append(host)
+        host.wait_for(f"mille --join {alice}")
+        guest = Player(b_uid, b_gid, ["--join", alice, "--no-stats"], env=quick)
+        started.append(guest)
+        host.wait_asked()
+        watcher = Lines(c_uid, c_gid, ["--plain", "--watch", f"{alice}@here"], env={**quick, **relay})
+        started.append(watcher)
+        watcher.said_line("You are watching", deadline=20)
+        host.wait_for(f"{carol} is watching", deadline=20)
+
+        def beats() -> int:
+            return sum(message.get("type") == "beat" for message in recorded(record))
+
+        # A quiet spell (alice thinks) longer than the bound, the link alive: the host's words keep it so.
+        watcher.until(lambda: beats() >= 4, deadline=5 * bound)
+        assert watcher.alive() and f"{carol} stopped watching" not in host.text(), watcher.lines()
+        relays = descendants(watcher.pid)
+        assert relays, watcher.lines()
+        frozen = time.monotonic()
+        try:
+            _freeze(relays)
+            host.wait_for(f"{carol} stopped watching", deadline=10)
+            assert watcher.reap(deadline=10) == 1
+            told = time.monotonic() - frozen
+            assert told < 2 * bound + 2, told
+        finally:
+            _kill(relays)
+        said = [line for line in watcher.lines() if line.startswith("mille:")]
+        assert len(said) == 1 and f"nothing heard from {alice} for 2 s" in said[0], watcher.lines()
+        assert f"watch again with: mille --watch {alice}@here" in said[0], said
+
+
+def test_those_who_came_early_are_kept_while_the_host_waits_for_the_others() -> None:
+    """bob (over a recording relay) joins and dave watches while alice waits for carol: nothing was said on their
+    links before the board, so after the bound (``MILLE_LINK_SILENCE``, 2 s here) bob's mille took alice for gone
+    and asked ``Wait/Leave?``.  Now the host's words and silence are heard before the board as at the table: bob
+    and dave stay while carol takes her time, and the game begins with all of them."""
+    bound = 2.0
+    with people(4) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid), (carol, c_uid, c_gid), (dave, d_uid, d_gid)], \
+            readable_directory() as place, players() as started:  # fmt: skip
+        record, relay = recording_relay(place, b_uid, b_gid)
+        quick = {"MILLE_LINK_SILENCE": str(bound)}
+        argv = ["--plain", "--players", "3", "--invite", f"{bob},{carol}", "--no-stats"]
+        host = Lines(a_uid, a_gid, argv, env=quick)
+        started.append(host)
+        host.said_line(f"waiting for {carol}")
+        early = Lines(b_uid, b_gid, ["--plain", "--join", f"{alice}@here", "--no-stats"], env={**quick, **relay})
+        started.append(early)
+        host.said_line(f"{bob} joined", deadline=20)
+        watcher = Lines(d_uid, d_gid, ["--plain", "--watch", alice], env=quick)
+        started.append(watcher)
+        watcher.said_line("You are watching")
+        host.said_line(f"{dave} is watching")
+
+        def beats() -> int:
+            return sum(message.get("type") == "beat" for message in recorded(record))
+
+        # Three bounds' worth of the host's words to bob while carol has not come: bob and dave still there.
+        def gone(said: list[str]) -> bool:
+            return any("nothing heard" in line or "is gone" in line for line in said)
+
+        early.until(lambda: beats() >= 9 or gone(early.lines()), deadline=10 * bound)
+        for said in (early.lines(), watcher.lines(), host.lines()):
+            assert not gone(said), said
+        assert early.alive() and watcher.alive(), early.lines()
+        late = Lines(c_uid, c_gid, ["--plain", "--join", alice, "--no-stats"], env=quick)
+        started.append(late)
+        early.said_line("Mille Bornes at 3 seats", deadline=20)
+        watcher.said_line("The hand in play:", deadline=20)
 
 
 def test_refused_connections_are_told_as_one_line_with_a_count() -> None:

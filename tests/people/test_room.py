@@ -206,9 +206,11 @@ def test_the_rooms_messages_round_trip_and_refuse_what_they_are_not() -> None:
     assert messages.read_listing(json.loads(json.dumps(messages.listing(entry)))) == entry
     good = messages.listing(entry)
     for field, value in (("scores", [1, 2, 3]), ("places", [{"seat": 9, "kind": "host", "name": "x"}]), ("join", 1),
-                         ("table", {"seats": 5}), ("running", -1), ("hand", "2")):  # fmt: skip
+                         ("table", {"seats": 5}), ("running", -1), ("hand", "2"), ("resumed", 1)):  # fmt: skip
         with pytest.raises(MessageError):
             messages.read_listing({**good, field: value})
+    earlier = {k: v for k, v in good.items() if k != "resumed"}  # (an earlier mille's listing: no "resumed")
+    assert messages.read_listing(earlier) == entry and not entry.resumed
     event = Event(1, MoveType.PLAY, cards.STOP, 0)
     missed = messages.read(
         json.loads(json.dumps(messages.missed([Entry(4, "x", event), Entry(5, "y")], 2, True, 3))), 2
@@ -462,3 +464,78 @@ def test_an_open_seat_taken_in_a_hand_is_the_takers_at_the_next_and_open_again_w
     assert any("it is open again" in text for text in seat.take_notices())
     room.close("over")
     spare.close()
+
+
+# ----------------------------------------------------------------------
+# The listing
+
+
+def test_the_listing_says_the_games_own_hand_and_a_resumed_games_hands_since() -> None:
+    """``hand N`` is the game's hand: another game with the same table counts from one again (it went on counting
+    the sitting's hands); a game resumed from a file, whose earlier hands no save counts, says its hands since."""
+    from mille.ui.people.lobby import describe
+
+    def said(room: Room) -> str:
+        listed = messages.read_listing(json.loads(json.dumps(messages.listing(room.listing(4242)))))
+        return describe(listed)[0]
+
+    for restored in (False, True):
+        game = Game(rng=GlibcRandom(9))
+        room = _room(game)
+        assert "waiting to start" in said(room)
+        rules.start_hand(game)
+        room.hand_begins(restored)
+        game.players[0].total, game.players[1].total = 700, 300  # (the first hand played)
+        rules.start_hand(game)
+        room.hand_begins()
+        first = "hand 2 since it was resumed," if restored else "hand 2,"
+        assert f"2 seats, {first}" in said(room), said(room)
+        for player in game.players:  # another game: the totals at nothing again
+            player.total = 0
+        rules.start_hand(game)
+        room.hand_begins()
+        assert "2 seats, hand 1, " in said(room), said(room)
+        assert any("starts another game" in text for text in room.take_notices())
+        room.close("over")
+
+
+# ----------------------------------------------------------------------
+# The door
+
+
+def test_a_line_sent_in_the_same_write_as_the_knock_is_heard_at_once() -> None:
+    """bob knocks and says a line in one write (a mille that talks as soon as it is in): the door reads both, and
+    the line is told to the table at once, not when bob next sends something (the terminal hears the socket, and the
+    line was read from it with the knock)."""
+    import tempfile
+
+    from mille.ui.people.seat import PersonSeat
+
+    game = Game(rng=GlibcRandom(4))
+    rules.start_hand(game)
+    names = {0: "alice"}
+    bob = PersonSeat(1, os.getuid(), game, "alice", names, BsdPlayer())
+    with tempfile.TemporaryDirectory() as place:
+        door = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        door.bind(os.path.join(place, "table.sock"))
+        door.listen(4)
+        room = Room(door, game, "alice", 54321, [bob], names, "bsd", delay=None)
+        room.dealt = True
+        knock = messages.knock("join", None)
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as guest:
+            guest.connect(os.path.join(place, "table.sock"))
+            guest.sendall(wire.encode(knock) + wire.encode(messages.talk_line("hello from the door")))
+            room.door()
+            [fd] = room.knocking
+            room.knocked(fd)
+            assert bob.link is not None
+            assert f"{bob.name}: hello from the door" in room.take_notices()
+            got = Link(guest.dup())
+            told = []
+            while (message := got.wait_message(timeout=5)) is not None and message["type"] != "talk":
+                told.append(message["type"])
+            assert message is not None and message["text"] == "hello from the door", told
+            got.close()
+        room.close("over")
+        bob.close()
+        door.close()

@@ -295,34 +295,26 @@ HOSTILE_VIEWS = list(_hostile_views())
 @pytest.mark.parametrize("plain", [False, True], ids=["board", "lines"])
 @pytest.mark.parametrize(("what", "obs"), HOSTILE_VIEWS, ids=[v[0] for v in HOSTILE_VIEWS])
 def test_a_guest_fed_a_hostile_host_ends_in_one_line_promptly(what: str, obs: dict[str, object], plain: bool) -> None:
+    from helpers.faults import child_as
     from helpers.people import Player, people
     from mille.engine.state import table
     from mille.ui.people import messages, rendezvous
 
     with people(2) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid)]:
-        read_end, write_end = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # alice's process: the hostile host, in her own meeting place
-            code = 1
-            try:
-                os.close(read_end)
-                os.setgroups([])
-                os.setgid(a_gid)
-                os.setuid(a_uid)
-                listener, _ = rendezvous.listen()
-                os.write(write_end, b"ready\n")
-                listener.settimeout(30)
-                conn, _ = listener.accept()
-                hello = messages.hello(alice, bob, 1, table(2), {0: alice, 1: bob})
-                view = {**messages.view(observe(GAMES[0][0], 1), False), "obs": obs}
-                conn.sendall(wire.encode(hello) + wire.encode(view))
-                conn.settimeout(30)
-                while conn.recv(4096):  # until the guest leaves
-                    pass
-                code = 0
-            finally:
-                os._exit(code)
-        os.close(write_end)
+
+        def hostile_host(out: int) -> None:  # alice's process, in her own meeting place
+            listener, _ = rendezvous.listen()
+            os.write(out, b"ready\n")
+            listener.settimeout(30)
+            conn, _ = listener.accept()
+            hello = messages.hello(alice, bob, 1, table(2), {0: alice, 1: bob})
+            view = {**messages.view(observe(GAMES[0][0], 1), False), "obs": obs}
+            conn.sendall(wire.encode(hello) + wire.encode(view))
+            conn.settimeout(30)
+            while conn.recv(4096):  # until the guest leaves
+                pass
+
+        pid, read_end = child_as(a_uid, a_gid, hostile_host)
         assert os.read(read_end, 100) == b"ready\n"
         guest = Player(b_uid, b_gid, ["--plain", "--join", alice] if plain else ["--join", alice])
         try:

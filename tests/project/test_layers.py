@@ -65,6 +65,7 @@ INNER: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
         ("the link's messages, a seat's view, the table's story, talk", ("messages", "view", "narration", "talk")),
         ("the host's side of one person", ("seat",)),
         ("the room around the table", ("room",)),
+        ("what a guest's run and a watcher's share", ("visit",)),
         ("the runs: the host's, a guest's", ("host", "guest")),
         ("a watcher's run, the listing", ("watch", "lobby")),
         ("in lines", ("inlines",)),

@@ -336,6 +336,18 @@ def table_json(table: Table) -> dict[str, object]:
     }
 
 
+def table_from_json(data: object) -> Table:
+    """The table :func:`table_json` gave, from its seats, game points and Parker's bonus (the rest follows from the
+    seats), each checked: :class:`WireError` naming the field, or ``KeyError``/``TypeError`` for a shape that is
+    not one (its readers say which message it was in)."""
+    shape = _dict(data)
+    seats = _int(shape["seats"], SEATS, "table.seats")
+    if seats not in TABLE_SEATS:
+        raise WireError(f"a table has 2, 3, 4 or 6 seats, not {seats}")
+    game_points = _int(shape["game_points"], POINTS, "table.game_points")
+    return make_table(seats, game_points=game_points, parker=_bool(shape["parker"]))
+
+
 def move_json_2(move: Move) -> dict[str, object]:
     """A move in protocol 2: protocol 1's, with ``"target"`` (a side) on a hazard aimed at one."""
     data = move_json(move)
@@ -392,12 +404,8 @@ def observation_from_json_2(data: object) -> Observation:
     """The :class:`Observation` :func:`observation_json_2` made; :class:`WireError` for anything else."""
     try:
         data = _dict(data)
-        shape = _dict(data["table"])
-        seats = _int(shape["seats"], SEATS, "table.seats")
-        if seats not in TABLE_SEATS:
-            raise WireError(f"a table has 2, 3, 4 or 6 seats, not {seats}")
-        game_points = _int(shape["game_points"], POINTS, "table.game_points")
-        table = make_table(seats, game_points=game_points, parker=_bool(shape["parker"]))
+        table = table_from_json(data["table"])
+        seats = table.seats
         seat = _int(data["seat"], (0, seats - 1), "seat")
         sides = [_dict(t) for t in _list(data["sides"], table.sides)]
         hand = _ints(data["hand"], cards.HAND_SIZE, CARD, "hand")
@@ -458,12 +466,8 @@ def public_from_json(data: object) -> PublicView:
     """The :class:`PublicView` :func:`public_json` made, every number checked; :class:`WireError` for anything else."""
     try:
         data = _dict(data)
-        shape = _dict(data["table"])
-        seats = _int(shape["seats"], SEATS, "table.seats")
-        if seats not in TABLE_SEATS:
-            raise WireError(f"a table has 2, 3, 4 or 6 seats, not {seats}")
-        game_points = _int(shape["game_points"], POINTS, "table.game_points")
-        table = make_table(seats, game_points=game_points, parker=_bool(shape["parker"]))
+        table = table_from_json(data["table"])
+        seats = table.seats
         sides = [_dict(t) for t in _list(data["sides"], table.sides)]
         blank = [cards.EMPTY] * cards.HAND_SIZE
         players = tuple(

@@ -37,11 +37,11 @@ import sys
 from types import FrameType
 
 from .layout import BOARD_WINDOW, MILES_WINDOW, SCORE_WINDOW, SCREEN_COLS, SCREEN_ROWS
-from .surface import END_OF_INPUT, INTERRUPT, LEAVE, RESIZED, SIGNAL_EVENTS, Watches
+from .surface import END_OF_INPUT, INTERRUPT, LEAVE, RESIZED, SIGNAL_EVENTS, Waits, Watches, Woken
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
 
 #: The smallest terminal the game plays on; a smaller one gets a message.
 #: The original assumed 80x24 (§7) but runs at 80x23 too (an 80x24 terminal
@@ -51,10 +51,6 @@ MIN_ROWS = SCREEN_ROWS - 1
 MIN_COLS = SCREEN_COLS
 #: Keys at the too-small message: ^D leaves at once, q asks first (y leaves).
 _CTRL_D = 0x04
-
-
-class _Wakeup(Exception):
-    """Raised by a signal handler to break out of a blocking read."""
 
 
 class CursesWindow:
@@ -122,7 +118,7 @@ class CursesWindow:
         return int(y), int(x)
 
 
-class CursesTerminal:
+class CursesTerminal(Waits):
     """Owns curses from :meth:`start` to :meth:`stop`; a context manager."""
 
     def __init__(self, fd: int = 0) -> None:
@@ -254,7 +250,7 @@ class CursesTerminal:
                 self.gone = True
         self._pending.append(event)
         if self._in_read:
-            raise _Wakeup
+            raise Woken
 
     def poll(self) -> int | None:
         """A pending event (INTERRUPT, HANGUP, LEAVE), without waiting; None if there is none.
@@ -274,44 +270,15 @@ class CursesTerminal:
             return event
         return None
 
-    def watch(self, fd: int, callback: Callable[[], None]) -> None:
-        """Hear ``fd`` too while a key is awaited and in :meth:`wait` (:meth:`mille.ui.surface.Terminal.watch`)."""
-        self.watches.watch(fd, callback)
-
-    def unwatch(self, fd: int) -> None:
-        self.watches.unwatch(fd)
-
-    def _heard(self) -> list[int]:
-        """Until a key (or a signal) is there: the watched descriptors that can be read ([]: read the key now).
-
-        The select is made with the flag up, as the read is, so that a
-        signal breaks it; the callbacks run after, never inside a wake-up.
-        """
-        import select
-
-        try:
-            self._in_read = True
-            try:
-                if self._pending:
-                    return []
-                ready = select.select([self.fd, *self.watches.fds()], [], [])[0]
-            finally:
-                self._in_read = False
-        except _Wakeup:
-            return []
-        except (OSError, ValueError):
-            return []  # the terminal itself is gone: its read says so
-        return [] if self.fd in ready and len(ready) == 1 else [fd for fd in ready if fd != self.fd]
-
     def read_byte(self) -> int:
         while True:
             if self.watches and not self._pending and sys.platform != "win32":
-                heard = self._heard()
+                heard = self._heard(self.fd)
                 if heard:
                     self.watches.heard(heard)  # news first, then the key (if one is there too)
                     continue
             # The flag goes up before the pending events are looked at, so a
-            # signal handled after the look raises _Wakeup instead of leaving
+            # signal handled after the look raises Woken instead of leaving
             # its event pending behind a blocking read.
             try:
                 self._in_read = True
@@ -319,7 +286,7 @@ class CursesTerminal:
                     data = None if self._pending else self._read()
                 finally:
                     self._in_read = False
-            except _Wakeup:
+            except Woken:
                 continue
             except OSError:
                 self.gone = True
@@ -360,32 +327,7 @@ class CursesTerminal:
         if not hasattr(select, "poll"):  # Windows: no poll(2); the computer is waited for
             os.read(ready, 1)
             return None
-        while True:
-            event = self.poll()
-            if event is not None:
-                return event
-            poller = select.poll()
-            poller.register(ready, select.POLLIN)
-            # No events asked of the terminal: poll() reports its hangup, an
-            # error or a closed descriptor all the same, and keys typed ahead
-            # do not wake the wait.
-            poller.register(self.fd, 0)
-            for fd in self.watches.fds():
-                poller.register(fd, select.POLLIN)
-            try:
-                self._in_read = True
-                try:
-                    found = [] if self._pending else poller.poll()
-                finally:
-                    self._in_read = False
-            except _Wakeup:
-                continue
-            if any(fd == ready for fd, _ in found):
-                return None
-            if any(fd == self.fd for fd, _ in found):
-                self.gone = True
-                return END_OF_INPUT
-            self.watches.heard(fd for fd, _ in found)
+        return self._wait(ready, self.fd, END_OF_INPUT)
 
     def _read(self) -> bytes:
         if sys.platform != "win32":

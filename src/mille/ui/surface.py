@@ -75,6 +75,99 @@ class Watches:
                 callback()
 
 
+class Woken(Exception):
+    """Raised by a real terminal's signal handler when the terminal's ``_in_read`` flag is up: the blocking call
+    (a read, a select, a poll) is broken, and the signal's event, left pending, is looked at."""
+
+
+class Waits:
+    """How a real terminal (:mod:`mille.ui.cursesterm`'s, :mod:`mille.ui.plain.lines`') waits and hears its
+    :class:`Watches` meanwhile.
+
+    Every blocking call is made with the flag ``_in_read`` up, as the
+    terminal's own reads are, so that a signal's handler breaks it
+    (:class:`Woken`) and its event (in ``_pending``) is acted on; the
+    watched descriptors' callbacks run after, never inside a wake-up.  Each
+    terminal keeps its own reads, its own handler, and says what its own
+    input is and what its hangup means (:meth:`_heard`, :meth:`_wait`).
+    """
+
+    watches: Watches
+    _in_read: bool
+    _pending: list[int]
+    gone: bool
+
+    def poll(self) -> int | None:
+        """A pending event, without waiting; None if there is none."""
+        raise NotImplementedError
+
+    def watch(self, fd: int, callback: Callable[[], None]) -> None:
+        """Hear ``fd`` too while a key or a line is awaited and in :meth:`_wait` (:meth:`Terminal.watch`): a
+        person's link, a listening socket, a pipe a thread asks on; ``callback()`` runs on this thread when ``fd``
+        can be read, between reads (it may raise :class:`Heard` to end the wait)."""
+        self.watches.watch(fd, callback)
+
+    def unwatch(self, fd: int) -> None:
+        self.watches.unwatch(fd)
+
+    def _heard(self, own: int) -> list[int]:
+        """Until the terminal's input ``own`` (or a signal) is there: the watched descriptors that can be read ([]:
+        read the input now)."""
+        import select
+
+        try:
+            self._in_read = True
+            try:
+                if self._pending:
+                    return []
+                ready = select.select([own, *self.watches.fds()], [], [])[0]
+            finally:
+                self._in_read = False
+        except Woken:
+            return []
+        except (OSError, ValueError):
+            return []  # the terminal's input itself is gone: its read says so
+        return [fd for fd in ready if fd != own]
+
+    def _wait(self, ready: int, own: int | None, ended: int) -> int | None:
+        """While another thread thinks: None once ``ready`` can be read, or an event (as :meth:`poll` gives them).
+
+        Keys and lines typed meanwhile are not read (they wait for the next
+        prompt); the watched descriptors are heard.  ``own``: the terminal's
+        input, of which only its hangup is asked (a terminal that goes away,
+        heard at once, signal or no signal): the wait ends with ``ended``
+        (None: it is not heard here).
+        """
+        import select
+
+        while True:
+            event = self.poll()
+            if event is not None:
+                return event
+            poller = select.poll()
+            poller.register(ready, select.POLLIN)
+            if own is not None:
+                # No events asked: poll() reports its hangup, an error or a closed descriptor all the same, and keys
+                # typed ahead do not wake the wait.
+                poller.register(own, 0)
+            for fd in self.watches.fds():
+                poller.register(fd, select.POLLIN)
+            try:
+                self._in_read = True
+                try:
+                    found = [] if self._pending else poller.poll()
+                finally:
+                    self._in_read = False
+            except Woken:
+                continue
+            if any(fd == ready for fd, _ in found):
+                return None
+            if own is not None and any(fd == own for fd, _ in found):
+                self.gone = True
+                return ended
+            self.watches.heard(fd for fd, _ in found)
+
+
 #: Returned by :meth:`Terminal.read_byte` when the interrupt key (SIGINT) was
 #: pressed while waiting for input.
 INTERRUPT = -2

@@ -35,15 +35,16 @@ from ...files.safeio import shown
 from ..app import BoardFace
 from ..flow import COUP_PROMPT, EXTENSION_PROMPT, REALLY_PROMPT, Choice, GameExit, Request
 from ..layout import ScoreView
-from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED, Heard
+from ..surface import RESIZED, Heard
 from ..tableboard import PROMPT_ROW, TableBoardFace
 from . import messages
-from .link import Link, LinkClosed, Ticker, beat_after, silence
+from .link import Link, LinkClosed
 from .messages import Bye, Decide, Hello, MessageError, Missed, Moved, News, Refused, Said, Talk, View, Withdrawn
 from .narration import move_text
 from .rendezvous import RendezvousError
 from .talk import read_talk, show_story
 from .view import fitted, name, public_view, refusal
+from .visit import Visit, VisitFlow, knocked, list_missed, listed, missed_words, over_ssh, reach, talk_words, visit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -53,9 +54,9 @@ if TYPE_CHECKING:
     from ...engine.driver import Event
     from ...files.recorder import Recorder
     from ..cursesterm import CursesTerminal
-    from ..hints import Adviser
     from ..plain.lines import LineTerminal
     from ..surface import Terminal
+    from .visit import Listening
 
     class GuestFace(Protocol):
         """What a guest's run asks of its face (the board at two seats, the larger tables' board, lines)."""
@@ -113,13 +114,6 @@ if TYPE_CHECKING:
             """``Really?`` asked: True to leave."""
             ...
 
-    class Watching(Protocol):
-        """What a guest's run asks of its terminal: other descriptors heard while it waits (:meth:`Terminal.watch`)."""
-
-        def watch(self, fd: int, callback: Callable[[], None]) -> None: ...
-        def unwatch(self, fd: int) -> None: ...
-        def wait(self, ready: int) -> int | None: ...
-
     #: How a run makes its face on its terminal: (the host's hello, the run's flow).
     MakeFace = Callable[[Hello, "GuestFlow"], GuestFace]
 
@@ -132,7 +126,6 @@ __all__ = [
     "TableGuest",
     "join",
     "join_stdio",
-    "knocked",
     "whose_turn",
 ]
 
@@ -181,17 +174,6 @@ def whose_turn(view: View, names: dict[int, str]) -> str | None:
     if seat in names:
         return f"{names[seat]} is thinking..."
     return f"seat {seat + 1} (the computer) is thinking..."
-
-
-def talk_words(talk: Talk) -> str:
-    """A line of talk as a face shows it: who said it (a watcher marked so), then the line (not yet escaped)."""
-    return f"{talk.who} (watching): {talk.text}" if talk.watcher else f"{talk.who}: {talk.text}"
-
-
-def missed_words(missed: Missed) -> str:
-    """The story missed, as a board says it (in 20 columns: the two-seat board's prompt line): how much, and the
-    key that reads it."""
-    return f"{min(len(missed.entries), 999)} missed; M reads"
 
 
 def seat_names(hello: Hello) -> dict[int, str]:
@@ -258,36 +240,21 @@ class Reaching:
         return self.reached
 
 
-class GuestFlow:
-    """What a guest's faces ask of a flow (:class:`mille.ui.flow.Flow`): the game drawn, no hints, no banner; the
-    terminal's events are the run's (a hangup leaves, an interrupt asks ``Really?``)."""
+class GuestFlow(VisitFlow):
+    """A guest's flow (:class:`.visit.VisitFlow`): the game drawn is the face's; an interrupt asks ``Really?``."""
 
-    hints: Adviser | None = None
-    restore_banner: str | None = None
-    #: ``T`` talks: a guest always has people at the table.
-    talks = True
+    run: GuestRun
 
     def __init__(self, run: GuestRun) -> None:
-        self.run = run
+        super().__init__(run)
         self.in_interrupt = False
 
     @property
     def game(self) -> Game:
         return self.run.face.game
 
-    def keep_snapshot(self) -> None:
-        pass
-
-    def catch_up(self) -> None:
-        pass
-
-    def hangup(self) -> None:
-        self.run.leave(1)
-
-    def on_event(self, event: int | None) -> None:
-        if event == HANGUP or event == END_OF_INPUT or event == LEAVE:
-            self.run.leave(1)
-        elif event == INTERRUPT and not self.in_interrupt:
+    def interrupted(self) -> None:
+        if not self.in_interrupt:
             self.in_interrupt = True
             try:
                 self.run.really()
@@ -295,7 +262,7 @@ class GuestFlow:
                 self.in_interrupt = False
 
 
-class GuestRun:
+class GuestRun(Visit):
     """One guest's run, whatever its face: the link to the host, the host's messages, the leaving, the way back.
 
     ``hello`` is the host's first (it says the table and the seat),
@@ -306,9 +273,11 @@ class GuestRun:
     under ``person:HOST``, as the host's are under the guest's name).
     """
 
+    face: GuestFace
+
     def __init__(
         self,
-        term: Watching,
+        term: Listening,
         link: Link,
         hello: Hello,
         command: str,
@@ -316,17 +285,11 @@ class GuestRun:
         make_face: MakeFace,
         record: bool = False,
     ) -> None:
-        self.term = term
-        self.link = link
+        super().__init__(term, link, hello.host, command)
         self.seat, self.table = hello.seat, hello.table
-        self.host = name(hello.host)
-        self.command = command
         self.reconnect = reconnect
-        #: The last line, said once the terminal is back (None: nothing).
-        self.last: str | None = None
         self.flow = GuestFlow(self)
         self.face = make_face(hello, self.flow)
-        self._listening: int | None = None
         #: The last view or question was our turn: the next question is on its way (keys wait for it).
         self._ours = False
         #: The record of games (made at its first event; None: not kept), and what it is told of.
@@ -346,18 +309,7 @@ class GuestRun:
         self._asking: int | None = None
 
     # ------------------------------------------------------------------
-    # The link, heard by the terminal
-
-    def _listen(self, callback: Callable[[], None]) -> None:
-        self._unlisten()
-        if not self.link.closed:
-            self._listening = self.link.fileno()
-            self.term.watch(self._listening, callback)
-
-    def _unlisten(self) -> None:
-        if self._listening is not None:
-            self.term.unwatch(self._listening)
-            self._listening = None
+    # The run
 
     def pump(self) -> None:
         """The host's messages that came while a key or a line is awaited: views and lines shown, a goodbye acted on."""
@@ -370,82 +322,23 @@ class GuestRun:
         except LinkClosed as exc:
             self.gone(str(exc))
 
-    # ------------------------------------------------------------------
-    # The run
-
-    def _tick(self, ticker: Ticker) -> None:
-        """Time to say a word to the host if we were quiet, and to hear whether it has been silent too long (a frozen
-        network: then the link is gone, and the guest chooses)."""
-        ticker.take()
-        link = self.link
-        if link.closed:
-            return  # gone: the choice is being asked
-        if link.silent():
-            self.gone(f"nothing heard from {self.host} for {silence():g} s")
-        if link.quiet():
-            try:
-                link.send(messages.beat())
-            except LinkClosed as exc:
-                self.gone(str(exc))
-
-    def run(self) -> int:
-        """Play until the game ends or a side leaves (at a drop, after the choice); the exit status."""
-        ticker = Ticker(beat_after() / 3)
-        self.term.watch(ticker.fd, lambda: self._tick(ticker))
-        try:
-            return self._run()
-        finally:
-            self.term.unwatch(ticker.fd)
-            ticker.stop()
-
-    def _run(self) -> int:
-        self.face.start()
+    def follow(self) -> NoReturn:
+        """:meth:`.visit.Visit.follow`, again after each return (:class:`Rejoined`: the new link's hello first)."""
         while True:
             try:
-                self.follow()
+                super().follow()
             except Rejoined:
                 self._back = True
-                continue
-            except MessageError as exc:
-                self._unlisten()
-                self.link.close()
-                self.last = f"mille: the host sent garbage ({shown(str(exc))[:100]})"
-                return 1
-            except GameExit as leave:
-                self._unlisten()
-                return leave.status
 
-    def follow(self) -> NoReturn:
-        """The host's messages handled as they come; between them, while another seat moves, keys answered at once
-        (nothing is asked of us; on our turn, the keys typed wait for the question on its way).
-
-        Ends only by an exception: :class:`Rejoined` after a drop, :class:`GameExit` at the end.
-        """
-
-        def wake() -> None:
-            raise Heard
-
-        while True:
-            message: dict[str, object] | None = None
-            try:
-                message = self.link.poll_message()
-            except LinkClosed as exc:
-                self.gone(str(exc))
-            if message is not None:
-                self.handle(message)
-                continue
-            if self._ours:
-                event = self.term.wait(self.link.fileno())
-                if event is not None:
-                    self.flow.on_event(event)
-                continue
-            self._listen(wake)
-            try:
-                self.face.idle()
-            except Heard:
-                pass
-            finally:
-                self._unlisten()
+    def between(self, wake: Callable[[], None]) -> None:
+        """While another seat moves, keys answered at once (nothing is asked of us); on our turn, the keys typed wait
+        for the question on its way."""
+        if self._ours:
+            event = self.term.wait(self.link.fileno())
+            if event is not None:
+                self.flow.on_event(event)
+            return
+        super().between(wake)
 
     def handle(self, message: dict[str, object], reading: bool = False) -> None:
         """One message of the host's (``reading``: a key or a line is awaited, nothing asked of us)."""
@@ -503,16 +396,6 @@ class GuestRun:
             recorder = self.recorder
             if recorder is not None:
                 recorder.moved()  # leaving now, the game is abandoned
-
-    def talk(self, text: str) -> None:
-        """Our line of talk, to the host (who tells the table, and us, unless we talk too fast)."""
-        line = text.strip()[: messages.MAX_TALK]
-        if not line:
-            return
-        try:
-            self.link.send(messages.talk_line(line))
-        except LinkClosed as exc:
-            self.gone(str(exc))
 
     def _heard(self, n: object) -> None:
         if type(n) is int and (self.heard is None or n > self.heard):
@@ -854,26 +737,14 @@ class TableGuest:
         self.board.say(shown(text)[:79])
 
     def talked(self, talk: Talk) -> None:
-        line = shown(talk_words(talk))
-        self.board.noted(line)  # (listed with the moves: M reads it again)
-        self.board.draw()
-        self.board.say(line[:79])
+        listed(self.board, talk_words(talk))
 
     def news(self, text: str) -> None:
-        self.board.noted(shown(text))
-        self.board.draw()
-        self.tell(text)
+        listed(self.board, text)
 
     def missed(self, missed: Missed) -> None:
         """The hand's moves missed listed with the board's moves (``M`` pages back), a note on the prompt line."""
-        for entry in missed.entries:
-            if entry.n < missed.hand:
-                continue  # (the last hand's: the board lists this hand's)
-            if entry.event is not None:
-                self.board.moved(entry.event)
-            else:
-                self.board.noted(shown(entry.text))
-        self.board.draw()
+        list_missed(self.board, missed)
         self.board.aside(missed_words(missed))
 
     def view(self, view: View, reading: bool) -> None:
@@ -1036,13 +907,8 @@ def join(target: str, lines: Callable[[LineTerminal], MakeFace] | None = None, r
         # Again, under the board: what ssh says would be written over it.
         return over_ssh(host, machine, quiet=True) if at else Link(connect(host))
 
-    try:
-        link = knocked(over_ssh(host, machine) if at else Link(connect(host)), "join")
-    except LinkClosed:  # closed before a byte was read: nothing there is for us
-        say(f"mille: {shown(host)}'s game did not let you in (no seat there is yours, and none is open)")
-        return 1
-    except (RendezvousError, OSError) as exc:
-        say(f"mille: {exc}")
+    link = reach(host, machine if at else None, "join", "no seat there is yours, and none is open")
+    if link is None:
         return 1
     hello = first_hello(link, host)
     if hello is None:
@@ -1068,100 +934,18 @@ def _play(
     record: bool,
     fit: bool = False,
 ) -> int:
-    """A guest's run on ``term`` to its end; its last line said once the terminal is back; the exit status."""
+    """A guest's run on ``term`` to its end (:func:`.visit.visit`); its record of games' problems said after its last
+    line; the exit status."""
     from ..keeping import say
-    from ..surface import TerminalError
 
-    run: GuestRun | None = None
-    try:
-        term.start()
-        run = GuestRun(term, link, hello, command, reconnect, make_face, record)
-        status = run.run()
-    except TerminalError as exc:
-        term.stop()
-        say(f"mille: {exc}")
-        return 1
-    except KeyboardInterrupt:
-        status = 1
-    finally:
-        term.stop()
-        if run is not None:
-            run.link.close()
-        link.close()
+    def make() -> GuestRun:
+        return GuestRun(term, link, hello, command, reconnect, make_face, record)
+
+    status, run = visit(term, link, make, fit, 1)
     if run is not None:
-        if run.last is not None:
-            say(run.last, fit)
         for problem in run.record_leaving():
             say(f"mille: {problem}")
     return status
-
-
-#: The command that reaches another machine (``MILLE_SSH`` overrides: options, a port, a key).
-SSH = "ssh"
-#: Where mille may be on the other machine, tried in turn (``MILLE_REMOTE`` names the one to run instead): a
-#: ``mille`` on its PATH may be another program (bsdgames' ``/usr/games`` is on a non-interactive ssh's PATH).
-REMOTES = ("mille", "python3 -m mille")
-#: What this program's ``--version`` says, and another program of the name does not.
-MARKER = "bsd-mille"
-#: Seconds between ssh's own words to the far side while the link is quiet, and how many unanswered end it.
-ALIVE_INTERVAL, ALIVE_COUNT = 10, 3
-
-
-def remote_command(host: str, machine: str, args: str | None = None) -> str:
-    """The command ssh runs on ``machine``: the first of :data:`REMOTES` that is this program (its ``--version``
-    says :data:`MARKER`) relays to ``host``'s game (or runs with ``args``: ``--list --json``, :mod:`.lobby`); when
-    none is, one ``bye`` line saying so (a POSIX shell's words, whatever the login shell is)."""
-    import json
-    import shlex
-
-    override = os.environ.get("MILLE_REMOTE")
-    candidates = [override] if override else list(REMOTES)
-    run = f"--join-stdio {shlex.quote(host)}" if args is None else args
-    tried = " and ".join(candidates)
-    text = f"there is no bsd-mille on {machine} (tried {tried}): install it there, or name it with MILLE_REMOTE"
-    bye = json.dumps({"type": "bye", "text": text})
-    script = (
-        f"for m in {' '.join(shlex.quote(c) for c in candidates)}; do "
-        f"if $m --version 2>/dev/null | grep -q {MARKER}; then exec $m {run}; fi; "
-        f"done; printf '%s\\n' {shlex.quote(bye)}"
-    )
-    return f"sh -c {shlex.quote(script)}"
-
-
-def knocked(link: Link, want: str, since: int | None = None) -> Link:
-    """``link`` to a host's table after its knock (what we want there, the last line of its story heard)."""
-    link.send(messages.knock(want, since))
-    return link
-
-
-def over_ssh(host: str, machine: str, quiet: bool = False) -> Link:
-    """A link to ``host``'s game on ``machine``: ssh there, this program's ``--join-stdio HOST`` over a socket pair.
-
-    ``quiet``: ssh's own words (to standard error) are dropped, as when the board is up.  ssh says a word itself
-    after :data:`ALIVE_INTERVAL` seconds of silence, and gives up after :data:`ALIVE_COUNT` unanswered.
-    """
-    import shlex
-    import socket
-    import subprocess
-
-    if not machine or machine.startswith("-") or not host or host.startswith("-"):
-        raise RendezvousError(f"cannot join {shown(host)}@{shown(machine)}: name a user and a machine")
-    ssh = shlex.split(os.environ.get("MILLE_SSH", SSH))
-    alive = ["-o", f"ServerAliveInterval={ALIVE_INTERVAL}", "-o", f"ServerAliveCountMax={ALIVE_COUNT}"]
-    mine, theirs = socket.socketpair()
-    try:
-        subprocess.Popen(
-            [*ssh, *alive, "-T", "--", machine, remote_command(host, machine)],
-            stdin=theirs.fileno(),
-            stdout=theirs.fileno(),
-            stderr=subprocess.DEVNULL if quiet else None,
-        )
-    except OSError as exc:
-        mine.close()
-        raise RendezvousError(f"cannot run {shown(ssh[0])}: {exc.strerror}") from None
-    finally:
-        theirs.close()
-    return Link(mine)
 
 
 def join_stdio(host: str) -> int:

@@ -62,6 +62,7 @@ if TYPE_CHECKING:
     from ..plain.lines import LineTerminal
     from ..session import Choices
     from ..surface import Terminal
+    from .link import Link
 
     #: How the host plays once everyone is there, other than on the board (in lines:
     #: :func:`mille.ui.people.inlines.host_in_lines`): given the people, seat 2's player, the other seats' with their
@@ -99,8 +100,7 @@ class People:
         self.host = host
         #: The room around the table (:mod:`.room`: the door, the watchers, the talk, the story).
         self.room = room
-        #: What the host's record of games files the game under (the people, not the computers), and their seats.
-        self.record_name = record_name([p.name for p in persons if p.name] or ["open"])
+        #: The people's seats.
         self.seats = tuple(p.seat for p in persons)
         self.adjourned = False
         self.saved = False
@@ -108,6 +108,11 @@ class People:
         self._ticker: Ticker | None = None
         for person in persons:
             person.asks_host = True
+
+    @property
+    def record_name(self) -> str:
+        """What the host's record of games files the game under: the people (not the computers) seated now."""
+        return record_name([p.name for p in self.persons if p.name] or ["open"])
 
     def relations(self) -> dict[str, str]:
         """Who each person at the table is to the host, by name: ``partner`` or ``opponent`` (the record of games)."""
@@ -162,8 +167,8 @@ class People:
         return self._ticker
 
     def hear_silence(self, thinking: PersonSeat | None) -> None:
-        """Each link: a word if this side was quiet, and a person silent past the bound dropped (``thinking``'s link is
-        the worker's, which hears its silence itself)."""
+        """Each link, the watchers' too: a word if this side was quiet, and a person silent past the bound dropped
+        (``thinking``'s link is the worker's, which hears its silence itself)."""
         for person in self.persons:
             link = person.link
             if link is None:
@@ -172,6 +177,7 @@ class People:
                 person.dropped(link.silence_reason())
                 continue
             person.beat()
+        self.room.hear_silence()
 
     def close(self) -> None:
         if self._ticker is not None:
@@ -339,7 +345,7 @@ class HostFace:
         self._rewatch()
 
     def begin_hand(self, restored: bool) -> None:
-        self.people.room.hand_begins()
+        self.people.room.hand_begins(restored)
         self.inner.begin_hand(restored)
         self.people.update_all()
         self._rewatch()
@@ -502,7 +508,7 @@ class HostBoardFace(HostFace):
         self.inner.display.other_name = shown(name) if name else None
 
     def begin_hand(self, restored: bool) -> None:
-        self.people.room.hand_begins()
+        self.people.room.hand_begins(restored)
         self._name()  # (an open seat taken for this hand)
         self.inner.begin_hand(restored)
         self.people.update_all()
@@ -608,15 +614,17 @@ def _busy_keys(face: HostBoardFace | HostTableFace, ready: int, person: PersonSe
         term.unwatch(ready)
 
 
-def wait_for_people(room: Room, host: str) -> bool:
+def wait_for_people(people: People, host: str) -> bool:
     """Before the board: wait until every invited person has joined, and, when every seat is open, until someone
     has taken one (RETURN starts with the computer keeping them); who came, who tried and who watches said as it
-    comes.  False if interrupted (^C)."""
+    comes.  Those here already are heard meanwhile (their talk, their leaving) and the links' silence as at the
+    table (a word after some seconds, a peer silent past the bound dropped).  False if interrupted (^C)."""
     import os
     import select
 
     from ..keeping import say
 
+    room = people.room
     persons = room.persons
     invited = [p for p in persons if p.uid is not None]
     opened = [p for p in persons if p.opened]
@@ -629,6 +637,16 @@ def wait_for_people(room: Room, host: str) -> bool:
         seats = f"seat {which} is" if len(opened) == 1 else f"seats {which} are"
         say(f"mille: {seats} open to anyone here: mille --list shows the game, mille --join {host} takes a seat")
     starting = not invited  # every seat open: the first to take one starts the game, or RETURN
+
+    def watched() -> dict[int, Callable[[], None]]:
+        """The room's descriptors, and the links of the people here already."""
+        callbacks = room.watched()
+        for person in persons:
+            link = person.link
+            if link is not None and not link.closed:
+                callbacks[link.fileno()] = lambda who=person, link=link: _heard_idle(room, who, link)  # type: ignore[misc]
+        return callbacks
+
     say(
         "mille: (RETURN starts with the computer in the open seats; ^C gives up)"
         if starting
@@ -644,10 +662,11 @@ def wait_for_people(room: Room, host: str) -> bool:
                 say(f"mille: {shown(text)}")
             if all(p.link is not None for p in invited) and (not starting or any(p.link is not None for p in opened)):
                 return True
-            callbacks = room.watched()
+            people.hear_silence(None)
+            callbacks = watched()
             if starting:
                 callbacks[0] = lambda: None
-            ready, _, _ = select.select(list(callbacks), [], [], 0.5)
+            ready, _, _ = select.select(list(callbacks), [], [], min(0.5, beat_after() / 3))
             for fd in ready:
                 if fd == 0:
                     line = os.read(0, 1024)
@@ -656,11 +675,19 @@ def wait_for_people(room: Room, host: str) -> bool:
                     if b"\n" in line or b"\r" in line:
                         return True
                     continue
-                callback = room.watched().get(fd)
+                callback = watched().get(fd)
                 if callback is not None:
                     callback()
     except KeyboardInterrupt:
         return False
+
+
+def _heard_idle(room: Room, person: PersonSeat, link: Link) -> None:
+    """``person``'s link, nothing asked of them: their talk heard, their leaving noted (:meth:`.room.Room.idle`)."""
+    try:
+        room.idle(person, link)
+    except LinkClosed as exc:
+        person.dropped(str(exc))
 
 
 def play_host(
@@ -707,6 +734,7 @@ def play_host(
         uid = uids.get(seat)
         persons.append(PersonSeat(seat, uid, game, host, names, make_player(computer), opened=uid is None))
     room = Room(listener, game, host, os.getuid(), persons, names, computer, watchers=watchers, quiet=quiet)
+    people = People(persons, host, room)
     try:
         at = "" if tab.seats == 2 else f" at {tab.seats} seats"
         line = f"mille: {host} invites you to a game of Mille Bornes{at}: mille --join {host}"
@@ -716,7 +744,7 @@ def play_host(
             reached = invite(person.name, line)
             if not reached:
                 say(f"mille: {reached.why}; tell them: mille --join {host}")
-        if not wait_for_people(room, host):
+        if not wait_for_people(people, host):
             say("mille: not everyone joined" if len(persons) > 1 else "mille: nobody joined")
             for person in persons:
                 person.bye(f"{host} gave up waiting")
@@ -731,7 +759,6 @@ def play_host(
                 seat_players.append(computer_player(computer, choices.seed, game))
             else:
                 seat_players.append((make_player(computer), secret_dice(computer)))
-        people = People(persons, host, room)
         seated = _seated(names, persons, tab.seats)
         first, others = seat_players[0], tuple(seat_players[1:])
         if play is not None:
@@ -785,11 +812,15 @@ def play_host(
 
 
 def _seated(names: dict[int, str], persons: list[PersonSeat], seats: int) -> str:
-    """The options that host the same table again (``--invite bob``; ``--invite bob:3,carol:2``; ``--open``,
-    ``--invite bob:3 --open 1``): a game kept or adjourned is resumed with them, its open seats open again."""
+    """The options that host the same table again (``--invite bob``; ``--invite bob:3,carol:2``; ``--open 1``,
+    ``--invite bob:3 --open 1``): a game kept or adjourned is resumed with them, its open seats open again.
+
+    The open seats are said by their count (``--open`` chooses them as it chose them: after the seats given, the
+    host's partners' first), never by ``--open`` alone, which would take the file's name after it for its count.
+    """
     opened = [p for p in persons if p.opened]
     if seats == 2:
-        return "--open" if opened else f"--invite {names[1]}"
+        return "--open 1" if opened else f"--invite {names[1]}"
     given = ",".join(f"{n}:{s + 1}" for s, n in sorted(names.items()) if s and s not in {p.seat for p in opened})
     words = [f"--invite {given}"] if given else []
     if opened:

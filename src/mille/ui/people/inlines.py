@@ -37,6 +37,7 @@ from .guest import NOT_YOUR_TURN, GuestFlow, seat_names
 from .host import HostFace, People
 from .messages import Decide, Hello, Missed, Talk, View
 from .view import name, public_view, refusal
+from .visit import missed_lines, talk_said
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -275,19 +276,15 @@ class LinesGuest:
 
     def talked(self, talk: Talk) -> None:
         """A line of talk, said whole: ``bob says: ...``."""
-        who = f"{talk.who} (watching)" if talk.watcher else talk.who
-        self.plain.say(f"{shown(who)} says: {shown(talk.text)}")
+        self.plain.say(talk_said(talk))
 
     def news(self, text: str) -> None:
         self.plain.say(_sentence(shown(text)))
 
     def missed(self, missed: Missed) -> None:
         """The story missed, said line by line, oldest first."""
-        head = "While you were away" if missed.back else "Before you came"
-        head += ":" if missed.complete else " (the last of it):"
-        self.plain.say(head)
-        for entry in missed.entries:
-            self.plain.say(shown(entry.text))
+        for line in missed_lines(missed):
+            self.plain.say(line)
 
     def said(self, text: str) -> None:
         self.plain.say(shown(text))

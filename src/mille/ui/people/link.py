@@ -249,19 +249,12 @@ def heard_idle(link: Link | None, deciding: bool) -> Link | None:
     While a person decides, their link is the thinking thread's alone: the
     host's own prompt (``Really?`` after ^C, or any question) read their
     move away once, and the game hung waiting for it.  Between their moves
-    nothing is asked of them, and only their leaving matters
-    (:func:`drain_idle`).
+    nothing is asked of them: what they send is their talk and their leaving
+    (:meth:`mille.ui.people.room.Room.idle`).
     """
     if link is None or link.closed or deciding:
         return None
     return link
-
-
-def drain_idle(link: Link) -> None:
-    """What a person asked nothing sent, read and dropped (a flood: a round at a time); :class:`LinkClosed` if gone."""
-    for _ in range(64):
-        if link.poll_message() is None:
-            return
 
 
 def pair() -> tuple[Link, Link]:
@@ -279,7 +272,6 @@ __all__ = [
     "LinkClosed",
     "Ticker",
     "beat_after",
-    "drain_idle",
     "heard_idle",
     "pair",
     "silence",

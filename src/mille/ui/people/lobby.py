@@ -76,7 +76,12 @@ def describe(entry: Listing, where: str = "") -> list[str]:
     """
     host = shown_name(entry.host)
     tab = entry.table
-    hand = "waiting to start" if entry.hand == 0 else f"hand {entry.hand}"
+    if entry.hand == 0:
+        hand = "waiting to start"
+    elif entry.resumed:
+        hand = f"hand {entry.hand} since it was resumed"  # (a save keeps no count of the hands before)
+    else:
+        hand = f"hand {entry.hand}"
     lines = [f"{host}'s game: {tab.seats} seats, {hand}, {_minutes(entry.running)}."]
     seats = []
     for place in entry.places:
@@ -130,7 +135,7 @@ def _over_ssh(machine: str) -> list[Listing] | str:
     import shlex
     import subprocess
 
-    from .guest import SSH, remote_command
+    from .visit import SSH, remote_command
 
     if not machine or machine.startswith("-"):
         return "--list @MACHINE: name a machine"

@@ -50,7 +50,7 @@ from ...engine.driver import Event
 from ...engine.observation import Observation, PublicView
 from ...engine.record import Record
 from ...engine.rules import Move
-from ...engine.state import TABLE_SEATS, Table, table
+from ...engine.state import Table
 from ...players import wire
 
 __all__ = [
@@ -346,14 +346,8 @@ def read_hello(message: dict[str, object]) -> Hello:
         said = "none" if version is None else wire.excerpt(str(version))
         raise MessageError(f"the host's mille is another version (its people link's {said}, this one's {VERSION})")
     try:
-        shape = _dict(message["table"])
-        seats = shape["seats"]
-        if type(seats) is not int or seats not in TABLE_SEATS:
-            raise MessageError("the host sent a table that is not one")
-        points, parker = shape["game_points"], shape["parker"]
-        if type(points) is not int or points <= 0 or type(parker) is not bool:
-            raise MessageError("the host sent a table that is not one")
-        tab = table(seats, game_points=points, parker=parker)
+        tab = _table(message["table"])
+        seats = tab.seats
         seat = message["seat"]
         if type(seat) is not int or not 0 < seat < seats:
             raise MessageError("the host sent a seat that is not one of its table's")
@@ -474,9 +468,14 @@ class Place(Record):
 
 class Listing(Record):
     """One game as ``mille --list`` shows it: the host, the table, who sits where, the hand and the scores, how long
-    it has run (seconds), who watches, and what the asker may do there."""
+    it has run (seconds), who watches, and what the asker may do there.
 
-    __slots__ = ("host", "table", "places", "hand", "scores", "running", "watchers", "join", "watch")
+    ``hand`` is the game's hand in play (0: not yet dealt); ``resumed``: the
+    game was resumed from a file, and ``hand`` counts from the hand it was
+    resumed in (a save keeps no count of the hands before).
+    """
+
+    __slots__ = ("host", "table", "places", "hand", "scores", "running", "watchers", "join", "watch", "resumed")
 
     def __init__(
         self,
@@ -489,11 +488,13 @@ class Listing(Record):
         watchers: list[str],
         join: bool,
         watch: bool,
+        resumed: bool = False,
     ) -> None:
         self.host = host
         self.table = table
         self.places = places
         self.hand = hand
+        self.resumed = resumed
         self.scores = scores
         self.running = running
         self.watchers = watchers
@@ -518,6 +519,7 @@ def listing(entry: Listing) -> dict[str, object]:
         "watchers": entry.watchers[:MAX_LISTED_WATCHERS],
         "join": entry.join,
         "watch": entry.watch,
+        "resumed": entry.resumed,
     }
 
 
@@ -546,8 +548,11 @@ def read_listing(message: dict[str, object]) -> Listing:
         join, watch = message["join"], message["watch"]
         if type(join) is not bool or type(watch) is not bool:
             raise MessageError("a listing's offer is not one")
+        resumed = message.get("resumed", False)  # (a listing of an earlier mille's has none)
+        if type(resumed) is not bool:
+            raise MessageError("a listing's resumed is not true or false")
         return Listing(_text(message["host"])[:64], tab, places, hand, scores, running,
-                       watchers, join, watch)  # fmt: skip
+                       watchers, join, watch, resumed)  # fmt: skip
     except KeyError as exc:
         raise MessageError(f"the listing has no {exc}") from None
 
@@ -682,14 +687,10 @@ def _observation(message: dict[str, object], seats: int) -> Observation:
 
 
 def _table(value: object) -> Table:
-    shape = _dict(value)
-    seats = shape.get("seats")
-    if type(seats) is not int or seats not in TABLE_SEATS:
-        raise MessageError("the host sent a table that is not one")
-    points, parker = shape.get("game_points"), shape.get("parker")
-    if type(points) is not int or not 0 < points <= wire.MAX_SCORE or type(parker) is not bool:
-        raise MessageError("the host sent a table that is not one")
-    return table(seats, game_points=points, parker=parker)
+    try:
+        return wire.table_from_json(_dict(value))
+    except (wire.WireError, KeyError, TypeError):
+        raise MessageError("the host sent a table that is not one") from None
 
 
 def _names(value: object, tab: Table) -> dict[int, str]:

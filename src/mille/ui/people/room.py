@@ -24,7 +24,8 @@ who they are (:class:`Room`):
 What the room sends the watchers is encoded once per move for all of them
 and written without blocking (:meth:`mille.ui.people.link.Link.send_line`):
 a watcher that stops reading is dropped when its buffer fills, and never
-slows the table.  Talk (:meth:`Room.talk`) is escaped and cut by the host
+slows the table; one silent for the bound is dropped too, and the host's
+words keep a quiet link alive (:meth:`Room.hear_silence`).  Talk (:meth:`Room.talk`) is escaped and cut by the host
 before anyone sees it, and limited in rate per sender (:class:`Pace`: three
 lines at once, then one a second; the rest is told to the sender alone).
 Everything here runs on the host's thread that draws (the terminal watches
@@ -43,7 +44,7 @@ from ...engine.observation import public_view
 from ...files.safeio import shown
 from ...players import wire
 from . import messages
-from .link import Link, LinkClosed
+from .link import Link, LinkClosed, heard_idle
 from .messages import MAX_TALK, Knock, Listing, MessageError, Place
 from .narration import Story, move_text
 from .rendezvous import peer_uid, user_name
@@ -239,8 +240,11 @@ class Room:
         self._refused: dict[str, tuple[int, str]] = {}
         self._refused_told = -1.0
         self.started = time.monotonic()
-        #: Hands dealt in this run; a hand is in play (an open seat taken now is the taker's at the next deal).
+        #: Hands dealt in this game (since it was resumed, for a game resumed from a file: a save keeps no count);
+        #: the game was resumed (until another game starts); a hand is in play (an open seat taken now is the
+        #: taker's at the next deal).
         self.hands = 0
+        self.resumed = False
         self.dealt = False
         #: The sides' totals when the last hand was dealt (a new game starts them at nothing again).
         self._totals: list[int] = []
@@ -403,6 +407,7 @@ class Room:
             back = person.came
             if person.take(link):
                 self.catch_up(person, knock.since, back)
+                self.came_with_knock(person, link)
             return
         seat = self.free_seat()
         if seat is None:
@@ -435,6 +440,17 @@ class Room:
         self.tell(f"{seat.name} took seat {seat.seat + 1}", skip=seat)
         self.renamed(seat)
         self.catch_up(seat, None)
+        self.came_with_knock(seat, link)
+
+    def came_with_knock(self, person: PersonSeat, link: Link) -> None:
+        """What ``person`` sent in the same write as their knock, handled now: it was read from the socket with the
+        knock, so the terminal, which hears the socket, would not hear it until they sent something more."""
+        if heard_idle(link, person.deciding) is None:
+            return  # (their move asked already: the thread asking them reads it)
+        try:
+            self.idle(person, link)
+        except LinkClosed as exc:
+            person.dropped(str(exc))
 
     def renamed(self, seat: PersonSeat) -> None:
         """Who sits where changed: every other person's hello again (their boards name the seats)."""
@@ -490,31 +506,32 @@ class Room:
     # ------------------------------------------------------------------
     # The table's story, told to everyone
 
-    def tell(self, text: str, skip: PersonSeat | None = None) -> None:
-        """A piece of news: a line of the story, to every person (but ``skip``), every watcher and the host."""
+    def tell(self, text: str, skip: PersonSeat | None = None, host: bool = True) -> None:
+        """A piece of news: a line of the story, to every person (but ``skip``), every watcher and the host (unless
+        ``host`` is False: told already)."""
         entry = self.story.tell(text)
         data = messages.news(entry.n, text)
         for person in self.persons:
             if person is not skip and person.link is not None:
                 person.send(data)
         self._to_watchers(wire.encode(data))
-        self.note(text)
+        if host:
+            self.note(text)
 
     def person_news(self, person: PersonSeat, text: str) -> None:
         """A seat's news (joined, gone) told to the table: everyone but the person, the host being told already."""
-        entry = self.story.tell(text)
-        data = messages.news(entry.n, text)
-        for other in self.persons:
-            if other is not person and other.link is not None:
-                other.send(data)
-        self._to_watchers(wire.encode(data))
+        self.tell(text, skip=person, host=False)
 
-    def hand_begins(self) -> None:
-        """A hand is dealt: the story starts the hand, and who took an open seat meanwhile sits in it now; a new game
-        with the same table (the host's ``Another game?``) is told to everyone."""
+    def hand_begins(self, restored: bool = False) -> None:
+        """A hand is dealt (``restored``: the game's first here, resumed from a file): the story starts the hand, and
+        who took an open seat meanwhile sits in it now; a new game with the same table (the host's ``Another
+        game?``) is told to everyone, its hands counted from one."""
         totals = [pp.total for pp in self.game.players[: self.game.table.sides]]
+        if restored:
+            self.resumed = True
         if self.hands and not any(totals) and any(self._totals):
             self.tell(f"{self.host} starts another game with the same table")
+            self.hands, self.resumed = 0, False
         self._totals = totals
         self.hands += 1
         self.dealt = True
@@ -574,6 +591,20 @@ class Room:
             self.watchers.remove(watcher)
             watcher.link.close()
             self.tell(f"{watcher.name} stopped watching")
+
+    def hear_silence(self) -> None:
+        """The watchers' links as the people's are (:meth:`mille.ui.people.host.People.hear_silence`): a word on each
+        the host has been quiet on, and a watcher heard from for none of :func:`.link.silence` seconds dropped (a
+        frozen network, a process stopped)."""
+        quiet = []
+        for watcher in list(self.watchers):
+            link = watcher.link
+            if link.silent():
+                self.watcher_gone(watcher)
+            elif link.quiet():
+                quiet.append(watcher)
+        if quiet and self._courier is not None:
+            self._courier.send(quiet, wire.encode(messages.beat()))
 
     # ------------------------------------------------------------------
     # Talk
@@ -691,6 +722,7 @@ class Room:
             table=tab,
             places=places,
             hand=self.hands,
+            resumed=self.resumed,
             scores=[max(0, game.players[side].total) for side in range(tab.sides)],
             running=int(time.monotonic() - self.started),
             watchers=[w.name for w in self.watchers],

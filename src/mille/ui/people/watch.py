@@ -28,16 +28,15 @@ from ...engine import cards
 from ...engine.state import Game
 from ...files.safeio import shown
 from ..flow import GameExit
-from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED, Heard
+from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, RESIZED
 from ..tableboard import PROMPT_ROW, WATCHER, TableBoardFace
 from . import messages
-from .guest import knocked, over_ssh, talk_words
 from .link import Link, LinkClosed
 from .messages import Bye, MessageError, Missed, Moved, News, Said, TableView, Talk, Watching
 from .narration import move_text, seat_words
-from .rendezvous import RendezvousError
 from .talk import read_talk
 from .view import name
+from .visit import Visit, VisitFlow, list_missed, listed, missed_lines, reach, talk_said, talk_words, visit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -46,8 +45,10 @@ if TYPE_CHECKING:
 
     from ...engine.driver import Event
     from ...engine.observation import PublicView
+    from ..cursesterm import CursesTerminal
     from ..plain.lines import LineTerminal
     from ..surface import Terminal
+    from .visit import Listening
 
     class WatchFace(Protocol):
         """What a watcher's run asks of its face (the board, or lines)."""
@@ -94,81 +95,30 @@ def stand_back() -> None:
         pass
 
 
-class WatchFlow:
-    """What a watcher's faces ask of a flow: no game of their own, no hints; the terminal's events the run's (a
-    hangup or ``^C`` leaves at once: a watcher has nothing to lose)."""
+class WatchFlow(VisitFlow):
+    """A watcher's flow (:class:`.visit.VisitFlow`): no game of their own; ``^C`` leaves at once (a watcher has
+    nothing to lose)."""
 
-    hints = None
-    restore_banner: str | None = None
-    talks = True
+    run: WatchRun
 
     def __init__(self, run: WatchRun) -> None:
-        self.run = run
+        super().__init__(run)
         self.game = Game(deck=[], deck_count=0)
 
-    def keep_snapshot(self) -> None:
-        pass
-
-    def catch_up(self) -> None:
-        pass
-
-    def hangup(self) -> None:
-        self.run.leave(1)
-
-    def on_event(self, event: int | None) -> None:
-        if event in (HANGUP, END_OF_INPUT, LEAVE):
-            self.run.leave(1)
-        elif event == INTERRUPT:
-            self.run.leave(0)
+    def interrupted(self) -> None:
+        self.run.leave(0)
 
 
-class WatchRun:
-    """One watcher's run: the link to the host, the host's messages, the leaving."""
+class WatchRun(Visit):
+    """One watcher's run (:class:`.visit.Visit`): the host's messages shown, the talk sent, the leaving."""
 
-    def __init__(self, term: Terminal | LineTerminal, link: Link, welcome: Watching, command: str,
-                 make_face: MakeFace) -> None:  # fmt: skip
-        self.term = term
-        self.link = link
+    face: WatchFace
+
+    def __init__(self, term: Listening, link: Link, welcome: Watching, command: str, make_face: MakeFace) -> None:
+        super().__init__(term, link, welcome.host, command)
         self.seats = welcome.table.seats
-        self.host = name(welcome.host)
-        self.command = command
         self.flow = WatchFlow(self)
         self.face = make_face(welcome, self.flow)
-        #: The last line, said once the terminal is back (None: nothing).
-        self.last: str | None = None
-
-    def run(self) -> int:
-        self.face.start()
-        try:
-            self.follow()
-        except MessageError as exc:
-            self.link.close()
-            self.last = f"mille: the host sent garbage ({shown(str(exc))[:100]})"
-            return 1
-        except GameExit as leave:
-            return leave.status
-
-    def follow(self) -> NoReturn:
-        """The host's messages handled as they come; between them, keys answered (:meth:`WatchFace.idle`)."""
-
-        def wake() -> None:
-            raise Heard
-
-        while True:
-            try:
-                message = self.link.poll_message()
-            except LinkClosed as exc:
-                self.gone(str(exc))
-            if message is not None:
-                self.handle(message)
-                continue
-            self.term.watch(self.link.fileno(), wake)
-            try:
-                self.face.idle()
-            except Heard:
-                pass
-            finally:
-                self.term.unwatch(self.link.fileno())
 
     def handle(self, message: dict[str, object]) -> None:
         got = messages.read(message, self.seats)
@@ -189,15 +139,6 @@ class WatchRun:
             self.link.close()
             self.last = "mille: " + shown(got.text)[:200]
             raise GameExit(0)
-
-    def talk(self, text: str) -> None:
-        line = text.strip()[: messages.MAX_TALK]
-        if not line:
-            return
-        try:
-            self.link.send(messages.talk_line(line))
-        except LinkClosed as exc:
-            self.gone(str(exc))
 
     def leave(self, status: int) -> NoReturn:
         self.link.close()
@@ -243,28 +184,15 @@ class WatchBoard:
     def said(self, text: str) -> None:
         self.board.say(shown(text)[:79])
 
-    def _line(self, text: str) -> None:
-        line = shown(text)
-        self.board.noted(line)
-        self.board.draw()
-        self.board.say(line[:79])
-
     def talked(self, talk: Talk) -> None:
-        self._line(talk_words(talk))
+        listed(self.board, talk_words(talk))
 
     def news(self, text: str) -> None:
-        self._line(text)
+        listed(self.board, text)
 
     def missed(self, missed: Missed) -> None:
         """The hand's story so far listed with the moves (``M`` pages back), and how much there was."""
-        for entry in missed.entries:
-            if entry.n < missed.hand:
-                continue
-            if entry.event is not None:
-                self.board.moved(entry.event)
-            else:
-                self.board.noted(shown(entry.text))
-        self.board.draw()
+        list_missed(self.board, missed)
         count = len(missed.entries)
         self.board.say(f"{count} line{'s' if count != 1 else ''} of this hand before you came: m reads them")
 
@@ -339,16 +267,14 @@ class WatchLines:
         self.say(shown(text))
 
     def talked(self, talk: Talk) -> None:
-        who = f"{talk.who} (watching)" if talk.watcher else talk.who
-        self.say(f"{shown(who)} says: {shown(talk.text)}")
+        self.say(talk_said(talk))
 
     def news(self, text: str) -> None:
         self.say(shown(text) + ".")
 
     def missed(self, missed: Missed) -> None:
-        self.say("Before you came:" if missed.complete else "Before you came (the last of it):")
-        for entry in missed.entries:
-            self.say(shown(entry.text))
+        for line in missed_lines(missed):
+            self.say(line)
 
     def board_lines(self) -> list[str]:
         """The table in lines (``r``): the trip and the deck, each side, every hand's count, whose turn."""
@@ -446,8 +372,6 @@ def first_welcome(link: Link, host: str) -> Watching | None:
 def watch(target: str, plain: bool) -> int:
     """``mille --watch HOST`` (on this machine) or ``HOST@MACHINE`` (over ``ssh MACHINE``); the exit status."""
     from ..keeping import say
-    from ..surface import TerminalError
-    from .rendezvous import connect
 
     if not plain and not (os.isatty(0) and os.isatty(1)):
         say("mille: standard input and output must be a terminal to watch a game (mille --plain --watch: in lines)")
@@ -455,18 +379,13 @@ def watch(target: str, plain: bool) -> int:
     stand_back()
     host, at, machine = target.partition("@")
     command = f"mille --watch {shown(target)}"
-    try:
-        link = knocked(over_ssh(host, machine) if at else Link(connect(host, "watch")), "watch")
-    except LinkClosed:  # closed before a byte was read: nothing there is for us
-        say(f"mille: {shown(host)}'s game did not let you in (it takes no watchers, or it is over)")
-        return 1
-    except (RendezvousError, OSError) as exc:
-        say(f"mille: {exc}")
+    link = reach(host, machine if at else None, "watch", "it takes no watchers, or it is over")
+    if link is None:
         return 1
     welcome = first_welcome(link, host)
     if welcome is None:
         return 1
-    term: Terminal | LineTerminal
+    term: CursesTerminal | LineTerminal
     if plain:
         from ..plain.lines import LineTerminal
 
@@ -476,7 +395,7 @@ def watch(target: str, plain: bool) -> int:
         def make_lines(welcome: Watching, flow: WatchFlow) -> WatchFace:
             return WatchLines(lines, welcome, flow)
 
-        make: MakeFace = make_lines
+        make_face: MakeFace = make_lines
     else:
         from ..cursesterm import CursesTerminal
 
@@ -486,21 +405,10 @@ def watch(target: str, plain: bool) -> int:
         def make_board(welcome: Watching, flow: WatchFlow) -> WatchFace:
             return WatchBoard(screen, welcome, flow)
 
-        make = make_board
-    run: WatchRun | None = None
-    try:
-        term.start()
-        run = WatchRun(term, link, welcome, command, make)
-        status = run.run()
-    except TerminalError as exc:
-        term.stop()
-        say(f"mille: {exc}")
-        return 1
-    except KeyboardInterrupt:
-        status = 0
-    finally:
-        term.stop()
-        link.close()
-    if run is not None and run.last is not None:
-        say(run.last, plain)
+        make_face = make_board
+
+    def make_run() -> WatchRun:
+        return WatchRun(term, link, welcome, command, make_face)
+
+    status, _ = visit(term, link, make_run, plain, 0)
     return status

@@ -31,11 +31,7 @@ from types import FrameType
 
 from ...files.safeio import shown
 from ..rows import fitted, terminal_width
-from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, SIGNAL_EVENTS, Watches
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable
+from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, SIGNAL_EVENTS, Waits, Watches, Woken
 
 __all__ = ["MAX_LINE", "TOO_LONG", "LineTerminal"]
 
@@ -47,11 +43,7 @@ TOO_LONG = -10
 _CHUNK = 4096
 
 
-class _Wakeup(Exception):
-    """Raised by a signal handler to break out of a blocking read."""
-
-
-class LineTerminal:
+class LineTerminal(Waits):
     """Reads lines from ``fd_in`` and writes lines to ``fd_out``; signals arrive as events.
 
     :meth:`start` installs the signal handlers and :meth:`stop` puts the
@@ -99,7 +91,7 @@ class LineTerminal:
             self._echoed = True
         self._pending.append(event)
         if self._in_read:
-            raise _Wakeup
+            raise Woken
 
     def _echoes(self) -> bool:
         """Does the terminal echo the keys (and so ``^C``, where the cursor was)?  Asked once."""
@@ -133,36 +125,6 @@ class LineTerminal:
         """:meth:`read_line` would answer at once (a whole line, the end of input or an event is there)."""
         return bool(self._pending) or self.gone or self._eof or b"\n" in self._buffer
 
-    def watch(self, fd: int, callback: Callable[[], None]) -> None:
-        """Hear ``fd`` too while a line is awaited and in :meth:`wait` (:meth:`mille.ui.surface.Terminal.watch`).
-
-        A person's link, a listening socket, a pipe a thread asks on:
-        ``callback()`` runs on this thread when ``fd`` can be read, between
-        reads (it may raise :class:`~mille.ui.surface.Heard` to end the wait).
-        """
-        self.watches.watch(fd, callback)
-
-    def unwatch(self, fd: int) -> None:
-        self.watches.unwatch(fd)
-
-    def _heard(self) -> list[int]:
-        """Until input is there (or a signal): the watched descriptors that can be read ([]: read now)."""
-        import select
-
-        try:
-            self._in_read = True
-            try:
-                if self._pending:
-                    return []
-                ready = select.select([self.fd_in, *self.watches.fds()], [], [])[0]
-            finally:
-                self._in_read = False
-        except _Wakeup:
-            return []
-        except (OSError, ValueError):
-            return []  # standard input itself is gone: its read says so
-        return [fd for fd in ready if fd != self.fd_in]
-
     def wait(self, ready: int) -> int | None:
         """While another thread thinks: None once ``ready`` can be read, or an event (INTERRUPT, HANGUP).
 
@@ -173,32 +135,7 @@ class LineTerminal:
         child); a pipe's end is heard at the next line read, as ever, the
         lines before it still to be read.
         """
-        import select
-
-        while True:
-            event = self.poll()
-            if event is not None:
-                return event
-            poller = select.poll()
-            poller.register(ready, select.POLLIN)
-            if self._tty:
-                poller.register(self.fd_in, 0)  # its hangup alone: lines typed wait for the prompt
-            for fd in self.watches.fds():
-                poller.register(fd, select.POLLIN)
-            try:
-                self._in_read = True
-                try:
-                    found = [] if self._pending else poller.poll()
-                finally:
-                    self._in_read = False
-            except _Wakeup:
-                continue
-            if any(fd == ready for fd, _ in found):
-                return None
-            if any(fd == self.fd_in for fd, _ in found):
-                self.gone = True
-                return HANGUP
-            self.watches.heard(fd for fd, _ in found)
+        return self._wait(ready, self.fd_in if self._tty else None, HANGUP)
 
     def read_line(self) -> str | int:
         """The next line (without its end), or an event: INTERRUPT, HANGUP, END_OF_INPUT, TOO_LONG.
@@ -230,7 +167,7 @@ class LineTerminal:
                 self._buffer.clear()
                 return END_OF_INPUT
             if self.watches and not self._pending:
-                heard = self._heard()
+                heard = self._heard(self.fd_in)
                 if heard:
                     self.watches.heard(heard)
                     continue
@@ -240,7 +177,7 @@ class LineTerminal:
                     data = None if self._pending else os.read(self.fd_in, _CHUNK)
                 finally:
                     self._in_read = False
-            except _Wakeup:
+            except Woken:
                 continue
             except OSError:
                 data = b""  # a read error: the input is gone
