@@ -35,6 +35,7 @@ import tempfile
 import termios
 import time
 import traceback  # noqa: F401
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 
@@ -70,6 +71,10 @@ HAND_ROWS, MESSAGE_ROW, PROMPT_ROW = (17, 18), 21, 22
 class Player:
     """mille run by a real user on a pty of its own, read into an 80x24 screen, at a table of ``seats``."""
 
+    #: The players started and not yet gone: a wait for one player's move answers the questions of all
+    #: (:meth:`wait_asked`).
+    running: weakref.WeakSet[Player] = weakref.WeakSet()
+
     def __init__(
         self,
         uid: int,
@@ -90,6 +95,7 @@ class Player:
         """
         self.seats = seats
         self.raw = b""
+        Player.running.add(self)
         self.screen = ptyreplay.Terminal(80, 24)
         self.stream = ptyreplay._Stream(self.screen)
         pid, fd = pty.fork()
@@ -248,6 +254,14 @@ class Player:
             return self.prompt() == ">>:Move:" and "Turn: you " in self.text()
         return any(line[20:40].rstrip() == ">>:Move:" for line in self.screen.display)
 
+    def answer_question(self) -> bool:
+        """No to the question open out of turn (:meth:`question`), once it is taken; False if none was open."""
+        if self.fd < 0 or not self.question():
+            return False
+        self.send("n")
+        self.until(lambda: not self.question())
+        return True
+
     def question(self) -> str:
         """The yes/no question open on this player's screen out of turn (``Coup fourre?``), '' for none."""
         if self.table:
@@ -261,18 +275,21 @@ class Player:
     def wait_asked(self, deadline: float = 10.0) -> float:
         """Wait until :meth:`asked`; the seconds it took.
 
-        A ``Coup fourre?`` on the way is answered no: a table with people
-        deals as nobody can choose, so any wait for a move may meet one (a
-        hazard played on this player's side while they hold its safety); a
-        test about the question waits for it by name instead.
+        A ``Coup fourre?`` on the way, on this player's terminal or on
+        another's still running, is answered no: a table with people deals
+        as nobody can choose, so a wait for a move may meet one (a hazard
+        played on a side while one of its people holds the safety, the game
+        waiting for that person's answer); a test about the question waits
+        for it by name instead.
         """
         start = time.monotonic()
         while not self.asked():
             if time.monotonic() - start > deadline:
                 raise AssertionError(f"no move prompt:\n{self.text()}")
-            if self.question():
-                self.send("n")
-                self.until(lambda: not self.question())
+            for player in list(Player.running):
+                if player.fd >= 0 and player.status is None:
+                    player.read()
+                    player.answer_question()
             self.pump(0.01)
         return time.monotonic() - start
 
@@ -373,6 +390,17 @@ class Lines(Player):
     def last(self) -> str:
         lines = self.lines()
         return lines[-1] if lines else ""
+
+    def question(self) -> str:
+        """``Coup fourre?`` when it is the prompt waiting for an answer, '' otherwise."""
+        return "Coup fourre?" if self.prompted() == "Coup fourre?" else ""
+
+    def answer_question(self) -> bool:
+        if self.fd < 0 or not self.question():
+            return False
+        self.answer("n")
+        self.until(lambda: not self.question())
+        return True
 
     def prompted(self) -> str | None:
         """The prompt waiting for an answer (the last prompt said since the last answer), if any: what the table
