@@ -345,7 +345,7 @@ def test_the_policy_declines_a_too_close_card_but_still_finishes_the_trip() -> N
 def test_the_policy_attacks_first_where_bsd_runs() -> None:
     """Both rolling at 300 miles: BSD plays its 200 (valued 26, above the Accident's 16); the policy attacks.
 
-    The policy doubles a hazard's value when it chooses a play (docs/expert-notebook.md,
+    The policy doubles a hazard's value when it chooses a play (docs/notebook/expert.md,
     "Experiments of the fourth round").
     """
     hand = [
@@ -452,7 +452,7 @@ def test_reading_the_bsd_procedure_s_safety_rules_sharpens_the_safety_inference(
     """``Level(safety_rules=True)``: a turn in which the BSD player would have played a safety says it held none.
 
     Along 4,000 hands the log loss fell from 0.406 to 0.369
-    (``docs/expert-notebook.md``, the ninth round); here 40 hands.
+    (``docs/notebook/expert.md``, the ninth round); here 40 hands.
     """
     deals = tuple(range(780000, 780020))
     without, n = _safety_log_loss(Level(0), deals)

@@ -7,7 +7,7 @@ opponent's hand.  ``expert-2026`` (:mod:`mille.players.expert_2026`) is
 the same player with the settings it had in 2026, written out, so every
 knob a frozen player passes must keep its meaning.  What each default was
 measured against is in ``docs/expert.md`` ("Levels") and the notebook
-(``docs/expert-notebook.md``).
+(``docs/notebook/expert.md``).
 """
 
 from __future__ import annotations

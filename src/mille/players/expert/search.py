@@ -16,7 +16,7 @@ so the search compares moves pair by pair on the worlds both saw
 policy's choice is left only when the best move is ``z`` paired
 standard errors above it (``z`` = 2: with a loose test the best of five
 or six rivals beats a sound heuristic by chance, and a random change to
-its move is a loss; ``docs/expert-notebook.md``, "The 2026 experiments").
+its move is a loss; ``docs/notebook/expert.md``, "The 2026 experiments").
 
 What a finished hand is worth (:func:`utility`): the chance to win the
 5000-point game from the totals it ends with (:func:`win_probability`),
