@@ -30,14 +30,14 @@ def table_fingerprint(make: Callable[[], Player], seats: int, hands: int) -> tup
         dice = [GlibcRandom(1100 + 10 * hand + seat) for seat in range(seats)]
         while rules.phase(game) is not Phase.HAND_OVER:
             now = rules.phase(game)
-            seat = game.reaction if now is Phase.REACTION and game.reaction is not None else game.to_move
+            seat = game.to_move  # (asked out of turn at REACTION: the holder)
             if now is Phase.EMPTY_HAND:
                 rules.push(game, rules.PASS)
                 continue
             obs = observe(game, seat)
             move = players[seat].choose(obs, dice[seat])
             if seat % sides == 0:
-                assert move in obs.legal_moves() or now is Phase.REACTION
+                assert move in obs.legal_moves()
                 moves.append(f"{seat}:{move}")
             rules.push(game, move)
     return hashlib.sha256(" ".join(moves).encode()).hexdigest()[:16], len(moves)
