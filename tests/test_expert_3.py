@@ -5,13 +5,17 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
+import pytest
+
 from mille.engine import rules
-from mille.engine.observation import observe
+from mille.engine.driver import play_hand
+from mille.engine.observation import Observation, observe
 from mille.engine.rng import GlibcRandom
-from mille.engine.rules import Phase
+from mille.engine.rules import Move, Phase
 from mille.engine.state import Game, table
 from mille.players import Player, make_player
 from mille.players.bsd import BsdPlayer
+from mille.players.expert import ExpertPlayer, Level
 from test_expert import fingerprint
 
 
@@ -73,3 +77,85 @@ def test_expert_2026_11_plays_as_it_always_has() -> None:
     assert fingerprint(frozen_2026_11, 2) == ("226e9acf61062a8a", 105, 4)
     assert table_fingerprint(lambda: frozen_2026_11(1), 4, 1) == ("c1c88f3441c11553", 66)
     assert table_fingerprint(lambda: frozen_2026_11(1), 3, 1) == ("f9f95397234c0dc7", 46)
+
+
+# ---------------------------------------------------------------------------
+# The reading of the table (Level.read)
+
+
+def _reading_hands(seats: int, hands: int, opponents: Callable[[], Player]) -> list[tuple[ExpertPlayer, list[str]]]:
+    """Hands through the driver, a reading expert (level 0) on side 0, its mirror checked at each observation."""
+    found: list[tuple[ExpertPlayer, list[str]]] = []
+
+    class Checked(ExpertPlayer):
+        def think(self, obs: Observation, rng: GlibcRandom) -> Move:
+            reader = self.reader
+            assert reader is not None
+            if reader.mirror is not None and reader.seat == obs.seat:
+                wrong.extend(reader.agrees(obs))
+            return super().think(obs, rng)
+
+    for hand in range(hands):
+        wrong: list[str] = []
+        game = Game(rng=GlibcRandom(300 + hand), table=table(seats))
+        rules.start_hand(game)
+        sides = game.table.sides
+        players: list[Player] = [
+            Checked(settings=Level(0, read=4)) if s % sides == 0 else opponents() for s in range(seats)
+        ]
+        play_hand(game, players, [GlibcRandom(9 + s + hand) for s in range(seats)])
+        first = players[0]
+        assert isinstance(first, ExpertPlayer)
+        found.append((first, wrong))
+    return found
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 6])
+def test_the_reader_follows_the_table_between_observations(seats: int) -> None:
+    """The mirror, each event made on it, is the next observation's table.
+
+    The deck, the hands' sizes, every side's tableau, the cards shown.
+    """
+    for _expert, wrong in _reading_hands(seats, 4, BsdPlayer):
+        assert wrong == []
+
+
+def test_the_reader_learns_how_each_seat_plays() -> None:
+    """A seat of the BSD procedure is read as a procedure; a random player as ``other`` (its safety reads then off)."""
+    from mille.players.base import RandomPlayer
+    from mille.players.expert.reader import BSD, OTHER, PLUS
+
+    for expert, _wrong in _reading_hands(2, 3, BsdPlayer):
+        assert expert.reader is not None
+        weights = expert.reader.seats[1].weights
+        assert weights[BSD] + weights[PLUS] > 0.95 and weights[BSD] > weights[PLUS]
+    for expert, _wrong in _reading_hands(4, 2, RandomPlayer):
+        assert expert.reader is not None
+        for seat in (1, 3):
+            read = expert.reader.seats[seat]
+            assert read.weights[OTHER] > 0.9 and read.trust() < 0.5
+
+
+def test_worlds_dealt_with_the_reads_are_worlds_the_seat_could_be_in() -> None:
+    from collections import Counter
+
+    from mille.players.expert.sampler import Worlds
+
+    for seats in (2, 4):
+        expert = _reading_hands(seats, 1, BsdPlayer)[0][0]
+        game = Game(rng=GlibcRandom(77), table=table(seats))
+        rules.start_hand(game)
+        players: list[Player] = [BsdPlayer() for _ in range(seats)]
+        dice = GlibcRandom(5)
+        for step in range(40):
+            if rules.phase(game) is not Phase.MOVE:
+                break
+            seat = game.to_move
+            obs = observe(game, seat)
+            assert expert.reader is not None
+            expert.reader.observe(obs)
+            worlds = Worlds(obs, expert.reader, True)
+            world = worlds.sample(GlibcRandom(step + 1))
+            assert observe(world, seat) == obs
+            assert Counter(world.hidden_cards(seat)) == Counter(game.hidden_cards(seat))
+            rules.push(game, players[seat].choose(obs, dice))

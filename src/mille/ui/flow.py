@@ -676,12 +676,25 @@ def _heard_signals() -> set[int]:
 
 
 class _PersonSeat:
-    """The person's seat: moves and answers asked of the front end."""
+    """The person's seat: moves and answers asked of the front end.
+
+    With hints, the seat hears the table for the hints' adviser: every move
+    made (the driver's ``inform`` and ``hand_over``) and each of its own
+    observations, so that a hint's expert has read the table as the
+    computer's own does (:mod:`mille.ui.hints`).
+    """
 
     def __init__(self, flow: GameFlow) -> None:
         self.flow = flow
+        hints = flow.hints
+        if hints is not None:
+            self.inform = hints.inform
+            self.hand_over = lambda result: hints.hand_over()
 
     def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
+        hints = self.flow.hints
+        if hints is not None:
+            hints.observe(observation)
         if observation.phase is Phase.EXTENSION:
             return EXTEND if self.flow.ask(EXTENSION_PROMPT) else NO_EXTENSION
         if observation.phase is Phase.REACTION:

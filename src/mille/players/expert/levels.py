@@ -29,6 +29,7 @@ class Level:
         "exact_need",
         "stretch",
         "safety_rules",
+        "read",
     )
 
     def __init__(
@@ -46,6 +47,7 @@ class Level:
         exact_need: bool = True,
         stretch: float = 1.0,
         safety_rules: bool = False,
+        read: int = 0,
     ) -> None:
         #: Moves simulated per decision (rollouts to the end of the hand).
         self.budget = budget
@@ -95,6 +97,14 @@ class Level:
         #: a safety whose hazards are all on the table, and every safety when
         #: we are one card from the end, would have been played.
         self.safety_rules = safety_rules
+        #: Read the table (:mod:`mille.players.expert.reader`), at any table,
+        #: from the moves every other seat makes (its safeties, its
+        #: ``num_need`` table, a model of its play learned in the game), and
+        #: deal and play out the worlds with it (:class:`~mille.players.expert.sampler.Worlds`):
+        #: the number of hands tried per decision of another seat to weigh
+        #: its models (0: off, the reading of ``expert-2026-11``, and the
+        #: two-seat reads of :mod:`~mille.players.expert.belief` instead).
+        self.read = read
 
 
 #: The settings by level: 0 is the policy's choice (no search).  Level 4

@@ -168,6 +168,36 @@ def table_roller(seat: int, sides: int, my_need: list[int], opp_need: list[int],
 _TABLE_SEATS = range(6)
 
 
+def read_roller(seat: int, sides: int, needs: list[list[int]], flags: list[bool], settings: Level) -> Roller:
+    """The rollout at any table with a model for every seat: ``flags[k]``, seat ``k`` plays the repaired policy.
+
+    ``flags`` is read at every rollout (the worlds' sampler sets it for
+    each world it deals: :class:`mille.players.expert.sampler.Worlds`);
+    ``needs[k]`` is seat ``k``'s ``num_need`` table (ours, or our estimate
+    of another's), copied for every rollout.  At two seats the BSD
+    procedure's fast loop (:func:`mille.players.bsd.play_out`, the game
+    :func:`rollout` plays), at the larger tables :func:`table_play_out`;
+    valued as :func:`rollout` and :func:`table_roller` value theirs.
+    """
+    by_game = settings.game
+    side = seat % sides
+    play_out = bsd.play_out
+
+    def roll(game: Game, dice: GlibcRandom) -> tuple[float, int]:
+        if len(game.players) == 2:
+            moves, answers = play_out(game, (needs[0][:], needs[1][:]), (dice, dice), (flags[0], flags[1]))
+        else:
+            moves, answers = table_play_out(game, [n[:] for n in needs], dice, flags)
+        result = hand_result(game)
+        totals = result.totals
+        margin = result.margin(side)
+        theirs = max(t for s, t in enumerate(totals) if s != side)
+        value = utility(totals[side], theirs, margin) if by_game else float(margin)
+        return value, moves + answers + 1
+
+    return roll
+
+
 def table_play_out(game: Game, needs: list[list[int]], dice: GlibcRandom, repaired: list[bool]) -> tuple[int, int]:
     """Play a larger table's hand to its end, every seat the extended BSD procedure (``repaired[seat]``: the policy).
 
@@ -416,6 +446,7 @@ __all__ = [
     "Roller",
     "candidates",
     "rollout",
+    "read_roller",
     "rollout_reference",
     "search",
     "table_play_out",
