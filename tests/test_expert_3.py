@@ -159,3 +159,74 @@ def test_worlds_dealt_with_the_reads_are_worlds_the_seat_could_be_in() -> None:
             assert observe(world, seat) == obs
             assert Counter(world.hidden_cards(seat)) == Counter(game.hidden_cards(seat))
             rules.push(game, players[seat].choose(obs, dice))
+
+
+def test_a_hint_is_the_expert_that_has_read_the_table() -> None:
+    """The hints' adviser keeps one reading of the table, told every move and the person's observations.
+
+    At four seats through the driver (the person's seat playing bsd's
+    moves), the adviser's reader follows the table as the computer's own
+    expert does, has learned a model of the partner and the opponents, and
+    each hint's expert holds that reader.  On the board, the person's seat
+    hears the table for the adviser.
+    """
+    from mille.ui import hints
+    from mille.ui.flow import Setup, _PersonSeat
+    from mille.ui.surface import VirtualTerminal
+    from mille.ui.tableboard import table_flow
+
+    adviser = hints.Adviser(lambda: ExpertPlayer(settings=Level(600, batch=4, read=4)))
+    wrong: list[str] = []
+
+    class Person:
+        def __init__(self) -> None:
+            self.inform = adviser.inform
+            self.policy = BsdPlayer()
+
+        def hand_over(self, result: object) -> None:
+            adviser.hand_over()
+
+        def choose(self, obs: Observation, rng: GlibcRandom) -> Move:
+            reader = adviser.reader
+            if reader is not None and reader.mirror is not None:
+                wrong.extend(reader.agrees(obs))
+            adviser.observe(obs)
+            return self.policy.choose(obs, rng)
+
+    for hand in range(2):
+        game = Game(rng=GlibcRandom(40 + hand), table=table(4))
+        rules.start_hand(game)
+        players: list[Player] = [Person(), BsdPlayer(), BsdPlayer(), BsdPlayer()]
+        play_hand(game, players, [GlibcRandom(k + hand) for k in range(4)])
+    assert wrong == []
+    reader = adviser.reader
+    assert reader is not None and reader.seat == 0 and reader.informed
+    assert all(read.trust() > 0.9 for read in reader.seats[1:])
+    player = adviser._player()
+    assert isinstance(player, ExpertPlayer) and player.reader is reader
+
+    game = Game(rng=GlibcRandom(8), table=table(4))
+    rules.start_hand(game)
+    others = tuple((BsdPlayer(), GlibcRandom(k)) for k in (2, 3))
+    flow = table_flow(
+        VirtualTerminal(keys=[]), game, Setup(BsdPlayer(), "bsd", GlibcRandom(1), hints=adviser, others=others)
+    )
+    seat = _PersonSeat(flow)
+    assert seat.inform == adviser.inform  # type: ignore[attr-defined]
+    assert not hasattr(
+        _PersonSeat(table_flow(VirtualTerminal(keys=[]), game, Setup(BsdPlayer(), "bsd", GlibcRandom(1)))), "inform"
+    )
+
+
+def test_a_side_of_the_expert_and_bsd() -> None:
+    """``mille.lab.partners``: the player of its side's first seat, the partner on the other, each told the moves."""
+    from mille.lab.partners import Partnered
+    from mille.players.plus import PlusPlayer
+
+    game = Game(rng=GlibcRandom(3), table=table(4))
+    rules.start_hand(game)
+    seated = [Partnered(PlusPlayer, BsdPlayer), BsdPlayer(), Partnered(PlusPlayer, BsdPlayer), BsdPlayer()]
+    play_hand(game, seated, [GlibcRandom(k) for k in range(4)])
+    first, second = seated[0], seated[2]
+    assert isinstance(first, Partnered) and isinstance(second, Partnered)
+    assert type(first._player) is PlusPlayer and type(second._player) is BsdPlayer
