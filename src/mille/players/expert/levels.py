@@ -109,13 +109,14 @@ class Level:
 
 #: The settings by level: 0 is the policy's choice (no search).  Level 4
 #: has been the default since the eighth round, the safety reads on since
-#: the ninth (``docs/expert.md``, "Levels").
+#: the ninth, the reading of the table (twelve hands tried a decision of
+#: another seat) since the tenth (``docs/expert.md``, "Levels").
 LEVELS: dict[int, Level] = {
     0: Level(0),
-    1: Level(8000, safety_rules=True),
-    2: Level(16000, safety_rules=True),
-    3: Level(30000, safety_rules=True),
-    4: Level(60000, safety_rules=True),
+    1: Level(8000, safety_rules=True, read=12),
+    2: Level(16000, safety_rules=True, read=12),
+    3: Level(30000, safety_rules=True, read=12),
+    4: Level(60000, safety_rules=True, read=12),
 }
 DEFAULT_LEVEL = 4
 
