@@ -150,6 +150,9 @@ def think_times(
 
     every: list[float] = []
     searched: list[float] = []
+    #: The same decisions in the thread's CPU time (what a loaded machine does not change).
+    cpu_every.clear()
+    cpu_searched.clear()
     reading = [0.0]
     tab = table(seats)
     made = [make() if make is not None else ExpertPlayer(level) for _ in range(seats)]
@@ -163,11 +166,15 @@ def think_times(
             expert = self.expert
             before = expert.searches
             start = time.perf_counter()
+            cpu = time.thread_time()
             move = expert.choose(obs, rng)
             elapsed = time.perf_counter() - start
+            cpu = time.thread_time() - cpu
             every.append(elapsed)
+            cpu_every.append(cpu)
             if expert.searches > before:
                 searched.append(elapsed)
+                cpu_searched.append(cpu)
                 counted.rollouts += expert.rollouts - before_rollouts[id(expert)]
                 counted.simulated_moves += expert.simulated_moves - before_moves[id(expert)]
             before_rollouts[id(expert)] = expert.rollouts
@@ -194,6 +201,10 @@ def think_times(
         dice = [GlibcRandom(seed * (3 + 2 * s) + hand) for s in range(seats)]
         play_hand(game, seated, dice)
     return every, searched, counted, reading[0]
+
+
+cpu_every: list[float] = []
+cpu_searched: list[float] = []
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -252,6 +263,12 @@ def main() -> int:
             f"p95 {quantile(searched, 0.95) * 1000:.0f} ms; "
             f"{expert.rollouts / sum(searched):.0f} rollouts/s and "
             f"{expert.simulated_moves / sum(searched):.0f} moves/s while searching"
+        )
+        print(
+            f"  in the thread's CPU time: every decision median {statistics.median(cpu_every) * 1000:.0f} ms, "
+            f"p95 {quantile(cpu_every, 0.95) * 1000:.0f} ms; searched median "
+            f"{statistics.median(cpu_searched) * 1000:.0f} ms, p95 {quantile(cpu_searched, 0.95) * 1000:.0f} ms, "
+            f"max {max(cpu_searched) * 1000:.0f} ms"
         )
     return 0
 
