@@ -1,5 +1,5 @@
 // The smallest bot of protocol 2, for any table: the first legal move (asked a coup fourré out of turn,
-// it makes it).  docs/protocol.md, "Protocol 2: any table".
+// it makes it).  docs/protocol.md, "Protocols 1 and 2".
 //     python -m mille.match --players 4 'exec:node first_bot_2.js' bsd
 const readline = require("readline");
 const lines = readline.createInterface({ input: process.stdin });

@@ -36,7 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=int,
         default=GAMES,
         metavar="K",
-        help=f"games offered at once, each message tagged (docs/protocol.md, 'Games in flight'; default {GAMES})",
+        help=f"games offered at once, each message tagged (docs/protocol-speed.md, 'Games in flight'; default {GAMES})",
     )
     args = parser.parse_args(argv)
     if args.games < 1:

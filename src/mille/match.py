@@ -15,7 +15,7 @@ from .lab.console import *  # noqa: F403
 from .lab.match import *  # noqa: F403
 from .lab.match import main
 from .lab.options import *  # noqa: F403
-from .lab.pairs import *  # noqa: F403
+from .lab.play import *  # noqa: F403
 from .lab.records import *  # noqa: F403
 from .lab.report import *  # noqa: F403
 from .lab.runner import *  # noqa: F403

@@ -1,4 +1,4 @@
-"""``python -m mille.sim --hands N --seed S``: headless hands between two players.
+"""``python -m mille.sim --hands N --seed S``: headless hands, between two players or at any table (``--players``).
 
 The command's entry point; the simulator itself is :mod:`mille.lab.sim`.
 """

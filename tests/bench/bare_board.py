@@ -2,7 +2,7 @@
 
 It draws the same first board as ``mille --seed 1`` (hard-coded text, no
 game logic) and waits for a key, so ``startup.py`` can time what Python and
-curses alone cost.  Not a test; run by ``tests/bench_startup.py``.
+curses alone cost.  Not a test; run by ``tests/bench/bench_startup.py``.
 """
 
 import curses

@@ -12,7 +12,7 @@ of /usr/games/mille with the seed forced through getpid(), gzipped here:
   (the BSD strategy playing the human's cards) typed as keys, for a few
   hands; the real computer answers them.  Because the simulator's human
   seat rolls its own dice, the real program deals and plays exactly as the
-  simulator did, which ``tests/test_sim.py`` checks screen number for
+  simulator did, which ``tests/lab/test_sim.py`` checks screen number for
   screen number.
 
 The engine tests replay the keys through the engine (no curses, no screen

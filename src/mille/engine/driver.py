@@ -1,4 +1,4 @@
-"""The hand driver: the one loop that plays a hand between two players.
+"""The hand driver: the one loop that plays a hand, at any table (two seats, 3, 4 or 6).
 
 Given a game with a hand dealt and a player per seat, :func:`play_hand`
 asks :func:`mille.engine.rules.phase` what comes next, shows the seat to move its
@@ -6,7 +6,7 @@ asks :func:`mille.engine.rules.phase` what comes next, shows the seat to move it
 stops when the hand is over, returning how it ended as a value
 (:class:`~mille.engine.scoring.HandResult`).  Everything that plays hands plays
 them here: the simulator (:mod:`mille.lab.sim`), the match tool's
-pairs (:mod:`mille.lab.pairs`), the interactive game (:mod:`mille.ui.app`, whose
+sets (:mod:`mille.lab.play`), the interactive game (:mod:`mille.ui.app`, whose
 person's seat reads keys and whose observer draws the screen), and a
 searching player's reference rollout.
 
@@ -75,7 +75,13 @@ if TYPE_CHECKING:
             """A decision (or a pass) is about to be made in ``game``."""
 
         def after_move(self, game: Game, seat: Seat, move: Move, outcome: Outcome) -> None:
-            """``seat``'s ``move`` was pushed and had ``outcome``."""
+            """``seat``'s ``move`` was pushed and had ``outcome``.
+
+            An observer may also define ``inform(event)``: it is then told
+            every move as the table sees it (as a player's ``inform``, before
+            any seat's, and never a coup fourré let pass out of turn, which
+            only its seat hears): what a watcher is shown (docs/people.md).
+            """
 
 else:
     Player = object  # the protocol is structural; only the type checker needs it
@@ -172,7 +178,7 @@ class Pending:
     the move back when it has it (or throws the :class:`PlayerError` that
     stands for the failure): so one process can play several hands at once
     with players in other processes (a match's games in flight,
-    :func:`mille.lab.pairs.play_in_flight`).  A player in this process
+    :func:`mille.lab.play.play_in_flight`).  A player in this process
     never returns one, and :func:`play_hand` refuses it.
     """
 
@@ -213,6 +219,9 @@ def hand_steps(
     each until it waits for an answer from elsewhere.
     """
     informed = _hooks(players, "inform")
+    public = getattr(observer, "inform", None)
+    if public is not None:
+        informed.insert(0, (-1, public))  # the table's: told first, and never a seat's own secret (no seat is -1)
     forced: dict[Seat, Any] | None = dict(_hooks(players, "forced_draw")) or None
     # A player that encodes what its seat may see straight from the game (a bot in flight that
     # finds its legal moves itself: mille.players.external) is asked without an observation.
@@ -278,7 +287,7 @@ def _draws_by_force(game: Game, seat: Seat) -> bool:
     Before drawing (the ``P`` slot empty, cards in the deck) only the draw
     and a safety are accepted (:func:`~mille.engine.rules.play_refusal`,
     ``discard_refusal``: ``MUST_PICK``); a hand without a safety has the
-    draw alone.  ``tests/test_protocol_speed.py`` checks it against
+    draw alone.  ``tests/players/test_protocol_speed.py`` checks it against
     ``legal_moves``.
     """
     hand = game.players[seat].hand

@@ -19,7 +19,7 @@ uniform, complete sampler a bot can start from, and the ``expert``'s at 3,
 4 and 6 seats; at two the expert deals its worlds with its own sampler
 (inference about the opponent's hand, and only what a rollout reads:
 :class:`mille.players.expert.sampler.Sampler`), held to the same contract by
-``tests/test_expert.py``.
+``tests/players/test_expert.py``.
 
 >>> from mille.engine import rules
 >>> from mille.engine.state import Game
@@ -273,6 +273,88 @@ def _observe_table(game: Game, seat: Seat, players: list[Tableau], now: Phase | 
 _new_observation = _new_memory = object.__new__
 
 
+class PublicView(Record):
+    """What every seat sees of the table at one moment, and nothing more: what a watcher is shown (docs/people.md).
+
+    The cards on the table (each side's tableau, without a hand), the
+    discard pile's top card, how many cards are in the deck and in each
+    hand, the trip, the scores (on the tableaus), and whose turn the table
+    sees (:func:`~mille.engine.rules.seen_turn`: a coup fourré asked out of
+    turn is the asked seat's secret, R10, so the turn shows as going on).
+    No hand, not even a count of the cards seen (each seat's counting is
+    its own), no slot of a card waiting at ``Extension?``.
+    """
+
+    __slots__ = ("phase", "to_move", "players", "hand_sizes", "discard", "deck_count", "trip_length", "hand_starter",
+                 "table")  # fmt: skip
+
+    def __init__(
+        self,
+        phase: Phase,
+        to_move: Seat,
+        players: tuple[Tableau, ...],
+        hand_sizes: tuple[int, ...],
+        discard: int,
+        deck_count: int,
+        trip_length: int,
+        hand_starter: Seat,
+        table: Table,
+    ) -> None:
+        self.phase = phase
+        self.to_move = to_move
+        #: By seat, as :attr:`Observation.players`: each seat's side's tableau, every hand empty.
+        self.players = players
+        self.hand_sizes = hand_sizes
+        self.discard = discard
+        self.deck_count = deck_count
+        self.trip_length = trip_length
+        self.hand_starter = hand_starter
+        self.table = table
+
+    def public_game(self) -> Game:
+        """A game holding only what this view holds (every hand empty, no deck): what a watcher's board draws."""
+        players = self.players
+        return Game(
+            deck=[],
+            deck_count=self.deck_count,
+            discard=self.discard,
+            players=[p.copy() for p in players],
+            trip_length=self.trip_length,
+            finished=self.phase is Phase.HAND_OVER,
+            to_move=self.to_move,
+            hand_starter=self.hand_starter,
+            memory=[Memory() for _ in players],
+            rng=_inert_rng(),
+            table=self.table,
+        )
+
+
+def public_view(game: Game) -> PublicView:
+    """What every seat sees of ``game`` now (:class:`PublicView`): what ``observe`` gives any seat, less its own hand
+    and counting; asked of a coup fourré out of turn, the table sees the turn go on (R10)."""
+    players = game.players
+    sides = game.table.sides
+    listed = []
+    for k in range(len(players)):
+        view = players[k % sides].copy()
+        view.hand = [EMPTY] * cards.HAND_SIZE
+        listed.append(view)
+    phase = rules.phase(game)
+    if phase is Phase.REACTION:
+        phase = Phase.MOVE
+    return PublicView(
+        phase=phase,
+        to_move=rules.seen_turn(game),
+        players=tuple(listed),
+        hand_sizes=tuple(cards.HAND_SIZE - p.hand.count(EMPTY) for p in players),
+        discard=game.discard,
+        deck_count=game.deck_count,
+        trip_length=game.trip_length,
+        hand_starter=game.hand_starter,
+        table=game.table,
+    )
+
+
 def sample_world(obs: Observation, rng: GlibcRandom, dealt: list[int] | None = None) -> Game:
     """A whole game consistent with ``obs``, its hidden cards dealt at random (or as ``dealt`` says).
 
@@ -391,4 +473,4 @@ def sample_world(obs: Observation, rng: GlibcRandom, dealt: list[int] | None = N
     )
 
 
-__all__ = ["Observation", "observe", "other", "sample_world"]
+__all__ = ["Observation", "PublicView", "observe", "other", "public_view", "sample_world"]

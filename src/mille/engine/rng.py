@@ -28,17 +28,68 @@ _MASK = 0xFFFFFFFF
 def secret_seed() -> int:
     """A seed no one can predict (``os.urandom``), in :data:`SECRET_SEED_RANGE`.
 
-    For whatever a player must not be able to derive from public data: a
-    bot's own dice (independent of the deal and of the other seat's), the
-    deal of a game against a bot when no ``--seed`` is given, the seed of a
-    match or tournament run without ``--seed`` (said at its end, so that it
-    can be replayed).  Not the original's process ID: a bot knows its
-    parent's (issue 36).
+    For a seed a player must not be able to derive from public data, where
+    a seed is what is wanted: a bot's own dice (handed to it as a seed,
+    independent of the deal and of the other seat's), the seed of a match
+    or tournament run without ``--seed`` (said at its end, so that it can
+    be replayed).  Not the original's process ID: a bot knows its parent's
+    (issue 36).  Not a secret deal's: 31 bits can be searched from the
+    cards one seat is dealt (issue 43), so a deal no one may learn has no
+    seed at all (:meth:`GlibcRandom.from_urandom`).
     """
     import os
 
     low, high = SECRET_SEED_RANGE
     return low + int.from_bytes(os.urandom(4), "little") % (high - low + 1)
+
+
+#: The first seed ``srandom`` cannot take (it reads 32 bits): :meth:`GlibcRandom.seed` of this or more fills the
+#: whole state by a hash (:func:`_state_of_key`).  A match's seed drawn at random is far above it (:func:`wide_seed`).
+WIDE_SEED = 1 << 32
+#: How wide a seed drawn at random for a match, a tournament or a simulation is, in bits (:func:`wide_seed`).
+WIDE_SEED_BITS = 128
+
+
+def wide_seed() -> int:
+    """A seed for a match, a tournament or a simulation run without ``--seed``: 128 bits from ``os.urandom``.
+
+    Its top bit is set, so it is always a wide seed (:data:`WIDE_SEED` and
+    more): every generator derived from it gets its whole state from a hash
+    (:meth:`GlibcRandom.seed`, :func:`derived_seed`), and neither it nor a
+    hand's deal can be searched from the cards one seat is dealt (issue 43:
+    a seed of 31 bits, and a 32-bit hash of it for each hand, could).  Said
+    at the run's end, it replays the run with ``--seed``.
+    """
+    import os
+
+    return int.from_bytes(os.urandom(WIDE_SEED_BITS // 8), "big") | 1 << (WIDE_SEED_BITS - 1)
+
+
+def derived_seed(text: str, *, wide: bool) -> int:
+    """The seed named ``text`` (a run's seed and what it is for, written out) derives: 32 bits, or wide.
+
+    Not wide: BLAKE2b's 4-byte digest, read little-endian (how every match
+    and tournament has always derived its deals and dice: a typed ``--seed``
+    keeps its reports byte for byte).  Wide (the run's seed is): a 16-byte
+    digest with its top bit set, a wide seed in turn (:data:`WIDE_SEED`), so
+    that what is derived from it is wide too.
+    """
+    import hashlib
+
+    if not wide:
+        return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=4).digest(), "little")
+    digest = hashlib.blake2b(text.encode(), digest_size=WIDE_SEED_BITS // 8).digest()
+    return int.from_bytes(digest, "big") | 1 << (WIDE_SEED_BITS - 1)
+
+
+def _state_of_key(key: int) -> list[int]:
+    """The 31 words a wide seed stands for: SHAKE-256 of its bytes, one word made odd (as :meth:`from_urandom`)."""
+    import hashlib
+
+    data = hashlib.shake_256(b"mille.rng/" + key.to_bytes((key.bit_length() + 7) // 8, "big")).digest(4 * _DEG)
+    state = [int.from_bytes(data[4 * i : 4 * i + 4], "little") for i in range(_DEG)]
+    state[0] |= 1
+    return state
 
 
 #: One turn of the generator's two indices from their seeded positions: (front, rear) at each step.
@@ -62,8 +113,52 @@ class GlibcRandom:
         self._seed: int | None = None
         self.seed(seed)
 
+    @classmethod
+    def from_urandom(cls) -> GlibcRandom:
+        """A generator whose whole state, the 31 words, is drawn from ``os.urandom``: for a secret deal.
+
+        ``srandom()`` takes one number, and one of 31 or 32 bits can be
+        searched: a small C program tries two million seeds a second, and
+        the six cards a guest is dealt (fixed positions of the shuffled
+        deck) name the seed, and with it every other hand and every later
+        draw (issue 43).  So a deal no one may learn (people at a table, a
+        bot without ``--seed``) and the dice of a seat whose rolls must not
+        be derived are given 992 bits from the system's generator instead:
+        as a seeded generator's state is after ``srandom()``'s 310 discarded
+        outputs, with nothing to search.  One word is made odd: the low bits
+        of this additive generator run as a shift register, which a state of
+        even words alone (one in 2**31) would stick at zero.  Such a
+        generator has no seed (:attr:`seeded_with` is None), so a bot of
+        ours is never handed one as a seed, and it cannot be replayed.
+        """
+        import os
+
+        raw = os.urandom(4 * _DEG)
+        rng = cls.__new__(cls)
+        rng._state = [int.from_bytes(raw[4 * i : 4 * i + 4], "little") for i in range(_DEG)]
+        rng._state[0] |= 1
+        rng._front = _SEP
+        rng._rear = 0
+        rng._seed = None
+        return rng
+
     def seed(self, seed: int) -> None:
-        """``srandom(seed)``: Park-Miller LCG fill, then discard 310 outputs."""
+        """``srandom(seed)``: Park-Miller LCG fill, then discard 310 outputs; a wide seed fills the whole state.
+
+        A seed of 32 bits or fewer (or below zero: its low 32 bits) is glibc's,
+        bit for bit.  A seed of :data:`WIDE_SEED` or more, which ``srandom``
+        cannot take, is a key: the 31 words come from a cryptographic hash of
+        it (:func:`_state_of_key`), so that a match drawn at random
+        (:func:`wide_seed`) can be replayed from its seed and yet no hand of
+        it can be searched (issue 43).  Such a generator is not handed to a
+        bot as a seed (:attr:`seeded_with` is None).
+        """
+        if seed >= WIDE_SEED:
+            self._state = _state_of_key(seed)
+            self._front = _SEP
+            self._rear = 0
+            self._seed = None
+            return
         s = seed & _MASK
         if s == 0:
             s = 1
@@ -178,10 +273,16 @@ SEED_RULE = (
 )
 
 
-def parse_seed(text: str) -> int | None:
-    """The seed ``text`` names (decimal digits only, within :data:`SEED_RANGE`), or None."""
+def parse_seed(text: str, *, wide: bool = False) -> int | None:
+    """The seed ``text`` names (decimal digits only, within :data:`SEED_RANGE`), or None.
+
+    ``wide``: a wide seed is taken too (:data:`WIDE_SEED` to ``2**128 - 1``:
+    one a run drew at random, :func:`wide_seed`, given again to replay it).
+    """
     if not (text.isascii() and text.isdigit()):
         return None
-    value = int(text, 10) if len(text) <= 12 else 0
+    value = int(text, 10) if len(text) <= (40 if wide else 12) else 0
     low, high = SEED_RANGE
+    if wide and WIDE_SEED <= value < 1 << WIDE_SEED_BITS:
+        return value
     return value if low <= value <= high else None

@@ -39,7 +39,7 @@ from .cards import (
 )
 from .record import FrozenRecord
 from .scoring import ALL_SAFETIES_BONUS, COUP_BONUS, SAFETY_POINTS, apply_end_of_hand_bonuses
-from .state import EXTENDED_TRIP, MOVES_NUM_GOS, TRIP, Game, Memory, SafetyStatus, Seat, Slot, Tableau
+from .state import EXTENDED_TRIP, MOVES_NUM_GOS, TRIP, TWO, Game, Memory, SafetyStatus, Seat, Slot, Table, Tableau
 
 _RIGHT_OF_WAY_INDEX = RIGHT_OF_WAY - SAFETY_BASE
 _PLAYED: int = SafetyStatus.PLAYED
@@ -240,6 +240,7 @@ def deal(game: Game) -> None:
     game.pending_extension = None
     game.reaction = None
     game.extender = None
+    game.spent = 0
     game.trip_length = game.table.trip
 
 
@@ -254,6 +255,26 @@ def start_hand(game: Game, *, resumed: bool = False) -> None:
         game.to_move = game.hand_starter
     shuffle(game)
     deal(game)
+
+
+def new_game(seed: int, tab: Table = TWO) -> Game:
+    """A program run's game before its first hand, on ``tab``: dealt as ``mille --seed SEED`` deals (``srandom(seed)``).
+
+    One home for what the tests, the tools and the examples make again and
+    again (``mille --seed N``'s first position is ``new_game(N)`` and
+    :func:`start_hand`).
+
+    >>> game = new_game(5814)
+    >>> start_hand(game)
+    >>> game.deck_count, game.to_move
+    (89, 0)
+    >>> from mille.engine.state import table
+    >>> new_game(7, table(4)).table.seats
+    4
+    """
+    from .rng import GlibcRandom
+
+    return Game(rng=GlibcRandom(seed), table=tab)
 
 
 def settle_game(game: Game) -> None:
@@ -754,11 +775,15 @@ def _offer_coup(game: Game, target: int) -> None:
 
 
 def decline_coup(game: Game) -> None:
-    """The seat asked for a coup fourré lets it pass: play resumes where it would have, the chance gone."""
-    seat = game.to_move
-    pp = game.players[seat % game.table.sides]
-    pp.fresh_hazard = False
-    pp.fresh_limit = False
+    """The seat asked for a coup fourré lets it pass: play resumes where it would have, the chance gone.
+
+    Gone in secret (issue 43): the side's hazard stays as fresh on the
+    table as when nobody held the safety, so that no one learns from the
+    next view that someone was asked; ``game.spent`` says the chance is
+    gone, read where the fresh hazard is (:func:`_play`, a new hazard on
+    the side, and :func:`_play_safety`).
+    """
+    game.spent |= 1 << game.to_move % game.table.sides
     resume = game.reaction
     assert resume is not None
     game.reaction = None
@@ -843,11 +868,15 @@ def _play(game: Game, seat: Seat, pp: Tableau, hand: list[int], slot: Slot, targ
             game.finished = True
     elif card <= STOP:
         op = game.players[1 - seat if target is None else target]
+        if game.spent:
+            _unspend(game, 1 - seat if target is None else target)
         op.battle = card
         op.fresh_hazard = True
         op.can_go = False
     elif card == SPEED_LIMIT:
         op = game.players[1 - seat if target is None else target]
+        if game.spent:
+            _unspend(game, 1 - seat if target is None else target)
         op.speed = SPEED_LIMIT
         op.fresh_limit = True
     elif card <= REPAIRS:
@@ -860,7 +889,7 @@ def _play(game: Game, seat: Seat, pp: Tableau, hand: list[int], slot: Slot, targ
     elif card == END_OF_LIMIT:
         pp.speed = END_OF_LIMIT
     else:
-        _play_safety(pp, card)
+        _play_safety(pp, card, bool(game.spent >> seat % game.table.sides & 1))
         passed = False
     memory = game.memory
     if len(memory) == 2:  # _seen_by_others, inline for two seats (the hot path)
@@ -871,14 +900,25 @@ def _play(game: Game, seat: Seat, pp: Tableau, hand: list[int], slot: Slot, targ
     return passed
 
 
-def _play_safety(pp: Tableau, card: int) -> None:
+def _unspend(game: Game, side: int) -> None:
+    """A new hazard on ``side``: a chance let pass there before is over, its fresh flags cleared (as a pass
+    cleared them before issue 43), so that the new hazard's chance is the only one."""
+    bit = 1 << side
+    if game.spent & bit:
+        game.spent &= ~bit
+        pp = game.players[side]
+        pp.fresh_hazard = False
+        pp.fresh_limit = False
+
+
+def _play_safety(pp: Tableau, card: int, spent: bool = False) -> None:
     if _is_counter(pp, card):
         if not (card == RIGHT_OF_WAY and not is_repair_or_empty(pp.battle)):
             pp.battle = GO
             pp.can_go = True
         if card == RIGHT_OF_WAY and pp.speed == SPEED_LIMIT:
             pp.speed = EMPTY
-        if pp.fresh_hazard or (pp.fresh_limit and card == RIGHT_OF_WAY):
+        if (pp.fresh_hazard or (pp.fresh_limit and card == RIGHT_OF_WAY)) and not spent:
             pp.coups[card - SAFETY_BASE] = True
             pp.total += COUP_BONUS
             pp.hand_total += COUP_BONUS

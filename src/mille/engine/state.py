@@ -319,6 +319,10 @@ class Game(Record):
     asked for a coup fourré out of turn (R10): the seat play resumes at if
     it declines.  ``extender``: with Parker's bonus (R15), the side that
     called the Extension; None before any call, and always without it.
+    ``spent``: the sides (a bit each) whose coup fourré was let pass out of
+    turn: the chance is gone, but the side's hazard still shows as fresh as
+    if nobody had held the safety, since the pass is that seat's secret
+    (issue 43); a secret of the game's, as the deck is, and never seen.
     """
 
     __slots__ = (
@@ -337,6 +341,7 @@ class Game(Record):
         "table",
         "reaction",
         "extender",
+        "spent",
     )
 
     def __init__(
@@ -356,6 +361,7 @@ class Game(Record):
         table: Table = TWO,
         reaction: Seat | None = None,
         extender: int | None = None,
+        spent: int = 0,
     ) -> None:
         #: The game's parameters (seats, sides, deck, trip, game points).
         self.table = table
@@ -382,6 +388,7 @@ class Game(Record):
         self.rng = GlibcRandom() if rng is None else rng
         self.reaction = reaction
         self.extender = extender
+        self.spent = spent
 
     def copy(self, share_rng: bool = False) -> Game:
         """An independent copy (the generator is cloned unless shared)."""
@@ -410,6 +417,7 @@ class Game(Record):
             self.table,
             self.reaction,
             self.extender,
+            self.spent,
         )
 
     def hidden_cards(self, viewer: Seat) -> list[int]:

@@ -178,22 +178,29 @@ def kept_files() -> list[str]:
     return [path for _, path in files]
 
 
-def _position(game: Game) -> str:
-    """What a kept game holds, in a few words: the hand's miles, the totals, what comes next."""
+def _position(game: Game, computer: str = "computer") -> str:
+    """What a kept game holds, in a few words: the hand's miles, the totals, what comes next.
+
+    ``computer``: the save's name for the other seat at two seats; a person (``person:bob``, a game with people,
+    docs/people.md) is called by their name.
+    """
     if game.table.seats > 2:  # a larger table (mille --players): every side, A being yours
         sides = range(game.table.sides)
         miles = ", ".join(f"{'ABC'[s]} {game.players[s].mileage}" for s in sides)
         totals = ", ".join(f"{'ABC'[s]} {game.players[s].total}" for s in sides)
         where = "at the end of a hand" if game.finished else f"in a hand of {game.trip_length} miles (sides {miles})"
         return f"{game.table.seats} seats, {where}; totals {totals}"
+    from ..players.base import PERSON_PREFIX, is_person_spec
+
+    other = computer[len(PERSON_PREFIX) :] if is_person_spec(computer) else "computer"
     you, it = game.players
     if game.finished:
         where = "at the end of a hand"
     elif game.pending_extension is not None:
         where = "at Extension?"
     else:
-        where = f"in a hand of {game.trip_length} miles (you {you.mileage}, computer {it.mileage})"
-    return f"{where}; totals you {you.total}, computer {it.total}"
+        where = f"in a hand of {game.trip_length} miles (you {you.mileage}, {other} {it.mileage})"
+    return f"{where}; totals you {you.total}, {other} {it.total}"
 
 
 def _status(key: str, path: str, events: list[dict[str, object]] | None, first: dict[str, str]) -> str:
@@ -253,13 +260,14 @@ def listing() -> tuple[list[str], str | None]:
     for path in paths:
         try:
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(os.stat(path).st_mtime))
-            game = save.read_game(path).game
+            loaded = save.read_game(path)
+            game = loaded.game
         except (OSError, save.SaveError) as exc:
             lines += [shown(path), f"  cannot be read: {shown(str(exc))}"]
             continue
         lines += [
             shown(path),
-            f"  kept {when}, {_position(game)}",
+            f"  kept {when}, {shown(_position(game, loaded.computer))}",
             f"  {shown(_status(position_key(game), path, events, first))}",
         ]
     return lines, problem

@@ -40,7 +40,11 @@ nothing is ever waited on: the reading and writing go through
 Every event of a game at a table other than the original's two seats
 (``mille --players 3|4|6``) also holds ``seats``, the table's (3, 4 or 6;
 an event without it was played at two); ``for`` is then the person's
-side's and ``against`` the best of the other sides'.
+side's and ``against`` the best of the other sides'.  Every event of a
+game with people (docs/people.md) also holds ``people``: each other
+person at the table by login name, ``partner`` or ``opponent`` (the
+``computer`` names them too, as ``person:bob,carol``, for a reader that
+knows no ``people``).
 
 **Counting a game once.**  A game's identity is a random name made when
 it starts.  When a game is restored from a file, the position read is
@@ -110,7 +114,7 @@ class DamagedLedger(LedgerError):
 def stats_path() -> str:
     """``$XDG_STATE_HOME/mille/stats.jsonl`` (``~/.local/state`` by default; a relative value is ignored).
 
-    The same rule as the hangup file's (:func:`mille.files.save.hangup_path`), so a
+    The same rule as the hangup file's (:func:`mille.files.rescue.keep`: the state directory first), so a
     player finds everything mille keeps in one place.
     """
     try:
@@ -298,7 +302,22 @@ def _problem(event: object) -> str | None:
             return f'"{kind}" event with a bad "{name}"'
     if "seats" in event and (type(event["seats"]) is not int or event["seats"] not in _TABLE_SEATS):
         return f'"{kind}" event with a bad "seats"'
+    if "people" in event and not _is_people(event["people"]):
+        return f'"{kind}" event with a bad "people"'
     return None
+
+
+#: What a person at the table was to the player (an event's ``people``).
+RELATIONS = ("partner", "opponent")
+
+
+def _is_people(value: object) -> bool:
+    """An event's ``people``: each other person at the table by name, a partner or an opponent (five at most)."""
+    return (
+        isinstance(value, dict)
+        and len(value) <= 5
+        and all(_is_name(name) and relation in RELATIONS for name, relation in value.items())
+    )
 
 
 def _is_torn(piece: bytes) -> bool:

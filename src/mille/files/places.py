@@ -52,9 +52,35 @@ def cache_directory() -> str:
     return _xdg(_CACHE)
 
 
+def guides() -> str | None:
+    """Where the guides that ``--help`` and the manual name (``docs/people.md``, ...) can be read; None if nowhere.
+
+    An install puts them beside the manual page under the environment's
+    data directory (``share/doc/bsd-mille``: a virtualenv, ``pipx install
+    --global``, a venv under ``/opt``, ``pip install --user``); a checkout
+    run in place has them in its own ``docs``.
+    """
+    import sys
+
+    candidates = [os.path.join(sys.prefix, "share", "doc", "bsd-mille", "docs")]
+    try:
+        import site
+
+        candidates.append(os.path.join(site.getuserbase(), "share", "doc", "bsd-mille", "docs"))
+    except (AttributeError, OSError):  # pragma: no cover - a site module without user bases
+        pass
+    here = os.path.dirname(os.path.abspath(__file__))  # src/mille/files in a checkout
+    candidates.append(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(here))), "docs"))
+    for path in candidates:
+        if os.path.isfile(os.path.join(path, "people.md")):
+            return path
+    return None
+
+
 __all__ = [
     "cache_directory",
     "config_directory",
+    "guides",
     "settings_file",
     "state_directory",
 ]

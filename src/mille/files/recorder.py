@@ -19,6 +19,7 @@ from .safeio import private_directory, shown
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from ..engine.state import Game
@@ -66,15 +67,15 @@ def position_key(game: Game) -> str:
 # The game's side: what happened, as it happens
 
 
-def _sides(game: Game, field: str) -> tuple[int, int]:
-    """The person's side's points (``field`` of side 0's tableau) and the best of the other sides'.
+def _sides(game: Game, field: str, side: int = 0) -> tuple[int, int]:
+    """The person's side's points (``field`` of side ``side``'s tableau) and the best of the other sides'.
 
     At two seats the other side is the computer; at more, the side the
     person's is measured against is the one ahead (R14: the highest total
     wins, a tie for it wins nobody).
     """
     sides = game.players[: game.table.sides]
-    return getattr(sides[0], field), max(getattr(p, field) for p in sides[1:])
+    return getattr(sides[side], field), max(getattr(p, field) for i, p in enumerate(sides) if i != side)
 
 
 def _at_table(game: Game, event: dict[str, object]) -> dict[str, object]:
@@ -93,14 +94,27 @@ class Recorder:
     """Writes a game's events as they happen (the interactive game calls it).
 
     ``restored`` is the position a game was restored from (None for a new
-    game).  Problems (a file that cannot be written, a damaged file set
-    aside) never stop the game or touch the screen: they are kept in
+    game); ``side`` the person's side (a guest's, docs/people.md: 0, the
+    host's, for everyone else); ``people``: who the other people at the
+    table are to the player (a partner, an opponent), asked at each event.
+    Problems (a file that cannot be written, a damaged file set aside)
+    never stop the game or touch the screen: they are kept in
     :attr:`problems`, one line each, for the program to print when the
     terminal is back.
     """
 
-    def __init__(self, path: str | None = None, *, restored: Game | None = None) -> None:
+    def __init__(
+        self,
+        path: str | None = None,
+        *,
+        restored: Game | None = None,
+        side: int = 0,
+        people: Callable[[], dict[str, str]] | None = None,
+    ) -> None:
         self._path = path
+        self.side = side
+        #: The other people at the table now, by name: ``partner`` or ``opponent`` (each event says them).
+        self.people = people
         self._restored = None if restored is None else restored.copy()
         #: The game's name; None until the first event needs it.
         self.game_id: str | None = None
@@ -141,7 +155,7 @@ class Recorder:
         """A hand has just finished (before the game is settled): record it, and the game if it is over."""
         name = self._resolve()
         self.hands += 1
-        me, them = _sides(game, "hand_total")
+        me, them = _sides(game, "hand_total", self.side)
         self._write(
             _at_table(
                 game,
@@ -158,7 +172,7 @@ class Recorder:
         from ..engine.rules import game_over
 
         if game_over(game):
-            me, them = _sides(game, "total")
+            me, them = _sides(game, "total", self.side)
             result = "won" if me > them else "lost" if me < them else "tied"
             self._game_event(name, computer, result, game)
             self._new_game()
@@ -192,7 +206,7 @@ class Recorder:
 
     # ------------------------------------------------------------------
     def _game_event(self, name: str, computer: str, result: str, game: Game) -> None:
-        me, them = _sides(game, "total")
+        me, them = _sides(game, "total", self.side)
         self._write(
             _at_table(
                 game,
@@ -270,6 +284,9 @@ class Recorder:
     def _write(self, event: dict[str, Any]) -> None:
         if not self._prepare():
             return
+        people = self.people() if self.people is not None else None
+        if people:
+            event["people"] = dict(list(people.items())[:5])
         computer = event.get("computer")
         if isinstance(computer, str) and len(computer) > MAX_NAME:  # a long exec:COMMAND
             event["computer"] = computer[: MAX_NAME - 3] + "..."

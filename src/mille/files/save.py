@@ -184,14 +184,16 @@ def _card_name(card: int) -> str | None:
     return None if card == EMPTY else NAMES[card]
 
 
-def _player_dict(p: Tableau) -> dict[str, Any]:
+def _player_dict(p: Tableau, spent: bool = False) -> dict[str, Any]:
+    """One seat's tableau and hand; ``spent``: its side let a coup fourré pass (``Game.spent``), saved as the fresh
+    flags it clears, which is what the game means by them (a save holds every secret of the game)."""
     return {
         "hand": [_card_name(c) for c in p.hand],
         "battle": _card_name(p.battle),
         "speed": _card_name(p.speed),
         "can_go": bool(p.can_go),
-        "fresh_hazard": bool(p.fresh_hazard),
-        "fresh_limit": bool(p.fresh_limit),
+        "fresh_hazard": bool(p.fresh_hazard) and not spent,
+        "fresh_limit": bool(p.fresh_limit) and not spent,
         "safety": {name: int(s) for name, s in zip(_SAFETY_NAMES, p.safety)},
         "coups": {name: bool(c) for name, c in zip(_SAFETY_NAMES, p.coups)},
         "nummiles": {name: int(n) for name, n in zip(_MILES_NAMES, p.nummiles)},
@@ -227,7 +229,7 @@ def to_dict(saved: SavedGame | Game) -> dict[str, Any]:
         "deck": [NAMES[c] for c in game.deck],
         "deck_count": int(game.deck_count),
         "discard": _card_name(game.discard),
-        "players": [_player_dict(p) for p in game.players],
+        "players": [_player_dict(p, bool(game.spent >> k & 1)) for k, p in enumerate(game.players)],
         "memory": [
             {
                 "num_seen": {NAMES[c]: int(m.num_seen[c]) for c in range(cards.NUM_CODES)},
@@ -297,18 +299,19 @@ def write_game(path: str, saved: SavedGame | Game) -> None:
 
     The text goes to a new temporary file in the target's directory, is
     flushed and synced, and the file is renamed over the target (then the
-    directory is synced where the system allows).  A new file gets mode 0644
-    less the umask, like the original's ``creat(name, 0644)``; an existing
-    file keeps its permission bits, and a symbolic link is followed.  On any
-    failure the previous file is untouched, the temporary file is removed,
-    and an :class:`OSError` (whose ``strerror`` the front end shows) is
-    raised.
+    directory is synced where the system allows).  The file is the saver's
+    alone, mode 0600, new or replaced (the original's ``creat(name, 0644)``
+    made it readable by all): every save holds a hand its reader should not
+    see, the computer's, or another person's in a game adjourned with them
+    (issue 43: on a home of mode 0755 the guest read the host's hand and
+    the deck).  A symbolic link is followed.  On any failure the previous
+    file is untouched, the temporary file is removed, and an
+    :class:`OSError` (whose ``strerror`` the front end shows) is raised.
     """
     if "\x00" in path:  # typed as ^@ at the file: prompt; no system call takes it
         raise OSError(errno.EINVAL, os.strerror(errno.EINVAL), path)
     data = dumps(saved).encode("utf-8")
     target = _follow_link(path) if os.path.islink(path) else path
-    keep_mode: int | None = None
     try:
         st = os.stat(target)
     except FileNotFoundError:
@@ -322,8 +325,7 @@ def write_game(path: str, saved: SavedGame | Game) -> None:
         if not os.access(target, os.W_OK):
             # creat() would refuse a file we may not write; so do we.
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
-        keep_mode = stat.S_IMODE(st.st_mode)
-    replace_file(target, data, keep_mode)
+    replace_file(target, data, 0o600)
 
 
 def _follow_link(path: str) -> str:

@@ -9,6 +9,7 @@ time::
     stats = false         # keep no record of games
     plain = true          # play in lines of text (mille --plain), for screen readers and pipes
     detail = "full"       # plain mode's detail: "brief" (the default) or "full"
+    watchers = false      # a game you host with people takes no watchers (mille --no-watchers)
 
 Flags on the command line win over the file.  A setting that is not one of
 these, or a value of the wrong kind, is an error naming the file and the
@@ -63,7 +64,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 #: The settings and what each may be.
-KEYS = ("computer", "hints", "color", "stats", "plain", "detail")
+KEYS = ("computer", "hints", "color", "stats", "plain", "detail", "watchers")
 #: The settings whose value is a word, and the words each may be.
 WORDS: dict[str, tuple[str, ...]] = {"computer": OPPONENTS, "detail": ("brief", "full")}
 
@@ -85,6 +86,7 @@ class Settings:
         stats: bool | None = None,
         plain: bool | None = None,
         detail: str | None = None,
+        watchers: bool | None = None,
     ) -> None:
         self.computer = computer
         self.hints = hints
@@ -92,6 +94,7 @@ class Settings:
         self.stats = stats
         self.plain = plain
         self.detail = detail
+        self.watchers = watchers
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Settings) and all(getattr(self, k) == getattr(other, k) for k in KEYS)
@@ -177,6 +180,7 @@ _EXPECTED = {
     "stats": "true or false",
     "plain": "true or false",
     "detail": '"brief" or "full" (in double quotes)',
+    "watchers": "true or false",
 }
 
 

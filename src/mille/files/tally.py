@@ -63,7 +63,7 @@ def summarize(events: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """
     hands: dict[tuple[str, int], dict[str, Any]] = {}
     outcome: dict[str, tuple[int, dict[str, Any]]] = {}
-    saved: dict[str, str] = {}
+    saved: dict[str, list[str]] = {}
     for index, event in enumerate(events):
         kind = event.get("t")
         if kind == "hand":
@@ -74,7 +74,7 @@ def summarize(events: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             if known is None or (known[1]["result"] == "abandoned" and event["result"] != "abandoned"):
                 outcome[game] = (index, event)
         elif kind == "save":
-            saved[event["game"]] = _column(event)
+            saved[event["game"]] = _columns_of(event)
     table: dict[str, dict[str, Any]] = {}
 
     def entry(computer: str) -> dict[str, Any]:
@@ -83,31 +83,49 @@ def summarize(events: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         return table[computer]
 
     for event in hands.values():
-        row = entry(_column(event))
-        row["hands_played"] += 1
-        row["hands_won"] += event["for"] > event["against"]
-        row["points_for"] += event["for"]
-        row["points_against"] += event["against"]
+        for column in _columns_of(event):
+            row = entry(column)
+            row["hands_played"] += 1
+            row["hands_won"] += event["for"] > event["against"]
+            row["points_for"] += event["for"]
+            row["points_against"] += event["against"]
     for _, event in sorted(outcome.values(), key=lambda item: item[0]):
-        row = entry(_column(event))
-        result = event["result"]
-        row["games_played"] += 1
-        row[f"games_{result}"] += 1
-        row["hints"] += event["hints"]
-        row["games_with_hints"] += event["hints"] > 0
-        if result == "won":
-            row["current_streak"] += 1
-            row["longest_streak"] = max(row["longest_streak"], row["current_streak"])
-        else:
-            row["current_streak"] = 0
-        if result != "abandoned":
-            margin = event["for"] - event["against"]
-            if row["best_margin"] is None or margin > row["best_margin"]:
-                row["best_margin"] = margin
-    for game, computer in saved.items():
+        for column in _columns_of(event):
+            _count_game(entry(column), event)
+    for game, columns in saved.items():
         if game not in outcome:
-            entry(computer)["saved_unfinished"] += 1
+            for column in columns:
+                entry(column)["saved_unfinished"] += 1
     return {name: table[name] for name in _columns(table)}
+
+
+def _count_game(row: dict[str, Any], event: dict[str, Any]) -> None:
+    """A game's end counted in one column's row."""
+    result = event["result"]
+    row["games_played"] += 1
+    row[f"games_{result}"] += 1
+    row["hints"] += event["hints"]
+    row["games_with_hints"] += event["hints"] > 0
+    if result == "won":
+        row["current_streak"] += 1
+        row["longest_streak"] = max(row["longest_streak"], row["current_streak"])
+    else:
+        row["current_streak"] = 0
+    if result != "abandoned":
+        margin = event["for"] - event["against"]
+        if row["best_margin"] is None or margin > row["best_margin"]:
+            row["best_margin"] = margin
+
+
+def _columns_of(event: dict[str, Any]) -> list[str]:
+    """The columns an event counts in: its computer's, or, in a game with people, each other person's (``person:bob``
+    against, ``partner:bob`` with; docs/mille.6, STATISTICS), the table's seats beside each."""
+    people = event.get("people")
+    if not isinstance(people, dict) or not people:
+        return [_column(event)]
+    seats = event.get("seats")
+    where = "" if seats is None else f" ({seats} seats)"
+    return [("partner:" if relation == "partner" else "person:") + name + where for name, relation in people.items()]
 
 
 def _column(event: dict[str, Any]) -> str:

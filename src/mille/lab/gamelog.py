@@ -21,8 +21,8 @@ when the draw filled slot 1 as well), ``[seat, "play", slot, card]``,
 ``[seat, "discard", slot, card]``, ``[seat, "extend"]``, ``[seat,
 "no_extension"]``, ``[seat, "pass"]``; cards are the codes of
 :mod:`mille.engine.cards`, slots 0 (the P slot) to 6.  The deals are not
-written: they come from the match seed (:func:`mille.lab.pairs.deal_seed`,
-:func:`~mille.lab.pairs.deal_hand`), so a game can be replayed exactly.
+written: they come from the match seed (:func:`mille.lab.play.deal_seed`,
+:func:`~mille.lab.play.deal_hand`), so a game can be replayed exactly.
 
 The moves are taken down in the worker that plays the game
 (:class:`MoveRecorder`, an observer of the hand driver) and sent back with
@@ -49,7 +49,7 @@ from ..engine.rules import Move, MoveType, Outcome
 from ..engine.scoring import HandResult
 from ..engine.state import Game, Seat
 from ..files.safeio import AppendOnly, open_regular, shown
-from .records import GameRecord
+from .records import GameRecord, HandLog, MatchConfig, side_of
 
 #: The header's ``format`` and ``version``.
 FORMAT = "mille game record"
@@ -72,9 +72,6 @@ KIND_NAMES = {
     MoveType.PASS: "pass",
 }
 KINDS = {name: kind for kind, name in KIND_NAMES.items()}
-
-#: A hand as written: {"starter", "deal_seed", "moves", "result"}.
-HandLog = dict[str, Any]
 
 
 class RecordError(RuntimeError):
@@ -137,10 +134,16 @@ def hand_result_json(result: HandResult) -> dict[str, Any]:
     }
 
 
-def game_line(
-    a: str, b: str, seed: int, game_points: int, max_think_ms: float | None, game: GameRecord, hands: list[HandLog]
-) -> dict[str, Any]:
-    """A game of the match (``a`` against ``b`` on match seed ``seed``) as a record's line."""
+def game_line(config: MatchConfig, game: GameRecord, hands: list[HandLog]) -> dict[str, Any]:
+    """A game of the match ``config`` as a record's line, with its ``hands`` (docs/bots.md, "Game records").
+
+    Each table writes the line it has always written: at two seats the
+    pair's game from A's side, at the larger tables the set's rotation with
+    the player of each side.
+    """
+    if config.seats != 2:
+        return _table_line(config, game, hands)
+    a, b = config.a, config.b
     names = (a, b)
     fault = game.fault
     forfeit = None
@@ -155,9 +158,9 @@ def game_line(
     return {
         "a": a,
         "b": b,
-        "seed": seed,
-        "game_points": game_points,
-        "max_think_ms": max_think_ms,
+        "seed": config.seed,
+        "game_points": config.game_points,
+        "max_think_ms": config.max_think_ms,
         "pair": game.pair + 1,
         "game": game.index + 1,
         "second": game.second,
@@ -165,6 +168,29 @@ def game_line(
         "seats": [names[0] if game.a_seat == seat else names[1] for seat in (0, 1)],
         "hands": hands,
         "winner": None if game.winner is None else "ab"[game.winner],
+        "forfeit": forfeit,
+    }
+
+
+def _table_line(config: MatchConfig, game: GameRecord, hands: list[HandLog]) -> dict[str, Any]:
+    """A game of a larger table: who played which side, every move."""
+    players = config.players
+    sides = len(players)
+    by_side = [""] * sides
+    for p in range(sides):
+        by_side[side_of(p, game.rotation, sides)] = players[p]
+    fault = game.fault
+    forfeit = None if fault is None else {"player": players[fault.player], "kind": fault.kind, "message": fault.message}
+    return {
+        "seats": config.seats,
+        "seed": config.seed,
+        "game_points": config.game_points,
+        "max_think_ms": config.max_think_ms,
+        "set": game.unit + 1,
+        "rotation": game.rotation + 1,
+        "sides": by_side,
+        "hands": hands,
+        "winners": [players[p] for p in game.winners],
         "forfeit": forfeit,
     }
 
@@ -270,8 +296,8 @@ def _pair_of_ints(value: object, low: int, high: int) -> bool:
 def _check_hand(hand: object) -> str | None:
     if not isinstance(hand, dict) or set(hand) != {"starter", "deal_seed", "moves", "result"}:
         return "a hand has exactly the fields deal_seed, moves, result and starter"
-    if not _is_int(hand["starter"], 0, 1) or not _is_int(hand["deal_seed"], 0, 2**32 - 1):
-        return "a hand's starter is 0 or 1 and its deal_seed a 32-bit number"
+    if not _is_int(hand["starter"], 0, 1) or not _is_int(hand["deal_seed"], 0, 2**128 - 1):
+        return "a hand's starter is 0 or 1 and its deal_seed a number of at most 128 bits"
     moves = hand["moves"]
     if not isinstance(moves, list) or len(moves) > MAX_MOVES:
         return f"a hand's moves are a list of at most {MAX_MOVES}"
@@ -434,6 +460,27 @@ def read_record(path: Path) -> tuple[dict[str, Any], Iterator[RecordedGame], lis
     return head, games(), notes
 
 
+def read_table_record(path: Path) -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]]]:
+    """A larger table's record: its header and its game lines (numbered), each as JSON.
+
+    Each line is checked as it is replayed (:func:`mille.lab.replay.check_table_game`).
+    """
+    lines = _lines(path)
+    first = next(lines, None)
+    if first is None:
+        raise RecordError(f"{shown(str(path))} is empty: not a mille game record")
+    head = check_header(_decode(1, first[1]))
+    games = []
+    for number, text, ended in lines:
+        if not ended:
+            break
+        data = _decode(number, text)
+        if not isinstance(data, dict):
+            raise RecordError(f"line {number}: not a game")
+        games.append((number, data))
+    return head, games
+
+
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
@@ -442,7 +489,6 @@ __all__ = [
     "MAX_HANDS",
     "MAX_LINE",
     "MAX_MOVES",
-    "HandLog",
     "MoveRecorder",
     "RecordError",
     "RecordWriter",
@@ -453,4 +499,5 @@ __all__ = [
     "header",
     "parse_game",
     "read_record",
+    "read_table_record",
 ]

@@ -1,36 +1,41 @@
-"""Matches between any two players: duplicate deals, honest confidence intervals.
+"""Matches at any table: duplicate deals, honest confidence intervals.
 
     python -m mille.match A B [--games N | --hands N] [--seed S] [--jobs J] [--json] [--max-think-ms MS]
+    python -m mille.match --players 4 A B        (A's partnership against B's)
+    python -m mille.match --players 3 A B C      (each for themselves; --players 6: three partnerships)
 
-A and B are player names (``bsd``, ``first``, ``random``, ``expert``) or
-``module:attribute`` plug-ins (see ``docs/bots.md``).  The match is played
-in **duplicate pairs** of 5000-point games, the second game of a pair
-replaying the first's deals with the seats swapped, each player rolling
-its own dice and built afresh for every game (:mod:`mille.lab.pairs`).
+A, B and C are player names (``bsd``, ``first``, ``random``, ``expert``),
+``module:attribute`` plug-ins (see ``docs/bots.md``) or bot programs
+(``exec:``).  The match is played in **sets** of 5000-point games, one per
+rotation of the players over the sides, all dealt the same hands; at two
+seats a set is a **duplicate pair**, the second game replaying the first's
+deals with the seats swapped.  Each player rolls its own dice and is built
+afresh for every game (:mod:`mille.lab.play`).
 
 A player that answers an illegal move, raises, or thinks longer than
 ``--max-think-ms`` loses that game (the report says which and why); the
-other game of the pair and the run go on.
+other games of the set and the run go on.
 
-The report (:mod:`mille.lab.report`; text, or one JSON line) gives A's
-game score with a Wilson interval, the mean score margin per hand with an
-interval computed over the duplicate pairs (so that the pairing's variance
-reduction counts), think times and errors; ``docs/bots.md`` explains the
-arithmetic.  The same seed and players give the same report apart from
-the timing fields (:data:`~mille.lab.report.TIMING_FIELDS`), whatever
-``--jobs`` and whatever executor ran it.
+The report (:mod:`mille.lab.report`; text, or one JSON line) is each
+table's own: at two seats A's game score with a Wilson interval, the mean
+score margin per hand with an interval computed over the duplicate pairs
+(so that the pairing's variance reduction counts), think times and errors;
+at the larger tables each player's game score and margin per hand with t
+intervals over the sets.  ``docs/bots.md`` explains the arithmetic.  The
+same seed and players give the same report apart from the timing fields
+(:data:`~mille.lab.report.TIMING_FIELDS`), whatever ``--jobs`` and
+whatever executor ran it.
 
-Pairs are independent units of work: :func:`run_match` hands them to the
+Sets are independent units of work: :func:`run_match` hands them to the
 runner (:func:`mille.lab.runner.run_batches`), which plays them in process
 (``jobs=1``), in a :class:`~concurrent.futures.ProcessPoolExecutor` of its
 own, or in any :class:`~concurrent.futures.Executor` it is handed.  This
-module is the match itself (which pairs, when it is done, what a progress
+module is the match itself (which sets, when it is done, what a progress
 line shows) and its command line.
 """
 
 from __future__ import annotations
 
-import argparse
 import functools
 import itertools
 import os
@@ -41,20 +46,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..engine.rng import secret_seed
+from ..engine.rng import wide_seed
 from ..engine.state import TABLE_SEATS, table
 from ..files.safeio import shown
-from ..players import make_player
+from ..players import check_table, make_player
 from . import command
 from .console import StatusLine, format_elapsed, gauge
 from .gamelog import RecordError
 from .options import DEFAULTS, RunOptions
-from .pairs import MatchConfig, MatchError
-from .records import PairResult
-from .report import bot_name, format_rate, format_report, percent, replay_line, summarize
+from .play import MatchError
+from .records import MatchConfig, SetResult
+from .report import bot_name, format_rate, format_report, percent, replay_line, summarize, summarize_table
 from .runner import Batch
 from .sprt import DEFAULT_CAP_GAMES, Sprt, SprtSettings
-from .tablematch import format_table_report, run_table_match
 
 
 @dataclass(slots=True)
@@ -62,7 +66,9 @@ class Progress:
     """What :func:`run_match`'s progress callback is told after every finished unit of work.
 
     With ``--sprt``, ``llr`` is the test's log-likelihood ratio over the
-    pairs it has taken so far (in pair order) and ``llr_bounds`` its bounds.
+    sets it has taken so far (in set order) and ``llr_bounds`` its bounds.
+    ``a_score`` is A's game score so far; ``margin_per_hand`` A's margin
+    (at two seats; None elsewhere).
     """
 
     games: int
@@ -82,102 +88,117 @@ class _Tally:
     hands: int = 0
     score: float = 0.0
     margin: int = 0
-    #: Pairs 0 .. prefix_pairs - 1 are done, with prefix_hands hands between them.
-    prefix_pairs: int = 0
+    #: Sets 0 .. prefix_sets - 1 are done, with prefix_hands hands between them.
+    prefix_sets: int = 0
     prefix_hands: int = 0
 
 
 def run_match(
     a: str,
     b: str,
+    c: str | None = None,
     *,
+    seats: int = 2,
     games: int | None = None,
     hands: int | None = None,
     options: RunOptions = DEFAULTS,
     progress: Callable[[Progress], None] | None = None,
     sprt: SprtSettings | None = None,
 ) -> dict[str, Any]:
-    """Play a match and return its report (:func:`~mille.lab.report.summarize`).
+    """Play a match at the table of ``seats`` and return its report (:func:`~mille.lab.report.summarize`).
 
-    ``games``: that many games, rounded up to whole pairs; ``hands``: pairs
-    are taken in index order until at least that many hands are played
-    (pairs a parallel run started beyond that are discarded, so the result
-    does not depend on the parallelism).  ``options``
+    ``a``, ``b`` and, at three sides (3 and 6 seats), ``c``: the players,
+    one per side.  The match is played in sets of games, one per rotation
+    of the players over the sides (:mod:`mille.lab.play`): at two seats
+    duplicate pairs.  ``games``: that many games, rounded up to whole sets;
+    ``hands``: sets are taken in index order until at least that many hands
+    are played (sets a parallel run started beyond that are discarded, so
+    the result does not depend on the parallelism).  ``options``
     (:class:`~mille.lab.options.RunOptions`, shared with tournaments): the
     seed, the think-time limit, the game's length, the record, and where
-    the pairs are played; the workers of an executor must be able to
-    import :mod:`mille` and the players.  Ctrl-C (KeyboardInterrupt) stops
-    the run: the report then covers the pairs finished, with
-    ``interrupted`` true.
+    the sets are played; the workers of an executor must be able to import
+    :mod:`mille` and the players.  Ctrl-C (KeyboardInterrupt) stops the
+    run: the report then covers the sets finished, with ``interrupted``
+    true.
 
-    ``sprt``: a sequential test (:mod:`mille.lab.sprt`) takes the pairs in
-    index order, one at a time, and the match stops at the pair where it
+    ``sprt`` (two sides: at 2 and 4 seats, where a set is a duplicate
+    pair): a sequential test (:mod:`mille.lab.sprt`) takes the sets in
+    index order, one at a time, and the match stops at the set where it
     decides; ``games`` or ``hands`` is then the cap of an undecided run.
-    The report gains an ``sprt`` block.  Like ``hands``, the stopping pair
-    is found in pair order, so it does not depend on the parallelism.
+    The report gains an ``sprt`` block.  Like ``hands``, the stopping set
+    is found in set order, so it does not depend on the parallelism.
 
     ``options.record``: every game, move by move, written to this new file
-    as a game record (:mod:`mille.lab.gamelog`), in pair order: the games
+    as a game record (:mod:`mille.lab.gamelog`), in set order: the games
     of the report.
+
+    The report is each table's own: at two seats A's game score and margin
+    with their intervals (:func:`~mille.lab.report.summarize`), at the
+    larger tables each player's (:func:`~mille.lab.report.summarize_table`).
     """
+    sides = table(seats).sides
+    players = (a, b) if c is None else (a, b, c)
+    if len(players) != sides:
+        raise ValueError(f"the table of {seats} has {sides} sides: name {sides} players")
     if (games is None) == (hands is None):
         raise ValueError("give exactly one of games and hands")
     if (games is not None and games < 1) or (hands is not None and hands < 1):
         raise ValueError("games and hands must be at least 1")
     options.check()
+    if sprt is not None and sides != 2:
+        raise ValueError(f"--sprt takes two sides (2 or 4 seats), not the {sides} of the table of {seats}")
     # Fail now, with PlayerSpecError, not in every game; and the bots' own names for the report.
-    names = [bot_name(make_player(spec)) for spec in (a, b)]
-    config = MatchConfig(a, b, options.seed, options.max_think_ms, options.game_points, options.bots_read_deck)
-    total_pairs = None if games is None else (games + 1) // 2
-    test = None if sprt is None else Sprt(sprt)
-    recorder = options.recorder(
-        "mille.match",
-        a=a,
-        b=b,
-        seed=options.seed,
-        game_points=options.game_points,
-        max_think_ms=options.max_think_ms,
+    names = []
+    for spec in players:
+        player = make_player(spec)
+        check_table(player, spec, seats)
+        names.append(bot_name(player))
+    config = MatchConfig(
+        a, b, options.seed, options.max_think_ms, options.game_points, options.bots_read_deck, seats, c
     )
+    total_sets = None if games is None else -(-games // sides)
+    test = None if sprt is None else Sprt(sprt)
+    recorder = options.recorder("mille.match", players, seats)
     start_time = time.perf_counter()
-    done: dict[int, PairResult] = {}
+    done: dict[int, SetResult] = {}
     tally = _Tally()
-    result: list[PairResult] | None = None
+    result: list[SetResult] | None = None
 
-    def write(r: PairResult) -> None:
-        """The pair's two games into the record, and its moves let go."""
+    def write(r: SetResult) -> None:
+        """The set's games into the record, and its moves let go."""
         if recorder is not None:
             recorder.write(config, r)
 
     def stopped() -> bool:
         return (
             (test is not None and test.accepted is not None)
-            or (total_pairs is not None and tally.prefix_pairs >= total_pairs)
+            or (total_sets is not None and tally.prefix_sets >= total_sets)
             or (hands is not None and tally.prefix_hands >= hands)
         )
 
-    def chosen() -> list[PairResult] | None:
-        """The pairs of the result once complete: the run of pairs from 0 up to where the match stops.
+    def chosen() -> list[SetResult] | None:
+        """The sets of the result once complete: the run of sets from 0 up to where the match stops.
 
         That is all of them (``games``), the prefix reaching ``hands``, or
-        the prefix up to the pair where the sequential test decides; each
-        pair is looked at once, in order, as the prefix grows.
+        the prefix up to the set where the sequential test decides; each
+        set is looked at once, in order, as the prefix grows.
         """
-        while not stopped() and tally.prefix_pairs in done:
-            r = done[tally.prefix_pairs]
+        while not stopped() and tally.prefix_sets in done:
+            r = done[tally.prefix_sets]
             tally.prefix_hands += r.hands
-            tally.prefix_pairs += 1
+            tally.prefix_sets += 1
             if test is not None:
                 test.add(r.a_score)
             write(r)
         if stopped():
-            return [done[i] for i in range(tally.prefix_pairs)]
+            return [done[i] for i in range(tally.prefix_sets)]
         return None
 
-    def record_batch(batch: Batch, results: list[PairResult]) -> bool:
+    def record_batch(batch: Batch, results: list[SetResult]) -> bool:
         nonlocal result
         for r in results:
-            done[r.pair] = r
-            tally.games += 2
+            done[r.unit] = r
+            tally.games += sides
             tally.hands += r.hands
             tally.score += r.a_score
             tally.margin += r.margin
@@ -186,35 +207,38 @@ def run_match(
             progress(
                 Progress(
                     tally.games,
-                    None if total_pairs is None else 2 * total_pairs,
+                    None if total_sets is None else sides * total_sets,
                     tally.hands,
                     hands,
                     time.perf_counter() - start_time,
                     tally.score / tally.games if tally.games else 0.0,
-                    tally.margin / tally.hands if tally.hands else None,
+                    tally.margin / tally.hands if tally.hands and seats == 2 else None,
                     None if test is None else test.llr,
                     None if test is None else test.settings.bounds,
                 )
             )
         return result is not None
 
-    pairs = ((config, pair) for pair in (range(total_pairs) if total_pairs is not None else itertools.count()))
+    units = ((config, unit) for unit in (range(total_sets) if total_sets is not None else itertools.count()))
     try:
-        interrupted = options.run(pairs, record_batch, recorder)
+        interrupted = options.run(units, record_batch, recorder)
         seconds = time.perf_counter() - start_time
         if result is None:
             result = list(done.values())
-            for r in sorted(result, key=lambda r: r.pair):  # interrupted: the record holds the report's games
+            for r in sorted(result, key=lambda r: r.unit):  # interrupted: the record holds the report's games
                 write(r)
     finally:
         if recorder is not None:
             recorder.close()
-    report = summarize(config, result, seconds=seconds, interrupted=interrupted)
-    if names != [None, None]:
-        report["bot_names"] = {"a": names[0], "b": names[1]}
+    if seats != 2:
+        report = summarize_table(config, result, seconds=seconds, interrupted=interrupted)
+    else:
+        report = summarize(config, result, seconds=seconds, interrupted=interrupted)
+        if names != [None, None]:
+            report["bot_names"] = {"a": names[0], "b": names[1]}
     if test is not None:
         block = test.to_json(capped=not interrupted)
-        block["cap_games"] = None if total_pairs is None else 2 * total_pairs
+        block["cap_games"] = None if total_sets is None else sides * total_sets
         block["cap_hands"] = hands
         report["sprt"] = block
     return report
@@ -343,15 +367,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     command.check_run_arguments(parser, args)
     if args.record is not None and os.path.lexists(args.record):
         parser.error(f"--record {shown(os.fspath(args.record))}: the file exists (a record is never overwritten)")
-    if args.players != 2:
-        return _table_main(parser, args, settings)
-    if args.c is not None:
+    seats = args.players
+    sides = table(seats).sides
+    names = [args.a, args.b] + ([args.c] if args.c is not None else [])
+    if seats == 2 and args.c is not None:
         parser.error("a third player goes with --players 3 or 6")
-    command.check_players(parser, (args.a, args.b))
+    if len(names) != sides:
+        parser.error(f"--players {seats} has {sides} sides: name {sides} players")
+    if args.sprt and sides != 2:
+        parser.error(f"--sprt is not played at --players {seats} (two sides only: --players 2 or 4)")
+    command.check_players(parser, names, seats)  # at the larger tables, a bot of protocol 1 alone: one line
     drawn = args.seed is None
     if drawn:
-        args.seed = secret_seed()  # in this process only: workers get it through the pool's pipe
-    target_games = None if args.games is None else 2 * ((args.games + 1) // 2)
+        args.seed = wide_seed()  # in this process only: workers get it through the pool's pipe
+    target_games = None if args.games is None else sides * -(-args.games // sides)
     bar = (
         ProgressBar(sys.stderr, args.a, args.b, target_games=target_games, target_hands=args.hands)
         if sys.stderr.isatty()
@@ -363,8 +392,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def run(**where: Any) -> dict[str, Any]:
         return run_match(
-            args.a,
-            args.b,
+            *names,
+            seats=seats,
             games=args.games,
             hands=args.hands,
             options=options.where(**where),
@@ -376,45 +405,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "mille.match",
         run,
         args,
-        players=(args.a, args.b),
+        players=names,
         bar=bar,
-        own_errors=(MatchError, RecordError),
+        own_errors=(MatchError, RecordError, ValueError),
         text=functools.partial(_text, drawn=drawn),
-    )
-
-
-def _table_main(parser: argparse.ArgumentParser, args: argparse.Namespace, settings: SprtSettings | None) -> int:
-    """``--players 3|4|6``: a match of sets of rotations (:mod:`mille.lab.tablematch`), here or on ``--cluster``."""
-    sides = table(args.players).sides
-    names = [args.a, args.b] + ([args.c] if args.c is not None else [])
-    if len(names) != sides:
-        parser.error(f"--players {args.players} has {sides} sides: name {sides} players")
-    if args.sprt and sides != 2:
-        parser.error(f"--sprt is not played at --players {args.players} (two sides only: --players 2 or 4)")
-    command.check_players(parser, names, args.players)  # a bot of protocol 1 alone: one line
-    drawn = args.seed is None
-    if drawn:
-        args.seed = secret_seed()
-    options = RunOptions(
-        seed=args.seed, max_think_ms=args.max_think_ms, bots_read_deck=args.bot_reads_deck, record=args.record
-    )
-
-    def run(**where: Any) -> dict[str, Any]:
-        return run_table_match(
-            names,
-            seats=args.players,
-            games=args.games,
-            hands=args.hands,
-            options=options.where(**where),
-            sprt=settings,
-        )
-
-    def text(report: dict[str, Any], *, jobs: int | None, cluster: str | None) -> str:
-        body = format_table_report(report)
-        return f"{body}\n{replay_line(report['seed'])}" if drawn else body
-
-    return command.run(
-        "mille.match", run, args, players=names, bar=None, own_errors=(MatchError, ValueError, RecordError), text=text
     )
 
 

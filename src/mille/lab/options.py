@@ -5,16 +5,16 @@
 arguments and wrote their games to a record each in its own way (issue 37's
 reshaping paragraph): both now take a :class:`RunOptions` (what decides
 the games — the seed, the think-time limit, the game's length, whether
-bots read the deck —, the game record to write, and where the pairs are
-played) and hand the pairs to :meth:`RunOptions.run`, which plays them on
+bots read the deck —, the game record to write, and where the sets are
+played) and hand the sets to :meth:`RunOptions.run`, which plays them on
 :func:`~mille.lab.runner.run_batches` and writes the games to the record
-(:class:`GameRecorder`) when asked.
+(:class:`GameRecorder`) when asked, at every table.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -22,8 +22,7 @@ from typing import Any
 from ..engine.scoring import GAME_POINTS
 from . import gamelog
 from .gamelog import RecordWriter
-from .pairs import MatchConfig
-from .records import PairResult
+from .records import MatchConfig, SetResult
 from .runner import Batch, default_jobs, run_batches
 
 
@@ -33,7 +32,7 @@ class RunOptions:
 
     ``seed``, ``max_think_ms``, ``game_points`` (the original: 5000; shorter
     for tests) and ``bots_read_deck``
-    (:attr:`~mille.lab.pairs.MatchConfig.bots_read_deck`) decide the games;
+    (:attr:`~mille.lab.records.MatchConfig.bots_read_deck`) decide the games;
     ``record``, a new file, receives every game move by move
     (:mod:`mille.lab.gamelog`); ``jobs`` (default: the machine's cores),
     ``executor``, ``workers``, ``max_in_flight`` and ``pairs_per_task``
@@ -63,17 +62,34 @@ class RunOptions:
         :func:`mille.lab.command.execute` says)."""
         return replace(self, **placement)
 
-    def recorder(self, tool: str, **arguments: Any) -> GameRecorder | None:
-        """The writer of the run's games (``record`` given), its first line naming ``tool`` and the ``arguments``
-        that decide its games (in the order the tool has always written them)."""
+    def recorder(
+        self, tool: str, players: Sequence[str], seats: int = 2, per_match: tuple[str, int] | None = None
+    ) -> GameRecorder | None:
+        """The writer of the run's games (``record`` given), its first line naming ``tool`` and what decides its games.
+
+        That is the table (at the larger tables), the ``players`` (a
+        match at two seats names A and B), these options' seed, a
+        tournament's sets a match (``per_match``: its name and number), the
+        game's points and the think-time limit, in the order each tool has
+        always written them.
+        """
         if self.record is None:
             return None
+        arguments: dict[str, Any] = {} if seats == 2 else {"seats": seats}
+        if seats == 2 and per_match is None:
+            arguments.update(a=players[0], b=players[1])
+        else:
+            arguments["players"] = list(players)
+        arguments["seed"] = self.seed
+        if per_match is not None:
+            arguments[per_match[0]] = per_match[1]
+        arguments.update(game_points=self.game_points, max_think_ms=self.max_think_ms)
         return GameRecorder(RecordWriter(self.record, gamelog.header(tool, **arguments)))
 
     def run(
         self,
         pairs: Iterable[tuple[MatchConfig, int]],
-        record: Callable[[Batch, list[PairResult]], bool],
+        record: Callable[[Batch, list[SetResult]], bool],
         recorder: GameRecorder | None,
     ) -> bool:
         """:func:`~mille.lab.runner.run_batches` where these options say; True if Ctrl-C stopped it.
@@ -97,19 +113,17 @@ DEFAULTS = RunOptions()
 
 
 class GameRecorder:
-    """The one path by which a run's games reach its record: a pair's games, then its moves let go."""
+    """The one path by which a run's games reach its record, at every table: a set's games, then its moves let go."""
 
     def __init__(self, writer: RecordWriter) -> None:
         self.writer = writer
 
-    def write(self, match: MatchConfig, result: PairResult) -> None:
+    def write(self, match: MatchConfig, result: SetResult) -> None:
         """``result``'s games, played in ``match``, as record lines; the moves are then dropped (memory)."""
         if result.moves is None:
             return
         for game, hands in zip(result.games, result.moves):
-            self.writer.write(
-                gamelog.game_line(match.a, match.b, match.seed, match.game_points, match.max_think_ms, game, hands)
-            )
+            self.writer.write(gamelog.game_line(match, game, hands))
         result.moves = None
 
     def close(self) -> None:

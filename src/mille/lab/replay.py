@@ -7,7 +7,7 @@
 A game record (``--record FILE`` of ``mille.match`` and
 ``mille.tournament``, :mod:`mille.lab.gamelog`) holds every move of every
 game.  :func:`replay` deals each hand again from the match seed
-(:func:`mille.lab.pairs.deal_hand`) and makes the recorded moves on it,
+(:func:`mille.lab.play.deal_hand`) and makes the recorded moves on it,
 checking as it goes that each is the move of the seat whose turn it is,
 legal (:func:`mille.engine.rules.legal_moves`), with the card the record
 names, that each hand ends where the record's moves end with the recorded
@@ -41,8 +41,17 @@ from ..engine.state import table as table_of
 from ..files.safeio import shown
 from .command import version_text
 from .console import write_out
-from .gamelog import KINDS, RecordedGame, RecordError, hand_result_json, read_record
-from .pairs import deal_hand, deal_seed
+from .gamelog import (
+    KINDS,
+    MAX_HANDS,
+    MAX_MOVES,
+    RecordedGame,
+    RecordError,
+    hand_result_json,
+    read_record,
+    read_table_record,
+)
+from .play import deal_hand, deal_seed
 
 # --------------------------------------------------------------------------
 # The replay: events, checked
@@ -90,6 +99,8 @@ def _move(entry: list[Any]) -> Move:
     kind = KINDS[entry[1]]
     if kind is MoveType.PLAY or kind is MoveType.DISCARD:
         slot: int = entry[2]
+        if len(entry) > 4:  # a hazard aimed at a side (three sides)
+            return Move(kind, slot, entry[4])
         return rules.PLAYS[slot] if kind is MoveType.PLAY else rules.DISCARDS[slot]
     return {
         MoveType.DRAW: rules.DRAW,
@@ -103,13 +114,18 @@ def describe(entry: list[Any]) -> str:
     """A recorded move in words: ``draws 25``, ``plays Go (3)``, ``discards Stop (P)`` (the slot), ``extends``."""
     kind = KINDS[entry[1]]
     if kind is MoveType.DRAW:
-        return "draws " + ", ".join(cards.name(c) for c in entry[2:])
+        return "draws " + ", ".join(_card(c) for c in entry[2:])
     if kind is MoveType.PLAY or kind is MoveType.DISCARD:
         slot = "P" if entry[2] == 0 else str(entry[2])
         verb = "plays" if kind is MoveType.PLAY else "discards"
         aimed = f" on side {entry[4]}" if len(entry) > 4 else ""  # a hazard aimed at a side (three sides)
-        return f"{verb} {cards.name(entry[3])} ({slot}){aimed}"
+        return f"{verb} {_card(entry[3])} ({slot}){aimed}"
     return {MoveType.EXTEND: "extends", MoveType.NO_EXTENSION: "does not extend", MoveType.PASS: "passes"}[kind]
+
+
+def _card(code: object) -> str:
+    """A recorded card's name; a code no card has (a damaged record of a larger table) as the number."""
+    return cards.name(code) if type(code) is int and 0 <= code < cards.NUM_CODES else f"card {shown(str(code))}"
 
 
 def replay(recorded: RecordedGame) -> Iterator[Event]:
@@ -140,7 +156,7 @@ def replay(recorded: RecordedGame) -> Iterator[Event]:
         deal_hand(game, seed, h % 2)
         yield Dealt(h, game)
         for k, entry in enumerate(hand["moves"], start=1):
-            coup = _make(game, entry, f"{where}, move {k}")
+            coup = make_move(game, entry, f"{where}, move {k}")
             yield Moved(h, k, entry, coup, game)
         last = h == len(hands) - 1
         if hand["result"] is None:
@@ -182,8 +198,13 @@ def _result_text(result: dict[str, Any]) -> str:
     )
 
 
-def _make(game: Game, entry: list[Any], where: str) -> bool:
-    """Make the recorded move ``entry`` on ``game`` after checking it; True if it was a coup fourré."""
+def make_move(game: Game, entry: list[Any], where: str) -> bool:
+    """Make the recorded move ``entry`` on ``game`` after checking it (at any table); True if it was a coup fourré.
+
+    The move must be the turn's seat's, with the card the record names in
+    its slot, legal, and a draw must give the cards the record says; else
+    :class:`RecordError` at ``where``.
+    """
     seat = entry[0]
     now = rules.phase(game)
     if now is Phase.HAND_OVER:
@@ -401,12 +422,53 @@ def _run(args: argparse.Namespace, path: str) -> int:
     return write_out("\n".join(text))
 
 
+def check_table_game(number: int, line: dict[str, Any]) -> int:
+    """Replay a recorded table game from its seed through the rules; its hands, or RecordError (``line N: ...``).
+
+    Every move is checked for being the legal move of the seat whose turn
+    it is, every draw against the deck, every hand's result against the
+    record's.  A line of the wrong shape is refused in one line too.
+    """
+    try:
+        return _check_table_game(number, line)
+    except RecordError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise RecordError(f"line {number}: a damaged table game ({type(exc).__name__})") from None
+
+
+def _check_table_game(number: int, line: dict[str, Any]) -> int:
+    seats, seed, unit = int(line["seats"]), int(line["seed"]), int(line["set"]) - 1
+    game = Game(table=table_of(seats, game_points=int(line["game_points"])))
+    hands = line["hands"]
+    if not isinstance(hands, list) or len(hands) > MAX_HANDS:
+        raise RecordError(f"line {number}: a damaged table game (hands)")
+    for h, hand in enumerate(hands):
+        where = f"line {number}: hand {h + 1}"
+        deal = deal_seed(seed, unit, h)
+        if hand["deal_seed"] != deal or hand["starter"] != h % seats:
+            raise RecordError(f"{where}: not dealt as set {unit + 1} of seed {seed} deals it")
+        deal_hand(game, deal, h % seats)
+        moves = hand["moves"]
+        if not isinstance(moves, list) or len(moves) > MAX_MOVES:
+            raise RecordError(f"{where}: a damaged hand")
+        for k, entry in enumerate(moves, start=1):
+            make_move(game, entry, f"{where}, move {k}")
+        if hand["result"] is None:
+            if h == len(hands) - 1 and line["forfeit"] is not None:
+                break
+            raise RecordError(f"{where}: no result, and no forfeit ends the game in it")
+        if rules.phase(game) is not Phase.HAND_OVER:
+            raise RecordError(f"{where}: the recorded moves end before the hand does")
+        if hand_result_json(hand_result(game)) != hand["result"]:
+            raise RecordError(f"{where}: the replay ends the hand otherwise than the record says")
+    return len(hands)
+
+
 def _run_table(args: argparse.Namespace, path: str) -> int:
     """A record of ``mille.match`` or ``mille.tournament --players 3|4|6``: every game replayed and checked, listed
     or summed up, or (``--game N``) one game shown move by move (each line names its table's seed and set, so a
     tournament's tables replay alike)."""
-    from .tablematch import check_table_game, read_table_record
-
     head, games = read_table_record(Path(path))
     group = None if args.pairing is None else sorted(args.pairing)
     rows = []
@@ -455,14 +517,11 @@ def _run_table(args: argparse.Namespace, path: str) -> int:
 
 
 def _format_table_game(number: int, line: dict[str, Any], path: str, only_hand: int | None) -> Iterator[str]:
-    """A table game already checked (:func:`~mille.lab.tablematch.check_table_game`), move by move, as text.
+    """A table game already checked (:func:`check_table_game`), move by move, as text.
 
     Each move with the seat and side that made it, then every side's miles
     and battle pile; each hand's totals by side.
     """
-    from .pairs import deal_hand, deal_seed
-    from .tablematch import _make_table_move
-
     seats, seed, unit = int(line["seats"]), int(line["seed"]), int(line["set"]) - 1
     tab = table_of(seats, game_points=int(line["game_points"]))
     sides = tab.sides
@@ -483,7 +542,7 @@ def _format_table_game(number: int, line: dict[str, Any], path: str, only_hand: 
             columns = " | ".join(f"{'side ' + str(s):<20}" for s in range(sides))
             yield f"{'#':>4} {'seat':>4} {'action':<30} {columns}".rstrip()
         for k, entry in enumerate(hand["moves"], start=1):
-            _make_table_move(game, entry, f"line {number}: hand {h + 1}, move {k}")
+            make_move(game, entry, f"line {number}: hand {h + 1}, move {k}")
             if showing:
                 state = " | ".join(_side(game, s)[:20] for s in range(sides))
                 yield f"{k:>4} {entry[0]:>4} {describe(entry):<30} {state}".rstrip()
@@ -510,9 +569,11 @@ __all__ = [
     "HandOver",
     "Moved",
     "check_game",
+    "check_table_game",
     "describe",
     "format_game",
     "listing_row",
     "main",
+    "make_move",
     "replay",
 ]

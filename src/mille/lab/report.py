@@ -1,13 +1,18 @@
-"""A match's report: the summary of its pairs (a JSON-ready dict) and the same as text.
+"""A match's report: the summary of its sets (a JSON-ready dict) and the same as text.
 
-:func:`summarize` gives A's game score with a Wilson interval, the mean
-score margin per hand with an interval computed over the duplicate pairs
-(so that the pairing's variance reduction counts), think times and errors;
-``docs/bots.md`` explains the arithmetic (:mod:`mille.lab.stats`).  The
-same pairs give the same report apart from :data:`TIMING_FIELDS`, whatever
-ran them.  :func:`format_report` writes it as text; the number formatting
-here (:func:`plural`, :func:`format_rate`, ...) serves the tournament's
-report (:mod:`mille.lab.standings`) and the progress lines too.
+At two seats :func:`summarize` gives A's game score with a Wilson
+interval, the mean score margin per hand with an interval computed over
+the duplicate pairs (so that the pairing's variance reduction counts),
+think times and errors; at the larger tables :func:`summarize_table` gives
+each player's game score and margin per hand, averaged over each set's
+rotations, with Student's t intervals over the sets (the rotations'
+variance reduction counts).  Each table keeps the report it has always
+had; ``docs/bots.md`` explains the arithmetic (:mod:`mille.lab.stats`).
+The same sets give the same report apart from :data:`TIMING_FIELDS`,
+whatever ran them.  :func:`format_report` writes either as text; the
+number formatting here (:func:`plural`, :func:`format_rate`, ...) serves
+the tournament's report (:mod:`mille.lab.standings`) and the progress
+lines too.
 """
 
 from __future__ import annotations
@@ -18,9 +23,8 @@ from typing import Any
 
 from ..engine.scoring import GAME_POINTS
 from ..files.safeio import shown
-from .pairs import MatchConfig
-from .records import PairResult
-from .stats import ThinkStats, game_score_interval, ratio_interval
+from .records import MatchConfig, SetResult
+from .stats import ThinkStats, game_score_interval, mean, ratio_interval, t_interval
 
 #: Report fields that depend on the machine and the moment, not on the seed.
 TIMING_FIELDS = ("think_ms", "seconds", "games_per_second")
@@ -41,12 +45,12 @@ def think_summary(think: ThinkStats) -> dict[str, float] | None:
 
 def summarize(
     config: MatchConfig,
-    pairs: Sequence[PairResult],
+    pairs: Sequence[SetResult],
     *,
     seconds: float = 0.0,
     interrupted: bool = False,
 ) -> dict[str, Any]:
-    """The report of a match over these pairs (any order: they are sorted by index).
+    """The report of a two-seat match over these pairs (any order: they are sorted by index).
 
     With no pairs there is no result: the score, its interval, the design
     effect and the think times are None (null in JSON), not zeros.
@@ -116,6 +120,78 @@ def summarize(
         "interrupted": interrupted,
         "seconds": round(seconds, 3),
         "games_per_second": round(len(games) / seconds, 4) if seconds > 0 else 0.0,
+    }
+
+
+def summarize_table(
+    config: MatchConfig, sets: Sequence[SetResult], *, seconds: float = 0.0, interrupted: bool = False
+) -> dict[str, Any]:
+    """The report of a match at a larger table over these sets (any order: they are sorted by index).
+
+    A player's score in a set is its average over the set's rotations: the
+    game score (1 for a game won, the winners sharing a tie, 0 for a game
+    lost) and the points it scored minus the average of the other sides',
+    per hand; the intervals are Student's t over the sets.  With no sets
+    the means and intervals are None.
+    """
+    players = config.players
+    sides = len(players)
+    scores: list[list[float]] = [[] for _ in players]
+    margins: list[list[float]] = [[] for _ in players]
+    wins = [0.0] * sides
+    hands_played = 0
+    errors: list[dict[str, Any]] = []
+    ordered = sorted(sets, key=lambda r: r.unit)
+    for r in ordered:
+        set_score = [0.0] * sides
+        set_margin = [0.0] * sides
+        set_hands = 0
+        for g in r.games:
+            set_hands += g.hands
+            for p in g.winners:
+                set_score[p] += 1.0 / len(g.winners)
+                wins[p] += 1.0 / len(g.winners)
+            for p in range(sides):
+                others = [g.points[q] for q in range(sides) if q != p]
+                set_margin[p] += g.points[p] - sum(others) / len(others)
+            if g.fault is not None:
+                errors.append(
+                    {
+                        "set": r.unit + 1,
+                        "rotation": g.rotation + 1,
+                        "player": players[g.fault.player],
+                        "kind": g.fault.kind,
+                        "message": g.fault.message,
+                    }
+                )
+        hands_played += set_hands
+        for p in range(sides):
+            scores[p].append(set_score[p] / len(r.games))
+            margins[p].append(set_margin[p] / set_hands if set_hands else 0.0)
+    return {
+        "seats": config.seats,
+        "sides": sides,
+        "players": list(players),
+        "seed": config.seed,
+        "game_points": config.game_points,
+        "max_think_ms": config.max_think_ms,
+        "sets": len(ordered),
+        "games": len(ordered) * sides,
+        "hands": hands_played,
+        "per_player": [
+            {
+                "player": players[p],
+                "game_score": mean(scores[p], 4),
+                "game_score_interval": t_interval(scores[p], 0.0, 1.0),
+                "games_won": round(wins[p], 2),
+                "margin_per_hand": mean(margins[p], 2),
+                "margin_interval": t_interval(margins[p]),
+            }
+            for p in range(sides)
+        ],
+        "errors": errors,
+        "seconds": round(seconds, 3),
+        "interrupted": interrupted,
     }
 
 
@@ -219,7 +295,12 @@ def named(spec: str, name: str | None) -> str:
 
 
 def format_report(report: dict[str, Any], *, jobs: int | None = None, cluster: str | None = None) -> str:
-    """The report as text, in lines of at most 79 columns (apart from long player names and error messages)."""
+    """The report as text, in lines of at most 79 columns (apart from long player names and error messages).
+
+    A larger table's report (:func:`summarize_table`) is :func:`format_table_report`'s.
+    """
+    if "seats" in report:
+        return format_table_report(report)
     names = report.get("bot_names") or {}
     a, b = named(report["a"], names.get("a")), named(report["b"], names.get("b"))
     timing = f"  {report['seconds']:.2f} s, {format_rate(report['games_per_second'])} games/s{ran_on(jobs, cluster)}"
@@ -274,12 +355,45 @@ def format_report(report: dict[str, Any], *, jobs: int | None = None, cluster: s
     return "\n".join(rows)
 
 
+def format_table_report(report: dict[str, Any]) -> str:
+    """A larger table's report as text: one line per player (its side's score over the rotations, with intervals)."""
+    kind = "partnerships" if report["seats"] > report["sides"] else "each for themselves"
+    lines = [
+        f"Table of {report['seats']} ({report['sides']} sides, {kind}), seed {report['seed']}: "
+        f"{plural(report['sets'], 'set')} of {report['sides']} rotations, {plural(report['games'], 'game')}, "
+        f"{plural(report['hands'], 'hand')}",
+    ]
+
+    def span(iv: list[float] | tuple[float, float] | None, fmt: str) -> str:
+        return "" if iv is None else f" [{format(iv[0], fmt)}, {format(iv[1], fmt)}]"
+
+    if report["interrupted"]:
+        lines.append(f"  interrupted (Ctrl-C): the sets finished, {report['sets']}")
+    for row in report["per_player"]:
+        if row["game_score"] is None:
+            lines.append(f"  {shown(row['player'])}: no set finished")
+            continue
+        lines.append(
+            f"  {shown(row['player'])}: game score {row['game_score']:.3f}{span(row['game_score_interval'], '.3f')}, "
+            f"margin {row['margin_per_hand']:+.1f}/hand{span(row['margin_interval'], '+.1f')}"
+        )
+    if "sprt" in report:
+        lines += format_sprt(report["sprt"])
+    for e in report["errors"][:10]:
+        lines.append(
+            f"  forfeit: set {e['set']}, rotation {e['rotation']}: "
+            + shown(f"{e['player']} ({e['kind']}: {e['message']})")
+        )
+    return "\n".join(lines)
+
+
 __all__ = [
     "PLAYER_KEYS",
     "TIMING_FIELDS",
     "format_rate",
     "format_report",
     "format_sprt",
+    "format_table_report",
     "format_think",
     "listing",
     "percent",
@@ -287,5 +401,6 @@ __all__ = [
     "ran_on",
     "rounded",
     "summarize",
+    "summarize_table",
     "think_summary",
 ]

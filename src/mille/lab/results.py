@@ -1,49 +1,59 @@
-"""A tournament's results file: its format, writing it as the pairs finish, reading it back for ``--resume``.
+"""A tournament's results file: its format, writing it as the sets finish, reading it back for ``--resume``.
 
 The file is JSON lines.  The first line, the header (:func:`header`), says
-it is a results file (:data:`FORMAT`, :data:`FORMAT_VERSION`) and records
-what decides the results (:class:`~mille.lab.schedule.TournamentConfig`);
-every other line is one finished pair, ``{"pairing": [A, B], "result":
-...}`` (:meth:`mille.lab.records.PairResult.to_json`).  With ``--out FILE``
-every finished pair is appended, written, flushed and fsynced by a writer
-thread as soon as it is in (:class:`ResultsWriter`); ``--resume FILE``
-reads it back (:func:`open_results`), so that only the pairs missing are
-played, and goes on appending.  The writing goes through
-:class:`mille.files.safeio.AppendOnly` (the header written whole before the
-file has its name; each record in one write at the end).
+it is a results file and of which format, and records what decides the
+results (:class:`~mille.lab.schedule.TournamentConfig`); every other line
+is one finished set.  Each table keeps the format it has always had:
+
+* at two seats (:data:`FORMAT`), a line is a pair, ``{"pairing": [A, B],
+  "result": ...}`` (:meth:`mille.lab.records.SetResult.to_json`, A's
+  margin in every hand and the think times included);
+* at the larger tables (:data:`TABLE_FORMAT`), a line is a set,
+  ``{"table": [names], "set": u, "games": [...]}``
+  (:meth:`mille.lab.records.GameRecord.to_table_json`: each game's hands,
+  points and winners, by the player's place in ``table``).
+
+With ``--out FILE`` every finished set is appended, written, flushed and
+fsynced by a writer thread as soon as it is in (:class:`ResultsWriter`,
+:func:`results_line`); ``--resume FILE`` reads it back
+(:func:`open_results`), so that only the sets missing are played, and goes
+on appending.  The writing goes through :class:`mille.files.safeio.AppendOnly`
+(the header written whole before the file has its name; each record in one
+write at the end).
 
 A results file comes from outside: it may have been edited, damaged or
-made by someone else, so it is read as :func:`parse_results` says, with a
-size limit (:data:`MAX_FILE`), and every record is cross-checked
-(:func:`check_pair`) before it counts: a record that does not add up is
-refused with its line number, never summed into a rating.
+made by someone else, so it is read by the one reader, :func:`read_lines`,
+with a size limit (:data:`MAX_FILE`), and every record is cross-checked
+(:func:`check_pair`, :func:`check_set`) before it counts: a record that
+does not add up is refused with its line number, never summed into a
+rating.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
+import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from .. import __version__
 from ..engine.driver import MAX_MOVES_PER_HAND
 from ..files.safeio import AppendOnly, open_regular, read_fd, shown
-from .pairs import MAX_HANDS_PER_GAME
-from .records import GameRecord, PairResult
+from .records import MAX_HANDS_PER_GAME, MOST_HAND_POINTS, GameRecord, SetResult, whole
 from .schedule import TournamentConfig
 from .stats import ThinkStats
 
-#: The first line of a results file says it is one, and of which format.
+#: The first line of a results file says it is one, and of which format: at two seats ...
 FORMAT = "mille.tournament results"
 FORMAT_VERSION = 1
-
-
-#: What a results file holds, read back (the two-seat tournament's pairs, a table tournament's sets).
-_Done = TypeVar("_Done")
+#: ... and at the larger tables.
+TABLE_FORMAT = "mille.tournament table results"
+TABLE_FORMAT_VERSION = 1
 
 
 class TournamentError(RuntimeError):
@@ -51,7 +61,19 @@ class TournamentError(RuntimeError):
 
 
 def header(config: TournamentConfig) -> dict[str, Any]:
-    """The first line of a results file."""
+    """The first line of a results file (its format the table's)."""
+    if config.seats != 2:
+        return {
+            "format": TABLE_FORMAT,
+            "version": TABLE_FORMAT_VERSION,
+            "mille": __version__,
+            "seats": config.seats,
+            "players": list(config.players),
+            "sets_per_table": config.pairs,
+            "seed": config.seed,
+            "max_think_ms": config.max_think_ms,
+            "game_points": config.game_points,
+        }
     return {
         "format": FORMAT,
         "version": FORMAT_VERSION,
@@ -73,14 +95,18 @@ _OPTION_OF = {
     "game_points": "game points",
     "mille": "mille version",
 }
+_TABLE_OPTION_OF = {
+    "seats": "--players",
+    "sets_per_table": "--games (sets per table)",
+    "seed": "--seed",
+    "max_think_ms": "--max-think-ms",
+    "game_points": "game points",
+    "mille": "mille version",
+}
 
 
 #: The largest results file read back (about a million pairs of cheap players, at a kilobyte a pair).
 MAX_FILE = 1 << 30
-
-#: More than any player scores in one hand (the most is 4,600: 1,000 miles, four safeties and
-#: their bonus, four coups fourrés, and every end-of-hand bonus at once).
-MOST_HAND_POINTS = 10_000
 
 #: Longer than any decision is timed (four months): a think time beyond it is not one.
 MOST_THINK_SECONDS = 1e7
@@ -97,7 +123,7 @@ def _no_constant(name: str) -> object:
 _DECODER = json.JSONDecoder(parse_constant=_no_constant)
 
 
-def _parse(line: bytes) -> object:
+def parse_line(line: bytes) -> object:
     """One line's JSON; ValueError for anything else (invalid UTF-8, NaN, nesting past Python's limit)."""
     try:
         return _DECODER.decode(line.decode("utf-8"))
@@ -105,16 +131,16 @@ def _parse(line: bytes) -> object:
         raise ValueError("nested deeper than any line of a results file") from None
 
 
-def _same(there: object, here: object) -> bool:
+def same_value(there: object, here: object) -> bool:
     """A header's value is the one expected: equal, and a boolean only where a boolean is meant."""
     if isinstance(there, bool) or isinstance(here, bool):
         return type(there) is type(here) and there == here
     if isinstance(here, list):
-        return isinstance(there, list) and len(there) == len(here) and all(map(_same, there, here))
+        return isinstance(there, list) and len(there) == len(here) and all(map(same_value, there, here))
     return there == here
 
 
-def _show(value: object, most: int = 200) -> str:
+def shown_value(value: object, most: int = 200) -> str:
     """A header's value as the refusal shows it: escaped (:func:`shown`) and cut to ``most`` characters."""
 
     def one(v: object) -> str:
@@ -135,9 +161,9 @@ def check_arguments(first: dict[str, Any], expected: dict[str, Any], path: Path,
     its field), for the two-seat results file and the larger tables' alike.
     """
     differences = [
-        f"{option_of.get(key, key)} {_show(first.get(key))} there, {_show(value)} here"
+        f"{option_of.get(key, key)} {shown_value(first.get(key))} there, {shown_value(value)} here"
         for key, value in expected.items()
-        if not _same(first.get(key), value)
+        if not same_value(first.get(key), value)
     ]
     if differences:
         raise TournamentError(
@@ -148,13 +174,47 @@ def check_arguments(first: dict[str, Any], expected: dict[str, Any], path: Path,
         raise TournamentError(f"{path}, line 1: a damaged header (fields a results file's header does not have)")
 
 
+@contextlib.contextmanager
+def stops_held() -> Iterator[None]:
+    """SIGINT and SIGTERM held back while a finished set is written to the file and counted: both, or neither.
+
+    A stop (Ctrl-C, or SIGTERM, which the command line turns into it)
+    that arrives meanwhile is delivered as the block ends, so that every
+    set the report counts is in the file, and no other (Unix, the main
+    thread; elsewhere nothing is held).
+    """
+    held = {signal.SIGINT, signal.SIGTERM}
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def _check_header(first: object, config: TournamentConfig, path: Path) -> None:
     """A :class:`TournamentError` unless ``first`` is the header of ``config``'s results file."""
+    if config.seats != 2:
+        if not isinstance(first, dict) or first.get("format") != TABLE_FORMAT:
+            if isinstance(first, dict) and first.get("format") == FORMAT:
+                raise TournamentError(
+                    f"{path} is the results file of a two-seat tournament, not of the table of {config.seats}"
+                )
+            raise TournamentError(f"{path} is not a mille.tournament table results file")
+        if not same_value(first.get("version"), TABLE_FORMAT_VERSION):
+            version = shown_value(first.get("version"))
+            raise TournamentError(
+                f"{path} is a table results file of format version {version}, not {TABLE_FORMAT_VERSION}"
+            )
+        check_arguments(first, header(config), path, _TABLE_OPTION_OF)
+        return
     if not isinstance(first, dict) or first.get("format") != FORMAT:
         raise TournamentError(f"{path} is not a mille.tournament results file")
-    if not _same(first.get("version"), FORMAT_VERSION):
+    if not same_value(first.get("version"), FORMAT_VERSION):
         raise TournamentError(
-            f"{path} is a results file of format version {_show(first.get('version'))}, not {FORMAT_VERSION}"
+            f"{path} is a results file of format version {shown_value(first.get('version'))}, not {FORMAT_VERSION}"
         )
     expected = header(config)
     check_arguments(first, expected, path, _OPTION_OF)
@@ -204,7 +264,7 @@ def _check_think(think: ThinkStats, who: str) -> None:
         raise ValueError(f"{who}: think times beyond the longest")
 
 
-def check_pair(result: PairResult, config: TournamentConfig) -> None:
+def check_pair(result: SetResult, config: TournamentConfig) -> None:
     """ValueError (saying what) unless ``result`` can be a pair of ``config``'s tournament.
 
     The pair is within the pairing's; each game's winner agrees with its
@@ -221,50 +281,144 @@ def check_pair(result: PairResult, config: TournamentConfig) -> None:
         _check_think(think, who)
 
 
-def parse_results(data: bytes, config: TournamentConfig, path: Path) -> tuple[dict[tuple[int, int], PairResult], int]:
-    """The pairs recorded in ``data`` (a results file's bytes) by pairing index and pair, and its good part's length.
+def read_lines(
+    data: bytes,
+    path: Path,
+    kind: str,
+    check_first: Callable[[object], None],
+    read: Callable[[object], tuple[tuple[int, int], SetResult, str]],
+) -> tuple[dict[tuple[int, int], SetResult], int]:
+    """The records of a results file's bytes ``data`` by their key, and its good part's length: the one reader.
 
     Empty ``data`` is a tournament not started.  Anything else must begin
-    with the whole header line of ``config``'s tournament, and every other
-    whole line must be a record that adds up (:func:`check_pair`), of a
-    pairing of the tournament, no pair twice.  A last line without its
-    newline is a record cut short by a kill in mid-write: it is left out
-    (that pair is played again).  Anything else is a
-    :class:`TournamentError`, with the line's number.
+    with a whole header line, which ``check_first`` accepts (or raises
+    :class:`TournamentError`), and every other whole line must be a record
+    that ``read`` turns into its key (the match's index and the unit's),
+    the record, and the unit's name for the refusal of one recorded twice
+    (``read`` raises ValueError, saying what, for a record that does not
+    add up).  A last line without its newline is a record cut short by a
+    kill in mid-write: it is left out (that unit is played again).
+    Anything else is a :class:`TournamentError`, with the line's number
+    (``kind``: the file's kind, for the refusal of a file without even a
+    header).
     """
-    results: dict[tuple[int, int], PairResult] = {}
+    done: dict[tuple[int, int], SetResult] = {}
     if not data:
-        return results, 0
+        return done, 0
+    if len(data) > MAX_FILE:
+        raise TournamentError(f"{path} is larger than any results file")
     good = data.rfind(b"\n") + 1  # the cut-short line, if any, starts here
     if good == 0:  # not even a header: somebody else's file, never a new one to write over
-        raise TournamentError(f"{path} is not a mille.tournament results file")
+        raise TournamentError(f"{path} is not a {kind} file")
     lines = data[:good].split(b"\n")[:-1]
     try:
-        first = _parse(lines[0])
+        first = parse_line(lines[0])
     except ValueError:
         first = None
-    _check_header(first, config, path)
-    index = {(config.players[i], config.players[j]): k for k, (i, j) in enumerate(config.pairings)}
+    check_first(first)
     for number, line in enumerate(lines[1:], start=2):
         try:
-            record = _parse(line)
-            if not isinstance(record, dict) or set(record) != {"pairing", "result"}:
-                raise ValueError("a record has exactly the fields pairing and result")
-            names = record["pairing"]
-            key = tuple(names) if isinstance(names, list) and all(isinstance(n, str) for n in names) else None
-            if key is None or key not in index:
-                raise ValueError(f"{_show(names)} is not a pairing of this tournament")
-            result = PairResult.from_json(record["result"])
-            check_pair(result, config)
-            if (index[key], result.pair) in results:
-                raise ValueError(f"pair {result.pair + 1} of {_show(names)} is recorded twice")
+            key, record, unit = read(parse_line(line))
+            if key in done:
+                raise ValueError(f"{unit} is recorded twice")
         except (ValueError, KeyError, TypeError, OverflowError) as exc:
             raise TournamentError(f"{path}, line {number}: a damaged record ({exc})") from None
-        results[(index[key], result.pair)] = result
-    return results, good
+        done[key] = record
+    return done, good
 
 
-def load_results(path: Path, config: TournamentConfig) -> tuple[dict[tuple[int, int], PairResult], int]:
+def check_set(games: Sequence[GameRecord], config: TournamentConfig) -> None:
+    """ValueError (saying what) unless ``games`` can be a set of ``config``'s tournament.
+
+    One game per rotation, in order; each game's winners are those with the
+    most points, at least ``game_points`` of them, or, after a forfeit, every
+    player but the one who forfeited, before anyone reached the end.  What
+    cannot be checked without playing the set again is a line made up
+    whole and consistent.
+    """
+    sides = config.sides
+    if [g.rotation for g in games] != list(range(sides)):
+        raise ValueError(f"a set is {sides} games, one per rotation, in order")
+    for g in games:
+        which = f"rotation {g.rotation + 1}"
+        if list(g.winners) != sorted(set(g.winners)):
+            raise ValueError(f"{which}: its winners are not each named once, in order")
+        best = max(g.points)
+        if g.fault is None:
+            if best < config.game_points:
+                raise ValueError(f"{which}: it ends before any side has {config.game_points} points")
+            if g.winners != tuple(p for p in range(sides) if g.points[p] == best):
+                raise ValueError(f"{which}: the winners are not the players with the most points")
+            if g.hands < 1:
+                raise ValueError(f"{which}: a game over without a hand played")
+        else:
+            if g.winners != tuple(p for p in range(sides) if p != g.fault.player):
+                raise ValueError(f"{which}: the winners are not every player but the one who forfeited")
+            if best >= config.game_points:
+                raise ValueError(f"{which}: a forfeit after the game was over")
+
+
+def parse_results(data: bytes, config: TournamentConfig, path: Path) -> tuple[dict[tuple[int, int], SetResult], int]:
+    """The sets recorded in ``data`` (a results file's bytes) by match index and set, and its good part's length.
+
+    As :func:`read_lines` reads a file: the header of ``config``'s
+    tournament, then records that add up (:func:`check_pair`,
+    :func:`check_set`), each of a match of the tournament, no set twice.
+    """
+    index = {tuple(config.players[i] for i in group): k for k, group in enumerate(config.pairings)}
+    if config.seats != 2:
+        return _parse_sets(data, config, path, index)
+
+    def read(record: object) -> tuple[tuple[int, int], SetResult, str]:
+        if not isinstance(record, dict) or set(record) != {"pairing", "result"}:
+            raise ValueError("a record has exactly the fields pairing and result")
+        names = record["pairing"]
+        key = tuple(names) if isinstance(names, list) and all(isinstance(n, str) for n in names) else None
+        if key is None or key not in index:
+            raise ValueError(f"{shown_value(names)} is not a pairing of this tournament")
+        result = SetResult.from_json(record["result"])
+        check_pair(result, config)
+        return (index[key], result.pair), result, f"pair {result.pair + 1} of {shown_value(names)}"
+
+    return read_lines(data, path, "mille.tournament results", lambda first: _check_header(first, config, path), read)
+
+
+def _parse_sets(
+    data: bytes, config: TournamentConfig, path: Path, index: dict[tuple[str, ...], int]
+) -> tuple[dict[tuple[int, int], SetResult], int]:
+    """:func:`parse_results` at the larger tables."""
+
+    def read(record: object) -> tuple[tuple[int, int], SetResult, str]:
+        if not isinstance(record, dict) or set(record) != {"table", "set", "games"}:
+            raise ValueError("a record has exactly the fields table, set and games")
+        names = record["table"]
+        key = tuple(names) if isinstance(names, list) and all(isinstance(n, str) for n in names) else None
+        if key is None or key not in index:
+            raise ValueError(f"{shown_value(names)} is not a table of this tournament")
+        unit = whole(record["set"], "a set", 0, config.pairs - 1)
+        games = record["games"]
+        if not isinstance(games, list):
+            raise ValueError("a set's games are not a list")
+        played = tuple(GameRecord.from_table_json(unit, g, config.sides) for g in games)
+        check_set(played, config)
+        think = tuple(ThinkStats() for _ in range(config.sides))  # a larger table's results file keeps none
+        return (index[key], unit), SetResult(unit, played, think), f"set {unit + 1} of {shown_value(names)}"
+
+    return read_lines(
+        data, path, "mille.tournament table results", lambda first: _check_header(first, config, path), read
+    )
+
+
+def results_line(config: TournamentConfig, match: int, result: SetResult) -> dict[str, Any]:
+    """A finished set of match ``match`` (its index in :attr:`~mille.lab.schedule.TournamentConfig.pairings`) as
+    a line of the results file, in the table's format."""
+    names = [config.players[i] for i in config.pairings[match]]
+    if config.seats != 2:
+        return {"table": names, "set": result.unit, "games": [g.to_table_json() for g in result.games]}
+    return {"pairing": names, "result": result.to_json()}
+
+
+def load_results(path: Path, config: TournamentConfig) -> tuple[dict[tuple[int, int], SetResult], int]:
     """The pairs recorded in the file ``path`` (:func:`parse_results`), read with a size limit; nothing is written."""
     from ..files.safeio import read_regular
 
@@ -342,10 +496,6 @@ class ResultsWriter:
     @staticmethod
     def _line(record: dict[str, Any]) -> bytes:
         return (json.dumps(record, separators=(",", ":")) + "\n").encode()
-
-    def append_pair(self, pairing: tuple[str, str], result: PairResult) -> None:
-        """Record a finished pair of the pairing of players ``pairing`` (A, B)."""
-        self.append({"pairing": list(pairing), "result": result.to_json()})
 
     def append(self, record: dict[str, Any]) -> None:
         """Write one record; it is fsynced within :data:`SYNC_INTERVAL`."""
@@ -426,20 +576,18 @@ def results_seed(path: Path) -> int | None:
     finally:
         os.close(fd)
     try:
-        data = _parse(first)
+        data = parse_line(first)
     except ValueError:
         return None
     seed = data.get("seed") if isinstance(data, dict) else None
     return seed if type(seed) is int else None
 
 
-def _resume(
-    path: Path, first: dict[str, Any], parse: Callable[[bytes, Path], tuple[_Done, int]]
-) -> tuple[_Done, ResultsWriter]:
+def _resume(path: Path, config: TournamentConfig) -> tuple[dict[tuple[int, int], SetResult], ResultsWriter]:
     """``--resume``: the file opened once, read and checked through that descriptor, then cut and appended to.
 
-    ``parse`` reads the file's bytes (:func:`parse_results`, or a table
-    tournament's); ``first`` is the header written to a file not started.
+    The file's bytes are read as :func:`parse_results` says; ``config``'s
+    header is written to a file not started.
 
     Nothing is written to a file refused; what is checked is what is
     written to, whatever happens to the name meanwhile.  A symbolic link is
@@ -467,11 +615,11 @@ def _resume(
             data = read_fd(file.fd, MAX_FILE, file.size(), str(path))
         except OSError as exc:
             raise TournamentError(f"cannot read {path}: {_why(exc)}") from None
-        done, good = parse(data, path)
+        done, good = parse_results(data, config, path)
     except BaseException:
         file.close(sync=False)
         raise
-    return done, ResultsWriter(path, truncate_to=good, header=first if good == 0 else None, file=file)
+    return done, ResultsWriter(path, truncate_to=good, header=header(config) if good == 0 else None, file=file)
 
 
 def _start(path: Path, first: dict[str, Any]) -> ResultsWriter:
@@ -496,8 +644,8 @@ def _start(path: Path, first: dict[str, Any]) -> ResultsWriter:
 
 def open_results(
     config: TournamentConfig, *, out: Path | None = None, resume: Path | None = None
-) -> tuple[dict[tuple[int, int], PairResult], ResultsWriter | None]:
-    """The pairs already recorded (by pairing index and pair), and the writer that records the others.
+) -> tuple[dict[tuple[int, int], SetResult], ResultsWriter | None]:
+    """The sets already recorded (by match index and set), and the writer that records the others.
 
     ``resume``: a results file of the same ``config`` (:func:`parse_results`),
     cut back to its good part and appended to (an empty file is a
@@ -506,27 +654,11 @@ def open_results(
     missing or empty file starts a tournament: a file that is anything else
     is refused, untouched.
     """
-    return open_file(header(config), lambda data, path: parse_results(data, config, path), {}, out=out, resume=resume)
-
-
-def open_file(
-    first: dict[str, Any],
-    parse: Callable[[bytes, Path], tuple[_Done, int]],
-    empty: _Done,
-    *,
-    out: Path | None = None,
-    resume: Path | None = None,
-) -> tuple[_Done, ResultsWriter | None]:
-    """:func:`open_results` for any results file: its header ``first``, its records read by ``parse``.
-
-    ``empty`` is what a new file holds (the two-seat and the table
-    tournaments keep their results files alike: :mod:`mille.lab.tabletournament`).
-    """
     if resume is not None:
-        return _resume(resume, first, parse)
+        return _resume(resume, config)
     if out is not None:
-        return empty, _start(out, first)
-    return empty, None
+        return {}, _start(out, header(config))
+    return {}, None
 
 
 __all__ = [
@@ -538,12 +670,20 @@ __all__ = [
     "MOST_THINK_SECONDS",
     "SYNC_INTERVAL",
     "ResultsWriter",
+    "TABLE_FORMAT",
+    "TABLE_FORMAT_VERSION",
     "TournamentError",
     "check_pair",
+    "check_set",
     "header",
     "load_results",
-    "open_file",
     "open_results",
+    "parse_line",
     "parse_results",
+    "read_lines",
+    "same_value",
+    "shown_value",
+    "stops_held",
+    "results_line",
     "results_seed",
 ]

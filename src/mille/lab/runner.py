@@ -1,15 +1,18 @@
-"""The runner of matches and tournaments: pairs grouped into batches, played in process, in a pool or on any executor.
+"""The runner of matches and tournaments: sets grouped into batches, played in process, in a pool or on any executor.
 
-:func:`run_batches` is the one runner of :func:`mille.lab.match.run_match`
-and :func:`mille.lab.tournament.run_tournament`: it is handed the pairs to
-play (a :class:`~mille.lab.pairs.MatchConfig` and a pair index each),
-groups consecutive pairs of one match into a :class:`Batch`, plays them in
-this process, in a :class:`~concurrent.futures.ProcessPoolExecutor` of its
-own, or in any :class:`~concurrent.futures.Executor` it is handed (a Dask
-cluster's, :mod:`mille.lab.cluster`), and hands each batch's results to
-the caller as it finishes.  Ctrl-C stops it with what finished kept.
-What a task runs in a worker is :func:`play_batch`, which an executor
-finds by its module path.
+:func:`run_batches` is the one runner and the one process pool of
+:func:`mille.lab.match.run_match` and
+:func:`mille.lab.tournament.run_tournament`, at every table: it is handed
+the sets to play (a :class:`~mille.lab.records.MatchConfig` and a set
+index each; at two seats the sets are duplicate pairs), groups consecutive
+sets of one match into a :class:`Batch`, plays them in this process (games
+in flight when the bots offer them), in a
+:class:`~concurrent.futures.ProcessPoolExecutor` of its own, or in any
+:class:`~concurrent.futures.Executor` it is handed (a Dask cluster's,
+:mod:`mille.lab.cluster`), and hands each batch's results to the caller as
+it finishes.  Ctrl-C stops it with what finished kept.  What a task runs
+in a worker is :func:`play_batch`, which an executor finds by its module
+path.
 """
 
 from __future__ import annotations
@@ -22,8 +25,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from ..players.botprocess import finish_leaving
-from .pairs import MatchConfig, in_flight_specs, play_in_flight, play_pairs
-from .records import PairResult
+from .play import in_flight_specs, play_in_flight, play_sets
+from .records import MatchConfig, SetResult
 
 
 def default_jobs() -> int:
@@ -38,32 +41,32 @@ def default_jobs() -> int:
     return max(1, n or 1)
 
 
-#: With a pool or a cluster, a task is made about this long once the time of a pair is known:
+#: With a pool or a cluster, a task is made about this long once the time of a set is known:
 #: submitting one costs a millisecond or so, a bsd pair lasts about ten.
 TASK_SECONDS = 0.25
-#: ... and no longer than this many pairs (what Ctrl-C or a lost worker can waste).
+#: ... and no longer than this many sets (what Ctrl-C or a lost worker can waste).
 MAX_PAIRS_PER_TASK = 64
-#: Games a run in this process keeps in flight when its bots offer them (issue 39; docs/protocol.md,
+#: Games a run in this process keeps in flight when its bots offer them (issue 39; docs/protocol-speed.md,
 #: "Games in flight"): the bots and the host work at once, and a write carries this many games' messages.
 GAMES_IN_FLIGHT = 64
 
 
 @dataclass(frozen=True, slots=True)
 class Batch:
-    """A unit of work: pairs ``start`` .. ``stop - 1`` of one match (``config``)."""
+    """A unit of work: sets (pairs) ``start`` .. ``stop - 1`` of one match (``config``)."""
 
     config: MatchConfig
     start: int
     stop: int
 
 
-def play_batch(config: MatchConfig, start: int, stop: int, moves: bool = False) -> tuple[list[PairResult], float]:
-    """:func:`play_pairs`, and how long it took where it ran (to size the next tasks): the task of a pool.
+def play_batch(config: MatchConfig, start: int, stop: int, moves: bool = False) -> tuple[list[SetResult], float]:
+    """:func:`~mille.lab.play.play_sets`, and how long it took where it ran (to size the next tasks): a pool's task.
 
     ``moves``: every move of the games is taken down and sent back (``--record``).
     """
     began = time.perf_counter()
-    results = play_pairs(config, start, stop, moves=moves)
+    results = play_sets(config, start, stop, moves=moves)
     return results, time.perf_counter() - began
 
 
@@ -90,10 +93,10 @@ def _worker_terminated(signum: int, frame: object) -> None:
 
 
 class _Batcher:
-    """Groups the pairs to play, in order, into batches of consecutive pairs of one match.
+    """Groups the sets to play, in order, into batches of consecutive sets of one match.
 
-    ``size`` None sizes them from the time the pairs take (about
-    :data:`TASK_SECONDS` a batch, one pair until a time is known).
+    ``size`` None sizes them from the time the sets take (about
+    :data:`TASK_SECONDS` a batch, one set until a time is known).
     """
 
     def __init__(self, pairs: Iterable[tuple[MatchConfig, int]], size: int | None) -> None:
@@ -135,7 +138,7 @@ class _Batcher:
 
 def run_batches(
     pairs: Iterable[tuple[MatchConfig, int]],
-    record: Callable[[Batch, list[PairResult]], bool],
+    record: Callable[[Batch, list[SetResult]], bool],
     *,
     jobs: int = 1,
     executor: concurrent.futures.Executor | None = None,
@@ -144,27 +147,29 @@ def run_batches(
     pairs_per_task: int | None = None,
     moves: bool = False,
 ) -> bool:
-    """Play ``pairs`` (match, pair index) and hand each batch's results to ``record`` as it finishes.
+    """Play ``pairs`` (match, set index: at two seats a duplicate pair's) and hand each batch's results to ``record``.
+
+    Each batch's results are handed over as the batch finishes.
 
     Returns True if Ctrl-C stopped the run.  This is the one runner of
     :func:`~mille.lab.match.run_match` and of :mod:`mille.lab.tournament`.  With ``executor``
     None, ``jobs`` 1 plays in this process, in order, and more in a
     :class:`~concurrent.futures.ProcessPoolExecutor` of ``jobs`` workers
     that is stopped at once on Ctrl-C; any other executor is used as given
-    and not shut down.  Consecutive pairs of one match go to a task
+    and not shut down.  Consecutive sets of one match go to a task
     together: ``pairs_per_task`` of them, or (None) one at a time in
     process and, in a pool, as many as take about :data:`TASK_SECONDS`
     (at most :data:`MAX_PAIRS_PER_TASK`), measured as the run goes.  At
     most ``max_in_flight`` tasks (default four per worker; ``workers`` says
     how many an executor has) are submitted and not finished at once, so a
-    run of a million pairs holds a few futures, not a million, and an
+    run of a million sets holds a few futures, not a million, and an
     interrupted run wastes little.  ``pairs`` is consumed lazily.  Batches
     finish in any order; ``record`` returns True once it has all it needs,
     and the rest is cancelled.  Ctrl-C (KeyboardInterrupt, in the wait or
     raised by ``record``) stops the run; what was recorded stays recorded.
     Any other exception (an engine bug, a lost cluster) propagates after
     the work in flight is cancelled.  ``moves``: the results carry every
-    move of their games (:attr:`~mille.lab.records.PairResult.moves`).
+    move of their games (:attr:`~mille.lab.records.SetResult.moves`).
     """
     try:
         if executor is None and jobs == 1:
@@ -176,7 +181,7 @@ def run_batches(
                     return False
                 batch = first
                 while batch is not None:
-                    if record(batch, play_pairs(batch.config, batch.start, batch.stop, moves=moves)):
+                    if record(batch, play_sets(batch.config, batch.start, batch.stop, moves=moves)):
                         break
                     batch = batcher.next()
                 return False
@@ -205,11 +210,11 @@ def run_batches(
 
 
 def _run_in_flight(
-    first: Batch, batcher: _Batcher, record: Callable[[Batch, list[PairResult]], bool], moves: bool
+    first: Batch, batcher: _Batcher, record: Callable[[Batch, list[SetResult]], bool], moves: bool
 ) -> None:
-    """The batches played with :data:`GAMES_IN_FLIGHT` games at once (:func:`~mille.lab.pairs.play_in_flight`).
+    """The batches played with :data:`GAMES_IN_FLIGHT` games at once (:func:`~mille.lab.play.play_in_flight`).
 
-    Each batch is recorded, in order, once all its pairs are played.
+    Each batch is recorded, in order, once all its sets are played.
     """
     batches: list[Batch] = []
 
@@ -217,11 +222,11 @@ def _run_in_flight(
         batch: Batch | None = first
         while batch is not None:
             batches.append(batch)
-            for pair in range(batch.start, batch.stop):
-                yield batch.config, pair
+            for unit in range(batch.start, batch.stop):
+                yield batch.config, unit
             batch = batcher.next()
 
-    done: list[PairResult] = []
+    done: list[SetResult] = []
     results = play_in_flight(feed(), GAMES_IN_FLIGHT, moves=moves)
     try:
         for result in results:
@@ -240,7 +245,7 @@ def _run_pool(
     pool: concurrent.futures.Executor,
     batcher: _Batcher,
     window: int,
-    record: Callable[[Batch, list[PairResult]], bool],
+    record: Callable[[Batch, list[SetResult]], bool],
     *,
     cancel: bool,
     moves: bool = False,
@@ -250,7 +255,7 @@ def _run_pool(
     ``cancel``: on the way out, cancel the tasks not started (an executor
     handed in); an own pool is shut down by the caller instead.
     """
-    pending: dict[concurrent.futures.Future[tuple[list[PairResult], float]], Batch] = {}
+    pending: dict[concurrent.futures.Future[tuple[list[SetResult], float]], Batch] = {}
     exhausted = False
     try:
         while True:
@@ -292,7 +297,7 @@ def _stop_pool(pool: concurrent.futures.Executor) -> None:
     handler, which on Python 3.10 writes to the thread's wake-up pipe as
     the thread closes it, and the process printed a traceback or, once in
     some tens of runs under load, hung at exit after its report (seen in
-    CI, ``tests/test_tournament.py``'s Ctrl-C test).
+    CI, ``tests/lab/test_tournament.py``'s Ctrl-C test).
     """
     terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
     if terminate is not None:

@@ -1,4 +1,4 @@
-"""Headless games between two players, or at any table; by default the BSD computer against itself.
+"""Headless games at any table (two players by default): the BSD computer against itself unless told.
 
     python -m mille.sim --hands 1000 --seed 7 [--json] [--human NAME] [--computer NAME]
     python -m mille.sim --players 4 [--seat NAME ...] ...
@@ -29,7 +29,7 @@ So with the BSD player in the computer seat, a simulated game is one the
 real binary plays identically when the human seat's moves are typed into it
 with the same seed.  Two plain BSD seats with nobody watching play the
 BSD procedure's fast loop (:func:`mille.players.bsd.play_hand`;
-``tests/test_sim.py`` checks that it plays the same games as the
+``tests/lab/test_sim.py`` checks that it plays the same games as the
 observations do).
 
 A player that answers something other than a legal move or raises, and a
@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 
 from ..engine import rules
 from ..engine.driver import EndlessHand, HandPlay, PlayerError, play_hand
-from ..engine.rng import SEED_RULE, GlibcRandom, parse_seed, secret_seed
+from ..engine.rng import SEED_RULE, GlibcRandom, parse_seed, secret_seed, wide_seed
 from ..engine.rules import Move, MoveType, Outcome
 from ..engine.state import EXTENDED_TRIP, TABLE_SEATS, Game, table
 from ..files.safeio import shown
@@ -307,7 +307,7 @@ def _seed_argument(text: str) -> int:
     The seed stands for the original's process ID, as ``mille``'s does, so
     the two commands take the same seeds: 0 would deal seed 1's cards.
     """
-    value = parse_seed(text)
+    value = parse_seed(text, wide=True)  # a seed drawn at random, given again, too
     if value is None:
         raise argparse.ArgumentTypeError(f"{text!r} is not a seed: {SEED_RULE}")
     return value
@@ -371,7 +371,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(str(exc))
     secret = () if args.bot_reads_deck else [k for k, name in enumerate(names) if is_exec_spec(name)]
     drawn = args.seed is None and bool(secret)
-    seed = secret_seed() if drawn else 1 if args.seed is None else args.seed
+    seed = wide_seed() if drawn else 1 if args.seed is None else args.seed
     try:
         summary = simulate(args.hands, seed, players, names, secret)
     except SimulationError as exc:

@@ -30,7 +30,7 @@ The mathematics is ported (not the code): the equation is solved here by a
 safeguarded Newton iteration instead of SciPy's Brent, so that the
 standard library suffices.  :func:`simulate` runs the test on pair scores
 drawn from a given pentanomial distribution, to measure its error rates
-and its average length (``tests/test_sprt.py``, ``tests/bench_sprt.py``,
+and its average length (``tests/lab/test_sprt.py``, ``tests/bench/bench_sprt.py``,
 ``docs/bots.md``).
 """
 

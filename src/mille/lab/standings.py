@@ -1,29 +1,47 @@
-"""A tournament's report: each pairing's match report, the crosstable, the ratings, as JSON and as text.
+"""A tournament's report: each match's report, the crosstable or standings, the ratings, as JSON and as text.
 
-:func:`build_report` gives the crosstable (the row player's game score and
-margin per hand against the column player, with 95% intervals), then a
-rating list: a Bradley-Terry model fitted jointly to every game, on the Elo
-scale, anchored at ``bsd`` = :data:`ANCHOR_RATING` (the first player named
-when ``bsd`` is not in it), with 95% intervals from a bootstrap over
-duplicate pairs (:func:`mille.lab.stats.rate_players`), and each player's
-think times.  It depends on the tournament's configuration and the pairs
-finished alone, not on the order they were played in, the runner, or a
-resume (:data:`TIMING_FIELDS` apart).  :func:`format_report` writes it as
-text.  ``docs/tournaments.md`` explains the arithmetic.
+:func:`build_report` gives, at two seats, the crosstable (the row player's
+game score and margin per hand against the column player, with 95%
+intervals), then a rating list: a Bradley-Terry model fitted jointly to
+every game, on the Elo scale, anchored at ``bsd`` = :data:`ANCHOR_RATING`
+(the first player named when ``bsd`` is not in it), with 95% intervals
+from a bootstrap over duplicate pairs
+(:func:`mille.lab.bradley_terry.rate_players`), and each player's think
+times.  At the larger tables it gives the standings (each player's mean
+over its tables), the same ratings fitted to every game read between every
+two sides (:func:`pairwise`: a set counted as a duplicate unit of two
+games), and each table's report; each table keeps the report it has always
+had.  It depends on the tournament's configuration and the sets finished
+alone, not on the order they were played in, the runner, or a resume
+(:data:`TIMING_FIELDS` apart).  :func:`format_report` writes it as text.
+``docs/tournaments.md`` explains the arithmetic.
 """
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from ..engine.scoring import GAME_POINTS
 from ..files.safeio import shown
-from .pairs import derive_seed
-from .records import PairResult
+from .bradley_terry import PairingScores, Rating, rate_players
+from .play import derive_seed
+from .records import GameRecord, SetResult
 from .report import TIMING_FIELDS as MATCH_TIMING_FIELDS
-from .report import format_rate, listing, named, plural, ran_on, rounded, summarize, think_summary
+from .report import (
+    format_rate,
+    format_table_report,
+    listing,
+    named,
+    plural,
+    ran_on,
+    rounded,
+    summarize,
+    summarize_table,
+    think_summary,
+)
 from .schedule import TournamentConfig
-from .stats import PairingScores, Rating, ThinkStats, rate_players
+from .stats import ThinkStats, mean
 
 #: Report fields (at any depth) that depend on the machine and the moment, not on the arguments.
 TIMING_FIELDS = (*MATCH_TIMING_FIELDS, "pairs_per_second")
@@ -42,7 +60,7 @@ MIN_PAIRS_TO_RATE = 10
 
 def build_report(
     config: TournamentConfig,
-    done: dict[tuple[int, int], PairResult],
+    done: dict[tuple[int, int], SetResult],
     *,
     seconds: float = 0.0,
     interrupted: bool = False,
@@ -52,9 +70,18 @@ def build_report(
     """The tournament's report: each pairing's match report, the crosstable, the ratings.
 
     Everything but :data:`TIMING_FIELDS` depends only on ``config`` and
-    the pairs in ``done`` (the bootstrap is seeded from the tournament
+    the sets in ``done`` (the bootstrap is seeded from the tournament
     seed), not on the order they were played in, the runner, or a resume.
+    At the larger tables the report is theirs: each player's standing (its
+    mean game score and margin per hand over its tables), the ratings
+    fitted to every game read between every two sides (:func:`pairwise`),
+    then each table's report (``docs/tournaments.md``, "At the larger
+    tables").
     """
+    if config.seats != 2:
+        return _build_table_report(
+            config, done, seconds=seconds, interrupted=interrupted, resumed=resumed, resamples=resamples
+        )
     n = len(config.players)
     pairings = config.pairings
     reports = []
@@ -137,6 +164,142 @@ def build_report(
     if withheld:
         report["ratings_withheld"] = {
             "reason": "too few pairs to rate",
+            "least_pairs_per_pairing": least,
+            "min_pairs_per_pairing": MIN_PAIRS_TO_RATE,
+        }
+    return report
+
+
+def pairwise(g: GameRecord, p: int, q: int) -> float:
+    """Player ``p``'s score against ``q`` in one game (1 a win, 0.5 a draw): the rating's reading of a game."""
+    p_won, q_won = p in g.winners, q in g.winners
+    if p_won != q_won:
+        return 1.0 if p_won else 0.0
+    if p_won or g.fault is not None:  # both won (a tie, or both outlasted a forfeit)
+        return 0.5
+    return 1.0 if g.points[p] > g.points[q] else 0.0 if g.points[p] < g.points[q] else 0.5
+
+
+def _build_table_report(
+    config: TournamentConfig,
+    done: dict[tuple[int, int], SetResult],
+    *,
+    seconds: float,
+    interrupted: bool,
+    resumed: int,
+    resamples: int,
+) -> dict[str, Any]:
+    """:func:`build_report` at the larger tables: standings, ratings and each table's report."""
+    groups = []
+    for k, group in enumerate(config.pairings):
+        sets = [done[(k, u)] for u in range(config.pairs) if (k, u) in done]
+        cut = interrupted and len(sets) < config.pairs
+        groups.append(summarize_table(config.match_config(*group), sets, seconds=seconds, interrupted=cut))
+    players = list(config.players)
+    n = len(players)
+    number = {name: i for i, name in enumerate(players)}
+    standings: list[dict[str, Any]] = []
+    for name in players:
+        rows = [
+            row for g in groups for row in g["per_player"] if row["player"] == name and row["game_score"] is not None
+        ]
+        standings.append(
+            {
+                "player": name,
+                "tables": len(rows),
+                "game_score": mean([r["game_score"] for r in rows], 4),
+                "margin_per_hand": mean([r["margin_per_hand"] for r in rows], 2),
+            }
+        )
+    standings.sort(key=lambda r: (-(r["game_score"] or 0.0), -(r["margin_per_hand"] or 0.0)))
+    # The ratings: each two players' scores against each other, set by set, over every table they shared.
+    units: dict[tuple[int, int], list[float]] = {}
+    scale = 2.0 / config.sides  # a set as a unit of two games
+    games_of = [0] * n
+    points_of = [0.0] * n
+    for k, group in enumerate(config.pairings):
+        ids = list(group)
+        for u in range(config.pairs):
+            if (k, u) not in done:
+                continue
+            played = done[(k, u)].games
+            for a, b in itertools.combinations(range(config.sides), 2):
+                score = sum(pairwise(g, a, b) for g in played)
+                units.setdefault((ids[a], ids[b]), []).append(score * scale)
+            for a in range(config.sides):
+                games_of[ids[a]] += len(played)
+                points_of[ids[a]] += sum(pairwise(g, a, b) for g in played for b in range(config.sides) if b != a) / (
+                    config.sides - 1
+                )
+    scores = [PairingScores(i, j, tuple(v)) for (i, j), v in sorted(units.items())]
+    anchor = number.get("bsd", 0)
+    least = min((len(p.pair_scores) for p in scores), default=0)
+    withheld = 0 < least < MIN_PAIRS_TO_RATE
+    ratings = (
+        []
+        if withheld or not scores
+        else rate_players(
+            n,
+            scores,
+            anchor=anchor,
+            anchor_rating=ANCHOR_RATING,
+            resamples=resamples,
+            seed=derive_seed("table-bootstrap", config.seed, config.seats),
+        )
+    )
+    rating_rows: list[dict[str, Any]] = []
+    for p in range(n):
+        r = ratings[p] if ratings else None
+        rating_rows.append(
+            {
+                "player": players[p],
+                "rating": None if r is None else rounded(r.rating, 1),
+                "rating_ci95": [None, None] if r is None else [rounded(r.low, 1), rounded(r.high, 1)],
+                "games": games_of[p],
+                "score": round(points_of[p] / games_of[p], 6) if games_of[p] else None,
+                "think_ms": None,
+            }
+        )
+    if withheld or not ratings:
+        rating_rows.sort(key=lambda row: (-(row["score"] or 0.0), row["player"]))
+    else:
+        rating_rows.sort(key=lambda row: (row["rating"] is None, -(row["rating"] or 0.0), row["player"]))
+    report: dict[str, Any] = {
+        "seats": config.seats,
+        "sides": config.sides,
+        "players": players,
+        "seed": config.seed,
+        "games_per_table": config.pairs * config.sides,
+        "sets_per_table": config.pairs,
+        "game_points": config.game_points,
+        "max_think_ms": config.max_think_ms,
+        "sets": len(done),
+        "sets_total": config.pairs * len(config.pairings),
+        "standings": standings,
+        "rating_model": {
+            "model": "bradley-terry",
+            "scale": "elo",
+            "anchor": players[anchor],
+            "anchor_rating": ANCHOR_RATING,
+            "reading": "each game a result between every two sides: a winner beats a side that did not win, two "
+            "winners draw, two sides that lost are ranked by their points, a forfeit loses to every side",
+            "prior": "one virtual split pair per pairing: a drawn game in every fit, half a pair resampled",
+            "interval": "percentile bootstrap over sets within each pair of players (a set counted as two games)",
+            "resamples": resamples,
+            "units": "sets",
+        },
+        "ratings": rating_rows,
+        "tables": groups,
+        "interrupted": interrupted,
+        "resumed_sets": resumed,
+        "seconds": round(seconds, 3),
+    }
+    if withheld:
+        report["ratings_withheld"] = {
+            "reason": "too few sets to rate",
+            "unit": "set",
+            "units": "sets",
+            "games_needed": MIN_PAIRS_TO_RATE * config.sides,
             "least_pairs_per_pairing": least,
             "min_pairs_per_pairing": MIN_PAIRS_TO_RATE,
         }
@@ -337,7 +500,12 @@ def _format_unrated(report: dict[str, Any], withheld: dict[str, Any]) -> list[st
 def format_report(
     report: dict[str, Any], *, bars: bool = False, jobs: int | None = None, cluster: str | None = None
 ) -> str:
-    """The report as text: what was played, the crosstable, the ratings (with ``bars``, drawn), forfeits, timing."""
+    """The report as text: what was played, the crosstable, the ratings (with ``bars``, drawn), forfeits, timing.
+
+    At the larger tables: the standings, the ratings, then each table's report.
+    """
+    if "seats" in report:
+        return _format_table_report(report)
     n = len(report["players"])
     points = f", {report['game_points']}-point games" if report["game_points"] != GAME_POINTS else ""
     rows = [
@@ -383,6 +551,32 @@ def format_report(
     return "\n".join(rows)
 
 
+def _format_table_report(report: dict[str, Any]) -> str:
+    """:func:`format_report` at the larger tables: the standings, the ratings, then each table's report."""
+    lines = [
+        f"Tournament at the table of {report['seats']}, seed {report['seed']}: "
+        f"{plural(len(report['tables']), 'table')} of {plural(report['games_per_table'], 'game')}",
+    ]
+    if report["interrupted"]:
+        lines.append(f"  interrupted: {report['sets']} of {report['sets_total']} sets finished")
+    if report["resumed_sets"]:
+        lines.append(f"  {plural(report['resumed_sets'], 'set')} read back from the results file")
+    lines.append("  standings (mean over the player's tables):")
+    for i, row in enumerate(report["standings"], 1):
+        if row["game_score"] is None:
+            lines.append(f"  {i:>2}. {shown(row['player'])}: no set finished")
+            continue
+        lines.append(
+            f"  {i:>2}. {shown(row['player'])}: game score {row['game_score']:.3f}, "
+            f"margin {row['margin_per_hand']:+.1f}/hand, {plural(row['tables'], 'table')}"
+        )
+    if any(row["rating"] is not None for row in report["ratings"]) or "ratings_withheld" in report:
+        lines += ["", *format_ratings(report)]
+    for g in report["tables"]:
+        lines += ["", format_table_report(g)]
+    return "\n".join(lines)
+
+
 __all__ = [
     "ANCHOR_RATING",
     "DEFAULT_RESAMPLES",
@@ -393,5 +587,6 @@ __all__ = [
     "format_ratings",
     "format_report",
     "interval_bar",
+    "pairwise",
     "without_timing",
 ]

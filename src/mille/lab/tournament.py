@@ -1,27 +1,28 @@
-"""Round-robin tournaments: a crosstable and ratings with intervals, resumable, on one machine or a Dask cluster.
+"""Round-robin tournaments at any table: ratings with intervals, resumable, on one machine or a Dask cluster.
 
-    python -m mille.tournament A B C ... [--games N] [--seed S] [--jobs J | --cluster ADDRESS]
+    python -m mille.tournament A B C ... [--players N] [--games N] [--seed S] [--jobs J | --cluster ADDRESS]
                                [--out FILE | --resume FILE] [--json] [--max-think-ms MS]
 
-Every pairing of the players named (the earlier-named as A) is a
-duplicate-deal match exactly as ``python -m mille.match`` plays it, with
-the match seed derived from the tournament seed and the two names
-(:func:`mille.lab.schedule.pairing_seed`): the tournament hands the same
-:class:`~mille.lab.runner.Batch` of pairs to the same runner
+Every group of as many players as the table has sides (at two seats every
+pairing, the earlier-named as A) is a match exactly as ``python -m
+mille.match`` plays it, with the match seed derived from the tournament
+seed and the names (:mod:`mille.lab.schedule`): the tournament hands the
+same :class:`~mille.lab.runner.Batch` of sets to the same runner
 (:func:`mille.lab.runner.run_batches`), so a cell of the crosstable is the
-report ``mille.match A B --seed <pairing seed>`` would give.
+report ``mille.match A B --seed <pairing seed>`` would give, and a table's
+the report of ``mille.match --players N``.
 
-The report (:mod:`mille.lab.standings`) has the crosstable (the row
-player's game score and margin per hand against the column player, with
-95% intervals), then a rating list: Bradley-Terry on the Elo scale,
-anchored at ``bsd`` = 1500, with bootstrap intervals, and each player's
-think times.  ``docs/tournaments.md`` explains the arithmetic and the
-cluster set-up.
+The report (:mod:`mille.lab.standings`) has, at two seats, the crosstable
+(the row player's game score and margin per hand against the column
+player, with 95% intervals), at the larger tables the standings, then a
+rating list: Bradley-Terry on the Elo scale, anchored at ``bsd`` = 1500,
+with bootstrap intervals, and each player's think times.
+``docs/tournaments.md`` explains the arithmetic and the cluster set-up.
 
-With ``--out FILE`` every finished pair is appended to ``FILE`` as a JSON
-line (the file's first line records the arguments) as soon as the pair is
-in; ``--resume FILE`` reads it back, plays only the pairs missing and goes
-on appending (:mod:`mille.lab.results`).  A pair's result depends on its
+With ``--out FILE`` every finished set (pair) is appended to ``FILE`` as a
+JSON line (the file's first line records the arguments) as soon as it is
+in; ``--resume FILE`` reads it back, plays only the sets missing and goes
+on appending (:mod:`mille.lab.results`).  A set's result depends on its
 seed alone, so the report of a resumed run is the report of an
 uninterrupted one (:data:`~mille.lab.standings.TIMING_FIELDS` apart).
 This module is the run (:func:`run_tournament`), its progress line and
@@ -30,7 +31,7 @@ its command line.
 
 from __future__ import annotations
 
-import argparse
+import math
 import os
 import sys
 import time
@@ -39,22 +40,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..engine.rng import secret_seed
+from ..engine.rng import wide_seed
 from ..engine.state import TABLE_SEATS, table
 from ..files.safeio import shown
-from ..players import make_player
+from ..players import check_table, make_player
 from . import command
 from .console import StatusLine, format_elapsed, gauge
 from .gamelog import RecordError
 from .options import DEFAULTS, RunOptions
-from .pairs import MatchError
-from .records import PairResult
+from .play import MatchError
+from .records import SetResult
 from .report import bot_name, format_rate, replay_line
-from .results import TournamentError, open_results, results_seed
+from .results import TournamentError, open_results, results_line, results_seed, stops_held
 from .runner import TASK_SECONDS, Batch
 from .schedule import TournamentConfig, pairs_to_play
 from .standings import DEFAULT_RESAMPLES, build_report, format_report
-from .tabletournament import format_table_tournament, run_table_tournament
 
 #: Games per pairing when --games is not given.
 DEFAULT_GAMES = 100
@@ -64,7 +64,7 @@ DEFAULT_GAMES = 100
 class TournamentProgress:
     """What :func:`run_tournament`'s progress callback is told after every finished unit of work."""
 
-    pairs: int  # pairs done, resumed ones included
+    pairs: int  # sets (pairs at two seats) done, resumed ones included
     target_pairs: int
     resumed: int
     seconds: float  # since this run started
@@ -73,6 +73,7 @@ class TournamentProgress:
 def run_tournament(
     players: Sequence[str],
     *,
+    seats: int = 2,
     games: int = DEFAULT_GAMES,
     options: RunOptions = DEFAULTS,
     out: Path | None = None,
@@ -80,20 +81,27 @@ def run_tournament(
     resamples: int = DEFAULT_RESAMPLES,
     progress: Callable[[TournamentProgress], None] | None = None,
 ) -> dict[str, Any]:
-    """Play a round robin (``games`` per pairing, rounded up to pairs) and return its report (:func:`build_report`).
+    """Play a round robin at the table of ``seats`` and return its report (:func:`build_report`).
 
+    Every group of as many players as the table has sides (at two seats
+    every pairing) plays a match of ``games`` games, rounded up to whole
+    sets (pairs at two seats), on a seed of its own (:mod:`mille.lab.schedule`).
     ``out`` (a new file) or ``resume`` (a file of the same arguments)
-    records every finished pair; ``resume`` plays only the pairs missing.
+    records every finished set; ``resume`` plays only the sets missing.
     ``options`` (:class:`~mille.lab.options.RunOptions`, shared with
     matches): the seed, the think-time limit, the game's length, where the
-    pairs are played, and ``record`` (a new file): every game played, move
+    sets are played, and ``record`` (a new file): every game played, move
     by move, as a game record (:mod:`mille.lab.gamelog`), in the order the
-    pairs finish (the pairs read back from ``resume`` are not played, so
-    not in it).  Ctrl-C stops the run with everything finished kept, the
-    report marked ``interrupted``.
+    sets finish (the sets read back from ``resume`` are not played, so not
+    in it; each line names its match's seed, so it replays).  Ctrl-C stops
+    the run with everything finished kept, the report marked
+    ``interrupted``.
     """
-    if len(players) < 2:
-        raise ValueError("a tournament needs at least two players")
+    sides = table(seats).sides
+    if len(players) < sides:
+        if seats == 2:
+            raise ValueError("a tournament needs at least two players")
+        raise ValueError(f"a tournament at the table of {seats} needs at least {sides} players")
     twice = sorted({p for p in players if players.count(p) > 1})
     if twice:
         raise ValueError(f"player {twice[0]!r} named twice")
@@ -103,52 +111,53 @@ def run_tournament(
     if out is not None and resume is not None:
         raise ValueError("give out or resume, not both")
     # PlayerSpecError now, not a forfeit in every game; and the bots' own names for the report.
-    names = {spec: bot_name(make_player(spec)) for spec in players}
+    names = {}
+    for spec in players:
+        player = make_player(spec)
+        check_table(player, spec, seats)
+        names[spec] = bot_name(player)
     config = TournamentConfig(
         tuple(players),
-        (games + 1) // 2,
+        -(-games // sides),
         options.seed,
         options.max_think_ms,
         options.game_points,
         options.bots_read_deck,
+        seats,
     )
     done, writer = open_results(config, out=out, resume=resume)
     games_writer = None
     try:
-        games_writer = options.recorder(
-            "mille.tournament",
-            players=list(players),
-            seed=options.seed,
-            pairs_per_pairing=config.pairs,
-            game_points=options.game_points,
-            max_think_ms=options.max_think_ms,
-        )
+        per_match = ("pairs_per_pairing" if seats == 2 else "sets_per_table", config.pairs)
+        games_writer = options.recorder("mille.tournament", players, seats, per_match)
     except BaseException:
         if writer is not None:
             writer.close()
         raise
     resumed = len(done)
-    index = {config.match_config(i, j): k for k, (i, j) in enumerate(config.pairings)}
+    index = {config.match_config(*group): k for k, group in enumerate(config.pairings)}
     target = config.pairs * len(config.pairings)
     start_time = time.perf_counter()
 
-    def record_batch(batch: Batch, results: list[PairResult]) -> bool:
+    def record_batch(batch: Batch, results: list[SetResult]) -> bool:
         k = index[batch.config]
-        m = batch.config
         for result in results:
-            if (k, result.pair) in done:
+            if (k, result.unit) in done:
                 continue
-            if writer is not None:  # the file first: a stop (SIGTERM, Ctrl-C) while the line is made counts no pair
-                writer.append_pair((m.a, m.b), result)  # that the file lacks
-            done[(k, result.pair)] = result
+            if writer is not None:  # the file and the count together: a stop (SIGTERM, Ctrl-C) waits for both
+                with stops_held():
+                    writer.append(results_line(config, k, result))
+                    done[(k, result.unit)] = result
+            else:
+                done[(k, result.unit)] = result
             if games_writer is not None:
-                games_writer.write(m, result)
+                games_writer.write(batch.config, result)
         if progress is not None:
             progress(TournamentProgress(len(done), target, resumed, time.perf_counter() - start_time))
         return len(done) >= target
 
     try:
-        if progress is not None and resumed:  # the pairs from the file count from the start
+        if progress is not None and resumed:  # the sets from the file count from the start
             progress(TournamentProgress(resumed, target, resumed, 0.0))
         if len(done) < target:
             interrupted = options.run(pairs_to_play(config, done), record_batch, games_writer)
@@ -164,17 +173,18 @@ def run_tournament(
     seconds = time.perf_counter() - start_time
     report = build_report(config, done, seconds=seconds, interrupted=interrupted, resumed=resumed, resamples=resamples)
     bots = {spec: name for spec, name in names.items() if name is not None}
-    if bots:
+    if bots and seats == 2:
         report["bot_names"] = bots
     return report
 
 
 class TournamentBar(StatusLine):
-    """The tournament's line: pairs done of all, the rate, elapsed time."""
+    """The tournament's line: pairs (at the larger tables, sets: ``unit``) done of all, the rate, elapsed time."""
 
-    def __init__(self, stream: TextIO, target: int, interval: float = 0.5) -> None:
+    def __init__(self, stream: TextIO, target: int, interval: float = 0.5, *, unit: str = "pair") -> None:
         super().__init__(stream, interval)
         self.target = target
+        self.unit = unit
         self.latest: TournamentProgress | None = None
 
     def __call__(self, p: TournamentProgress) -> None:
@@ -185,15 +195,16 @@ class TournamentBar(StatusLine):
         p = self.latest
         done = 0 if p is None else p.pairs
         head = (
-            f"{gauge(done / self.target if self.target else 1.0)} {done}/{self.target} pairs, {format_elapsed(elapsed)}"
+            f"{gauge(done / self.target if self.target else 1.0)} {done}/{self.target} {self.unit}s, "
+            f"{format_elapsed(elapsed)}"
         )
         resumed = f", {p.resumed} from the file" if p is not None and p.resumed else ""
         if p is None or p.pairs == p.resumed:
-            return f"{head}{resumed}; the first pair is under way"
-        # Over the time elapsed, not the time of the last news: while a slow pair runs, the rate falls.
+            return f"{head}{resumed}; the first {self.unit} is under way"
+        # Over the time elapsed, not the time of the last news: while a slow set runs, the rate falls.
         seconds = max(p.seconds, elapsed)
         rate = (p.pairs - p.resumed) / seconds if seconds > 0 else 0.0
-        return f"{head}, {format_rate(rate)} pairs/s{resumed}"
+        return f"{head}, {format_rate(rate)} {self.unit}s/s{resumed}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -254,13 +265,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--version", action="version", version=command.version_text("mille.tournament"))
     args = parser.parse_args(argv)
-    if args.seats != 2:
-        return _table_main(parser, args)
-    if len(args.players) < 2:
-        parser.error("name at least two players")
+    seats = args.seats
+    sides = table(seats).sides
+    if len(args.players) < sides:
+        if seats == 2:
+            parser.error("name at least two players")
+        parser.error(f"--players {seats} has {sides} sides: name at least {sides} players")
     twice = sorted({p for p in args.players if args.players.count(p) > 1})
     if twice:
         parser.error(f"player {twice[0]} is named twice")
+    if seats != 2 and args.pairs_per_task is not None:
+        parser.error(f"--pairs-per-task is not played at --players {seats} (a unit of work is a set)")
     command.check_at_least(
         parser,
         ("--games", args.games, 1),
@@ -273,7 +288,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--resume {args.resume}: no such file")
     if args.record is not None and os.path.lexists(args.record):
         parser.error(f"--record {shown(os.fspath(args.record))}: the file exists (a record is never overwritten)")
-    command.check_players(parser, args.players)
+    command.check_players(parser, args.players, seats)  # at the larger tables, a bot of protocol 1 alone: one line
     drawn = False
     if args.seed is None and args.resume is not None:
         try:
@@ -283,9 +298,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
     if args.seed is None:
         drawn = True
-        args.seed = secret_seed()  # in this process only: workers get it through the pool's pipe or TLS
-    pairs_total = (args.games + 1) // 2 * len(args.players) * (len(args.players) - 1) // 2
-    bar = TournamentBar(sys.stderr, pairs_total) if sys.stderr.isatty() else None
+        args.seed = wide_seed()  # in this process only: workers get it through the pool's pipe or TLS
+    n = len(args.players)
+    units = -(-args.games // sides) * math.comb(n, sides)
+    bar = TournamentBar(sys.stderr, units, unit="pair" if seats == 2 else "set") if sys.stderr.isatty() else None
     options = RunOptions(
         seed=args.seed,
         max_think_ms=args.max_think_ms,
@@ -297,6 +313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     def run(**where: Any) -> dict[str, Any]:
         return run_tournament(
             args.players,
+            seats=seats,
             games=args.games,
             options=options.where(**where),
             out=args.out,
@@ -316,67 +333,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         args,
         players=args.players,
         bar=bar,
-        own_errors=(TournamentError, MatchError, RecordError),
-        text=text,
-        kept=f"; what finished is in {record}: --resume {record} goes on" if record else "",
-    )
-
-
-def _table_main(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    """``--players 3|4|6``: a round robin of table matches (:mod:`mille.lab.tabletournament`)."""
-    sides = table(args.seats).sides
-    if len(args.players) < sides:
-        parser.error(f"--players {args.seats} has {sides} sides: name at least {sides} players")
-    twice = sorted({p for p in args.players if args.players.count(p) > 1})
-    if twice:
-        parser.error(f"player {twice[0]} is named twice")
-    if args.pairs_per_task is not None:
-        parser.error(f"--pairs-per-task is not played at --players {args.seats} (a unit of work is a set)")
-    command.check_at_least(
-        parser, ("--games", args.games, 1), ("--jobs", args.jobs, 1), ("--bootstrap", args.bootstrap, 0)
-    )
-    command.check_run_arguments(parser, args)
-    if args.resume is not None and not os.path.lexists(args.resume):
-        parser.error(f"--resume {args.resume}: no such file")
-    if args.record is not None and os.path.lexists(args.record):
-        parser.error(f"--record {shown(os.fspath(args.record))}: the file exists (a record is never overwritten)")
-    command.check_players(parser, args.players, args.seats)  # a bot of protocol 1 alone: one line
-    drawn = False
-    if args.seed is None and args.resume is not None:
-        try:
-            args.seed = results_seed(args.resume)
-        except TournamentError as exc:
-            print(f"{parser.prog.removeprefix('python -m ')}: {shown(str(exc))}", file=sys.stderr)
-            return 1
-    if args.seed is None:
-        drawn = True
-        args.seed = secret_seed()
-    options = RunOptions(
-        seed=args.seed, max_think_ms=args.max_think_ms, bots_read_deck=args.bot_reads_deck, record=args.record
-    )
-
-    def run(**where: Any) -> dict[str, Any]:
-        return run_table_tournament(
-            args.players,
-            seats=args.seats,
-            games=args.games,
-            options=options.where(**where),
-            out=args.out,
-            resume=args.resume,
-            resamples=args.bootstrap,
-        )
-
-    def text(report: dict[str, Any], *, jobs: int | None, cluster: str | None) -> str:
-        body = format_table_tournament(report)
-        return f"{body}\n{replay_line(report['seed'])}" if drawn else body
-
-    record = args.out or args.resume
-    return command.run(
-        "mille.tournament",
-        run,
-        args,
-        players=args.players,
-        bar=None,
         own_errors=(TournamentError, MatchError, RecordError, ValueError),
         text=text,
         kept=f"; what finished is in {record}: --resume {record} goes on" if record else "",

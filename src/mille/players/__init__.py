@@ -42,7 +42,7 @@ program, a bot in a process of its own spoken to over a pipe
 A player may declare ``dice = "game"``: it is the original's procedure,
 which on the board rolls the game's own generator (so that its rolls
 change the later deals, as in the original); any other rolls dice of its
-own (:func:`mille.cli.computer_player`).
+own (:func:`mille.ui.session.computer_player`).
 """
 
 from __future__ import annotations

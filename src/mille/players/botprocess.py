@@ -210,12 +210,12 @@ class Bot:
         self.deals: set[int] = set()
         self.name = ""
         self.dice: str | None = None
-        #: The hello's opt-ins (docs/protocol.md, "Speed"): asked forced moves too; the compact encoding.
+        #: The hello's opt-ins (docs/protocol-speed.md): asked forced moves too; the compact encoding.
         self.every_decision = False
         self.compact = False
-        #: The protocols its hello says it speaks (docs/protocol.md, "Protocol 2"): (1,), (2,) or (1, 2).
+        #: The protocols its hello says it speaks (docs/protocol.md, "Protocols 1 and 2"): (1,), (2,) or (1, 2).
         self.protocols: tuple[int, ...] = (wire.PROTOCOL,)
-        #: Games the bot plays at once (its hello's ``games``; docs/protocol.md, "Games in flight"):
+        #: Games the bot plays at once (its hello's ``games``; docs/protocol-speed.md, "Games in flight"):
         #: past 1, a match in one process plays that many on it, every message tagged (:func:`acquire_tag`).
         self.capacity = 1
         #: With games in flight: the hello's ``events`` and ``legal`` (False: not sent; docs/protocol.md).
@@ -635,7 +635,7 @@ def acquire(spec: str, deal: int | None = None) -> Bot:
     Two games that share a deal (the two of a duplicate pair) must not be
     played by one process, which could remember the first (issue 36): a
     process is handed out again only for a deal it has not seen
-    (``deal``: a key of the deal, :func:`mille.lab.pairs.play_game`
+    (``deal``: a key of the deal, :func:`mille.lab.play.play_game`
     passes the seed of the pair's first hand; None, the board's games,
     which share no deal, takes any idle one).  Starting a process costs
     ~45 ms of CPU, far more than a hand, so a match keeps them: a worker
@@ -666,14 +666,16 @@ def games_at_once(spec: str) -> int:
     """How many games a bot of ``spec`` plays at once (its hello's ``games``; 1 if it cannot be started).
 
     A bot is started for it if none is idle, and left idle for the players
-    that follow (:func:`acquire`, :func:`acquire_tag`).
+    that follow (:func:`acquire`, :func:`acquire_tag`).  Games in flight
+    are protocol 1's (docs/protocol-speed.md): a bot that does not speak it
+    plays one game at a time whatever it offers, in its own protocol.
     """
     try:
         bot = acquire(spec)
     except Exception:  # the match's own players say why, game by game
         return 1
     release(bot)
-    return bot.capacity
+    return bot.capacity if 1 in bot.protocols else 1
 
 
 def acquire_tag(spec: str, deal: int | None) -> tuple[Bot, int]:

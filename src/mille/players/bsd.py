@@ -211,7 +211,7 @@ def decide(
     This is the hot path of every rollout: the legality test of step 1
     (:func:`mille.engine.rules.can_play`) and :func:`own_safeties` are written out
     inline, with the tableaus' fields read once; the decisions are exactly
-    those of the procedure as §6.3 states it (``tests/test_computer.py``
+    those of the procedure as §6.3 states it (``tests/players/test_computer.py``
     and the recorded engine games check them).
     """
     hand = pp.hand
@@ -559,10 +559,10 @@ class BsdPlayer:
 
     name = "bsd"
     #: The original's procedure: on the board it rolls the game's own
-    #: generator, as the original did (:func:`mille.cli.computer_player`).
+    #: generator, as the original did (:func:`mille.ui.session.computer_player`).
     dice = "game"
     #: Served over the protocol, it need not be asked a forced move: its
-    #: draw rolls no dice and counts nothing (docs/protocol.md, "Speed").
+    #: draw rolls no dice and counts nothing (docs/protocol-speed.md).
     every_decision = False
     #: The procedure with its "too close" quirk repaired (:func:`decide`);
     #: only :class:`mille.players.plus.PlusPlayer` sets it.
@@ -673,7 +673,7 @@ def play_out(
     player's rollouts: it hands the procedure the tableaus themselves, not
     observations, which is sound because the procedure reads of the other
     tableau only what lies on the table (the observation's contract;
-    ``tests/test_sim.py`` plays the same games both ways).  It takes the
+    ``tests/lab/test_sim.py`` plays the same games both ways).  It takes the
     procedure's own first steps itself when they are certain: before
     drawing, a safety that answers the hazard showing is played, else the
     player draws, and after a draw that fills the hand the decision follows
@@ -746,7 +746,7 @@ def play_hand(
     subclass that changes nothing but ``repaired``, as
     :class:`~mille.players.plus.PlusPlayer` does), the hand is played by
     :func:`play_out`: the same moves and the same game as through
-    observations (``tests/test_sim.py`` plays both ways); otherwise by the
+    observations (``tests/lab/test_sim.py`` plays both ways); otherwise by the
     driver.
     """
     if len(players) != 2:

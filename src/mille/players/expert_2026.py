@@ -19,7 +19,7 @@ gained later are gone from the code (``docs/notebook/expert.md``,
 
 **It must keep playing exactly as it did**: the same moves for the same
 observations and dice, for as long as this code lives.
-``tests/test_expert.py`` checks a fingerprint of its moves recorded when it
+``tests/players/test_expert.py`` checks a fingerprint of its moves recorded when it
 was frozen (commit 027295c); a change to the expert that moves it is a
 change to the expert's shared code that must be undone or made a setting.
 """

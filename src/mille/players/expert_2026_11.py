@@ -18,7 +18,7 @@ that leaves the player as it was.  Every later setting of
 
 **It must keep playing exactly as it did**: the same moves for the same
 observations and dice, for as long as this code lives.
-``tests/test_expert_3.py`` checks fingerprints of its moves at two and
+``tests/players/test_expert_3.py`` checks fingerprints of its moves at two and
 at four seats, recorded when it was frozen (commit ebaf851); a change to
 the expert that moves it is a change to the expert's shared code that
 must be undone or made a setting.

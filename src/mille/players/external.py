@@ -14,7 +14,7 @@ next game starts a new one.  Every exchange has a deadline
 (:data:`DEFAULT_DEADLINE` per decision, or the think-time limit a match
 sets with :meth:`ExternalPlayer.limit_think`).
 
-Protocol 2 (docs/protocol.md, "Protocol 2: any table") is chosen for each
+Protocol 2 (docs/protocol.md, "Protocols 1 and 2") is chosen for each
 game, at its first message: at a table of more than two seats, or for a
 bot whose hello offers protocol 2 alone.  Its ``game`` names the table,
 its ``decide`` carries :func:`~mille.players.wire.observation_json_2` (a
@@ -69,7 +69,7 @@ class ExternalPlayer:
     Made, it has a running bot that has said hello (:class:`PlayerSpecError`
     if none can be started): ``name`` is the name the bot gave, ``dice`` is
     ``"game"`` if the bot declared itself the original's procedure, which
-    rolls the game's own generator (:func:`mille.cli.computer_player` then
+    rolls the game's own generator (:func:`mille.ui.session.computer_player` then
     hands it that), else None.
 
     The bot's process is its own until :meth:`close` (or until the player
@@ -81,7 +81,7 @@ class ExternalPlayer:
     player's first game says ``new`` (a match makes a player for every
     game; the board keeps its computer for the next).  Whether the ``dice`` it is
     handed are the game's is the seat's business (:func:`mille.ui.session.computer_player`,
-    :func:`mille.lab.pairs.play_game`): a bot's own dice unless the person
+    :func:`mille.lab.play.play_game`): a bot's own dice unless the person
     running mille said that this bot can read the deck.
     """
 
@@ -121,7 +121,7 @@ class ExternalPlayer:
         A forced move (one legal move: the draw when no safety can be
         played) is made here without asking, unless the bot's hello asked
         for every decision; the bot learns it from its ``event``, as every
-        move (docs/protocol.md, "Speed").
+        move (docs/protocol-speed.md).
         """
         seat = observation.seat
         bot = self._bot
@@ -322,14 +322,14 @@ class ExternalPlayer:
 
 
 # --------------------------------------------------------------------------
-# Games in flight (docs/protocol.md, "Games in flight")
+# Games in flight (docs/protocol-speed.md, "Games in flight")
 
 
 class Awaited(Pending):
     """A decision asked of a bot that plays games in flight: answered by :func:`exchange`.
 
     Made by :meth:`InFlightPlayer.choose`; the match's timing of the seat
-    (:class:`mille.lab.pairs._Timed`) fills ``stats``; :func:`exchange`
+    (:class:`mille.lab.play._Timed`) fills ``stats``; :func:`exchange`
     fills ``move`` or ``error`` (a :class:`PlayerError` for the game).
     """
 
@@ -469,7 +469,7 @@ class InFlightPlayer:
         tag = self._tag
         if tag in bot.open_tags:  # an earlier game on this tag, never finished (its other player failed)
             bot.send(wire.tagged(ABANDONED, tag))
-        # A match's seat rolls dice of its own, never the game's generator (mille.lab.pairs): so a bot
+        # A match's seat rolls dice of its own, never the game's generator (mille.lab.play): so a bot
         # that declared dice "game" is handed their seed like any other, and rolls them without asking
         # (the same numbers the host would roll for it, with no round trip that stalls its other games).
         if rng.untouched():
@@ -689,7 +689,7 @@ def _draws_by_force(obs: Observation) -> bool:
     and a safety that answers the hazard showing are accepted
     (:func:`~mille.engine.rules.play_refusal`, ``discard_refusal``:
     ``MUST_PICK``); a hand without a safety has the draw alone.  A
-    shortcut, not a rule of its own: ``tests/test_protocol_speed.py`` checks
+    shortcut, not a rule of its own: ``tests/players/test_protocol_speed.py`` checks
     that it agrees with ``legal_moves`` wherever it says so.
     """
     hand = obs.players[obs.seat].hand

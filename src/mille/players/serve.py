@@ -18,7 +18,7 @@ declared ``dice = "game"``: the original's procedure, rolling the game's
 own generator on the board) gives it :class:`HostDice`, whose every
 ``random()`` asks the host for a roll.
 
-Speed (docs/protocol.md, "Speed"): the hello asks for the ``compact``
+Speed (docs/protocol-speed.md): the hello asks for the ``compact``
 encoding, whose ``decide`` lines are read straight into the
 :class:`~mille.engine.observation.Observation` (one call of the C JSON
 scanner on the array, no message dictionary), and
@@ -28,13 +28,13 @@ it.  It asks for every decision (forced moves too) unless the player
 declares ``every_decision = False``: a player whose forced moves change
 nothing in it (the BSD procedure draws without rolling or counting).
 
-Protocol 2 (docs/protocol.md, "Protocol 2: any table"): the hello says
+Protocol 2 (docs/protocol.md, "Protocols 1 and 2"): the hello says
 ``"protocols": [1, 2]``, so the host speaks protocol 1 at the two-seat
 table (compact, as above) and protocol 2 at the larger ones, as each
 ``game`` message says; a game of protocol 2 reads the observation of any
 table (:func:`~mille.players.wire.observation_from_json_2`) and answers a
 hazard with the side it goes to, so that ``mille.bot bsd`` plays any table
-exactly as ``bsd`` in process (``tests/test_protocol_2.py``).
+exactly as ``bsd`` in process (``tests/players/test_protocol_2.py``).
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ from ..engine.scoring import HandResult
 from ..engine.state import Table
 from ..engine.state import table as make_table
 from . import make_player, wire
-from .base import EXEC_PREFIX, Player, PlayerSpecError, decision
+from .base import EXEC_PREFIX, Decision, Player, PlayerSpecError, decision
 
 #: A player declaring this (an attribute ``dice``) rolls the game's own generator on the board.
 GAME_DICE = "game"
@@ -148,7 +148,7 @@ def serve(
     A player that raises ends the bot (the traceback on standard error,
     status 1), as any bot that fails: the host scores the game and, in a
     match, starts the bot again for the next.  ``games`` past 1 offers the
-    host that many games at once (docs/protocol.md, "Games in flight"): a
+    host that many games at once (docs/protocol-speed.md, "Games in flight"): a
     player and dice of their own for each game's tag.
     """
     if spec.startswith(EXEC_PREFIX):
@@ -191,7 +191,7 @@ def serve(
             continue
         values = wire.compact_values(line)
         if values is not None:  # the fast path: the decide line as mille writes it
-            made = decision(player, _compact(values, wire.observation_from_ints), dice)
+            made = _decided(player, values, dice)
             send(move_line(made.move, made.considered))
             continue
         if line.startswith(_HAND_OVER) and not hasattr(player, "hand_over"):
@@ -357,7 +357,7 @@ class _InFlight:
             values = wire.compact_values(core)  # it reads up to the array's end: no newline needed
             if values is not None:
                 game = self.game(tag)
-                made = decision(game.player, _compact(values, wire.observation_from_ints), game.dice)
+                made = _decided(game.player, values, game.dice)
                 answer = move_line(made.move, made.considered)
                 self.out.append(answer if tag is None else wire.tagged(answer, tag))
                 continue
@@ -409,6 +409,27 @@ class _InFlight:
 
 _EVENT = b'{"type":"event",'
 _HAND_OVER = b'{"type":"hand_over",'
+
+
+def _decided(player: Player, values: list[int], dice: GlibcRandom) -> Decision:
+    """The player's decision on a compact ``decide``'s integers, checked as a bot of mille checks its host.
+
+    The host that started this bot is checked roughly at every decision
+    (:func:`~mille.players.wire.check_ints_roughly`: nothing that could make
+    the player loop); a value within its C type but not its field (a card
+    of 99) makes the player fail, and then the whole check names the field,
+    the host's fault, as :class:`ProtocolError`, not the player's.
+    """
+    observation = _compact(values, _roughly)
+    try:
+        return decision(player, observation, dice)
+    except Exception:
+        _compact(values, wire.observation_from_ints)  # the host's numbers at fault: said so, in one line
+        raise
+
+
+def _roughly(values: list[int]) -> Observation:
+    return wire.observation_from_ints(values, wire.check_ints_roughly)
 
 
 def _compact(values: Any, read: Callable[[Any], Observation]) -> Observation:

@@ -20,9 +20,16 @@ The forms of the engine's values:
 The ``*_json`` functions give the JSON forms and the ``*_from_json``
 functions read them back; reading a bot's answer (:func:`read_message`,
 :func:`move_from_json`) trusts nothing and says what is wrong in a
-:class:`WireError`.
+:class:`WireError`.  Every number read from the other side (the host's
+observations, events and results, read by a bot or a person's guest; a
+bot's or a guest's move, read by the host) is checked against what the
+rules can reach before it is used (:data:`CARD`, :data:`MILES`, ...): a card is a card's
+code, a seat a seat of the table, a mileage at most the longest trip, a
+score at most :data:`MAX_SCORE`.  A hostile host's card out of range
+crashed a guest with a traceback, and a mileage of 10^15 spun it deaf to
+signals (issue 43); each is now a :class:`WireError` naming the field.
 
-The fast forms (docs/protocol.md, "Speed"), each opt-in in the bot's
+The fast forms (docs/protocol-speed.md), each opt-in in the bot's
 ``hello``: the ``compact`` encoding sends a decision's observation as one
 array of :data:`COMPACT_SIZE` integers in the order of
 :data:`COMPACT_FIELDS` and its legal moves as a bit mask
@@ -37,17 +44,19 @@ a valid JSON line.
 from __future__ import annotations
 
 import json
+import struct
 from collections.abc import Callable
+from operator import le as _le
 from typing import Any
 
 from .. import __version__
 from ..engine import cards
 from ..engine.driver import Event
-from ..engine.observation import Observation
+from ..engine.observation import Observation, PublicView
 from ..engine.rules import DISCARDS, DRAW, EXTEND, NO_EXTENSION, ORDER, PASS, PLAYS, Move, MoveType, Phase
 from ..engine.rules import phase as phase_of
 from ..engine.scoring import Bonuses, HandResult
-from ..engine.state import TABLE_SEATS, TWO, Game, Memory, Table, Tableau
+from ..engine.state import EXTENDED_TRIP, TABLE_SEATS, TWO, Game, Memory, Table, Tableau
 from ..engine.state import table as make_table
 
 #: The protocol's version: the greeting says it, the bot's hello repeats it.
@@ -98,6 +107,41 @@ ENCODINGS = ("json", COMPACT)
 
 class WireError(ValueError):
     """A line that is not the message it should be (the text says what is wrong)."""
+
+
+#: The most a score, a total or a count of games won may be: no game reaches it (a hand scores a few
+#: thousand points at most, a game ends at ``game_points``), and a number this size costs nothing to
+#: add or to show.  Also the most ``game_points`` a table may have.
+MAX_SCORE = 10**9
+#: The range of each kind of number a peer sends, (lowest, highest), checked before it is used:
+#: a card (its code, or ``-1`` for none: an empty slot or pile, a card drawn unseen), a safety's
+#: status, a count of cards (the deck's, a card seen, mileage cards played: at most a deck), a
+#: slot, a hand's size, a mileage or a trip (at most the longest trip), a score, ``num_gos`` (the
+#: original's estimate, which may run below zero), a table's seats and its game points.
+CARD = (cards.EMPTY, cards.NUM_CODES - 1)
+SAFETY = (0, 2)
+COUNT = (0, cards.FULL_DECK_SIZE)
+SLOT = (0, cards.HAND_SIZE - 1)
+HAND = (0, cards.HAND_SIZE)
+MILES = (0, EXTENDED_TRIP)
+SCORE = (0, MAX_SCORE)
+GOS = (-cards.FULL_DECK_SIZE, cards.FULL_DECK_SIZE)
+SEATS = (min(TABLE_SEATS), max(TABLE_SEATS))
+POINTS = (1, MAX_SCORE)
+_INTS_ONLY = frozenset({int})
+#: A side's name in an error (made once: the name is every decision's cost).
+_SIDE_NAMES = tuple(f"sides[{k}]" for k in range(max(TABLE_SEATS)))
+
+
+def _out_of_range(field: str, value: object, bounds: tuple[int, int]) -> WireError:
+    low, high = bounds
+    return WireError(f"{field} is {_value(value)}, not an integer from {low} to {high}")
+
+
+def _value(value: object, limit: int = 30) -> str:
+    """A peer's value as a report line shows it: its ``repr``, cut to ``limit`` characters (escaped where shown)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def encode(message: dict[str, object]) -> bytes:
@@ -189,23 +233,24 @@ def tableau_json(t: Tableau) -> dict[str, object]:
     }
 
 
-def tableau_from_json(d: dict[str, object]) -> Tableau:
+def tableau_from_json(d: dict[str, object], name: str = "tableau") -> Tableau:
+    """The :class:`Tableau` :func:`tableau_json` made, every field checked (``name`` heads a field in an error)."""
     return Tableau(
-        hand=_ints(d["hand"], cards.HAND_SIZE),
-        battle=_int(d["battle"]),
-        speed=_int(d["speed"]),
+        hand=_ints(d["hand"], cards.HAND_SIZE, CARD, name, "hand"),
+        battle=_int(d["battle"], CARD, name, "battle"),
+        speed=_int(d["speed"], CARD, name, "speed"),
         can_go=_bool(d["can_go"]),
         fresh_hazard=_bool(d["fresh_hazard"]),
         fresh_limit=_bool(d["fresh_limit"]),
-        safety=_ints(d["safety"], cards.NUM_SAFETIES),
+        safety=_ints(d["safety"], cards.NUM_SAFETIES, SAFETY, name, "safety"),
         coups=_bools(d["coups"], cards.NUM_SAFETIES),
-        nummiles=_ints(d["nummiles"], cards.NUM_MILES),
-        mileage=_int(d["mileage"]),
-        hand_total=_int(d["hand_total"]),
-        safety_score=_int(d["safety_score"]),
-        coup_score=_int(d["coup_score"]),
-        total=_int(d["total"]),
-        games=_int(d["games"]),
+        nummiles=_ints(d["nummiles"], cards.NUM_MILES, COUNT, name, "nummiles"),
+        mileage=_int(d["mileage"], MILES, name, "mileage"),
+        hand_total=_int(d["hand_total"], SCORE, name, "hand_total"),
+        safety_score=_int(d["safety_score"], SCORE, name, "safety_score"),
+        coup_score=_int(d["coup_score"], SCORE, name, "coup_score"),
+        total=_int(d["total"], SCORE, name, "total"),
+        games=_int(d["games"], SCORE, name, "games"),
     )
 
 
@@ -242,28 +287,31 @@ def observation_from_json(data: object) -> Observation:
         data = _dict(data)
         players = _list(data["players"], 2)
         memory = _dict(data["memory"])
-        seen = _ints(memory["num_seen"], cards.NUM_CODES) + _PADDING
+        seen = _ints(memory["num_seen"], cards.NUM_CODES, COUNT, "memory.num_seen") + _PADDING
         pending = data["pending_extension"]
         return Observation(
             seat=_seat(data["seat"]),
             phase=PHASES[_str(data["phase"])],
             to_move=_seat(data["to_move"]),
-            players=(tableau_from_json(_dict(players[0])), tableau_from_json(_dict(players[1]))),
-            opponent_hand_size=_int(data["opponent_hand_size"]),
-            discard=_int(data["discard"]),
-            deck_count=_int(data["deck_count"]),
-            trip_length=_int(data["trip_length"]),
+            players=(
+                tableau_from_json(_dict(players[0]), "players[0]"),
+                tableau_from_json(_dict(players[1]), "players[1]"),
+            ),
+            opponent_hand_size=_int(data["opponent_hand_size"], HAND, "opponent_hand_size"),
+            discard=_int(data["discard"], CARD, "discard"),
+            deck_count=_int(data["deck_count"], COUNT, "deck_count"),
+            trip_length=_int(data["trip_length"], MILES, "trip_length"),
             hand_starter=_seat(data["hand_starter"]),
             order=_bool(data["order"]),
-            pending_extension=None if pending is None else _int(pending),
-            memory=Memory(seen, _int(memory["num_gos"])),
+            pending_extension=None if pending is None else _int(pending, SLOT, "pending_extension"),
+            memory=Memory(seen, _int(memory["num_gos"], GOS, "memory.num_gos")),
         )
     except (KeyError, TypeError) as exc:
         raise WireError(f"not an observation ({type(exc).__name__}: {exc})") from None
 
 
 # --------------------------------------------------------------------------
-# Protocol 2: any table (docs/protocol.md, "Protocol 2")
+# Protocol 2: any table (docs/protocol.md, "Protocols 1 and 2")
 
 #: The protocol a hello asks for with ``"protocol": 2``: any table, hazards aimed at a side, the
 #: coup fourré asked out of turn.  Protocol 1 stays the two-seat table's, byte for byte.
@@ -345,49 +393,99 @@ def observation_from_json_2(data: object) -> Observation:
     try:
         data = _dict(data)
         shape = _dict(data["table"])
-        seats = _int(shape["seats"])
+        seats = _int(shape["seats"], SEATS, "table.seats")
         if seats not in TABLE_SEATS:
             raise WireError(f"a table has 2, 3, 4 or 6 seats, not {seats}")
-        table = make_table(seats, game_points=_int(shape["game_points"]), parker=_bool(shape["parker"]))
-        seat = _int(data["seat"])
-        if not 0 <= seat < seats:
-            raise WireError(f"seat {seat} is not a seat of the table of {seats}")
+        game_points = _int(shape["game_points"], POINTS, "table.game_points")
+        table = make_table(seats, game_points=game_points, parker=_bool(shape["parker"]))
+        seat = _int(data["seat"], (0, seats - 1), "seat")
         sides = [_dict(t) for t in _list(data["sides"], table.sides)]
-        hand = _ints(data["hand"], cards.HAND_SIZE)
+        hand = _ints(data["hand"], cards.HAND_SIZE, CARD, "hand")
         players = tuple(
             tableau_from_json(
-                {**sides[k % table.sides], "hand": hand if k == seat else [cards.EMPTY] * cards.HAND_SIZE}
+                {**sides[k % table.sides], "hand": hand if k == seat else [cards.EMPTY] * cards.HAND_SIZE},
+                _SIDE_NAMES[k % table.sides],
             )
             for k in range(seats)
         )
-        sizes = tuple(_ints(data["hand_sizes"], seats))
+        sizes = tuple(_ints(data["hand_sizes"], seats, HAND, "hand_sizes"))
         memory = _dict(data["memory"])
-        seen = _ints(memory["num_seen"], cards.NUM_CODES) + _PADDING
+        seen = _ints(memory["num_seen"], cards.NUM_CODES, COUNT, "memory.num_seen") + _PADDING
         pending = data["pending_extension"]
         phase = PHASES_2.get(_str(data["phase"]))
         if phase is None:
             raise WireError(f"no phase is called {excerpt(json.dumps(data['phase']))}")
-        to_move, starter = _int(data["to_move"]), _int(data["hand_starter"])
-        if not (0 <= to_move < seats and 0 <= starter < seats):
-            raise WireError("to_move and hand_starter are seats of the table")
+        to_move = _int(data["to_move"], (0, seats - 1), "to_move")
+        starter = _int(data["hand_starter"], (0, seats - 1), "hand_starter")
         return Observation(
             seat=seat,
             phase=phase,
             to_move=to_move,
             players=players,
             opponent_hand_size=sizes[(seat + 1) % seats],
-            discard=_int(data["discard"]),
-            deck_count=_int(data["deck_count"]),
-            trip_length=_int(data["trip_length"]),
+            discard=_int(data["discard"], CARD, "discard"),
+            deck_count=_int(data["deck_count"], COUNT, "deck_count"),
+            trip_length=_int(data["trip_length"], MILES, "trip_length"),
             hand_starter=starter,
             order=_bool(data["order"]),
-            pending_extension=None if pending is None else _int(pending),
-            memory=Memory(seen, _int(memory["num_gos"])),
+            pending_extension=None if pending is None else _int(pending, SLOT, "pending_extension"),
+            memory=Memory(seen, _int(memory["num_gos"], GOS, "memory.num_gos")),
             table=table,
             hand_sizes=sizes,
         )
     except (KeyError, TypeError) as exc:
         raise WireError(f"not an observation ({type(exc).__name__}: {exc})") from None
+
+
+def public_json(view: PublicView) -> dict[str, object]:
+    """What every seat sees (a watcher's view, docs/people.md): protocol 2's observation without a seat, a hand, the
+    counting or an ``Extension?`` slot."""
+    table = view.table
+    return {
+        "table": table_json(table),
+        "phase": PHASE_NAMES_2[view.phase],
+        "to_move": view.to_move,
+        "hand_sizes": list(view.hand_sizes),
+        "sides": [_side_json(view.players[s]) for s in range(table.sides)],
+        "discard": view.discard,
+        "deck_count": view.deck_count,
+        "trip_length": view.trip_length,
+        "hand_starter": view.hand_starter,
+    }
+
+
+def public_from_json(data: object) -> PublicView:
+    """The :class:`PublicView` :func:`public_json` made, every number checked; :class:`WireError` for anything else."""
+    try:
+        data = _dict(data)
+        shape = _dict(data["table"])
+        seats = _int(shape["seats"], SEATS, "table.seats")
+        if seats not in TABLE_SEATS:
+            raise WireError(f"a table has 2, 3, 4 or 6 seats, not {seats}")
+        game_points = _int(shape["game_points"], POINTS, "table.game_points")
+        table = make_table(seats, game_points=game_points, parker=_bool(shape["parker"]))
+        sides = [_dict(t) for t in _list(data["sides"], table.sides)]
+        blank = [cards.EMPTY] * cards.HAND_SIZE
+        players = tuple(
+            tableau_from_json({**sides[k % table.sides], "hand": blank}, _SIDE_NAMES[k % table.sides])
+            for k in range(seats)
+        )
+        phase = PHASES_2.get(_str(data["phase"]))
+        if phase is None or phase is Phase.REACTION:
+            raise WireError(f"no public phase is called {excerpt(json.dumps(data['phase']))}")
+        return PublicView(
+            phase=phase,
+            to_move=_int(data["to_move"], (0, seats - 1), "to_move"),
+            players=players,
+            hand_sizes=tuple(_ints(data["hand_sizes"], seats, HAND, "hand_sizes")),
+            discard=_int(data["discard"], CARD, "discard"),
+            deck_count=_int(data["deck_count"], COUNT, "deck_count"),
+            trip_length=_int(data["trip_length"], MILES, "trip_length"),
+            hand_starter=_int(data["hand_starter"], (0, seats - 1), "hand_starter"),
+            table=table,
+        )
+    except (KeyError, TypeError) as exc:
+        raise WireError(f"not a view of the table ({type(exc).__name__}: {exc})") from None
 
 
 # --------------------------------------------------------------------------
@@ -519,7 +617,7 @@ def compact_game_line(game: Game, seat: int, tag: int) -> bytes:
     exactly what :func:`~mille.engine.observation.observe` shows a seat of
     the table of two: its own hand, the other's as empty slots, its own
     memory, a pending extension only when it is to move
-    (``tests/test_protocol_inflight.py`` holds the two equal, byte for
+    (``tests/players/test_protocol_inflight.py`` holds the two equal, byte for
     byte, over whole matches).
     """
     players = game.players
@@ -627,15 +725,88 @@ def observation_from_compact(values: object) -> Observation:
     return observation_from_ints(values)
 
 
-def observation_from_ints(v: list[int]) -> Observation:
-    """The :class:`Observation` of :func:`compact_values`' integers; :class:`WireError` if they are not one."""
+def _compact_bounds(name: str) -> tuple[int, int]:
+    """The range of the compact array's field ``name`` (:data:`COMPACT_FIELDS`), as the JSON form's."""
+    field = name.rsplit(".", 1)[-1].split("[", 1)[0]
+    if field in ("seat", "to_move", "hand_starter", "order", "can_go", "fresh_hazard", "fresh_limit", "coups"):
+        return (0, 1)
+    named = {
+        "phase": (0, len(PHASE_NAMES) - 1),
+        "opponent_hand_size": HAND,
+        "deck_count": COUNT,
+        "trip_length": MILES,
+        "pending_extension": (-1, SLOT[1]),
+        "num_gos": GOS,
+        "num_seen": COUNT,
+        "nummiles": COUNT,
+        "safety": SAFETY,
+        "mileage": MILES,
+    }
+    if field in ("hand", "battle", "speed", "discard"):
+        return CARD
+    return named.get(field, SCORE)  # hand_total, safety_score, coup_score, total, games
+
+
+#: The lowest and the highest value of each of the compact array's integers, index by index.
+_COMPACT_LOW = tuple(_compact_bounds(name)[0] for name in COMPACT_FIELDS)
+_COMPACT_HIGH = tuple(_compact_bounds(name)[1] for name in COMPACT_FIELDS)
+
+
+def _struct_code(low: int, high: int) -> str:
+    """The narrowest :mod:`struct` code whose range holds ``low`` to ``high``."""
+    for code, (lo, hi) in (("B", (0, 255)), ("b", (-128, 127)), ("H", (0, 65535)), ("h", (-32768, 32767))):
+        if lo <= low and high <= hi:
+            return code
+    return "I" if low >= 0 and high <= 2**32 - 1 else "q"
+
+
+#: The compact array packed field by field in the narrowest C type of its range: one C call that refuses a value
+#: below its field's type (a count below zero) or far above it (a mileage of 10**15) (:func:`check_ints_roughly`).
+_COMPACT_TYPES = struct.Struct("<" + "".join(map(_struct_code, _COMPACT_LOW, _COMPACT_HIGH)))
+
+
+def check_ints(v: list[int]) -> None:
+    """:class:`WireError` naming the first of the compact array's integers outside its field's range, if one is."""
     if len(v) != COMPACT_SIZE:
         raise WireError(f"a compact observation is a list of {COMPACT_SIZE} integers, not {len(v)}")
+    if not (all(map(_le, _COMPACT_LOW, v)) and all(map(_le, v, _COMPACT_HIGH))):
+        at = next(i for i, x in enumerate(v) if not _COMPACT_LOW[i] <= x <= _COMPACT_HIGH[i])
+        raise _out_of_range(COMPACT_FIELDS[at], v[at], (_COMPACT_LOW[at], _COMPACT_HIGH[at]))
+
+
+def check_ints_roughly(v: list[int]) -> None:
+    """What a bot of mille's own checks of the host that started it at every decision (``python -m mille.bot``).
+
+    Each integer within its field's C type (a third of :func:`check_ints`'
+    cost, which is a tenth of a decision's): nothing below zero where no
+    field may be, nothing huge to make a player loop.  A value within its
+    type but not its field's range (a card of 99) can only make the player
+    fail: the bot then asks :func:`check_ints`, which names the field
+    (:mod:`mille.players.serve`).  A guest at a person's table is no bot:
+    its views are checked whole (docs/people.md).
+    """
+    if len(v) != COMPACT_SIZE:
+        raise WireError(f"a compact observation is a list of {COMPACT_SIZE} integers, not {len(v)}")
+    try:
+        _COMPACT_TYPES.pack(*v)
+    except struct.error:
+        check_ints(v)  # names the field
+        raise WireError("a compact observation's integers do not fit their fields") from None
+
+
+def observation_from_ints(v: list[int], check: Callable[[list[int]], None] = check_ints) -> Observation:
+    """The :class:`Observation` of :func:`compact_values`' integers; :class:`WireError` if they are not one.
+
+    Each integer is checked against its field's range (:func:`check_ints`:
+    C's loops over two tuples made once; or ``check``, a bot's own rougher
+    one, :func:`check_ints_roughly`: this is every decision's cost).
+    """
+    check(v)
     seat, phase, to_move, starter = v[0], v[1], v[2], v[7]
-    if not (seat in (0, 1) and to_move in (0, 1) and starter in (0, 1) and 0 <= phase < len(_PHASE_BY_CODE)):
-        raise WireError("a compact observation with a seat or a phase out of range")
     obs = _new_observation(Observation)
     obs.seat = seat
+    if not 0 <= phase < len(_PHASE_BY_CODE):  # past a rough check: the whole one names the field
+        check_ints(v)
     obs.phase = _PHASE_BY_CODE[phase]
     obs.to_move = to_move
     obs.players = (_tableau_from_compact(v, _PLAYERS_AT), _tableau_from_compact(v, _PLAYERS_AT + _TABLEAU_SIZE))
@@ -767,7 +938,7 @@ _EVENT_LINES: list[bytes] = [
 def event_from_json(message: dict[str, object]) -> Event:
     """The :class:`Event` of a protocol-1 ``event`` (a hazard's ``target``, the other seat's side, implied)."""
     try:
-        seat, kind, card = _seat(message["seat"]), KINDS[_str(message["kind"])], _int(message["card"])
+        seat, kind, card = _seat(message["seat"]), KINDS[_str(message["kind"])], _int(message["card"], CARD, "card")
         if kind is MoveType.PLAY and card in _HAZARD_CARDS:
             return Event(seat, kind, card, 1 - seat)
         return Event(seat, kind, card)
@@ -785,6 +956,20 @@ def event_line_2(event: Event, sides: int) -> bytes:
     return _EVENT_LINES_2[event.kind] % (event.seat, event.seat % sides, event.card)
 
 
+def event_json_2(event: Event, sides: int) -> dict[str, object]:
+    """The fields of protocol 2's ``event`` (:func:`event_line_2`'s, without its ``type``), for a message of another
+    kind that carries an event (the people link's ``moved``, :mod:`mille.ui.people.messages`)."""
+    data: dict[str, object] = {
+        "seat": event.seat,
+        "side": event.seat % sides,
+        "kind": KIND_NAMES[event.kind],
+        "card": event.card,
+    }
+    if event.target is not None:
+        data["target"] = event.target
+    return data
+
+
 _HAZARD_CARDS = cards.HAZARDS | {cards.SPEED_LIMIT}
 _HAZARD_LINE_2 = b'{"type":"event","seat":%d,"side":%d,"kind":"play","card":%d,"target":%d}\n'
 
@@ -797,14 +982,14 @@ _EVENT_LINES_2: list[bytes] = [
 
 def event_from_json_2(message: dict[str, object], seats: int) -> Event:
     """The :class:`Event` of a protocol-2 ``event`` at a table of ``seats``; :class:`WireError` if it is none."""
+    if seats not in TABLE_SEATS:
+        raise WireError(f"a table has 2, 3, 4 or 6 seats, not {_value(seats)}")
     try:
-        seat = _int(message["seat"])
-        if not 0 <= seat < seats:
-            raise TypeError(f"{seat} is not a seat of the table of {seats}")
+        seat = _int(message["seat"], (0, seats - 1), "seat")
         target = message.get("target")
-        if target is not None and not (type(target) is int and 0 <= target < seats):
-            raise TypeError(f"{target!r} is not a side of the table of {seats}")
-        return Event(seat, KINDS[_str(message["kind"])], _int(message["card"]), target)
+        if target is not None:
+            target = _int(target, (0, make_table(seats).sides - 1), "target")
+        return Event(seat, KINDS[_str(message["kind"])], _int(message["card"], CARD, "card"), target)
     except (KeyError, TypeError) as exc:
         raise WireError(f"not an event ({type(exc).__name__}: {exc})") from None
 
@@ -832,13 +1017,13 @@ def result_from_json(data: object) -> HandResult:
             both.append(Bonuses(*(_bool(bonus[name]) for name in _BONUSES)))
         winner = data["game_winner"]
         return HandResult(
-            _pair(data["hand_totals"]),
-            _pair(data["totals"]),
-            _pair(data["mileage"]),
+            _pair(data["hand_totals"], SCORE, "hand_totals"),
+            _pair(data["totals"], SCORE, "totals"),
+            _pair(data["mileage"], MILES, "mileage"),
             (both[0], both[1]),
-            _int(data["trip_length"]),
+            _int(data["trip_length"], MILES, "trip_length"),
             _seat(data["starter"]),
-            _int(data["deck_left"]),
+            _int(data["deck_left"], COUNT, "deck_left"),
             _bool(data["game_over"]),
             None if winner is None else _seat(winner),
         )
@@ -856,26 +1041,24 @@ def result_from_json_2(data: object, table: Table) -> HandResult:
             bonus = _dict(b)
             bonuses.append(Bonuses(*(_bool(bonus[name]) for name in _BONUSES)))
         winner = data["game_winner"]
-        starter = _int(data["starter"])
-        if not 0 <= starter < table.seats or not (winner is None or 0 <= _int(winner) < sides):
-            raise TypeError("a starter or a winner off the table")
+        starter = _int(data["starter"], (0, table.seats - 1), "starter")
         return HandResult(
-            tuple(_ints(data["hand_totals"], sides)),
-            tuple(_ints(data["totals"], sides)),
-            tuple(_ints(data["mileage"], sides)),
+            tuple(_ints(data["hand_totals"], sides, SCORE, "hand_totals")),
+            tuple(_ints(data["totals"], sides, SCORE, "totals")),
+            tuple(_ints(data["mileage"], sides, MILES, "mileage")),
             tuple(bonuses),
-            _int(data["trip_length"]),
+            _int(data["trip_length"], MILES, "trip_length"),
             starter,
-            _int(data["deck_left"]),
+            _int(data["deck_left"], COUNT, "deck_left"),
             _bool(data["game_over"]),
-            None if winner is None else _int(winner),
+            None if winner is None else _int(winner, (0, sides - 1), "game_winner"),
         )
     except (KeyError, TypeError) as exc:
         raise WireError(f"not a hand's result ({type(exc).__name__}: {exc})") from None
 
 
 # --------------------------------------------------------------------------
-# Checked fields (the bot side reads the host's messages with these)
+# Checked fields (the bot side and a guest read the host's messages with these)
 
 
 def _dict(value: object) -> dict[str, object]:
@@ -896,9 +1079,13 @@ def _str(value: object) -> str:
     return value
 
 
-def _int(value: object) -> int:
-    if type(value) is not int:
-        raise TypeError(f"{value!r} is not an integer")
+def _int(value: object, bounds: tuple[int, int], where: str, field: str = "") -> int:
+    """An integer within ``bounds``; :class:`WireError` naming the field (``where.field``, or ``where``) otherwise.
+
+    The name is put together only for the error: this is every decision's cost.
+    """
+    if type(value) is not int or not bounds[0] <= value <= bounds[1]:
+        raise _out_of_range(f"{where}.{field}" if field else where, value, bounds)
     return value
 
 
@@ -909,26 +1096,34 @@ def _bool(value: object) -> bool:
 
 
 def _seat(value: object) -> int:
-    if value not in (0, 1) or type(value) is not int:
-        raise TypeError(f"{value!r} is not a seat")
+    """A seat of the table of two (protocol 1)."""
+    if type(value) is not int or value not in (0, 1):
+        raise TypeError(f"{_value(value)} is not a seat")
     return value
 
 
-def _ints(value: object, size: int) -> list[int]:
-    """A list of ``size`` integers (its items are the host's, taken as they are: this is every decision's cost)."""
+def _ints(value: object, size: int, bounds: tuple[int, int], where: str, field: str = "") -> list[int]:
+    """A list of ``size`` integers within ``bounds`` (the peer's list itself, checked in C's loops: this is every
+    decision's cost); :class:`WireError` naming the field as :func:`_int` does otherwise."""
     if type(value) is not list or len(value) != size:
-        raise TypeError(f"{value!r} is not a list of {size} integers")
+        raise WireError(f"{f'{where}.{field}' if field else where} is {_value(value)}, not a list of {size} integers")
+    if value and (not _INTS_ONLY.issuperset(map(type, value)) or min(value) < bounds[0] or max(value) > bounds[1]):
+        bad = next(v for v in value if type(v) is not int or not bounds[0] <= v <= bounds[1])
+        raise _out_of_range(f"an item of {f'{where}.{field}' if field else where}", bad, bounds)
     return value
 
 
 def _bools(value: object, size: int) -> list[bool]:
-    if type(value) is not list or len(value) != size:
-        raise TypeError(f"{value!r} is not a list of {size} booleans")
+    if type(value) is not list or len(value) != size or not _BOOLS_ONLY.issuperset(map(type, value)):
+        raise TypeError(f"{_value(value)} is not a list of {size} booleans")
     return value
 
 
-def _pair(value: object) -> tuple[int, int]:
-    first, second = _ints(value, 2)
+_BOOLS_ONLY = frozenset({bool})
+
+
+def _pair(value: object, bounds: tuple[int, int], field: str) -> tuple[int, int]:
+    first, second = _ints(value, 2, bounds, field)
     return first, second
 
 
@@ -984,6 +1179,8 @@ __all__ = [
     "observation_from_json_2",
     "observation_json",
     "observation_json_2",
+    "public_from_json",
+    "public_json",
     "read_message",
     "result_from_json",
     "result_json",

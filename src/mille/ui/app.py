@@ -26,14 +26,15 @@ from ..engine.rules import Move, MoveType
 from ..engine.state import Game
 from .board import Board
 from .dialogs import Dialogs
-from .flow import GameFlow, Request, Setup, as_seen
-from .layout import YOU
+from .flow import Flow, GameFlow, Request, Setup, as_seen
+from .layout import MOVE_X, MOVE_Y, YOU
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
     from ..engine.observation import Observation
     from ..engine.rules import Outcome
     from ..players import Decision
+    from .flow import Choice
     from .surface import Terminal
 
 __all__ = ["BoardFace", "board_flow"]
@@ -60,13 +61,13 @@ class BoardFace:
         self.display = Board(term, game, window)
         #: The prompt line: the keys read at each prompt, and their echo (made when attached to its flow).
         self.dialogs: Dialogs
-        self.flow: GameFlow
+        self.flow: Flow
         #: A hint is on the message line: the person's next move clears it.
         self.hint_shown = False
         #: The save dialog is open (nested when S is typed at a prompt it asks): its failure shows at once.
         self._saving = 0
 
-    def attach(self, flow: GameFlow) -> None:
+    def attach(self, flow: Flow) -> None:
         self.flow = flow
         self.dialogs = Dialogs(self.term, self.display, flow)
 
@@ -86,6 +87,38 @@ class BoardFace:
 
     def read_file_name(self) -> str:
         return self.dialogs.read_file_name()
+
+    def choose(self, choice: Choice) -> str | Request:
+        """``choice``'s words on the prompt line and a key (:meth:`mille.ui.flow.Face.choose`); the line emptied
+        once answered.  Another key rings the bell and says the keys on the message line."""
+        board = self.term.board
+        try:
+            while True:
+                board.move(MOVE_Y, MOVE_X)
+                board.addstr(choice.prompt + " ")
+                board.clrtoeol()
+                board.refresh()
+                self.dialogs.last_prompt = -1  # the next prompt is drawn whole
+                key = self.dialogs.readch()
+                if key == 0x0C:  # ^L
+                    self.term.redraw()
+                    continue
+                answer = choice.answer(chr(key).lower() if 0 <= key < 128 else "")
+                if answer is not None:
+                    return answer
+                self.tell(choice.keys_line())
+                self.term.bell()
+        finally:  # answered, or ended by what a watch heard
+            self.prompt_line("")
+
+    def prompt_line(self, text: str) -> None:
+        """``text`` alone on the prompt line (nothing asked there now when empty)."""
+        board = self.term.board
+        board.move(MOVE_Y, MOVE_X)
+        board.addstr(text)
+        board.clrtoeol()
+        board.refresh()
+        self.dialogs.last_prompt = -1
 
     def poll(self) -> int | None:
         return self.term.poll()

@@ -217,6 +217,13 @@ class Board:
             sh.safety_score = -1
         self.newscore()
 
+    def repaint(self) -> None:
+        """The whole screen drawn again from the game, its labels first (something was shown over the board: the
+        table's story, with people at two seats; never alone against the computer)."""
+        self.first_board = True
+        self.newboard()
+        self.prboard()
+
     def newscore(self) -> None:
         """Build the score window's layout, small or full, if it is not the one shown (§8.3)."""
         game = self.game

@@ -37,11 +37,11 @@ import sys
 from types import FrameType
 
 from .layout import BOARD_WINDOW, MILES_WINDOW, SCORE_WINDOW, SCREEN_COLS, SCREEN_ROWS
-from .surface import END_OF_INPUT, INTERRUPT, LEAVE, RESIZED, SIGNAL_EVENTS
+from .surface import END_OF_INPUT, INTERRUPT, LEAVE, RESIZED, SIGNAL_EVENTS, Watches
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 #: The smallest terminal the game plays on; a smaller one gets a message.
 #: The original assumed 80x24 (§7) but runs at 80x23 too (an 80x24 terminal
@@ -143,6 +143,8 @@ class CursesTerminal:
         #: ignored once the terminal is put back, instead of killing the
         #: program while it says where the game went.
         self.gone = False
+        #: Other descriptors heard while a key is awaited and in :meth:`wait` (:meth:`watch`).
+        self.watches = Watches()
 
     def __enter__(self) -> CursesTerminal:
         self.start()
@@ -272,8 +274,42 @@ class CursesTerminal:
             return event
         return None
 
+    def watch(self, fd: int, callback: Callable[[], None]) -> None:
+        """Hear ``fd`` too while a key is awaited and in :meth:`wait` (:meth:`mille.ui.surface.Terminal.watch`)."""
+        self.watches.watch(fd, callback)
+
+    def unwatch(self, fd: int) -> None:
+        self.watches.unwatch(fd)
+
+    def _heard(self) -> list[int]:
+        """Until a key (or a signal) is there: the watched descriptors that can be read ([]: read the key now).
+
+        The select is made with the flag up, as the read is, so that a
+        signal breaks it; the callbacks run after, never inside a wake-up.
+        """
+        import select
+
+        try:
+            self._in_read = True
+            try:
+                if self._pending:
+                    return []
+                ready = select.select([self.fd, *self.watches.fds()], [], [])[0]
+            finally:
+                self._in_read = False
+        except _Wakeup:
+            return []
+        except (OSError, ValueError):
+            return []  # the terminal itself is gone: its read says so
+        return [] if self.fd in ready and len(ready) == 1 else [fd for fd in ready if fd != self.fd]
+
     def read_byte(self) -> int:
         while True:
+            if self.watches and not self._pending and sys.platform != "win32":
+                heard = self._heard()
+                if heard:
+                    self.watches.heard(heard)  # news first, then the key (if one is there too)
+                    continue
             # The flag goes up before the pending events are looked at, so a
             # signal handled after the look raises _Wakeup instead of leaving
             # its event pending behind a blocking read.
@@ -317,23 +353,25 @@ class CursesTerminal:
         away (hung up, standard input closed) gives END_OF_INPUT.  Keys
         typed meanwhile are not read: they wait for the next prompt, as
         they did in the original, which read no keys while its computer
-        played.
+        played.  The watched descriptors are heard meanwhile (:meth:`watch`).
         """
         import select
 
         if not hasattr(select, "poll"):  # Windows: no poll(2); the computer is waited for
             os.read(ready, 1)
             return None
-        poller = select.poll()
-        poller.register(ready, select.POLLIN)
-        # No events asked of the terminal: poll() reports its hangup, an
-        # error or a closed descriptor all the same, and keys typed ahead
-        # do not wake the wait.
-        poller.register(self.fd, 0)
         while True:
             event = self.poll()
             if event is not None:
                 return event
+            poller = select.poll()
+            poller.register(ready, select.POLLIN)
+            # No events asked of the terminal: poll() reports its hangup, an
+            # error or a closed descriptor all the same, and keys typed ahead
+            # do not wake the wait.
+            poller.register(self.fd, 0)
+            for fd in self.watches.fds():
+                poller.register(fd, select.POLLIN)
             try:
                 self._in_read = True
                 try:
@@ -344,9 +382,10 @@ class CursesTerminal:
                 continue
             if any(fd == ready for fd, _ in found):
                 return None
-            if found:
+            if any(fd == self.fd for fd, _ in found):
                 self.gone = True
                 return END_OF_INPUT
+            self.watches.heard(fd for fd, _ in found)
 
     def _read(self) -> bytes:
         if sys.platform != "win32":

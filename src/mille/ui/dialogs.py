@@ -19,16 +19,18 @@ from __future__ import annotations
 from ..engine.rules import DRAW, ORDER, Move, MoveType
 from . import keys
 from .board import Board
-from .flow import EXTENSION_PROMPT, FILE_PROMPT, MOVE_PROMPT, PROMPTS, GameFlow, Request
+from .flow import EXTENSION_PROMPT, FILE_PROMPT, MOVE_PROMPT, PROMPTS, Flow, Request
 from .keys import Answer, Command, unctrl
 from .layout import BOARD_COLS, MOVE_X, MOVE_Y, ScoreView
 from .surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
-    from .surface import Terminal
+    from collections.abc import Callable
 
-__all__ = ["NAME_WIDTH", "Dialogs"]
+    from .surface import Terminal, Window
+
+__all__ = ["NAME_WIDTH", "Dialogs", "read_confirmed"]
 
 #: Room on the prompt line for a typed file name; longer names scroll
 #: within it instead of wrapping over the hand (§12.4).
@@ -43,7 +45,7 @@ class Dialogs:
     keys that change it (``W``, ``O``).
     """
 
-    def __init__(self, term: Terminal, display: Board, flow: GameFlow) -> None:
+    def __init__(self, term: Terminal, display: Board, flow: Flow) -> None:
         self.term = term
         self.display = display
         self.flow = flow
@@ -127,6 +129,10 @@ class Dialogs:
                 pass
             elif flow.hints is not None and c in keys.HINT_KEYS:
                 return Request.HINT
+            elif c == keys.TALK_KEY and flow.talks:
+                return Request.TALK
+            elif c == keys.STORY_KEY and flow.talks:
+                return Request.STORY
             else:
                 self.error(f"unknown command: {unctrl(c)}")
         board.leaveok(True)
@@ -134,37 +140,7 @@ class Dialogs:
 
     def getcard(self) -> int:
         """The slot after U or D; -1 if the command was cancelled (§9.2)."""
-        board = self.term.board
-        while True:
-            c = self.readch()
-            while c in keys.CONFIRM_KEYS:
-                c = self.readch()
-            c = keys.upper(c)
-            if c == self.term.kill_char or c == self.term.erase_char:
-                return -1
-            board.addstr(unctrl(c))
-            board.clrtoeol()
-            slot = keys.card_slot(c)
-            if slot is None:
-                self.term.bell()
-                board.addstr("\b")
-                if not keys.isprint(c):
-                    board.addstr("\b")
-            board.refresh()
-            if slot is None:
-                continue
-            while True:
-                c1 = self.readch()
-                if c1 in keys.CONFIRM_KEYS:
-                    return slot
-                if c1 == self.term.kill_char:
-                    return -1
-                if c1 == self.term.erase_char:
-                    board.addstr("\b")
-                    board.clrtoeol()
-                    board.refresh()
-                    break
-                self.term.bell()
+        return read_confirmed(self.term, self.term.board, self.readch, keys.card_slot)
 
     def getyn(self, prompt_no: int) -> bool | Request:
         """A yes/no question; S asks the flow to save (it then asks again), ^L repaints (§9.3)."""
@@ -267,3 +243,46 @@ class Dialogs:
 
 def _echo_width(typed: list[int]) -> int:
     return sum(len(unctrl(c)) for c in typed)
+
+
+def read_confirmed(term: Terminal, win: Window, readch: Callable[[], int], decode: Callable[[int], int | None]) -> int:
+    """A key chosen and confirmed, the original's ``getcard`` (§9.2): what ``decode`` makes of it, -1 if cancelled.
+
+    RETURN, LF and SPACE before the key are skipped, and one of them after
+    it confirms it; the erase key takes the key back (another is read), the
+    kill key cancels, and so does either before a key; a key ``decode``
+    refuses (None) rings the bell and is written over.  The echo is written
+    at ``win``'s cursor (the board's prompt line on the original's board;
+    the larger tables' board asks a slot and a hazard's side with it,
+    :mod:`mille.ui.tableboard`).  ``decode`` is given the key upper-cased.
+    """
+    while True:
+        c = readch()
+        while c in keys.CONFIRM_KEYS:
+            c = readch()
+        c = keys.upper(c)
+        if c == term.kill_char or c == term.erase_char:
+            return -1
+        win.addstr(unctrl(c))
+        win.clrtoeol()
+        chosen = decode(c)
+        if chosen is None:
+            term.bell()
+            win.addstr("\b")
+            if not keys.isprint(c):
+                win.addstr("\b")
+        win.refresh()
+        if chosen is None:
+            continue
+        while True:
+            c1 = readch()
+            if c1 in keys.CONFIRM_KEYS:
+                return chosen
+            if c1 == term.kill_char:
+                return -1
+            if c1 == term.erase_char:
+                win.addstr("\b")
+                win.clrtoeol()
+                win.refresh()
+                break
+            term.bell()

@@ -42,6 +42,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from typing import Protocol, TypeVar
 
+    from ..engine.driver import Event
     from ..engine.observation import Observation
     from ..engine.rng import GlibcRandom
     from ..engine.rules import Outcome
@@ -59,10 +60,12 @@ else:
 __all__ = [
     "ANOTHER_GAME_PROMPT",
     "ANOTHER_HAND_PROMPT",
+    "Choice",
     "COUP_PROMPT",
     "EXTENSION_PROMPT",
     "Face",
     "FILE_PROMPT",
+    "Flow",
     "MOVE_PROMPT",
     "OVERWRITE_PROMPT",
     "PROMPTS",
@@ -166,6 +169,10 @@ class Setup(Record):
     (:mod:`mille.files.kept`; None: not resumed from one).  ``others``:
     at a table of more than two seats (``mille --players``), the players
     of seats 2 and on with their dice (the computer's is seat 1).
+    ``record_name``: who the record of games says the game was against,
+    when not the computer (the people at a larger table, docs/people.md);
+    ``people``: the seats other people play, whose moves, as yours, make a
+    game left unsaved an abandoned one.
     """
 
     __slots__ = (
@@ -181,6 +188,8 @@ class Setup(Record):
         "hints",
         "resumed",
         "others",
+        "record_name",
+        "people",
     )
 
     def __init__(
@@ -198,8 +207,12 @@ class Setup(Record):
         hints: Adviser | None = None,
         resumed: Resumed | None = None,
         others: tuple[tuple[Player, GlibcRandom], ...] = (),
+        record_name: str | None = None,
+        people: tuple[int, ...] = (),
     ) -> None:
+        self.people = people
         self.others = others
+        self.record_name = computer_name if record_name is None else record_name
         self.computer = computer
         self.computer_name = computer_name
         self.computer_dice = computer_dice
@@ -222,6 +235,90 @@ class Request(enum.Enum):
     QUIT = "quit"
     #: The hint (``--hints``).
     HINT = "hint"
+    #: A line of talk (``T``, with people at the table: docs/people.md); never asked alone against the computer.
+    TALK = "talk"
+    #: The table's story (``M`` on the original's board, with people at the table): never asked alone either.
+    STORY = "story"
+
+
+class Choice(Record):
+    """A question answered with one letter by any face (:meth:`Face.choose`): ``Wait/Comp/Adjourn?``, ``Wait/Leave?``.
+
+    ``prompt`` is the board's words on its prompt line (``Wait/Comp/Adjourn?``),
+    ``sentence`` plain mode's line (``w waits for bob to join again, ...:``),
+    ``letters`` the answers (lower case; empty: any key, or RETURN in lines,
+    answers, as a wait that gives the choice back does) and ``words`` what
+    each letter does, for the line said when another key is typed (the
+    board: ``W: wait  C: computer  A: adjourn``; lines: ``Answer w, c or a.``).
+    """
+
+    __slots__ = ("prompt", "sentence", "letters", "words")
+
+    def __init__(self, prompt: str, sentence: str, letters: str = "", words: tuple[str, ...] = ()) -> None:
+        self.prompt = prompt
+        self.sentence = sentence
+        self.letters = letters
+        self.words = words
+
+    def keys_line(self) -> str:
+        """What each key does, as the board says it: ``W: wait  C: computer  A: adjourn``."""
+        return "  ".join(f"{letter.upper()}: {word}" for letter, word in zip(self.letters, self.words, strict=False))
+
+    def answers_line(self) -> str:
+        """The answers, as plain mode says them: ``Answer w, c or a.``."""
+        letters = list(self.letters)
+        said = letters[0] if len(letters) == 1 else ", ".join(letters[:-1]) + " or " + letters[-1]
+        return f"Answer {said}."
+
+    def answer(self, typed: str) -> str | Request | None:
+        """What a key (or a line's first letter) ``typed`` answers: a letter of :attr:`letters` (any, when there
+        are none), ``s`` and ``q`` the requests to save and to quit, or None for another key."""
+        if not self.letters:
+            return typed
+        if typed and typed in self.letters:
+            return typed
+        if typed == "s":
+            return Request.SAVE
+        if typed == "q":
+            return Request.QUIT
+        return None
+
+
+class Flow(Protocol):
+    """What a face asks of the flow it shows: a game's (:class:`GameFlow`), or a guest's, which holds no game
+    (:mod:`mille.ui.people.guest`) and acts on the terminal's events its own way."""
+
+    @property
+    def game(self) -> Game:
+        """The game drawn (``O``'s help reads its order)."""
+        ...
+
+    @property
+    def hints(self) -> Adviser | None:
+        """The hint's adviser (None: no hints, the hint keys are unknown commands)."""
+        ...
+
+    @property
+    def restore_banner(self) -> str | None:
+        """What the first board of a restored game says of it."""
+        ...
+
+    @property
+    def talks(self) -> bool:
+        """``T`` asks for a line of talk (people at the table); False alone: the original's unknown command."""
+        ...
+
+    def keep_snapshot(self) -> None:
+        """Before a key or a line is read: the game noted for a crash save."""
+
+    def catch_up(self) -> None:
+        """Before a key or a line is read: the record of games told what happened."""
+
+    def on_event(self, event: int | None) -> None:
+        """What the terminal reported (a hangup, an interrupt, a request to leave), acted on."""
+
+    def hangup(self) -> None:
+        """The terminal went away."""
 
 
 class Face(Protocol):
@@ -257,6 +354,14 @@ class Face(Protocol):
 
     def read_file_name(self) -> str:
         """The name typed at ``file:`` ('' for none)."""
+        ...
+
+    def choose(self, choice: Choice) -> str | Request:
+        """A question answered with one letter (:class:`Choice`): the letter, or a request (``s``, ``q``).
+
+        The terminal's events go to the flow meanwhile, as at any prompt; a
+        watched descriptor may end the question (:class:`~mille.ui.surface.Heard`).
+        """
         ...
 
     def announce(self, made: Decision, observation: Observation) -> None:
@@ -313,11 +418,18 @@ class GameFlow:
     what the run was given (:class:`Setup`).  The flow alone acts.
     """
 
+    #: ``T`` asks for a line of talk: a host with people sets it (:mod:`mille.ui.people.host`), which then answers
+    #: :attr:`Request.TALK`; alone, ``T`` is the original's unknown command.
+    talks = False
+
     def __init__(self, face: Face, game: Game, setup: Setup) -> None:
         self.face = face
         self.game = game
         self.computer = setup.computer
         self.computer_name = setup.computer_name
+        #: Who the record of games says the game was against; the seats other people play.
+        self.record_name = setup.record_name
+        self.people = setup.people
         self.computer_dice = setup.computer_dice
         #: Seats 2 and on at a larger table: (player, dice).
         self.others = setup.others
@@ -339,6 +451,15 @@ class GameFlow:
         self.resumed = setup.resumed
         #: Why the computer's bot failed (None: it did not).
         self.computer_failure: str | None = None
+        #: Told every move made at the table as the person's seat sees it (the
+        #: driver's :class:`~mille.engine.driver.Event`, its ``inform``), when
+        #: set: the larger tables' board lists them
+        #: (:func:`mille.ui.tableboard.table_flow`).  None: nobody (the
+        #: original's board shows the computer's move its own way).
+        self.told: Callable[[Event], None] | None = None
+        #: Told every move as the table sees it, before any seat (the driver's observer's ``inform``), when set:
+        #: the room around a host's table (:mod:`mille.ui.people.room`: the watchers, the story).
+        self.public: Callable[[Event], None] | None = None
         face.attach(self)
 
     @property
@@ -409,7 +530,7 @@ class GameFlow:
         try:
             self._main_loop(restore)
         except GameExit as leave:
-            self.ledger.leaving(self.game, self.computer_name)
+            self.ledger.leaving(self.game, self.record_name)
             return leave.status
         return 0  # pragma: no cover - the loop only ends by GameExit
 
@@ -428,7 +549,7 @@ class GameFlow:
                     rules.start_hand(game, resumed=restore)
                 self.face.begin_hand(restore)
                 self.play_hand()
-                ended, name = game.copy(), self.computer_name
+                ended, name = game.copy(), self.record_name
                 self.record(lambda stats, ended=ended, name=name: stats.hand_over(ended, name))  # type: ignore[misc]
                 if self.resumed is not None and rules.game_over(game):
                     self.resumed.spend()  # the game it held is over
@@ -603,7 +724,7 @@ class GameFlow:
     def _keep_game(self) -> None:
         kept = self.keeper.keep(self.saved_game())
         if kept is not None:
-            computer = self.computer_name
+            computer = self.record_name
             self.record(lambda stats: stats.saved(kept, computer))
 
     # ------------------------------------------------------------------
@@ -644,7 +765,7 @@ class GameFlow:
         except OSError as exc:
             self.face.error(exc.strerror or str(exc))
             return False
-        saved, computer = self.game.copy(), self.computer_name
+        saved, computer = self.game.copy(), self.record_name
         self.record(lambda stats: stats.saved(saved, computer))
         if self.resumed is not None:
             self.resumed.spend(written=name)  # the game is safe in the save
@@ -678,18 +799,34 @@ def _heard_signals() -> set[int]:
 class _PersonSeat:
     """The person's seat: moves and answers asked of the front end.
 
-    With hints, the seat hears the table for the hints' adviser: every move
-    made (the driver's ``inform`` and ``hand_over``) and each of its own
-    observations, so that a hint's expert has read the table as the
-    computer's own does (:mod:`mille.ui.hints`).
+    Its ``inform`` (the driver's hook: every move made at the table, as
+    this seat sees it) is :attr:`GameFlow.told`, when the face asked to be
+    told, and with hints the hints' adviser hears it too (with the seat's
+    ``hand_over`` and each of its own observations), so that a hint's
+    expert has read the table as the computer's own does
+    (:mod:`mille.ui.hints`); with neither it has none, and the driver makes
+    no events for it.
     """
 
     def __init__(self, flow: GameFlow) -> None:
         self.flow = flow
+        told = flow.told
         hints = flow.hints
+        inform: Callable[[Event], None] | None = told
         if hints is not None:
-            self.inform = hints.inform
+            heard = hints.inform
+            if told is None:
+                inform = heard
+            else:
+
+                def both(event: Event) -> None:
+                    told(event)
+                    heard(event)
+
+                inform = both
             self.hand_over = lambda result: hints.hand_over()
+        if inform is not None:
+            self.inform = inform
 
     def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
         hints = self.flow.hints
@@ -749,11 +886,13 @@ class _Observer:
 
     def __init__(self, flow: GameFlow) -> None:
         self.flow = flow
+        if flow.public is not None:
+            self.inform = flow.public
 
     def before_move(self, game: Game) -> None:
         self.flow.between_moves()
 
     def after_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
-        if seat == YOU:
+        if seat == YOU or seat in self.flow.people:
             self.flow.record(lambda stats: stats.moved())  # quitting unsaved now abandons the game
         self.flow.face.show_move(game, seat, move, outcome)

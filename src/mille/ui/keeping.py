@@ -35,8 +35,8 @@ if TYPE_CHECKING:
     from ..files.rescue import Kept
     from ..files.save import SavedGame
 
-#: Writes a kept game somewhere else than the kept-games places (tests, a
-#: host keeping a game for two); raises OSError when it cannot.
+#: Writes a kept game somewhere else than the kept-games places (the tests);
+#: raises OSError when it cannot.
 Store = Callable[["SavedGame"], None]
 
 
@@ -189,14 +189,14 @@ def say(line: str, fit: bool = False) -> None:
     """A line on standard error, if it is still there (after a hangup it may not be); escaped for the terminal.
 
     ``fit``: broken into rows as plain mode breaks its lines
-    (:func:`mille.ui.plain.lines.fitted`), for the last words of a game
+    (:func:`mille.ui.rows.fitted`), for the last words of a game
     played in lines (the hangup line), which a screen reader reads by rows.
     """
     from ..files.safeio import shown
 
     text = shown(line)
     if fit:
-        from .plain.lines import fitted, terminal_width
+        from .rows import fitted, terminal_width
 
         text = fitted(text, terminal_width(2))
     try:

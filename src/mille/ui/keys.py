@@ -76,6 +76,12 @@ COMMANDS = {
 #: ``h`` or ``H`` at ``Extension?``, or ``?`` at either.
 HINT_KEYS = (ord("H"), ord("h"), ord("?"))
 
+#: The talk key, upper-cased: with people at the table (docs/people.md) a line of talk; alone, an unknown command as
+#: in the original, whose keymap leaves it free (§9.1).
+TALK_KEY = ord("T")
+#: The table's story on the original's board (the larger tables' ``M`` lists it with the moves), with people only.
+STORY_KEY = ord("M")
+
 #: Card keys after ``U`` or ``D`` (§9.2), upper-cased: the digit of a slot,
 #: and ``P`` or ``0`` for slot 0, the card just drawn (the ``P`` row).
 CARD_KEYS = {ord(str(slot)): slot for slot in range(1, HAND_SIZE)}

@@ -219,6 +219,12 @@ class PaletteTerminal:
     def wait(self, ready: int) -> int | None:
         return self.term.wait(ready)
 
+    def watch(self, fd: int, callback: Callable[[], None]) -> None:
+        self.term.watch(fd, callback)
+
+    def unwatch(self, fd: int) -> None:
+        self.term.unwatch(fd)
+
 
 def colour_terminal(term: CursesTerminal) -> CursesTerminal | PaletteTerminal:
     """``term`` drawing in colour, or ``term`` itself where the terminal has no colours (call after start)."""

@@ -42,10 +42,12 @@ PLAIN_COMMAND = "mille --plain"
 #: its dice are its own, so the deals stay those of the seed.
 _DICE_SALT = 0x6D696C6C
 
-__all__ = ["DEFAULT_COMPUTER", "PLAIN_COMMAND", "Choices", "computer_player", "play_board", "play_plain", "say"]
+__all__ = [
+    "DEFAULT_COMPUTER", "PLAIN_COMMAND", "Choices", "computer_player", "play_board", "play_plain", "say", "secret_dice",
+]  # fmt: skip
 
 
-def computer_player(name: str, seed: int, game: Game, reads_deck: bool = False) -> tuple[Player, GlibcRandom]:
+def computer_player(name: str, seed: int | None, game: Game, reads_deck: bool = False) -> tuple[Player, GlibcRandom]:
     """The computer's player for ``name`` (:func:`mille.players.make_player`) and the dice it rolls.
 
     A built-in player that declares ``dice = "game"``, the original's
@@ -53,31 +55,60 @@ def computer_player(name: str, seed: int, game: Game, reads_deck: bool = False) 
     did, so that every deal and every screen stays the original's; other
     built-in players roll dice of their own, seeded from the game's seed, so
     that the deals of a seed stay the same whoever sits in the computer's
-    seat.  A bot program (``exec:``) is handed the game's generator only
+    seat (a secret deal, ``seed`` None, has none: their dice are drawn from
+    ``os.urandom`` whole, :meth:`~mille.engine.rng.GlibcRandom.from_urandom`).
+    A bot program (``exec:``) is handed the game's generator only
     when the person said it may read the deck (``reads_deck``,
     ``--bot-reads-deck``: rolls of the deal's generator give the deal away,
     issue 36); otherwise, whatever its hello asked for, it rolls dice of its
     own from :func:`~mille.engine.rng.secret_seed`, independent of the deal
-    (docs/protocol.md, "Dice").  ``PlayerSpecError`` (a ValueError) if
+    (docs/protocol.md, "Dice": the bot is handed that seed, so its dice are
+    a seed of 31 bits whatever they are drawn from, and tell it nothing of
+    the deal).  ``PlayerSpecError`` (a ValueError) if
     ``name`` names no player or a bot that cannot be started.
     """
     player = make_player(name)
     if is_exec_spec(name):
         if reads_deck and getattr(player, "dice", None) == "game":
             return player, game.rng
-        return player, GlibcRandom(secret_seed())
+        return player, secret_dice(name)
     if getattr(player, "dice", None) == "game":
         return player, game.rng
     return player, _own_dice(seed)
 
 
-def _seat_dice(seed: int, seat: int) -> GlibcRandom:
-    """The dice of the computer at ``seat`` (2 and on, ``mille --players``): its own, from the seed and the seat."""
+def secret_dice(name: str) -> GlibcRandom:
+    """Dice no one else may derive, for the player ``name`` names (a secret deal's computers, a person's stand-in).
+
+    A bot program (``exec:``) is handed its dice as a seed (docs/protocol.md,
+    "Dice": its ``roll`` answers are then ``srandom(seed)``'s), so it gets a
+    seed from :func:`~mille.engine.rng.secret_seed`, its own and nobody
+    else's; any other player's dice are drawn whole from ``os.urandom``
+    (:meth:`~mille.engine.rng.GlibcRandom.from_urandom`: a seed of 31 bits
+    can be searched from what the dice did).
+    """
+    if is_exec_spec(name):
+        return GlibcRandom(secret_seed())
+    return GlibcRandom.from_urandom()
+
+
+def _seat_dice(seed: int | None, seat: int) -> GlibcRandom:
+    """The dice of the computer at ``seat`` (2 and on, ``mille --players``): its own, from the seed and the seat.
+
+    A secret deal (``seed`` None) derives nothing: the dice are drawn whole from ``os.urandom``.
+    """
+    if seed is None:
+        return GlibcRandom.from_urandom()
     return GlibcRandom(((seed ^ _DICE_SALT) + seat * 0x6A09E667) & 0xFFFFFFFF)
 
 
-def _own_dice(seed: int) -> GlibcRandom:
-    """The dice of a built-in computer player that does not roll the game's generator, from the run's seed."""
+def _own_dice(seed: int | None) -> GlibcRandom:
+    """The dice of a built-in computer player that does not roll the game's generator, from the run's seed.
+
+    A secret deal (``seed`` None): drawn whole from ``os.urandom`` (a person's seat's stand-in among them).
+    """
+    if seed is None:
+        return GlibcRandom.from_urandom()
     return GlibcRandom((seed ^ _DICE_SALT) & 0xFFFFFFFF)
 
 
@@ -87,10 +118,12 @@ class Choices(Record):
     ``game`` is new or read from ``file`` (whose first board says
     ``banner``; ``window`` is the score window layout it was saved with);
     ``computer_name`` names the computer (:func:`computer_player`), dealt
-    with ``seed``; ``hints``, ``color`` (the board only), ``record`` (the
-    record of games) and ``detail`` (plain mode only) are the person's
-    options; ``reads_deck``: a bot computer may roll the game's own
-    generator (``--bot-reads-deck``, :func:`computer_player`).
+    with ``seed`` (None: a secret deal, whose generator's whole state was
+    drawn from ``os.urandom``, and from which no dice are derived);
+    ``hints``, ``color`` (the board only), ``record`` (the record of
+    games) and ``detail`` (plain mode only) are the person's options;
+    ``reads_deck``: a bot computer may roll the game's own generator
+    (``--bot-reads-deck``, :func:`computer_player`).
     """
 
     __slots__ = (
@@ -105,7 +138,7 @@ class Choices(Record):
         banner: str | None = None,
         window: int = ScoreView.SMALL,
         computer_name: str = DEFAULT_COMPUTER,
-        seed: int = 1,
+        seed: int | None = 1,
         hints: bool = False,
         color: bool = False,
         record: bool = False,
@@ -135,6 +168,9 @@ class _Run:
         dice: GlibcRandom,
         command: str,
         others: tuple[tuple[Player, GlibcRandom], ...] = (),
+        record_as: str | None = None,
+        people: tuple[int, ...] = (),
+        record_people: Callable[[], dict[str, str]] | None = None,
     ) -> None:
         self.file = choices.file
         self.computer_name = choices.computer_name
@@ -144,7 +180,7 @@ class _Run:
         def make_recorder() -> Recorder:
             from ..files.recorder import Recorder
 
-            self.recorder.append(Recorder(restored=restored))
+            self.recorder.append(Recorder(restored=restored, people=record_people))
             return self.recorder[0]
 
         adviser = None
@@ -172,6 +208,8 @@ class _Run:
             hints=adviser,
             resumed=resumed,
             others=others,
+            record_name=record_as,
+            people=people,
         )
 
     @classmethod
@@ -185,7 +223,7 @@ class _Run:
             # A bot at another seat rolls dice of its own, as at seat 1, unless it may read the deck.
             secret = is_exec_spec(name) and not choices.reads_deck
             others = tuple(
-                (make_player(name), GlibcRandom(secret_seed()) if secret else _seat_dice(choices.seed, seat))
+                (make_player(name), secret_dice(name) if secret else _seat_dice(choices.seed, seat))
                 for seat in range(2, seats)
             )
         except ValueError as exc:  # PlayerSpecError: a bot that cannot be started
@@ -216,15 +254,21 @@ def play_board(
     make_flow: Callable[[Terminal, Game, Setup], GameFlow] | None = None,
     command: str = "mille",
     others: tuple[tuple[Player, GlibcRandom], ...] = (),
+    record_as: str | None = None,
+    people: tuple[int, ...] = (),
+    record_people: Callable[[], dict[str, str]] | None = None,
 ) -> int:
     """Play the game chosen on the board until it ends; the exit status.
 
     ``computer`` overrides the player ``choices.computer_name`` names (the
     name is still what a save records; it then rolls dice of its own), and
     ``others`` then the players of seats 2 and on with their dice (a larger
-    table with people, :mod:`mille.ui.people.tablehost`).
+    table with people, :mod:`mille.ui.people.host`); ``record_as``, who the
+    record of games says the game was against (the people, not the computers),
+    and ``people`` the seats they play; ``record_people``, who each other person at the table is to the player
+    (a partner, an opponent: the record of games counts each, :mod:`mille.files.tally`).
     ``make_flow`` makes the flow and its face (:func:`mille.ui.app.board_flow`
-    unless given: a host of two people shows more, :mod:`mille.ui.people`);
+    unless given: a host of people shows more, :mod:`mille.ui.people.host`);
     ``command`` is what the line after a kept game says resumes it.
     Whatever happens, the terminal is put back before anything is said.
     """
@@ -237,7 +281,7 @@ def play_board(
     if computer is None:
         run = _Run.seated(choices, command)
     else:
-        run = _Run(choices, computer, _own_dice(choices.seed), command, others)
+        run = _Run(choices, computer, _own_dice(choices.seed), command, others, record_as, people, record_people)
     if run is None:
         return 1
     term = CursesTerminal()
@@ -279,6 +323,9 @@ def play_plain(
     command: str = PLAIN_COMMAND,
     term: LineTerminal | None = None,
     others: tuple[tuple[Player, GlibcRandom], ...] = (),
+    record_as: str | None = None,
+    people: tuple[int, ...] = (),
+    record_people: Callable[[], dict[str, str]] | None = None,
 ) -> int:
     """Play the game chosen in lines (``--plain``, :mod:`mille.ui.plain`) until it ends; the exit status.
 
@@ -296,7 +343,7 @@ def play_plain(
     if computer is None:
         run = _Run.seated(choices, command)
     else:
-        run = _Run(choices, computer, _own_dice(choices.seed), command, others)
+        run = _Run(choices, computer, _own_dice(choices.seed), command, others, record_as, people, record_people)
     if run is None:
         return 1
     if term is None:

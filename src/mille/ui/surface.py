@@ -14,10 +14,65 @@ from __future__ import annotations
 from .layout import BOARD_WINDOW, MILES_WINDOW, SCORE_WINDOW, SCREEN_COLS, SCREEN_ROWS
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
 
 
 class TerminalError(Exception):
     """The terminal cannot show the game (no usable ``TERM``); the message is one line."""
+
+
+class Heard(Exception):
+    """Raised by a watch's callback (:meth:`Terminal.watch`) to end the wait it ran in.
+
+    The key, the line or the ``wait`` being waited for gives way to what
+    was heard: the person a choice waited for joined again, the host's game
+    answered, the other thread finished.  The caller that watched catches it.
+    """
+
+
+class Watches:
+    """The descriptors a terminal hears while it waits for a key or a line, each with its callback.
+
+    In the spirit of Textual's driver: whoever waits for the person (the
+    board's prompts, plain mode's lines, the wait while another thread
+    thinks) also hears other descriptors (a person's link, a listening
+    socket, a pipe a thread asks on), and their callbacks run on the thread
+    that draws, between reads, never inside a signal's wake-up.
+    """
+
+    def __init__(self) -> None:
+        self._callbacks: dict[int, Callable[[], None]] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self._callbacks)
+
+    def watch(self, fd: int, callback: Callable[[], None]) -> None:
+        self._callbacks[fd] = callback
+
+    def unwatch(self, fd: int) -> None:
+        self._callbacks.pop(fd, None)
+
+    def fds(self) -> list[int]:
+        """The descriptors watched (one closed under its watch is left out: its owner forgot to unwatch it)."""
+        import os
+
+        alive = []
+        for fd in list(self._callbacks):
+            try:
+                os.fstat(fd)
+            except OSError:
+                del self._callbacks[fd]
+                continue
+            alive.append(fd)
+        return alive
+
+    def heard(self, ready: Iterable[int]) -> None:
+        """The callbacks of the ``ready`` descriptors that are still watched (a callback may unwatch another)."""
+        for fd in list(ready):
+            callback = self._callbacks.get(fd)
+            if callback is not None:
+                callback()
 
 
 #: Returned by :meth:`Terminal.read_byte` when the interrupt key (SIGINT) was
@@ -98,7 +153,15 @@ if TYPE_CHECKING:
             An INTERRUPT, HANGUP or LEAVE (as :meth:`poll` gives them), or
             END_OF_INPUT when the terminal went away; keys are not read.
             Asked while the computer thinks (``ready``: it has chosen).
+            The watched descriptors are heard meanwhile (:meth:`watch`).
             """
+
+        def watch(self, fd: int, callback: Callable[[], None]) -> None:
+            """Hear ``fd`` too wherever a key is awaited (:meth:`read_byte`) and in :meth:`wait`: ``callback()``
+            runs, on this thread, when it can be read (it may raise :class:`Heard` to end the wait)."""
+
+        def unwatch(self, fd: int) -> None:
+            """Hear ``fd`` no more (before it is closed)."""
 
 
 class VirtualWindow:
@@ -230,6 +293,7 @@ class VirtualTerminal:
         #: Events not tied to a place in the input (signals): see :meth:`poll`.
         self.pending: list[int] = []
         self.bells = 0
+        self.watches = Watches()
 
     def update(self, win: VirtualWindow) -> None:
         last: tuple[int, int] | None = None
@@ -259,11 +323,25 @@ class VirtualTerminal:
         self.bells += 1
 
     def read_byte(self) -> int:
-        if self.pending:
-            return self.pending.pop(0)
-        if not self.keys:
+        """The next key; the watched descriptors that can be read are heard first (their callbacks run).
+
+        Out of keys, what the watched descriptors say within a moment is
+        heard (a test's other side may still speak), then the end of input.
+        """
+        import select
+
+        while True:
+            if self.pending:
+                return self.pending.pop(0)
+            fds = self.watches.fds()
+            if fds:
+                heard = select.select(fds, [], [], 0 if self.keys else 0.05)[0]
+                if heard:
+                    self.watches.heard(heard)
+                    continue
+            if self.keys:
+                return self.keys.pop(0)
             return END_OF_INPUT
-        return self.keys.pop(0)
 
     def poll(self) -> int | None:
         return self.pending.pop(0) if self.pending else None
@@ -273,15 +351,23 @@ class VirtualTerminal:
 
         Keys are not read, so running out of them is not the end of input
         here: a test that wants the terminal gone puts END_OF_INPUT in
-        :attr:`pending`.
+        :attr:`pending`.  The watched descriptors are heard meanwhile.
         """
         import select
 
         while True:
             if self.pending:
                 return self.pending.pop(0)
-            if select.select([ready], [], [], 0.005)[0]:
+            found = select.select([ready, *self.watches.fds()], [], [], 0.005)[0]
+            if ready in found:
                 return None
+            self.watches.heard(found)
+
+    def watch(self, fd: int, callback: Callable[[], None]) -> None:
+        self.watches.watch(fd, callback)
+
+    def unwatch(self, fd: int) -> None:
+        self.watches.unwatch(fd)
 
     def feed(self, data: bytes | str) -> None:
         raw = data.encode("latin-1") if isinstance(data, str) else data

@@ -13,7 +13,7 @@ would give ``hand / (hand + deck)``, a third or less of that in mid-hand.
 A world holds only what a rollout reads, and keeps the contract of
 :func:`mille.engine.observation.sample_world`: the seat observes the same
 in every world (but for the Order toggle, off in rollouts), and the cards
-dealt are exactly the ones it has not seen (``tests/test_expert.py``).
+dealt are exactly the ones it has not seen (``tests/players/test_expert.py``).
 """
 
 from __future__ import annotations

@@ -224,7 +224,7 @@ def table_play_out(game: Game, needs: list[list[int]], dice: GlibcRandom, repair
     The game the hand driver gives with a
     :class:`~mille.players.bsd.BsdPlayer` (or
     :class:`~mille.players.plus.PlusPlayer`) in every seat, all rolling
-    ``dice`` (``tests/test_expert_table.py`` plays both ways), without an
+    ``dice`` (``tests/players/test_expert_table.py`` plays both ways), without an
     observation per move or the referee: the procedure (:func:`mille.players.bsd.decide`)
     is handed the seat's view, its side's tableau with its own hand, and the
     opponent side's tableau as it lies (at three sides the leader's,

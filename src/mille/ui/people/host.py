@@ -1,50 +1,82 @@
-"""The host's side of a game between two people: the one authority, the guest a seat that asks over a link.
+"""The host's side of a game with people (``mille --invite bob``, ``mille --players 4 --invite bob,carol``): one for
+every table and every face.
 
-The host runs the game's flow and the engine as for a game against the
-computer; the guest's seat (the computer's, seat 1) is a :class:`RemotePerson`:
-a player that sends the guest its observation (the bot protocol's
-encoding, :mod:`mille.players.wire`: never the other hand or the deck) and
-waits for the move typed at the guest's terminal.  Every move made is sent
-to the guest as its new view at once.
+The host's process is the one authority: it runs the game's flow and the
+engine as for a game against the computer, each invited person's seat a
+:class:`~mille.ui.people.seat.PersonSeat` (the computers in the other seats).
+What the people add to the face that plays (the original's board at two
+seats, the larger tables' board, or lines) is one wrapper, :class:`HostFace`,
+the same for all three:
 
-Drops lose nothing and hang nothing.  If the guest's connection goes
-(terminal closed, ssh killed, process killed) or breaks the conversation,
-the host is told at once, and at the guest's move chooses
-(:meth:`HostBoardFace.at_drop`, docs/people.md "Drops"): wait for them
-(``mille --join HOST`` retakes the seat at that move), let the computer
-(the original's procedure) play the seat until they join again, or
-adjourn (the game kept; ``mille --invite GUEST FILE`` resumes it).  The
-seat asks on the flow's worker thread; the face, on the thread that draws,
-answers (:meth:`RemotePerson.ask_host`, :meth:`RemotePerson.answer`).  A
-move the rules refuse is refused with the original's reason
-(:meth:`RemotePerson.refusal`).  Anyone else who connects is refused
-before a byte is read, and the host told.
+* the people's news (joined, gone, a stranger refused) at the host's prompts
+  and at once while a key or a line is awaited: their sockets, their links
+  between moves and the pipe a seat asks on are watched by the terminal
+  (:meth:`mille.ui.surface.Terminal.watch`), their callbacks on the thread
+  that draws;
+* whose turn it is when it passes to a person (``bob is thinking...``);
+* every person's view at each deal (after each move, the seat's own:
+  :meth:`~mille.ui.people.seat.PersonSeat.inform`);
+* a word on every link after some seconds of silence, and a person heard
+  from for none of :func:`.link.silence` seconds dropped (a frozen network);
+* the host's questions told to the others, but for those that are the
+  host's alone (:data:`UNRELAYED`);
+* keys typed while a person thinks answered at once (``Q`` quits, ``S``
+  saves, ``C`` gives their move to the computer: a silent person's seat is
+  the host's to give, not only a dropped one's), never kept for a later
+  prompt;
+* at a person's drop at their move, the host's choice, asked by the face's
+  one choice question (:meth:`mille.ui.flow.Face.choose`): wait for them,
+  the computer plays the seat until they are back, or adjourn.
+
+:func:`play_host` seats the people, invites them, waits until all have
+joined, plays, and tells each the end.
 """
 
 from __future__ import annotations
 
-import os
-import queue
-import select
-import socket
-import threading
-
 from ...engine import rules
-from ...engine.observation import Observation, observe
 from ...engine.rng import GlibcRandom
-from ...engine.rules import Move, Phase
 from ...engine.state import Game
 from ...files.safeio import shown
-from ...players import Decision, weighed, wire
-from ...players.bsd import BsdPlayer
+from ...players import is_person_spec, make_player
 from ..app import BoardFace
-from ..board import Board
-from ..dialogs import Dialogs
-from ..flow import COUP_PROMPT, EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, GameFlow, Request, Setup
-from ..layout import MOVE_X, MOVE_Y
-from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED
-from .link import Link, LinkClosed, drain_idle, heard_idle
-from .rendezvous import peer_uid, user_name
+from ..flow import COUP_PROMPT, EXTENSION_PROMPT, PROMPTS, REALLY_PROMPT, Choice, GameFlow, Request, Setup
+from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, LEAVE, RESIZED, Heard
+from ..tableboard import PROMPT_ROW, TableBoardFace
+from .link import LinkClosed, Ticker, beat_after, heard_idle
+from .room import Room
+from .seat import BACK, COMPUTER, PersonSeat, SeatingError, open_seats, seat_people
+from .talk import read_talk, show_story
+from .view import fitted
+from .view import name as shown_name
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeAlias
+
+    from ...engine.observation import Observation
+    from ...engine.rules import Move, Outcome
+    from ...players import Decision, Player
+    from ..flow import Face
+    from ..plain.lines import LineTerminal
+    from ..session import Choices
+    from ..surface import Terminal
+
+    #: How the host plays once everyone is there, other than on the board (in lines:
+    #: :func:`mille.ui.people.inlines.host_in_lines`): given the people, seat 2's player, the other seats' with their
+    #: dice, and the options that host the same table again (``--invite bob:3 --open 1``); the exit status.
+    Play: TypeAlias = Callable[["People", "Player", tuple[tuple["Player", GlibcRandom], ...], str], int]
+
+
+def record_name(names: list[str]) -> str:
+    """Who the record of games says a game with people was against: ``person:bob``, ``person:bob,carol``."""
+    from ...players import PERSON_PREFIX
+
+    return (PERSON_PREFIX + ",".join(names))[:64]
+
+
+__all__ = ["UNRELAYED", "HostBoardFace", "HostFace", "HostTableFace", "People", "play_host", "wait_for_people"]
 
 #: The host's own questions that are not told to the other people's terminals: ``Extension?``
 #: (the move that answers it is shown to all), ``Really?`` (the host's own), and ``Coup fourre?``
@@ -53,583 +85,698 @@ from .rendezvous import peer_uid, user_name
 #: the others wait for.
 UNRELAYED = frozenset((EXTENSION_PROMPT, REALLY_PROMPT, COUP_PROMPT))
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable
 
-    from ...engine.driver import Event
-    from ...engine.rules import Outcome
-    from ...players import Player
-    from ..session import Choices
-    from ..surface import Terminal
+class People:
+    """The people at the host's table, as the host's face hears and tells them.
 
-#: The guest's seat: the computer's in a game against the computer.
-GUEST = 1
-
-#: The host's answers at a drop, handed from the face (the main thread) to the seat (the worker):
-#: the guest is back (ask them), or the computer plays their seat until they are.
-BACK, COMPUTER = "back", "computer"
-
-
-class DropQuestion:
-    """A person's seat asks the host what to do at their drop (:class:`RemotePerson`, and at the larger tables
-    :class:`mille.ui.people.tablehost.TablePerson`).
-
-    The seat asks on the flow's worker thread (:meth:`ask_host`: a byte on
-    :attr:`asking` wakes the host's face); the face, on the thread that
-    draws, answers :data:`BACK` or :data:`COMPUTER` (:meth:`answer`).
+    ``persons`` are their seats, ``host`` the host's name.
+    :attr:`adjourned`: the host adjourned the game at a drop; :attr:`saved`:
+    the host saved it (``S``) at some point.
     """
 
-    def __init__(self) -> None:
-        #: A face that answers drops is there; without one the computer stands in at once.
-        self.asks_host = False
-        self.asking, self._asking_w = os.pipe()
-        self._answers: queue.Queue[str] = queue.Queue()
-
-    def ask_host(self) -> str:
-        """At a drop, on the worker: wake the host's face, wait for its answer (:data:`BACK`, :data:`COMPUTER`)."""
-        os.write(self._asking_w, b"?")
-        return self._answers.get()
-
-    def answer(self, choice: str) -> None:
-        """The host's face answers the seat's :meth:`ask_host`."""
-        try:
-            os.read(self.asking, 1)
-        except OSError:
-            pass
-        self._answers.put(choice)
-
-    def close(self) -> None:
-        """The pipe the seat asks on, closed (the game is over)."""
-        for fd in (self.asking, self._asking_w):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-
-
-class PersonSeat(DropQuestion):
-    """A person's seat over a link, as the flow's player: what a guest at two seats (:class:`RemotePerson`) and a
-    person at a larger table (:class:`mille.ui.people.tablehost.TablePerson`) share (one place for each).
-
-    ``listener`` is the socket they connect to (non-blocking; theirs
-    alone), ``uid`` the only user let in, ``game`` the host's game.
-    Notices for the host (joined, left, refused) wait in :attr:`notices`
-    for the host's face, which alone draws.  A subclass says what it tells
-    a person who joins (:meth:`welcome`), the notices' words
-    (:attr:`REFUSED`, :meth:`gone`), and how it asks for a move
-    (:meth:`ask_move`).
-    """
-
-    #: The host's notice when another user tries to join: ``who`` tried, only ``name`` is invited.
-    REFUSED = "{who} tried to join and was refused (only {name} is invited)"
-
-    def __init__(self, listener: socket.socket, uid: int, game: Game, host: str, standin: Player) -> None:
-        self.listener = listener
-        listener.setblocking(False)
-        self.uid = uid
-        self.name = user_name(uid)
+    def __init__(self, persons: list[PersonSeat], host: str, room: Room) -> None:
+        self.persons = persons
         self.host = host
-        self.game = game
-        self.link: Link | None = None
-        self.standin = standin
-        self._lock = threading.Lock()
-        #: Sends come from the flow's thread and, while the person decides, the worker: one at a time.
-        self._sending = threading.Lock()
-        #: The worker waits for the person's move: it alone reads their link meanwhile (:func:`.link.heard_idle`).
-        self.deciding = False
-        #: One-line notices for the host, oldest first (shown by the face, escaped).
-        self.notices: list[str] = []
-        #: The host chose, at the person's drop, that the computer plays the seat until they are back.
-        self.standing_in = False
-        #: A face that answers drops sets :attr:`asks_host` (:class:`DropQuestion`).
-        super().__init__()
-
-    # ------------------------------------------------------------------
-    # Who is at the other end
-
-    def notice(self, text: str) -> None:
-        with self._lock:
-            self.notices.append(text)
-
-    def take_notices(self) -> list[str]:
-        with self._lock:
-            taken, self.notices = self.notices, []
-        return taken
-
-    def admit(self, wait: float = 0.0) -> bool:
-        """Take the connections waiting (up to ``wait`` seconds for one): the person seated, anyone else refused.
-
-        The peer's user is asked of the kernel before a byte is read.  True
-        if the person is (now) connected.
-        """
-        if wait > 0 and self.link is None:
-            select.select([self.listener], [], [], wait)
-        while True:
-            try:
-                conn, _ = self.listener.accept()
-            except OSError:  # BlockingIOError: nobody waiting
-                break
-            try:
-                uid = peer_uid(conn)
-            except OSError:
-                conn.close()
-                continue
-            if uid != self.uid:
-                conn.close()
-                self.notice(self.REFUSED.format(who=user_name(uid), name=self.name))
-                continue
-            if self.link is not None and not self.link.closed:
-                conn.close()  # the person twice: the seat is taken
-                continue
-            self.link = Link(conn)
-            try:
-                self.welcome()
-            except LinkClosed:
-                self.link = None
-                continue
-            self.standing_in = False  # the seat is theirs again; another drop asks again
-            self.notice(f"{self.name} joined")
-        return self.link is not None
-
-    def welcome(self) -> None:
-        """Who they are and the game as it stands, for a person just seated (:class:`LinkClosed` if the link broke)."""
-        raise NotImplementedError
-
-    def gone(self, why: str) -> str:
-        """The host's notice that the person dropped (``why``)."""
-        return f"{self.name} is gone ({why})"
-
-    def dropped(self, why: str) -> None:
-        if self.link is not None:
-            self.link.close()
-        self.link = None
-        self.notice(self.gone(why))
-
-    def _send(self, message: dict[str, object]) -> None:
-        """Send ``message`` (:class:`LinkClosed` if the link broke), one sender at a time."""
-        link = self.link
-        if link is None:
-            return
-        with self._sending:
-            link.send(message)
-
-    def send(self, message: dict[str, object]) -> None:
-        """Send the person ``message`` if they are there (a drop is noted, never raised)."""
-        try:
-            self._send(message)
-        except LinkClosed as exc:
-            self.dropped(str(exc))
-
-    def say(self, text: str) -> None:
-        """A line for the person's message line (the host's questions, the end)."""
-        self.send({"type": "say", "text": text})
-
-    # ------------------------------------------------------------------
-    # The player protocol (the driver calls these, on the flow's worker thread)
-
-    def decide(self, observation: Observation, rng: GlibcRandom) -> Decision:
-        move = self.choose(observation, rng)
-        return Decision(move, weighed(move, observation))
-
-    def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
-        """The person's move, asked over the link; at a drop, what the host chooses (wait, or the computer's).
-
-        The host waits for them or lets the computer play the seat until
-        they are back (or adjourns, which ends the game's thread).  Gone at
-        a coup fourré asked out of turn, the computer answers it without
-        asking the host (her question then would tell the secret).
-        """
-        self.admit()
-        legal = observation.legal_moves()
-        while True:
-            if self.link is not None:
-                self.deciding = True
-                try:
-                    move = self.ask_move(observation, legal)
-                finally:
-                    self.deciding = False
-                if move is not None:
-                    return move
-                continue
-            if self.standing_in or not self.asks_host:
-                return self.standin.choose(observation, rng)
-            if observation.phase is Phase.REACTION:
-                # Asked the coup fourré out of turn, their question is their secret (being asked says they
-                # hold the safety; table-rules.md R10): the host asked now would learn it.  The computer
-                # answers this once; the host chooses at their next move.
-                return self.standin.choose(observation, rng)
-            if self.ask_host() == COMPUTER:
-                self.standing_in = True
-
-    def ask_move(self, observation: Observation, legal: list[Move]) -> Move | None:
-        """The person's legal move, asked until they give one; None once they are gone."""
-        raise NotImplementedError
-
-    def bye(self, text: str) -> None:
-        """The game is over for everyone, or the host left: ``text`` for the person, and the link closed."""
-        self.send({"type": "bye", "text": text})
-        if self.link is not None:
-            try:
-                self.link.flush()
-            except LinkClosed:
-                pass
-            self.link.close()
-            self.link = None
-
-
-class RemotePerson(PersonSeat):
-    """The guest at their own terminal, as the flow's second seat (the computer stands in while they are away).
-
-    ``listener`` is the host's listening socket (non-blocking), ``guest_uid``
-    the only user let in, ``game`` the host's game (to send the guest its
-    view after every move).  Notices for the host (joined, left, refused)
-    wait in :attr:`notices` for the host's face, which alone draws.
-    """
-
-    def __init__(self, listener: socket.socket, guest_uid: int, game: Game, host_name: str) -> None:
-        super().__init__(listener, guest_uid, game, host_name, BsdPlayer())
-        #: The host adjourned the game at a drop.
+        #: The room around the table (:mod:`.room`: the door, the watchers, the talk, the story).
+        self.room = room
+        #: What the host's record of games files the game under (the people, not the computers), and their seats.
+        self.record_name = record_name([p.name for p in persons if p.name] or ["open"])
+        self.seats = tuple(p.seat for p in persons)
         self.adjourned = False
+        self.saved = False
+        #: What wakes the host's face to look at the links' silence (made with the face: :meth:`ticker`).
+        self._ticker: Ticker | None = None
+        for person in persons:
+            person.asks_host = True
 
-    def welcome(self) -> None:
-        self._send({"type": "hello", "host": self.host, "you": self.name, "seat": GUEST})
-        if self.game.finished:
-            self._send({"type": "say", "text": f"{self.host} is thinking..."})
-        else:
-            self._send_view()
+    def relations(self) -> dict[str, str]:
+        """Who each person at the table is to the host, by name: ``partner`` or ``opponent`` (the record of games)."""
+        tab = self.room.game.table
+        mine = tab.side(0)
+        return {p.name: "partner" if tab.side(p.seat) == mine else "opponent" for p in self.persons if p.name}
 
-    def _send_view(self) -> None:
-        game = self.game
-        if self.link is None:
-            return
-        self._send(
-            {
-                "type": "view",
-                "obs": wire.observation_json(observe(game, GUEST)),
-                "finished": bool(game.finished),
-                "host": self.host,
-            }
-        )
+    def at(self, seat: int) -> PersonSeat | None:
+        """The person at ``seat``, if a person sits there."""
+        return next((p for p in self.persons if p.seat == seat), None)
 
-    def ask_move(self, observation: Observation, legal: list[Move]) -> Move | None:
-        """The guest's legal move; a refused one told the original's reason and asked again; None at a drop."""
-        assert self.link is not None
-        decide: dict[str, object] = {
-            "type": "decide",
-            "obs": wire.observation_json(observation),
-            "legal": [wire.move_json(m) for m in legal],
-        }
-        try:
-            self._send(decide)
-            while True:
-                message = self.link.wait_message(timeout=0.5)
-                self.admit()  # refuse others who try meanwhile
-                if message is None or message.get("type") != "move":
-                    continue
-                try:
-                    move: Move | None = wire.move_from_json(message.get("move"))
-                except wire.WireError:
-                    move = None
-                if move is not None and move in legal:
-                    return move
-                self._send({"type": "error", "text": self.refusal(move)})
-                self._send(decide)
-        except LinkClosed as exc:
-            self.dropped(str(exc))
+    def notices(self) -> list[str]:
+        """The people's news (joined, gone) and the room's (refused, watching, talk), oldest first, taken; the
+        people's told to the table too."""
+        texts = []
+        for person in self.persons:
+            for text in person.take_notices():
+                texts.append(text)
+                self.room.person_news(person, text)
+        return texts + self.room.take_notices()
+
+    def update_all(self) -> None:
+        """A move was made or a hand dealt: every person's new view at once, and the watchers' table."""
+        for person in self.persons:
+            person.update()
+        self.room.update()
+
+    def turn_news(self, game: Game) -> str | None:
+        """Whose turn it is, when it is a person's: ``bob is thinking...``, or the computer playing for them."""
+        if game.finished or game.pending_extension is not None:
+            return None
+        person = self.at(rules.seen_turn(game))  # a coup fourré asked of a person is theirs alone (R10)
+        if person is None:
+            return None
+        if person.link is not None:
+            return f"{shown_name(person.name)} is thinking..."
+        if person.standing_in:
+            return f"The computer plays for {shown_name(person.name)}"
         return None
 
-    def refusal(self, move: Move | None) -> str:
-        """Why ``move`` is refused, in the original's words (the engine's rules, tried on a copy of the game)."""
-        if move is not None:
-            try:
-                outcome = rules.push(self.game.copy(), move)
-            except (ValueError, IndexError):
-                outcome = None
-            if outcome is not None and outcome.error is not None:
-                return outcome.error
-        return "That move is not legal now."
-
-    def inform(self, event: Event) -> None:
-        """A move was made: what it was (the event every seat sees) and the guest's new view, at once."""
-        if self.link is None:
-            self.admit()
-        try:
-            self._send({**wire.read_message(wire.event_line(event)), "type": "moved"})
-            self._send_view()
-        except LinkClosed as exc:
-            self.dropped(str(exc))
-
-
-class HostBoardFace(BoardFace):
-    """The host's board: the original's, plus the guest's notices and whose turn it is on the message line."""
-
-    def __init__(self, term: Terminal, game: Game, window: int, remote: RemotePerson) -> None:
-        super().__init__(term, game, window)
-        self.remote = remote
-        remote.asks_host = True
-        self.display.other_name = shown(remote.name)
-
-    def attach(self, flow: GameFlow) -> None:
-        super().attach(flow)
-        self.dialogs = _HostDialogs(self.term, self.display, flow, self)
-
-    def _notices(self) -> None:
-        for text in self.remote.take_notices():
-            self.tell(shown(text)[:39])
-
-    def read_move(self) -> Move | Request:
-        self._notices()
-        return super().read_move()
-
-    def ask(self, prompt_no: int) -> bool | Request:
-        self._notices()
+    def relay(self, prompt_no: int) -> None:
+        """The host's own question, told to the others' terminals (``Another hand?``: theirs to wait for)."""
         if prompt_no not in UNRELAYED:
-            self.remote.say(f"{self.remote.host}: {PROMPTS[prompt_no]}")
-        return super().ask(prompt_no)
+            for person in self.persons:
+                person.say(f"{shown_name(self.host)}: {PROMPTS[prompt_no]}")
+            self.room.say(f"{shown_name(self.host)}: {PROMPTS[prompt_no]}")
 
-    def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
-        """The original's screen after a move; then whose turn it is (news of the guest waits for the host's prompt).
+    def ticker(self) -> Ticker:
+        """The ticks that wake the host's face to beat and to hear silence (a third of a beat apart)."""
+        if self._ticker is None:
+            self._ticker = Ticker(beat_after() / 3)
+        return self._ticker
 
-        The computer's moves for an absent guest clear the message line
-        (§6.3 step 0), so the news is said when the host is next asked,
-        after the stand-in's moves, where it stays until the host moves.
-        """
-        super().show_move(game, seat, move, outcome)
-        if not game.finished and game.to_move == GUEST and game.pending_extension is None:
-            name = shown(self.remote.name)
-            if self.remote.link is not None:
-                self.tell(f"{name} is thinking..."[:39])
-            elif self.remote.standing_in:
-                self.tell(f"the computer plays for {name}"[:39])
-
-    def wait(self, ready: int) -> int | None:
-        """While the guest's seat is asked (on the flow's worker): the terminal, and the seat's question at a drop.
-
-        As the terminal's own ``wait``; but when the guest drops at their
-        move the seat asks the host (:meth:`RemotePerson.ask_host`), and the
-        choice is made here, on the thread that draws (:meth:`at_drop`).
-        """
-        import select
-
-        remote = self.remote
-        fd = getattr(self.term, "fd", None)
-        poller = select.poll()
-        poller.register(ready, select.POLLIN)
-        poller.register(remote.asking, select.POLLIN)
-        if fd is not None:
-            poller.register(fd, 0)  # its hangup only: keys typed ahead wait for the next prompt
-        while True:
-            event = self.term.poll()
-            if event is not None:
-                return event
-            found = dict(poller.poll(100))
-            if ready in found:
-                return None
-            if remote.asking in found:
-                self.at_drop()
-            elif found:
-                return self.term.wait(ready)  # the terminal went away: its own wait says so
-
-    def at_drop(self) -> None:
-        """The guest dropped at their move: the host chooses, one key each (the original's prompt line).
-
-        ``W`` waits for them (``mille --join`` again takes the seat; any key
-        while waiting brings the choice back), ``C`` lets the computer play
-        the seat until they are back, ``A`` adjourns (the game kept where
-        both resume it: ``mille --invite GUEST FILE``, ``mille --join HOST``);
-        ``S`` saves and ``Q`` quits as at any prompt.
-        """
-        remote = self.remote
-        name = shown(remote.name)
-        self._notices()
-        self.tell(f"{name} is gone"[:39])
-        while remote.link is None:
-            key = self._drop_key(DROP_PROMPT)
-            if key is None:
-                break  # they are back
-            if key == ord("c"):
-                self._clear_prompt()
-                self.tell(f"the computer plays for {name}"[:39])
-                remote.answer(COMPUTER)
-                return
-            if key == ord("a"):
-                remote.adjourned = True
-                remote.answer(COMPUTER)  # the seat's worker ends; the game is kept as it stands
-                self.flow.leave()
-            if key == ord("s"):
-                self.flow.save()
-            elif key == ord("q"):
-                self.flow.rub()
-            elif key == ord("w"):
-                self.tell(f"waiting for {name} (a key: the choice)"[:39])
-                if self._drop_key(WAITING_PROMPT) is None:
-                    break
-            else:
-                self.tell(DROP_HELP)
-                self.term.bell()
-        self._clear_prompt()
-        self._notices()
-        self.tell(f"{name} joined, thinking..."[:39])  # back at their move: whose turn it is stays said
-        remote.answer(BACK)
-
-    def _drop_key(self, prompt: str) -> int | None:
-        """``prompt`` on the prompt line, and a key (lower case); None if the guest came back meanwhile."""
-        board = self.term.board
-        remote = self.remote
-        board.move(MOVE_Y, MOVE_X)
-        board.addstr(prompt)
-        board.clrtoeol()
-        board.refresh()
-        self.dialogs.last_prompt = -1  # the next prompt is drawn whole
-        return drop_key(self.term, self.flow, remote)
-
-    def _clear_prompt(self) -> None:
-        board = self.term.board
-        board.move(MOVE_Y, MOVE_X)
-        board.clrtoeol()
-        board.refresh()
-
-
-def drop_key(term: Terminal, flow: GameFlow, person: PersonSeat) -> int | None:
-    """At a person's drop, on the board (two seats, :class:`HostBoardFace`; larger tables,
-    :class:`mille.ui.people.tablehost.TableHostFace`): a key (lower case), the terminal's events acted on
-    meanwhile; None if ``person`` came back first."""
-    fd = getattr(term, "fd", 0)
-    listener = person.listener.fileno()
-    while True:
-        flow.keep_snapshot()
-        event = term.poll()
-        if event is not None:
-            flow.on_event(event)
-            continue
-        ready, _, _ = select.select([fd, listener], [], [], 0.2)
-        if listener in ready and person.admit():
-            return None
-        if fd in ready:
-            key = term.read_byte()
-            if key == RESIZED:
+    def hear_silence(self, thinking: PersonSeat | None) -> None:
+        """Each link: a word if this side was quiet, and a person silent past the bound dropped (``thinking``'s link is
+        the worker's, which hears its silence itself)."""
+        for person in self.persons:
+            link = person.link
+            if link is None:
                 continue
-            if key in (INTERRUPT, HANGUP, LEAVE, END_OF_INPUT):
-                flow.on_event(key)
+            if person is not thinking and not person.deciding and link.silent():
+                person.dropped(link.silence_reason())
                 continue
-            return ord(chr(key).lower()) if 0 <= key < 128 else key
+            person.beat()
+
+    def close(self) -> None:
+        if self._ticker is not None:
+            self._ticker.stop()
+        for person in self.persons:
+            person.close()
 
 
-#: The prompt-line question at a drop, and while waiting for the guest to come back.
-DROP_PROMPT = "Wait/Comp/Adjourn? "
-WAITING_PROMPT = "Waiting... "
-#: Said on the message line when another key is typed at the choice.
-DROP_HELP = "W: wait  C: computer  A: adjourn"
+def drop_choice(name: str) -> Choice:
+    """The host's question when ``name`` dropped at their move."""
+    return Choice(
+        "Wait/Comp/Adjourn?",
+        f"w waits for {name} to join again, c lets the computer play the seat until then, "
+        "a adjourns the game (s saves, q quits):",
+        "wca",
+        ("wait", "computer", "adjourn"),
+    )
 
 
-class _HostDialogs(Dialogs):
-    """The host's prompt line: while a key is awaited, the guest's socket and the listener are heard too.
+def waiting_choice(name: str, host: str) -> Choice:
+    """The host waits for ``name``: any key (in lines, RETURN) gives the choice back."""
+    return Choice(
+        "Waiting...", f"Waiting for {name}: they join again with mille --join {host}. RETURN brings the choice back."
+    )
 
-    So a guest who leaves while the host thinks is noticed at once, and one
-    who joins again sees the board at once (the seat is theirs at their
-    next move).  While the guest decides (the host's ``Really?`` after ^C)
-    their link is the worker's alone (:func:`.link.heard_idle`): read here,
-    their move was lost and the game hung.
+
+class _Done(Heard):
+    """The thread that thinks has chosen (a key read while a person thinks gives way)."""
+
+
+class HostFace:
+    """The face that plays (``inner``: the original's board, the larger tables' board or lines) with the people in it.
+
+    ``term`` is the terminal ``inner`` plays on, ``people`` the people at
+    the table.  A face of one kind says the people's news its own way
+    (:meth:`news`) and reads the keys typed while a person thinks
+    (:meth:`busy`); the rest is this one class, every method of the face
+    passed on to ``inner`` after (or before) what the people need.
     """
 
-    def __init__(self, term: Terminal, display: Board, flow: GameFlow, face: HostBoardFace) -> None:
-        super().__init__(term, display, flow)
-        self.face = face
+    inner: Face
+    #: Whose turn is said after each move while it is a person's (a board's message line, which the computers'
+    #: announcements clear), or only when the turn passes to them (lines: once a turn).
+    every_move = True
 
-    def readch(self) -> int:
-        import select
+    def __init__(self, inner: Face, term: Terminal | LineTerminal, people: People) -> None:
+        self.inner = inner
+        self.term = term
+        self.people = people
+        self.flow: GameFlow
+        #: The person whose seat is asked now (its link the worker's alone), while the flow's worker thinks.
+        self._thinking: PersonSeat | None = None
+        #: The descriptors this face watches on the terminal.
+        self._watched: set[int] = set()
+        #: The person whose return ends the question asked now (:meth:`_choose_or_back`), if any.
+        self._awaited: PersonSeat | None = None
 
-        remote = self.face.remote
-        fd = getattr(self.term, "fd", 0)
-        while True:
-            watched = [fd, remote.listener.fileno()]
-            link = heard_idle(remote.link, remote.deciding)
+    # ------------------------------------------------------------------
+    # What a face of one kind says its own way
+
+    def news(self, texts: list[str]) -> None:
+        """The people's news, said at once (each text a sentence without its full stop)."""
+        raise NotImplementedError
+
+    def busy(self, ready: int, person: PersonSeat) -> int | None:
+        """While ``person`` thinks: None once ``ready`` can be read, or the terminal's event; keys answered at once."""
+        raise NotImplementedError
+
+    def busy_line(self, person: PersonSeat) -> str:
+        """What a key typed while ``person`` thinks is told."""
+        return f"{shown_name(person.name)}'s turn (C: computer)"
+
+    def give(self, person: PersonSeat) -> None:
+        """The host gives ``person``'s move, asked now, to the computer (``C`` while they think)."""
+        person.give()
+        self.news([f"The computer plays for {shown_name(person.name)}"])
+
+    def read_talk(self) -> str:
+        """A line of talk typed on this face ('' for none)."""
+        raise NotImplementedError
+
+    def talk(self, text: str | None = None) -> None:
+        """The host's line of talk (``T``, or ``say`` in lines: ``text``), told to the table and to the host."""
+        line = self.read_talk() if text is None else text
+        if line:
+            self.people.room.host_talk(line, lambda why: self.news([why]))
+        self._notices()
+
+    # ------------------------------------------------------------------
+    # Hearing the people: the terminal watches their sockets, idle links and the pipes their seats ask on
+
+    def _rewatch(self) -> None:
+        """The descriptors watched brought up to date: the room's (the door, the knocks, the watchers), every asking
+        pipe, and the links nobody else reads (not the link of a person whose seat is asked now: the worker's alone,
+        :func:`.link.heard_idle`)."""
+        wanted: dict[int, Callable[[], None]] = {
+            fd: lambda callback=callback: self._heard(callback)  # type: ignore[misc]
+            for fd, callback in self.people.room.watched().items()
+        }
+        wanted[self.people.ticker().fd] = self._tick
+        for person in self.people.persons:
+            wanted[person.asking] = lambda p=person: self._at_drop(p)  # type: ignore[misc]
+            link = heard_idle(person.link, person.deciding or person is self._thinking)
             if link is not None:
-                watched.append(link.fileno())
+                wanted[link.fileno()] = lambda p=person, link=link: self._idle(p, link)  # type: ignore[misc]
+        for fd in self._watched - wanted.keys():
+            self.term.unwatch(fd)
+        for fd, callback in wanted.items():
+            self.term.watch(fd, callback)
+        self._watched = set(wanted)
+
+    def _unwatch_all(self) -> None:
+        for fd in self._watched:
+            self.term.unwatch(fd)
+        self._watched = set()
+
+    def _tick(self) -> None:
+        """Time to beat and to hear silence on the links."""
+        self.people.ticker().take()
+        self.people.hear_silence(self._thinking)
+        self._rewatch()
+        self._notices()
+
+    def _heard(self, callback: Callable[[], None]) -> None:
+        """The room heard (someone at the door, a watcher, a person's talk): acted on and said at once; a person
+        awaited who is back ends the question (:class:`Heard`)."""
+        callback()
+        self._rewatch()
+        awaited = self._awaited
+        if awaited is not None and awaited.link is not None:
+            raise Heard  # (their joining said by the question's end: "bob joined, thinking...")
+        self._notices()
+
+    def _idle(self, person: PersonSeat, link: object) -> None:
+        """``person``'s link, nothing asked of them: their talk heard, their leaving noted."""
+        idle = heard_idle(person.link, person.deciding or person is self._thinking)
+        if idle is not None and idle is link:  # (not a link since dropped, nor one the worker reads now)
             try:
-                ready, _, _ = select.select(watched, [], [], 0.2)
-            except (OSError, ValueError):
-                break
-            if link is not None and link.fileno() in ready:
+                self.people.room.idle(person, idle)
+            except LinkClosed as exc:
+                person.dropped(str(exc))
+        self._rewatch()
+        self._notices()
+
+    def _notices(self) -> None:
+        texts = self.people.notices()
+        if texts:
+            self.news([shown(text) for text in texts])
+
+    def _turn_news(self) -> None:
+        news = self.people.turn_news(self.flow.game)
+        if news is not None:
+            self.news([news])
+
+    # ------------------------------------------------------------------
+    # The face
+
+    @property
+    def window(self) -> int:
+        return self.inner.window
+
+    def attach(self, flow: GameFlow) -> None:
+        self.flow = flow
+        self.inner.attach(flow)
+        self._rewatch()
+
+    def begin_hand(self, restored: bool) -> None:
+        self.people.room.hand_begins()
+        self.inner.begin_hand(restored)
+        self.people.update_all()
+        self._rewatch()
+        self._turn_news()
+
+    def read_move(self) -> Move | Request:
+        while True:
+            self._rewatch()
+            self._notices()
+            got = self.inner.read_move()
+            if got is Request.TALK:
+                self.talk()
+            elif got is Request.STORY:
+                self.story()
+            else:
+                return got
+
+    def story(self) -> None:
+        """``M`` on the original's board: the table's story (the larger tables' board lists it with the moves)."""
+        return None
+
+    def ask(self, prompt_no: int) -> bool | Request:
+        self._rewatch()
+        self._notices()
+        self.people.relay(prompt_no)
+        return self.inner.ask(prompt_no)
+
+    def read_file_name(self) -> str:
+        return self.inner.read_file_name()
+
+    def choose(self, choice: Choice) -> str | Request:
+        return self.inner.choose(choice)
+
+    def announce(self, made: Decision, observation: Observation) -> None:
+        self.inner.announce(made, observation)
+
+    def show_move(self, game: Game, seat: int, move: Move, outcome: Outcome) -> None:
+        """The move shown; whose turn it is when it passes to a person.
+
+        Each person has been sent the move and their view after it, if it was
+        told to their seat (:meth:`~mille.ui.people.seat.PersonSeat.inform`);
+        a refused move (the host's own: ``no more cards``) is no move at the
+        table: it sends the others nothing, and the turn has not passed.
+        """
+        if outcome.error is None:
+            self.people.room.update()  # the watchers' table (what the table saw is theirs after the people's)
+        self.inner.show_move(game, seat, move, outcome)
+        if outcome.error is None and (self.every_move or rules.seen_turn(game) != seat):
+            self._turn_news()
+
+    def tell(self, message: str) -> None:
+        self.inner.tell(message)
+
+    def hint(self, text: str) -> None:
+        self.inner.hint(text)
+
+    def error(self, message: str) -> None:
+        self.inner.error(message)
+
+    def save_begins(self) -> None:
+        self.inner.save_begins()
+
+    def save_ends(self, done: bool | None) -> None:
+        if done:
+            self.people.saved = True
+        self.inner.save_ends(done)
+
+    def poll(self) -> int | None:
+        return self.inner.poll()
+
+    def wait(self, ready: int) -> int | None:
+        """While a seat thinks (on the flow's worker): its choice, the terminal's events, the people heard meanwhile.
+
+        A person thinking: the keys typed are read and answered at once
+        (:meth:`busy`), and their link is the worker's alone.  A computer
+        thinking: keys typed ahead wait for the next prompt, as in the
+        original.
+        """
+        game = self.flow.game
+        person = self.people.at(game.to_move)
+        self._thinking = person
+        self._rewatch()
+        if person is not None and person.link is not None:
+            event = self.busy(ready, person)
+        else:
+            event = self.term.wait(ready)
+        if event is None:
+            self._thinking = None
+            self._rewatch()
+        return event
+
+    # ------------------------------------------------------------------
+    # A person's drop at their move: the host chooses
+
+    def _at_drop(self, person: PersonSeat) -> None:
+        """``person`` dropped at their move: ``W`` waits for them, ``C`` the computer plays the seat, ``A`` adjourns.
+
+        ``S`` saves and ``Q`` quits as at any prompt; any key while waiting
+        brings the choice back, and their joining again ends it.
+        """
+        person.asked()
+        name = shown_name(person.name)
+        self._notices()
+        self.news([f"{name} is gone"])
+        while person.link is None:
+            answer = self._choose_or_back(person, drop_choice(name))
+            if answer is None:
+                break  # they are back
+            if answer == "c":
+                self.news([f"The computer plays for {name}"])
+                person.answer(COMPUTER)
+                return
+            if answer == "a":
+                self.people.adjourned = True
+                person.answer(COMPUTER)  # the seat's worker ends; the game is kept as it stands
+                self.flow.leave()
+            if answer is Request.SAVE:
+                self.flow.save()
+            elif answer is Request.QUIT:
+                self.flow.rub()
+            elif answer == "w":
+                self.news([f"Waiting for {name}"])
+                if self._choose_or_back(person, waiting_choice(name, shown(self.people.host))) is None:
+                    break
+        # Back at their move: the news (their joining), and whose turn it is, which the news would hide.
+        joined = f"{person.name} joined"
+        texts = self.people.notices()
+        news = [f"{name} joined, thinking..." if text == joined else shown(text) for text in texts]
+        if joined not in texts:
+            news.append(f"{name} is thinking...")
+        self.news(news)
+        person.answer(BACK)
+
+    def _choose_or_back(self, person: PersonSeat, choice: Choice) -> str | Request | None:
+        """``choice`` asked; None as soon as ``person`` joined again (the door watched meanwhile)."""
+        self._rewatch()
+        self._awaited = person
+        try:
+            return self.inner.choose(choice)
+        except Heard:
+            return None
+        finally:
+            self._awaited = None
+            self._rewatch()
+
+
+class HostBoardFace(HostFace):
+    """The host on the original's board at two seats: the person's name heads the ``Comp`` column."""
+
+    inner: BoardFace
+
+    def __init__(self, inner: BoardFace, people: People) -> None:
+        super().__init__(inner, inner.term, people)
+        [self.person] = people.persons
+        self._name()
+
+    def _name(self) -> None:
+        """The person's name heading the ``Comp`` column (an open seat nobody holds: the computer's ``Comp``)."""
+        name = self.person.name
+        self.inner.display.other_name = shown(name) if name else None
+
+    def begin_hand(self, restored: bool) -> None:
+        self.people.room.hand_begins()
+        self._name()  # (an open seat taken for this hand)
+        self.inner.begin_hand(restored)
+        self.people.update_all()
+        self._rewatch()
+        self._turn_news()
+
+    def news(self, texts: list[str]) -> None:
+        self.inner.tell(fitted("; ".join(texts)))
+        self.inner.term.board.refresh()  # the cursor back on the prompt
+
+    def busy(self, ready: int, person: PersonSeat) -> int | None:
+        return _busy_keys(self, ready, person)
+
+    def story(self) -> None:
+        from ..layout import BOARD_COLS, BOARD_WINDOW
+
+        story = self.people.room.story
+        lines = [shown(entry.text) for entry in story.entries]
+        show_story(self.inner.term.board, lines, BOARD_WINDOW[0], BOARD_COLS, self.inner.dialogs.readch)
+        self.inner.display.repaint()
+
+    def read_talk(self) -> str:
+        from ..layout import BOARD_COLS, MOVE_X, MOVE_Y
+
+        term = self.inner.term
+        try:
+            return read_talk(term, term.board, MOVE_Y, MOVE_X, BOARD_COLS - MOVE_X, self.inner.dialogs.readch)
+        finally:
+            self.inner.prompt_line("")
+
+
+class HostTableFace(HostFace):
+    """The host on the larger tables' board: the people's names where the computers are ``seat N``."""
+
+    inner: TableBoardFace
+
+    def __init__(self, inner: TableBoardFace, people: People) -> None:
+        super().__init__(inner, inner.term, people)
+
+    def news(self, texts: list[str]) -> None:
+        for text in texts:
+            self.inner.noted(text)  # (listed with the moves: M reads them again)
+        self.inner.say("; ".join(texts)[:79])
+        self.inner.draw()
+
+    def busy(self, ready: int, person: PersonSeat) -> int | None:
+        return _busy_keys(self, ready, person)
+
+    def story(self) -> None:
+        self.inner.board_key(ord("M"))  # (the moves and the talk, a page back)
+
+    def read_talk(self) -> str:
+        board = self.inner
+        asked_at = board.prompting
+        try:
+            return read_talk(board.term, board.term.miles, PROMPT_ROW, 0, 80, board.readch)
+        finally:
+            if asked_at:
+                board.prompt(asked_at)
+            else:
+                board.unprompt()
+
+
+def _busy_keys(face: HostBoardFace | HostTableFace, ready: int, person: PersonSeat) -> int | None:
+    """On a board, while ``person`` thinks: the keys typed read at once; ``Q`` quits (``Really?``), ``S`` saves, ``^L``
+    repaints, any other is told whose turn it is, with the bell."""
+    term = face.inner.term
+
+    def done() -> None:
+        raise _Done
+
+    term.watch(ready, done)
+    try:
+        while True:
+            key = term.read_byte()
+            if key in (INTERRUPT, HANGUP, LEAVE, END_OF_INPUT):
+                return key
+            letter = chr(key).lower() if 0 <= key < 128 else ""
+            if key == RESIZED:
+                continue
+            if letter == "q":
+                return INTERRUPT  # Really?, as ^C
+            if letter == "c":
+                face.give(person)
+            elif letter == "t":
+                face.talk()
+            elif letter == "m":
+                face.story()
+            elif letter == "s":
+                term.unwatch(ready)
                 try:
-                    drain_idle(link)  # nothing is asked of the guest now: only their leaving matters
-                except LinkClosed as exc:
-                    remote.dropped(str(exc))
-            if remote.listener.fileno() in ready:
-                remote.admit()
-            if remote.notices:
-                self.face._notices()
-                self.term.board.refresh()
-            if fd in ready:
-                break
-            event = self.term.poll()  # a signal meanwhile: acted on as at a key read
-            if event is not None:
-                self.flow.on_event(event)
-        return super().readch()
+                    face.flow.save()
+                finally:
+                    term.watch(ready, done)
+            elif key == 0x0C:
+                term.redraw()
+            else:
+                term.bell()
+                face.news([face.busy_line(person)])
+    except _Done:
+        return None
+    finally:
+        term.unwatch(ready)
 
 
-def wait_for_guest(remote: RemotePerson, path: str) -> bool:
-    """Before the board: wait for the guest, saying who tried; False if interrupted (^C)."""
+def wait_for_people(room: Room, host: str) -> bool:
+    """Before the board: wait until every invited person has joined, and, when every seat is open, until someone
+    has taken one (RETURN starts with the computer keeping them); who came, who tried and who watches said as it
+    comes.  False if interrupted (^C)."""
+    import os
+    import select
+
     from ..keeping import say
 
-    say(f"mille: waiting for {remote.name}: they join with: mille --join {remote.host}  (^C gives up)")
+    persons = room.persons
+    invited = [p for p in persons if p.uid is not None]
+    opened = [p for p in persons if p.opened]
+    larger = room.game.table.seats > 2
+    for person in invited:
+        where = f" (seat {person.seat + 1})" if larger else ""
+        say(f"mille: waiting for {person.name}{where}: they join with: mille --join {host}")
+    if opened:
+        which = ", ".join(str(p.seat + 1) for p in opened)
+        seats = f"seat {which} is" if len(opened) == 1 else f"seats {which} are"
+        say(f"mille: {seats} open to anyone here: mille --list shows the game, mille --join {host} takes a seat")
+    starting = not invited  # every seat open: the first to take one starts the game, or RETURN
+    say(
+        "mille: (RETURN starts with the computer in the open seats; ^C gives up)"
+        if starting
+        else "mille: (^C gives up)"
+    )
     try:
-        while not remote.admit(wait=0.5):
-            for text in remote.take_notices():
-                say(f"mille: {text}")
+        while True:
+            for person in persons:
+                for text in person.take_notices():
+                    room.person_news(person, text)
+                    say(f"mille: {shown(text)}")
+            for text in room.take_notices():
+                say(f"mille: {shown(text)}")
+            if all(p.link is not None for p in invited) and (not starting or any(p.link is not None for p in opened)):
+                return True
+            callbacks = room.watched()
+            if starting:
+                callbacks[0] = lambda: None
+            ready, _, _ = select.select(list(callbacks), [], [], 0.5)
+            for fd in ready:
+                if fd == 0:
+                    line = os.read(0, 1024)
+                    if not line:
+                        return False
+                    if b"\n" in line or b"\r" in line:
+                        return True
+                    continue
+                callback = room.watched().get(fd)
+                if callback is not None:
+                    callback()
     except KeyboardInterrupt:
         return False
-    remote.take_notices()
-    return True
 
 
-def play_host(choices: Choices, guest: str, play: Callable[[RemotePerson], int] | None = None) -> int:
-    """Host a game for ``guest`` (a user of this machine) on the board; the exit status.
+def play_host(
+    choices: Choices,
+    spec: str,
+    play: Play | None = None,
+    opened: int | None = 0,
+    watchers: bool = True,
+    quiet: bool = False,
+) -> int:
+    """Host a game for the people ``spec`` names (``--invite bob``, ``bob,carol`` or ``bob:3``) and ``opened`` seats
+    open to anyone (``--open``: None every seat not invited, 0 none), computers in the other seats; the exit status.
 
-    ``play`` plays it another way once the guest is there (in lines:
-    :func:`mille.ui.people.inlines.host_in_lines`).
+    ``play`` plays it another way than on the board once everyone is there
+    (in lines: :func:`mille.ui.people.inlines.host_in_lines`).
+    ``watchers``: anyone may watch (``--no-watchers``: nobody);
+    ``quiet``: the watchers' talk stays among the watchers.
     """
     import os
 
     from ..keeping import say
-    from ..session import play_board
-    from .rendezvous import RendezvousError, invite, listen, me, user
+    from ..session import DEFAULT_COMPUTER, computer_player, play_board, secret_dice
+    from .rendezvous import RendezvousError, invite, listen, me, user, user_name
 
+    game = choices.game
+    tab = game.table
+    host = me()
     try:
-        guest_uid = user(guest).pw_uid
-        listener, path = listen(user_name(guest_uid))
+        placed = seat_people(spec, tab, host)
+        uids = {seat: user(name).pw_uid for seat, name in placed.items()}
+        open_at = [] if opened == 0 else open_seats(placed, tab, opened)
+    except (SeatingError, RendezvousError) as exc:
+        say(f"mille: {exc}")
+        return 1
+    names = {0: host, **{seat: user_name(uid) for seat, uid in uids.items()}}
+    computer = DEFAULT_COMPUTER if is_person_spec(choices.computer_name) else choices.computer_name
+    try:
+        listener, path = listen()
     except RendezvousError as exc:
         say(f"mille: {exc}")
         return 1
-    host_name = me()
-    remote = RemotePerson(listener, guest_uid, choices.game, host_name)
+    persons: list[PersonSeat] = []
+    for seat in sorted([*uids, *open_at]):
+        uid = uids.get(seat)
+        persons.append(PersonSeat(seat, uid, game, host, names, make_player(computer), opened=uid is None))
+    room = Room(listener, game, host, os.getuid(), persons, names, computer, watchers=watchers, quiet=quiet)
     try:
-        line = f"mille: {host_name} invites you to a game of Mille Bornes: mille --join {host_name}"
-        reached = invite(remote.name, line)
-        if not reached:
-            say(f"mille: {remote.name}'s terminals take no messages; tell them: mille --join {host_name}")
-        if not wait_for_guest(remote, path):
-            say("mille: nobody joined")
+        at = "" if tab.seats == 2 else f" at {tab.seats} seats"
+        line = f"mille: {host} invites you to a game of Mille Bornes{at}: mille --join {host}"
+        for person in persons:
+            if person.uid is None:
+                continue
+            reached = invite(person.name, line)
+            if not reached:
+                say(f"mille: {reached.why}; tell them: mille --join {host}")
+        if not wait_for_people(room, host):
+            say("mille: not everyone joined" if len(persons) > 1 else "mille: nobody joined")
+            for person in persons:
+                person.bye(f"{host} gave up waiting")
+            room.close(f"{host} gave up waiting")
             return 1
-
-        def make_flow(term: Terminal, game: Game, setup: Setup) -> GameFlow:
-            return GameFlow(HostBoardFace(term, game, setup.window, remote), game, setup)
-
+        by_seat: dict[int, PersonSeat] = {p.seat: p for p in persons}
+        seat_players: list[tuple[Player, GlibcRandom]] = []
+        for seat in range(1, tab.seats):
+            if seat in by_seat:
+                seat_players.append((by_seat[seat], GlibcRandom.from_urandom()))
+            elif seat == 1:
+                seat_players.append(computer_player(computer, choices.seed, game))
+            else:
+                seat_players.append((make_player(computer), secret_dice(computer)))
+        people = People(persons, host, room)
+        seated = _seated(names, persons, tab.seats)
+        first, others = seat_players[0], tuple(seat_players[1:])
         if play is not None:
-            status = play(remote)
+            status = play(people, first[0], others, seated)
         else:
-            command = f"mille --invite {remote.name}"
-            status = play_board(choices, computer=remote, make_flow=make_flow, command=command)
-        if remote.adjourned:
-            say(f"mille: {remote.name} takes their seat again with: mille --join {host_name}")
-        elif status != 0:  # kept as on a hangup, or the computer standing in failed
-            remote.bye(f"{host_name} left the game; {host_name} keeps it and may invite you again")
-        else:  # quit (Really?), or the end of the game (a save, if any, is the host's)
-            remote.bye(f"{host_name} left the game")
+
+            def make_flow(term: Terminal, game: Game, setup: Setup) -> GameFlow:
+                if game.table.seats == 2:
+                    flow = GameFlow(HostBoardFace(BoardFace(term, game, setup.window), people), game, setup)
+                else:
+                    board_names = {seat: shown_name(n) for seat, n in names.items() if seat}
+                    board = TableBoardFace(term, game, 0, board_names, setup.window)
+                    flow = GameFlow(HostTableFace(board, people), game, setup)
+                    flow.told = board.moved  # the moves since her last turn listed on her board (tableboard.table_flow)
+                flow.public = room.moved
+                flow.talks = True
+                return flow
+
+            status = play_board(
+                choices,
+                computer=first[0],
+                make_flow=make_flow,
+                command=f"mille {seated}",
+                others=others,
+                record_as=people.record_name,
+                people=people.seats,
+                record_people=people.relations,
+            )
+        for person in persons:
+            if people.adjourned:
+                person.bye(f"{host} adjourned the game; join again when invited: mille --join {host}")
+                if person.uid is not None:
+                    say(f"mille: {person.name} takes their seat again with: mille --join {host}")
+            elif status == 1:  # kept as on a hangup, or the computer standing in failed
+                person.bye(f"{host} left the game; {host} keeps it and may invite you again")
+            elif people.saved:
+                person.bye(f"{host} left the game (saved: {host} may invite you again to play it on)")
+            else:
+                person.bye(f"{host} left the game")
+        room.close(f"{host}'s game is over")
         return status
     finally:
-        remote.close()
+        for person in persons:
+            person.close()
+        room.close(f"{host} left the game")
         listener.close()
         try:
             os.unlink(path)
@@ -637,4 +784,14 @@ def play_host(choices: Choices, guest: str, play: Callable[[RemotePerson], int] 
             pass
 
 
-__all__ = ["GUEST", "DropQuestion", "HostBoardFace", "PersonSeat", "RemotePerson", "play_host", "wait_for_guest"]
+def _seated(names: dict[int, str], persons: list[PersonSeat], seats: int) -> str:
+    """The options that host the same table again (``--invite bob``; ``--invite bob:3,carol:2``; ``--open``,
+    ``--invite bob:3 --open 1``): a game kept or adjourned is resumed with them, its open seats open again."""
+    opened = [p for p in persons if p.opened]
+    if seats == 2:
+        return "--open" if opened else f"--invite {names[1]}"
+    given = ",".join(f"{n}:{s + 1}" for s, n in sorted(names.items()) if s and s not in {p.seat for p in opened})
+    words = [f"--invite {given}"] if given else []
+    if opened:
+        words.append(f"--open {len(opened)}")
+    return " ".join(words)

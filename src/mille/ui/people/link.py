@@ -1,4 +1,4 @@
-"""The conversation between the host's and the guest's processes: bounded JSON lines.
+"""The conversation between the host's process and each guest's: bounded JSON lines, at every table.
 
 Either side may be hostile or broken (garbage, a flood, a line that never
 ends, a peer that stops reading), and neither may crash, hang or exhaust
@@ -12,14 +12,20 @@ the other, so:
   most :data:`MAX_PENDING` bytes, and a peer that lets it fill, or takes
   nothing for :data:`WRITE_DEADLINE` seconds, is dropped;
 * every string a peer sends is shown only through
-  :func:`mille.files.safeio.shown` (by the faces that show it).
+  :func:`mille.files.safeio.shown` (by the faces that show it);
+* a silent network is noticed: each side says a word (the link's
+  ``beat``) after :func:`beat_after` seconds of its own silence, and a peer
+  heard from for none of :func:`silence` seconds is dropped
+  (:meth:`Link.silent`; a :class:`Ticker` wakes the side that waits).
 """
 
 from __future__ import annotations
 
 import errno
+import os
 import select
 import socket
+import threading
 import time
 
 from ...players import wire
@@ -30,6 +36,24 @@ MAX_LINE = 16384
 MAX_PENDING = 1 << 18
 #: Seconds a peer may leave written bytes untaken before it is dropped.
 WRITE_DEADLINE = 10.0
+#: Seconds a peer may say nothing before it is dropped (a frozen network, a peer that hangs): the default of
+#: :func:`silence`, which ``MILLE_LINK_SILENCE`` overrides (the tests' frozen proxy waits seconds, not this).
+SILENCE = 30.0
+
+
+def silence() -> float:
+    """Seconds a peer may say nothing before it is dropped: :data:`SILENCE`, or ``MILLE_LINK_SILENCE``."""
+    try:
+        seconds = float(os.environ.get("MILLE_LINK_SILENCE", SILENCE))
+    except ValueError:
+        return SILENCE
+    return seconds if seconds > 0 else SILENCE
+
+
+def beat_after() -> float:
+    """Seconds of a side's own silence after which it says a word: a third of :func:`silence` (two beats missed
+    before a peer counts as gone)."""
+    return silence() / 3
 
 
 class LinkClosed(Exception):
@@ -46,6 +70,8 @@ class Link:
         self._out = bytearray()
         self._stalled_since: float | None = None
         self.closed = False
+        #: When the peer was last heard from, and when this side last sent (monotonic seconds).
+        self.heard_at = self.sent_at = time.monotonic()
         #: A message read by :meth:`peek_message`, given again by the next read.
         self._ahead: list[dict[str, object]] = []
 
@@ -65,13 +91,17 @@ class Link:
 
     def send(self, message: dict[str, object]) -> None:
         """Queue ``message`` and write what the peer takes now; :class:`LinkClosed` if it is gone or stalled."""
+        self.send_line(wire.encode(message))
+
+    def send_line(self, data: bytes) -> None:
+        """:meth:`send` of a message already encoded (one encoding for many links: the watchers, :mod:`.room`)."""
         if self.closed:
             raise LinkClosed("the connection is closed")
-        data = wire.encode(message)
         if len(self._out) + len(data) > MAX_PENDING:
             self.close()
             raise LinkClosed("the other side stopped reading")
         self._out += data
+        self.sent_at = time.monotonic()
         self.flush()
 
     def flush(self) -> None:
@@ -113,8 +143,9 @@ class Link:
                 raise LinkClosed(f"the connection broke ({exc.strerror})") from None
             if not data:
                 self.close()
-                raise LinkClosed("the other side left")
+                raise LinkClosed("the connection closed")
             self._in += data
+            self.heard_at = time.monotonic()
             message = self._take()
             if message is not None:
                 return message
@@ -159,21 +190,67 @@ class Link:
                     raise
 
     def peek_message(self, timeout: float | None = None) -> dict[str, object] | None:
-        """The next message, as :meth:`wait_message`, left to be read again (the guest looks at the host's hello)."""
+        """The next message, as :meth:`wait_message`, left to be read again (a guest's way back waits for the host's
+        hello on a new link, which the run then reads first)."""
         message = self.wait_message(timeout)
         if message is not None:
             self._ahead.insert(0, message)
         return message
 
+    def silent(self) -> bool:
+        """The peer has said nothing for :func:`silence` seconds (a frozen network, a peer that hangs)."""
+        return time.monotonic() - self.heard_at > silence()
+
+    def quiet(self) -> bool:
+        """This side has said nothing for :func:`beat_after` seconds: time for a word."""
+        return time.monotonic() - self.sent_at >= beat_after()
+
+    def silence_reason(self) -> str:
+        return f"nothing heard for {silence():g} s"
+
+
+class Ticker:
+    """A byte on :attr:`fd` every ``period`` seconds, from a thread of its own: what wakes a side that waits on a
+    terminal and its links to look at their silence (:meth:`Link.silent`, :meth:`Link.quiet`)."""
+
+    def __init__(self, period: float) -> None:
+        self.fd, self._wake = os.pipe()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(period,), name="mille-ticker", daemon=True)
+        self._thread.start()
+
+    def _run(self, period: float) -> None:
+        while not self._stop.wait(period):
+            try:
+                os.write(self._wake, b".")
+            except OSError:
+                return
+
+    def take(self) -> None:
+        """The ticks come so far, read (a tick heard once)."""
+        try:
+            os.read(self.fd, 4096)
+        except OSError:
+            pass
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(1)
+        for fd in (self.fd, self._wake):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
 
 def heard_idle(link: Link | None, deciding: bool) -> Link | None:
-    """The link a host's key loop may read while it waits for its own key: None while the person decides.
+    """The link the host's terminal may hear while it waits for a key or a line: None while the person decides.
 
     While a person decides, their link is the thinking thread's alone: the
     host's own prompt (``Really?`` after ^C, or any question) read their
-    move away once, and the game hung waiting for it (two seats and the
-    larger tables alike).  Between their moves nothing is asked of them,
-    and only their leaving matters (:func:`drain_idle`).
+    move away once, and the game hung waiting for it.  Between their moves
+    nothing is asked of them, and only their leaving matters
+    (:func:`drain_idle`).
     """
     if link is None or link.closed or deciding:
         return None
@@ -193,4 +270,17 @@ def pair() -> tuple[Link, Link]:
     return Link(a), Link(b)
 
 
-__all__ = ["MAX_LINE", "MAX_PENDING", "WRITE_DEADLINE", "Link", "LinkClosed", "drain_idle", "heard_idle", "pair"]
+__all__ = [
+    "MAX_LINE",
+    "MAX_PENDING",
+    "SILENCE",
+    "WRITE_DEADLINE",
+    "Link",
+    "LinkClosed",
+    "Ticker",
+    "beat_after",
+    "drain_idle",
+    "heard_idle",
+    "pair",
+    "silence",
+]

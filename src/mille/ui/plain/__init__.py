@@ -6,7 +6,8 @@ reference ``accessible-play.md``).  A front end of the game's flow beside
 the board, over the same engine, driver and observation:
 
 * :mod:`.app`: :class:`~.app.PlainFace`, the flow's face (what is said when);
-* :mod:`.words`: the sentences (pure functions of the game);
+* :mod:`.speaker`: the sentences, at every table, for the seat spoken
+  for, through a naming policy (:class:`~.speaker.Naming`);
 * :mod:`.commands`: what a typed line means, and the help;
 * :mod:`.lines`: the terminal of lines (a bounded reader, signals as events).
 

@@ -6,7 +6,11 @@ questions, the record of games, the keeping on a hangup) holds to show the
 game in lines instead of the board (:func:`plain_flow` makes the two): the same engine,
 rules, messages, computer and questions, in the same order, for screen
 readers, braille displays, dumb terminals and scripts.  Events are said
-as they happen, one sentence each (:mod:`mille.ui.plain.words`); the board
+as they happen, one sentence each, by the face's
+:class:`~mille.ui.plain.speaker.Speaker` (the same sentences at every
+table, from the face's seat ``me``, the seats named by its
+:class:`~mille.ui.plain.speaker.Naming`: "you" and "the computer" alone
+at two seats, seats and sides at the larger tables, people by name); the board
 is read on request (:mod:`mille.ui.plain.commands`: ``r``, ``w``, ``c``,
 ``m``, ``?``), never redrawn; each wait prints its prompt once, as a line;
 input is a line at a time (:mod:`mille.ui.plain.lines`).  Nothing waits on
@@ -28,18 +32,19 @@ from ...engine import cards, rules
 from ...engine.cards import EMPTY, OUT_OF_GAS, SPEED_LIMIT, STOP
 from ...engine.rules import DRAW, ORDER, Move, MoveType
 from ...engine.state import Game, Tableau
-from ..flow import COUP_PROMPT, EXTENSION_PROMPT, PROMPTS, GameFlow, Request, Setup, as_seen, wait_polling
-from ..layout import COMPUTER, YOU
+from ..flow import COUP_PROMPT, EXTENSION_PROMPT, PROMPTS, Flow, GameFlow, Request, Setup, as_seen, wait_polling
 from ..surface import END_OF_INPUT, HANGUP, INTERRUPT
-from . import BRIEF, DETAILS, FULL, tablewords, words
+from . import BRIEF, DETAILS, FULL
 from .commands import HELP, Command, Parsed, parse, parse_slot
 from .lines import MAX_LINE, TOO_LONG
+from .speaker import Naming, Speaker, moved_sentence, side_letter
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ...engine.observation import Observation
     from ...engine.rules import Outcome
     from ...players import Decision
+    from ..flow import Choice
     from .lines import LineTerminal
 
 __all__ = ["BRIEF", "DETAILS", "FILE_LINE", "FULL", "HISTORY", "MOVE_LINE", "PlainFace", "plain_flow"]
@@ -63,16 +68,32 @@ def plain_flow(term: LineTerminal, game: Game, setup: Setup, *, detail: str = BR
 
 
 class PlainFace:
-    """The game said on :attr:`term`, in lines.
+    """The game said on :attr:`term`, in lines, to the person at seat ``me``.
 
     ``window`` is only kept: the board's score window layout a restored
     game was saved with goes back into its next save unchanged.
+    ``naming`` is how the seats are named (None: alone at the game's table,
+    ``Naming.at(game.table)``); ``me`` the seat spoken for and read for, in
+    the host's numbering (a guest's seat; the flow's person is seat 0).
+    Every sentence is the :attr:`speaker`'s: the face never looks at the
+    table's size.
     """
 
-    def __init__(self, term: LineTerminal, game: Game, window: int, *, detail: str = BRIEF) -> None:
+    def __init__(
+        self,
+        term: LineTerminal,
+        game: Game,
+        window: int,
+        *,
+        detail: str = BRIEF,
+        naming: Naming | None = None,
+        me: int = 0,
+    ) -> None:
         self.term = term
         self.game = game
-        self.flow: GameFlow
+        self.me = me
+        self._naming = naming
+        self.flow: Flow
         self._window = window
         #: The move prompt is open (its opening lines said): a request acted on does not open it again.
         self._move_open = False
@@ -100,7 +121,7 @@ class PlainFace:
     def window(self) -> int:
         return self._window
 
-    def attach(self, flow: GameFlow) -> None:
+    def attach(self, flow: Flow) -> None:
         self.flow = flow
 
     @property
@@ -108,9 +129,14 @@ class PlainFace:
         return self.detail == FULL
 
     @property
-    def at_table(self) -> bool:
-        """A table of more than two seats (``--players``): every seat and side named (:mod:`.tablewords`)."""
-        return self.game.table.seats > 2
+    def naming(self) -> Naming:
+        """How the seats are named now (a face may name them differently while a computer stands in)."""
+        return self._naming if self._naming is not None else Naming.at(self.game.table)
+
+    @property
+    def speaker(self) -> Speaker:
+        """The sentences, for this face's seat and naming."""
+        return Speaker(self.naming, self.me)
 
     # ------------------------------------------------------------------
     # Saying
@@ -160,9 +186,8 @@ class PlainFace:
         game = self.game
         if not self._move_open:
             self._move_open = True
-            me = game.players[YOU]
-            self._before = me.copy()
-            self._hand_before = me.hand[:]
+            self._before = game.players[game.table.side(self.me)].copy()
+            self._hand_before = game.players[self.me].hand[:]
             if self.full:
                 if not self._turn_said:
                     self.show(self._turn_line())
@@ -179,18 +204,11 @@ class PlainFace:
             command = parsed.command
             if command == Command.PICK:
                 return DRAW
-            if (command == Command.USE or command == Command.DISCARD) and self.at_table:
-                table_move = self._table_move(parsed, command == Command.USE)
-                if table_move is not None:
-                    return table_move
-                continue
             if command == Command.USE or command == Command.DISCARD:
-                slot = parse_slot(parsed.rest)
-                if slot is None:
-                    word = parsed.word.lower()
-                    self.say(f"{word} needs a card: 1 to 6, or p for the card just picked, as in {word} 3.")
-                    continue
-                return Move(MoveType.PLAY if command == Command.USE else MoveType.DISCARD, slot)
+                typed = self._typed_move(parsed, command == Command.USE)
+                if typed is not None:
+                    return typed
+                continue
             if command == Command.ORDER:
                 return ORDER
             if command == Command.QUIT:
@@ -214,45 +232,49 @@ class PlainFace:
             elif command != Command.EMPTY and not self._query(parsed):
                 self.say(f"unknown command: {parsed.word}; type ? for help.")
 
-    def _table_move(self, parsed: Parsed, use: bool) -> Move | None:
-        """``u 3``, ``u 3 b`` or ``d 3`` at a larger table; a hazard with more than one side to go to asks which.
+    def _typed_move(self, parsed: Parsed, use: bool) -> Move | None:
+        """``u 3``, ``d 3``, or ``u 3 b`` where sides have letters; a hazard with more than one side to go to asks
+        which.
 
-        None after saying what is wrong (the prompt is asked again).
+        None after saying what is wrong (the prompt is asked again).  Where
+        sides have no letters (alone at two seats: one other side), a letter
+        after the slot is refused as any word that names no card.
         """
         game = self.game
         word = parsed.word.lower()
         parts = parsed.rest.split()
         slot = parse_slot(parts[0]) if parts else None
-        if slot is None or len(parts) > 2 or (len(parts) == 2 and not use):
-            example = f"{word} 3 b" if use else f"{word} 3"
+        aim = self.speaker.aim_example(game)
+        if slot is None or len(parts) > 2 or (len(parts) == 2 and not (use and aim)):
+            example = f"{word} 3 {aim}" if use and aim else f"{word} 3"
             self.say(f"{word} needs a card: 1 to 6, or p for the card just picked, as in {example}.")
             return None
         if not use:
             return Move(MoveType.DISCARD, slot)
-        card = game.players[YOU].hand[slot]
-        mine = game.table.side(YOU)
+        card = game.players[self.me].hand[slot]
+        mine = game.table.side(self.me)
         others = [side for side in range(game.table.sides) if side != mine]
         hazard = OUT_OF_GAS <= card <= STOP or card == SPEED_LIMIT
         if len(parts) == 2:
             letter = parts[1].upper()
-            sides = [side for side in others if tablewords.side_letter(side) == letter]
+            sides = [side for side in others if side_letter(side) == letter]
             if not hazard or not sides:
-                letters = " or ".join(tablewords.side_letter(side).lower() for side in others)
+                letters = " or ".join(side_letter(side).lower() for side in others)
                 what = f"a hazard goes to side {letters}" if hazard else "only a hazard is played on another side"
                 self.say(f"{parsed.word} {parsed.rest}: {what}.")
                 return None
             return Move(MoveType.PLAY, slot, sides[0])
         if not hazard or len(others) == 1:
             return Move(MoveType.PLAY, slot)
-        open_sides = [side for side in others if rules.play_refusal(game, YOU, slot, side) is None]
+        open_sides = [side for side in others if rules.play_refusal(game, self.me, slot, side) is None]
         if len(open_sides) <= 1:
             return Move(MoveType.PLAY, slot, open_sides[0] if open_sides else None)
-        letters = " or ".join(tablewords.side_letter(side).lower() for side in open_sides)
+        letters = " or ".join(side_letter(side).lower() for side in open_sides)
         while True:
             answer = self._read(f"{cards.name(card)} on which side, {letters}? (RETURN alone: not now)").strip().upper()
             if not answer:
                 return None
-            chosen = [side for side in open_sides if tablewords.side_letter(side) == answer]
+            chosen = [side for side in open_sides if side_letter(side) == answer]
             if chosen:
                 return Move(MoveType.PLAY, slot, chosen[0])
             self.say(f"Answer {letters}, or RETURN alone to choose another move.")
@@ -261,10 +283,10 @@ class PlainFace:
         """A yes/no question, in the original's words (§9.3); ``s`` asks the flow to save (it then asks again)."""
         text = PROMPTS[prompt_no]
         if prompt_no == COUP_PROMPT:
-            self.say(tablewords.coup_line(self.game))
+            self.say(self.speaker.coup_line(self.game))
         if prompt_no == EXTENSION_PROMPT:
             # The card that reached 700 leaves its slot with the answer: noted, to say what moves into it.
-            self._hand_before = self.game.players[YOU].hand[:]
+            self._hand_before = self.game.players[self.me].hand[:]
             self._extension_slot = self.game.pending_extension
         while True:
             parsed = parse(self._read(text))
@@ -288,6 +310,17 @@ class PlainFace:
         # The original kept the name in a C string: a NUL ends it.
         return line.split("\0", 1)[0].strip()
 
+    def choose(self, choice: Choice) -> str | Request:
+        """``choice``'s sentence, and a line: its first letter (:meth:`mille.ui.flow.Face.choose`); another is told
+        the answers, and the reading keys are answered meanwhile."""
+        while True:
+            parsed = parse(self._read(choice.sentence))
+            answer = choice.answer(parsed.word.strip().lower()[:1])
+            if answer is not None:
+                return answer
+            if not self._query(parsed):
+                self.say(choice.answers_line())
+
     def poll(self) -> int | None:
         return self.term.poll()
 
@@ -301,7 +334,7 @@ class PlainFace:
         """Answer a reading key in full (even when nothing changed since the last); False if it is none."""
         command = parsed.command
         game = as_seen(self.game)  # at Extension?, the board the original showed (§13)
-        speaker = tablewords if self.at_table else words
+        speaker = self.speaker
         if command == Command.BOARD:
             for line in speaker.board_lines(game):
                 self.show(line)
@@ -309,19 +342,14 @@ class PlainFace:
             for line in speaker.score_lines(game):
                 self.show(line)
         elif command == Command.CARDS:
-            self.show(words.hand_line(game))
+            self.show(speaker.hand_line(game))
         elif command == Command.MESSAGES:
             self._messages(parsed.rest)
         elif command == Command.DETAIL:
             self._switch_detail(parsed.rest)
         elif command == Command.HELP:
-            for line in HELP:
+            for line in (*HELP, *speaker.help_lines(game)):
                 self.show(line)
-            if self.at_table:
-                self.show(
-                    "At this table: u 3 b plays the hazard in slot 3 on side B (asked when two sides could take it); "
-                    "Coup fourre? asks, out of turn, whether to play the safety against a hazard just put on your side."
-                )
             self.show(f"Detail is {self.detail}." + ("" if self.flow.hints is None else " Hints are on."))
         else:
             return False
@@ -368,18 +396,13 @@ class PlainFace:
         self.say(text)
 
     def _turn_line(self) -> str:
-        return tablewords.turn_line(self.game) if self.at_table else words.turn_line(self.game)
+        return self.speaker.turn_line(self.game)
 
     def _playable(self) -> str:
-        from ...engine.observation import observe
-
-        if self.at_table:
-            moves = rules.legal_moves(self.game) if self.game.to_move == YOU else []
-            table_plays = [(m.slot, m.target) for m in moves if m.kind is MoveType.PLAY]
-            return tablewords.playable_line(self.game, table_plays, DRAW in moves)
-        legal = observe(self.game, YOU).legal_moves()
-        plays = [m.slot for m in legal if m.kind is MoveType.PLAY]
-        return words.playable_line(self.game, plays, DRAW in legal)
+        game = self.game
+        moves = rules.legal_moves(game) if game.to_move == self.me else []
+        plays = [(m.slot, m.target) for m in moves if m.kind is MoveType.PLAY]
+        return self.speaker.playable_line(game, plays, DRAW in moves)
 
     # ------------------------------------------------------------------
     # Saying what happens
@@ -387,28 +410,11 @@ class PlainFace:
     def begin_hand(self, restored: bool) -> None:
         """A hand begins: the welcome on the first, a new game, the restored game read in full, or the new deal."""
         game = self.game
-        if self._hands == 0 and self.at_table:
-            tab = game.table
-            partners = (
-                "each for themselves" if tab.seats == tab.sides else f"{tab.sides} sides of {tab.seats // tab.sides}"
-            )
-            self.say(
-                f"mille, Mille Bornes at {tab.seats} seats, {partners}, in lines: you are seat 1, on side A. "
-                f"Type ? and RETURN for the commands; u 3 b plays a hazard on side B; detail is {self.detail}."
-            )
-        elif self._hands == 0:
-            self.say(
-                "mille, Mille Bornes against the computer, in lines. "
-                f"Type ? and RETURN for the commands; detail is {self.detail}."
-            )
-        elif self._game_ended and self.at_table:
-            won = ", ".join(
-                f"side {tablewords.side_letter(s)} {game.players[s].games}" for s in range(game.table.sides)
-            )
-            self.say(f"A new game: the totals start again at 0. Games won: {won}.")
+        speaker = self.speaker
+        if self._hands == 0:
+            self.say(speaker.welcome(game, self.detail))
         elif self._game_ended:
-            a, b = game.players[YOU].games, game.players[COMPUTER].games
-            self.say(f"A new game: the totals start again at 0. Games won: you {a}, computer {b}.")
+            self.say(speaker.new_game_line(game))
         self._hands += 1
         self._game_ended = False
         self._hand_said = False
@@ -418,31 +424,27 @@ class PlainFace:
             if banner is not None:
                 self.say(f"Resumed: {banner}.")
             seen = as_seen(game)
-            for line in (tablewords if self.at_table else words).board_lines(seen):
+            for line in speaker.board_lines(seen):
                 self.show(line)
+            me = self.me
             if seen is not game:
                 # Kept at Extension?: the play that reached 700, said again before the question.
                 slot = game.pending_extension
                 assert slot is not None
-                card = game.players[YOU].hand[slot]
-                self.say(words.play_sentence(YOU, card, seen.players[YOU], game))
+                card = game.players[me].hand[slot]
+                self.say(speaker.play_sentence(game, me, card, seen.players[game.table.side(me)]))
                 return
-            if self.at_table:
-                return  # the board's last line said whose turn it is
-            mover = "your move" if game.to_move == YOU else "the computer's move"
-            self.say(f"It is {mover}.")
+            mover = speaker.whose_move(game)
+            if mover:
+                self.say(mover)
             return
-        if self.at_table:
-            starter = "you start" if game.to_move == YOU else f"{tablewords.who(game, game.to_move)} starts"
-        else:
-            starter = "you start" if game.to_move == YOU else "the computer starts"
-        self.say(f"New hand: the trip is {game.trip_length} miles, and {starter}.")
-        self.show(words.hand_line(game))
+        self.say(speaker.new_hand_line(game))
+        self.show(speaker.hand_line(game))
 
     def announce(self, made: Decision, observation: Observation) -> None:
-        """The computer chose a move: remember the card and its tableau, to say the move once it is made."""
+        """Another seat chose a move: remember the card and its side's tableau, to say the move once it is made."""
         move = made.move
-        self._before = observation.players[observation.seat]
+        self._before = observation.players[observation.seat]  # the tableau the seat plays on, its side's
         if move.kind is MoveType.PLAY or move.kind is MoveType.DISCARD:
             self._card = observation.hand[move.slot]
         else:
@@ -452,13 +454,11 @@ class PlainFace:
         """Say ``seat``'s move and the state it leaves; a refusal in the original's words; the end of a hand."""
         if outcome.error is not None:
             # The person's refusals alone, as the original's message line had them;
-            # the computer's (never seen from the original's) named as its.
-            if seat == YOU:
+            # another seat's (never seen from the original's computer) named as theirs.
+            if seat == self.me:
                 self.say(outcome.error)
-            elif self.at_table:
-                self.say(f"{tablewords.who(game, seat, True)}'s move is refused: {outcome.error}")
             else:
-                self.say(f"The computer's move is refused: {outcome.error}")
+                self.say(self.speaker.refused_sentence(game, seat, outcome.error))
         else:
             line = self._sentence(game, seat, move)
             moved = self._moved(game, seat, move)
@@ -466,18 +466,17 @@ class PlainFace:
                 line = f"{line} {moved}" if line else moved
             if line:
                 self.say(line)
-            if outcome.passed and game.to_move == YOU:
+            if outcome.passed and game.to_move == self.me:
                 self._turn_said = False
         if game.finished and game.pending_extension is None and not self._hand_said:
             self._hand_said = True
             self._game_ended = rules.game_over(game)
-            speaker = tablewords if self.at_table else words
-            for line in speaker.hand_over_lines(game, brief=not self.full):
+            for line in self.speaker.hand_over_lines(game, brief=not self.full):
                 self.say(line)
 
     def _moved(self, game: Game, seat: int, move: Move) -> str:
-        """The person's cards that moved into the slot just emptied (:func:`words.moved_sentence`); '' if none."""
-        if seat != YOU or game.order:
+        """The person's cards that moved into the slot just emptied (:func:`.speaker.moved_sentence`); '' if none."""
+        if seat != self.me or game.order:
             return ""
         kind = move.kind
         if kind is MoveType.PLAY or kind is MoveType.DISCARD:
@@ -488,11 +487,11 @@ class PlainFace:
             played = self._extension_slot
         else:
             return ""
-        return words.moved_sentence(self._hand_before, played, game.players[YOU].hand)
+        return moved_sentence(self._hand_before, played, game.players[self.me].hand)
 
     def _drawn(self, game: Game) -> list[int]:
         """The cards in the person's hand now that were not before, in hand order (a draw may be two, §3.3)."""
-        hand = game.players[YOU].hand
+        hand = game.players[self.me].hand
         new = hand[:]
         for card in self._hand_before:
             if card in new:
@@ -500,56 +499,31 @@ class PlainFace:
         return sorted((c for c in new if c != EMPTY), key=hand.index)
 
     def _sentence(self, game: Game, seat: int, move: Move) -> str:
-        if self.at_table:
-            return self._table_sentence(game, seat, move)
+        """The sentence for ``seat``'s move just made ('' for another seat's pick at brief detail)."""
+        speaker = self.speaker
         kind = move.kind
         if kind is MoveType.DRAW:
-            if seat == YOU:
-                return words.draw_sentence(YOU, self._drawn(game), game.deck_count, self.full)
+            if seat == self.me:
+                return speaker.draw_sentence(game, seat, self._drawn(game), self.full)
             if self.full or game.deck_count <= 0:
-                return words.draw_sentence(seat, [], game.deck_count, self.full)
-            return ""
-        if kind is MoveType.PLAY:
-            card = self._hand_before[move.slot] if seat == YOU else self._card
-            before = self._before if self._before is not None else game.players[seat]
-            return words.play_sentence(seat, card, before, game)
-        if kind is MoveType.DISCARD:
-            card = self._hand_before[move.slot] if seat == YOU else self._card
-            return words.discard_sentence(seat, card)
-        if kind is MoveType.ORDER:
-            return words.order_sentence(game)
-        if kind is MoveType.EXTEND or kind is MoveType.NO_EXTENSION:
-            return words.extension_sentence(seat, kind is MoveType.EXTEND)
-        if kind is MoveType.PASS:
-            return words.pass_sentence(seat)
-        return ""  # pragma: no cover - every kind of move is above
-
-    def _table_sentence(self, game: Game, seat: int, move: Move) -> str:
-        """:meth:`_sentence` at a larger table: every seat and side named (:mod:`.tablewords`)."""
-        kind = move.kind
-        if kind is MoveType.DRAW:
-            if seat == YOU:
-                return tablewords.draw_sentence(game, YOU, self._drawn(game), self.full)
-            if self.full or game.deck_count <= 0:
-                return tablewords.draw_sentence(game, seat, [], self.full)
+                return speaker.draw_sentence(game, seat, [], self.full)
             return ""
         if kind is MoveType.PLAY or kind is MoveType.DISCARD:
-            card = self._hand_before[move.slot] if seat == YOU else self._card
+            card = self._hand_before[move.slot] if seat == self.me else self._card
             if kind is MoveType.DISCARD:
-                return tablewords.discard_sentence(game, seat, card)
-            side = game.table.side(seat)
-            before = self._before if self._before is not None else game.players[side]
-            return tablewords.play_sentence(game, seat, card, before, tablewords.target_of(game, seat, move.target))
+                return speaker.discard_sentence(game, seat, card)
+            before = self._before if self._before is not None else game.players[game.table.side(seat)]
+            return speaker.play_sentence(game, seat, card, before, move.target)
         if kind is MoveType.ORDER:
-            return words.order_sentence(game)
+            return speaker.order_sentence(game)
         if kind is MoveType.EXTEND or kind is MoveType.NO_EXTENSION:
-            return tablewords.extension_sentence(game, seat, kind is MoveType.EXTEND)
+            return speaker.extension_sentence(game, seat, kind is MoveType.EXTEND)
         if kind is MoveType.PASS:
             if game.players[seat].hand.count(EMPTY) != len(game.players[seat].hand):
-                # Another seat's declined coup fourré is its secret (being asked told that it held the safety).
-                return tablewords.declined_sentence(game, seat) if seat == YOU else ""
-            return tablewords.pass_sentence(game, seat)
-        return ""
+                # A coup fourré let pass (R10); another seat's is its secret (being asked told it held the safety).
+                return speaker.declined_sentence(game, seat) if seat == self.me else ""
+            return speaker.pass_sentence(game, seat)
+        return ""  # pragma: no cover - every kind of move is above
 
     def tell(self, message: str) -> None:
         """A message (a save's name and date, the hint, ``thinking...``), as a line."""

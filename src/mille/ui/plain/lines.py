@@ -30,54 +30,21 @@ import signal
 from types import FrameType
 
 from ...files.safeio import shown
-from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, SIGNAL_EVENTS
+from ..rows import fitted, terminal_width
+from ..surface import END_OF_INPUT, HANGUP, INTERRUPT, SIGNAL_EVENTS, Watches
 
-__all__ = ["MAX_LINE", "TOO_LONG", "LineTerminal", "fitted", "terminal_width"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+__all__ = ["MAX_LINE", "TOO_LONG", "LineTerminal"]
 
 #: The longest line read, in bytes; a longer one is dropped whole.
 MAX_LINE = 4096
 #: Returned by :meth:`LineTerminal.read_line` for a line longer than :data:`MAX_LINE`.
 TOO_LONG = -10
-#: The narrowest terminal whose lines are broken between words (a narrower one wraps them itself).
-MIN_WRAP = 20
 #: Bytes asked of one read.
 _CHUNK = 4096
-
-
-def terminal_width(fd: int) -> int:
-    """The width of the terminal on ``fd``, if it is one that says it (0: not a terminal, or unknown)."""
-    try:
-        return os.get_terminal_size(fd).columns
-    except OSError:
-        return 0
-
-
-def fitted(line: str, width: int) -> str:
-    """``line`` (already :func:`shown`) in rows narrower than ``width``; whole if ``width`` is 0 (not a terminal).
-
-    A row each, so that a screen reader reading by rows never hears a word
-    cut in two.  A line of items (a hand: ``P: empty; 1: 50 miles; ...``)
-    is broken at its ``"; "`` first, so that no item is split (``50`` on one
-    row and ``miles`` on the next); a line whose items do not each fit is
-    broken between words.  Also what plain mode's last lines on standard
-    error get (the hangup line), so that they read as the game's.
-    """
-    if width < MIN_WRAP or len(line) < width:
-        return line
-    room = width - 1
-    items = line.split("; ")
-    if len(items) > 1 and all(len(item) + 1 <= room for item in items):
-        rows: list[str] = []
-        for n, item in enumerate(items):
-            piece = item + (";" if n < len(items) - 1 else "")
-            if rows and len(rows[-1]) + 1 + len(piece) <= room:
-                rows[-1] += " " + piece
-            else:
-                rows.append(piece)
-        return "\n".join(rows)
-    import textwrap
-
-    return "\n".join(textwrap.wrap(line, room, break_on_hyphens=False)) or line
 
 
 class _Wakeup(Exception):
@@ -106,6 +73,10 @@ class LineTerminal:
         #: The terminal echoes typed keys (None: not asked yet); it has echoed ``^C``.
         self._echo: bool | None = None
         self._echoed = False
+        #: Other descriptors heard while a line is awaited and in :meth:`wait` (:meth:`watch`).
+        self.watches = Watches()
+        #: Standard input is a terminal (asked now: a terminal hung up later says it is none).
+        self._tty = os.isatty(fd_in)
 
     def start(self) -> None:
         self._echoes()  # asked now, not inside the first SIGINT's handler
@@ -159,13 +130,75 @@ class LineTerminal:
     # Input
 
     def has_line(self) -> bool:
-        """:meth:`read_line` would answer at once (a whole line, the end of input or an event is there).
-
-        So that a reader who also waits on other descriptors (a person's
-        link, :mod:`mille.ui.people`) waits on standard input only when
-        nothing is left here.
-        """
+        """:meth:`read_line` would answer at once (a whole line, the end of input or an event is there)."""
         return bool(self._pending) or self.gone or self._eof or b"\n" in self._buffer
+
+    def watch(self, fd: int, callback: Callable[[], None]) -> None:
+        """Hear ``fd`` too while a line is awaited and in :meth:`wait` (:meth:`mille.ui.surface.Terminal.watch`).
+
+        A person's link, a listening socket, a pipe a thread asks on:
+        ``callback()`` runs on this thread when ``fd`` can be read, between
+        reads (it may raise :class:`~mille.ui.surface.Heard` to end the wait).
+        """
+        self.watches.watch(fd, callback)
+
+    def unwatch(self, fd: int) -> None:
+        self.watches.unwatch(fd)
+
+    def _heard(self) -> list[int]:
+        """Until input is there (or a signal): the watched descriptors that can be read ([]: read now)."""
+        import select
+
+        try:
+            self._in_read = True
+            try:
+                if self._pending:
+                    return []
+                ready = select.select([self.fd_in, *self.watches.fds()], [], [])[0]
+            finally:
+                self._in_read = False
+        except _Wakeup:
+            return []
+        except (OSError, ValueError):
+            return []  # standard input itself is gone: its read says so
+        return [fd for fd in ready if fd != self.fd_in]
+
+    def wait(self, ready: int) -> int | None:
+        """While another thread thinks: None once ``ready`` can be read, or an event (INTERRUPT, HANGUP).
+
+        Lines typed meanwhile are not read (they wait for the next prompt);
+        the watched descriptors are heard (:meth:`watch`).  A terminal hung
+        up meanwhile is heard at once, signal or no signal (a terminal
+        closed under ``su`` or ``runuser``, which keep the hangup from their
+        child); a pipe's end is heard at the next line read, as ever, the
+        lines before it still to be read.
+        """
+        import select
+
+        while True:
+            event = self.poll()
+            if event is not None:
+                return event
+            poller = select.poll()
+            poller.register(ready, select.POLLIN)
+            if self._tty:
+                poller.register(self.fd_in, 0)  # its hangup alone: lines typed wait for the prompt
+            for fd in self.watches.fds():
+                poller.register(fd, select.POLLIN)
+            try:
+                self._in_read = True
+                try:
+                    found = [] if self._pending else poller.poll()
+                finally:
+                    self._in_read = False
+            except _Wakeup:
+                continue
+            if any(fd == ready for fd, _ in found):
+                return None
+            if any(fd == self.fd_in for fd, _ in found):
+                self.gone = True
+                return HANGUP
+            self.watches.heard(fd for fd, _ in found)
 
     def read_line(self) -> str | int:
         """The next line (without its end), or an event: INTERRUPT, HANGUP, END_OF_INPUT, TOO_LONG.
@@ -196,6 +229,11 @@ class LineTerminal:
                     return line.rstrip(b"\r").decode("utf-8", "surrogateescape")
                 self._buffer.clear()
                 return END_OF_INPUT
+            if self.watches and not self._pending:
+                heard = self._heard()
+                if heard:
+                    self.watches.heard(heard)
+                    continue
             try:
                 self._in_read = True
                 try:
@@ -224,7 +262,7 @@ class LineTerminal:
         """``text`` as one line, escaped for the terminal (:func:`shown`), written at once.
 
         On a terminal a line longer than it is wide is broken into rows
-        (:func:`fitted`): a screen reader reads a terminal by its rows, and
+        (:func:`mille.ui.rows.fitted`): a screen reader reads a terminal by its rows, and
         would otherwise hear a word cut in two where the terminal wrapped it.
         A pipe or a file gets every line whole.
 
