@@ -11,9 +11,12 @@ policy in one seat, BSD's procedure in the other) from positions collected
 along BSD-against-BSD hands: ``rollout``, the hand driver's fast path
 (``bsd.play_out``), and ``rollout_reference``, the driver's general loop
 (each seat shown its observation and asked).
-Think time: the expert (at ``--level``) against ``bsd`` for ``--hands``
-hands, every call of ``choose`` timed (draws included), and the searched
-decisions alone.
+Think time: the expert (at ``--level``, or ``--player`` made by a
+``module:attribute``) against ``bsd`` for ``--hands`` hands through the
+hand driver (``--players`` 2, 3, 4 or 6: at a larger table the expert in
+every seat of one side), every call of ``choose`` timed (draws
+included), and the searched decisions alone; and the time its reading
+of the table takes between its decisions (``inform``), a hand.
 
 ``--compare TREE`` times the rollouts of this checkout and of another one
 (``TREE/src``, say an older commit checked out with ``git worktree add``)
@@ -134,35 +137,77 @@ def compare(other: str, rounds: int, count: int) -> None:
         )
 
 
-def think_times(level: int, hands: int, seed: int) -> tuple[list[float], list[float], ExpertPlayer]:
-    expert = ExpertPlayer(level)
-    bsd = BsdPlayer()
+def think_times(
+    level: int, hands: int, seed: int, seats: int = 2, make: Any = None
+) -> tuple[list[float], list[float], ExpertPlayer, float]:
+    """The expert's decisions timed, ``hands`` hands against ``bsd`` through the hand driver.
+
+    At two seats one expert, in seat 0 and 1 by turns; at a larger table
+    an expert in every seat of one side (by turns), ``bsd`` in the others.
+    Every call of ``choose`` is timed (draws included); the time its
+    reading of the table took (``inform``, outside the decisions) is
+    returned too, in seconds.
+    """
+    from mille.engine.driver import play_hand
+    from mille.engine.state import table
+
     every: list[float] = []
     searched: list[float] = []
+    #: The same decisions in the thread's CPU time (what a loaded machine does not change).
+    cpu_every.clear()
+    cpu_searched.clear()
+    reading = [0.0]
+    tab = table(seats)
+    made = [make() if make is not None else ExpertPlayer(level) for _ in range(seats)]
+    counted = made[0]
+
+    class Timed:
+        def __init__(self, expert: ExpertPlayer) -> None:
+            self.expert = expert
+
+        def choose(self, obs: Any, rng: GlibcRandom) -> Any:
+            expert = self.expert
+            before = expert.searches
+            start = time.perf_counter()
+            cpu = time.thread_time()
+            move = expert.choose(obs, rng)
+            elapsed = time.perf_counter() - start
+            cpu = time.thread_time() - cpu
+            every.append(elapsed)
+            cpu_every.append(cpu)
+            if expert.searches > before:
+                searched.append(elapsed)
+                cpu_searched.append(cpu)
+                counted.rollouts += expert.rollouts - before_rollouts[id(expert)]
+                counted.simulated_moves += expert.simulated_moves - before_moves[id(expert)]
+            before_rollouts[id(expert)] = expert.rollouts
+            before_moves[id(expert)] = expert.simulated_moves
+            return move
+
+        def inform(self, event: Any) -> None:
+            start = time.perf_counter()
+            self.expert.inform(event)
+            reading[0] += time.perf_counter() - start
+
+        def hand_over(self, result: Any) -> None:
+            self.expert.hand_over(result)
+
+    before_rollouts = {id(e): 0 for e in made}
+    before_moves = {id(e): 0 for e in made}
+    counted.rollouts = counted.simulated_moves = 0
     for hand in range(hands):
-        game = Game(rng=GlibcRandom(seed + hand))
-        game.hand_starter = hand % 2
+        game = Game(rng=GlibcRandom(seed + hand), table=tab)
+        game.hand_starter = hand % seats
         rules.start_hand(game)
-        seat = hand % 2
-        dice = (GlibcRandom(seed * 3 + hand), GlibcRandom(seed * 5 + hand))
-        while not game.finished:
-            who = game.to_move
-            if rules.phase(game) is rules.Phase.EMPTY_HAND:
-                rules.push(game, rules.PASS)
-                continue
-            obs = observe(game, who)
-            if who == seat:
-                before = expert.searches
-                start = time.perf_counter()
-                move = expert.choose(obs, dice[who])
-                elapsed = time.perf_counter() - start
-                every.append(elapsed)
-                if expert.searches > before:
-                    searched.append(elapsed)
-            else:
-                move = bsd.choose(obs, dice[who])
-            rules.push(game, move)
-    return every, searched, expert
+        side = hand % tab.sides
+        seated: list[Any] = [Timed(made[s]) if s % tab.sides == side else BsdPlayer() for s in range(seats)]
+        dice = [GlibcRandom(seed * (3 + 2 * s) + hand) for s in range(seats)]
+        play_hand(game, seated, dice)
+    return every, searched, counted, reading[0]
+
+
+cpu_every: list[float] = []
+cpu_searched: list[float] = []
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -176,6 +221,8 @@ def main() -> int:
     parser.add_argument("--level", type=int, default=DEFAULT_LEVEL)
     parser.add_argument("--hands", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4, 6), help="the table of the think time")
+    parser.add_argument("--player", help="module:attribute making the expert timed (default: ExpertPlayer(--level))")
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--compare", metavar="TREE", help="time this checkout's rollouts against TREE's, interleaved")
     parser.add_argument("--rounds", type=int, default=5, help="rounds of --compare")
@@ -199,10 +246,19 @@ def main() -> int:
         best = max(time_rollouts(games, fast) for _ in range(3))
         name = "rollout" if fast else "rollout_reference"
         print(f"{name:18} {best[0]:8.0f} rollouts/s {best[1]:10.0f} moves/s  (from {len(games)} mid-hand positions)")
-    every, searched, expert = think_times(args.level, args.hands, args.seed)
+    make = None
+    if args.player:
+        from mille.players import make_player
+
+        def make() -> Any:
+            return make_player(args.player)
+
+    every, searched, expert, reading = think_times(args.level, args.hands, args.seed, args.players, make)
     print(
-        f"level {args.level}: {len(every)} decisions, median {statistics.median(every) * 1000:.0f} ms, "
-        f"p95 {quantile(every, 0.95) * 1000:.0f} ms, max {max(every) * 1000:.0f} ms"
+        f"level {args.level} at {args.players} seats: {len(every)} decisions, median "
+        f"{statistics.median(every) * 1000:.0f} ms, "
+        f"p95 {quantile(every, 0.95) * 1000:.0f} ms, max {max(every) * 1000:.0f} ms; "
+        f"reading the table {reading * 1000 / args.hands:.0f} ms a hand"
     )
     if searched:
         print(
@@ -210,6 +266,12 @@ def main() -> int:
             f"p95 {quantile(searched, 0.95) * 1000:.0f} ms; "
             f"{expert.rollouts / sum(searched):.0f} rollouts/s and "
             f"{expert.simulated_moves / sum(searched):.0f} moves/s while searching"
+        )
+        print(
+            f"  in the thread's CPU time: every decision median {statistics.median(cpu_every) * 1000:.0f} ms, "
+            f"p95 {quantile(cpu_every, 0.95) * 1000:.0f} ms; searched median "
+            f"{statistics.median(cpu_searched) * 1000:.0f} ms, p95 {quantile(cpu_searched, 0.95) * 1000:.0f} ms, "
+            f"max {max(cpu_searched) * 1000:.0f} ms"
         )
     return 0
 

@@ -15,7 +15,8 @@ Return/space, ``o``, ``y``/``n`` at prompts, ``q``); screen-only keys (``w``,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import hashlib
+from collections.abc import Callable, Iterable, Sequence
 
 from mille.engine import cards, rules
 from mille.engine.cards import BY_NAME, EMPTY
@@ -23,7 +24,8 @@ from mille.engine.observation import observe
 from mille.engine.rng import GlibcRandom
 from mille.engine.rules import DRAW, EXTEND, NO_EXTENSION, ORDER, PASS, Move, MoveType, Outcome, Phase
 from mille.engine.state import Game, SafetyStatus, Table, Tableau, table
-from mille.players.bsd import BsdPlayer, Decision
+from mille.players import Player
+from mille.players.bsd import INITIAL_NUM_NEED, BsdPlayer, Decision
 
 C = cards  # short alias for card codes in tests
 P25, P50, P75, P100, P200 = C.MILES_25, C.MILES_50, C.MILES_75, C.MILES_100, C.MILES_200
@@ -340,3 +342,37 @@ class KeyDriver:
                 rules.settle_game(self.game)
                 self.games_done += 1
             self._new_hand()
+
+
+def fingerprint(make: Callable[[], Player], hands: int) -> tuple[str, int, int]:
+    """Hands of ``make()`` against ``bsd`` from fixed deals and dice: a hash of its moves.
+
+    Returns (the hash, its moves, how many of them were not the BSD choice).
+    Every move is checked legal on the way.
+    """
+    moves: list[str] = []
+    differ = 0
+    for hand in range(hands):
+        game = Game(rng=GlibcRandom(500 + hand))
+        rules.start_hand(game)
+        seat = hand % 2
+        player, bsd = make(), BsdPlayer()
+        shadow = BsdPlayer()  # the BSD choice in the player's seat, on a copy of its dice
+        dice = (GlibcRandom(700 + hand), GlibcRandom(900 + hand))
+        while not game.finished:
+            who = game.to_move
+            if rules.phase(game) is Phase.EMPTY_HAND:
+                rules.push(game, rules.PASS)
+                continue
+            obs = observe(game, who)
+            if who == seat:
+                shadow.num_need = list(getattr(player, "num_need", INITIAL_NUM_NEED))
+                base = shadow.choose(obs, dice[who].copy())
+                move = player.choose(obs, dice[who])
+                assert move in obs.legal_moves()
+                moves.append(str(move))
+                differ += move != base
+            else:
+                move = bsd.choose(obs, dice[who])
+            rules.push(game, move)
+    return hashlib.sha256(" ".join(moves).encode()).hexdigest()[:16], len(moves), differ

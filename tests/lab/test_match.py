@@ -754,7 +754,9 @@ def test_help_says_95_percent_once(capsys: pytest.CaptureFixture[str]) -> None:
     assert "95% confidence" in out.replace("\n", " ") and "%%" not in out
     assert "--cluster ADDRESS" in out and "--version" in out
     # Every built-in player is named (expert-2026 was once left out).
-    assert "Players: bsd, expert, expert-2026, first, random, or module:attribute" in " ".join(out.split())
+    assert "Players: bsd, expert, expert-2026, expert-2026-11, first, random, or module:attribute" in " ".join(
+        out.split()
+    )
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:

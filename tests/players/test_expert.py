@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
@@ -12,6 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
+from helpers.engine import fingerprint
 from helpers.faults import run_python
 from mille.engine import cards, rules
 from mille.engine.driver import play_hand
@@ -255,40 +255,6 @@ def test_the_command_line_seats_the_chosen_computer() -> None:
     assert dice is not None and dice != GlibcRandom(5)  # its own dice: the deals stay the seed's
 
 
-def fingerprint(make: Callable[[], Player], hands: int) -> tuple[str, int, int]:
-    """Hands of ``make()`` against ``bsd`` from fixed deals and dice: a hash of its moves.
-
-    Returns (the hash, its moves, how many of them were not the BSD choice).
-    Every move is checked legal on the way.
-    """
-    moves: list[str] = []
-    differ = 0
-    for hand in range(hands):
-        game = Game(rng=GlibcRandom(500 + hand))
-        rules.start_hand(game)
-        seat = hand % 2
-        player, bsd = make(), BsdPlayer()
-        shadow = BsdPlayer()  # the BSD choice in the player's seat, on a copy of its dice
-        dice = (GlibcRandom(700 + hand), GlibcRandom(900 + hand))
-        while not game.finished:
-            who = game.to_move
-            if rules.phase(game) is Phase.EMPTY_HAND:
-                rules.push(game, rules.PASS)
-                continue
-            obs = observe(game, who)
-            if who == seat:
-                shadow.num_need = list(getattr(player, "num_need", INITIAL_NUM_NEED))
-                base = shadow.choose(obs, dice[who].copy())
-                move = player.choose(obs, dice[who])
-                assert move in obs.legal_moves()
-                moves.append(str(move))
-                differ += move != base
-            else:
-                move = bsd.choose(obs, dice[who])
-            rules.push(game, move)
-    return hashlib.sha256(" ".join(moves).encode()).hexdigest()[:16], len(moves), differ
-
-
 def test_expert_2026_is_a_built_in_player() -> None:
     from mille.players import expert_2026
 
@@ -346,7 +312,7 @@ def test_the_policy_declines_a_too_close_card_but_still_finishes_the_trip() -> N
 def test_the_policy_attacks_first_where_bsd_runs() -> None:
     """Both rolling at 300 miles: BSD plays its 200 (valued 26, above the Accident's 16); the policy attacks.
 
-    The policy doubles a hazard's value when it chooses a play (docs/expert-notebook.md,
+    The policy doubles a hazard's value when it chooses a play (docs/notebook/expert.md,
     "Experiments of the fourth round").
     """
     hand = [
@@ -453,7 +419,7 @@ def test_reading_the_bsd_procedure_s_safety_rules_sharpens_the_safety_inference(
     """``Level(safety_rules=True)``: a turn in which the BSD player would have played a safety says it held none.
 
     Along 4,000 hands the log loss fell from 0.406 to 0.369
-    (``docs/expert-notebook.md``, the ninth round); here 40 hands.
+    (``docs/notebook/expert.md``, the ninth round); here 40 hands.
     """
     deals = tuple(range(780000, 780020))
     without, n = _safety_log_loss(Level(0), deals)

@@ -355,8 +355,8 @@ def public_view(game: Game) -> PublicView:
     )
 
 
-def sample_world(obs: Observation, rng: GlibcRandom) -> Game:
-    """A whole game consistent with ``obs``, its hidden cards dealt at random.
+def sample_world(obs: Observation, rng: GlibcRandom, dealt: list[int] | None = None) -> Game:
+    """A whole game consistent with ``obs``, its hidden cards dealt at random (or as ``dealt`` says).
 
     At any table: the cards hidden from the seat are exactly those it has
     not counted (``obs.unseen()``, from the table's deck); they are
@@ -375,6 +375,11 @@ def sample_world(obs: Observation, rng: GlibcRandom) -> Game:
     resumes if it declines only at three and four seats, where it is two
     seats on from it (the attacker sat just after it); at six it is one of
     three seats, drawn with ``rng`` (the observation does not say which).
+
+    ``dealt``: the hidden cards already in the order they are to be dealt
+    (every other seat's hand in seat order, then the undrawn deck from its
+    bottom), for a caller that deals them with inference of its own; they
+    must be exactly the unseen cards.
     """
     seat = obs.seat
     table = obs.table
@@ -391,7 +396,12 @@ def sample_world(obs: Observation, rng: GlibcRandom) -> Game:
             f"the observation is inconsistent: {len(pool)} unseen cards "
             f"for hands of {hidden} and a deck of {obs.deck_count}"
         )
-    rng.shuffle(pool)
+    if dealt is None:
+        rng.shuffle(pool)
+    else:
+        if len(dealt) != len(pool):
+            raise ValueError(f"{len(dealt)} cards dealt for {len(pool)} unseen")
+        pool = dealt[:]
     pending = obs.pending_extension
     if obs.phase is Phase.EXTENSION and obs.to_move != seat:
         # Another seat is asked Extension? with the card that reached the

@@ -28,6 +28,8 @@ Built in, by name (:func:`make_player`):
 * ``expert``: the searching player (:mod:`mille.players.expert`);
 * ``expert-2026``: the searching player as first measured, frozen
   (:mod:`mille.players.expert_2026`), to match later experts against;
+* ``expert-2026-11``: the searching player as it was after its ninth
+  round, frozen (:mod:`mille.players.expert_2026_11`), likewise;
 * ``first``: the first legal move;
 * ``random``: a uniformly random legal move.
 
@@ -89,11 +91,18 @@ def _expert_2026() -> Player:
     return Expert2026Player()
 
 
+def _expert_2026_11() -> Player:
+    from .expert_2026_11 import Expert202611Player
+
+    return Expert202611Player()
+
+
 #: Players known by name.
 BUILTIN: dict[str, Callable[[], Player]] = {
     "bsd": _bsd,
     "expert": _expert,
     "expert-2026": _expert_2026,
+    "expert-2026-11": _expert_2026_11,
     "first": FirstPlayer,
     "random": RandomPlayer,
 }

@@ -499,7 +499,7 @@ def decide(
                             # The repaired policy attacks first: a hazard's
                             # value (never below 3 here) is doubled against
                             # the plays it competes with (+12 a hand against
-                            # BSD; docs/expert-notebook.md, "Experiments of the
+                            # BSD; docs/notebook/expert.md, "Experiments of the
                             # fourth round").
                             value *= 2
             values[i] = value

@@ -1,6 +1,6 @@
 """The expert as it was in 2026: the player ``expert-2026``.
 
-The searching player as measured in ``docs/expert-notebook.md`` ("The 2026
+The searching player as measured in ``docs/notebook/expert.md`` ("The 2026
 measurement", commit 23e2f67 and its speed-ups up to b281007): inferred
 worlds, BSD-policy rollouts on common random numbers, racing, and a paired
 z >= 2 to leave the BSD choice.  It is kept so that later experts can be
@@ -14,7 +14,7 @@ its own seat rolls out with BSD's procedure; its estimate of the
 opponent's ``num_need`` table is the 2026 one (``exact_need=False``), and
 it does not read the safety rules (``safety_rules=False``).  The replay
 filter it had as an option, off, and the particle filter the expert
-gained later are gone from the code (``docs/expert-notebook.md``,
+gained later are gone from the code (``docs/notebook/expert.md``,
 "2026-11-25"); they were off in it, and its fingerprint is unchanged.
 
 **It must keep playing exactly as it did**: the same moves for the same

@@ -801,15 +801,37 @@ class _PersonSeat:
 
     Its ``inform`` (the driver's hook: every move made at the table, as
     this seat sees it) is :attr:`GameFlow.told`, when the face asked to be
-    told; otherwise it has none, and the driver makes no events for it.
+    told, and with hints the hints' adviser hears it too (with the seat's
+    ``hand_over`` and each of its own observations), so that a hint's
+    expert has read the table as the computer's own does
+    (:mod:`mille.ui.hints`); with neither it has none, and the driver makes
+    no events for it.
     """
 
     def __init__(self, flow: GameFlow) -> None:
         self.flow = flow
-        if flow.told is not None:
-            self.inform = flow.told
+        told = flow.told
+        hints = flow.hints
+        inform: Callable[[Event], None] | None = told
+        if hints is not None:
+            heard = hints.inform
+            if told is None:
+                inform = heard
+            else:
+
+                def both(event: Event) -> None:
+                    told(event)
+                    heard(event)
+
+                inform = both
+            self.hand_over = lambda result: hints.hand_over()
+        if inform is not None:
+            self.inform = inform
 
     def choose(self, observation: Observation, rng: GlibcRandom) -> Move:
+        hints = self.flow.hints
+        if hints is not None:
+            hints.observe(observation)
         if observation.phase is Phase.EXTENSION:
             return EXTEND if self.flow.ask(EXTENSION_PROMPT) else NO_EXTENSION
         if observation.phase is Phase.REACTION:

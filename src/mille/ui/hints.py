@@ -11,6 +11,18 @@ the same hint), and asking changes nothing: not the game, not the
 computer's player, not the game's generator (the deals and the computer's
 dice stay those of the seed).
 
+The hint's expert is the same player the table is read by: the adviser
+keeps one reading of the table for the game (the expert's
+:class:`~mille.players.expert.reader.TableReader`), told every move made
+at the table and shown each of the person's observations as the
+computer's own expert is (:meth:`Adviser.inform`, :meth:`Adviser.observe`),
+and hands it to each hint's expert.  So at any table a hint knows what the
+other seats' moves have said, the partner's included (which safeties
+each was seen not to hold, a model of how each plays, learned from its
+moves), and a hazard's hint names the side the search chose for it.  What
+it reads is public: the same moves seen give the same hint, whatever the
+hidden cards.
+
 The expert stops searching at its deadline (under a second); the search
 runs on a thread of its own so that the screen can say ``thinking...`` when
 it takes more than a blink, instead of freezing without a word.  Only the
@@ -29,7 +41,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from ..engine.driver import Event
     from ..players import Player
+    from ..players.expert.reader import TableReader
 
 #: Seconds of silence before ``thinking...`` is shown.
 BLINK = 0.1
@@ -127,6 +141,48 @@ class Adviser:
         #: Hints given (and how long the last took, in seconds), for tests and curiosity.
         self.given = 0
         self.last_seconds = 0.0
+        #: The reading of the table the hints share (made with the first
+        #: player that reads: None while none has, or if none does).
+        self.reader: TableReader | None = None
+        self._reads: bool | None = None
+
+    def _reading(self) -> TableReader | None:
+        """The reader, made once if the hints' player reads the table (its ``Level.read``)."""
+        if self._reads is None:
+            settings = getattr(self.make_player(), "settings", None)
+            samples = getattr(settings, "read", 0)
+            self._reads = isinstance(samples, int) and samples > 0
+            if self._reads:
+                from ..players.expert.reader import TableReader
+
+                assert isinstance(samples, int)
+                self.reader = TableReader(samples, GlibcRandom(1))
+        return self.reader
+
+    def observe(self, observation: Observation) -> None:
+        """The person's observation at each of their decisions: the reader follows the table from it."""
+        reader = self._reading()
+        if reader is not None:
+            reader.observe(observation)
+
+    def inform(self, event: Event) -> None:
+        """A move made at the table (the person's seat's ``inform``)."""
+        reader = self._reading()
+        if reader is not None:
+            reader.inform(event)
+
+    def hand_over(self) -> None:
+        reader = self.reader
+        if reader is not None:
+            reader.hand_over()
+
+    def _player(self) -> Player:
+        """A fresh player for a hint, holding the shared reading of the table if it reads one."""
+        player = self.make_player()
+        reader = self._reading()
+        if reader is not None and getattr(player, "reader", None) is not None:
+            player.reader = reader  # type: ignore[attr-defined]
+        return player
 
     def advise(self, observation: Observation, thinking: Callable[[], None]) -> str:
         """The hint for ``observation``; ``thinking`` is called (on this thread) if it is not ready in a blink."""
@@ -138,7 +194,7 @@ class Adviser:
 
         def work() -> None:
             try:
-                answer.append(hint_move(observation, self.make_player()))
+                answer.append(hint_move(observation, self._player()))
             except Exception as exc:  # a broken player must not take the game down
                 failure.append(exc)
 

@@ -29,10 +29,10 @@ Scored against the true hands, the first read alone is overconfident
 where step 4 has played the safety; the second takes the log loss of
 the belief from 0.406 to 0.369 (a constant rate: 0.439).  Knowing which
 safeties the opponent holds is two thirds of what knowing its whole hand
-would be worth (``docs/expert-notebook.md``, the ninth round).  Three
+would be worth (``docs/notebook/expert.md``, the ninth round).  Three
 other readings of its moves, which did not pay, were removed: a particle
 filter over its whole hand, a replay of its last move, and a read of the
-attacks it did not make (``docs/expert-notebook.md``, "2026-11-25: the
+attacks it did not make (``docs/notebook/expert.md``, "2026-11-25: the
 filters removed from the code").
 """
 
@@ -178,7 +178,7 @@ def infer_turn(obs: Observation, after: After, since: list[int | None]) -> None:
     opponent held such a safety at 5 in 1,000 of our decisions (hazards
     all seen) and never (one card from the end), where the safety
     inference before these rules gave it some 20%
-    (``docs/expert-notebook.md``, the ninth round).
+    (``docs/notebook/expert.md``, the ninth round).
     """
     seen = obs.memory.num_seen
     mine = obs.players[obs.seat].hand

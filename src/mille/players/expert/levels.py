@@ -7,7 +7,7 @@ opponent's hand.  ``expert-2026`` (:mod:`mille.players.expert_2026`) is
 the same player with the settings it had in 2026, written out, so every
 knob a frozen player passes must keep its meaning.  What each default was
 measured against is in ``docs/expert.md`` ("Levels") and the notebook
-(``docs/expert-notebook.md``).
+(``docs/notebook/expert.md``).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ class Level:
         "exact_need",
         "stretch",
         "safety_rules",
+        "read",
     )
 
     def __init__(
@@ -46,6 +47,7 @@ class Level:
         exact_need: bool = True,
         stretch: float = 1.0,
         safety_rules: bool = False,
+        read: int = 0,
     ) -> None:
         #: Moves simulated per decision (rollouts to the end of the hand).
         self.budget = budget
@@ -95,17 +97,26 @@ class Level:
         #: a safety whose hazards are all on the table, and every safety when
         #: we are one card from the end, would have been played.
         self.safety_rules = safety_rules
+        #: Read the table (:mod:`mille.players.expert.reader`), at any table,
+        #: from the moves every other seat makes (its safeties, its
+        #: ``num_need`` table, a model of its play learned in the game), and
+        #: deal and play out the worlds with it (:class:`~mille.players.expert.sampler.Worlds`):
+        #: the number of hands tried per decision of another seat to weigh
+        #: its models (0: off, the reading of ``expert-2026-11``, and the
+        #: two-seat reads of :mod:`~mille.players.expert.belief` instead).
+        self.read = read
 
 
 #: The settings by level: 0 is the policy's choice (no search).  Level 4
 #: has been the default since the eighth round, the safety reads on since
-#: the ninth (``docs/expert.md``, "Levels").
+#: the ninth, the reading of the table (twelve hands tried a decision of
+#: another seat) since the tenth (``docs/expert.md``, "Levels").
 LEVELS: dict[int, Level] = {
     0: Level(0),
-    1: Level(8000, safety_rules=True),
-    2: Level(16000, safety_rules=True),
-    3: Level(30000, safety_rules=True),
-    4: Level(60000, safety_rules=True),
+    1: Level(8000, safety_rules=True, read=12),
+    2: Level(16000, safety_rules=True, read=12),
+    3: Level(30000, safety_rules=True, read=12),
+    4: Level(60000, safety_rules=True, read=12),
 }
 DEFAULT_LEVEL = 4
 

@@ -18,15 +18,18 @@ in which the expert agrees with its policy stays the policy's game.
 
 from __future__ import annotations
 
+from ...engine.driver import Event
 from ...engine.observation import Observation, sample_world
 from ...engine.rng import GlibcRandom
 from ...engine.rules import DRAW, EXTEND, NO_EXTENSION, PASS, Move, Phase
+from ...engine.scoring import HandResult
 from ..bsd import INITIAL_NUM_NEED, BsdPlayer, decide, would_extend
 from ..plus import PlusPlayer
 from .belief import HandMemory, is_new_hand
 from .levels import DEFAULT_LEVEL, LEVELS, Level
-from .sampler import Sampler
-from .search import candidates, search, table_roller
+from .reader import TableReader
+from .sampler import Sampler, Worlds
+from .search import candidates, read_roller, search, table_roller
 
 
 class ExpertPlayer:
@@ -54,6 +57,8 @@ class ExpertPlayer:
         self._hand: HandMemory | None = None
         self._calls = 0
         self._need_after: list[int] | None = None
+        #: The reading of the table (``Level.read``), told every move made.
+        self.reader: TableReader | None = TableReader(self.settings.read) if self.settings.read > 0 else None
         #: Counters for benchmarks.
         self.rollouts = 0
         self.simulated_moves = 0
@@ -66,11 +71,28 @@ class ExpertPlayer:
         self.remember(obs, move)
         return move
 
+    def inform(self, event: Event) -> None:
+        """A move made at the table (the driver's hook): read by the reader, if the level reads the table."""
+        reader = self.reader
+        if reader is not None:
+            reader.inform(event)
+
+    def hand_over(self, result: HandResult) -> None:
+        """The hand is over (the driver's hook)."""
+        reader = self.reader
+        if reader is not None:
+            reader.hand_over()
+
     def think(self, obs: Observation, rng: GlibcRandom) -> Move:
         """The move to make (without noting it as made: see :meth:`remember`)."""
         phase = obs.phase
         if phase is Phase.EMPTY_HAND:
             return PASS
+        reader = self.reader
+        if reader is not None:
+            reader.seed(rng)
+            reader.observe(obs)
+            return self._think_read(obs, rng, reader)
         if len(obs.players) != 2:
             return self._think_table(obs, rng)
         hm = self._track(obs)
@@ -136,11 +158,45 @@ class ExpertPlayer:
         self.simulated_moves += simulated
         return move
 
+    def _think_read(self, obs: Observation, rng: GlibcRandom, reader: TableReader) -> Move:
+        """At any table, reading it (``Level.read``): the policy's choice, then a search in worlds dealt with the reads.
+
+        The policy is the procedure as extended to the table (at two seats
+        the procedure itself), repaired (:class:`~mille.players.plus.PlusPlayer`);
+        the worlds (:class:`~mille.players.expert.sampler.Worlds`) deal the
+        other hands with what the reader has read and give every other seat
+        a model drawn from its posterior, its ``num_need`` table the reader's
+        estimate (:func:`~mille.players.expert.search.read_roller`).
+        """
+        need = self.num_need[:]
+        policy = PlusPlayer(need) if self.settings.repaired else BsdPlayer(need)
+        base = policy.decide(obs, rng).move
+        if obs.phase is Phase.MOVE:
+            self._need_after = need
+        if base is DRAW or self.settings.budget <= 0:
+            return base
+        moves = candidates(obs, base)
+        if len(moves) <= 1:
+            return base
+        search_rng = self._search_rng(rng)
+        self.searches += 1
+        seat = obs.seat
+        worlds = Worlds(obs, reader, self.settings.repaired)
+        reads = reader.seats
+        needs = [self.num_need if k == seat or k >= len(reads) else reads[k].need for k in range(len(obs.players))]
+        roller = read_roller(seat, obs.table.sides, needs, worlds.flags, self.settings)
+        move, rollouts, simulated = search(
+            moves, worlds.sample, seat, self.num_need, self.opp_need, self.settings, search_rng, roller
+        )
+        self.rollouts += rollouts
+        self.simulated_moves += simulated
+        return move
+
     def remember(self, obs: Observation, move: Move) -> None:
         """Note ``move`` as made from ``obs`` (what happens after it is inferred later)."""
         if obs.phase is Phase.EMPTY_HAND:
             return
-        if len(obs.players) != 2:
+        if len(obs.players) != 2 or self.reader is not None:
             need = self._need_after
             if need is not None:
                 self.num_need = need

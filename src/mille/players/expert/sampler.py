@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from ...engine import cards
 from ...engine.cards import COPIES, EMPTY, SAFETY_BASE
-from ...engine.observation import Observation
+from ...engine.observation import Observation, sample_world
 from ...engine.rng import GlibcRandom
 from ...engine.state import Game, Memory
 from .belief import HandMemory
+from .reader import BSD, TableReader
 
 _HAND_SIZE = cards.HAND_SIZE
 
@@ -135,8 +136,122 @@ class Sampler:
         )
 
 
+class Worlds:
+    """Worlds at any table dealt with what the table's reader has read, each with a model for every other seat.
+
+    Every unseen safety goes, one after another, to another seat with room
+    for it or to the deck, with weights: a seat read as a procedure
+    (:class:`~mille.players.expert.reader.TableReader`), whose safeties
+    never leave its hand but to be played, holds it if it drew it since it
+    was last known not to hold it, so it weighs the cards it has received
+    since then (all it received this hand if nothing is known); a seat read
+    as playing otherwise weighs its hand's size, as a uniform deal does;
+    the deck weighs its count.  (At two seats this is the inference of
+    :class:`Sampler`, ``d / (d + deck)``.)  The other cards are dealt
+    uniformly.  Each world then draws a model for every other seat from
+    its posterior: :attr:`flags` says, seat by seat, whether it plays out
+    with the repaired policy (``plus``, and ``other``, which the rollouts
+    can only guess at) or the BSD procedure itself; our own seat plays
+    ``own`` (the expert's policy).
+    """
+
+    def __init__(self, obs: Observation, reader: TableReader, own: bool) -> None:
+        self.obs = obs
+        seat = obs.seat
+        sizes = obs.hand_sizes
+        seats = len(sizes)
+        self.others = [k for k in range(seats) if k != seat]
+        self.sizes = sizes
+        unseen = obs.unseen()
+        deck = obs.deck_count
+        self.rest: list[int] = []
+        #: Each unseen safety with the weight of every other seat (by seat; ours 0) and of the deck.
+        self.safeties: list[tuple[int, list[float], float]] = []
+        reads = reader.seats if len(reader.seats) == seats and reader.seat == seat else None
+        for c in range(cards.NUM_CODES):
+            if c < SAFETY_BASE:
+                self.rest.extend([c] * unseen[c])
+                continue
+            for _ in range(unseen[c]):
+                weights = [0.0] * seats
+                for k in self.others:
+                    if reads is None:
+                        weights[k] = float(sizes[k])
+                        continue
+                    read = reads[k]
+                    trust = read.trust()
+                    got = reader.received(k)
+                    mark = read.mark[c - SAFETY_BASE]
+                    since = got if mark is None else max(0, got - mark)
+                    weights[k] = trust * since + (1.0 - trust) * sizes[k]
+                self.safeties.append((c, weights, float(deck)))
+        self.models = [read.weights[:] for read in reads] if reads is not None else None
+        self.own = own
+        #: The last world's models: seat by seat, whether it plays the repaired policy.
+        self.flags: list[bool] = [k == seat and own for k in range(seats)]
+
+    def sample(self, rng: GlibcRandom) -> Game:
+        """A world consistent with the observation, weighted by the reads; :attr:`flags` its models."""
+        sizes = self.sizes
+        others = self.others
+        room = list(sizes)
+        hands: list[list[int]] = [[] for _ in sizes]
+        deck_extra: list[int] = []
+        for card, weights, deck in self.safeties:
+            total = deck
+            for k in others:
+                if room[k] > 0:
+                    total += weights[k]
+            if total <= 0.0:
+                deck_extra.append(card)
+                continue
+            r = rng.uniform() * total
+            chosen = -1
+            for k in others:
+                if room[k] > 0:
+                    r -= weights[k]
+                    if r < 0.0:
+                        chosen = k
+                        break
+            if chosen < 0:
+                deck_extra.append(card)
+            else:
+                hands[chosen].append(card)
+                room[chosen] -= 1
+        rest = self.rest[:]
+        size = len(rest)
+        at = 0
+        for k in others:
+            need = min(room[k], size - at)
+            for i in range(at, at + need):
+                j = i + rng.random() % (size - i)
+                rest[i], rest[j] = rest[j], rest[i]
+            hands[k].extend(rest[at : at + need])
+            at += need
+            room[k] -= need
+        undrawn = rest[at:] + deck_extra
+        for k in others:  # only if the deck is nearly empty
+            while room[k] > 0 and undrawn:
+                hands[k].append(undrawn.pop())
+                room[k] -= 1
+        rng.shuffle(undrawn)
+        dealt: list[int] = []
+        for k in others:
+            dealt.extend(hands[k])
+        dealt.extend(undrawn)
+        models = self.models
+        flags = self.flags
+        if models is not None:
+            for k in others:
+                flags[k] = rng.uniform() >= models[k][BSD]
+        else:
+            for k in others:
+                flags[k] = False
+        return sample_world(self.obs, rng, dealt)
+
+
 #: The generator every world carries, shared: only the shuffle of a new hand
 #: draws on a game's generator, and a rollout ends with its hand.
 _SHARED_RNG = GlibcRandom(1)
 
-__all__ = ["Sampler"]
+__all__ = ["Sampler", "Worlds"]

@@ -16,7 +16,7 @@ so the search compares moves pair by pair on the worlds both saw
 policy's choice is left only when the best move is ``z`` paired
 standard errors above it (``z`` = 2: with a loose test the best of five
 or six rivals beats a sound heuristic by chance, and a random change to
-its move is a loss; ``docs/expert-notebook.md``, "The 2026 experiments").
+its move is a loss; ``docs/notebook/expert.md``, "The 2026 experiments").
 
 What a finished hand is worth (:func:`utility`): the chance to win the
 5000-point game from the totals it ends with (:func:`win_probability`),
@@ -72,25 +72,40 @@ def _phi(z: float) -> float:
     return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
 
 
-def win_probability(mine: int, theirs: int) -> float:
+def win_probability(
+    mine: int, theirs: int, points: float = _HAND_POINTS, sd: float = _HAND_SD, game: int = GAME_POINTS
+) -> float:
     """Chance to win the 5000-point game from these totals at the end of a hand.
 
     1 or 0 once the game is over (a tie 1/2); else ``Φ(diff / (1140·√h))``,
     ``h`` the hands left at about 1,100 points a hand.  Early in a game
     this is nearly linear in the margin; near 5000 it is not (a lead that
-    is enough is not risked, a deficit calls for variance).
+    is enough is not risked, a deficit calls for variance).  ``points``,
+    ``sd`` and ``game``: a table's own (:data:`TABLE_HANDS`, the table's
+    game points), for the expert that reads the table.
     """
-    if mine >= GAME_POINTS or theirs >= GAME_POINTS:
+    if mine >= game or theirs >= game:
         if mine == theirs:
             return 0.5
         return 1.0 if mine > theirs else 0.0
-    left = max(1.0, (GAME_POINTS - 0.5 * (mine + theirs)) / _HAND_POINTS)
-    return _phi((mine - theirs) / (_HAND_SD * math.sqrt(left)))
+    left = max(1.0, (game - 0.5 * (mine + theirs)) / points)
+    return _phi((mine - theirs) / (sd * math.sqrt(left)))
 
 
 def utility(mine: int, theirs: int, margin: int) -> float:
     """What a finished hand is worth: the game-win chance, the margin breaking ties."""
     return win_probability(mine, theirs) + margin * 1e-5
+
+
+#: By seats: a side's points in a hand, and the standard deviation of its
+#: margin over the best other side's (the BSD procedure in every seat,
+#: 3,000 hands each; docs/notebook/expert.md, the tenth round).
+TABLE_HANDS: dict[int, tuple[float, float]] = {
+    2: (1140.0, 1130.0),
+    3: (910.0, 880.0),
+    4: (1510.0, 1590.0),
+    6: (940.0, 1080.0),
+}
 
 
 # --------------------------------------------------------------------------
@@ -166,6 +181,41 @@ def table_roller(seat: int, sides: int, my_need: list[int], opp_need: list[int],
 
 
 _TABLE_SEATS = range(6)
+
+
+def read_roller(seat: int, sides: int, needs: list[list[int]], flags: list[bool], settings: Level) -> Roller:
+    """The rollout at any table with a model for every seat: ``flags[k]``, seat ``k`` plays the repaired policy.
+
+    ``flags`` is read at every rollout (the worlds' sampler sets it for
+    each world it deals: :class:`mille.players.expert.sampler.Worlds`);
+    ``needs[k]`` is seat ``k``'s ``num_need`` table (ours, or our estimate
+    of another's), copied for every rollout.  At two seats the BSD
+    procedure's fast loop (:func:`mille.players.bsd.play_out`, the game
+    :func:`rollout` plays), at the larger tables :func:`table_play_out`;
+    valued as :func:`rollout` and :func:`table_roller` value theirs, but
+    with the table's own hands (:data:`TABLE_HANDS`) and game points.
+    """
+    by_game = settings.game
+    side = seat % sides
+    play_out = bsd.play_out
+    points, sd = TABLE_HANDS.get(len(needs), (_HAND_POINTS, _HAND_SD))
+
+    def roll(game: Game, dice: GlibcRandom) -> tuple[float, int]:
+        if len(game.players) == 2:
+            moves, answers = play_out(game, (needs[0][:], needs[1][:]), (dice, dice), (flags[0], flags[1]))
+        else:
+            moves, answers = table_play_out(game, [n[:] for n in needs], dice, flags)
+        result = hand_result(game)
+        totals = result.totals
+        margin = result.margin(side)
+        theirs = max(t for s, t in enumerate(totals) if s != side)
+        if by_game:
+            value = win_probability(totals[side], theirs, points, sd, game.table.game_points) + margin * 1e-5
+        else:
+            value = float(margin)
+        return value, moves + answers + 1
+
+    return roll
 
 
 def table_play_out(game: Game, needs: list[list[int]], dice: GlibcRandom, repaired: list[bool]) -> tuple[int, int]:
@@ -413,9 +463,11 @@ def _dice_state(rng: GlibcRandom) -> tuple[tuple[int, ...], int, int]:
 
 
 __all__ = [
+    "TABLE_HANDS",
     "Roller",
     "candidates",
     "rollout",
+    "read_roller",
     "rollout_reference",
     "search",
     "table_play_out",

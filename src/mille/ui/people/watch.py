@@ -77,7 +77,7 @@ def stand_back() -> None:
 
     On Linux it runs only when the processor is otherwise idle
     (``SCHED_IDLE``): a table's watchers, however many, take no time the
-    players' processes want (``tests/bench_people.py --watchers 20``);
+    players' processes want (``tests/bench/bench_people.py --watchers 20``);
     elsewhere it is niced as far as it goes.  A watcher's board comes a
     moment later than the players' when the machine is busy, never the other
     way round.
