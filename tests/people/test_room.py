@@ -5,7 +5,7 @@ The room is driven in this process (its door one end of a socket pair
 nobody knocks at; the watchers' links socket pairs, their far ends read
 as a watcher's process would read them), the game by the engine's driver
 with the room's public hook, as the host's flow drives it.  The real users
-and terminals are tests/test_people_room.py's.
+and terminals are tests/people/test_people_room.py's.
 """
 
 from __future__ import annotations
