@@ -211,11 +211,17 @@ def test_a_hint_is_the_expert_that_has_read_the_table() -> None:
     flow = table_flow(
         VirtualTerminal(keys=[]), game, Setup(BsdPlayer(), "bsd", GlibcRandom(1), hints=adviser, others=others)
     )
-    seat = _PersonSeat(flow)
-    assert seat.inform == adviser.inform  # type: ignore[attr-defined]
-    assert not hasattr(
-        _PersonSeat(table_flow(VirtualTerminal(keys=[]), game, Setup(BsdPlayer(), "bsd", GlibcRandom(1)))), "inform"
-    )
+    # The seat's inform tells the adviser every move, and the face too when it asked (the larger tables' list of
+    # moves): both, once each, in that order.
+    heard: list[str] = []
+    adviser.inform = lambda event: heard.append(f"adviser {event}")  # type: ignore[method-assign,assignment]
+    flow.told = lambda event: heard.append(f"face {event}")  # type: ignore[assignment,arg-type]
+    _PersonSeat(flow).inform("a move")  # type: ignore[attr-defined]
+    flow.told = None
+    _PersonSeat(flow).inform("another")  # type: ignore[attr-defined]
+    assert heard == ["face a move", "adviser a move", "adviser another"]
+    unhinted = table_flow(VirtualTerminal(keys=[]), game, Setup(BsdPlayer(), "bsd", GlibcRandom(1)))
+    assert unhinted.told is not None and _PersonSeat(unhinted).inform == unhinted.told  # type: ignore[attr-defined]
 
 
 def test_a_side_of_the_expert_and_bsd() -> None:

@@ -72,6 +72,7 @@ INNER: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     ),
     "mille.lab": (
         ("arithmetic, the console, the cluster", ("__init__", "stats", "bradley_terry", "sprt", "console", "cluster")),
+        ("players a match seats", ("partners",)),
         ("what a match is and gives", ("records",)),
         ("game records", ("gamelog",)),
         ("play: a set of rotations", ("play",)),
