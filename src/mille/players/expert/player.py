@@ -18,6 +18,10 @@ in which the expert agrees with its policy stays the policy's game.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
+
 from ...engine.driver import Event
 from ...engine.observation import Observation, sample_world
 from ...engine.rng import GlibcRandom
@@ -30,6 +34,9 @@ from .levels import DEFAULT_LEVEL, LEVELS, Level
 from .reader import TableReader
 from .sampler import Sampler, Worlds
 from .search import candidates, read_roller, search, table_roller
+
+if TYPE_CHECKING:
+    from ...engine.state import Game
 
 
 class ExpertPlayer:
@@ -92,7 +99,7 @@ class ExpertPlayer:
         if reader is not None:
             reader.seed(rng)
             reader.observe(obs)
-            return self._think_read(obs, rng, reader)
+            return self._think_table(obs, rng, reader)
         if len(obs.players) != 2:
             return self._think_table(obs, rng)
         hm = self._track(obs)
@@ -115,58 +122,28 @@ class ExpertPlayer:
             return base
         return self._search(obs, moves, hm, rng)
 
-    def _think_table(self, obs: Observation, rng: GlibcRandom) -> Move:
-        """At three, four and six seats: the policy's choice, then the search from this seat's view only.
-
-        The policy is the procedure as extended to the table
-        (:meth:`mille.players.bsd.BsdPlayer.decide`, repaired as at two
-        seats: :class:`mille.players.plus.PlusPlayer`), which also answers
-        ``Extension?`` and the coup fourré asked out of turn (R10).  Where
-        more than one distinct move is open (a hazard aimed at each side it
-        may go to counts as one move per side; the coup fourré or letting it
-        pass; extending or not), every candidate is rolled out in worlds
-        dealt from the seat's observation alone (:func:`sample_world`: every
-        other hand, the partner's included, from the cards it has not seen),
-        with the same race, budget and time limits as at two seats.  What
-        the turns of the others say of their hands is not read here yet
-        (uniform worlds), nor their ``num_need`` tables (the initial ones).
-        """
-        need = self.num_need[:]
-        policy = PlusPlayer(need) if self.settings.repaired else BsdPlayer(need)
-        base = policy.decide(obs, rng).move
-        if obs.phase is Phase.MOVE:
-            self._need_after = need
-        if base is DRAW or self.settings.budget <= 0:
-            return base
-        moves = candidates(obs, base)
-        if len(moves) <= 1:
-            return base
-        search_rng = self._search_rng(rng)
-        self.searches += 1
-        roller = table_roller(obs.seat, obs.table.sides, self.num_need, self.opp_need, self.settings)
-        move, rollouts, simulated = search(
-            moves,
-            lambda r: sample_world(obs, r),
-            obs.seat,
-            self.num_need,
-            self.opp_need,
-            self.settings,
-            search_rng,
-            roller,
-        )
-        self.rollouts += rollouts
-        self.simulated_moves += simulated
-        return move
-
-    def _think_read(self, obs: Observation, rng: GlibcRandom, reader: TableReader) -> Move:
-        """At any table, reading it (``Level.read``): the policy's choice, then a search in worlds dealt with the reads.
+    def _think_table(self, obs: Observation, rng: GlibcRandom, reader: TableReader | None = None) -> Move:
+        """At any table with a reader, and at three, four and six seats without one: the policy's choice, then a
+        search from this seat's view only.
 
         The policy is the procedure as extended to the table (at two seats
-        the procedure itself), repaired (:class:`~mille.players.plus.PlusPlayer`);
-        the worlds (:class:`~mille.players.expert.sampler.Worlds`) deal the
-        other hands with what the reader has read and give every other seat
-        a model drawn from its posterior, its ``num_need`` table the reader's
-        estimate (:func:`~mille.players.expert.search.read_roller`).
+        the procedure itself; :meth:`mille.players.bsd.BsdPlayer.decide`),
+        repaired as at two seats (:class:`mille.players.plus.PlusPlayer`),
+        which also answers ``Extension?`` and the coup fourré asked out of
+        turn (R10).  Where more than one distinct move is open (a hazard
+        aimed at each side it may go to counts as one move per side; the
+        coup fourré or letting it pass; extending or not), every candidate
+        is rolled out with the same race, budget and time limits as at two
+        seats, in worlds dealt from the seat's observation alone:
+
+        * reading the table (``Level.read``), the worlds
+          (:class:`~mille.players.expert.sampler.Worlds`) deal the other
+          hands with what the reader has read and give every other seat a
+          model drawn from its posterior, its ``num_need`` table the
+          reader's estimate (:func:`~mille.players.expert.search.read_roller`);
+        * without a reader, uniform worlds (:func:`sample_world`: every
+          other hand, the partner's included, from the cards it has not
+          seen), the others' ``num_need`` tables the initial ones.
         """
         need = self.num_need[:]
         policy = PlusPlayer(need) if self.settings.repaired else BsdPlayer(need)
@@ -181,12 +158,18 @@ class ExpertPlayer:
         search_rng = self._search_rng(rng)
         self.searches += 1
         seat = obs.seat
-        worlds = Worlds(obs, reader, self.settings.repaired)
-        reads = reader.seats
-        needs = [self.num_need if k == seat or k >= len(reads) else reads[k].need for k in range(len(obs.players))]
-        roller = read_roller(seat, obs.table.sides, needs, worlds.flags, self.settings)
+        deal: Callable[[GlibcRandom], Game]
+        if reader is None:
+            roller = table_roller(seat, obs.table.sides, self.num_need, self.opp_need, self.settings)
+            deal = partial(sample_world, obs)
+        else:
+            worlds = Worlds(obs, reader, self.settings.repaired)
+            reads = reader.seats
+            needs = [self.num_need if k == seat or k >= len(reads) else reads[k].need for k in range(len(obs.players))]
+            roller = read_roller(seat, obs.table.sides, needs, worlds.flags, self.settings)
+            deal = worlds.sample
         move, rollouts, simulated = search(
-            moves, worlds.sample, seat, self.num_need, self.opp_need, self.settings, search_rng, roller
+            moves, deal, seat, self.num_need, self.opp_need, self.settings, search_rng, roller
         )
         self.rollouts += rollouts
         self.simulated_moves += simulated
