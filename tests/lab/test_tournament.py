@@ -981,6 +981,9 @@ def test_a_stopped_tournament_resumed_reports_what_one_run_does(
         env=ENV,
         cwd=tmp_path,
         start_new_session=True,
+        # SIGINT at its default action, as a terminal's program has it (a suite run in the background of a
+        # non-interactive shell inherits it ignored, and Python then never raises KeyboardInterrupt).
+        preexec_fn=functools.partial(signal.signal, signal.SIGINT, signal.SIG_DFL),
     )
     try:
         deadline = time.monotonic() + 120
