@@ -70,7 +70,7 @@ def test_people_play_a_stranger_is_refused_and_a_dropped_guest_is_played_for_and
     thinks leaves his move his; bob killed at his prompt is played for by the computer, and joins again while alice
     thinks, told what he missed.  At two seats the boards agree on everything public, his terminal closed while she
     thinks is told at once, and her quit ends the game for both; at four seats the hand is played to its end."""
-    with people(3) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid), (_eve, e_uid, e_gid)], players() as started:
+    with people(3) as [(alice, a_uid, a_gid), (bob, b_uid, b_gid), (eve, e_uid, e_gid)], players() as started:
         host = Player(a_uid, a_gid, ["--players", str(seats), "--invite", bob, "--no-stats"], seats=seats)
         started.append(host)
         host.wait_said(f"mille --join {alice}")
@@ -80,7 +80,7 @@ def test_people_play_a_stranger_is_refused_and_a_dropped_guest_is_played_for_and
         # Eve connects and writes a move, no knock: refused, nothing sent back, the host told.
         refused = connect_as(e_uid, e_gid, sock_path)
         assert refused == b"", refused
-        host.wait_for("tried to join and was refused")
+        host.wait_for(f"{eve} tried to join and was refused")
 
         guest = Player(b_uid, b_gid, ["--join", alice], seats=seats)
         started.append(guest)
