@@ -80,7 +80,7 @@ def test_people_play_a_stranger_is_refused_and_a_dropped_guest_is_played_for_and
         # Eve connects and writes a move, no knock: refused, nothing sent back, the host told.
         refused = connect_as(e_uid, e_gid, sock_path)
         assert refused == b"", refused
-        host.wait_for(f"{eve} tried to join and was refused")
+        host.wait_for(f"{eve} knocked and was turned away")  # (her move, no knock: what she wants never read)
 
         guest = Player(b_uid, b_gid, ["--join", alice], seats=seats)
         started.append(guest)

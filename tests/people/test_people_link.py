@@ -504,7 +504,8 @@ def test_only_the_invited_person_takes_their_seat_and_is_handed_only_its_view(se
             pid, fd = connect_in_child(e_uid, e_gid, path)
             serve(lambda: room._refused)
             assert person.link is None and child_read(pid, fd) == b""
-            assert told() == [f"{eve} tried to join and was refused (only {bob} is invited there)"]
+            # (turned away unread: she may have wanted a listing, so she knocked, not tried to join)
+            assert told() == [f"{eve} knocked and was turned away (only {bob} is invited there)"]
 
             room.allow_watchers = True  # eve may knock now: her knock for a seat is refused in one line
             pid, fd = connect_in_child(e_uid, e_gid, path, b'{"type":"knock","version":2,"want":"join"}\n')
@@ -513,6 +514,12 @@ def test_only_the_invited_person_takes_their_seat_and_is_handed_only_its_view(se
                 {"type": "bye", "text": "no seat at alice's table is kept for you, and none is open"}
             ]
             assert told() == [f"{eve} tried to join and was refused (only {bob} is invited there)"]
+
+            room.allow_watchers = False  # bob, who may knock, asks to watch a game that takes no watchers
+            pid, fd = connect_in_child(b_uid, b_gid, path, b'{"type":"knock","version":2,"want":"watch"}\n')
+            serve(lambda: room._refused)
+            assert _messages(child_read(pid, fd)) == [{"type": "bye", "text": "alice takes no watchers at this game"}]
+            assert told() == [f"{bob} tried to watch and was refused (no watchers at this game)"]
 
             pid, fd = connect_in_child(b_uid, b_gid, path, b'{"type":"knock","version":2,"want":"join"}\n')
             serve(lambda: person.link is not None)

@@ -315,7 +315,7 @@ def test_the_new_doors_attacked_a_forged_listing_a_kept_seat_talk_that_escapes_a
         watcher = Lines(e_uid, e_gid, ["--plain", "--watch", alice])
         assert watcher.reap() == 1
         assert f"mille: {alice}'s game did not let you in" in watcher.raw.decode()
-        host.wait_for(f"{eve} tried to join and was refused")
+        host.wait_for(f"{eve} knocked and was turned away")
         assert "Seat 2: kept for" in _listed(b_uid, b_gid)  # bob, invited, is shown it
 
 

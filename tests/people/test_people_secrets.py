@@ -291,7 +291,7 @@ def test_refused_connections_are_told_as_one_line_with_a_count() -> None:
         _, status = os.waitpid(pid, 0)
         assert os.waitstatus_to_exitcode(status) == 0
         # (eve's lines only: another test's mille --list, run beside this one, knocks at every door here too)
-        counted = re.compile(rf"{eve} tried to join (?:(\d+) times )?and was refused")
+        counted = re.compile(rf"{eve} knocked (?:(\d+) times )?and was turned away")
         end = time.monotonic() + 20
         while True:
             told = [line for line in host.lines() if counted.search(line)]

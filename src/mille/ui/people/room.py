@@ -237,7 +237,9 @@ class Room:
         #: Lines for the host's face (news, talk), oldest first, not yet escaped; the strangers turned away and not
         #: yet told (name -> how many times, why), and when the last were.
         self._for_host: list[str] = []
-        self._refused: dict[str, tuple[int, str]] = {}
+        #: Who was turned away since the host was last told, and what they wanted (None: unknown, turned away at the
+        #: door unread, which a ``mille --list`` may have been): (how many times, why).
+        self._refused: dict[tuple[str, str | None], tuple[int, str]] = {}
         self._refused_told = -1.0
         self.started = time.monotonic()
         #: Hands dealt in this game (since it was resumed, for a game resumed from a file: a save keeps no count);
@@ -300,9 +302,12 @@ class Room:
         taken, self._for_host = self._for_host, []
         now = time.monotonic()
         if self._refused and now - self._refused_told >= 1.0:
-            for who, (count, why) in self._refused.items():
+            for (who, wanted), (count, why) in self._refused.items():
                 times = "" if count == 1 else f" {count} times"
-                taken.append(f"{who} tried to join{times} and was refused ({why})")
+                if wanted is None:
+                    taken.append(f"{who} knocked{times} and was turned away ({why})")
+                else:
+                    taken.append(f"{who} tried to {wanted}{times} and was refused ({why})")
             self._refused = {}
             self._refused_told = now
         return taken
@@ -329,7 +334,7 @@ class Room:
                 continue
             if not self.may_see(uid):
                 conn.close()
-                self.refused(uid)
+                self.refused(uid, wanted=None)
                 continue
             if len(self.knocking) >= MAX_KNOCKING:
                 conn.close()
@@ -337,16 +342,18 @@ class Room:
             link = Link(conn)
             self.knocking[link.fileno()] = (link, uid, time.monotonic() + KNOCK_WAIT)
 
-    def refused(self, uid: int, why: str = "") -> None:
+    def refused(self, uid: int, why: str = "", wanted: str | None = "join") -> None:
         """``uid`` was turned away: told to the host, one line a second at most with the count (:meth:`take_notices`:
-        a stranger knocking in a loop is one line, not a flood)."""
+        a stranger knocking in a loop is one line, not a flood).  ``wanted``: ``join`` or ``watch``, what their knock
+        asked; None when it was never read (at the door, or unreadable): the line says they knocked, not that they
+        tried to join (a ``mille --list`` knocks at every door)."""
         invited = [p.name for p in self.persons if p.uid is not None]
         if not why:
             why = f"only {', '.join(invited)} invited there" if invited else "nothing there is for them"
             why = why.replace(" invited", " is invited" if len(invited) == 1 else " are invited")
-        who = user_name(uid)
-        count, _ = self._refused.get(who, (0, why))
-        self._refused[who] = (count + 1, why)
+        key = (user_name(uid), wanted)
+        count, _ = self._refused.get(key, (0, why))
+        self._refused[key] = (count + 1, why)
 
     def expire(self) -> None:
         """Connections that said nothing in time, closed."""
@@ -374,7 +381,7 @@ class Room:
             knock = messages.read_knock(message)
         except MessageError:
             link.close()
-            self.refused(uid, "their mille did not say what it wants")
+            self.refused(uid, "their mille did not say what it wants", wanted=None)
             return
         if knock.want == "list":
             self.answer_list(link, uid)
@@ -473,7 +480,7 @@ class Room:
         """``uid`` wants to watch: the welcome, the table, the story so far; or one line why not."""
         if not self.allow_watchers:
             self._bye(link, f"{self.host} takes no watchers at this game")
-            self.refused(uid, "no watchers at this game")
+            self.refused(uid, "no watchers at this game", wanted="watch")
             return
         if len(self.watchers) >= MAX_WATCHERS:
             self._bye(link, f"{self.host}'s game has {MAX_WATCHERS} watchers already")
