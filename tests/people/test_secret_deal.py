@@ -127,8 +127,9 @@ class Search:
         return sorted(found)
 
 
-def what_the_seat_saw(observations: list[Observation], seat: int) -> dict[int, int]:
-    """The deck positions of the first hand the seat's own cards were at: its six dealt cards, its draws.
+def what_the_seat_saw(observations: list[Observation], seat: int, most: int = 8) -> dict[int, int]:
+    """The deck positions of the first hand the seat's own cards were at: its six dealt cards, its draws (``most``
+    of them at the most).
 
     Slot ``j`` of the seat ``k`` dealt from the top of the deck array is
     position ``size - 1 - (6k + j - 1)``; a card drawn into the pick slot
@@ -151,7 +152,7 @@ def what_the_seat_saw(observations: list[Observation], seat: int) -> dict[int, i
         if hand[0] != cards.EMPTY and picked == cards.EMPTY:
             fits[obs.deck_count] = hand[0]
         picked = hand[0]
-        if len(fits) >= 8:
+        if len(fits) >= most:
             break
     return fits
 
@@ -208,15 +209,21 @@ def test_the_search_finds_a_seed_of_its_window_from_one_seats_cards(tmp_path: Pa
     assert seed in search.seeds(fits, [seed + search.window // 2])
 
 
-def _fail_with(found: list[int], host_hand: list[str], host_draw: str, draw_at: int, who: str) -> None:
-    """The seed was found: the host's hand and next draw, worked out from it, are the true ones; then fail."""
+def _fail_if_worked_out(found: list[int], host_hand: list[str], host_draw: str, draw_at: int, who: str) -> None:
+    """Fail if a seed found gives the host's true hand and next draw: the deal was worked out.
+
+    A seed that fits the seven cards the seat saw but gives another hand is
+    a chance fit, not a break: seven cards of 19 kinds are matched by about
+    one seed in ten million, and the windows hold some hundred thousand.
+    """
     predictions = []
     for seed in found:
         deck = shuffled(seed)
         hand = sorted(cards.NAMES[c] for c in deck[95:101])
         predictions.append((seed, hand, cards.NAMES[deck[draw_at]]))
     right = [p for p in predictions if p[1] == sorted(host_hand) and p[2] == host_draw]
-    assert right, (predictions, host_hand, host_draw)
+    if not right:
+        return
     seed, hand, draw = right[0]
     pytest.fail(
         f"the deal was worked out from the bytes {who} received: seed {seed}, the hand of the person at seat 1 "
@@ -300,8 +307,7 @@ def test_a_guest_cannot_work_out_the_hosts_hand_from_the_bytes_it_receives(tmp_p
         assert len(fits) >= 7, fits  # six dealt cards and a draw
         centres = [*seeds_logged(log), host.pid]
         found = search.seeds(fits, centres)
-    if found:
-        _fail_with(found, hand, next_draw, draw_at, "bob's mille --join")
+    _fail_if_worked_out(found, hand, next_draw, draw_at, "bob's mille --join")
     # Nothing fits: the deal came from no seed near anything the host seeded or its process ID.
 
 
@@ -331,8 +337,7 @@ def test_a_bot_cannot_work_out_the_persons_hand_from_what_it_is_sent(tmp_path: P
     assert len(fits) >= 7, fits
     draw_at = observations[0].deck_count - 1  # the person's next draw, after the bot's first move
     found = search.seeds(fits, [*seeds_logged(str(log)), run.pid])
-    if found:
-        _fail_with(found, hand, picks[1], draw_at, "the bot")
+    _fail_if_worked_out(found, hand, picks[1], draw_at, "the bot")
 
 
 def test_a_secret_deals_generator_and_its_computers_dice_come_from_no_seed() -> None:
@@ -389,8 +394,10 @@ def test_a_match_drawn_at_random_replays_from_its_seed_and_no_hand_of_it_can_be_
     lines = [json.loads(line) for line in first.read_bytes().splitlines() if line.strip()]
     seat = next(m["seat"] for m in lines if m.get("type") == "game")
     assert isinstance(seat, int)
-    fits = what_the_seat_saw(observations_in(first.read_bytes()), seat)
-    assert len(fits) >= 7, fits
+    # Every card of the seat's first hand it saw, up to 14: nothing in the windows fits so many by chance (seven cards
+    # are fitted by about one seed in ten million), so any seed found is the deal's.
+    fits = what_the_seat_saw(observations_in(first.read_bytes()), seat, most=14)
+    assert len(fits) >= 10, fits
     # Centred on what srandom would have been fed: the lab's own derivation of hand 1 of pair 1, and the old one's.
     centres = [deal_seed(seed, 0, 0) & 0xFFFFFFFF, derived_seed(f"mille.match/deal/{seed}/0/0", wide=False)]
     found = search.seeds(fits, centres)
