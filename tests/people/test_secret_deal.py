@@ -394,10 +394,11 @@ def test_a_match_drawn_at_random_replays_from_its_seed_and_no_hand_of_it_can_be_
     lines = [json.loads(line) for line in first.read_bytes().splitlines() if line.strip()]
     seat = next(m["seat"] for m in lines if m.get("type") == "game")
     assert isinstance(seat, int)
-    # Every card of the seat's first hand it saw, up to 14: nothing in the windows fits so many by chance (seven cards
-    # are fitted by about one seed in ten million), so any seed found is the deal's.
+    # Every card of the seat's first hand it saw, up to 14 (seven at the least: the six dealt and a draw; the bot's
+    # recording may turn to the pair's other game after that): the more, the less a seed fits them all by chance
+    # (seven cards are fitted by about one seed in ten million).
     fits = what_the_seat_saw(observations_in(first.read_bytes()), seat, most=14)
-    assert len(fits) >= 10, fits
+    assert len(fits) >= 7, fits
     # Centred on what srandom would have been fed: the lab's own derivation of hand 1 of pair 1, and the old one's.
     centres = [deal_seed(seed, 0, 0) & 0xFFFFFFFF, derived_seed(f"mille.match/deal/{seed}/0/0", wide=False)]
     found = search.seeds(fits, centres)
