@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -122,11 +123,19 @@ def local_user() -> Iterator[tuple[str, int, int]]:
         pytest.skip("making a second real user needs useradd and userdel")
     name = "mt" + uuid.uuid4().hex[:10]
     subprocess.run(["useradd", "--no-create-home", "--shell", "/bin/sh", name], check=True, capture_output=True)
+    entry = pwd.getpwnam(name)
     try:
-        entry = pwd.getpwnam(name)
         yield name, entry.pw_uid, entry.pw_gid
     finally:
-        subprocess.run(["userdel", name], check=False, capture_output=True)
+        # userdel refuses while a process of the user's lives (one of its children not yet gone): those are killed
+        # and it is asked again, then forced, so that no user is left behind on the machine.
+        deadline = time.monotonic() + 10
+        while subprocess.run(["userdel", name], check=False, capture_output=True).returncode != 0:
+            if time.monotonic() > deadline:
+                subprocess.run(["userdel", "--force", name], check=False, capture_output=True)
+                break
+            subprocess.run(["pkill", "-KILL", "-U", str(entry.pw_uid)], check=False, capture_output=True)
+            time.sleep(0.1)
 
 
 def as_user(uid: int, gid: int, action: Callable[[], object]) -> None:
