@@ -263,14 +263,9 @@ class Player:
         return True
 
     def question(self) -> str:
-        """The yes/no question open on this player's screen out of turn (``Coup fourre?``), '' for none."""
-        if self.table:
-            asked = self.prompt()
-            return asked if asked == "Coup fourre?" else ""
-        for line in self.screen.display:
-            if line[20:40].rstrip().lower() == "coup fourre?":
-                return line[20:40].rstrip()
-        return ""
+        """The yes/no question open on this player's screen out of turn (``Coup fourre?``), '' for none: only the
+        larger tables ask out of turn (R10); at two seats the original's coup fourré is a play on one's own turn."""
+        return "Coup fourre?" if self.table and self.prompt() == "Coup fourre?" else ""
 
     def wait_asked(self, deadline: float = 10.0) -> float:
         """Wait until :meth:`asked`; the seconds it took.
